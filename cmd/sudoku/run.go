@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// command is one subcommand of the sudoku binary.
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, env *env, args []string) error
+}
+
+// env is what a subcommand may touch of the outside world; tests pass their own.
+type env struct {
+	getenv func(string) string
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+}
+
+// commands lists the subcommands in the order `sudoku help` shows them.
+// Each lives in its own file.
+var commands = []command{
+	{"solve", "solve puzzles and print solutions (and measures with --json)", runSolve},
+}
+
+// errQuiet is returned by a subcommand that has already told the user what
+// went wrong (on stderr or in its output) and only needs a non-zero exit.
+var errQuiet = errors.New("quiet failure")
+
+// errUsage marks a command-line mistake: exit status 2.
+type errUsage struct{ msg string }
+
+func (e errUsage) Error() string { return e.msg }
+
+func exitCode(err error) int {
+	var u errUsage
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &u), errors.Is(err, flag.ErrHelp):
+		return 2
+	default:
+		return 1
+	}
+}
+
+// run dispatches args (without the program name) to a subcommand.
+func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
+	e := &env{getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr}
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		usage(stdout)
+		if len(args) == 0 {
+			return errUsage{"no command given"}
+		}
+		return nil
+	}
+	i := slices.IndexFunc(commands, func(c command) bool { return c.name == args[0] })
+	if i < 0 {
+		usage(stderr)
+		return errUsage{fmt.Sprintf("unknown command %q", args[0])}
+	}
+	err := commands[i].run(ctx, e, args[1:])
+	if errors.Is(err, flag.ErrHelp) {
+		return nil // the flag set printed its usage on request
+	}
+	return err
+}
+
+func usage(w io.Writer) {
+	var b strings.Builder
+	b.WriteString("usage: sudoku <command> [flags] [args]\n\ncommands:\n")
+	for _, c := range commands {
+		fmt.Fprintf(&b, "  %-8s %s\n", c.name, c.summary)
+	}
+	b.WriteString("\nRun 'sudoku <command> --help' for a command's flags.\n")
+	io.WriteString(w, b.String())
+}
+
+// newFlagSet returns a flag set for a subcommand that reports errors as
+// errUsage and prints its usage on stderr.
+func newFlagSet(e *env, name, synopsis string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(e.stderr, "usage: sudoku %s %s\n\nflags:\n", name, synopsis)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses args, turning a flag mistake into errUsage.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return errUsage{err.Error()}
+	}
+	return nil
+}

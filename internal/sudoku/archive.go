@@ -1,0 +1,82 @@
+package sudoku
+
+import (
+	"errors"
+	"time"
+)
+
+// Puzzle is one archived puzzle: its givens, its solution and the measures
+// the engine recorded for it. The JSON form is the contract's puzzle object;
+// the fields that need a database (id, submitted_at, submissions) are left out
+// when zero, so `sudoku solve --json` prints the same object without them.
+type Puzzle struct {
+	ID            int64     `json:"id,omitzero"`
+	Givens        Grid      `json:"puzzle"`
+	Solution      Grid      `json:"solution"`
+	Clues         int       `json:"clues"`
+	Solutions     int       `json:"solutions"`
+	Unique        bool      `json:"unique"`
+	Backtracks    int64     `json:"backtracks"`
+	Guesses       int64     `json:"guesses"`
+	Nodes         int64     `json:"nodes"`
+	SolveNS       int64     `json:"solve_ns"`
+	EngineVersion string    `json:"engine_version,omitempty"`
+	SubmittedAt   time.Time `json:"submitted_at,omitzero"`
+	Submissions   int64     `json:"submissions,omitzero"`
+}
+
+// ErrNotFound is returned when no archived puzzle has the requested id.
+var ErrNotFound = errors.New("puzzle not found")
+
+// ErrInvalidCursor is returned for a paging cursor that was not issued by the
+// archive (or was issued for another sort order).
+var ErrInvalidCursor = errors.New("invalid cursor")
+
+// Sort names an order in which the archive can be listed. The values are the
+// contract's `sort` parameter.
+type Sort string
+
+// The sort orders of the contract. Every order is total: ties are broken by
+// id, so paging by cursor never skips or repeats a row.
+const (
+	SortDifficulty Sort = "difficulty" // backtracks, then solve_ns, then id
+	SortBacktracks Sort = "backtracks" // backtracks, then id
+	SortSolveTime  Sort = "solve_time" // solve_ns, then id
+	SortSubmitted  Sort = "submitted"  // first submission time (id order)
+	SortClues      Sort = "clues"      // clue count, then id
+)
+
+// Sorts lists every valid Sort, default first.
+var Sorts = []Sort{SortDifficulty, SortBacktracks, SortSolveTime, SortSubmitted, SortClues}
+
+// Valid reports whether s is one of Sorts.
+func (s Sort) Valid() bool {
+	for _, v := range Sorts {
+		if s == v {
+			return true
+		}
+	}
+	return false
+}
+
+// ListQuery selects one page of the archive.
+type ListQuery struct {
+	Sort       Sort   // default SortDifficulty
+	Desc       bool   // the contract's default order is desc
+	Limit      int    // 1..MaxLimit
+	Cursor     string // opaque; "" for the first page
+	UniqueOnly bool   // hide puzzles with more than one solution
+}
+
+// Page limits of the contract.
+const (
+	DefaultLimit = 20
+	MaxLimit     = 100
+)
+
+// Page is one page of a listing.
+type Page struct {
+	Puzzles    []Puzzle
+	NextCursor string // "" on the last page
+	Total      int64  // puzzles matching the query's filter, all pages
+}

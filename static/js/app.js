@@ -1,0 +1,1 @@
+// scripts: built by the pages work
