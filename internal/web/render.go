@@ -1,0 +1,18 @@
+package web
+
+import (
+	"bytes"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+)
+
+// render writes component as an HTML page with the given status. It renders
+// into a buffer first, so a render error still becomes a clean 500.
+func (s *Server) render(c echo.Context, status int, component templ.Component) error {
+	var buf bytes.Buffer
+	if err := component.Render(c.Request().Context(), &buf); err != nil {
+		return err
+	}
+	return c.HTMLBlob(status, buf.Bytes())
+}

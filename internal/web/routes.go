@@ -1,0 +1,39 @@
+package web
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/sudoku-archive/sudoku/static"
+)
+
+// routes is the route table: every path the server answers, in one place.
+func (s *Server) routes() {
+	e := s.echo
+
+	e.GET("/healthz", s.healthz)
+	e.StaticFS("/static", echo.MustSubFS(static.FS, "."))
+
+	// JSON API: no CSRF token, application/json bodies only.
+	api := e.Group("/api")
+	api.POST("/puzzles", s.apiSubmit)
+	api.GET("/puzzles", s.apiList)
+	api.GET("/puzzles/:id", s.apiPuzzle)
+	api.GET("/puzzles/:id/trace", s.apiTrace)
+	api.POST("/solve", s.apiSolve)
+
+	// HTML pages: forms carry a CSRF token.
+	e.GET("/", s.home)
+	e.POST("/puzzles", s.submitForm)
+	e.GET("/puzzles", s.history)
+	e.GET("/puzzles/:id", s.puzzlePage)
+	e.GET("/stats", s.stats)
+}
+
+func (s *Server) healthz(c echo.Context) error {
+	if err := s.archive.Ping(c.Request().Context()); err != nil {
+		return err
+	}
+	return c.String(http.StatusOK, "ok")
+}
