@@ -78,5 +78,6 @@ const (
 type Page struct {
 	Puzzles    []Puzzle
 	NextCursor string // "" on the last page
+	PrevCursor string // "" on the first page; lists the page before this one
 	Total      int64  // puzzles matching the query's filter, all pages
 }

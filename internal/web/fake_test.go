@@ -1,0 +1,97 @@
+package web
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+// fakeArchive is an in-memory Archive for handler tests. Its cursors are
+// plain offsets: the real keyset paging is tested in internal/store.
+type fakeArchive struct {
+	mu      sync.Mutex
+	puzzles []sudoku.Puzzle // index = id-1
+	pingErr error
+}
+
+func (f *fakeArchive) Submit(_ context.Context, p sudoku.Puzzle) (sudoku.Puzzle, bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i := range f.puzzles {
+		if f.puzzles[i].Givens == p.Givens {
+			f.puzzles[i].Submissions++
+			return f.puzzles[i], true, nil
+		}
+	}
+	p.ID = int64(len(f.puzzles) + 1)
+	p.Submissions = 1
+	p.SubmittedAt = time.Now().UTC()
+	f.puzzles = append(f.puzzles, p)
+	return p, false, nil
+}
+
+func (f *fakeArchive) Puzzle(_ context.Context, id int64) (sudoku.Puzzle, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if id < 1 || id > int64(len(f.puzzles)) {
+		return sudoku.Puzzle{}, sudoku.ErrNotFound
+	}
+	return f.puzzles[id-1], nil
+}
+
+func (f *fakeArchive) List(_ context.Context, q sudoku.ListQuery) (sudoku.Page, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var rows []sudoku.Puzzle
+	for _, p := range f.puzzles {
+		if !q.UniqueOnly || p.Unique {
+			rows = append(rows, p)
+		}
+	}
+	key := func(p sudoku.Puzzle) []int64 {
+		switch q.Sort {
+		case sudoku.SortBacktracks:
+			return []int64{p.Backtracks, p.ID}
+		case sudoku.SortSolveTime:
+			return []int64{p.SolveNS, p.ID}
+		case sudoku.SortSubmitted:
+			return []int64{p.ID}
+		case sudoku.SortClues:
+			return []int64{int64(p.Clues), p.ID}
+		default:
+			return []int64{p.Backtracks, p.SolveNS, p.ID}
+		}
+	}
+	slices.SortFunc(rows, func(a, b sudoku.Puzzle) int {
+		c := slices.Compare(key(a), key(b))
+		if q.Desc {
+			c = -c
+		}
+		return cmp.Compare(c, 0)
+	})
+	off := 0
+	if q.Cursor != "" {
+		n, err := strconv.Atoi(q.Cursor)
+		if err != nil || n < 0 || n > len(rows) {
+			return sudoku.Page{}, sudoku.ErrInvalidCursor
+		}
+		off = n
+	}
+	limit := cmp.Or(q.Limit, sudoku.DefaultLimit)
+	end := min(off+limit, len(rows))
+	page := sudoku.Page{Puzzles: rows[off:end], Total: int64(len(rows))}
+	if end < len(rows) {
+		page.NextCursor = strconv.Itoa(end)
+	}
+	if off > 0 {
+		page.PrevCursor = strconv.Itoa(max(off-limit, 0))
+	}
+	return page, nil
+}
+
+func (f *fakeArchive) Ping(context.Context) error { return f.pingErr }
