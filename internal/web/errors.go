@@ -105,9 +105,6 @@ func (s *Server) classify(err error) (int, errorBody) {
 // message unless that is only the status text (echo's 404, 405, 413 …),
 // which gets a clearer one. 5xx messages are replaced by safe ones.
 func httpErrorStatus(he *echo.HTTPError) (int, errorBody) {
-	if inner, ok := he.Internal.(*echo.HTTPError); ok {
-		he = inner
-	}
 	code := he.Code
 	msg, _ := he.Message.(string)
 	if msg == "" {

@@ -154,7 +154,13 @@ func (s *Server) middleware() {
 			return nil
 		},
 	}))
-	e.Use(middleware.Recover())
+	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
+		DisableStackAll:     true, // the panicking goroutine's stack is the one that matters
+		DisableErrorHandler: true, // return the error: the request logger hands it to handleError
+		LogErrorFunc: func(_ echo.Context, err error, stack []byte) error {
+			return fmt.Errorf("panic: %w\n%s", err, stack) // handleError logs it as a 500
+		},
+	}))
 	e.Use(middleware.SecureWithConfig(middleware.SecureConfig{
 		ContentTypeNosniff:    "nosniff",
 		XFrameOptions:         "DENY",
