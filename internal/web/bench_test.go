@@ -29,8 +29,10 @@ func (n *nullArchive) Puzzle(context.Context, int64) (sudoku.Puzzle, error) {
 	return sudoku.Puzzle{}, sudoku.ErrNotFound
 }
 
-func (n *nullArchive) List(context.Context, sudoku.ListQuery) (sudoku.Page, error) { return n.page, nil }
-func (n *nullArchive) Ping(context.Context) error                                  { return nil }
+func (n *nullArchive) List(context.Context, sudoku.ListQuery) (sudoku.Page, error) {
+	return n.page, nil
+}
+func (n *nullArchive) Ping(context.Context) error { return nil }
 
 // BenchmarkSubmit posts distinct easy puzzles through the full router and
 // middleware (rate limit off) from parallel clients.
