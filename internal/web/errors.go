@@ -51,9 +51,14 @@ func (s *Server) handleError(err error, c echo.Context) {
 
 	status, body := s.classify(err)
 	req := c.Request()
-	switch {
-	case status >= 500:
-		s.log.LogAttrs(req.Context(), slog.LevelError, "request failed",
+	if status >= 500 {
+		// A 503 is the server protecting itself (timeout, full disk); a 500
+		// is a bug.
+		level := slog.LevelError
+		if status == http.StatusServiceUnavailable {
+			level = slog.LevelWarn
+		}
+		s.log.LogAttrs(req.Context(), level, "request failed",
 			slog.String("method", req.Method), slog.String("path", req.URL.Path),
 			slog.Int("status", status), slog.Any("err", err))
 	}
