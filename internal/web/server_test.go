@@ -456,3 +456,15 @@ func TestSlowClientCutOff(t *testing.T) {
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+func TestRequestLog(t *testing.T) {
+	var logs strings.Builder
+	s := New(&fakeArchive{}, Config{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	do(t, s, request{method: http.MethodPost, path: "/api/puzzles", body: puzzleBody(conflict), remoteAddr: "192.0.2.9:4444"})
+	line := logs.String()
+	for _, want := range []string{"msg=request", "method=POST", "path=/api/puzzles", "status=422", "remote_ip=192.0.2.9", "latency=", "bytes="} {
+		if !strings.Contains(line, want) {
+			t.Errorf("request log %q lacks %q", line, want)
+		}
+	}
+}
