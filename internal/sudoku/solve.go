@@ -1,0 +1,406 @@
+package sudoku
+
+import (
+	"errors"
+	"math/bits"
+	"slices"
+	"time"
+)
+
+// ErrNoSolution is returned by Rate for a puzzle with no solution.
+var ErrNoSolution = errors.New("puzzle has no solution")
+
+// ErrBudget is returned when a search exceeds its node budget.
+var ErrBudget = errors.New("puzzle too hard: search budget exceeded")
+
+// ErrCanceled is returned when Options.Done is closed during a search.
+var ErrCanceled = errors.New("search canceled")
+
+// Options bound and shape a search.
+type Options struct {
+	MaxNodes int64           // node budget; 0 means DefaultMaxNodes
+	Done     <-chan struct{} // closed to abandon the search (ctx.Done() fits)
+	Runs     int             // Rate: timed runs, at least 3 (0 means 3)
+}
+
+// DefaultMaxNodes bounds a search that sets no budget. The hardest puzzles
+// known (the forum's hardest lists) need a few thousand nodes to prove their
+// uniqueness; this budget is over a hundred times more, and a search spends
+// well under a microsecond per node, so a hostile grid costs at most about
+// half a second of one core before ErrBudget.
+const DefaultMaxNodes = 1_000_000
+
+// doneEvery is how many nodes pass between two looks at Options.Done: often
+// enough to stop within a millisecond, rare enough to cost nothing.
+const doneEvery = 4096
+
+// Result is what one search found and what it cost. See the package
+// documentation for the exact meaning of each count.
+type Result struct {
+	Solution   Grid  // the first solution found (valid when Solutions >= 1)
+	Solutions  int   // 0, 1 or 2 (two or more)
+	Backtracks int64 // guessed digits withdrawn
+	Guesses    int64 // branch points
+	Nodes      int64 // 1 + guessed digits placed
+}
+
+// Solve searches g for up to two solutions and counts what the search did.
+// It fails with a *CellError or *ConflictError for givens that cannot stand,
+// ErrBudget past Options.MaxNodes and ErrCanceled once Options.Done is
+// closed. A puzzle without solution is not an error here: Solutions is 0.
+func Solve(g Grid, opt Options) (Result, error) {
+	return solve(g, opt, nil, false)
+}
+
+// solve is the one search behind Solve, Rate and Trace. tr is nil unless
+// tracing; reverse tries the digits of a branch point from 9 down to 1 (a
+// test hook showing the counts do not depend on digit order).
+func solve(g Grid, opt Options, tr *tracer, reverse bool) (Result, error) {
+	if err := g.Validate(); err != nil {
+		return Result{}, err
+	}
+	s := solver{maxNodes: opt.MaxNodes, done: opt.Done, tr: tr, reverse: reverse}
+	if s.maxNodes <= 0 {
+		s.maxNodes = DefaultMaxNodes
+	}
+	s.res.Nodes = 1
+	bd := newBoard(g)
+	if s.propagate(&bd) {
+		if bd.solved() {
+			s.found(&bd)
+		} else {
+			s.search(&bd)
+		}
+	}
+	return s.res, s.err
+}
+
+// Rate solves g, times the search Options.Runs times (at least 3) and returns
+// the puzzle with its measures, SolveNS being the median time. It fails with
+// a *CellError or *ConflictError, ErrNoSolution, ErrBudget or ErrCanceled.
+func Rate(g Grid, opt Options) (Puzzle, error) {
+	runs := max(opt.Runs, 3)
+	var times [15]int64
+	ts := times[:0]
+	if runs > len(times) {
+		ts = make([]int64, 0, runs)
+	}
+	var res Result
+	for range runs {
+		t := time.Now()
+		r, err := Solve(g, opt)
+		ts = append(ts, time.Since(t).Nanoseconds())
+		if err != nil {
+			return Puzzle{}, err
+		}
+		res = r
+	}
+	if res.Solutions == 0 {
+		return Puzzle{}, ErrNoSolution
+	}
+	slices.Sort(ts)
+	return Puzzle{
+		Givens: g, Solution: res.Solution, Clues: g.Clues(),
+		Solutions: res.Solutions, Unique: res.Solutions == 1,
+		Backtracks: res.Backtracks, Guesses: res.Guesses, Nodes: res.Nodes,
+		SolveNS: ts[len(ts)/2], EngineVersion: EngineVersion,
+	}, nil
+}
+
+// The search state is a set of bitboards, one per digit, in the band layout
+// of JCZSolve and tdoku: a band is three rows (27 cells), one uint32 each,
+// bit k of band b being cell 27*b+k, so cells stay numbered row by row.
+
+const bandMask = 1<<27 - 1
+
+// board is the state of one search node. It is small enough (120 bytes) that
+// copying it per guess is cheaper than undoing placements.
+type board struct {
+	f [9][3]uint32 // f[d][b]: cells of band b where digit d+1 is a candidate or placed
+	u [3]uint32    // cells of each band still empty
+}
+
+var (
+	peers   [81][3]uint32 // the 20 peers of each cell, by band
+	boxMask = [3]uint32{0x7 * (1 | 1<<9 | 1<<18), 0x7 << 3 * (1 | 1<<9 | 1<<18), 0x7 << 6 * (1 | 1<<9 | 1<<18)}
+)
+
+func init() {
+	for c := range 81 {
+		for p := range 81 {
+			if p != c && (p/9 == c/9 || p%9 == c%9 || (p/27 == c/27 && p%9/3 == c%9/3)) {
+				peers[c][p/27] |= 1 << (p % 27)
+			}
+		}
+	}
+}
+
+// newBoard returns the board with every cell open and then the givens of g
+// placed (g must be valid: see Validate).
+func newBoard(g Grid) board {
+	var bd board
+	for d := range bd.f {
+		bd.f[d] = [3]uint32{bandMask, bandMask, bandMask}
+	}
+	bd.u = [3]uint32{bandMask, bandMask, bandMask}
+	for c, v := range g {
+		if v != 0 {
+			bd.place(c, int(v)-1)
+		}
+	}
+	return bd
+}
+
+// place puts digit d+1 in cell c: no other digit there, d+1 nowhere else in
+// the cell's row, column and box.
+func (bd *board) place(c, d int) {
+	b, bit := uint(c)/27, uint32(1)<<(uint(c)%27)
+	for e := range bd.f {
+		bd.f[e][b] &^= bit
+	}
+	p := &peers[c]
+	f := &bd.f[d]
+	f[0] &^= p[0]
+	f[1] &^= p[1]
+	f[2] &^= p[2]
+	f[b] |= bit
+	bd.u[b] &^= bit
+}
+
+func (bd *board) solved() bool { return bd.u[0]|bd.u[1]|bd.u[2] == 0 }
+
+// candidates returns the candidates of cell c as a mask, bit d for digit d+1.
+func (bd *board) candidates(c int) uint16 {
+	b, bit := uint(c)/27, uint32(1)<<(uint(c)%27)
+	var m uint16
+	for d := range bd.f {
+		if bd.f[d][b]&bit != 0 {
+			m |= 1 << d
+		}
+	}
+	return m
+}
+
+// grid reads the digits off the board (0 where a cell is still open).
+func (bd *board) grid() Grid {
+	var g Grid
+	for c := range g {
+		b, bit := c/27, uint32(1)<<(c%27)
+		if bd.u[b]&bit != 0 {
+			continue
+		}
+		for d := range bd.f {
+			if bd.f[d][b]&bit != 0 {
+				g[c] = uint8(d + 1)
+				break
+			}
+		}
+	}
+	return g
+}
+
+// solver runs one search and keeps its counts.
+type solver struct {
+	res      Result
+	maxNodes int64
+	done     <-chan struct{}
+	err      error // ErrBudget or ErrCanceled
+	stop     bool  // a second solution or an error ends the search
+	reverse  bool
+	tr       *tracer // nil unless tracing
+}
+
+// place places digit d+1 in cell c as a step of the search.
+func (s *solver) place(bd *board, c, d int, kind StepKind) {
+	bd.place(c, d)
+	if s.tr != nil {
+		s.tr.place(kind, c, d+1)
+	}
+}
+
+func (s *solver) found(bd *board) {
+	s.res.Solutions++
+	if s.res.Solutions == 1 {
+		s.res.Solution = bd.grid()
+	} else {
+		s.stop = true
+	}
+}
+
+// propagate places naked singles (a cell with one candidate left) and hidden
+// singles (a digit with one place left in a row, column or box) until none is
+// left. It returns false at a contradiction: an empty cell without a
+// candidate, or a digit without a place in a unit it is not yet placed in.
+func (s *solver) propagate(bd *board) bool {
+	for {
+		placed := false
+
+		// Naked singles, band by band: count candidates per cell (one, two or
+		// more) across the nine digit boards at once.
+		for b := range 3 {
+			u := bd.u[b]
+			if u == 0 {
+				continue
+			}
+			var ones, twos uint32
+			for d := range bd.f {
+				x := bd.f[d][b]
+				twos |= ones & x
+				ones |= x
+			}
+			if u&^ones != 0 {
+				return false
+			}
+			for single := u &^ twos; single != 0; single &= single - 1 {
+				k := bits.TrailingZeros32(single)
+				bit := uint32(1) << k
+				d := 0
+				for d < 9 && bd.f[d][b]&bit == 0 {
+					d++
+				}
+				if d == 9 {
+					return false // its last candidate went to a neighbour just now
+				}
+				s.place(bd, b*27+k, d, Forced)
+				placed = true
+			}
+		}
+
+		// Hidden singles, digit by digit. A placed digit keeps its own bit,
+		// so a unit where it is placed has one place, and an empty unit is a
+		// contradiction.
+		for d := range bd.f {
+			f := &bd.f[d]
+			var ones, twos uint32 // columns with one place / with two or more
+			for b := range 3 {
+				x := f[b]
+				for _, w := range [3]uint32{x & 0x1FF, x >> 9 & 0x1FF, x >> 18} {
+					twos |= ones & w
+					ones |= w
+				}
+			}
+			if ones != 0x1FF {
+				return false
+			}
+			cols := ones &^ twos
+			cols |= cols<<9 | cols<<18
+			for b := range 3 {
+				x := f[b]
+				hs := x & cols
+				for r := uint(0); r < 27; r += 9 {
+					w := x >> r & 0x1FF
+					if w == 0 {
+						return false
+					}
+					if w&(w-1) == 0 {
+						hs |= w << r
+					}
+				}
+				for _, m := range boxMask {
+					w := x & m
+					if w == 0 {
+						return false
+					}
+					if w&(w-1) == 0 {
+						hs |= w
+					}
+				}
+				for hs &= bd.u[b]; hs != 0; hs &= hs - 1 {
+					k := bits.TrailingZeros32(hs)
+					bit := uint32(1) << k
+					if f[b]&bit == 0 || bd.u[b]&bit == 0 {
+						continue // changed by a placement just now: the next round sees it
+					}
+					s.place(bd, b*27+k, d, Forced)
+					placed = true
+				}
+			}
+		}
+		if !placed {
+			return true
+		}
+	}
+}
+
+// choose returns the empty cell with the fewest candidates, the lowest
+// numbered one among equals, and its candidates. After propagate every empty
+// cell has two or more.
+func (bd *board) choose() (int, uint16) {
+	for b := range 3 {
+		u := bd.u[b]
+		if u == 0 {
+			continue
+		}
+		var t1, t2, t3 uint32 // cells with at least one, two, three candidates
+		for d := range bd.f {
+			x := bd.f[d][b]
+			t3 |= t2 & x
+			t2 |= t1 & x
+			t1 |= x
+		}
+		if m := u & t2 &^ t3; m != 0 {
+			c := b*27 + bits.TrailingZeros32(m)
+			return c, bd.candidates(c)
+		}
+	}
+	best, bestN, bestM := -1, 10, uint16(0)
+	for b := range 3 {
+		for u := bd.u[b]; u != 0; u &= u - 1 {
+			c := b*27 + bits.TrailingZeros32(u)
+			m := bd.candidates(c)
+			if n := bits.OnesCount16(m); n < bestN {
+				best, bestN, bestM = c, n, m
+			}
+		}
+	}
+	return best, bestM
+}
+
+// search explores a propagated board that is neither solved nor a dead end:
+// it branches on the chosen cell and tries each candidate in turn.
+func (s *solver) search(bd *board) {
+	c, cands := bd.choose()
+	s.res.Guesses++
+	for cands != 0 {
+		var d int
+		if s.reverse {
+			d = 15 - bits.LeadingZeros16(cands)
+		} else {
+			d = bits.TrailingZeros16(cands)
+		}
+		cands &^= 1 << d
+		s.res.Nodes++
+		if s.res.Nodes > s.maxNodes {
+			s.err, s.stop = ErrBudget, true
+			return
+		}
+		if s.res.Nodes%doneEvery == 0 && s.done != nil {
+			select {
+			case <-s.done:
+				s.err, s.stop = ErrCanceled, true
+				return
+			default:
+			}
+		}
+		mark := 0
+		if s.tr != nil {
+			mark = len(s.tr.path)
+		}
+		nb := *bd
+		s.place(&nb, c, d, Guess)
+		if s.propagate(&nb) {
+			if nb.solved() {
+				s.found(&nb)
+			} else {
+				s.search(&nb)
+			}
+			if s.stop {
+				return
+			}
+		}
+		s.res.Backtracks++
+		if s.tr != nil {
+			s.tr.undo(mark)
+		}
+	}
+}
