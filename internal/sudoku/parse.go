@@ -144,15 +144,17 @@ func ParseLine(line string) (Grid, error) {
 	}
 	// Glued to the grid: count the rest of the run as cells.
 	for sc.i < len(line) {
-		if r, _ := utf8.DecodeRuneInString(line[sc.i:]); space(r) {
+		r, _ := utf8.DecodeRuneInString(line[sc.i:])
+		if space(r) {
 			break
 		}
-		_, ok, err := sc.next()
-		if err != nil {
+		if ignored(r) {
+			sc.i++
+			sc.pos++
+			continue
+		}
+		if _, _, err := sc.next(); err != nil {
 			return Grid{}, err
-		}
-		if !ok {
-			break
 		}
 		n++
 	}

@@ -23,12 +23,12 @@ type Options struct {
 	Runs     int             // Rate: timed runs, at least 3 (0 means 3)
 }
 
-// DefaultMaxNodes bounds a search that sets no budget. The hardest puzzles
-// known (the forum's hardest lists) need a few thousand nodes to prove their
-// uniqueness; this budget is over a hundred times more, and a search spends
-// well under a microsecond per node, so a hostile grid costs at most about
-// half a second of one core before ErrBudget.
-const DefaultMaxNodes = 1_000_000
+// DefaultMaxNodes bounds a search that sets no budget. The real puzzles
+// of the test collections need at most about 4,100 nodes (17-clue) to prove
+// their uniqueness; the worst hostile grid found by a random search (no
+// solution, 820,000 nodes) fits too. A node costs about half a microsecond,
+// so no input holds a core for much more than a second before ErrBudget.
+const DefaultMaxNodes = 2_000_000
 
 // doneEvery is how many nodes pass between two looks at Options.Done: often
 // enough to stop within a millisecond, rare enough to cost nothing.
@@ -65,6 +65,7 @@ func solve(g Grid, opt Options, tr *tracer, reverse bool) (Result, error) {
 	}
 	s.res.Nodes = 1
 	bd := newBoard(g)
+	s.dirty = 1<<9 - 1
 	if s.propagate(&bd) {
 		if bd.solved() {
 			s.found(&bd)
@@ -153,9 +154,13 @@ func newBoard(g Grid) board {
 
 // place puts digit d+1 in cell c: no other digit there, d+1 nowhere else in
 // the cell's row, column and box.
-func (bd *board) place(c, d int) {
-	b, bit := uint(c)/27, uint32(1)<<(uint(c)%27)
+// It returns the digits whose boards changed (the cell's candidates and d).
+func (bd *board) place(c, d int) uint16 {
+	k := uint(c) % 27
+	b, bit := uint(c)/27, uint32(1)<<k
+	var changed uint32
 	for e := range bd.f {
+		changed |= (bd.f[e][b] >> k & 1) << e
 		bd.f[e][b] &^= bit
 	}
 	p := &peers[c]
@@ -165,6 +170,7 @@ func (bd *board) place(c, d int) {
 	f[2] &^= p[2]
 	f[b] |= bit
 	bd.u[b] &^= bit
+	return uint16(changed) | 1<<d
 }
 
 func (bd *board) solved() bool { return bd.u[0]|bd.u[1]|bd.u[2] == 0 }
@@ -207,12 +213,13 @@ type solver struct {
 	err      error // ErrBudget or ErrCanceled
 	stop     bool  // a second solution or an error ends the search
 	reverse  bool
+	dirty    uint16  // digits whose boards changed since their last hidden-singles scan
 	tr       *tracer // nil unless tracing
 }
 
 // place places digit d+1 in cell c as a step of the search.
 func (s *solver) place(bd *board, c, d int, kind StepKind) {
-	bd.place(c, d)
+	s.dirty |= bd.place(c, d)
 	if s.tr != nil {
 		s.tr.place(kind, c, d+1)
 	}
@@ -265,11 +272,18 @@ func (s *solver) propagate(bd *board) bool {
 				placed = true
 			}
 		}
+		if placed {
+			continue // the cheaper rule first, to its own fixpoint
+		}
 
 		// Hidden singles, digit by digit. A placed digit keeps its own bit,
 		// so a unit where it is placed has one place, and an empty unit is a
 		// contradiction.
-		for d := range bd.f {
+		// Only digits whose boards changed since their last scan can have
+		// new ones: the rest passed every check already.
+		for todo := s.dirty; todo != 0; todo &= todo - 1 {
+			d := bits.TrailingZeros16(todo)
+			s.dirty &^= 1 << d
 			f := &bd.f[d]
 			var ones, twos uint32 // columns with one place / with two or more
 			for b := range 3 {
@@ -387,6 +401,7 @@ func (s *solver) search(bd *board) {
 			mark = len(s.tr.path)
 		}
 		nb := *bd
+		s.dirty = 0 // bd passed every check
 		s.place(&nb, c, d, Guess)
 		if s.propagate(&nb) {
 			if nb.solved() {
