@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math/bits"
 	"slices"
+	"sync"
 	"time"
 )
 
@@ -225,6 +226,23 @@ func (s *solver) place(bd *board, c, d int, kind StepKind) {
 	}
 }
 
+// placeSingle places digit d+1 in cell c, its only candidate: no other
+// digit board has the cell, so only d's board and the empty cells change.
+func (s *solver) placeSingle(bd *board, c, d int) {
+	b, bit := uint(c)/27, uint32(1)<<(uint(c)%27)
+	p := &peers[c]
+	f := &bd.f[d]
+	f[0] &^= p[0]
+	f[1] &^= p[1]
+	f[2] &^= p[2]
+	f[b] |= bit
+	bd.u[b] &^= bit
+	s.dirty |= 1 << d
+	if s.tr != nil {
+		s.tr.place(Forced, c, d+1)
+	}
+}
+
 func (s *solver) found(bd *board) {
 	s.res.Solutions++
 	if s.res.Solutions == 1 {
@@ -249,26 +267,37 @@ func (s *solver) propagate(bd *board) bool {
 			if u == 0 {
 				continue
 			}
-			var ones, twos uint32
+			// ones, twos: cells with at least one, two candidates; p0-p3:
+			// the bits of the candidate digits' indexes, which spell the
+			// digit of a cell with a single candidate.
+			var ones, twos, p0, p1, p2, p3 uint32
 			for d := range bd.f {
 				x := bd.f[d][b]
 				twos |= ones & x
 				ones |= x
+				if d&1 != 0 {
+					p0 |= x
+				}
+				if d&2 != 0 {
+					p1 |= x
+				}
+				if d&4 != 0 {
+					p2 |= x
+				}
+				if d&8 != 0 {
+					p3 |= x
+				}
 			}
 			if u&^ones != 0 {
 				return false
 			}
 			for single := u &^ twos; single != 0; single &= single - 1 {
-				k := bits.TrailingZeros32(single)
-				bit := uint32(1) << k
-				d := 0
-				for d < 9 && bd.f[d][b]&bit == 0 {
-					d++
-				}
-				if d == 9 {
+				k := uint(bits.TrailingZeros32(single))
+				d := int(p0>>k&1 | p1>>k&1<<1 | p2>>k&1<<2 | p3>>k&1<<3)
+				if bd.f[d][b]>>k&1 == 0 {
 					return false // its last candidate went to a neighbour just now
 				}
-				s.place(bd, b*27+k, d, Forced)
+				s.placeSingle(bd, b*27+int(k), d)
 				placed = true
 			}
 		}
@@ -370,19 +399,49 @@ func (bd *board) choose() (int, uint16) {
 	return best, bestM
 }
 
-// search explores a propagated board that is neither solved nor a dead end:
-// it branches on the chosen cell and tries each candidate in turn.
-func (s *solver) search(bd *board) {
-	c, cands := bd.choose()
+// frame is one branch point on the search stack.
+type frame struct {
+	bd    board  // the propagated board before the guess
+	cands uint16 // candidates of cell not tried yet
+	cell  int
+	mark  int // trace path length before the current guess
+}
+
+// stack is the search stack: one frame per branch point on the current path
+// (at most 81), reused across searches so a search allocates nothing.
+type stack [82]frame
+
+var stacks = sync.Pool{New: func() any { return new(stack) }}
+
+// search explores a propagated board that is neither solved nor a dead end,
+// depth first without recursion: it branches on the chosen cell of the top
+// frame and tries each candidate in turn.
+func (s *solver) search(root *board) {
+	st := stacks.Get().(*stack)
+	defer stacks.Put(st)
+	top := &st[0]
+	top.bd = *root
+	top.cell, top.cands = top.bd.choose()
 	s.res.Guesses++
-	for cands != 0 {
+	depth := 0
+	for {
+		f := &st[depth]
+		if f.cands == 0 {
+			// Branch point exhausted: withdraw the guess that led to it.
+			if depth == 0 {
+				return
+			}
+			depth--
+			s.withdraw(&st[depth])
+			continue
+		}
 		var d int
 		if s.reverse {
-			d = 15 - bits.LeadingZeros16(cands)
+			d = 15 - bits.LeadingZeros16(f.cands)
 		} else {
-			d = bits.TrailingZeros16(cands)
+			d = bits.TrailingZeros16(f.cands)
 		}
-		cands &^= 1 << d
+		f.cands &^= 1 << d
 		s.res.Nodes++
 		if s.res.Nodes > s.maxNodes {
 			s.err, s.stop = ErrBudget, true
@@ -396,26 +455,33 @@ func (s *solver) search(bd *board) {
 			default:
 			}
 		}
-		mark := 0
 		if s.tr != nil {
-			mark = len(s.tr.path)
+			f.mark = len(s.tr.path)
 		}
-		nb := *bd
-		s.dirty = 0 // bd passed every check
-		s.place(&nb, c, d, Guess)
-		if s.propagate(&nb) {
-			if nb.solved() {
-				s.found(&nb)
-			} else {
-				s.search(&nb)
+		next := &st[depth+1]
+		next.bd = f.bd
+		s.dirty = 0 // f.bd passed every check
+		s.place(&next.bd, f.cell, d, Guess)
+		if s.propagate(&next.bd) {
+			if !next.bd.solved() {
+				next.cell, next.cands = next.bd.choose()
+				s.res.Guesses++
+				depth++
+				continue
 			}
+			s.found(&next.bd)
 			if s.stop {
 				return
 			}
 		}
-		s.res.Backtracks++
-		if s.tr != nil {
-			s.tr.undo(mark)
-		}
+		s.withdraw(f)
+	}
+}
+
+// withdraw takes back the current guess of f and all placed since.
+func (s *solver) withdraw(f *frame) {
+	s.res.Backtracks++
+	if s.tr != nil {
+		s.tr.undo(f.mark)
 	}
 }
