@@ -270,24 +270,29 @@ func (s *solver) propagate(bd *board) bool {
 			// ones, twos: cells with at least one, two candidates; p0-p3:
 			// the bits of the candidate digits' indexes, which spell the
 			// digit of a cell with a single candidate.
-			var ones, twos, p0, p1, p2, p3 uint32
-			for d := range bd.f {
-				x := bd.f[d][b]
-				twos |= ones & x
-				ones |= x
-				if d&1 != 0 {
-					p0 |= x
-				}
-				if d&2 != 0 {
-					p1 |= x
-				}
-				if d&4 != 0 {
-					p2 |= x
-				}
-				if d&8 != 0 {
-					p3 |= x
-				}
-			}
+			f := &bd.f
+			x0, x1, x2, x3, x4, x5, x6, x7, x8 := f[0][b], f[1][b], f[2][b], f[3][b], f[4][b], f[5][b], f[6][b], f[7][b], f[8][b]
+			ones, twos := x0, uint32(0)
+			twos |= ones & x1
+			ones |= x1
+			twos |= ones & x2
+			ones |= x2
+			twos |= ones & x3
+			ones |= x3
+			twos |= ones & x4
+			ones |= x4
+			twos |= ones & x5
+			ones |= x5
+			twos |= ones & x6
+			ones |= x6
+			twos |= ones & x7
+			ones |= x7
+			twos |= ones & x8
+			ones |= x8
+			p0 := x1 | x3 | x5 | x7
+			p1 := x2 | x3 | x6 | x7
+			p2 := x4 | x5 | x6 | x7
+			p3 := x8
 			if u&^ones != 0 {
 				return false
 			}
@@ -314,41 +319,34 @@ func (s *solver) propagate(bd *board) bool {
 			d := bits.TrailingZeros16(todo)
 			s.dirty &^= 1 << d
 			f := &bd.f[d]
-			var ones, twos uint32 // columns with one place / with two or more
-			for b := range 3 {
-				x := f[b]
-				for _, w := range [3]uint32{x & 0x1FF, x >> 9 & 0x1FF, x >> 18} {
-					twos |= ones & w
-					ones |= w
-				}
-			}
-			if ones != 0x1FF {
+			x0, x1, x2 := f[0], f[1], f[2]
+			a0, a1, a2 := x0&0x1FF, x0>>9&0x1FF, x0>>18
+			b0, b1, b2 := x1&0x1FF, x1>>9&0x1FF, x1>>18
+			c0, c1, c2 := x2&0x1FF, x2>>9&0x1FF, x2>>18
+			// Columns with one place, with two or more: band by band, then
+			// across the bands.
+			oa, ta := a0|a1|a2, a0&a1|(a0|a1)&a2
+			ob, tb := b0|b1|b2, b0&b1|(b0|b1)&b2
+			oc, tc := c0|c1|c2, c0&c1|(c0|c1)&c2
+			ones := oa | ob | oc
+			twos := ta | tb | tc | oa&ob | (oa|ob)&oc
+			const m0, m1, m2 = 0x7 * (1 | 1<<9 | 1<<18), 0x7 << 3 * (1 | 1<<9 | 1<<18), 0x7 << 6 * (1 | 1<<9 | 1<<18)
+			if ones != 0x1FF || zero(a0)|zero(a1)|zero(a2)|zero(b0)|zero(b1)|zero(b2)|zero(c0)|zero(c1)|zero(c2)|
+				zero(x0&m0)|zero(x0&m1)|zero(x0&m2)|zero(x1&m0)|zero(x1&m1)|zero(x1&m2)|zero(x2&m0)|zero(x2&m1)|zero(x2&m2) != 0 {
 				return false
 			}
 			cols := ones &^ twos
 			cols |= cols<<9 | cols<<18
-			for b := range 3 {
-				x := f[b]
-				hs := x & cols
-				for r := uint(0); r < 27; r += 9 {
-					w := x >> r & 0x1FF
-					if w == 0 {
-						return false
-					}
-					if w&(w-1) == 0 {
-						hs |= w << r
-					}
-				}
-				for _, m := range boxMask {
-					w := x & m
-					if w == 0 {
-						return false
-					}
-					if w&(w-1) == 0 {
-						hs |= w
-					}
-				}
-				for hs &= bd.u[b]; hs != 0; hs &= hs - 1 {
+			hidden := [3]uint32{
+				(x0&cols | single(a0) | single(a1)<<9 | single(a2)<<18 | single(x0&m0) | single(x0&m1) | single(x0&m2)) & bd.u[0],
+				(x1&cols | single(b0) | single(b1)<<9 | single(b2)<<18 | single(x1&m0) | single(x1&m1) | single(x1&m2)) & bd.u[1],
+				(x2&cols | single(c0) | single(c1)<<9 | single(c2)<<18 | single(x2&m0) | single(x2&m1) | single(x2&m2)) & bd.u[2],
+			}
+			if hidden == [3]uint32{} {
+				continue
+			}
+			for b, hs := range hidden {
+				for ; hs != 0; hs &= hs - 1 {
 					k := bits.TrailingZeros32(hs)
 					bit := uint32(1) << k
 					if f[b]&bit == 0 || bd.u[b]&bit == 0 {
@@ -364,6 +362,16 @@ func (s *solver) propagate(bd *board) bool {
 		}
 	}
 }
+
+// single returns w if it has at most one bit set, 0 otherwise, without a
+// branch.
+func single(w uint32) uint32 {
+	m := w & (w - 1)
+	return w & ((m|-m)>>31 - 1)
+}
+
+// zero returns 1 if w (below 1<<31) is 0, and 0 otherwise, without a branch.
+func zero(w uint32) uint32 { return (w - 1) &^ w >> 31 }
 
 // choose returns the empty cell with the fewest candidates, the lowest
 // numbered one among equals, and its candidates. After propagate every empty
