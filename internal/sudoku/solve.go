@@ -122,10 +122,8 @@ type board struct {
 	u [3]uint32    // cells of each band still empty
 }
 
-var (
-	peers   [81][3]uint32 // the 20 peers of each cell, by band
-	boxMask = [3]uint32{0x7 * (1 | 1<<9 | 1<<18), 0x7 << 3 * (1 | 1<<9 | 1<<18), 0x7 << 6 * (1 | 1<<9 | 1<<18)}
-)
+// peers holds the 20 peers of each cell, by band.
+var peers [81][3]uint32
 
 func init() {
 	for c := range 81 {
