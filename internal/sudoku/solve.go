@@ -157,11 +157,17 @@ func newBoard(g Grid) board {
 func (bd *board) place(c, d int) uint16 {
 	k := uint(c) % 27
 	b, bit := uint(c)/27, uint32(1)<<k
-	var changed uint32
-	for e := range bd.f {
-		changed |= (bd.f[e][b] >> k & 1) << e
-		bd.f[e][b] &^= bit
-	}
+	changed := bd.candidates(c)
+	a := &bd.f
+	a[0][b] &^= bit
+	a[1][b] &^= bit
+	a[2][b] &^= bit
+	a[3][b] &^= bit
+	a[4][b] &^= bit
+	a[5][b] &^= bit
+	a[6][b] &^= bit
+	a[7][b] &^= bit
+	a[8][b] &^= bit
 	p := &peers[c]
 	f := &bd.f[d]
 	f[0] &^= p[0]
@@ -169,21 +175,18 @@ func (bd *board) place(c, d int) uint16 {
 	f[2] &^= p[2]
 	f[b] |= bit
 	bd.u[b] &^= bit
-	return uint16(changed) | 1<<d
+	return changed | 1<<d
 }
 
 func (bd *board) solved() bool { return bd.u[0]|bd.u[1]|bd.u[2] == 0 }
 
 // candidates returns the candidates of cell c as a mask, bit d for digit d+1.
 func (bd *board) candidates(c int) uint16 {
-	b, bit := uint(c)/27, uint32(1)<<(uint(c)%27)
-	var m uint16
-	for d := range bd.f {
-		if bd.f[d][b]&bit != 0 {
-			m |= 1 << d
-		}
-	}
-	return m
+	k := uint(c) % 27
+	b := uint(c) / 27
+	a := &bd.f
+	return uint16(a[0][b]>>k&1 | a[1][b]>>k&1<<1 | a[2][b]>>k&1<<2 | a[3][b]>>k&1<<3 | a[4][b]>>k&1<<4 |
+		a[5][b]>>k&1<<5 | a[6][b]>>k&1<<6 | a[7][b]>>k&1<<7 | a[8][b]>>k&1<<8)
 }
 
 // grid reads the digits off the board (0 where a cell is still open).
@@ -380,9 +383,10 @@ func (bd *board) choose() (int, uint16) {
 		if u == 0 {
 			continue
 		}
-		var t1, t2, t3 uint32 // cells with at least one, two, three candidates
-		for d := range bd.f {
-			x := bd.f[d][b]
+		// Cells with at least one, two, three candidates.
+		a := &bd.f
+		t1, t2, t3 := a[0][b], uint32(0), uint32(0)
+		for _, x := range [8]uint32{a[1][b], a[2][b], a[3][b], a[4][b], a[5][b], a[6][b], a[7][b], a[8][b]} {
 			t3 |= t2 & x
 			t2 |= t1 & x
 			t1 |= x
