@@ -332,8 +332,9 @@ func (s *solver) propagate(bd *board) bool {
 			ones := oa | ob | oc
 			twos := ta | tb | tc | oa&ob | (oa|ob)&oc
 			const m0, m1, m2 = 0x7 * (1 | 1<<9 | 1<<18), 0x7 << 3 * (1 | 1<<9 | 1<<18), 0x7 << 6 * (1 | 1<<9 | 1<<18)
-			if ones != 0x1FF || zero(a0)|zero(a1)|zero(a2)|zero(b0)|zero(b1)|zero(b2)|zero(c0)|zero(c1)|zero(c2)|
-				zero(x0&m0)|zero(x0&m1)|zero(x0&m2)|zero(x1&m0)|zero(x1&m1)|zero(x1&m2)|zero(x2&m0)|zero(x2&m1)|zero(x2&m2) != 0 {
+			// A unit without a place: w-1 wraps to all ones only for w == 0.
+			if ones != 0x1FF || ((a0-1)|(a1-1)|(a2-1)|(b0-1)|(b1-1)|(b2-1)|(c0-1)|(c1-1)|(c2-1)|
+				(x0&m0-1)|(x0&m1-1)|(x0&m2-1)|(x1&m0-1)|(x1&m1-1)|(x1&m2-1)|(x2&m0-1)|(x2&m1-1)|(x2&m2-1))>>31 != 0 {
 				return false
 			}
 			cols := ones &^ twos
@@ -370,9 +371,6 @@ func single(w uint32) uint32 {
 	m := w & (w - 1)
 	return w & ((m|-m)>>31 - 1)
 }
-
-// zero returns 1 if w (below 1<<31) is 0, and 0 otherwise, without a branch.
-func zero(w uint32) uint32 { return (w - 1) &^ w >> 31 }
 
 // choose returns the empty cell with the fewest candidates, the lowest
 // numbered one among equals, and its candidates. After propagate every empty
