@@ -112,6 +112,32 @@ func unitCell(u Unit, k, j int) int {
 // two givens share a digit in a row, column or box (rows first, then
 // columns, then boxes, each in order); nil otherwise.
 func (g Grid) Validate() error {
+	// Fast path: one pass with a digit mask per unit. Only when it finds a
+	// problem does the ordered scan below say which one.
+	var rows, cols, boxes [9]uint16
+	clash := false
+	for c, v := range g {
+		if v == 0 {
+			continue
+		}
+		if v > 9 {
+			clash = true
+			break
+		}
+		r, col := c/9, c%9
+		b := r/3*3 + col/3
+		bit := uint16(1) << v
+		if (rows[r]|cols[col]|boxes[b])&bit != 0 {
+			clash = true
+			break
+		}
+		rows[r] |= bit
+		cols[col] |= bit
+		boxes[b] |= bit
+	}
+	if !clash {
+		return nil
+	}
 	for c, v := range g {
 		if v > 9 {
 			return &CellError{Row: c / 9, Column: c % 9, Value: int(v)}

@@ -138,15 +138,30 @@ func init() {
 // newBoard returns the board with every cell open and then the givens of g
 // placed (g must be valid: see Validate).
 func newBoard(g Grid) board {
+	// Digit d+1 is possible wherever no given stands and no given d+1 sees
+	// the cell, and placed on its own givens.
+	var seen, own [9][3]uint32 // peers of the givens d+1; the givens d+1
+	var given [3]uint32
+	for c, v := range g {
+		if v == 0 {
+			continue
+		}
+		d, b, bit := v-1, c/27, uint32(1)<<(c%27)
+		p := &peers[c]
+		seen[d][0] |= p[0]
+		seen[d][1] |= p[1]
+		seen[d][2] |= p[2]
+		own[d][b] |= bit
+		given[b] |= bit
+	}
 	var bd board
 	for d := range bd.f {
-		bd.f[d] = [3]uint32{bandMask, bandMask, bandMask}
-	}
-	bd.u = [3]uint32{bandMask, bandMask, bandMask}
-	for c, v := range g {
-		if v != 0 {
-			bd.place(c, int(v)-1)
+		for b := range 3 {
+			bd.f[d][b] = bandMask&^seen[d][b]&^given[b] | own[d][b]
 		}
+	}
+	for b := range 3 {
+		bd.u[b] = bandMask &^ given[b]
 	}
 	return bd
 }
