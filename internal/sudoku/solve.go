@@ -242,23 +242,6 @@ func (s *solver) place(bd *board, c, d int, kind StepKind) {
 	}
 }
 
-// placeSingle places digit d+1 in cell c, its only candidate: no other
-// digit board has the cell, so only d's board and the empty cells change.
-func (s *solver) placeSingle(bd *board, c, d int) {
-	b, bit := uint(c)/27, uint32(1)<<(uint(c)%27)
-	p := &peers[c]
-	f := &bd.f[d]
-	f[0] &^= p[0]
-	f[1] &^= p[1]
-	f[2] &^= p[2]
-	f[b] |= bit
-	bd.u[b] &^= bit
-	s.dirty |= 1 << d
-	if s.tr != nil {
-		s.tr.place(Forced, c, d+1)
-	}
-}
-
 func (s *solver) found(bd *board) {
 	s.res.Solutions++
 	if s.res.Solutions == 1 {
@@ -318,7 +301,19 @@ func (s *solver) propagate(bd *board) bool {
 				if bd.f[d][b]>>k&1 == 0 {
 					return false // its last candidate went to a neighbour just now
 				}
-				s.placeSingle(bd, b*27+int(k), d)
+				// Place it (by hand: a call costs more than these lines). No
+				// other digit board has the cell, so only d's board changes.
+				p, f := &peers[b*27+int(k)], &bd.f[d]
+				f[0] &^= p[0]
+				f[1] &^= p[1]
+				f[2] &^= p[2]
+				f[b] |= 1 << k
+				u &^= 1 << k
+				bd.u[b] = u
+				s.dirty |= 1 << d
+				if s.tr != nil {
+					s.tr.place(Forced, b*27+int(k), d+1)
+				}
 				placed = true
 			}
 		}
