@@ -271,23 +271,15 @@ func (s *solver) propagate(bd *board) bool {
 			// digit of a cell with a single candidate.
 			f := &bd.f
 			x0, x1, x2, x3, x4, x5, x6, x7, x8 := f[0][b], f[1][b], f[2][b], f[3][b], f[4][b], f[5][b], f[6][b], f[7][b], f[8][b]
-			ones, twos := x0, uint32(0)
-			twos |= ones & x1
-			ones |= x1
-			twos |= ones & x2
-			ones |= x2
-			twos |= ones & x3
-			ones |= x3
-			twos |= ones & x4
-			ones |= x4
-			twos |= ones & x5
-			ones |= x5
-			twos |= ones & x6
-			ones |= x6
-			twos |= ones & x7
-			ones |= x7
-			twos |= ones & x8
-			ones |= x8
+			// A tree, not a chain, so the additions run side by side.
+			o01, t01 := x0|x1, x0&x1
+			o23, t23 := x2|x3, x2&x3
+			o45, t45 := x4|x5, x4&x5
+			o67, t67 := x6|x7, x6&x7
+			o03, t03 := o01|o23, t01|t23|o01&o23
+			o47, t47 := o45|o67, t45|t67|o45&o67
+			o07, t07 := o03|o47, t03|t47|o03&o47
+			ones, twos := o07|x8, t07|o07&x8
 			p0 := x1 | x3 | x5 | x7
 			p1 := x2 | x3 | x6 | x7
 			p2 := x4 | x5 | x6 | x7
