@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -44,18 +45,43 @@ func keyOf(s sudoku.Sort, p *sudoku.Puzzle) []int64 {
 	}
 }
 
+// A page that continues from a key (k1, ..., id) is read in up to two
+// steps, each a plain index seek: first the rest of the key's tie group
+// (k1, ... equal, id beyond), then the rows whose leading keys lie beyond
+// ((k1, ...) beyond, any id). A single row-value range (k1, ..., id) > (...)
+// would be simpler, but SQLite does not seek on the rowid inside a row
+// value: it seeks on the leading keys and then filters the whole tie group,
+// which made page 10,000 by clues of a million puzzles cost 8 ms.
+type part uint8
+
+const (
+	start  part = iota // from the first row of the order
+	ties               // leading keys equal to the cursor's, id beyond its id
+	beyond             // leading keys beyond the cursor's
+)
+
 // listKey names one statement of the fixed table: the order, its direction,
-// the filter, and whether it starts after a key (a cursor) or at the start.
+// the filter and the part.
 type listKey struct {
-	sort               sudoku.Sort
-	desc, unique, from bool
+	sort         sudoku.Sort
+	desc, unique bool
+	part         part
 }
 
-// listSQL writes the statement for k. Only the fixed names of orders go into
-// the text; every value is a parameter. INDEXED BY pins the index, so the
-// plan cannot drift to a sort step, and a missing index is an error at Open.
-func listSQL(k listKey) string {
+// pageRows is the most rows a listing reads: a full page and one more, to
+// tell whether another page follows. It is written into the statements
+// rather than bound, because SQLite recompiles a statement whose LIMIT
+// parameter is bound anew (the planner takes the limit into account): that
+// doubled the cost of a page. A listing stops reading at the rows it needs.
+const pageRows = sudoku.MaxLimit + 1
+
+// listSQL writes the statement for k; export statements have no limit. Only
+// the fixed names of orders go into the text; every value is a parameter.
+// INDEXED BY pins the index, so the plan cannot drift to a sort step, and a
+// missing index is an error at Open.
+func listSQL(k listKey, export bool) string {
 	o := orders[k.sort]
+	lead := o.keys[:len(o.keys)-1] // the keys before id
 	var b strings.Builder
 	b.WriteString("SELECT " + columns + " FROM puzzles")
 	index := o.index
@@ -69,13 +95,23 @@ func listSQL(k listKey) string {
 	if k.unique {
 		where = append(where, "solutions = 1")
 	}
-	dir, cmp := " ASC", ">"
+	dir, cmp := " ASC", " > "
 	if k.desc {
-		dir, cmp = " DESC", "<"
+		dir, cmp = " DESC", " < "
 	}
-	if k.from {
-		marks := strings.TrimSuffix(strings.Repeat("?, ", len(o.keys)), ", ")
-		where = append(where, "("+strings.Join(o.keys, ", ")+") "+cmp+" ("+marks+")")
+	switch {
+	case k.part == ties:
+		for _, c := range lead {
+			where = append(where, c+" = ?")
+		}
+		where = append(where, "id"+cmp+"?")
+	case k.part == beyond && len(lead) == 0:
+		where = append(where, "id"+cmp+"?")
+	case k.part == beyond && len(lead) == 1:
+		where = append(where, lead[0]+cmp+"?")
+	case k.part == beyond:
+		marks := strings.TrimSuffix(strings.Repeat("?, ", len(lead)), ", ")
+		where = append(where, "("+strings.Join(lead, ", ")+")"+cmp+"("+marks+")")
 	}
 	if len(where) > 0 {
 		b.WriteString(" WHERE " + strings.Join(where, " AND "))
@@ -87,18 +123,24 @@ func listSQL(k listKey) string {
 		}
 		b.WriteString(c + dir)
 	}
-	b.WriteString(" LIMIT ?")
+	if !export {
+		b.WriteString(" LIMIT " + strconv.Itoa(pageRows))
+	}
 	return b.String()
 }
 
-// listKeys enumerates every statement of the table.
+// listKeys enumerates every statement of the table. The submitted order has
+// no ties part: its key is id alone.
 func listKeys() []listKey {
 	var ks []listKey
 	for _, s := range sudoku.Sorts {
 		for _, desc := range []bool{false, true} {
 			for _, unique := range []bool{false, true} {
-				for _, from := range []bool{false, true} {
-					ks = append(ks, listKey{s, desc, unique, from})
+				for _, p := range []part{start, ties, beyond} {
+					if p == ties && len(orders[s].keys) == 1 {
+						continue
+					}
+					ks = append(ks, listKey{s, desc, unique, p})
 				}
 			}
 		}
@@ -115,12 +157,20 @@ func (db *DB) prepareReads(ctx context.Context) error {
 		return fmt.Errorf("prepare: %w", err)
 	}
 	db.listStmts = make(map[listKey]*sql.Stmt)
+	db.exportStmts = make(map[listKey]*sql.Stmt)
 	for _, k := range listKeys() {
-		s, err := db.reader.PrepareContext(ctx, listSQL(k))
+		s, err := db.reader.PrepareContext(ctx, listSQL(k, false))
 		if err != nil {
 			return fmt.Errorf("prepare listing %+v: %w", k, err)
 		}
 		db.listStmts[k] = s
+		if k.part != start {
+			continue
+		}
+		if s, err = db.reader.PrepareContext(ctx, listSQL(k, true)); err != nil {
+			return fmt.Errorf("prepare export %+v: %w", k, err)
+		}
+		db.exportStmts[k] = s
 	}
 	return nil
 }
@@ -182,7 +232,7 @@ func (db *DB) List(ctx context.Context, q sudoku.ListQuery) (sudoku.Page, error)
 
 	at := func(c cursor) string { c.sort, c.desc, c.unique = q.Sort, q.Desc, q.UniqueOnly; return c.encode() }
 	fetch := func(desc bool, from []int64) ([]sudoku.Puzzle, error) {
-		return db.fetch(ctx, tx, listKey{q.Sort, desc, q.UniqueOnly, from != nil}, from, int64(q.Limit+1))
+		return db.fetch(ctx, tx, listKey{q.Sort, desc, q.UniqueOnly, start}, from, q.Limit+1)
 	}
 	firstPage := func() error {
 		rows, err := fetch(q.Desc, nil)
@@ -267,22 +317,45 @@ func normalize(q sudoku.ListQuery) (sudoku.ListQuery, error) {
 	return q, nil
 }
 
-func (db *DB) fetch(ctx context.Context, tx *sql.Tx, k listKey, from []int64, limit int64) ([]sudoku.Puzzle, error) {
-	args := make([]any, 0, len(from)+1)
-	for _, v := range from {
-		args = append(args, v)
+// fetch reads up to n (at most pageRows) rows in the order of k (whose part
+// is ignored), from the start or, given a key from, after the row with that
+// key.
+func (db *DB) fetch(ctx context.Context, tx *sql.Tx, k listKey, from []int64, n int) ([]sudoku.Puzzle, error) {
+	ps := make([]sudoku.Puzzle, 0, n)
+	if from == nil {
+		k.part = start
+		return db.fetchPart(ctx, tx, k, nil, ps, n)
 	}
-	args = append(args, limit)
-	rows, err := tx.StmtContext(ctx, db.listStmts[k]).QueryContext(ctx, args...)
+	lead := from[:len(from)-1]
+	var err error
+	if len(lead) > 0 {
+		k.part = ties
+		if ps, err = db.fetchPart(ctx, tx, k, from, ps, n); err != nil || len(ps) == n {
+			return ps, err
+		}
+	} else {
+		lead = from
+	}
+	k.part = beyond
+	return db.fetchPart(ctx, tx, k, lead, ps, n)
+}
+
+// fetchPart appends to ps the rows of statement k with arguments args until
+// ps holds n.
+func (db *DB) fetchPart(ctx context.Context, tx *sql.Tx, k listKey, args []int64, ps []sudoku.Puzzle, n int) ([]sudoku.Puzzle, error) {
+	anys := make([]any, len(args))
+	for i, v := range args {
+		anys[i] = v
+	}
+	rows, err := tx.StmtContext(ctx, db.listStmts[k]).QueryContext(ctx, anys...)
 	if err != nil {
-		return nil, err
+		return ps, err
 	}
 	defer rows.Close()
-	ps := make([]sudoku.Puzzle, 0, min(limit, sudoku.MaxLimit+1))
-	for rows.Next() {
+	for len(ps) < n && rows.Next() {
 		p, err := scanPuzzle(rows.Scan)
 		if err != nil {
-			return nil, err
+			return ps, err
 		}
 		ps = append(ps, p)
 	}
@@ -307,8 +380,7 @@ func (db *DB) Export(ctx context.Context, q sudoku.ListQuery, fn func(sudoku.Puz
 		return fmt.Errorf("export: %w", err)
 	}
 	defer tx.Rollback()
-	// LIMIT -1 is SQLite's "no limit".
-	rows, err := tx.StmtContext(ctx, db.listStmts[listKey{q.Sort, q.Desc, q.UniqueOnly, false}]).QueryContext(ctx, -1)
+	rows, err := tx.StmtContext(ctx, db.exportStmts[listKey{q.Sort, q.Desc, q.UniqueOnly, start}]).QueryContext(ctx)
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
@@ -328,14 +400,39 @@ func (db *DB) Export(ctx context.Context, q sudoku.ListQuery, fn func(sudoku.Puz
 	return nil
 }
 
-// scanPuzzle reads one row of columns through scan (a Row's or Rows' Scan).
+// scanPuzzle reads one row of columns through scan (a Row's or Rows'
+// Scan). It scans into interface values and converts by hand: database/sql
+// converts an int64 into an int field by formatting and parsing it, which
+// made scanning a third of the cost of an export.
 func scanPuzzle(scan func(...any) error) (sudoku.Puzzle, error) {
-	var p sudoku.Puzzle
-	var givens, solution string
-	var submitted int64
-	if err := scan(&p.ID, &givens, &solution, &p.Clues, &p.Solutions, &p.Backtracks, &p.Guesses,
-		&p.Nodes, &p.SolveNS, &p.EngineVersion, &submitted, &p.Submissions); err != nil {
-		return p, err
+	var v [12]any
+	if err := scan(&v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10], &v[11]); err != nil {
+		return sudoku.Puzzle{}, err
+	}
+	var bad error
+	num := func(i int) int64 {
+		n, ok := v[i].(int64)
+		if !ok && bad == nil {
+			bad = fmt.Errorf("column %d holds %T, want an integer", i, v[i])
+		}
+		return n
+	}
+	text := func(i int) string {
+		s, ok := v[i].(string)
+		if !ok && bad == nil {
+			bad = fmt.Errorf("column %d holds %T, want text", i, v[i])
+		}
+		return s
+	}
+	p := sudoku.Puzzle{
+		ID: num(0), Clues: int(num(3)), Solutions: int(num(4)),
+		Backtracks: num(5), Guesses: num(6), Nodes: num(7), SolveNS: num(8),
+		EngineVersion: text(9), SubmittedAt: time.Unix(0, num(10)).UTC(), Submissions: num(11),
+	}
+	p.Unique = p.Solutions == 1
+	givens, solution := text(1), text(2)
+	if bad != nil {
+		return p, fmt.Errorf("puzzle %d: %w", p.ID, bad)
 	}
 	var err error
 	if p.Givens, err = gridOf(givens); err != nil {
@@ -344,8 +441,6 @@ func scanPuzzle(scan func(...any) error) (sudoku.Puzzle, error) {
 	if p.Solution, err = gridOf(solution); err != nil {
 		return p, fmt.Errorf("puzzle %d: solution: %w", p.ID, err)
 	}
-	p.Unique = p.Solutions == 1
-	p.SubmittedAt = time.Unix(0, submitted).UTC()
 	return p, nil
 }
 

@@ -16,6 +16,7 @@ import (
 	"os"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/pressly/goose/v3"
 	"modernc.org/sqlite"
@@ -70,9 +71,10 @@ type DB struct {
 	upsert *sql.Stmt // prepared on wconn
 	reader *sql.DB   // read-only pool
 
-	getStmt   *sql.Stmt
-	countStmt *sql.Stmt
-	listStmts map[listKey]*sql.Stmt
+	getStmt     *sql.Stmt
+	countStmt   *sql.Stmt
+	listStmts   map[listKey]*sql.Stmt // listing pages
+	exportStmts map[listKey]*sql.Stmt // whole orders, no limit
 
 	mu      sync.RWMutex // guards closed against sends on ops
 	closed  bool
@@ -81,6 +83,10 @@ type DB struct {
 
 	closeOnce sync.Once
 	closeErr  error
+
+	// batches and batched count group commits and the submissions they
+	// carried, for the benchmarks.
+	batches, batched atomic.Int64
 }
 
 // Open opens the archive at path, creating the file if it is missing and
@@ -206,6 +212,9 @@ func (db *DB) Close() error {
 func (db *DB) closePools() error {
 	var errs []error
 	for _, s := range db.listStmts {
+		errs = append(errs, s.Close())
+	}
+	for _, s := range db.exportStmts {
 		errs = append(errs, s.Close())
 	}
 	for _, s := range []*sql.Stmt{db.getStmt, db.countStmt, db.upsert} {

@@ -215,6 +215,8 @@ func (db *DB) commitBatch(batch []*op) {
 		return nil
 	})
 	if err == nil {
+		db.batches.Add(1)
+		db.batched.Add(int64(len(batch)))
 		for i, o := range batch {
 			o.done <- results[i]
 		}
