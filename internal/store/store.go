@@ -131,6 +131,9 @@ func open(ctx context.Context, path string) (_ *DB, err error) {
 	if err := db.writer.PingContext(ctx); err != nil {
 		return nil, describe(err)
 	}
+	if err := checkWritable(ctx, db.writer); err != nil {
+		return nil, err
+	}
 	if err := migrate(ctx, db.writer); err != nil {
 		return nil, err
 	}
@@ -164,6 +167,31 @@ func open(ctx context.Context, path string) (_ *DB, err error) {
 
 	go db.writeLoop()
 	return db, nil
+}
+
+// checkWritable fails if SQLite opened the file read-only. It does that
+// silently when the file is not writable but the journal allows reading, and
+// every write would then fail, long after start-up.
+func checkWritable(ctx context.Context, db *sql.DB) error {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return describe(err)
+	}
+	defer conn.Close()
+	return conn.Raw(func(dc any) error {
+		c, ok := dc.(interface{ IsReadOnly(string) (bool, error) })
+		if !ok {
+			return nil
+		}
+		ro, err := c.IsReadOnly("main")
+		if err != nil {
+			return err
+		}
+		if ro {
+			return errors.New("database is read-only (check the permissions of the file and its directory)")
+		}
+		return nil
+	})
 }
 
 // migrate brings the schema up to the newest embedded migration, refusing a

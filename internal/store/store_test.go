@@ -259,26 +259,57 @@ func TestOpenRefusesWhatIsNoDatabase(t *testing.T) {
 	}
 }
 
+// TestOpenReadOnly needs a user that permissions bind: as root it skips (run
+// it with `setpriv --reuid=65534 --regid=65534 --clear-groups` on the test
+// binary); TestDescribeReadOnly covers the message under any user.
 func TestOpenReadOnly(t *testing.T) {
 	if os.Geteuid() == 0 {
-		// Permission bits do not bind root; TestDescribeReadOnly covers
-		// the message with a genuinely read-only connection.
 		t.Skip("running as root: file permissions are not enforced")
 	}
-	dir := t.TempDir()
-	path := filepath.Join(dir, "sudoku.db")
-	db := MustOpenDBAt(t, path)
-	db.Close()
-	if err := os.Chmod(dir, 0o555); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.Chmod(dir, 0o755) })
-	if err := os.Chmod(path, 0o444); err != nil {
-		t.Fatal(err)
-	}
-	_, err := Open(context.Background(), path)
-	if err == nil || !(strings.Contains(err.Error(), "read-only") || strings.Contains(err.Error(), "cannot open")) {
-		t.Errorf("got %v, want a read-only error", err)
+	for _, tc := range []struct {
+		name                 string
+		fileRO, dirRO, fresh bool
+		want                 string
+	}{
+		{"read-only file", true, false, false, "database is read-only"},
+		{"read-only directory", false, true, false, "database is read-only"},
+		{"both", true, true, false, "database is read-only"},
+		{"new file in a read-only directory", false, true, true, "cannot open or create"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "sudoku.db")
+			db, err := Open(context.Background(), path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := db.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if tc.fresh {
+				path = filepath.Join(dir, "new.db")
+			}
+			if tc.fileRO {
+				if err := os.Chmod(path, 0o444); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tc.dirRO {
+				if err := os.Chmod(dir, 0o555); err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { os.Chmod(dir, 0o755) })
+			}
+			db, err = Open(context.Background(), path)
+			if err == nil {
+				db.Close()
+				t.Fatal("opened")
+			}
+			if !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("error %q: want one line containing %q", err, tc.want)
+			}
+			t.Log(err)
+		})
 	}
 }
 
