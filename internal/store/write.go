@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	sqlite3 "modernc.org/sqlite/lib"
+
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -222,8 +224,13 @@ func (db *DB) commitBatch(batch []*op) {
 		}
 		return
 	}
-	if len(batch) == 1 {
-		batch[0].done <- result{err: err}
+	if len(batch) == 1 || waitedForLock(err) {
+		// Retrying one by one helps when one submission is at fault,
+		// not when another process held the lock for the whole
+		// busy timeout: each retry would wait that long again.
+		for _, o := range batch {
+			o.done <- result{err: err}
+		}
 		return
 	}
 	for _, o := range batch {
@@ -282,6 +289,12 @@ func (db *DB) inTx(fn func(*sql.Tx) error) error {
 		return describe(err)
 	}
 	return nil
+}
+
+// waitedForLock reports whether err is SQLite giving up on a lock.
+func waitedForLock(err error) bool {
+	c := sqliteCode(err)
+	return c == sqlite3.SQLITE_BUSY || c == sqlite3.SQLITE_LOCKED
 }
 
 func upsertOne(stmt *sql.Stmt, p *sudoku.Puzzle, now int64) (sudoku.Puzzle, bool, error) {

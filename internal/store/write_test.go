@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -428,4 +429,46 @@ func ExampleDB_Submit() {
 	// Output:
 	// 1 false 1
 	// 1 true 2
+}
+
+// TestSubmitWaitsForAnotherWriter: another connection (say `sudoku import`
+// in another process) holding the write lock delays a submission instead of
+// failing it with SQLITE_BUSY.
+func TestSubmitWaitsForAnotherWriter(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "sudoku.db")
+	db := MustOpenDBAt(t, path)
+	other, err := sql.Open("sqlite", "file:"+path+"?_txlock=immediate&_pragma=busy_timeout(10000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	tx, err := other.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := synthetic(1, 0, 0, 1)
+	if _, err := tx.Exec(`INSERT INTO puzzles (givens, solution, clues, solutions, backtracks, guesses, nodes, solve_ns, engine_version, submitted_at)
+		VALUES (?, ?, ?, 1, 0, 0, 1, 0, 'other', 0)`, p.Givens.String(), p.Solution.String(), p.Clues); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, dup, err := db.Submit(ctx, p)
+		if err == nil && !dup {
+			err = errors.New("not a duplicate of the other writer's row")
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		t.Fatalf("submit returned while another writer held the lock: %v", err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
 }
