@@ -401,3 +401,35 @@ func normalizedOrFail(t *testing.T, q sudoku.ListQuery) sudoku.ListQuery {
 	}
 	return q
 }
+
+// FuzzDecodeCursor: no input makes decoding panic, and whatever decodes
+// survives a round trip unchanged.
+func FuzzDecodeCursor(f *testing.F) {
+	for _, c := range []cursor{
+		{sort: sudoku.SortDifficulty, key: []int64{0, 0, 1}},
+		{sort: sudoku.SortClues, desc: true, unique: true, before: true, key: []int64{81, 1 << 40}},
+		{sort: sudoku.SortSubmitted, key: []int64{1<<63 - 1}},
+	} {
+		f.Add(c.encode(), len(c.key))
+	}
+	f.Add("!!", 2)
+	f.Fuzz(func(t *testing.T, s string, nkeys int) {
+		if nkeys < 1 || nkeys > 3 {
+			return
+		}
+		c, err := decodeCursor(s, nkeys)
+		if err != nil {
+			if !errors.Is(err, sudoku.ErrInvalidCursor) {
+				t.Fatalf("%q: %v does not wrap ErrInvalidCursor", s, err)
+			}
+			return
+		}
+		again, err := decodeCursor(c.encode(), nkeys)
+		if err != nil {
+			t.Fatalf("re-encoded %q: %v", s, err)
+		}
+		if d := gocmp.Diff(*c, *again, gocmp.AllowUnexported(cursor{})); d != "" {
+			t.Fatalf("round trip of %q (-first +second):\n%s", s, d)
+		}
+	})
+}
