@@ -21,7 +21,7 @@ import (
 //
 //	go test -run '^$' -bench ServeSubmit -benchtime 20000x ./cmd/sudoku
 func BenchmarkServeSubmit(b *testing.B) {
-	for _, clients := range []int{16, 64} {
+	for _, clients := range []int{16, 32, 64} {
 		b.Run(fmt.Sprintf("clients=%d", clients), func(b *testing.B) {
 			s := startServe(b, filepath.Join(b.TempDir(), "sudoku.db"), "--rate-limit", "0")
 			bodies := make([]string, b.N)
