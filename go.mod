@@ -7,6 +7,7 @@ require (
 	github.com/google/go-cmp v0.7.0
 	github.com/labstack/echo/v4 v4.16.0
 	github.com/pressly/goose/v3 v3.29.0
+	golang.org/x/time v0.16.0
 	modernc.org/sqlite v1.60.1
 )
 

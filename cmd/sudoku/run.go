@@ -28,6 +28,7 @@ type env struct {
 // commands lists the subcommands in the order `sudoku help` shows them.
 // Each lives in its own file.
 var commands = []command{
+	{"serve", "serve the archive: web pages and the JSON API", runServe},
 	{"solve", "solve puzzles and print solutions (and measures with --json)", runSolve},
 }
 

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"net/netip"
+	"strings"
+
+	"github.com/sudoku-archive/sudoku/internal/store"
+	"github.com/sudoku-archive/sudoku/internal/web"
+)
+
+// Defaults of `sudoku serve`, as the contract gives them.
+const (
+	defaultAddr      = "127.0.0.1:8080"
+	defaultDB        = "sudoku.db"
+	defaultRateLimit = 10
+)
+
+// serveConfig is what `sudoku serve` was asked to do.
+type serveConfig struct {
+	addr      string
+	db        string
+	logFormat string
+	web       web.Config
+}
+
+// parseServeFlags reads the flags of `sudoku serve`. For --addr and --db a
+// flag beats the environment (SUDOKU_ADDR, SUDOKU_DB), which beats the
+// default.
+func parseServeFlags(e *env, args []string) (serveConfig, error) {
+	var cfg serveConfig
+	fs := newFlagSet(e, "serve", "[--addr HOST:PORT] [--db FILE] [--rate-limit N] [--trusted-proxy CIDR,...]")
+	fs.StringVar(&cfg.addr, "addr", envOr(e, "SUDOKU_ADDR", defaultAddr), "listen address; port 0 picks a free port (env SUDOKU_ADDR)")
+	fs.StringVar(&cfg.db, "db", envOr(e, "SUDOKU_DB", defaultDB), "SQLite database file, created and migrated on first use (env SUDOKU_DB)")
+	fs.Float64Var(&cfg.web.RateLimit, "rate-limit", defaultRateLimit, "submissions (POSTs) per second per client address, burst 3x; 0 turns the limit off")
+	proxies := fs.String("trusted-proxy", "", "comma-separated networks (CIDR) of reverse proxies whose X-Forwarded-For names the client")
+	fs.StringVar(&cfg.logFormat, "log-format", "text", "log format on stderr: text or json")
+	if err := parseFlags(fs, args); err != nil {
+		return cfg, err
+	}
+	if fs.NArg() > 0 {
+		return cfg, errUsage{fmt.Sprintf("serve takes no arguments, got %q", fs.Args())}
+	}
+	if r := cfg.web.RateLimit; r < 0 || math.IsNaN(r) || math.IsInf(r, 0) {
+		return cfg, errUsage{fmt.Sprintf("--rate-limit %v: use 0 (off) or a positive number", r)}
+	}
+	if cfg.logFormat != "text" && cfg.logFormat != "json" {
+		return cfg, errUsage{fmt.Sprintf("--log-format %q: use text or json", cfg.logFormat)}
+	}
+	for _, s := range strings.Split(*proxies, ",") {
+		if s = strings.TrimSpace(s); s == "" {
+			continue
+		}
+		p, err := netip.ParsePrefix(s)
+		if err != nil {
+			return cfg, errUsage{fmt.Sprintf("--trusted-proxy %q: not a network in CIDR form such as 10.0.0.0/8", s)}
+		}
+		cfg.web.TrustedProxies = append(cfg.web.TrustedProxies, p)
+	}
+	return cfg, nil
+}
+
+// envOr returns the environment variable name, or def when it is unset or empty.
+func envOr(e *env, name, def string) string {
+	if v := e.getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+// runServe is `sudoku serve`: it serves the archive until ctx is done
+// (SIGINT or SIGTERM), lets in-flight requests finish, then closes the
+// database.
+func runServe(ctx context.Context, e *env, args []string) (err error) {
+	cfg, err := parseServeFlags(e, args)
+	if err != nil {
+		return err
+	}
+	var h slog.Handler = slog.NewTextHandler(e.stderr, nil)
+	if cfg.logFormat == "json" {
+		h = slog.NewJSONHandler(e.stderr, nil)
+	}
+	cfg.web.Logger = slog.New(h)
+	// A full disk or a store closing under a request is the server being
+	// unable to take the request right now (503), not a fault (500).
+	cfg.web.Unavailable = func(err error) bool {
+		return errors.Is(err, store.ErrFull) || errors.Is(err, store.ErrClosed)
+	}
+
+	db, err := store.Open(ctx, cfg.db)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := db.Close(); cerr != nil {
+			err = errors.Join(err, cerr)
+		}
+	}()
+	cfg.web.Logger.Info("database open", slog.String("path", cfg.db))
+	return web.New(db, cfg.web).ListenAndServe(ctx, cfg.addr)
+}

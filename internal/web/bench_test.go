@@ -1,0 +1,86 @@
+package web
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+// nullArchive accepts everything at once and keeps nothing, so the
+// benchmarks measure the HTTP layer and the engine, not a store.
+type nullArchive struct {
+	lastID atomic.Int64
+	page   sudoku.Page
+}
+
+func (n *nullArchive) Submit(_ context.Context, p sudoku.Puzzle) (sudoku.Puzzle, bool, error) {
+	p.ID = n.lastID.Add(1)
+	p.Submissions = 1
+	p.SubmittedAt = time.Now().UTC()
+	return p, false, nil
+}
+
+func (n *nullArchive) Puzzle(context.Context, int64) (sudoku.Puzzle, error) {
+	return sudoku.Puzzle{}, sudoku.ErrNotFound
+}
+
+func (n *nullArchive) List(context.Context, sudoku.ListQuery) (sudoku.Page, error) {
+	return n.page, nil
+}
+func (n *nullArchive) Ping(context.Context) error { return nil }
+
+// BenchmarkSubmit posts distinct easy puzzles through the full router and
+// middleware (rate limit off) from parallel clients.
+func BenchmarkSubmit(b *testing.B) {
+	s := New(&nullArchive{}, Config{Logger: slog.New(slog.DiscardHandler)})
+	bodies := make([]string, 1000)
+	for i := range bodies {
+		bodies[i] = puzzleBody(relabel(easy, i))
+	}
+	var next atomic.Int64
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			i := next.Add(1)
+			rec := serve(s, httptestRequest(http.MethodPost, "/api/puzzles", bodies[i%int64(len(bodies))]))
+			if rec.Code != http.StatusCreated {
+				b.Fatalf("status %d: %s", rec.Code, rec.Body)
+			}
+		}
+	})
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "req/s")
+}
+
+// BenchmarkList answers a page of 20 puzzles through the full router: the
+// HTTP and JSON cost of a listing, without a store.
+func BenchmarkList(b *testing.B) {
+	arch := &nullArchive{}
+	for i := range sudoku.DefaultLimit {
+		g, _ := sudoku.Parse(relabel(easy, i))
+		p, err := sudoku.Rate(g, sudoku.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		p.ID, p.Submissions, p.SubmittedAt = int64(i+1), 1, time.Now().UTC()
+		arch.page.Puzzles = append(arch.page.Puzzles, p)
+	}
+	arch.page.NextCursor, arch.page.Total = "eyJrIjpbMSwyXX0", 1_000_000
+	s := New(arch, Config{Logger: slog.New(slog.DiscardHandler)})
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			rec := serve(s, httptestRequest(http.MethodGet, "/api/puzzles?sort=solve_time&order=asc&limit=20&cursor=eyJrIjpbMSwyXX0", ""))
+			if rec.Code != http.StatusOK {
+				b.Fatalf("status %d: %s", rec.Code, rec.Body)
+			}
+		}
+	})
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "req/s")
+}
