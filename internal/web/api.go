@@ -1,11 +1,327 @@
 package web
 
-import "github.com/labstack/echo/v4"
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"unicode/utf8"
 
-// INTERIM: the API work (issue 3) replaces these.
+	"github.com/labstack/echo/v4"
 
-func (s *Server) apiSubmit(c echo.Context) error { return echo.ErrNotImplemented }
-func (s *Server) apiList(c echo.Context) error   { return echo.ErrNotImplemented }
-func (s *Server) apiPuzzle(c echo.Context) error { return echo.ErrNotImplemented }
-func (s *Server) apiTrace(c echo.Context) error  { return echo.ErrNotImplemented }
-func (s *Server) apiSolve(c echo.Context) error  { return echo.ErrNotImplemented }
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+// submitResponse is the answer to POST /api/puzzles: the puzzle object and
+// whether those givens were archived already.
+type submitResponse struct {
+	sudoku.Puzzle
+	Duplicate bool `json:"duplicate"`
+}
+
+// listResponse is the answer to GET /api/puzzles. Cursors are null on the
+// first and last page.
+type listResponse struct {
+	Puzzles    []sudoku.Puzzle `json:"puzzles"`
+	NextCursor *string         `json:"next_cursor"`
+	PrevCursor *string         `json:"prev_cursor"`
+	Total      int64           `json:"total"`
+}
+
+// traceResponse is the answer to GET /api/puzzles/{id}/trace.
+type traceResponse struct {
+	Steps     []sudoku.Step `json:"steps"`
+	Truncated bool          `json:"truncated"`
+}
+
+// apiSubmit solves and measures a puzzle and archives it: 201 for new
+// givens, 200 with "duplicate": true for givens archived already.
+func (s *Server) apiSubmit(c echo.Context) error {
+	g, err := readPuzzle(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	p, err := sudoku.Rate(g, sudoku.Options{Done: ctx.Done()})
+	if err != nil {
+		return err
+	}
+	stored, dup, err := s.archive.Submit(ctx, p)
+	if err != nil {
+		return fmt.Errorf("archive puzzle %s: %w", g, err)
+	}
+	if dup {
+		return c.JSON(http.StatusOK, submitResponse{Puzzle: stored, Duplicate: true})
+	}
+	c.Response().Header().Set(echo.HeaderLocation, "/puzzles/"+strconv.FormatInt(stored.ID, 10))
+	return c.JSON(http.StatusCreated, submitResponse{Puzzle: stored})
+}
+
+// apiSolve solves and measures a puzzle without storing it.
+func (s *Server) apiSolve(c echo.Context) error {
+	g, err := readPuzzle(c)
+	if err != nil {
+		return err
+	}
+	p, err := sudoku.Rate(g, sudoku.Options{Done: c.Request().Context().Done()})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, p)
+}
+
+// apiList answers one page of the archive.
+func (s *Server) apiList(c echo.Context) error {
+	v, err := url.ParseQuery(c.Request().URL.RawQuery)
+	if err != nil {
+		return badRequest("invalid query string: %v", err)
+	}
+	q, err := parseListQuery(v)
+	if err != nil {
+		return err
+	}
+	page, err := s.archive.List(c.Request().Context(), q)
+	if err != nil {
+		return fmt.Errorf("list puzzles: %w", err)
+	}
+	res := listResponse{Puzzles: page.Puzzles, Total: page.Total}
+	if res.Puzzles == nil {
+		res.Puzzles = []sudoku.Puzzle{} // [] rather than null
+	}
+	if page.NextCursor != "" {
+		res.NextCursor = &page.NextCursor
+	}
+	if page.PrevCursor != "" {
+		res.PrevCursor = &page.PrevCursor
+	}
+	return c.JSON(http.StatusOK, res)
+}
+
+// apiPuzzle answers one archived puzzle.
+func (s *Server) apiPuzzle(c echo.Context) error {
+	p, err := s.puzzleParam(c)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, p)
+}
+
+// apiTrace replays the search that measured a puzzle, step by step.
+func (s *Server) apiTrace(c echo.Context) error {
+	p, err := s.puzzleParam(c)
+	if err != nil {
+		return err
+	}
+	steps, truncated, _, err := sudoku.Trace(p.Givens, 0, sudoku.Options{Done: c.Request().Context().Done()})
+	if err != nil {
+		return fmt.Errorf("trace puzzle %d: %w", p.ID, err)
+	}
+	if steps == nil {
+		steps = []sudoku.Step{}
+	}
+	return c.JSON(http.StatusOK, traceResponse{Steps: steps, Truncated: truncated})
+}
+
+// puzzleParam loads the puzzle named by the :id path parameter. An id that
+// is not a positive number names no puzzle: 404, like an unknown one.
+func (s *Server) puzzleParam(c echo.Context) (sudoku.Puzzle, error) {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil || id < 1 {
+		return sudoku.Puzzle{}, sudoku.ErrNotFound
+	}
+	p, err := s.archive.Puzzle(c.Request().Context(), id)
+	if err != nil {
+		return sudoku.Puzzle{}, fmt.Errorf("load puzzle %d: %w", id, err)
+	}
+	return p, nil
+}
+
+// maxCursorLen bounds a cursor before it reaches the archive; the archive's
+// own cursors are far shorter.
+const maxCursorLen = 512
+
+// parseListQuery validates the query parameters of a listing. An empty value
+// means the default; anything else unknown is a 400 that names the parameter
+// and what it takes.
+func parseListQuery(v url.Values) (sudoku.ListQuery, error) {
+	q := sudoku.ListQuery{Sort: sudoku.SortDifficulty, Desc: true, Limit: sudoku.DefaultLimit}
+	if s := v.Get("sort"); s != "" {
+		q.Sort = sudoku.Sort(s)
+		if !q.Sort.Valid() {
+			return q, badRequest("invalid \"sort\" %q: use one of difficulty, backtracks, solve_time, submitted, clues", s)
+		}
+	}
+	switch o := v.Get("order"); o {
+	case "", "desc":
+	case "asc":
+		q.Desc = false
+	default:
+		return q, badRequest("invalid \"order\" %q: use asc or desc", o)
+	}
+	if l := v.Get("limit"); l != "" {
+		n, err := strconv.Atoi(l)
+		if err != nil || n < 1 || n > sudoku.MaxLimit {
+			return q, badRequest("invalid \"limit\" %q: use a whole number from 1 to %d", l, sudoku.MaxLimit)
+		}
+		q.Limit = n
+	}
+	if u := v.Get("unique"); u != "" {
+		b, err := strconv.ParseBool(u)
+		if err != nil {
+			return q, badRequest("invalid \"unique\" %q: use true or false", u)
+		}
+		q.UniqueOnly = b
+	}
+	q.Cursor = v.Get("cursor")
+	if len(q.Cursor) > maxCursorLen {
+		return q, sudoku.ErrInvalidCursor
+	}
+	return q, nil
+}
+
+// puzzleRequest is the body of POST /api/puzzles and /api/solve: exactly
+// one of the two fields.
+type puzzleRequest struct {
+	Puzzle *string         `json:"puzzle"`
+	Grid   json.RawMessage `json:"grid"`
+}
+
+// Messages about the body's shape.
+const (
+	msgShape    = `the body must be a JSON object with "puzzle" (text) or "grid" (9x9 array of integers, 0 for blank)`
+	msgBoth     = `give "puzzle" or "grid", not both`
+	msgGridForm = `"grid" must be an array of 9 rows, each an array of 9 integers from 0 to 9 (0 for blank)`
+)
+
+// readPuzzle reads the grid a JSON request body describes. Every way a body
+// can be wrong gets a 4xx that says what and where.
+func readPuzzle(c echo.Context) (sudoku.Grid, error) {
+	req := c.Request()
+	ct := req.Header.Get(echo.HeaderContentType)
+	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != echo.MIMEApplicationJSON {
+		return sudoku.Grid{}, echo.NewHTTPError(http.StatusUnsupportedMediaType,
+			fmt.Sprintf("send the body as application/json (Content-Type was %q)", ct))
+	}
+	body, err := io.ReadAll(req.Body)
+	if err != nil {
+		var he *echo.HTTPError
+		if errors.As(err, &he) { // 413 from the body limit
+			return sudoku.Grid{}, he
+		}
+		return sudoku.Grid{}, badRequest("could not read the request body: %v", err)
+	}
+	if !utf8.Valid(body) {
+		return sudoku.Grid{}, badRequest("the body is not valid UTF-8 (byte %d)", invalidUTF8At(body)+1)
+	}
+	var r puzzleRequest
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil {
+		return sudoku.Grid{}, jsonError(err)
+	}
+	if rest := bytes.TrimLeft(body[dec.InputOffset():], " \t\r\n"); len(rest) > 0 {
+		return sudoku.Grid{}, badRequest("unexpected data after the JSON object at byte %d", len(body)-len(rest)+1)
+	}
+	hasGrid := len(r.Grid) > 0 && !bytes.Equal(r.Grid, []byte("null"))
+	switch {
+	case r.Puzzle != nil && hasGrid:
+		return sudoku.Grid{}, badRequest(msgBoth)
+	case r.Puzzle != nil:
+		return sudoku.Parse(*r.Puzzle)
+	case hasGrid:
+		return parseGrid(r.Grid)
+	default:
+		return sudoku.Grid{}, badRequest(msgShape)
+	}
+}
+
+// parseGrid reads the "grid" form, naming the row and column of a bad cell.
+func parseGrid(raw json.RawMessage) (sudoku.Grid, error) {
+	var rows []json.RawMessage
+	if err := json.Unmarshal(raw, &rows); err != nil {
+		return sudoku.Grid{}, badRequest(msgGridForm)
+	}
+	if len(rows) != 9 {
+		return sudoku.Grid{}, badRequest(`"grid": expected 9 rows, got %d`, len(rows))
+	}
+	cells := make([][]int, 9)
+	for r, rawRow := range rows {
+		var row []json.RawMessage
+		if err := json.Unmarshal(rawRow, &row); err != nil {
+			return sudoku.Grid{}, badRequest(`"grid" row %d is not an array: %s`, r+1, msgGridForm)
+		}
+		if len(row) != 9 {
+			return sudoku.Grid{}, badRequest(`"grid" row %d: expected 9 cells, got %d`, r+1, len(row))
+		}
+		cells[r] = make([]int, 9)
+		for col, rawCell := range row {
+			v, err := strconv.Atoi(string(rawCell))
+			if err != nil || v < 0 || v > 9 {
+				return sudoku.Grid{}, badRequest(`"grid" row %d, column %d: %s is not a cell (use an integer from 0 to 9, 0 for blank)`,
+					r+1, col+1, truncate(string(rawCell), 20))
+			}
+			cells[r][col] = v
+		}
+	}
+	g, err := sudoku.FromRows(cells)
+	if err != nil {
+		return sudoku.Grid{}, badRequest(`"grid": %v`, err)
+	}
+	return g, nil
+}
+
+// jsonError turns a decoding error into a 400 that says what and where.
+func jsonError(err error) error {
+	var (
+		syntax *json.SyntaxError
+		typ    *json.UnmarshalTypeError
+	)
+	switch {
+	case errors.Is(err, io.EOF):
+		return badRequest("the body is empty: %s", msgShape)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return badRequest("the body ends in the middle of the JSON")
+	case errors.As(err, &syntax):
+		return badRequest("invalid JSON at byte %d: %s", syntax.Offset, syntax.Error())
+	case errors.As(err, &typ):
+		if typ.Field == "puzzle" {
+			return badRequest(`"puzzle" must be a string, not %s`, typ.Value)
+		}
+		return badRequest("%s (found %s)", msgShape, typ.Value)
+	default:
+		// DisallowUnknownFields: `json: unknown field "x"`.
+		return badRequest("%s; %s", msgShape, err.Error())
+	}
+}
+
+// badRequest is a 400 with a formatted message.
+func badRequest(format string, args ...any) error {
+	return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf(format, args...))
+}
+
+// invalidUTF8At returns the offset of the first byte of b that is not part
+// of a valid UTF-8 sequence.
+func invalidUTF8At(b []byte) int {
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return len(b)
+}
+
+// truncate shortens s to at most n runes for an error message.
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}

@@ -4,8 +4,6 @@ import (
 	"net/http"
 
 	"github.com/labstack/echo/v4"
-
-	"github.com/sudoku-archive/sudoku/static"
 )
 
 // routes is the route table: every path the server answers, in one place.
@@ -13,7 +11,8 @@ func (s *Server) routes() {
 	e := s.echo
 
 	e.GET("/healthz", s.healthz)
-	e.StaticFS("/static", echo.MustSubFS(static.FS, "."))
+	e.GET("/static/*", s.staticFile)
+	e.HEAD("/static/*", s.staticFile)
 
 	// JSON API: no CSRF token, application/json bodies only.
 	api := e.Group("/api")
@@ -31,9 +30,10 @@ func (s *Server) routes() {
 	e.GET("/stats", s.stats)
 }
 
+// healthz answers 200 "ok" once the database answers, 503 otherwise.
 func (s *Server) healthz(c echo.Context) error {
 	if err := s.archive.Ping(c.Request().Context()); err != nil {
-		return err
+		return echo.NewHTTPError(http.StatusServiceUnavailable, "database unavailable").SetInternal(err)
 	}
 	return c.String(http.StatusOK, "ok")
 }

@@ -5,10 +5,20 @@ package web
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"log/slog"
+	"math"
+	"net"
 	"net/http"
+	"net/netip"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+	"golang.org/x/time/rate"
 
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -31,11 +41,52 @@ type Archive interface {
 // Config tunes a Server. The zero value is usable.
 type Config struct {
 	// RateLimit is the number of writes (POSTs) per second allowed per
-	// client address, with a burst of a few times that; 0 turns it off.
+	// client address, with a burst of three times that; 0 turns it off.
 	RateLimit float64
+	// TrustedProxies lists the networks of reverse proxies whose
+	// X-Forwarded-For header names the real client. With none, the client is
+	// the direct peer and X-Forwarded-For is ignored: anyone can forge it.
+	TrustedProxies []netip.Prefix
+	// RequestTimeout bounds the work done for one request (solving,
+	// database); past it the request fails with 503. 0 means
+	// DefaultRequestTimeout.
+	RequestTimeout time.Duration
+	// ShutdownTimeout is how long Serve waits for in-flight requests once
+	// its context is done. 0 means DefaultShutdownTimeout.
+	ShutdownTimeout time.Duration
+	// Unavailable reports whether an archive error means the archive cannot
+	// take the request right now (the store's "database or disk is full"):
+	// such errors are answered 503 with a clear message instead of a 500.
+	// web cannot name the store's errors itself (it does not import the
+	// store), so cmd/sudoku passes errors.Is(err, store.ErrFull). nil means
+	// no error is treated so.
+	Unavailable func(error) bool
 	// Logger receives request logs and 5xx errors; nil means slog.Default().
 	Logger *slog.Logger
 }
+
+// Defaults for the zero fields of Config.
+const (
+	DefaultRequestTimeout  = 10 * time.Second
+	DefaultShutdownTimeout = 15 * time.Second
+)
+
+// BodyLimit is the largest request body accepted, in bytes. A puzzle,
+// even drawn as a grid with separators, is well under 1 KiB.
+const BodyLimit = 64 << 10
+
+// Timeouts of the HTTP server against slow or idle clients.
+const (
+	readHeaderTimeout = 5 * time.Second
+	readTimeout       = 15 * time.Second
+	idleTimeout       = 120 * time.Second
+	maxHeaderBytes    = 64 << 10
+)
+
+// contentSecurityPolicy allows scripts, styles and images from this origin
+// only and no inline script, so text a user submitted can never run.
+const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; " +
+	"img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
 
 // Server serves the archive over HTTP.
 type Server struct {
@@ -43,19 +94,174 @@ type Server struct {
 	archive Archive
 	cfg     Config
 	log     *slog.Logger
+	assets  map[string]asset // static files by path under /static/
 }
 
-// New returns a server over archive with its routes in place.
+// New returns a server over archive with its middleware and routes in place.
 func New(archive Archive, cfg Config) *Server {
+	if cfg.RequestTimeout <= 0 {
+		cfg.RequestTimeout = DefaultRequestTimeout
+	}
+	if cfg.ShutdownTimeout <= 0 {
+		cfg.ShutdownTimeout = DefaultShutdownTimeout
+	}
 	s := &Server{echo: echo.New(), archive: archive, cfg: cfg, log: cfg.Logger}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
-	s.echo.HideBanner = true
-	s.echo.HidePort = true
+	e := s.echo
+	e.HideBanner = true
+	e.HidePort = true
+	e.HTTPErrorHandler = s.handleError
+	e.IPExtractor = ipExtractor(cfg.TrustedProxies)
+	s.assets = loadAssets()
+	s.middleware()
 	s.routes()
 	return s
 }
 
+// ipExtractor returns how the server tells who the client is: the direct
+// peer, or with trusted proxies, the address they put in X-Forwarded-For.
+func ipExtractor(proxies []netip.Prefix) echo.IPExtractor {
+	if len(proxies) == 0 {
+		return echo.ExtractIPDirect()
+	}
+	// Trust exactly the configured networks: echo would otherwise also trust
+	// loopback, link-local and private addresses by default.
+	opts := []echo.TrustOption{echo.TrustLoopback(false), echo.TrustLinkLocal(false), echo.TrustPrivateNet(false)}
+	for _, p := range proxies {
+		p = p.Masked()
+		opts = append(opts, echo.TrustIPRange(&net.IPNet{
+			IP:   net.IP(p.Addr().AsSlice()),
+			Mask: net.CIDRMask(p.Bits(), p.Addr().BitLen()),
+		}))
+	}
+	return echo.ExtractIPFromXFFHeader(opts...)
+}
+
+// middleware installs what runs around every handler, outermost first.
+func (s *Server) middleware() {
+	e := s.echo
+	e.Use(middleware.RequestLoggerWithConfig(middleware.RequestLoggerConfig{
+		LogMethod: true, LogURIPath: true, LogStatus: true, LogLatency: true,
+		LogRemoteIP: true, LogResponseSize: true,
+		HandleError: true, // let handleError set the status before it is logged
+		LogValuesFunc: func(c echo.Context, v middleware.RequestLoggerValues) error {
+			s.log.LogAttrs(c.Request().Context(), slog.LevelInfo, "request",
+				slog.String("method", v.Method), slog.String("path", v.URIPath),
+				slog.Int("status", v.Status), slog.Duration("latency", v.Latency),
+				slog.String("remote_ip", v.RemoteIP), slog.Int64("bytes", v.ResponseSize))
+			return nil
+		},
+	}))
+	e.Use(middleware.Recover())
+	e.Use(middleware.SecureWithConfig(middleware.SecureConfig{
+		ContentTypeNosniff:    "nosniff",
+		XFrameOptions:         "DENY",
+		ContentSecurityPolicy: contentSecurityPolicy,
+		ReferrerPolicy:        "same-origin",
+	}))
+	e.Use(middleware.BodyLimit(strconv.Itoa(BodyLimit/1024) + "K"))
+	if s.cfg.RateLimit > 0 {
+		e.Use(s.rateLimiter())
+	}
+	e.Use(middleware.ContextTimeoutWithConfig(middleware.ContextTimeoutConfig{
+		Timeout: s.cfg.RequestTimeout,
+		// handleError maps context errors itself, with a clear message.
+		ErrorHandler: func(err error, _ echo.Context) error { return err },
+	}))
+	e.Use(middleware.CSRFWithConfig(middleware.CSRFConfig{
+		// The JSON API takes only application/json bodies, which a form on
+		// another site cannot send without a CORS preflight we never grant.
+		Skipper: func(c echo.Context) bool {
+			p := c.Request().URL.Path
+			return isAPIPath(p) || strings.HasPrefix(p, "/static/")
+		},
+		TokenLookup:    "form:_csrf,header:" + echo.HeaderXCSRFToken,
+		CookiePath:     "/",
+		CookieHTTPOnly: true,
+		CookieSameSite: http.SameSiteLaxMode,
+		ErrorHandler: func(err error, _ echo.Context) error {
+			return echo.NewHTTPError(http.StatusForbidden,
+				"this form has expired or did not come from this site: reload the page and submit it again").SetInternal(err)
+		},
+	}))
+}
+
+// rateLimiter limits POSTs per client to cfg.RateLimit per second with a
+// burst of three times that. Reads are never limited.
+func (s *Server) rateLimiter() echo.MiddlewareFunc {
+	r := s.cfg.RateLimit
+	burst := max(1, int(math.Ceil(3*r)))
+	retryAfter := strconv.Itoa(max(1, int(math.Ceil(1/r)))) // one token regrows in 1/r s
+	return middleware.RateLimiterWithConfig(middleware.RateLimiterConfig{
+		Skipper: func(c echo.Context) bool { return c.Request().Method != http.MethodPost },
+		Store: middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
+			Rate: rate.Limit(r), Burst: burst, ExpiresIn: 3 * time.Minute,
+		}),
+		IdentifierExtractor: func(c echo.Context) (string, error) { return c.RealIP(), nil },
+		DenyHandler: func(c echo.Context, _ string, _ error) error {
+			c.Response().Header().Set("Retry-After", retryAfter)
+			return echo.NewHTTPError(http.StatusTooManyRequests,
+				fmt.Sprintf("too many submissions: at most %g per second from one address; retry after %s s", r, retryAfter))
+		},
+	})
+}
+
+// isAPIPath reports whether path is answered in JSON, errors included.
+func isAPIPath(path string) bool {
+	return path == "/api" || strings.HasPrefix(path, "/api/") || path == "/healthz"
+}
+
 // ServeHTTP makes the server an http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }
+
+// ListenAndServe listens on addr (host:port; port 0 picks a free one) and
+// serves until ctx is done, like Serve.
+func (s *Server) ListenAndServe(ctx context.Context, addr string) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	return s.Serve(ctx, ln)
+}
+
+// Serve answers requests on ln until ctx is done, then shuts down
+// gracefully: it stops accepting, lets in-flight requests finish for up to
+// Config.ShutdownTimeout, and returns nil once they have. It closes ln.
+// Callers that need the bound address (port 0) read it from ln.Addr().
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		// Long enough for the slowest request the timeout middleware lets run.
+		WriteTimeout:   s.cfg.RequestTimeout + 10*time.Second,
+		IdleTimeout:    idleTimeout,
+		MaxHeaderBytes: maxHeaderBytes,
+		ErrorLog:       slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		// Request contexts are deliberately not derived from ctx: a shutdown
+		// must let in-flight submissions finish, not cancel them.
+	}
+	s.log.Info("listening", slog.String("addr", ln.Addr().String()))
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+
+	select {
+	case err := <-served:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	s.log.Info("shutting down", slog.Duration("grace", s.cfg.ShutdownTimeout))
+	grace, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.cfg.ShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(grace); err != nil {
+		srv.Close()
+		return fmt.Errorf("shutdown: requests still running after %s: %w", s.cfg.ShutdownTimeout, err)
+	}
+	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serve: %w", err)
+	}
+	s.log.Info("stopped")
+	return nil
+}
