@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
-	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -35,8 +35,7 @@ func (s *Server) home(c echo.Context) error {
 	if v := c.QueryParam("example"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > len(examples) {
-			return echo.NewHTTPError(http.StatusBadRequest,
-				fmt.Sprintf("There is no example %q: the examples are numbered 1 to %d.", v, len(examples)))
+			return badRequest("there is no example %q: the examples are numbered 1 to %d", v, len(examples))
 		}
 		form.Input = examples[n-1].Puzzle
 		form.Cells = previewCells(form.Input)
@@ -153,18 +152,22 @@ func csrfToken(c echo.Context) string {
 }
 
 // history shows one page of the archive. Every bit of its state is in the
-// URL: sort, order, unique, limit, cursor, and around (a puzzle id whose
-// neighbours in the order to show).
+// URL: the API's sort, order, limit, cursor and unique, plus around (a
+// puzzle id whose neighbours in the order to show, from the puzzle page).
 func (s *Server) history(c echo.Context) error {
-	q, err := pageListQuery(c)
+	v, err := url.ParseQuery(c.Request().URL.RawQuery)
+	if err != nil {
+		return badRequest("invalid query string: %v", err)
+	}
+	q, err := parseListQuery(v)
 	if err != nil {
 		return err
 	}
 	view := templates.HistoryView{Sort: q.Sort, Desc: q.Desc, UniqueOnly: q.UniqueOnly, Limit: q.Limit, Cursor: q.Cursor}
-	if v := c.QueryParam("around"); v != "" && q.Cursor == "" {
-		id, err := strconv.ParseInt(v, 10, 64)
+	if a := v.Get("around"); a != "" && q.Cursor == "" {
+		id, err := strconv.ParseInt(a, 10, 64)
 		if err != nil || id < 1 {
-			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("around=%q is not a puzzle id.", v))
+			return badRequest("invalid \"around\" %q: use the id of an archived puzzle", a)
 		}
 		q.Around = id
 		view.Highlight = id
@@ -178,57 +181,14 @@ func (s *Server) history(c echo.Context) error {
 	return s.render(c, http.StatusOK, templates.HistoryPage(view))
 }
 
-// pageListQuery reads the history's query parameters, the same as the
-// API's: sort, order, limit, cursor, plus unique. A bad value is a 400.
-func pageListQuery(c echo.Context) (sudoku.ListQuery, error) {
-	q := sudoku.ListQuery{Sort: sudoku.SortDifficulty, Desc: true, Limit: sudoku.DefaultLimit, Cursor: c.QueryParam("cursor")}
-	if v := c.QueryParam("sort"); v != "" {
-		q.Sort = sudoku.Sort(v)
-		if !q.Sort.Valid() {
-			names := make([]string, len(sudoku.Sorts))
-			for i, s := range sudoku.Sorts {
-				names[i] = string(s)
-			}
-			return q, echo.NewHTTPError(http.StatusBadRequest,
-				fmt.Sprintf("Unknown sort %q: use one of %s.", v, strings.Join(names, ", ")))
-		}
-	}
-	switch v := c.QueryParam("order"); v {
-	case "", "desc":
-	case "asc":
-		q.Desc = false
-	default:
-		return q, echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Unknown order %q: use asc or desc.", v))
-	}
-	if v := c.QueryParam("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > sudoku.MaxLimit {
-			return q, echo.NewHTTPError(http.StatusBadRequest,
-				fmt.Sprintf("Bad limit %q: use a number from 1 to %d.", v, sudoku.MaxLimit))
-		}
-		q.Limit = n
-	}
-	switch v := c.QueryParam("unique"); v {
-	case "", "0", "false":
-	case "1", "true", "on":
-		q.UniqueOnly = true
-	default:
-		return q, echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Bad unique %q: use 1 to hide puzzles with more than one solution.", v))
-	}
-	return q, nil
-}
-
 // puzzlePage shows one puzzle. ?new=1 and ?dup=1 come from the submit
 // redirect and add a notice.
 func (s *Server) puzzlePage(c echo.Context) error {
-	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
-	if err != nil || id < 1 {
-		return echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("There is no puzzle %q in the archive.", c.Param("id")))
-	}
-	p, err := s.archive.Puzzle(c.Request().Context(), id)
+	p, err := s.puzzleParam(c)
 	if err != nil {
-		return fmt.Errorf("load puzzle %d: %w", id, err)
+		return err
 	}
+	id := p.ID
 	return s.render(c, http.StatusOK, templates.PuzzlePage(templates.PuzzleView{
 		Puzzle:     p,
 		Fresh:      c.QueryParam("new") == "1",
