@@ -184,22 +184,22 @@ func PuzzlePage(v PuzzleView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			templ_7745c5c3_Err = measure("Backtracks", Count(p.Backtracks), "backtracks",
-				"Guesses the search had to take back because they led to a dead end. The usual measure of how hard a puzzle is for a computer.").Render(ctx, templ_7745c5c3_Buffer)
+				"Guessed digits the search tried and took back. To prove the solution unique it explores every branch, so this counts every digit it tried where it had to guess: the archive's measure of difficulty.").Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			templ_7745c5c3_Err = measure("Guesses", Count(p.Guesses), "guesses",
-				"Cells where the search had to choose between two or more digits, because no digit was forced.").Render(ctx, templ_7745c5c3_Buffer)
+				"Branch points: cells where, after every forced digit was placed, the search had to choose between two or more candidates.").Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			templ_7745c5c3_Err = measure("Nodes", Count(p.Nodes), "nodes",
-				"Positions the search visited, counting each digit it placed, forced or guessed.").Render(ctx, templ_7745c5c3_Buffer)
+				"Positions the search examined: one for the givens plus one per digit guessed. Digits forced by singles are not counted.").Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			templ_7745c5c3_Err = measure("Solve time", Duration(p.SolveNS), "solve-time",
-				"Median wall time of "+strconv.Itoa(v.Runs)+" runs of that search on this server, including the proof that no other solution exists.").Render(ctx, templ_7745c5c3_Buffer)
+				"Median wall time of at least "+strconv.Itoa(v.Runs)+" runs of that search on this server, the proof that no other solution exists included.").Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

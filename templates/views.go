@@ -83,7 +83,7 @@ type PuzzleView struct {
 	Puzzle     sudoku.Puzzle
 	Fresh      bool // just archived by this visitor
 	Duplicate  bool // just submitted again: it was archived already
-	Runs       int  // how many timed runs the solve time is the median of
+	Runs       int  // the fewest timed runs the solve time can be the median of
 	Now        time.Time
 	HistoryURL string // the history sorted by difficulty, around this puzzle
 }

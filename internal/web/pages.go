@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -26,6 +27,10 @@ var examples = []templates.Example{
 	{Label: "Extreme", Note: "Enjoy Sudoku forum, hardest list of 2011", Puzzle: "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3"},
 }
 
+// minRuns is the fewest timed runs whose median the engine records as a
+// puzzle's solve time (sudoku.Rate's floor, the contract's "at least 3").
+const minRuns = 3
+
 // The submit page lists this many recent and hardest puzzles.
 const homeListLen = 5
 
@@ -37,7 +42,7 @@ func (s *Server) home(c echo.Context) error {
 		if err != nil || n < 1 || n > len(examples) {
 			return badRequest("there is no example %q: the examples are numbered 1 to %d", v, len(examples))
 		}
-		form.Input = examples[n-1].Puzzle
+		form.Input = inLines(examples[n-1].Puzzle)
 		form.Cells = previewCells(form.Input)
 	}
 	return s.renderHome(c, http.StatusOK, form)
@@ -113,6 +118,19 @@ func rejectedForm(input string, err error) (form templates.SubmitForm, ok bool) 
 		return templates.SubmitForm{}, false
 	}
 	return form, true
+}
+
+// inLines writes an 81-character puzzle as nine lines of nine, the way it
+// reads best in the paste box.
+func inLines(puzzle string) string {
+	var b strings.Builder
+	for r := 0; r+9 <= len(puzzle); r += 9 {
+		if r > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(puzzle[r : r+9])
+	}
+	return b.String()
 }
 
 // previewCells reads as much of text as it can into a grid for the editor
@@ -193,7 +211,7 @@ func (s *Server) puzzlePage(c echo.Context) error {
 		Puzzle:     p,
 		Fresh:      c.QueryParam("new") == "1",
 		Duplicate:  c.QueryParam("dup") == "1",
-		Runs:       3,
+		Runs:       minRuns,
 		Now:        time.Now(),
 		HistoryURL: "/puzzles?sort=difficulty&order=desc&around=" + strconv.FormatInt(id, 10),
 	}))

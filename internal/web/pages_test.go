@@ -161,7 +161,7 @@ func TestHomePageEmptyArchive(t *testing.T) {
 func TestHomePageExample(t *testing.T) {
 	s, _ := newTestServer(t, Config{})
 	doc := page(t, get(t, s, "/?example=5"), http.StatusOK)
-	if got := tid(doc, "paste-box").Text(); got != examples[4].Puzzle {
+	if got := strings.ReplaceAll(tid(doc, "paste-box").Text(), "\n", ""); got != examples[4].Puzzle {
 		t.Errorf("paste box %q, want example 5", got)
 	}
 	if got := tid(doc, "cell-8").AttrOr("value", ""); got != "8" {

@@ -184,15 +184,7 @@
       if (i < 0 || e.ctrlKey || e.metaKey || e.altKey) return;
       var r = Math.floor(i / 9), c = i % 9;
       var k = e.key;
-      if (k.length === 1 && k >= "1" && k <= "9") {
-        set(i, k.charCodeAt(0) - 48);
-        changed();
-        if (i < 80) move(i + 1);
-      } else if (k === "0" || k === "." || k === " ") {
-        set(i, 0);
-        changed();
-        if (i < 80) move(i + 1);
-      } else if (k === "Backspace") {
+      if (k === "Backspace") {
         if (value(i) || i === 0) {
           set(i, 0);
         } else {
@@ -215,18 +207,42 @@
         move(r * 9);
       } else if (k === "End") {
         move(r * 9 + 8);
-      } else if (k === "Enter" || k === "Tab" || k === "Escape") {
-        return; // submit, leave the grid, or nothing: the browser's way
-      } else if (k.length === 1) {
-        say("Only the digits 1 to 9 go in a cell; 0, . or Delete clears it.", true);
       } else {
-        return;
+        return; // typed characters arrive as beforeinput; Tab and Enter do what they always do
       }
       e.preventDefault();
     });
 
-    // input catches what keydown could not see (on-screen keyboards send
-    // "Unidentified" keys): keep the last digit typed, if any.
+    // typed puts what was typed into cell i: a digit fills it, 0 . or a
+    // space clears it, and either moves on to the next cell; more than one
+    // character (autofill, an input method) counts as a paste.
+    function typed(i, data) {
+      if (data.length !== 1) {
+        pasteText(i, data);
+      } else if (data >= "1" && data <= "9") {
+        set(i, data.charCodeAt(0) - 48);
+        changed();
+        if (i < 80) move(i + 1);
+      } else if (data === "0" || data === "." || data === " ") {
+        set(i, 0);
+        changed();
+        if (i < 80) move(i + 1);
+      } else {
+        say("Only the digits 1 to 9 go in a cell; 0, . or Delete clears it.", true);
+      }
+    }
+
+    // Typing is taken at beforeinput rather than keydown: it is what every
+    // keyboard, on-screen ones included, and the DevTools protocol produce.
+    table.addEventListener("beforeinput", function (e) {
+      var i = inputs.indexOf(e.target);
+      if (i < 0 || !e.data || e.inputType.indexOf("insert") !== 0 || e.inputType === "insertFromPaste") return;
+      e.preventDefault();
+      typed(i, e.data);
+    });
+
+    // input catches what beforeinput could not stop (some input methods
+    // compose text uncancellably): keep the last digit typed, if any.
     table.addEventListener("input", function (e) {
       var i = inputs.indexOf(e.target);
       if (i < 0) return;
@@ -238,17 +254,11 @@
 
     // Pasting a whole puzzle into any cell fills the grid; a shorter run of
     // cells fills from the cell pasted into.
-    table.addEventListener("paste", function (e) {
-      var i = inputs.indexOf(e.target);
-      if (i < 0) return;
-      e.preventDefault();
-      var data = (e.clipboardData || window.clipboardData).getData("text");
+    function pasteText(i, data) {
       var p = parseCells(data);
       if (p.bad !== undefined) {
         say("Not pasted: '" + p.bad + "' at position " + p.pos + " is not a cell (cells are 1-9, with 0 or . for a blank).", true);
-        return;
-      }
-      if (p.cells.length === 81) {
+      } else if (p.cells.length === 81) {
         fill(p.cells, 0);
         changed();
         var clues = p.cells.filter(Boolean).length;
@@ -261,6 +271,13 @@
         move(Math.min(i + p.cells.length, 80));
         if (!table.querySelector("td.conflict")) say("Pasted " + p.cells.length + (p.cells.length === 1 ? " cell." : " cells."));
       }
+    }
+
+    table.addEventListener("paste", function (e) {
+      var i = inputs.indexOf(e.target);
+      if (i < 0) return;
+      e.preventDefault();
+      pasteText(i, (e.clipboardData || window.clipboardData).getData("text"));
     });
 
     // The paste box drives the grid too, once it holds a whole puzzle.
