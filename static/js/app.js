@@ -58,12 +58,15 @@
     var inputs = Array.prototype.slice.call(table.querySelectorAll("input[data-cell]"));
     if (!text || inputs.length !== 81) return;
 
+    // One tab stop for the whole grid (a roving tabindex): the first clashing
+    // cell after a rejected post, else the first cell.
     var active = 0;
+    var firstBad = -1;
     inputs.forEach(function (input, i) {
       input.readOnly = false;
-      if (input.getAttribute("aria-invalid") === "true" && active === 0) active = i;
+      if (firstBad < 0 && input.getAttribute("aria-invalid") === "true") firstBad = i;
     });
-    setActive(active, false);
+    setActive(Math.max(firstBad, 0), false);
 
     function say(msg, isError) {
       if (!status) return;
