@@ -493,3 +493,53 @@ func TestErrorPage(t *testing.T) {
 		t.Errorf("title %q", got)
 	}
 }
+
+// BenchmarkHistoryPage renders the largest history page (100 rows, each
+// with its SVG thumbnail), the heaviest page the server renders.
+func BenchmarkHistoryPage(b *testing.B) {
+	t := &testing.T{}
+	rows := make([]sudoku.Puzzle, sudoku.MaxLimit)
+	for i := range rows {
+		rows[i] = samplePuzzle(t)
+		rows[i].ID = int64(i + 1)
+	}
+	c := HistoryPage(HistoryView{Sort: sudoku.SortDifficulty, Desc: true, Page: sudoku.Page{Puzzles: rows, Total: 1_000_000, NextCursor: "x"}})
+	var buf bytes.Buffer
+	b.ReportAllocs()
+	for b.Loop() {
+		buf.Reset()
+		if err := c.Render(context.Background(), &buf); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(buf.Len())/1024, "KiB/page")
+}
+
+// BenchmarkPuzzlePage renders one puzzle's page.
+func BenchmarkPuzzlePage(b *testing.B) {
+	c := PuzzlePage(PuzzleView{Puzzle: samplePuzzle(&testing.T{}), Runs: 3, HistoryURL: "/puzzles?around=42"})
+	var buf bytes.Buffer
+	b.ReportAllocs()
+	for b.Loop() {
+		buf.Reset()
+		if err := c.Render(context.Background(), &buf); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(buf.Len())/1024, "KiB/page")
+}
+
+func TestThumbPath(t *testing.T) {
+	var g sudoku.Grid
+	if got := thumbPath(g); got != "" {
+		t.Errorf("empty grid: %q", got)
+	}
+	g[0], g[10], g[80] = 1, 2, 3 // (5,5), (15,15), (85,85)
+	if got, want := thumbPath(g), "M5 5h0m10 10h0m70 70h0"; got != want {
+		t.Errorf("thumbPath = %q, want %q", got, want)
+	}
+	g[8] = 4 // (85,5) comes before (15,15): a move back left
+	if got, want := thumbPath(g), "M5 5h0m80 0h0m-70 10h0m70 70h0"; got != want {
+		t.Errorf("thumbPath = %q, want %q", got, want)
+	}
+}
