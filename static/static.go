@@ -1,9 +1,9 @@
-// Package static holds the CSS and JavaScript served under /static/.
+// Package static holds the CSS, JavaScript and images served under /static/.
 package static
 
 import "embed"
 
-// FS holds css/ and js/.
+// FS holds css/, js/ and img/.
 //
-//go:embed css js
+//go:embed css js img
 var FS embed.FS

@@ -1,11 +1,232 @@
 package web
 
-import "github.com/labstack/echo/v4"
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
 
-// INTERIM: the pages work (issue 4) replaces these.
+	"github.com/labstack/echo/v4"
 
-func (s *Server) home(c echo.Context) error       { return echo.ErrNotImplemented }
-func (s *Server) submitForm(c echo.Context) error { return echo.ErrNotImplemented }
-func (s *Server) history(c echo.Context) error    { return echo.ErrNotImplemented }
-func (s *Server) puzzlePage(c echo.Context) error { return echo.ErrNotImplemented }
-func (s *Server) stats(c echo.Context) error      { return echo.ErrNotImplemented }
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/templates"
+)
+
+// examples are the puzzles the submit page offers to load, easy to extreme,
+// each a real puzzle from a published collection.
+var examples = []templates.Example{
+	{Label: "Easy", Note: "Project Euler 96, grid 1", Puzzle: "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."},
+	{Label: "Medium", Note: "Sudoku Exchange, diabolical", Puzzle: ".7..9..4.14.2.8.379...1...8.8.....9.2.1.4.6.34.......1.1.....2....629...7...8...9"},
+	{Label: "Hard", Note: "Sudoku Exchange, diabolical, rated 9.0", Puzzle: "2.......863.....299.4...6.7..39.24.....547............3.68712.4.2.....6..4..6..8."},
+	{Label: "Very hard", Note: "magictour top 1465", Puzzle: "7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5..........."},
+	{Label: "Extreme", Note: "Enjoy Sudoku forum, hardest list of 2011", Puzzle: "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3"},
+}
+
+// minRuns is the fewest timed runs whose median the engine records as a
+// puzzle's solve time (sudoku.Rate's floor, the contract's "at least 3").
+const minRuns = 3
+
+// The submit page lists this many recent and hardest puzzles.
+const homeListLen = 5
+
+// home shows the submit form, prefilled with an example for ?example=N.
+func (s *Server) home(c echo.Context) error {
+	form := templates.SubmitForm{CSRF: csrfToken(c)}
+	if v := c.QueryParam("example"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > len(examples) {
+			return badRequest("there is no example %q: the examples are numbered 1 to %d", v, len(examples))
+		}
+		form.Input = inLines(examples[n-1].Puzzle)
+		form.Cells = previewCells(form.Input)
+	}
+	return s.renderHome(c, http.StatusOK, form)
+}
+
+// renderHome renders the submit page around form with the recent and the
+// hardest puzzles.
+func (s *Server) renderHome(c echo.Context, status int, form templates.SubmitForm) error {
+	ctx := c.Request().Context()
+	recent, err := s.archive.List(ctx, sudoku.ListQuery{Sort: sudoku.SortSubmitted, Desc: true, Limit: homeListLen})
+	if err != nil {
+		return fmt.Errorf("list recent puzzles: %w", err)
+	}
+	hardest, err := s.archive.List(ctx, sudoku.ListQuery{Sort: sudoku.SortDifficulty, Desc: true, Limit: homeListLen})
+	if err != nil {
+		return fmt.Errorf("list hardest puzzles: %w", err)
+	}
+	return s.render(c, status, templates.HomePage(templates.HomeView{
+		Form:     form,
+		Examples: examples,
+		Recent:   recent.Puzzles,
+		Hardest:  hardest.Puzzles,
+		Now:      time.Now(),
+	}))
+}
+
+// submitForm solves and archives the posted puzzle, then sends the browser
+// to its page (303, so a reload does not post again). A puzzle the engine
+// rejects comes back as the form, status 422, with the input kept.
+func (s *Server) submitForm(c echo.Context) error {
+	ctx := c.Request().Context()
+	input := c.FormValue("puzzle")
+	g, err := sudoku.Parse(input)
+	var p sudoku.Puzzle
+	if err == nil {
+		p, err = sudoku.Rate(g, sudoku.Options{Done: ctx.Done()})
+	}
+	if err != nil {
+		form, ok := rejectedForm(input, err)
+		if !ok {
+			return fmt.Errorf("rate puzzle: %w", err)
+		}
+		form.CSRF = csrfToken(c)
+		return s.renderHome(c, http.StatusUnprocessableEntity, form)
+	}
+	stored, dup, err := s.archive.Submit(ctx, p)
+	if err != nil {
+		return fmt.Errorf("archive puzzle: %w", err)
+	}
+	to := templates.PuzzleURL(stored.ID) + "?new=1"
+	if dup {
+		to = templates.PuzzleURL(stored.ID) + "?dup=1"
+	}
+	return c.Redirect(http.StatusSeeOther, to)
+}
+
+// rejectedForm turns an engine error about the input into the form to show
+// again; ok is false for errors that are not the input's fault.
+func rejectedForm(input string, err error) (form templates.SubmitForm, ok bool) {
+	form = templates.SubmitForm{Input: input, Cells: previewCells(input), Error: sentence(err.Error())}
+	var perr *sudoku.ParseError
+	var cerr *sudoku.ConflictError
+	switch {
+	case errors.As(err, &perr):
+		form.ErrorPos = perr.Pos
+	case errors.As(err, &cerr):
+		form.Conflicts = cerr.Cells[:]
+	case errors.Is(err, sudoku.ErrNoSolution):
+		form.Error = "This puzzle has no solution: no two givens clash, but the search found no way to fill the grid"
+	case errors.Is(err, sudoku.ErrBudget):
+		form.Error = "This puzzle is too hard for the archive: the search gave up before finishing"
+	default:
+		return templates.SubmitForm{}, false
+	}
+	return form, true
+}
+
+// inLines writes an 81-character puzzle as nine lines of nine, the way it
+// reads best in the paste box.
+func inLines(puzzle string) string {
+	var b strings.Builder
+	for r := 0; r+9 <= len(puzzle); r += 9 {
+		if r > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(puzzle[r : r+9])
+	}
+	return b.String()
+}
+
+// previewCells reads as much of text as it can into a grid for the editor
+// to show: cell characters in order, anything else skipped, at most 81.
+func previewCells(text string) sudoku.Grid {
+	var g sudoku.Grid
+	n := 0
+	for _, r := range text {
+		if n == 81 {
+			break
+		}
+		switch {
+		case r >= '1' && r <= '9':
+			g[n] = uint8(r - '0')
+			n++
+		case r == '0' || r == '.':
+			n++
+		}
+	}
+	return g
+}
+
+// sentence capitalises the first letter of an error message for the page.
+func sentence(msg string) string {
+	r, size := utf8.DecodeRuneInString(msg)
+	if r == utf8.RuneError {
+		return msg
+	}
+	return string(unicode.ToUpper(r)) + msg[size:]
+}
+
+// csrfToken is the token echo's CSRF middleware put in the context, or ""
+// when the middleware is not installed (some tests).
+func csrfToken(c echo.Context) string {
+	t, _ := c.Get("csrf").(string)
+	return t
+}
+
+// history shows one page of the archive. Every bit of its state is in the
+// URL: the API's sort, order, limit, cursor and unique, plus around (a
+// puzzle id whose neighbours in the order to show, from the puzzle page).
+func (s *Server) history(c echo.Context) error {
+	v, err := url.ParseQuery(c.Request().URL.RawQuery)
+	if err != nil {
+		return badRequest("invalid query string: %v", err)
+	}
+	q, err := parseListQuery(v)
+	if err != nil {
+		return err
+	}
+	view := templates.HistoryView{Sort: q.Sort, Desc: q.Desc, UniqueOnly: q.UniqueOnly, Limit: q.Limit, Cursor: q.Cursor}
+	if a := v.Get("around"); a != "" && q.Cursor == "" {
+		id, err := strconv.ParseInt(a, 10, 64)
+		if err != nil || id < 1 {
+			return badRequest("invalid \"around\" %q: use the id of an archived puzzle", a)
+		}
+		q.Around = id
+		view.Highlight = id
+	}
+	page, err := s.archive.List(c.Request().Context(), q)
+	if err != nil {
+		return fmt.Errorf("list puzzles: %w", err)
+	}
+	view.Page = page
+	view.Now = time.Now()
+	return s.render(c, http.StatusOK, templates.HistoryPage(view))
+}
+
+// puzzlePage shows one puzzle. ?new=1 and ?dup=1 come from the submit
+// redirect and add a notice.
+func (s *Server) puzzlePage(c echo.Context) error {
+	p, err := s.puzzleParam(c)
+	if err != nil {
+		return err
+	}
+	id := p.ID
+	return s.render(c, http.StatusOK, templates.PuzzlePage(templates.PuzzleView{
+		Puzzle:     p,
+		Fresh:      c.QueryParam("new") == "1",
+		Duplicate:  c.QueryParam("dup") == "1",
+		Runs:       minRuns,
+		Now:        time.Now(),
+		HistoryURL: "/puzzles?sort=difficulty&order=desc&around=" + strconv.FormatInt(id, 10),
+	}))
+}
+
+// stats shows the archive's counts.
+func (s *Server) stats(c echo.Context) error {
+	ctx := c.Request().Context()
+	all, err := s.archive.List(ctx, sudoku.ListQuery{Sort: sudoku.SortSubmitted, Desc: true, Limit: 1})
+	if err != nil {
+		return fmt.Errorf("count puzzles: %w", err)
+	}
+	unique, err := s.archive.List(ctx, sudoku.ListQuery{Sort: sudoku.SortSubmitted, Desc: true, Limit: 1, UniqueOnly: true})
+	if err != nil {
+		return fmt.Errorf("count unique puzzles: %w", err)
+	}
+	return s.render(c, http.StatusOK, templates.StatsPage(templates.StatsView{Total: all.Total, Unique: unique.Total}))
+}

@@ -1,0 +1,469 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// Puzzles the browser test types, pastes and submits: Project Euler 96's
+// first grid (the submit page's easy example) and its hard example.
+const (
+	bEasy         = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+	bEasySolution = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
+	bOther        = "2.......863.....299.4...6.7..39.24.....547............3.68712.4.2.....6..4..6..8."
+)
+
+// TestBrowser drives Chromium through the pages of a real `sudoku serve` on
+// a fresh database: typing, pasting, a rejected puzzle, sorting the
+// history, the pages without JavaScript, and a phone in dark mode. It saves
+// a screenshot of each page (see screenshotDir).
+func TestBrowser(t *testing.T) {
+	if !slices.ContainsFunc(commands, func(c command) bool { return c.name == "serve" }) {
+		// Only in a tree where the pages were built before `sudoku serve`.
+		msg := "this build has no `sudoku serve` to test against"
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	ctx := newBrowser(t) // before the server: a missing browser skips at once
+	base := startBrowserServer(t, filepath.Join(t.TempDir(), "sudoku.db"))
+	browserSuite(t, ctx, base)
+}
+
+// startBrowserServer runs `sudoku serve` on a free loopback port over a
+// new database, through run as main calls it, and returns its base URL
+// once /healthz answers. The server stops when the test ends.
+func startBrowserServer(t *testing.T, db string) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // serve listens on it again at once; another taker in between is unlikely
+	var logs lockedBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--addr", addr, "--db", db}, func(string) string { return "" },
+			strings.NewReader(""), io.Discard, &logs)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	})
+	base := "http://" + addr
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		select {
+		case err := <-done:
+			done <- err // for the cleanup
+			t.Fatalf("serve stopped before answering: %v\n%s", err, logs.String())
+		default:
+		}
+		res, err := http.Get(base + "/healthz")
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				return base
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("serve did not answer /healthz within 30 s:\n%s", logs.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// lockedBuffer collects the server's log for a failure message.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// findBrowser returns the path of a Chromium or Chrome binary, or "".
+func findBrowser() string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "headless-shell"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// newBrowser starts a headless browser for the test and returns its
+// context. Without a browser the test is skipped, unless CI=true: there a
+// missing browser fails the run, so the browser tests cannot silently stop
+// running.
+func newBrowser(t *testing.T) context.Context {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("browser tests are not short")
+	}
+	path := findBrowser()
+	if path == "" {
+		msg := "no Chromium found on PATH: install it (Debian: apt-get install chromium) to run the browser tests"
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.WindowSize(1280, 900),
+	)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(allocCtx)
+	t.Cleanup(func() { cancel(); cancelAlloc() })
+	// Start the browser on a context without a deadline: cancelling the
+	// first Run's context would kill the browser.
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("start %s: %v", path, err)
+	}
+	return ctx
+}
+
+// chromeStep runs actions with a deadline, failing the test with what was tried.
+func chromeStep(t *testing.T, ctx context.Context, what string, actions ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	sctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	if err := chromedp.Do(sctx, actions...); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// chromeValue runs one action that returns a value, with a deadline.
+func chromeValue[T any](t *testing.T, ctx context.Context, what string, a chromedp.Action[T]) T {
+	t.Helper()
+	sctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(sctx, a)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	return v
+}
+
+// chromeJS evaluates expression and decodes its result.
+func chromeJS[T any](t *testing.T, ctx context.Context, expression string) T {
+	t.Helper()
+	return chromeValue(t, ctx, "evaluate "+expression, chromedp.Evaluate[T](expression))
+}
+
+// screenshotDir is where screenshots go: $SCREENSHOT_DIR if set (to keep
+// them), else the test's temporary directory.
+func screenshotDir(t *testing.T) string {
+	if d := os.Getenv("SCREENSHOT_DIR"); d != "" {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	return t.TempDir()
+}
+
+// screenshot saves the whole page as name.png in dir.
+func screenshot(t *testing.T, ctx context.Context, dir, name string) {
+	t.Helper()
+	saveShot(t, dir, name, chromeValue(t, ctx, "screenshot "+name, chromedp.FullScreenshot(100)))
+}
+
+// screenshotViewport saves what fits on the screen as name.png in dir.
+func screenshotViewport(t *testing.T, ctx context.Context, dir, name string) {
+	t.Helper()
+	saveShot(t, dir, name, chromeValue(t, ctx, "screenshot "+name, chromedp.CaptureScreenshot()))
+}
+
+func saveShot(t *testing.T, dir, name string, png []byte) {
+	t.Helper()
+	path := filepath.Join(dir, name+".png")
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot: %s", path)
+}
+
+// gridValues reads the 81 cells of the grid editor as puzzle text.
+func gridValues(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	return chromeJS[string](t, ctx, `Array.from(document.querySelectorAll("[data-grid-editor] input")).map(i => i.value || ".").join("")`)
+}
+
+// tidSel selects by data-testid.
+func tidSel(id string) chromedp.CSS { return chromedp.CSS(`[data-testid="` + id + `"]`) }
+
+// scripts turns the page's JavaScript on or off.
+func scripts(on bool) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: !on})
+		return err
+	})
+}
+
+// colorScheme emulates prefers-color-scheme.
+func colorScheme(scheme string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
+		})
+		return err
+	})
+}
+
+// browserSuite runs the browser steps against the server at base.
+func browserSuite(t *testing.T, ctx context.Context, base string) {
+	shots := screenshotDir(t)
+
+	t.Run("type a puzzle cell by cell and read the solution", func(t *testing.T) {
+		chromeStep(t, ctx, "open the submit page",
+			chromedp.Navigate(base+"/"),
+			chromedp.WaitVisible(tidSel("cell-0")),
+		)
+		if cls := chromeJS[string](t, ctx, `document.documentElement.className`); cls != "js" {
+			t.Fatalf("html class %q: app.js did not run", cls)
+		}
+		for i := range 81 {
+			if bEasy[i] == '.' {
+				continue
+			}
+			chromeStep(t, ctx, fmt.Sprintf("type %c into cell %d", bEasy[i], i),
+				chromedp.SendKeys(tidSel("cell-"+strconv.Itoa(i)), bEasy[i:i+1]))
+		}
+		if got := gridValues(t, ctx); got != bEasy {
+			t.Fatalf("grid reads\n%s\nwant\n%s", got, bEasy)
+		}
+		text := chromeValue(t, ctx, "read the paste box", chromedp.Value(tidSel("paste-box")))
+		if strings.ReplaceAll(text, "\n", "") != bEasy {
+			t.Fatalf("paste box not kept in step with the grid: %q", text)
+		}
+		screenshot(t, ctx, shots, "1-submit-typed")
+		chromeStep(t, ctx, "submit",
+			chromedp.Click(tidSel("submit")),
+			chromedp.WaitVisible(tidSel("board")),
+		)
+		loc := chromeValue(t, ctx, "location", chromedp.Location())
+		if !strings.Contains(loc, "/puzzles/") || !strings.HasSuffix(loc, "?new=1") {
+			t.Errorf("landed on %s", loc)
+		}
+		cells := chromeJS[string](t, ctx, `Array.from(document.querySelectorAll("[data-testid=board] td")).map(td => td.textContent.trim()).join("")`)
+		if cells != bEasySolution {
+			t.Errorf("board shows\n%s\nwant\n%s", cells, bEasySolution)
+		}
+		givens := chromeJS[int](t, ctx, `document.querySelectorAll("[data-testid=board] td.given").length`)
+		if want := 81 - strings.Count(bEasy, "."); givens != want {
+			t.Errorf("%d givens marked, want %d", givens, want)
+		}
+		screenshot(t, ctx, shots, "2-puzzle")
+	})
+
+	t.Run("paste a puzzle into one cell", func(t *testing.T) {
+		chromeStep(t, ctx, "open the submit page", chromedp.Navigate(base+"/"), chromedp.WaitVisible(tidSel("cell-40")))
+		paste := func(cell int, text string) {
+			b, _ := json.Marshal(text)
+			chromeJS[bool](t, ctx, fmt.Sprintf(`(() => {
+				const dt = new DataTransfer();
+				dt.setData("text/plain", %s);
+				const el = document.querySelector('[data-testid="cell-%d"]');
+				el.focus();
+				return el.dispatchEvent(new ClipboardEvent("paste", {clipboardData: dt, bubbles: true, cancelable: true}));
+			})()`, b, cell))
+		}
+		paste(40, bOther)
+		if got := gridValues(t, ctx); got != bOther {
+			t.Errorf("after pasting one line into cell 40 the grid reads\n%s\nwant\n%s", got, bOther)
+		}
+		// A drawn grid with separators, as people copy it from a web page.
+		var drawn strings.Builder
+		for r := range 9 {
+			if r == 3 || r == 6 {
+				drawn.WriteString("------+-------+------\n")
+			}
+			for c := range 9 {
+				if c == 3 || c == 6 {
+					drawn.WriteString("| ")
+				}
+				drawn.WriteString(strings.ReplaceAll(bEasy[r*9+c:r*9+c+1], ".", "0") + " ")
+			}
+			drawn.WriteString("\n")
+		}
+		paste(80, drawn.String())
+		if got := gridValues(t, ctx); got != bEasy {
+			t.Errorf("after pasting a drawn grid into cell 80 the grid reads\n%s\nwant\n%s", got, bEasy)
+		}
+		if got := chromeValue(t, ctx, "status", chromedp.Text(tidSel("grid-status"))); !strings.Contains(got, "whole puzzle") {
+			t.Errorf("status line %q", got)
+		}
+		screenshot(t, ctx, shots, "3-submit-pasted")
+	})
+
+	t.Run("keyboard: arrows move, Backspace clears", func(t *testing.T) {
+		chromeStep(t, ctx, "open the submit page", chromedp.Navigate(base+"/"), chromedp.WaitVisible(tidSel("cell-0")))
+		chromeStep(t, ctx, "type and move",
+			chromedp.SendKeys(tidSel("cell-0"), "12"),                       // 1 in cell 0, 2 in cell 1
+			chromedp.SendKeys(tidSel("cell-2"), kb.ArrowDown+"3"),           // cell 2, down to 11, 3 there (focus moves to 12)
+			chromedp.SendKeys(tidSel("cell-12"), kb.ArrowLeft+kb.Backspace), // left to 11, Backspace clears it
+		)
+		if got := gridValues(t, ctx)[:12]; got != "12.........." {
+			t.Errorf("first cells %q, want 12 then blanks", got)
+		}
+		focused := chromeJS[string](t, ctx, `document.activeElement.dataset.cell`)
+		if focused != "11" {
+			t.Errorf("focus on cell %s, want 11", focused)
+		}
+		tabStops := chromeJS[int](t, ctx, `document.querySelectorAll('[data-grid-editor] input:not([tabindex="-1"])').length`)
+		if tabStops != 1 {
+			t.Errorf("%d tab stops in the grid, want 1 (roving tabindex)", tabStops)
+		}
+	})
+
+	t.Run("a conflicting puzzle comes back with the cells marked", func(t *testing.T) {
+		chromeStep(t, ctx, "open the submit page", chromedp.Navigate(base+"/"), chromedp.WaitVisible(tidSel("cell-0")))
+		chromeStep(t, ctx, "type two 7s in column 1",
+			chromedp.SendKeys(tidSel("cell-0"), "7"),
+			chromedp.SendKeys(tidSel("cell-27"), "7"),
+			chromedp.SendKeys(tidSel("cell-40"), "5"),
+		)
+		// The grid marks the clash at once ...
+		live := chromeJS[[]string](t, ctx, `Array.from(document.querySelectorAll("[data-grid-editor] td.conflict input")).map(i => i.dataset.cell)`)
+		if !slices.Equal(live, []string{"0", "27"}) {
+			t.Errorf("live marks on %v, want [0 27]", live)
+		}
+		// ... and the server says so too.
+		chromeStep(t, ctx, "submit",
+			chromedp.Click(tidSel("submit")),
+			chromedp.WaitVisible(tidSel("form-error")),
+		)
+		msg := chromeValue(t, ctx, "error message", chromedp.Text(tidSel("form-error-message")))
+		if !strings.Contains(msg, "Column 1 has two 7s") {
+			t.Errorf("message %q", msg)
+		}
+		marked := chromeJS[[]string](t, ctx, `Array.from(document.querySelectorAll("[data-grid-editor] td.conflict input")).map(i => i.dataset.cell)`)
+		if !slices.Equal(marked, []string{"0", "27"}) {
+			t.Errorf("server marked %v, want [0 27]", marked)
+		}
+		if got := gridValues(t, ctx); got[0] != '7' || got[27] != '7' || got[40] != '5' {
+			t.Errorf("input not kept: %s", got)
+		}
+		screenshot(t, ctx, shots, "4-submit-conflict")
+	})
+
+	t.Run("sort the history by backtracks", func(t *testing.T) {
+		// Archive the examples, easy to extreme, through the form.
+		for i := 1; i <= 5; i++ {
+			chromeStep(t, ctx, fmt.Sprintf("submit example %d", i),
+				chromedp.Navigate(base+"/"),
+				chromedp.WaitVisible(tidSel("cell-0")),
+				chromedp.Click(tidSel("example-"+strconv.Itoa(i))),
+				chromedp.Click(tidSel("submit")),
+				chromedp.WaitVisible(tidSel("board")),
+			)
+		}
+		chromeStep(t, ctx, "open the history",
+			chromedp.Navigate(base+"/puzzles"),
+			chromedp.WaitVisible(tidSel("history-table")),
+		)
+		read := func() []int64 {
+			raw := chromeJS[[]string](t, ctx, `Array.from(document.querySelectorAll('[data-testid="col-backtracks"]')).map(td => td.textContent.replace(/,/g, ""))`)
+			var out []int64
+			for _, s := range raw {
+				n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+				if err != nil {
+					t.Fatalf("backtracks cell %q: %v", s, err)
+				}
+				out = append(out, n)
+			}
+			return out
+		}
+		chromeStep(t, ctx, "sort by backtracks", chromedp.Click(tidSel("sort-backtracks")), chromedp.WaitVisible(chromedp.CSS(`th[data-testid="th-backtracks"][aria-sort="descending"]`)))
+		desc := read()
+		if len(desc) < 5 || !slices.IsSortedFunc(desc, func(a, b int64) int { return int(b - a) }) {
+			t.Errorf("descending: %v", desc)
+		}
+		screenshot(t, ctx, shots, "5-history-backtracks-desc")
+		chromeStep(t, ctx, "flip the order", chromedp.Click(tidSel("sort-backtracks")), chromedp.WaitVisible(chromedp.CSS(`th[data-testid="th-backtracks"][aria-sort="ascending"]`)))
+		asc := read()
+		if !slices.IsSorted(asc) || len(asc) != len(desc) {
+			t.Errorf("ascending: %v", asc)
+		}
+		loc := chromeValue(t, ctx, "location", chromedp.Location())
+		if !strings.Contains(loc, "sort=backtracks") || !strings.Contains(loc, "order=asc") {
+			t.Errorf("sort state not in the URL: %s", loc)
+		}
+	})
+
+	t.Run("without JavaScript the paste box still submits", func(t *testing.T) {
+		tab := ctx
+		chromeStep(t, tab, "open the submit page with scripts off",
+			scripts(false),
+			chromedp.Navigate(base+"/?example=3"),
+			chromedp.WaitVisible(tidSel("paste-box")),
+		)
+		// Page scripts are off, so nothing is evaluated in the page: the
+		// hint shown only without JavaScript proves they did not run.
+		defer chromeStep(t, tab, "turn scripts back on", scripts(true))
+		chromeStep(t, tab, "see the no-JavaScript hint", chromedp.WaitVisible(chromedp.CSS(".hint.no-js-only")))
+		screenshot(t, tab, shots, "6-submit-no-js")
+		chromeStep(t, tab, "submit the example from the paste box",
+			chromedp.Click(tidSel("submit")),
+			chromedp.WaitVisible(tidSel("board")),
+		)
+		if got := chromeValue(t, tab, "puzzle string", chromedp.AttributeValue(tidSel("puzzle-string"), "value")); got.Value != bOther {
+			t.Errorf("puzzle page shows %q, want example 3", got.Value)
+		}
+	})
+
+	t.Run("phone and dark mode", func(t *testing.T) {
+		chromeStep(t, ctx, "phone, dark",
+			chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile),
+			colorScheme("dark"),
+			chromedp.Navigate(base+"/"),
+			chromedp.WaitVisible(tidSel("cell-0")),
+		)
+		overflow := chromeJS[bool](t, ctx, `document.documentElement.scrollWidth > window.innerWidth`)
+		if overflow {
+			t.Error("the submit page scrolls sideways on a phone")
+		}
+		screenshotViewport(t, ctx, shots, "7-phone-dark-submit")
+		chromeStep(t, ctx, "history on a phone", chromedp.Navigate(base+"/puzzles"), chromedp.WaitVisible(tidSel("history-table")))
+		screenshotViewport(t, ctx, shots, "8-phone-dark-history")
+		chromeStep(t, ctx, "a puzzle on a phone", chromedp.Navigate(base+"/puzzles/1"), chromedp.WaitVisible(tidSel("board")))
+		screenshotViewport(t, ctx, shots, "9-phone-dark-puzzle")
+	})
+}

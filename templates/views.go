@@ -1,0 +1,194 @@
+package templates
+
+import (
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+// The navigation entries of the header; Meta.Nav names the current one.
+const (
+	NavSubmit  = "submit"
+	NavHistory = "history"
+	NavStats   = "stats"
+)
+
+// Meta describes a page to the layout.
+type Meta struct {
+	Title string // the page's own title; the layout appends the app's name
+	Nav   string // NavSubmit, NavHistory, NavStats, or "" for none
+}
+
+// Example is a puzzle the submit page offers to load.
+type Example struct {
+	Label  string // "Easy", "Extreme", ...
+	Note   string // where it comes from, one short phrase
+	Puzzle string // 81 characters, '.' for blanks
+}
+
+// SubmitForm is the state of the submit form: empty on a fresh page, the
+// user's input and what went wrong after a rejected post.
+type SubmitForm struct {
+	CSRF      string      // the token for the hidden _csrf field
+	Input     string      // the paste box's text, exactly as the user sent it
+	Cells     sudoku.Grid // what the grid editor shows
+	Error     string      // why the input was rejected; "" when it was not
+	ErrorPos  int         // 1-based character position in Input of a bad character; 0 for none
+	Conflicts []int       // cells (0-80) to highlight: two givens that clash
+}
+
+// conflict reports whether cell i is one of f.Conflicts.
+func (f SubmitForm) conflict(i int) bool {
+	for _, c := range f.Conflicts {
+		if c == i {
+			return true
+		}
+	}
+	return false
+}
+
+// errorContext splits Input around the bad character at ErrorPos, keeping
+// up to 24 characters either side, so the page can point at it.
+func (f SubmitForm) errorContext() (before, bad, after string, ok bool) {
+	r := []rune(f.Input)
+	if f.ErrorPos < 1 || f.ErrorPos > len(r) {
+		return "", "", "", false
+	}
+	i := f.ErrorPos - 1
+	lo, hi := max(i-24, 0), min(i+25, len(r))
+	before = string(r[lo:i])
+	if lo > 0 {
+		before = "…" + before
+	}
+	after = string(r[i+1 : hi])
+	if hi < len(r) {
+		after += "…"
+	}
+	return before, string(r[i]), after, true
+}
+
+// HomeView is the submit page.
+type HomeView struct {
+	Form     SubmitForm
+	Examples []Example
+	Recent   []sudoku.Puzzle // newest first
+	Hardest  []sudoku.Puzzle // hardest first
+	Now      time.Time       // for "5 minutes ago"
+}
+
+// PuzzleView is one puzzle's page.
+type PuzzleView struct {
+	Puzzle     sudoku.Puzzle
+	Fresh      bool // just archived by this visitor
+	Duplicate  bool // just submitted again: it was archived already
+	Runs       int  // the fewest timed runs the solve time can be the median of
+	Now        time.Time
+	HistoryURL string // the history sorted by difficulty, around this puzzle
+}
+
+// HistoryView is one page of the history table.
+type HistoryView struct {
+	Sort       sudoku.Sort
+	Desc       bool
+	UniqueOnly bool
+	Limit      int // 0 for the default
+	Cursor     string
+	Highlight  int64 // a puzzle to mark in the table (the "around" puzzle); 0 for none
+	Page       sudoku.Page
+	Now        time.Time
+}
+
+// query returns the URL query of the view with sort, order and cursor
+// replaced.
+func (v HistoryView) query(s sudoku.Sort, desc bool, cursor string) string {
+	q := url.Values{}
+	q.Set("sort", string(s))
+	if desc {
+		q.Set("order", "desc")
+	} else {
+		q.Set("order", "asc")
+	}
+	if v.UniqueOnly {
+		q.Set("unique", "1")
+	}
+	if v.Limit != 0 && v.Limit != sudoku.DefaultLimit {
+		q.Set("limit", strconv.Itoa(v.Limit))
+	}
+	if cursor != "" {
+		q.Set("cursor", cursor)
+	}
+	return "/puzzles?" + q.Encode()
+}
+
+// SortURL is where a column header links: the same column in the other
+// direction when it is the current sort, else that column from the top
+// (descending, the contract's default). Paging restarts either way.
+func (v HistoryView) SortURL(s sudoku.Sort) string {
+	if s == v.Sort {
+		return v.query(s, !v.Desc, "")
+	}
+	return v.query(s, true, "")
+}
+
+// NextURL links to the next page, "" on the last.
+func (v HistoryView) NextURL() string {
+	if v.Page.NextCursor == "" {
+		return ""
+	}
+	return v.query(v.Sort, v.Desc, v.Page.NextCursor)
+}
+
+// PrevURL links to the previous page, "" on the first.
+func (v HistoryView) PrevURL() string {
+	if v.Page.PrevCursor == "" {
+		return ""
+	}
+	return v.query(v.Sort, v.Desc, v.Page.PrevCursor)
+}
+
+// FirstURL links to the first page of the same view.
+func (v HistoryView) FirstURL() string { return v.query(v.Sort, v.Desc, "") }
+
+// ariaSort is the aria-sort value of the current sort column.
+func (v HistoryView) ariaSort() string {
+	if v.Desc {
+		return "descending"
+	}
+	return "ascending"
+}
+
+// arrow is the sort indicator of column s.
+func (v HistoryView) arrow(s sudoku.Sort) string {
+	switch {
+	case s != v.Sort:
+		return "↕"
+	case v.Desc:
+		return "↓"
+	default:
+		return "↑"
+	}
+}
+
+// SortLabels names each sort order for people.
+var SortLabels = map[sudoku.Sort]string{
+	sudoku.SortDifficulty: "Difficulty",
+	sudoku.SortBacktracks: "Backtracks",
+	sudoku.SortSolveTime:  "Solve time",
+	sudoku.SortSubmitted:  "Submitted",
+	sudoku.SortClues:      "Clues",
+}
+
+// StatsView is the archive at a glance.
+type StatsView struct {
+	Total  int64 // archived puzzles
+	Unique int64 // of which have exactly one solution
+}
+
+// ErrorView is a failed request's page.
+type ErrorView struct {
+	Status  int    // HTTP status code
+	Title   string // the status text, "Not Found"
+	Message string // what went wrong, safe to show
+}
