@@ -454,6 +454,7 @@ func scanPuzzle(scan func(...any) error) (sudoku.Puzzle, error) {
 		EngineVersion: text(9), SubmittedAt: time.Unix(0, num(10)).UTC(), Submissions: num(11),
 	}
 	p.Unique = p.Solutions == 1
+	p.Band = sudoku.BandOf(p.Backtracks)
 	givens, solution := text(1), text(2)
 	if bad != nil {
 		return p, fmt.Errorf("puzzle %d: %w", p.ID, bad)

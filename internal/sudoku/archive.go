@@ -17,6 +17,7 @@ type Puzzle struct {
 	Solutions     int       `json:"solutions"`
 	Unique        bool      `json:"unique"`
 	Backtracks    int64     `json:"backtracks"`
+	Band          Band      `json:"band"` // BandOf(Backtracks), set by Rate and by the archive
 	Guesses       int64     `json:"guesses"`
 	Nodes         int64     `json:"nodes"`
 	SolveNS       int64     `json:"solve_ns"`
