@@ -3,7 +3,9 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -77,4 +79,45 @@ func bandTotal(ctx context.Context, tx *sql.Tx, b sudoku.BandInfo, unique bool) 
 	var n int64
 	err := tx.QueryRowContext(ctx, "SELECT coalesce(sum("+col+"), 0) FROM stat_buckets WHERE kind = 'backtracks' AND bucket BETWEEN ? AND ?", lo, hi).Scan(&n)
 	return n, err
+}
+
+// around fills page with the page of q that holds puzzle q.Around: up to
+// q.Limit/2 puzzles before it in q's order, the puzzle, and the rest after
+// it, with cursors to page on either way. An id that is not archived, or not
+// in q's listing (filtered out by q.UniqueOnly or q.Band), gives
+// sudoku.ErrNotFound.
+func (db *DB) around(ctx context.Context, tx *sql.Tx, q sudoku.ListQuery, page *sudoku.Page,
+	fetch func(desc bool, from []int64, n int) ([]sudoku.Puzzle, error), at func(cursor) string) error {
+	p, err := scanPuzzle(tx.StmtContext(ctx, db.getStmt).QueryRowContext(ctx, q.Around).Scan)
+	if errors.Is(err, sql.ErrNoRows) || err == nil && (q.UniqueOnly && !p.Unique || q.Band != "" && p.Band != q.Band) {
+		return fmt.Errorf("puzzle %d in this listing: %w", q.Around, sudoku.ErrNotFound)
+	}
+	if err != nil {
+		return err
+	}
+	key := keyOf(q.Sort, &p)
+	half := q.Limit / 2
+	before, err := fetch(!q.Desc, key, half+1)
+	if err != nil {
+		return err
+	}
+	moreBefore := len(before) > half
+	before = before[:min(len(before), half)]
+	slices.Reverse(before)
+	need := q.Limit - len(before) - 1
+	after, err := fetch(q.Desc, key, need+1)
+	if err != nil {
+		return err
+	}
+	moreAfter := len(after) > need
+	after = after[:min(len(after), need)]
+	rows := append(append(before, p), after...)
+	if moreBefore {
+		page.PrevCursor = at(cursor{before: true, key: keyOf(q.Sort, &rows[0])})
+	}
+	if moreAfter {
+		page.NextCursor = at(cursor{key: keyOf(q.Sort, &rows[len(rows)-1])})
+	}
+	page.Puzzles = rows
+	return nil
 }

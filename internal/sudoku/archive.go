@@ -67,6 +67,7 @@ type ListQuery struct {
 	Limit      int    // 1..MaxLimit
 	Cursor     string // opaque; "" for the first page
 	UniqueOnly bool   // hide puzzles with more than one solution
+	Band       Band   // only puzzles of this band; "" for every band
 	// Around, when non-zero and Cursor is "", asks for the page that holds
 	// the puzzle with this id, with up to Limit/2 puzzles before it in the
 	// order, so a person sees its neighbours; NextCursor and PrevCursor page
