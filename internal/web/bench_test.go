@@ -16,6 +16,7 @@ import (
 type nullArchive struct {
 	lastID atomic.Int64
 	page   sudoku.Page
+	stats  sudoku.Stats
 }
 
 func (n *nullArchive) Submit(_ context.Context, p sudoku.Puzzle) (sudoku.Puzzle, bool, error) {
@@ -33,6 +34,8 @@ func (n *nullArchive) List(context.Context, sudoku.ListQuery) (sudoku.Page, erro
 	return n.page, nil
 }
 func (n *nullArchive) Ping(context.Context) error { return nil }
+
+func (n *nullArchive) Stats(context.Context) (sudoku.Stats, error) { return n.stats, nil }
 
 // BenchmarkSubmit posts distinct easy puzzles through the full router and
 // middleware (rate limit off) from parallel clients.

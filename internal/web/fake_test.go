@@ -49,7 +49,7 @@ func (f *fakeArchive) List(_ context.Context, q sudoku.ListQuery) (sudoku.Page, 
 	defer f.mu.Unlock()
 	var rows []sudoku.Puzzle
 	for _, p := range f.puzzles {
-		if !q.UniqueOnly || p.Unique {
+		if (!q.UniqueOnly || p.Unique) && (q.Band == "" || p.Band == q.Band) {
 			rows = append(rows, p)
 		}
 	}
@@ -95,3 +95,26 @@ func (f *fakeArchive) List(_ context.Context, q sudoku.ListQuery) (sudoku.Page, 
 }
 
 func (f *fakeArchive) Ping(context.Context) error { return f.pingErr }
+
+func (f *fakeArchive) Stats(context.Context) (sudoku.Stats, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var s sudoku.Stats
+	bump := func(h *[]int64, k int, n int64) {
+		for len(*h) <= k {
+			*h = append(*h, 0)
+		}
+		(*h)[k] += n
+	}
+	for _, p := range f.puzzles {
+		s.Total++
+		if p.Unique {
+			s.Unique++
+		}
+		s.Submissions += p.Submissions
+		bump(&s.Backtracks, sudoku.BacktracksBucket(p.Backtracks), 1)
+		bump(&s.SolveTime, sudoku.SolveTimeBucket(p.SolveNS), 1)
+		bump(&s.Clues, p.Clues, 1)
+	}
+	return s, nil
+}
