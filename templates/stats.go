@@ -155,6 +155,9 @@ func trimmed(h []int64, keepFrom int) (lo, hi int) {
 	return min(lo, keepFrom), hi
 }
 
+// NoMaxBacktracks is the open top of the last backtracks bucket.
+const NoMaxBacktracks = sudoku.NoMax
+
 // BacktracksChart is the histogram of backtracks on a log scale: buckets
 // 0, 1, 2–3, 4–7, ..., each bar coloured by its band.
 func (v StatsView) BacktracksChart() Chart {
@@ -165,12 +168,17 @@ func (v StatsView) BacktracksChart() Chart {
 	_, hi := trimmed(v.Stats.Backtracks, 0)
 	for k := 0; k <= hi; k++ {
 		lo, top := sudoku.BacktracksBucketRange(k)
-		r := Count(lo)
-		if top != lo {
-			r += "–" + Count(top)
+		r := Count(lo) + " backtracks"
+		switch {
+		case top == NoMaxBacktracks:
+			r = Count(lo) + " or more backtracks"
+		case top != lo:
+			r = Count(lo) + "–" + Count(top) + " backtracks"
+		case lo == 1:
+			r = "1 backtrack"
 		}
 		c.Bars = append(c.Bars, Bar{
-			Tick: Compact(lo), Range: r + " backtracks", N: v.Stats.Backtracks[k],
+			Tick: Compact(lo), Range: r, N: v.Stats.Backtracks[k],
 			Class: "band-" + string(sudoku.BandOf(lo)),
 		})
 	}

@@ -29,6 +29,7 @@ func (f *fakeArchive) Submit(_ context.Context, p sudoku.Puzzle) (sudoku.Puzzle,
 		}
 	}
 	p.ID = int64(len(f.puzzles) + 1)
+	p.Band = sudoku.BandOf(p.Backtracks) // as the store does
 	p.Submissions = 1
 	p.SubmittedAt = time.Now().UTC()
 	f.puzzles = append(f.puzzles, p)
