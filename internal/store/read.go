@@ -103,11 +103,22 @@ func listSQL(k listKey, export bool) string {
 	}
 	var where []string
 	if k.band {
-		if bi, ok := bandIndexes[k.sort]; ok {
+		bi, ok := bandIndexes[k.sort]
+		switch {
+		case ok:
 			index = bi
 			where = append(where, "band = ?")
-		} else {
+		// The orders led by backtracks bound the band only where the
+		// cursor does not: a row tied with the cursor's is in its band,
+		// and beyond the cursor only the band's far end is left. A second
+		// bound on backtracks would make SQLite seek on the band's edge
+		// and filter its way to the cursor.
+		case k.part == start:
 			where = append(where, "backtracks BETWEEN ? AND ?")
+		case k.part == beyond && k.desc:
+			where = append(where, "backtracks >= ?")
+		case k.part == beyond:
+			where = append(where, "backtracks <= ?")
 		}
 	}
 	if index != "" {
@@ -162,6 +173,25 @@ func bandArgs(s sudoku.Sort, b sudoku.Band) []int64 {
 		return []int64{int64(i)}
 	}
 	return []int64{sudoku.Bands[i].Min, sudoku.Bands[i].Max}
+}
+
+// partArgs returns the band arguments of statement k out of bounds, the
+// query's bandArgs: all of them for a band index, else the ones listSQL
+// wrote for k's part.
+func partArgs(k listKey, bounds []int64) []int64 {
+	if _, ok := bandIndexes[k.sort]; ok || !k.band {
+		return bounds
+	}
+	switch {
+	case k.part == start:
+		return bounds
+	case k.part == ties:
+		return nil
+	case k.desc:
+		return bounds[:1]
+	default:
+		return bounds[1:]
+	}
 }
 
 // bandRank is b's position in sudoku.Bands, the value of the band column;
@@ -393,20 +423,20 @@ func (db *DB) fetch(ctx context.Context, tx *sql.Tx, k listKey, bounds, from []i
 	ps := make([]sudoku.Puzzle, 0, n)
 	if from == nil {
 		k.part = start
-		return db.fetchPart(ctx, tx, k, bounds, ps, n)
+		return db.fetchPart(ctx, tx, k, partArgs(k, bounds), ps, n)
 	}
 	lead := from[:len(from)-1]
 	var err error
 	if len(lead) > 0 {
 		k.part = ties
-		if ps, err = db.fetchPart(ctx, tx, k, concat(bounds, from), ps, n); err != nil || len(ps) == n {
+		if ps, err = db.fetchPart(ctx, tx, k, concat(partArgs(k, bounds), from), ps, n); err != nil || len(ps) == n {
 			return ps, err
 		}
 	} else {
 		lead = from
 	}
 	k.part = beyond
-	return db.fetchPart(ctx, tx, k, concat(bounds, lead), ps, n)
+	return db.fetchPart(ctx, tx, k, concat(partArgs(k, bounds), lead), ps, n)
 }
 
 // concat returns a new slice of a's elements then b's.
