@@ -9,10 +9,13 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -110,10 +113,11 @@ const chunkSize = 32
 
 // line is one puzzle line on its way through the pipeline.
 type line struct {
-	input int
-	no    int64
-	text  string
-	err   error // set by the reader (ErrLineTooLong)
+	input  int
+	no     int64
+	text   string
+	csvCol int   // the puzzle column when the input is a CSV export, else -1
+	err    error // set by the reader (ErrLineTooLong)
 
 	p   sudoku.Puzzle // set by a worker
 	bad error         // set by a worker: why p could not be rated
@@ -128,9 +132,11 @@ type chunk struct {
 // Import reads every input line by line and archives each puzzle line in
 // sink. Blank lines and lines whose first non-blank character is '#' are
 // skipped; every other line is read by sudoku.ParseLine (text after the
-// 81 cells is ignored), rated by sudoku.Rate on Options.Workers goroutines,
-// and committed through SubmitMany in batches of Options.BatchSize, in input
-// order. A line that cannot be read or rated is rejected and reported; the
+// 81 cells is ignored), or, so that an export can be imported again, as a
+// JSON object with a "puzzle" field or, after a CSV header row naming a
+// "puzzle" column, as a CSV row. Each puzzle is rated by sudoku.Rate on
+// Options.Workers goroutines and committed through SubmitMany in batches of
+// Options.BatchSize, in input order. A line that cannot be read or rated is rejected and reported; the
 // import goes on. Memory stays flat however long the inputs are.
 //
 // Import returns when every input is read and every batch committed, or
@@ -202,7 +208,7 @@ func Import(ctx context.Context, sink Sink, inputs []Input, opt Options) (Summar
 					if l.err != nil || ctx.Err() != nil {
 						continue
 					}
-					g, err := parseLine(l.text)
+					g, err := l.grid()
 					if err == nil {
 						l.p, err = rate(g, sopt)
 					}
@@ -354,6 +360,8 @@ func readLines(inputs []Input, maxLine int, send func(*chunk) bool) error {
 	for in, input := range inputs {
 		br := bufio.NewReaderSize(input.Reader, maxLine)
 		var no int64
+		csvCol := -1
+		first := true // no puzzle line seen yet in this input
 		for {
 			b, err := br.ReadSlice('\n')
 			total += int64(len(b))
@@ -373,13 +381,20 @@ func readLines(inputs []Input, maxLine int, send func(*chunk) bool) error {
 					b = bytes.TrimPrefix(b, []byte("\uFEFF")) // a byte order mark is no cell
 				}
 				if l.err != nil || !skip(b) {
-					l.text = string(trimEOL(b))
-					if tooLong {
-						l.text = ""
+					if !tooLong {
+						l.text = string(trimEOL(b))
 					}
-					c.lines = append(c.lines, l)
-					if len(c.lines) == chunkSize && !flush() {
-						return nil
+					header := false
+					if first && !tooLong {
+						first = false
+						csvCol, header = csvHeader(l.text)
+					}
+					if !header {
+						l.csvCol = csvCol
+						c.lines = append(c.lines, l)
+						if len(c.lines) == chunkSize && !flush() {
+							return nil
+						}
 					}
 				}
 			}
@@ -396,6 +411,53 @@ func readLines(inputs []Input, maxLine int, send func(*chunk) bool) error {
 	}
 	flush()
 	return nil
+}
+
+// grid reads the puzzle of a line: the line itself, or the "puzzle" field
+// of a JSON object (a JSON export) or of a CSV row (a CSV export).
+func (l *line) grid() (sudoku.Grid, error) {
+	if l.csvCol >= 0 {
+		rec, err := csv.NewReader(strings.NewReader(l.text)).Read()
+		if err != nil {
+			return sudoku.Grid{}, fmt.Errorf("csv row: %w", err)
+		}
+		if l.csvCol >= len(rec) {
+			return sudoku.Grid{}, fmt.Errorf("csv row has %d fields, no puzzle column", len(rec))
+		}
+		return sudoku.Parse(rec[l.csvCol])
+	}
+	if t := strings.TrimLeft(l.text, " \t"); strings.HasPrefix(t, "{") {
+		var v struct {
+			Puzzle *string `json:"puzzle"`
+		}
+		if err := json.Unmarshal([]byte(t), &v); err != nil {
+			return sudoku.Grid{}, fmt.Errorf("json object: %w", err)
+		}
+		if v.Puzzle == nil {
+			return sudoku.Grid{}, errors.New(`json object has no "puzzle" field`)
+		}
+		return sudoku.Parse(*v.Puzzle)
+	}
+	return parseLine(l.text)
+}
+
+// csvHeader reports whether s, the first puzzle line of an input, is the
+// header row of a CSV file with a "puzzle" column, and which column that is.
+// No puzzle line starts with a letter, so a text file is never taken for CSV.
+func csvHeader(s string) (col int, ok bool) {
+	if s == "" || !('a' <= s[0] && s[0] <= 'z' || 'A' <= s[0] && s[0] <= 'Z') || !strings.Contains(s, ",") {
+		return -1, false
+	}
+	rec, err := csv.NewReader(strings.NewReader(s)).Read()
+	if err != nil {
+		return -1, false
+	}
+	for i, f := range rec {
+		if strings.EqualFold(strings.TrimSpace(f), "puzzle") {
+			return i, true
+		}
+	}
+	return -1, false
 }
 
 // skip reports whether a line is blank or a comment.
