@@ -1,11 +1,249 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
-// runSolve is built by the engine work (issue 2).
+// maxLine bounds one input line; a longer line is reported, skipped and the
+// rest of the input still read.
+const maxLine = 64 << 10
+
+// batchSize is how many puzzles a worker takes at once: big enough that the
+// channel traffic costs nothing next to solving, small enough to keep every
+// core busy to the end.
+const batchSize = 256
+
+// job is one input puzzle: its text and its line (or argument) number.
+type job struct {
+	line int
+	text string
+	grid bool   // parse with Parse (an argument may be a 9-line grid), not ParseLine
+	err  string // set when the input line could not even be read
+}
+
+// batch is a run of jobs with their output, solved by one worker.
+type batch struct {
+	jobs   []job
+	out    []byte // the stdout lines, in order
+	notes  []byte // the stderr lines
+	failed bool
+	done   chan struct{}
+}
+
 func runSolve(ctx context.Context, e *env, args []string) error {
-	return errors.New("solve: not yet built")
+	fs := newFlagSet(e, "solve", "[--json] [PUZZLE ...]\n\nSolves each PUZZLE argument or, with none, each line of stdin (blank lines\nand lines starting with '#' are skipped). Prints the 81-digit solution, or\nwith --json one object per line with the measures.")
+	asJSON := fs.Bool("json", false, "print one JSON object per puzzle with the measures, or {\"line\": N, \"error\": \"...\"}")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	s := solveCmd{json: *asJSON, done: ctx.Done()}
+
+	batches := make(chan *batch)
+	readErr := make(chan error, 1)
+	go func() {
+		defer close(batches)
+		if fs.NArg() > 0 {
+			b := &batch{}
+			for i, a := range fs.Args() {
+				b.jobs = append(b.jobs, job{line: i + 1, text: a, grid: true})
+			}
+			batches <- b
+			readErr <- nil
+			return
+		}
+		readErr <- readJobs(ctx, e.stdin, batches)
+	}()
+
+	// Workers solve batches; the writer prints them in input order.
+	workers := runtime.GOMAXPROCS(0)
+	work := make(chan *batch, workers)
+	order := make(chan *batch, 4*workers)
+	go func() {
+		defer close(work)
+		defer close(order)
+		for b := range batches {
+			b.done = make(chan struct{})
+			order <- b
+			work <- b
+		}
+	}()
+	for range workers {
+		go func() {
+			for b := range work {
+				s.solveBatch(b)
+				close(b.done)
+			}
+		}()
+	}
+
+	out := bufio.NewWriterSize(e.stdout, 64<<10)
+	failed := false
+	var werr error
+	for b := range order {
+		<-b.done
+		failed = failed || b.failed
+		if werr == nil {
+			_, werr = out.Write(b.out)
+		}
+		if len(b.notes) > 0 {
+			out.Flush() // keep stdout ahead of the notes about it
+			e.stderr.Write(b.notes)
+		}
+	}
+	if err := out.Flush(); werr == nil {
+		werr = err
+	}
+	if werr != nil {
+		return fmt.Errorf("solve: write output: %w", werr)
+	}
+	if err := <-readErr; err != nil {
+		return fmt.Errorf("solve: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("solve: %w", err)
+	}
+	if failed {
+		return errQuiet
+	}
+	return nil
+}
+
+// readJobs reads stdin into batches of jobs, one per puzzle line.
+func readJobs(ctx context.Context, r io.Reader, batches chan<- *batch) error {
+	br := bufio.NewReaderSize(r, maxLine)
+	b := &batch{}
+	send := func() bool {
+		if len(b.jobs) == 0 {
+			return true
+		}
+		select {
+		case batches <- b:
+			b = &batch{}
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	for n := 1; ; n++ {
+		line, tooLong, err := readLine(br)
+		if len(line) > 0 || tooLong {
+			t := strings.TrimSpace(line)
+			switch {
+			case tooLong:
+				b.jobs = append(b.jobs, job{line: n, err: fmt.Sprintf("line longer than %d bytes", maxLine)})
+			case t == "" || t[0] == '#':
+			default:
+				b.jobs = append(b.jobs, job{line: n, text: line})
+			}
+			if len(b.jobs) == batchSize && !send() {
+				return nil
+			}
+		}
+		if err == io.EOF {
+			send()
+			return nil
+		}
+		if err != nil {
+			send()
+			return fmt.Errorf("read stdin line %d: %w", n, err)
+		}
+	}
+}
+
+// readLine reads one line without its line ending. A line longer than the
+// reader's buffer is skipped to its end and reported as tooLong.
+func readLine(br *bufio.Reader) (line string, tooLong bool, err error) {
+	b, err := br.ReadSlice('\n')
+	if errors.Is(err, bufio.ErrBufferFull) {
+		for errors.Is(err, bufio.ErrBufferFull) {
+			_, err = br.ReadSlice('\n')
+		}
+		return "", true, err
+	}
+	line = strings.TrimRight(string(b), "\r\n")
+	return line, false, err
+}
+
+// solveCmd holds the options of one solve run.
+type solveCmd struct {
+	json bool
+	done <-chan struct{}
+}
+
+// lineError is the --json form of a puzzle that could not be solved.
+type lineError struct {
+	Line  int    `json:"line"`
+	Error string `json:"error"`
+}
+
+func (s *solveCmd) solveBatch(b *batch) {
+	for _, j := range b.jobs {
+		s.solveOne(b, j)
+	}
+}
+
+func (s *solveCmd) solveOne(b *batch, j job) {
+	fail := func(msg string) {
+		b.failed = true
+		if s.json {
+			line, _ := json.Marshal(lineError{Line: j.line, Error: msg})
+			b.out = append(append(b.out, line...), '\n')
+			return
+		}
+		b.notes = fmt.Appendf(b.notes, "sudoku solve: line %d: %s\n", j.line, msg)
+	}
+	if j.err != "" {
+		fail(j.err)
+		return
+	}
+	var g sudoku.Grid
+	var err error
+	if j.grid {
+		g, err = sudoku.Parse(j.text)
+	} else {
+		g, err = sudoku.ParseLine(j.text)
+	}
+	if err != nil {
+		fail(err.Error())
+		return
+	}
+	opt := sudoku.Options{Done: s.done}
+	if s.json {
+		p, err := sudoku.Rate(g, opt)
+		if err != nil {
+			fail(err.Error())
+			return
+		}
+		line, err := json.Marshal(p)
+		if err != nil {
+			fail(err.Error())
+			return
+		}
+		b.out = append(append(b.out, line...), '\n')
+		return
+	}
+	r, err := sudoku.Solve(g, opt)
+	switch {
+	case err != nil:
+		fail(err.Error())
+		return
+	case r.Solutions == 0:
+		fail(sudoku.ErrNoSolution.Error())
+		return
+	case r.Solutions > 1:
+		b.notes = fmt.Appendf(b.notes, "sudoku solve: line %d: puzzle has more than one solution; printed the first\n", j.line)
+	}
+	for _, v := range r.Solution {
+		b.out = append(b.out, '0'+v)
+	}
+	b.out = append(b.out, '\n')
 }

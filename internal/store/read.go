@@ -1,0 +1,567 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"encoding/base64"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+// orders maps each sort to its key columns (id always last, making the order
+// total) and to the index that serves it, for all puzzles and for unique
+// ones. An empty index name means the table itself, in id order.
+var orders = map[sudoku.Sort]struct {
+	keys        []string
+	index, uniq string
+}{
+	sudoku.SortDifficulty: {[]string{"backtracks", "solve_ns", "id"}, "puzzles_difficulty", "puzzles_unique_difficulty"},
+	sudoku.SortBacktracks: {[]string{"backtracks", "id"}, "puzzles_backtracks", "puzzles_unique_backtracks"},
+	sudoku.SortSolveTime:  {[]string{"solve_ns", "id"}, "puzzles_solve_ns", "puzzles_unique_solve_ns"},
+	sudoku.SortSubmitted:  {[]string{"id"}, "", "puzzles_unique_submitted"},
+	sudoku.SortClues:      {[]string{"clues", "id"}, "puzzles_clues", "puzzles_unique_clues"},
+}
+
+// keyOf returns p's values for the key columns of s.
+func keyOf(s sudoku.Sort, p *sudoku.Puzzle) []int64 {
+	switch s {
+	case sudoku.SortDifficulty:
+		return []int64{p.Backtracks, p.SolveNS, p.ID}
+	case sudoku.SortBacktracks:
+		return []int64{p.Backtracks, p.ID}
+	case sudoku.SortSolveTime:
+		return []int64{p.SolveNS, p.ID}
+	case sudoku.SortClues:
+		return []int64{int64(p.Clues), p.ID}
+	default:
+		return []int64{p.ID}
+	}
+}
+
+// A page that continues from a key (k1, ..., id) is read in up to two
+// steps, each a plain index seek: first the rest of the key's tie group
+// (k1, ... equal, id beyond), then the rows whose leading keys lie beyond
+// ((k1, ...) beyond, any id). A single row-value range (k1, ..., id) > (...)
+// would be simpler, but SQLite does not seek on the rowid inside a row
+// value: it seeks on the leading keys and then filters the whole tie group,
+// which made page 10,000 by clues of a million puzzles cost 8 ms.
+type part uint8
+
+const (
+	start  part = iota // from the first row of the order
+	ties               // leading keys equal to the cursor's, id beyond its id
+	beyond             // leading keys beyond the cursor's
+)
+
+// listKey names one statement of the fixed table: the order, its direction,
+// the filter and the part.
+type listKey struct {
+	sort         sudoku.Sort
+	desc, unique bool
+	part         part
+}
+
+// pageRows is the most rows a listing reads: a full page and one more, to
+// tell whether another page follows. It is written into the statements
+// rather than bound, because SQLite recompiles a statement whose LIMIT
+// parameter is bound anew (the planner takes the limit into account): that
+// doubled the cost of a page. A listing stops reading at the rows it needs.
+const pageRows = sudoku.MaxLimit + 1
+
+// listSQL writes the statement for k; export statements have no limit. Only
+// the fixed names of orders go into the text; every value is a parameter.
+// INDEXED BY pins the index, so the plan cannot drift to a sort step, and a
+// missing index is an error at Open.
+func listSQL(k listKey, export bool) string {
+	o := orders[k.sort]
+	lead := o.keys[:len(o.keys)-1] // the keys before id
+	var b strings.Builder
+	b.WriteString("SELECT " + columns + " FROM puzzles")
+	index := o.index
+	if k.unique {
+		index = o.uniq
+	}
+	if index != "" {
+		b.WriteString(" INDEXED BY " + index)
+	}
+	var where []string
+	if k.unique {
+		where = append(where, "solutions = 1")
+	}
+	dir, cmp := " ASC", " > "
+	if k.desc {
+		dir, cmp = " DESC", " < "
+	}
+	switch {
+	case k.part == ties:
+		for _, c := range lead {
+			where = append(where, c+" = ?")
+		}
+		where = append(where, "id"+cmp+"?")
+	case k.part == beyond && len(lead) == 0:
+		where = append(where, "id"+cmp+"?")
+	case k.part == beyond && len(lead) == 1:
+		where = append(where, lead[0]+cmp+"?")
+	case k.part == beyond:
+		marks := strings.TrimSuffix(strings.Repeat("?, ", len(lead)), ", ")
+		where = append(where, "("+strings.Join(lead, ", ")+")"+cmp+"("+marks+")")
+	}
+	if len(where) > 0 {
+		b.WriteString(" WHERE " + strings.Join(where, " AND "))
+	}
+	b.WriteString(" ORDER BY ")
+	for i, c := range o.keys {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(c + dir)
+	}
+	if !export {
+		b.WriteString(" LIMIT " + strconv.Itoa(pageRows))
+	}
+	return b.String()
+}
+
+// listKeys enumerates every statement of the table. The submitted order has
+// no ties part: its key is id alone.
+func listKeys() []listKey {
+	var ks []listKey
+	for _, s := range sudoku.Sorts {
+		for _, desc := range []bool{false, true} {
+			for _, unique := range []bool{false, true} {
+				for _, p := range []part{start, ties, beyond} {
+					if p == ties && len(orders[s].keys) == 1 {
+						continue
+					}
+					ks = append(ks, listKey{s, desc, unique, p})
+				}
+			}
+		}
+	}
+	return ks
+}
+
+func (db *DB) prepareReads(ctx context.Context) error {
+	var err error
+	if db.getStmt, err = db.reader.PrepareContext(ctx, "SELECT "+columns+" FROM puzzles WHERE id = ?"); err != nil {
+		return fmt.Errorf("prepare: %w", err)
+	}
+	if db.countStmt, err = db.reader.PrepareContext(ctx, "SELECT total, uniq FROM counts WHERE id = 1"); err != nil {
+		return fmt.Errorf("prepare: %w", err)
+	}
+	db.listStmts = make(map[listKey]*sql.Stmt)
+	db.exportStmts = make(map[listKey]*sql.Stmt)
+	for _, k := range listKeys() {
+		s, err := db.reader.PrepareContext(ctx, listSQL(k, false))
+		if err != nil {
+			return fmt.Errorf("prepare listing %+v: %w", k, err)
+		}
+		db.listStmts[k] = s
+		if k.part != start {
+			continue
+		}
+		if s, err = db.reader.PrepareContext(ctx, listSQL(k, true)); err != nil {
+			return fmt.Errorf("prepare export %+v: %w", k, err)
+		}
+		db.exportStmts[k] = s
+	}
+	return nil
+}
+
+// Puzzle returns the puzzle with the given id, or sudoku.ErrNotFound.
+func (db *DB) Puzzle(ctx context.Context, id int64) (sudoku.Puzzle, error) {
+	if db.isClosed() {
+		return sudoku.Puzzle{}, ErrClosed
+	}
+	p, err := scanPuzzle(db.getStmt.QueryRowContext(ctx, id).Scan)
+	if errors.Is(err, sql.ErrNoRows) {
+		return sudoku.Puzzle{}, fmt.Errorf("puzzle %d: %w", id, sudoku.ErrNotFound)
+	}
+	if err != nil {
+		return sudoku.Puzzle{}, fmt.Errorf("load puzzle %d: %w", id, err)
+	}
+	return p, nil
+}
+
+// List returns one page of the archive in q's order. Paging is by keyset:
+// the cursor carries the key of the row it continues from, so a deep page
+// costs what the first one does. It fails with ErrInvalidQuery for an
+// unknown sort or a limit outside 1..sudoku.MaxLimit (0 means
+// sudoku.DefaultLimit), and with sudoku.ErrInvalidCursor for a cursor that
+// List did not issue for this sort, direction and filter.
+func (db *DB) List(ctx context.Context, q sudoku.ListQuery) (sudoku.Page, error) {
+	if db.isClosed() {
+		return sudoku.Page{}, ErrClosed
+	}
+	q, err := normalize(q)
+	if err != nil {
+		return sudoku.Page{}, err
+	}
+	var cur *cursor
+	if q.Cursor != "" {
+		if cur, err = decodeCursor(q.Cursor, len(orders[q.Sort].keys)); err != nil {
+			return sudoku.Page{}, err
+		}
+		if cur.sort != q.Sort || cur.desc != q.Desc || cur.unique != q.UniqueOnly {
+			return sudoku.Page{}, fmt.Errorf("%w: issued for another sort, order or filter", sudoku.ErrInvalidCursor)
+		}
+	}
+
+	// One read transaction, so the total and the rows agree.
+	tx, err := db.reader.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return sudoku.Page{}, fmt.Errorf("list: %w", err)
+	}
+	defer tx.Rollback()
+	var page sudoku.Page
+	var total, uniq int64
+	if err := tx.StmtContext(ctx, db.countStmt).QueryRowContext(ctx).Scan(&total, &uniq); err != nil {
+		return sudoku.Page{}, fmt.Errorf("list: count: %w", err)
+	}
+	page.Total = total
+	if q.UniqueOnly {
+		page.Total = uniq
+	}
+
+	at := func(c cursor) string { c.sort, c.desc, c.unique = q.Sort, q.Desc, q.UniqueOnly; return c.encode() }
+	fetch := func(desc bool, from []int64) ([]sudoku.Puzzle, error) {
+		return db.fetch(ctx, tx, listKey{q.Sort, desc, q.UniqueOnly, start}, from, q.Limit+1)
+	}
+	firstPage := func() error {
+		rows, err := fetch(q.Desc, nil)
+		if err != nil {
+			return err
+		}
+		if len(rows) > q.Limit {
+			rows = rows[:q.Limit]
+			page.NextCursor = at(cursor{key: keyOf(q.Sort, &rows[len(rows)-1])})
+		}
+		page.Puzzles = rows
+		return nil
+	}
+
+	switch {
+	case cur == nil:
+		err = firstPage()
+	case !cur.before:
+		var rows []sudoku.Puzzle
+		if rows, err = fetch(q.Desc, cur.key); err != nil {
+			break
+		}
+		if len(rows) > q.Limit {
+			rows = rows[:q.Limit]
+			page.NextCursor = at(cursor{key: keyOf(q.Sort, &rows[len(rows)-1])})
+		}
+		page.Puzzles = rows
+		if len(rows) > 0 {
+			page.PrevCursor = at(cursor{before: true, key: keyOf(q.Sort, &rows[0])})
+		} else {
+			// Nothing after the key: the page before ends with the
+			// key's own row. "Before id±1" includes it.
+			key := slices.Clone(cur.key)
+			if q.Desc {
+				key[len(key)-1]--
+			} else {
+				key[len(key)-1]++
+			}
+			page.PrevCursor = at(cursor{before: true, key: key})
+		}
+	default:
+		// The page before the key: walk the opposite way from it, then
+		// turn the rows round. Fewer than a full page before it means
+		// the first page.
+		var rows []sudoku.Puzzle
+		if rows, err = fetch(!q.Desc, cur.key); err != nil {
+			break
+		}
+		if len(rows) <= q.Limit {
+			err = firstPage()
+			break
+		}
+		rows = rows[:q.Limit]
+		slices.Reverse(rows)
+		page.Puzzles = rows
+		page.PrevCursor = at(cursor{before: true, key: keyOf(q.Sort, &rows[0])})
+		page.NextCursor = at(cursor{key: keyOf(q.Sort, &rows[len(rows)-1])})
+	}
+	if err != nil {
+		return sudoku.Page{}, fmt.Errorf("list: %w", err)
+	}
+	if page.Puzzles == nil {
+		page.Puzzles = []sudoku.Puzzle{}
+	}
+	return page, nil
+}
+
+// normalize fills in q's defaults and checks it.
+func normalize(q sudoku.ListQuery) (sudoku.ListQuery, error) {
+	if q.Sort == "" {
+		q.Sort = sudoku.SortDifficulty
+	}
+	if _, ok := orders[q.Sort]; !ok {
+		return q, fmt.Errorf("%w: unknown sort %q", ErrInvalidQuery, q.Sort)
+	}
+	if q.Limit == 0 {
+		q.Limit = sudoku.DefaultLimit
+	}
+	if q.Limit < 1 || q.Limit > sudoku.MaxLimit {
+		return q, fmt.Errorf("%w: limit %d is outside 1..%d", ErrInvalidQuery, q.Limit, sudoku.MaxLimit)
+	}
+	return q, nil
+}
+
+// fetch reads up to n (at most pageRows) rows in the order of k (whose part
+// is ignored), from the start or, given a key from, after the row with that
+// key.
+func (db *DB) fetch(ctx context.Context, tx *sql.Tx, k listKey, from []int64, n int) ([]sudoku.Puzzle, error) {
+	ps := make([]sudoku.Puzzle, 0, n)
+	if from == nil {
+		k.part = start
+		return db.fetchPart(ctx, tx, k, nil, ps, n)
+	}
+	lead := from[:len(from)-1]
+	var err error
+	if len(lead) > 0 {
+		k.part = ties
+		if ps, err = db.fetchPart(ctx, tx, k, from, ps, n); err != nil || len(ps) == n {
+			return ps, err
+		}
+	} else {
+		lead = from
+	}
+	k.part = beyond
+	return db.fetchPart(ctx, tx, k, lead, ps, n)
+}
+
+// fetchPart appends to ps the rows of statement k with arguments args until
+// ps holds n.
+func (db *DB) fetchPart(ctx context.Context, tx *sql.Tx, k listKey, args []int64, ps []sudoku.Puzzle, n int) ([]sudoku.Puzzle, error) {
+	anys := make([]any, len(args))
+	for i, v := range args {
+		anys[i] = v
+	}
+	rows, err := tx.StmtContext(ctx, db.listStmts[k]).QueryContext(ctx, anys...)
+	if err != nil {
+		return ps, err
+	}
+	defer rows.Close()
+	for len(ps) < n && rows.Next() {
+		p, err := scanPuzzle(rows.Scan)
+		if err != nil {
+			return ps, err
+		}
+		ps = append(ps, p)
+	}
+	return ps, rows.Err()
+}
+
+// exportMmap is how much of the file an export maps (SQLite caps it at its
+// compile-time limit, 2 GB by default).
+const exportMmap = 1 << 40
+
+// Export calls fn for every archived puzzle in q's order and filter (q's
+// Limit and Cursor are ignored), streaming rows from one read transaction:
+// memory stays flat however large the archive, and the puzzles are a
+// consistent snapshot. An error from fn stops the export and is returned.
+func (db *DB) Export(ctx context.Context, q sudoku.ListQuery, fn func(sudoku.Puzzle) error) error {
+	if db.isClosed() {
+		return ErrClosed
+	}
+	q.Limit, q.Cursor = 0, ""
+	q, err := normalize(q)
+	if err != nil {
+		return err
+	}
+	conn, err := db.reader.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	defer conn.Close()
+	// An export in any order but id order reads the table at random: with
+	// the file mapped into memory those reads cost no system call, which
+	// saved a quarter of the time for a million puzzles. The mapping (and
+	// the resident pages it brings) ends with the export, before the
+	// connection goes back to the pool.
+	if _, err := conn.ExecContext(ctx, "PRAGMA mmap_size = "+strconv.Itoa(exportMmap)); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	defer func() {
+		if _, err := conn.ExecContext(context.Background(), "PRAGMA mmap_size = 0"); err != nil {
+			// Do not pool a connection that may still map the file.
+			_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+		}
+	}()
+	tx, err := conn.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	defer tx.Rollback()
+	rows, err := tx.StmtContext(ctx, db.exportStmts[listKey{q.Sort, q.Desc, q.UniqueOnly, start}]).QueryContext(ctx)
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		p, err := scanPuzzle(rows.Scan)
+		if err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+		if err := fn(p); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	return nil
+}
+
+// scanPuzzle reads one row of columns through scan (a Row's or Rows'
+// Scan). It scans into interface values and converts by hand, which skips
+// database/sql's reflection (and, for an int field, its round trip through
+// strconv) on every column of every row of an export.
+func scanPuzzle(scan func(...any) error) (sudoku.Puzzle, error) {
+	var v [12]any
+	if err := scan(&v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10], &v[11]); err != nil {
+		return sudoku.Puzzle{}, err
+	}
+	var bad error
+	num := func(i int) int64 {
+		n, ok := v[i].(int64)
+		if !ok && bad == nil {
+			bad = fmt.Errorf("column %d holds %T, want an integer", i, v[i])
+		}
+		return n
+	}
+	text := func(i int) string {
+		s, ok := v[i].(string)
+		if !ok && bad == nil {
+			bad = fmt.Errorf("column %d holds %T, want text", i, v[i])
+		}
+		return s
+	}
+	p := sudoku.Puzzle{
+		ID: num(0), Clues: int(num(3)), Solutions: int(num(4)),
+		Backtracks: num(5), Guesses: num(6), Nodes: num(7), SolveNS: num(8),
+		EngineVersion: text(9), SubmittedAt: time.Unix(0, num(10)).UTC(), Submissions: num(11),
+	}
+	p.Unique = p.Solutions == 1
+	givens, solution := text(1), text(2)
+	if bad != nil {
+		return p, fmt.Errorf("puzzle %d: %w", p.ID, bad)
+	}
+	var err error
+	if p.Givens, err = gridOf(givens); err != nil {
+		return p, fmt.Errorf("puzzle %d: givens: %w", p.ID, err)
+	}
+	if p.Solution, err = gridOf(solution); err != nil {
+		return p, fmt.Errorf("puzzle %d: solution: %w", p.ID, err)
+	}
+	return p, nil
+}
+
+// gridOf decodes the canonical text of a stored grid.
+func gridOf(s string) (sudoku.Grid, error) {
+	var g sudoku.Grid
+	if len(s) != len(g) {
+		return g, fmt.Errorf("stored grid has %d characters, want 81", len(s))
+	}
+	for i := range len(s) {
+		switch c := s[i]; {
+		case c == '.':
+		case c >= '1' && c <= '9':
+			g[i] = c - '0'
+		default:
+			return g, fmt.Errorf("stored grid has %q at %d", c, i)
+		}
+	}
+	return g, nil
+}
+
+// A cursor is the position a page continues from: the key of a row (its
+// sort's key columns, id last), and whether the page wanted lies after that
+// row or before it. It also records the query it belongs to, so that a
+// cursor cannot be replayed against another order or filter.
+type cursor struct {
+	sort                 sudoku.Sort
+	desc, unique, before bool
+	key                  []int64
+}
+
+// cursorVersion is the first byte of every cursor: bump it when the layout
+// changes, and old cursors are refused instead of misread.
+const cursorVersion = 1
+
+const (
+	flagDesc = 1 << iota
+	flagUnique
+	flagBefore
+)
+
+// encode returns the cursor as base64url of: version, sort index, flags, then
+// each key as a signed varint.
+func (c cursor) encode() string {
+	b := make([]byte, 3, 3+len(c.key)*binary.MaxVarintLen64)
+	b[0] = cursorVersion
+	b[1] = byte(slices.Index(sudoku.Sorts, c.sort))
+	for _, f := range []struct {
+		on  bool
+		bit byte
+	}{{c.desc, flagDesc}, {c.unique, flagUnique}, {c.before, flagBefore}} {
+		if f.on {
+			b[2] |= f.bit
+		}
+	}
+	for _, k := range c.key {
+		b = binary.AppendVarint(b, k)
+	}
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// decodeCursor parses s, which must hold exactly nkeys keys.
+func decodeCursor(s string, nkeys int) (*cursor, error) {
+	invalid := func(why string) error { return fmt.Errorf("%w: %s", sudoku.ErrInvalidCursor, why) }
+	if len(s) > 128 {
+		return nil, invalid("too long")
+	}
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return nil, invalid("not base64url")
+	}
+	if len(b) < 3 || b[0] != cursorVersion {
+		return nil, invalid("unknown format")
+	}
+	if int(b[1]) >= len(sudoku.Sorts) || b[2]&^(flagDesc|flagUnique|flagBefore) != 0 {
+		return nil, invalid("unknown format")
+	}
+	c := &cursor{
+		sort:   sudoku.Sorts[b[1]],
+		desc:   b[2]&flagDesc != 0,
+		unique: b[2]&flagUnique != 0,
+		before: b[2]&flagBefore != 0,
+	}
+	if len(orders[c.sort].keys) != nkeys {
+		return nil, invalid("issued for another sort")
+	}
+	b = b[3:]
+	for range nkeys {
+		k, n := binary.Varint(b)
+		if n <= 0 || k < 0 {
+			return nil, invalid("bad key")
+		}
+		c.key = append(c.key, k)
+		b = b[n:]
+	}
+	if len(b) != 0 {
+		return nil, invalid("trailing bytes")
+	}
+	return c, nil
+}

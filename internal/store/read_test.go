@@ -1,0 +1,435 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	gocmp "github.com/google/go-cmp/cmp"
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+// tiedArchive fills db with puzzles whose sort keys tie often: 5 backtrack
+// values, 3 solve times, clue counts from a few bits, every 7th with two
+// solutions. It returns them as stored.
+func tiedArchive(tb testing.TB, db *DB, n int64) []sudoku.Puzzle {
+	tb.Helper()
+	ctx := context.Background()
+	var ps []sudoku.Puzzle
+	for i := range n {
+		solutions := 1
+		if i%7 == 3 {
+			solutions = 2
+		}
+		// n of a few bits only, so clue counts repeat.
+		stored, _, err := db.Submit(ctx, synthetic((i%13+1)|(i/13+1)<<8, (i*7)%5, 100*((i*5)%3), solutions))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		ps = append(ps, stored)
+	}
+	return ps
+}
+
+// sorted is the order List must produce, computed in Go.
+func sorted(ps []sudoku.Puzzle, q sudoku.ListQuery) []sudoku.Puzzle {
+	var out []sudoku.Puzzle
+	for _, p := range ps {
+		if !q.UniqueOnly || p.Unique {
+			out = append(out, p)
+		}
+	}
+	slices.SortFunc(out, func(a, b sudoku.Puzzle) int {
+		c := slices.Compare(keyOf(q.Sort, &a), keyOf(q.Sort, &b))
+		if q.Desc {
+			c = -c
+		}
+		return cmp.Compare(c, 0)
+	})
+	return out
+}
+
+func TestListPagesEveryOrder(t *testing.T) {
+	db := MustOpenDB(t)
+	all := tiedArchive(t, db, 157)
+	for _, s := range sudoku.Sorts {
+		for _, desc := range []bool{false, true} {
+			for _, unique := range []bool{false, true} {
+				for _, limit := range []int{1, 7, 20, 100} {
+					q := sudoku.ListQuery{Sort: s, Desc: desc, UniqueOnly: unique, Limit: limit}
+					t.Run(fmt.Sprintf("%s/desc=%v/unique=%v/limit=%d", s, desc, unique, limit), func(t *testing.T) {
+						testPaging(t, db, q, sorted(all, q))
+					})
+				}
+			}
+		}
+	}
+}
+
+// testPaging walks q forward to the end by NextCursor and back to the start
+// by PrevCursor, checking every page against want.
+func testPaging(t *testing.T, db *DB, q sudoku.ListQuery, want []sudoku.Puzzle) {
+	ctx := context.Background()
+	var pages []sudoku.Page
+	var got []sudoku.Puzzle
+	for {
+		page, err := db.List(ctx, q)
+		if err != nil {
+			t.Fatalf("page %d: %v", len(pages)+1, err)
+		}
+		if page.Total != int64(len(want)) {
+			t.Fatalf("total %d, want %d", page.Total, len(want))
+		}
+		if (len(pages) == 0) != (page.PrevCursor == "") {
+			t.Fatalf("page %d: PrevCursor %q", len(pages)+1, page.PrevCursor)
+		}
+		if len(page.Puzzles) > q.Limit || (page.NextCursor != "" && len(page.Puzzles) != q.Limit) {
+			t.Fatalf("page %d: %d rows with limit %d", len(pages)+1, len(page.Puzzles), q.Limit)
+		}
+		pages = append(pages, page)
+		got = append(got, page.Puzzles...)
+		if page.NextCursor == "" {
+			break
+		}
+		if len(pages) > len(want)+1 {
+			t.Fatal("paging does not end")
+		}
+		q.Cursor = page.NextCursor
+	}
+	if d := gocmp.Diff(ids(want), ids(got)); d != "" {
+		t.Fatalf("forward (-want +got):\n%s", d)
+	}
+	if d := gocmp.Diff(want, got); d != "" {
+		t.Fatalf("forward rows (-want +got):\n%s", d)
+	}
+
+	// Back from the last page, page by page, to the first.
+	for i := len(pages) - 1; i > 0; i-- {
+		q.Cursor = pages[i].PrevCursor
+		page, err := db.List(ctx, q)
+		if err != nil {
+			t.Fatalf("back to page %d: %v", i, err)
+		}
+		if d := gocmp.Diff(ids(pages[i-1].Puzzles), ids(page.Puzzles)); d != "" {
+			t.Fatalf("back to page %d (-forward +backward):\n%s", i, d)
+		}
+		if page.NextCursor != pages[i-1].NextCursor {
+			t.Errorf("back to page %d: NextCursor differs", i)
+		}
+		if (i == 1) != (page.PrevCursor == "") {
+			t.Errorf("back to page %d: PrevCursor %q", i, page.PrevCursor)
+		}
+	}
+}
+
+func ids(ps []sudoku.Puzzle) []int64 {
+	out := make([]int64, len(ps))
+	for i, p := range ps {
+		out[i] = p.ID
+	}
+	return out
+}
+
+// TestListPrevFromShortStart: going back from a page that does not start on
+// a multiple of the limit lands on a full first page, not a short one.
+func TestListPrevFromShortStart(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpenDB(t)
+	all := tiedArchive(t, db, 30)
+	q := sudoku.ListQuery{Sort: sudoku.SortSubmitted, Limit: 4}
+	page, err := db.List(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Page 2 with a limit of 4 starts at row 5; asking for 10 rows from
+	// there and going back must give rows 1-10, the first page.
+	q.Cursor = page.NextCursor
+	page, err = db.List(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q.Limit, q.Cursor = 10, page.PrevCursor
+	back, err := db.List(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := gocmp.Diff(ids(all[:10]), ids(back.Puzzles)); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+	if back.PrevCursor != "" || back.NextCursor == "" {
+		t.Errorf("first page: prev %q next %q", back.PrevCursor, back.NextCursor)
+	}
+}
+
+// TestListPastTheEnd: a cursor whose row is the last one (as when the
+// archive shrank, or a cursor was kept) gives an empty page whose
+// PrevCursor leads back to the page ending with that row.
+func TestListPastTheEnd(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpenDB(t)
+	all := tiedArchive(t, db, 12)
+	for _, desc := range []bool{false, true} {
+		q := sudoku.ListQuery{Sort: sudoku.SortDifficulty, Desc: desc, Limit: 5}
+		want := sorted(all, q)
+		last := want[len(want)-1]
+		q.Cursor = cursor{sort: q.Sort, desc: desc, key: keyOf(q.Sort, &last)}.encode()
+		page, err := db.List(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page.Puzzles) != 0 || page.NextCursor != "" || page.PrevCursor == "" {
+			t.Fatalf("desc=%v: past the end: %d rows, next %q, prev %q", desc, len(page.Puzzles), page.NextCursor, page.PrevCursor)
+		}
+		q.Cursor = page.PrevCursor
+		page, err = db.List(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := gocmp.Diff(ids(want[len(want)-5:]), ids(page.Puzzles)); d != "" {
+			t.Errorf("desc=%v: page before the end (-want +got):\n%s", desc, d)
+		}
+	}
+}
+
+func TestListDefaultsAndLimits(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpenDB(t)
+	all := tiedArchive(t, db, 30)
+	page, err := db.List(ctx, sudoku.ListQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := sorted(all, sudoku.ListQuery{Sort: sudoku.SortDifficulty})[:sudoku.DefaultLimit]
+	if d := gocmp.Diff(ids(want), ids(page.Puzzles)); d != "" {
+		t.Errorf("zero query: want the first %d by difficulty ascending (-want +got):\n%s", sudoku.DefaultLimit, d)
+	}
+	for _, q := range []sudoku.ListQuery{
+		{Limit: -1}, {Limit: sudoku.MaxLimit + 1}, {Sort: "rating"}, {Sort: "id; DROP TABLE puzzles"},
+	} {
+		if _, err := db.List(ctx, q); !errors.Is(err, ErrInvalidQuery) {
+			t.Errorf("List(%+v): %v, want ErrInvalidQuery", q, err)
+		}
+		if err := db.Export(ctx, q, func(sudoku.Puzzle) error { return nil }); q.Sort != "" && !errors.Is(err, ErrInvalidQuery) {
+			t.Errorf("Export(%+v): %v, want ErrInvalidQuery", q, err)
+		}
+	}
+	empty := MustOpenDB(t)
+	page, err = empty.List(ctx, sudoku.ListQuery{})
+	if err != nil || page.Puzzles == nil || len(page.Puzzles) != 0 || page.NextCursor != "" || page.PrevCursor != "" || page.Total != 0 {
+		t.Errorf("empty archive: %+v, %v", page, err)
+	}
+}
+
+func TestListRejectsBadCursors(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpenDB(t)
+	tiedArchive(t, db, 30)
+	q := sudoku.ListQuery{Sort: sudoku.SortDifficulty, Desc: true, Limit: 5}
+	page, err := db.List(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := page.NextCursor
+	raw, _ := base64.RawURLEncoding.DecodeString(good)
+	enc := base64.RawURLEncoding.EncodeToString
+	withByte := func(i int, v byte) string {
+		b := slices.Clone(raw)
+		b[i] = v
+		return enc(b)
+	}
+	other := func(q2 sudoku.ListQuery) string {
+		p, err := db.List(ctx, q2)
+		if err != nil || p.NextCursor == "" {
+			t.Fatalf("cursor for %+v: %v", q2, err)
+		}
+		return p.NextCursor
+	}
+	for _, tc := range []struct{ name, cursor string }{
+		{"garbage", "!!not a cursor!!"},
+		{"sql", "1' OR '1'='1"},
+		{"version byte only", enc([]byte{cursorVersion})},
+		{"truncated", good[:len(good)-2]},
+		{"one byte short", enc(raw[:len(raw)-1])},
+		{"trailing byte", enc(append(slices.Clone(raw), 0))},
+		{"padded", good + "=="},
+		{"other version", withByte(0, 2)},
+		{"unknown sort", withByte(1, 9)},
+		{"unknown flag", withByte(2, raw[2]|0x80)},
+		{"too long", strings.Repeat("A", 200)},
+		{"another sort", other(sudoku.ListQuery{Sort: sudoku.SortBacktracks, Desc: true, Limit: 5})},
+		{"another sort, same key count", other(sudoku.ListQuery{Sort: sudoku.SortClues, Desc: true, Limit: 5})},
+		{"other direction", other(sudoku.ListQuery{Sort: sudoku.SortDifficulty, Limit: 5})},
+		{"other filter", other(sudoku.ListQuery{Sort: sudoku.SortDifficulty, Desc: true, UniqueOnly: true, Limit: 5})},
+		{"negative key", cursor{sort: q.Sort, desc: true, key: []int64{-1, 0, 1}}.encode()},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			q := q
+			q.Cursor = tc.cursor
+			if _, err := db.List(ctx, q); !errors.Is(err, sudoku.ErrInvalidCursor) {
+				t.Errorf("cursor %q: %v, want ErrInvalidCursor", tc.cursor, err)
+			}
+		})
+	}
+	// Another limit with the same cursor is fine: the cursor is a position.
+	q.Cursor, q.Limit = good, 9
+	if _, err := db.List(ctx, q); err != nil {
+		t.Errorf("good cursor with another limit: %v", err)
+	}
+}
+
+// TestListPlans checks with EXPLAIN QUERY PLAN that every listing statement
+// walks its order's index: no sort step (temp b-tree), no scan of the table
+// through anything else, and a cursor query seeks on its whole key.
+func TestListPlans(t *testing.T) {
+	db := MustOpenDB(t)
+	tiedArchive(t, db, 20)
+	// Statistics must not tempt the planner away either.
+	if _, err := db.wconn.ExecContext(context.Background(), "ANALYZE"); err != nil {
+		t.Fatal(err)
+	}
+	type plan struct {
+		k      listKey
+		export bool
+	}
+	var plans []plan
+	for _, k := range listKeys() {
+		plans = append(plans, plan{k, false})
+		if k.part == start {
+			plans = append(plans, plan{k, true})
+		}
+	}
+	for _, pl := range plans {
+		k := pl.k
+		t.Run(fmt.Sprintf("%s/desc=%v/unique=%v/part=%d/export=%v", k.sort, k.desc, k.unique, k.part, pl.export), func(t *testing.T) {
+			stmt := listSQL(k, pl.export)
+			args := make([]any, strings.Count(stmt, "?"))
+			for i := range args {
+				args[i] = 1
+			}
+			rows, err := db.reader.Query("EXPLAIN QUERY PLAN "+stmt, args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rows.Close()
+			var lines []string
+			for rows.Next() {
+				var id, parent, notused int
+				var detail string
+				if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
+					t.Fatal(err)
+				}
+				lines = append(lines, detail)
+			}
+			if err := rows.Err(); err != nil {
+				t.Fatal(err)
+			}
+			o := orders[k.sort]
+			index := o.index
+			if k.unique {
+				index = o.uniq
+			}
+			lead := o.keys[:len(o.keys)-1]
+			cmp := ">"
+			if k.desc {
+				cmp = "<"
+			}
+			// What the plan must say, after "SCAN puzzles" or
+			// "SEARCH puzzles": the index and the seek.
+			var want string
+			switch {
+			case index == "" && k.part == start:
+				want = "SCAN puzzles" // rowid order, stopped by LIMIT
+			case index == "":
+				want = "SEARCH puzzles USING INTEGER PRIMARY KEY (rowid" + cmp + "?)"
+			case k.part == start:
+				want = "SCAN puzzles USING INDEX " + index
+			case k.part == ties:
+				want = "SEARCH puzzles USING INDEX " + index + " (" + strings.Join(lead, "=? AND ") + "=? AND rowid" + cmp + "?)"
+			case len(lead) == 0:
+				want = "SEARCH puzzles USING INDEX " + index + " (id" + cmp + "?)"
+			case len(lead) == 1:
+				want = "SEARCH puzzles USING INDEX " + index + " (" + lead[0] + cmp + "?)"
+			default:
+				want = "SEARCH puzzles USING INDEX " + index + " ((" + strings.Join(lead, ",") + ")" + cmp + "(" + strings.TrimSuffix(strings.Repeat("?,", len(lead)), ",") + "))"
+			}
+			if len(lines) != 1 || lines[0] != want {
+				t.Errorf("%s\nplan:\n%s\nwant:\n%s", stmt, strings.Join(lines, "\n"), want)
+			}
+		})
+	}
+}
+
+func TestExport(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpenDB(t)
+	all := tiedArchive(t, db, 60)
+	for _, q := range []sudoku.ListQuery{
+		{},
+		{Sort: sudoku.SortClues, Desc: true},
+		{Sort: sudoku.SortSubmitted, UniqueOnly: true, Limit: 3, Cursor: "ignored"},
+	} {
+		if d := gocmp.Diff(sorted(all, normalizedOrFail(t, q)), exportAll(t, db, q)); d != "" {
+			t.Errorf("export %+v (-want +got):\n%s", q, d)
+		}
+	}
+	stop := errors.New("stop")
+	n := 0
+	err := db.Export(ctx, sudoku.ListQuery{}, func(sudoku.Puzzle) error {
+		n++
+		if n == 10 {
+			return stop
+		}
+		return nil
+	})
+	if !errors.Is(err, stop) || n != 10 {
+		t.Errorf("export stopped after %d with %v", n, err)
+	}
+}
+
+func normalizedOrFail(t *testing.T, q sudoku.ListQuery) sudoku.ListQuery {
+	t.Helper()
+	q.Limit, q.Cursor = 0, ""
+	q, err := normalize(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
+// FuzzDecodeCursor: no input makes decoding panic, and whatever decodes
+// survives a round trip unchanged.
+func FuzzDecodeCursor(f *testing.F) {
+	for _, c := range []cursor{
+		{sort: sudoku.SortDifficulty, key: []int64{0, 0, 1}},
+		{sort: sudoku.SortClues, desc: true, unique: true, before: true, key: []int64{81, 1 << 40}},
+		{sort: sudoku.SortSubmitted, key: []int64{1<<63 - 1}},
+	} {
+		f.Add(c.encode(), len(c.key))
+	}
+	f.Add("!!", 2)
+	f.Fuzz(func(t *testing.T, s string, nkeys int) {
+		if nkeys < 1 || nkeys > 3 {
+			return
+		}
+		c, err := decodeCursor(s, nkeys)
+		if err != nil {
+			if !errors.Is(err, sudoku.ErrInvalidCursor) {
+				t.Fatalf("%q: %v does not wrap ErrInvalidCursor", s, err)
+			}
+			return
+		}
+		again, err := decodeCursor(c.encode(), nkeys)
+		if err != nil {
+			t.Fatalf("re-encoded %q: %v", s, err)
+		}
+		if d := gocmp.Diff(*c, *again, gocmp.AllowUnexported(cursor{})); d != "" {
+			t.Fatalf("round trip of %q (-first +second):\n%s", s, d)
+		}
+	})
+}

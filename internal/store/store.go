@@ -1,0 +1,327 @@
+// Package store keeps the puzzle archive in one SQLite file.
+//
+// A *DB holds two connection pools over the same file: a single writer
+// connection, owned by one goroutine that commits concurrent submissions
+// together (group commit), and a read-only pool for listings. The schema
+// lives in the migrations package and is applied by goose when the file is
+// opened.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/pressly/goose/v3"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/sudoku-archive/sudoku/migrations"
+)
+
+// ErrFull is returned (wrapped) by writes that failed because the disk or the
+// database is full. Nothing of the failed write is kept; writes succeed again
+// once there is room, without reopening.
+var ErrFull = errors.New("database or disk is full")
+
+// ErrClosed is returned by calls made after Close.
+var ErrClosed = errors.New("store is closed")
+
+// ErrInvalidQuery is returned (wrapped) by List for a query outside the
+// contract: an unknown sort or a limit outside 1..sudoku.MaxLimit.
+var ErrInvalidQuery = errors.New("invalid list query")
+
+// ErrInvalidPuzzle is returned (wrapped) by Submit and SubmitMany for a
+// puzzle that cannot be archived as it is: no givens, an incomplete solution,
+// a solution that contradicts the givens, or measures out of range.
+var ErrInvalidPuzzle = errors.New("invalid puzzle")
+
+// ErrSchemaTooNew is matched (errors.Is) by the error Open returns for a
+// database migrated by a newer version of this program.
+var ErrSchemaTooNew = errors.New("database schema is newer than this binary")
+
+// SchemaVersionError reports a database whose schema version is newer than
+// the newest migration this binary carries.
+type SchemaVersionError struct {
+	DB, Known int64
+}
+
+func (e *SchemaVersionError) Error() string {
+	return fmt.Sprintf("database schema version %d is newer than this binary knows (%d): upgrade sudoku", e.DB, e.Known)
+}
+
+// Is makes errors.Is(err, ErrSchemaTooNew) true.
+func (e *SchemaVersionError) Is(target error) bool { return target == ErrSchemaTooNew }
+
+// busyTimeout is how long a connection waits for a lock held by another
+// process (say `sudoku import` next to `sudoku serve`) before SQLITE_BUSY.
+const busyTimeout = "10000"
+
+// DB is the puzzle archive. Its methods are safe for concurrent use.
+type DB struct {
+	path   string
+	writer *sql.DB   // one connection, used only by the writer goroutine
+	wconn  *sql.Conn // that connection, held for the life of the DB
+	upsert *sql.Stmt // prepared on wconn
+	reader *sql.DB   // read-only pool
+
+	getStmt     *sql.Stmt
+	countStmt   *sql.Stmt
+	listStmts   map[listKey]*sql.Stmt // listing pages
+	exportStmts map[listKey]*sql.Stmt // whole orders, no limit
+
+	mu      sync.RWMutex // guards closed against sends on ops
+	closed  bool
+	ops     chan *op
+	stopped chan struct{} // closed when the writer goroutine returns
+
+	closeOnce sync.Once
+	closeErr  error
+
+	// batches and batched count group commits and the submissions they
+	// carried, for the benchmarks.
+	batches, batched atomic.Int64
+}
+
+// Open opens the archive at path, creating the file if it is missing and
+// applying every migration it lacks, each in its own transaction.
+func Open(ctx context.Context, path string) (*DB, error) {
+	db, err := open(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	return db, nil
+}
+
+func open(ctx context.Context, path string) (_ *DB, err error) {
+	if path == "" {
+		return nil, errors.New("no database path")
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return nil, errors.New("is a directory, not a database file")
+	}
+	db := &DB{path: path, ops: make(chan *op, 4*maxBatch), stopped: make(chan struct{})}
+	defer func() {
+		if err != nil {
+			db.closePools()
+		}
+	}()
+
+	// Pragmas go in the DSN so that every connection the pool opens gets
+	// them; busy_timeout first, so the journal_mode switch waits for a lock
+	// instead of failing. synchronous=FULL makes each commit durable on
+	// power loss, not only on a process crash.
+	name := "file:" + (&url.URL{Path: path}).EscapedPath()
+	db.writer, err = sql.Open("sqlite", name+"?_txlock=immediate"+
+		"&_pragma=busy_timeout("+busyTimeout+")"+
+		"&_pragma=journal_mode(WAL)"+
+		"&_pragma=synchronous(FULL)"+
+		"&_pragma=foreign_keys(1)"+
+		"&_pragma=cache_size(-16000)")
+	if err != nil {
+		return nil, err
+	}
+	db.writer.SetMaxOpenConns(1)
+	if err := db.writer.PingContext(ctx); err != nil {
+		return nil, describe(err)
+	}
+	if err := checkWritable(ctx, db.writer); err != nil {
+		return nil, err
+	}
+	if err := migrate(ctx, db.writer); err != nil {
+		return nil, err
+	}
+	db.wconn, err = db.writer.Conn(ctx)
+	if err != nil {
+		return nil, describe(err)
+	}
+	db.upsert, err = db.wconn.PrepareContext(ctx, upsertSQL)
+	if err != nil {
+		return nil, fmt.Errorf("prepare upsert: %w", err)
+	}
+
+	// Readers never write, so mode=ro; WAL lets them read while the
+	// writer commits. They need no _txlock: a read transaction never
+	// upgrades to a write.
+	db.reader, err = sql.Open("sqlite", name+"?mode=ro"+
+		"&_pragma=busy_timeout("+busyTimeout+")"+
+		"&_pragma=foreign_keys(1)")
+	if err != nil {
+		return nil, err
+	}
+	n := max(4, 2*runtime.GOMAXPROCS(0))
+	db.reader.SetMaxOpenConns(n)
+	db.reader.SetMaxIdleConns(n)
+	if err := db.reader.PingContext(ctx); err != nil {
+		return nil, describe(err)
+	}
+	if err := db.prepareReads(ctx); err != nil {
+		return nil, err
+	}
+
+	go db.writeLoop()
+	return db, nil
+}
+
+// checkWritable fails if SQLite opened the file read-only. It does that
+// silently when the file is not writable but the journal allows reading, and
+// every write would then fail, long after start-up.
+func checkWritable(ctx context.Context, db *sql.DB) error {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return describe(err)
+	}
+	defer conn.Close()
+	return conn.Raw(func(dc any) error {
+		c, ok := dc.(interface{ IsReadOnly(string) (bool, error) })
+		if !ok {
+			return nil
+		}
+		ro, err := c.IsReadOnly("main")
+		if err != nil {
+			return err
+		}
+		if ro {
+			return errors.New("database is read-only (check the permissions of the file and its directory)")
+		}
+		return nil
+	})
+}
+
+// migrate brings the schema up to the newest embedded migration, refusing a
+// database that is already past it.
+func migrate(ctx context.Context, db *sql.DB) error {
+	p, err := goose.NewProvider(goose.DialectSQLite3, db, migrations.FS)
+	if err != nil {
+		return fmt.Errorf("load migrations: %w", err)
+	}
+	// Provider.Close would close db: it is not called.
+	current, err := p.GetDBVersion(ctx)
+	if err != nil {
+		return describe(fmt.Errorf("read schema version: %w", err))
+	}
+	var known int64
+	for _, s := range p.ListSources() {
+		known = max(known, s.Version)
+	}
+	if current > known {
+		return &SchemaVersionError{DB: current, Known: known}
+	}
+	if _, err := p.Up(ctx); err != nil {
+		return describe(fmt.Errorf("migrate: %w", err))
+	}
+	return nil
+}
+
+// Close waits for every submission already queued to be committed and
+// answered, then closes the database. Calls after Close fail with
+// ErrClosed.
+func (db *DB) Close() error {
+	db.closeOnce.Do(func() {
+		db.mu.Lock()
+		db.closed = true
+		close(db.ops)
+		db.mu.Unlock()
+		<-db.stopped
+		db.closeErr = db.closePools()
+	})
+	return db.closeErr
+}
+
+// closePools closes whatever open managed to open. The readers go first, so
+// that the writer is the last connection: SQLite then checkpoints the WAL
+// into the main file and removes it.
+func (db *DB) closePools() error {
+	var errs []error
+	for _, s := range db.listStmts {
+		errs = append(errs, s.Close())
+	}
+	for _, s := range db.exportStmts {
+		errs = append(errs, s.Close())
+	}
+	for _, s := range []*sql.Stmt{db.getStmt, db.countStmt, db.upsert} {
+		if s != nil {
+			errs = append(errs, s.Close())
+		}
+	}
+	if db.reader != nil {
+		errs = append(errs, db.reader.Close())
+	}
+	if db.wconn != nil {
+		errs = append(errs, db.wconn.Close())
+	}
+	if db.writer != nil {
+		errs = append(errs, db.writer.Close())
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("close %s: %w", db.path, err)
+	}
+	return nil
+}
+
+// Ping reports whether the database answers a query.
+func (db *DB) Ping(ctx context.Context) error {
+	if db.isClosed() {
+		return ErrClosed
+	}
+	var total int64
+	if err := db.countStmt.QueryRowContext(ctx).Scan(&total, new(int64)); err != nil {
+		return fmt.Errorf("ping: %w", err)
+	}
+	return nil
+}
+
+// Backup writes a consistent copy of the live archive to dest, a new file,
+// with VACUUM INTO. Submissions go on meanwhile; the copy holds every puzzle
+// committed when the backup began.
+func (db *DB) Backup(ctx context.Context, dest string) error {
+	if db.isClosed() {
+		return ErrClosed
+	}
+	if _, err := os.Stat(dest); err == nil {
+		return fmt.Errorf("backup to %s: file exists (choose a new name)", dest)
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("backup to %s: %w", dest, err)
+	}
+	if _, err := db.reader.ExecContext(ctx, "VACUUM INTO ?", dest); err != nil {
+		return fmt.Errorf("backup to %s: %w", dest, describe(err))
+	}
+	return nil
+}
+
+func (db *DB) isClosed() bool {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	return db.closed
+}
+
+// sqliteCode returns the primary SQLite result code of err, or 0.
+func sqliteCode(err error) int {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		return se.Code() & 0xff
+	}
+	return 0
+}
+
+// describe puts a plain explanation in front of the SQLite errors a user can
+// do something about; the original error stays wrapped.
+func describe(err error) error {
+	switch sqliteCode(err) {
+	case sqlite3.SQLITE_NOTADB:
+		return fmt.Errorf("not an SQLite database: %w", err)
+	case sqlite3.SQLITE_READONLY:
+		return fmt.Errorf("database is read-only (check the permissions of the file and its directory): %w", err)
+	case sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM:
+		return fmt.Errorf("cannot open or create the file (check that its directory exists and is writable): %w", err)
+	case sqlite3.SQLITE_FULL:
+		return fmt.Errorf("%w: %w", ErrFull, err)
+	}
+	return err
+}

@@ -1,0 +1,340 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+// maxBatch caps how many submissions one group commit carries.
+const maxBatch = 256
+
+// columns lists a puzzle row in the order scanPuzzle reads it.
+const columns = `id, givens, solution, clues, solutions, backtracks, guesses, nodes, solve_ns, engine_version, submitted_at, submissions`
+
+// upsertSQL stores a new puzzle or, for givens already archived, counts one
+// more submission; either way it returns the stored row, whose submissions
+// is 1 exactly when the row is new.
+const upsertSQL = `INSERT INTO puzzles (givens, solution, clues, solutions, backtracks, guesses, nodes, solve_ns, engine_version, submitted_at, submissions)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)
+ON CONFLICT (givens) DO UPDATE SET submissions = submissions + 1
+RETURNING ` + columns
+
+// An op is one request to the writer goroutine.
+type op struct {
+	ctx   context.Context
+	state atomic.Int32 // queued, taken or abandoned
+	one   *sudoku.Puzzle
+	many  []sudoku.Puzzle
+	fn    func(conn *sql.Conn) error // maintenance on the writer connection
+	done  chan result                // buffered: the writer never blocks on it
+}
+
+const (
+	queued int32 = iota
+	taken
+	abandoned
+)
+
+type result struct {
+	stored sudoku.Puzzle
+	dup    []bool
+	err    error
+}
+
+// Submit archives p, a puzzle solved and measured by sudoku.Rate. If its
+// givens are archived already, it counts one more submission and returns the
+// stored puzzle with duplicate true. It returns once the change is durably
+// committed; concurrent calls share one commit. A cancelled ctx abandons the
+// submission only while it still waits in the queue: a submission that was
+// committed is always reported as such.
+func (db *DB) Submit(ctx context.Context, p sudoku.Puzzle) (stored sudoku.Puzzle, duplicate bool, err error) {
+	if err := check(p); err != nil {
+		return sudoku.Puzzle{}, false, err
+	}
+	res, err := db.do(ctx, &op{ctx: ctx, one: &p})
+	if err != nil {
+		return sudoku.Puzzle{}, false, fmt.Errorf("submit puzzle: %w", err)
+	}
+	return res.stored, res.dup[0], nil
+}
+
+// SubmitMany archives all of ps in one transaction, in order, or none of
+// them. duplicate[i] is true when ps[i]'s givens were archived before it,
+// including earlier in ps; each duplicate counts one more submission of the
+// stored row.
+func (db *DB) SubmitMany(ctx context.Context, ps []sudoku.Puzzle) (duplicate []bool, err error) {
+	for i, p := range ps {
+		if err := check(p); err != nil {
+			return nil, fmt.Errorf("puzzle %d of %d: %w", i+1, len(ps), err)
+		}
+	}
+	if len(ps) == 0 {
+		return []bool{}, nil
+	}
+	res, err := db.do(ctx, &op{ctx: ctx, many: ps})
+	if err != nil {
+		return nil, fmt.Errorf("submit %d puzzles: %w", len(ps), err)
+	}
+	return res.dup, nil
+}
+
+// SetMaxPageCount limits the database file to n pages (PRAGMA
+// max_page_count on the writer connection) and returns the limit in force,
+// which is never below the current size. Past the limit, writes fail with
+// ErrFull. It exists to test and rehearse a full disk; n = 0 only reads the
+// limit.
+func (db *DB) SetMaxPageCount(ctx context.Context, n int64) (int64, error) {
+	var limit int64
+	_, err := db.do(ctx, &op{ctx: ctx, fn: func(conn *sql.Conn) error {
+		q := "PRAGMA max_page_count"
+		if n > 0 {
+			q = fmt.Sprintf("PRAGMA max_page_count = %d", n)
+		}
+		return conn.QueryRowContext(context.Background(), q).Scan(&limit)
+	}})
+	if err != nil {
+		return 0, fmt.Errorf("set max page count: %w", err)
+	}
+	return limit, nil
+}
+
+// do hands o to the writer goroutine and waits for its answer.
+func (db *DB) do(ctx context.Context, o *op) (result, error) {
+	o.done = make(chan result, 1)
+	if err := db.enqueue(ctx, o); err != nil {
+		return result{}, err
+	}
+	select {
+	case r := <-o.done:
+		return r, r.err
+	case <-ctx.Done():
+		if o.state.CompareAndSwap(queued, abandoned) {
+			return result{}, ctx.Err()
+		}
+		// The writer has it: its outcome is the answer, whatever ctx says.
+		r := <-o.done
+		return r, r.err
+	}
+}
+
+func (db *DB) enqueue(ctx context.Context, o *op) error {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	if db.closed {
+		return ErrClosed
+	}
+	select {
+	case db.ops <- o:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// writeLoop is the writer goroutine. It takes every submission waiting (up
+// to maxBatch) and commits them in one transaction, so that concurrent
+// callers share one fsync. SubmitMany and maintenance ops run alone.
+func (db *DB) writeLoop() {
+	defer close(db.stopped)
+	var next *op // an op taken while filling a batch, run after it
+	batch := make([]*op, 0, maxBatch)
+	for {
+		o := next
+		next = nil
+		if o == nil {
+			var ok bool
+			if o, ok = <-db.ops; !ok {
+				return
+			}
+			if !o.take() {
+				continue
+			}
+		}
+		switch {
+		case o.fn != nil:
+			o.done <- result{err: o.fn(db.wconn)}
+			continue
+		case o.many != nil:
+			db.commitMany(o)
+			continue
+		}
+		batch = append(batch[:0], o)
+	fill:
+		for len(batch) < maxBatch {
+			select {
+			case o, ok := <-db.ops:
+				if !ok {
+					break fill
+				}
+				if !o.take() {
+					continue
+				}
+				if o.one == nil {
+					next = o
+					break fill
+				}
+				batch = append(batch, o)
+			default:
+				break fill
+			}
+		}
+		db.commitBatch(batch)
+		clear(batch)
+	}
+}
+
+// take claims o for the writer unless its caller gave up on it.
+func (o *op) take() bool {
+	if o.state.CompareAndSwap(queued, taken) {
+		return true
+	}
+	o.done <- result{err: o.ctx.Err()}
+	return false
+}
+
+// commitBatch commits the submissions of batch in one transaction. If that
+// fails, it retries each in a transaction of its own, so that one bad
+// submission fails alone.
+func (db *DB) commitBatch(batch []*op) {
+	results := make([]result, len(batch))
+	now := time.Now().UTC().UnixNano()
+	err := db.inTx(func(tx *sql.Tx) error {
+		stmt := tx.Stmt(db.upsert)
+		for i, o := range batch {
+			p, dup, err := upsertOne(stmt, o.one, now)
+			if err != nil {
+				return err
+			}
+			results[i] = result{stored: p, dup: []bool{dup}}
+		}
+		return nil
+	})
+	if err == nil {
+		db.batches.Add(1)
+		db.batched.Add(int64(len(batch)))
+		for i, o := range batch {
+			o.done <- results[i]
+		}
+		return
+	}
+	if len(batch) == 1 || waitedForLock(err) {
+		// Retrying one by one helps when one submission is at fault,
+		// not when another process held the lock for the whole
+		// busy timeout: each retry would wait that long again.
+		for _, o := range batch {
+			o.done <- result{err: err}
+		}
+		return
+	}
+	for _, o := range batch {
+		var r result
+		r.err = db.inTx(func(tx *sql.Tx) error {
+			p, dup, err := upsertOne(tx.Stmt(db.upsert), o.one, now)
+			r.stored, r.dup = p, []bool{dup}
+			return err
+		})
+		o.done <- r
+	}
+}
+
+// commitMany commits a SubmitMany request in one transaction.
+func (db *DB) commitMany(o *op) {
+	dup := make([]bool, len(o.many))
+	now := time.Now().UTC().UnixNano()
+	err := db.inTx(func(tx *sql.Tx) error {
+		stmt := tx.Stmt(db.upsert)
+		for i := range o.many {
+			_, d, err := upsertOne(stmt, &o.many[i], now)
+			if err != nil {
+				return fmt.Errorf("puzzle %d of %d: %w", i+1, len(o.many), err)
+			}
+			dup[i] = d
+		}
+		return nil
+	})
+	if err != nil {
+		dup = nil
+	}
+	o.done <- result{dup: dup, err: err}
+}
+
+// inTx runs fn in an immediate transaction on the writer connection and
+// commits it. The transaction deliberately ignores the callers' contexts:
+// once the writer has taken a request, its outcome is decided by SQLite
+// alone, so an answer never contradicts what was committed.
+func (db *DB) inTx(fn func(*sql.Tx) error) error {
+	ctx := context.Background()
+	tx, err := db.wconn.BeginTx(ctx, nil)
+	if err != nil {
+		return describe(fmt.Errorf("begin: %w", err))
+	}
+	if err = fn(tx); err == nil {
+		if err = tx.Commit(); err != nil {
+			err = fmt.Errorf("commit: %w", err)
+		}
+	}
+	if err != nil {
+		_ = tx.Rollback()
+		// A failed COMMIT can leave SQLite's transaction open on the
+		// connection while database/sql considers it finished; make sure
+		// the next BEGIN starts clean. "No transaction is active" is fine.
+		_, _ = db.wconn.ExecContext(ctx, "ROLLBACK")
+		return describe(err)
+	}
+	return nil
+}
+
+// waitedForLock reports whether err is SQLite giving up on a lock.
+func waitedForLock(err error) bool {
+	c := sqliteCode(err)
+	return c == sqlite3.SQLITE_BUSY || c == sqlite3.SQLITE_LOCKED
+}
+
+func upsertOne(stmt *sql.Stmt, p *sudoku.Puzzle, now int64) (sudoku.Puzzle, bool, error) {
+	row := stmt.QueryRow(p.Givens.String(), p.Solution.String(), p.Givens.Clues(), p.Solutions,
+		p.Backtracks, p.Guesses, p.Nodes, p.SolveNS, p.EngineVersion, now)
+	stored, err := scanPuzzle(row.Scan)
+	if err != nil {
+		return sudoku.Puzzle{}, false, fmt.Errorf("store %s: %w", p.Givens, err)
+	}
+	return stored, stored.Submissions > 1, nil
+}
+
+// check refuses what must never be archived. The store trusts the engine's
+// measures but not blindly: the solution must fill the grid and agree with
+// every given.
+func check(p sudoku.Puzzle) error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %s", ErrInvalidPuzzle, fmt.Sprintf(format, args...))
+	}
+	if p.Givens.Clues() == 0 {
+		return bad("no givens")
+	}
+	for i, d := range p.Solution {
+		if d < 1 || d > 9 {
+			return bad("solution incomplete at cell %d", i)
+		}
+		if g := p.Givens[i]; g != 0 && g != d {
+			return bad("solution has %d at cell %d where the puzzle gives %d", d, i, g)
+		}
+	}
+	for i, d := range p.Givens {
+		if d > 9 {
+			return bad("cell %d holds %d", i, d)
+		}
+	}
+	if p.Solutions != 1 && p.Solutions != 2 {
+		return bad("solutions is %d, want 1 or 2", p.Solutions)
+	}
+	if p.Backtracks < 0 || p.Guesses < 0 || p.Nodes < 0 || p.SolveNS < 0 {
+		return bad("negative measure")
+	}
+	return nil
+}

@@ -1,0 +1,163 @@
+package sudoku
+
+import "fmt"
+
+// EngineVersion identifies the search whose measures are recorded. Bump it
+// whenever a change alters solutions, backtracks, guesses or nodes for any
+// puzzle; timing-only changes keep it.
+const EngineVersion = "1"
+
+// Grid is a Sudoku grid: 81 cells row by row, 0 for a blank, 1-9 for a digit.
+type Grid [81]uint8
+
+// String returns the canonical form: 81 characters, '.' for blanks.
+func (g Grid) String() string {
+	var b [81]byte
+	for i, v := range g {
+		switch {
+		case v == 0:
+			b[i] = '.'
+		case v <= 9:
+			b[i] = '0' + v
+		default:
+			b[i] = '?' // not a cell value; Validate reports it
+		}
+	}
+	return string(b[:])
+}
+
+// MarshalText encodes the grid in canonical form.
+func (g Grid) MarshalText() ([]byte, error) { return []byte(g.String()), nil }
+
+// UnmarshalText parses any puzzle text form (see Parse).
+func (g *Grid) UnmarshalText(b []byte) error {
+	p, err := Parse(string(b))
+	if err != nil {
+		return err
+	}
+	*g = p
+	return nil
+}
+
+// Clues returns the number of givens.
+func (g Grid) Clues() int {
+	n := 0
+	for _, v := range g {
+		if v != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// Unit is a row, column or box.
+type Unit int
+
+// The three kinds of unit.
+const (
+	Row Unit = iota
+	Column
+	Box
+)
+
+// String returns "row", "column" or "box".
+func (u Unit) String() string {
+	switch u {
+	case Row:
+		return "row"
+	case Column:
+		return "column"
+	case Box:
+		return "box"
+	}
+	return fmt.Sprintf("Unit(%d)", int(u))
+}
+
+// ConflictError reports two givens with the same digit in one unit.
+type ConflictError struct {
+	Unit  Unit
+	Index int    // 0-8: which row, column or box (shown 1-based); boxes are numbered row by row
+	Digit uint8  // the repeated digit
+	Cells [2]int // the two cells (0-80, row by row) holding it, in cell order
+}
+
+func (e *ConflictError) Error() string {
+	return fmt.Sprintf("%s %d has two %ds", e.Unit, e.Index+1, e.Digit)
+}
+
+// CellError reports a cell value outside 0-9, in a matrix (FromRows) or in a
+// Grid built by hand (Validate).
+type CellError struct {
+	Row, Column int // 0-8 (shown 1-based)
+	Value       int
+}
+
+func (e *CellError) Error() string {
+	return fmt.Sprintf("row %d, column %d: %d is not a cell (0 for a blank, 1-9 for a digit)", e.Row+1, e.Column+1, e.Value)
+}
+
+// unitCell returns the j-th cell (0-8) of unit k of kind u.
+func unitCell(u Unit, k, j int) int {
+	switch u {
+	case Row:
+		return k*9 + j
+	case Column:
+		return j*9 + k
+	default:
+		return (k/3*3+j/3)*9 + k%3*3 + j%3
+	}
+}
+
+// Validate returns a *CellError for a value above 9 and a *ConflictError if
+// two givens share a digit in a row, column or box (rows first, then
+// columns, then boxes, each in order); nil otherwise.
+func (g Grid) Validate() error {
+	// Fast path: one pass with a digit mask per unit. Only when it finds a
+	// problem does the ordered scan below say which one.
+	var rows, cols, boxes [9]uint16
+	clash := false
+	for c, v := range g {
+		if v == 0 {
+			continue
+		}
+		if v > 9 {
+			clash = true
+			break
+		}
+		r, col := c/9, c%9
+		b := r/3*3 + col/3
+		bit := uint16(1) << v
+		if (rows[r]|cols[col]|boxes[b])&bit != 0 {
+			clash = true
+			break
+		}
+		rows[r] |= bit
+		cols[col] |= bit
+		boxes[b] |= bit
+	}
+	if !clash {
+		return nil
+	}
+	for c, v := range g {
+		if v > 9 {
+			return &CellError{Row: c / 9, Column: c % 9, Value: int(v)}
+		}
+	}
+	for u := Row; u <= Box; u++ {
+		for k := 0; k < 9; k++ {
+			var seen [10]int // cell+1 holding each digit so far
+			for j := 0; j < 9; j++ {
+				c := unitCell(u, k, j)
+				d := g[c]
+				if d == 0 {
+					continue
+				}
+				if seen[d] != 0 {
+					return &ConflictError{Unit: u, Index: k, Digit: d, Cells: [2]int{seen[d] - 1, c}}
+				}
+				seen[d] = c + 1
+			}
+		}
+	}
+	return nil
+}

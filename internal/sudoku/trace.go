@@ -1,0 +1,99 @@
+package sudoku
+
+import "fmt"
+
+// StepKind says what a trace step did.
+type StepKind uint8
+
+// The kinds of trace step.
+const (
+	Forced StepKind = iota // a digit placed by propagation (a naked or hidden single)
+	Guess                  // a digit tried at a branch point
+	Undo                   // a digit removed when the search backs out
+)
+
+// String returns "forced", "guess" or "undo".
+func (k StepKind) String() string {
+	switch k {
+	case Forced:
+		return "forced"
+	case Guess:
+		return "guess"
+	case Undo:
+		return "undo"
+	}
+	return fmt.Sprintf("StepKind(%d)", uint8(k))
+}
+
+// MarshalText encodes the kind as "forced", "guess" or "undo".
+func (k StepKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// UnmarshalText decodes "forced", "guess" or "undo".
+func (k *StepKind) UnmarshalText(b []byte) error {
+	for _, v := range []StepKind{Forced, Guess, Undo} {
+		if string(b) == v.String() {
+			*k = v
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown step kind %q", b)
+}
+
+// Step is one move of a traced search: Cell is 0-80 row by row, Digit 1-9.
+type Step struct {
+	Kind  StepKind `json:"kind"`
+	Cell  uint8    `json:"cell"`
+	Digit uint8    `json:"digit"`
+}
+
+// DefaultMaxSteps caps a trace that sets no cap. A step is at most 37 bytes
+// of JSON ({"kind":"forced","cell":80,"digit":9},), so a capped trace stays
+// under 3.7 MB. Every puzzle of the test collections fits whole: the longest
+// trace among them (forum_hardest_1905_11plus_even) has 66,154 steps, the
+// median of forum_hardest_1106 about 10,000.
+const DefaultMaxSteps = 100_000
+
+// Trace runs the same search as Solve and records its steps, at most maxSteps
+// (0 or less means DefaultMaxSteps); truncated is true when the search went
+// on past the cap. The search itself always runs to its end, so res is the
+// exact Result that Solve returns. The steps replay from the givens: every
+// placement goes into an empty cell without clashing, and every undo removes
+// the digit last placed and not yet removed (see the package documentation).
+func Trace(g Grid, maxSteps int, opt Options) (steps []Step, truncated bool, res Result, err error) {
+	if maxSteps <= 0 {
+		maxSteps = DefaultMaxSteps
+	}
+	tr := &tracer{max: maxSteps}
+	res, err = solve(g, opt, tr, false)
+	return tr.steps, tr.truncated, res, err
+}
+
+// tracer records the steps of a search.
+type tracer struct {
+	steps     []Step
+	max       int
+	truncated bool
+	path      []Step // placements since the root still on the board, for undo
+}
+
+func (t *tracer) add(s Step) {
+	if len(t.steps) < t.max {
+		t.steps = append(t.steps, s)
+	} else {
+		t.truncated = true
+	}
+}
+
+func (t *tracer) place(kind StepKind, c, digit int) {
+	s := Step{Kind: kind, Cell: uint8(c), Digit: uint8(digit)}
+	t.path = append(t.path, s)
+	t.add(s)
+}
+
+// undo removes, last first, every placement made since the path was mark long.
+func (t *tracer) undo(mark int) {
+	for i := len(t.path) - 1; i >= mark; i-- {
+		t.add(Step{Kind: Undo, Cell: t.path[i].Cell, Digit: t.path[i].Digit})
+	}
+	t.path = t.path[:mark]
+}
