@@ -29,6 +29,8 @@ type env struct {
 // Each lives in its own file.
 var commands = []command{
 	{"solve", "solve puzzles and print solutions (and measures with --json)", runSolve},
+	{"import", "archive every puzzle of files of one puzzle per line", runImport},
+	{"export", "write every archived puzzle as txt, csv or json lines", runExport},
 }
 
 // errQuiet is returned by a subcommand that has already told the user what

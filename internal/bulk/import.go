@@ -438,7 +438,7 @@ func (l *line) grid() (sudoku.Grid, error) {
 		}
 		return sudoku.Parse(*v.Puzzle)
 	}
-	return parseLine(l.text)
+	return sudoku.ParseLine(l.text)
 }
 
 // csvHeader reports whether s, the first puzzle line of an input, is the
