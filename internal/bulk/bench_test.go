@@ -46,7 +46,7 @@ func BenchmarkImport17Clue(b *testing.B) {
 // BenchmarkImport17Clue), imports them into a fresh database, then exports
 // them in each format. Run it alone for a clean peak RSS:
 //
-//	go test -run '^$' -bench Million -benchtime 1x -bulk.million ./internal/bulk
+//	go test ./internal/bulk -run '^$' -bench Million -benchtime 1x -timeout 30m -bulk.million
 func BenchmarkMillion(b *testing.B) {
 	if !*million {
 		b.Skip("needs -bulk.million")
