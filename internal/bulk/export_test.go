@@ -196,3 +196,48 @@ func TestParseFormat(t *testing.T) {
 		t.Error("ParseFormat(xml) succeeded")
 	}
 }
+
+// TestAppendJSON checks the export's fast JSON against json.Marshal.
+func TestAppendJSON(t *testing.T) {
+	g, _ := sudoku.Parse("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
+	full, err := sudoku.Rate(g, sudoku.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	full.ID, full.Submissions = 42, 3
+	full.SubmittedAt = time.Date(2026, 11, 21, 10, 0, 0, 120000000, time.UTC)
+	with := func(f func(p *sudoku.Puzzle)) sudoku.Puzzle { p := full; f(&p); return p }
+	tests := map[string]sudoku.Puzzle{
+		"zero":             {},
+		"full":             full,
+		"no id":            with(func(p *sudoku.Puzzle) { p.ID, p.Submissions, p.SubmittedAt = 0, 0, time.Time{} }),
+		"negative numbers": with(func(p *sudoku.Puzzle) { p.ID, p.Backtracks, p.SolveNS = -1, -2, -3 }),
+		"not unique":       with(func(p *sudoku.Puzzle) { p.Unique, p.Solutions = false, 2 }),
+		"escaped version":  with(func(p *sudoku.Puzzle) { p.EngineVersion = "<\"x\">\n\u00e9" }),
+		"zone":             with(func(p *sudoku.Puzzle) { p.SubmittedAt = p.SubmittedAt.In(time.FixedZone("x", -5*3600-30*60)) }),
+		"whole second":     with(func(p *sudoku.Puzzle) { p.SubmittedAt = p.SubmittedAt.Truncate(time.Second) }),
+		"year 10000":       with(func(p *sudoku.Puzzle) { p.SubmittedAt = time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC) }),
+	}
+	for name, p := range tests {
+		t.Run(name, func(t *testing.T) {
+			want, wantErr := json.Marshal(p)
+			got, err := appendJSON([]byte("x"), p)
+			if (err != nil) != (wantErr != nil) {
+				t.Fatalf("err = %v, json.Marshal's = %v", err, wantErr)
+			}
+			if err == nil && string(got) != "x"+string(want) {
+				t.Errorf("appendJSON:\n%s\njson.Marshal:\n%s", got[1:], want)
+			}
+		})
+	}
+}
+
+func BenchmarkAppendJSON(b *testing.B) {
+	g, _ := sudoku.Parse("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
+	p, _ := sudoku.Rate(g, sudoku.Options{})
+	p.ID, p.SubmittedAt, p.Submissions = 123456, time.Now().UTC(), 1
+	var buf []byte
+	for b.Loop() {
+		buf, _ = appendJSON(buf[:0], p)
+	}
+}
