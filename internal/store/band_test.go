@@ -188,9 +188,6 @@ func TestBandListPlans(t *testing.T) {
 			}
 			if !ok {
 				index = orders[k.sort].index
-				if k.unique {
-					index = orders[k.sort].uniq
-				}
 			}
 			want := "SEARCH puzzles USING INDEX " + index + " (" + seek + ")"
 			if len(lines) != 1 || lines[0] != want {
