@@ -53,9 +53,27 @@ SELECT 'clues', clues, count(*), count(*) FILTER (WHERE solutions = 1) FROM puzz
 ALTER TABLE counts ADD COLUMN submissions INTEGER NOT NULL DEFAULT 0 CHECK (submissions >= 0);
 UPDATE counts SET submissions = (SELECT coalesce(sum(submissions), 0) FROM puzzles) WHERE id = 1;
 
+-- The running totals of 00003 count submissions too: its triggers are
+-- replaced by ones that keep all three, one UPDATE per row as before.
+DROP TRIGGER puzzles_count_insert;
+DROP TRIGGER puzzles_count_delete;
+
+-- +goose StatementBegin
+CREATE TRIGGER puzzles_count_insert AFTER INSERT ON puzzles BEGIN
+    UPDATE counts SET total = total + 1, uniq = uniq + (NEW.solutions = 1), submissions = submissions + NEW.submissions
+    WHERE id = 1;
+END;
+-- +goose StatementEnd
+
+-- +goose StatementBegin
+CREATE TRIGGER puzzles_count_delete AFTER DELETE ON puzzles BEGIN
+    UPDATE counts SET total = total - 1, uniq = uniq - (OLD.solutions = 1), submissions = submissions - OLD.submissions
+    WHERE id = 1;
+END;
+-- +goose StatementEnd
+
 -- +goose StatementBegin
 CREATE TRIGGER puzzles_stats_insert AFTER INSERT ON puzzles BEGIN
-    UPDATE counts SET submissions = submissions + NEW.submissions WHERE id = 1;
     INSERT INTO stat_buckets (kind, bucket, n, uniq)
     VALUES ('backtracks', (SELECT bucket FROM stat_edges WHERE kind = 'backtracks' AND lo <= NEW.backtracks ORDER BY lo DESC LIMIT 1), 1, NEW.solutions = 1),
            ('solve_ns', (SELECT bucket FROM stat_edges WHERE kind = 'solve_ns' AND lo <= NEW.solve_ns ORDER BY lo DESC LIMIT 1), 1, NEW.solutions = 1),
@@ -69,7 +87,6 @@ END;
 -- leave their buckets, the new ones join theirs.
 -- +goose StatementBegin
 CREATE TRIGGER puzzles_stats_delete AFTER DELETE ON puzzles BEGIN
-    UPDATE counts SET submissions = submissions - OLD.submissions WHERE id = 1;
     UPDATE stat_buckets SET n = n - 1, uniq = uniq - (OLD.solutions = 1)
     WHERE (kind = 'backtracks' AND bucket = (SELECT bucket FROM stat_edges WHERE kind = 'backtracks' AND lo <= OLD.backtracks ORDER BY lo DESC LIMIT 1))
        OR (kind = 'solve_ns' AND bucket = (SELECT bucket FROM stat_edges WHERE kind = 'solve_ns' AND lo <= OLD.solve_ns ORDER BY lo DESC LIMIT 1))
@@ -102,6 +119,18 @@ DROP TRIGGER puzzles_stats_update;
 DROP TRIGGER puzzles_stats_submissions;
 DROP TRIGGER puzzles_stats_delete;
 DROP TRIGGER puzzles_stats_insert;
+DROP TRIGGER puzzles_count_delete;
+DROP TRIGGER puzzles_count_insert;
+-- +goose StatementBegin
+CREATE TRIGGER puzzles_count_insert AFTER INSERT ON puzzles BEGIN
+    UPDATE counts SET total = total + 1, uniq = uniq + (NEW.solutions = 1) WHERE id = 1;
+END;
+-- +goose StatementEnd
+-- +goose StatementBegin
+CREATE TRIGGER puzzles_count_delete AFTER DELETE ON puzzles BEGIN
+    UPDATE counts SET total = total - 1, uniq = uniq - (OLD.solutions = 1) WHERE id = 1;
+END;
+-- +goose StatementEnd
 ALTER TABLE counts DROP COLUMN submissions;
 DROP TABLE stat_buckets;
 DROP TABLE stat_edges;

@@ -145,6 +145,9 @@ func TestStatsMigrationCountsOldRows(t *testing.T) {
 		"ALTER TABLE puzzles DROP COLUMN band", "DELETE FROM goose_db_version WHERE version_id = 5",
 		"DROP TRIGGER puzzles_stats_update", "DROP TRIGGER puzzles_stats_submissions",
 		"DROP TRIGGER puzzles_stats_delete", "DROP TRIGGER puzzles_stats_insert",
+		"DROP TRIGGER puzzles_count_insert", "DROP TRIGGER puzzles_count_delete",
+		"CREATE TRIGGER puzzles_count_insert AFTER INSERT ON puzzles BEGIN UPDATE counts SET total = total + 1, uniq = uniq + (NEW.solutions = 1) WHERE id = 1; END",
+		"CREATE TRIGGER puzzles_count_delete AFTER DELETE ON puzzles BEGIN UPDATE counts SET total = total - 1, uniq = uniq - (OLD.solutions = 1) WHERE id = 1; END",
 		"ALTER TABLE counts DROP COLUMN submissions", "DROP TABLE stat_buckets", "DROP TABLE stat_edges",
 		"DELETE FROM goose_db_version WHERE version_id = 4",
 	} {
