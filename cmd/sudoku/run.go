@@ -8,6 +8,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/sudoku-archive/sudoku/internal/store"
 )
 
 // command is one subcommand of the sudoku binary.
@@ -23,6 +25,10 @@ type env struct {
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
+	// opened, when set, is handed the database `sudoku serve` opened, so
+	// that a test can fill it (store.SetMaxPageCount) under the very server
+	// the command runs.
+	opened func(*store.DB)
 }
 
 // commands lists the subcommands in the order `sudoku help` shows them.
