@@ -36,6 +36,7 @@ type env struct {
 var commands = []command{
 	{"serve", "serve the archive: web pages and the JSON API", runServe},
 	{"solve", "solve puzzles and print solutions (and measures with --json)", runSolve},
+	{"backup", "write a consistent copy of the database, also while serve runs", runBackup},
 }
 
 // errQuiet is returned by a subcommand that has already told the user what
