@@ -44,8 +44,26 @@ func TestCrashServe(t *testing.T) {
 			// The server recovered the file on its own; now look at it.
 			db := openRaw(t, dbPath)
 			checkSound(t, db)
-			checkAcknowledged(t, rows(t, db), tl)
+			got := rows(t, db)
+			checkAcknowledged(t, got, tl)
 			db.Close()
+			if round == *crashRounds {
+				tl.mu.Lock()
+				var acked, cut, extra int64
+				for p, n := range tl.acked {
+					acked += n
+					extra += got[p] - n
+				}
+				for p, n := range tl.unknown {
+					cut += n
+					if tl.acked[p] == 0 {
+						extra += got[p]
+					}
+				}
+				tl.mu.Unlock()
+				t.Logf("after %d kills: %d puzzles stored; all %d acknowledged submissions present; of %d requests left unanswered by a kill (cut off or refused), %d were committed",
+					round, len(got), acked, cut, extra)
+			}
 			if t.Failed() {
 				t.Fatalf("after kill %d", round)
 			}
