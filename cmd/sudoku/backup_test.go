@@ -107,7 +107,12 @@ func TestBackupWhileServing(t *testing.T) {
 		t.Fatal(err)
 	}
 	during := snapshot()
-	time.Sleep(50 * time.Millisecond) // writes go on after the backup
+	// Writes go on after the backup: wait for some new puzzles.
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if n, _ := tl.total(); n >= len(during)+10 {
+			break
+		}
+	}
 	cancel()
 	wg.Wait()
 	if err := s.stop(); err != nil {
