@@ -124,8 +124,9 @@ func TestServeHostilePuzzle(t *testing.T) {
 		took  []time.Duration
 		reads []time.Duration
 	)
-	done := make(chan struct{})
+	done, readerDone := make(chan struct{}), make(chan struct{})
 	go func() {
+		defer close(readerDone)
 		for {
 			select {
 			case <-done:
@@ -174,6 +175,7 @@ func TestServeHostilePuzzle(t *testing.T) {
 	}
 	wg.Wait()
 	close(done)
+	<-readerDone
 	mu.Lock()
 	defer mu.Unlock()
 	slices.Sort(reads)

@@ -145,13 +145,14 @@ func TestPathologicalPuzzle(t *testing.T) {
 	const timeout = 200 * time.Millisecond
 	s, f := newTestServer(t, Config{RequestTimeout: timeout})
 	var wg sync.WaitGroup
-	stop := make(chan struct{})
+	stop, stopped := make(chan struct{}), make(chan struct{})
 	var (
 		mu        sync.Mutex
 		healthz   []time.Duration
 		hostileAt []time.Duration
 	)
 	go func() {
+		defer close(stopped)
 		for {
 			select {
 			case <-stop:
@@ -189,6 +190,7 @@ func TestPathologicalPuzzle(t *testing.T) {
 	}
 	wg.Wait()
 	close(stop)
+	<-stopped
 	mu.Lock()
 	defer mu.Unlock()
 	slices.Sort(healthz)
