@@ -40,7 +40,7 @@ type batch struct {
 }
 
 func runSolve(ctx context.Context, e *env, args []string) error {
-	fs := newFlagSet(e, "solve", "[--json] [PUZZLE ...]\n\nSolves each PUZZLE argument or, with none, each line of stdin (blank lines\nand lines starting with '#' are skipped). Prints the 81-digit solution, or\nwith --json one object per line with the measures.")
+	fs := newFlagSet(e, "solve", "[--json] [PUZZLE ...]\n\nSolves each PUZZLE argument or, with none, each line of stdin (blank lines\nand lines starting with '#' are skipped). Prints the 81-digit solution (or\n`error: REASON` for a puzzle it cannot solve), or with --json one object per line with the measures.")
 	asJSON := fs.Bool("json", false, "print one JSON object per puzzle with the measures, or {\"line\": N, \"error\": \"...\"}")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -199,6 +199,9 @@ func (s *solveCmd) solveOne(b *batch, j job) {
 			b.out = append(append(b.out, line...), '\n')
 			return
 		}
+		// Plain output keeps one line per input puzzle, so the answers stay
+		// aligned with the input; the details go to stderr.
+		b.out = fmt.Appendf(b.out, "error: %s\n", msg)
 		b.notes = fmt.Appendf(b.notes, "sudoku solve: line %d: %s\n", j.line, msg)
 	}
 	if j.err != "" {

@@ -51,9 +51,9 @@ func TestSolvePlain(t *testing.T) {
 		{name: "argument grid", args: []string{drawnGrid()}, wantOut: easySol + "\n"},
 		{name: "two arguments", args: []string{easy, strings.ReplaceAll(easy, ".", "0")}, wantOut: easySol + "\n" + easySol + "\n"},
 		{name: "several solutions", stdin: strings.Repeat(".", 81) + "\n", wantOut: "", wantErrOut: "line 1: puzzle has more than one solution; printed the first"},
-		{name: "bad line then good", stdin: "# c\n12345\n" + easy + "\n", wantOut: easySol + "\n", wantErrOut: "line 2: expected 81 cells, got 5", wantErr: errQuiet},
-		{name: "conflict", stdin: "55" + strings.Repeat(".", 79) + "\n", wantErrOut: "line 1: row 1 has two 5s", wantErr: errQuiet},
-		{name: "no solution", stdin: "12345678.........9" + strings.Repeat(".", 63) + "\n", wantErrOut: "line 1: puzzle has no solution", wantErr: errQuiet},
+		{name: "bad line then good", stdin: "# c\n12345\n" + easy + "\n", wantOut: "error: expected 81 cells, got 5\n" + easySol + "\n", wantErrOut: "line 2: expected 81 cells, got 5", wantErr: errQuiet},
+		{name: "conflict", stdin: "55" + strings.Repeat(".", 79) + "\n", wantOut: "error: row 1 has two 5s\n", wantErrOut: "line 1: row 1 has two 5s", wantErr: errQuiet},
+		{name: "no solution", stdin: "12345678.........9" + strings.Repeat(".", 63) + "\n", wantOut: "error: puzzle has no solution\n", wantErrOut: "line 1: puzzle has no solution", wantErr: errQuiet},
 		{name: "empty input", stdin: ""},
 	}
 	for _, tc := range tests {
@@ -164,7 +164,7 @@ func TestSolveOrder(t *testing.T) {
 func TestSolveLongLine(t *testing.T) {
 	stdin := strings.Repeat("1", maxLine+10) + "\n" + easy + "\n"
 	out, errOut, err := runCmd(t, stdin, "solve")
-	if err != errQuiet || out != easySol+"\n" || !strings.Contains(errOut, "line 1: line longer than") {
+	if err != errQuiet || out != "error: line longer than 65536 bytes\n"+easySol+"\n" || !strings.Contains(errOut, "line 1: line longer than") {
 		t.Errorf("err %v, stdout %q, stderr %q", err, out, errOut)
 	}
 }

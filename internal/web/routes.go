@@ -21,6 +21,8 @@ func (s *Server) routes() {
 	api.GET("/puzzles/:id", s.apiPuzzle)
 	api.GET("/puzzles/:id/trace", s.apiTrace)
 	api.POST("/solve", s.apiSolve)
+	api.POST("/puzzles/batch", s.apiBatch) // text/plain, one puzzle per line (batch.go)
+	api.GET("/export", s.apiExport)
 
 	// HTML pages: forms carry a CSRF token.
 	e.GET("/", s.home)

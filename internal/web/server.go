@@ -167,7 +167,11 @@ func (s *Server) middleware() {
 		ContentSecurityPolicy: contentSecurityPolicy,
 		ReferrerPolicy:        "same-origin",
 	}))
-	e.Use(middleware.BodyLimit(strconv.Itoa(BodyLimit/1024) + "K"))
+	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{
+		Limit: strconv.Itoa(BodyLimit/1024) + "K",
+		// A batch import reads up to MaxBatchBody and answers its own 413.
+		Skipper: func(c echo.Context) bool { return c.Request().URL.Path == batchPath },
+	}))
 	if s.cfg.RateLimit > 0 {
 		e.Use(s.rateLimiter())
 	}

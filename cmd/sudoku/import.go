@@ -1,0 +1,145 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/sudoku-archive/sudoku/internal/bulk"
+	"github.com/sudoku-archive/sudoku/internal/store"
+)
+
+// runImport archives every puzzle line of the named files ('-' is standard
+// input). Bad lines are reported on stderr and skipped; the summary goes to
+// stdout. It fails (exit 1) only when a file cannot be read, the database
+// fails, or the import is interrupted; rejected lines alone do not fail it.
+func runImport(ctx context.Context, e *env, args []string) error {
+	fs := newFlagSet(e, "import", "[--db sudoku.db] FILE ...   ('-' reads standard input)")
+	dbPath := dbFlag(fs, e)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return errUsage{"import: no FILE given ('-' reads standard input)"}
+	}
+
+	// Open every file before the first puzzle is archived, so a typo in the
+	// last name does not leave a half-done import.
+	var (
+		inputs []bulk.Input
+		total  int64 // bytes to read, -1 when unknown (standard input)
+	)
+	for _, name := range fs.Args() {
+		if name == "-" {
+			inputs = append(inputs, bulk.Input{Name: "-", Reader: e.stdin})
+			total = -1
+			continue
+		}
+		f, err := os.Open(name)
+		if err != nil {
+			return fmt.Errorf("import: %w", err)
+		}
+		defer f.Close()
+		if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+			total = -1
+		} else if total >= 0 {
+			total += st.Size()
+		}
+		inputs = append(inputs, bulk.Input{Name: name, Reader: f})
+	}
+
+	db, err := store.Open(ctx, *dbPath)
+	if err != nil {
+		return fmt.Errorf("import: %w", err)
+	}
+	defer db.Close()
+
+	bar := newImportBar(e.stderr, total)
+	opt := bulk.Options{
+		Reject: func(r bulk.Rejection) {
+			bar.clear()
+			fmt.Fprintln(e.stderr, r.Error())
+		},
+		Progress: bar.update,
+	}
+	sum, err := bulk.Import(ctx, db, inputs, opt)
+	bar.finish()
+	fmt.Fprintln(e.stdout, sum)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return errors.New("import interrupted: the summary counts the committed batches only; run the same import again to finish it")
+	case err != nil:
+		return fmt.Errorf("import: %w", err)
+	}
+	return nil
+}
+
+// dbFlag adds the --db flag every database command shares: the flag beats
+// SUDOKU_DB, which beats sudoku.db in the working directory.
+func dbFlag(fs *flag.FlagSet, e *env) *string {
+	def := "sudoku.db"
+	if v := e.getenv("SUDOKU_DB"); v != "" {
+		def = v
+	}
+	return fs.String("db", def, "SQLite database file, created and migrated on first use (env SUDOKU_DB)")
+}
+
+// importBar is the progress bar of an import: shown only when stderr is a
+// terminal, nil (and every method a no-op) otherwise.
+type importBar struct{ bar *progressbar.ProgressBar }
+
+// newImportBar returns a bar over total input bytes (-1: unknown), which
+// gives the ETA; the description counts puzzles and their rate.
+func newImportBar(w io.Writer, total int64) *importBar {
+	f, ok := w.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil
+	}
+	opts := []progressbar.Option{
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetDescription("importing"),
+		progressbar.OptionSetWidth(30),
+		progressbar.OptionShowBytes(true),
+		progressbar.OptionThrottle(100 * time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+	}
+	if total < 0 {
+		// No spinner goroutine: the bar is drawn only from the import's
+		// progress calls, so clearing it for a rejection never races a redraw.
+		opts = append(opts, progressbar.OptionSetSpinnerChangeInterval(0))
+	}
+	return &importBar{progressbar.NewOptions64(total, opts...)}
+}
+
+func (b *importBar) update(p bulk.Progress) {
+	if b == nil {
+		return
+	}
+	rate := 0.0
+	if s := p.Elapsed.Seconds(); s > 0 {
+		rate = float64(p.Lines) / s
+	}
+	b.bar.Describe(fmt.Sprintf("%d puzzles, %.0f/s", p.Lines, rate))
+	b.bar.Set64(p.Bytes)
+}
+
+func (b *importBar) clear() {
+	if b != nil {
+		b.bar.Clear()
+	}
+}
+
+func (b *importBar) finish() {
+	if b != nil {
+		b.bar.Finish()
+		b.bar.Clear()
+	}
+}

@@ -1,0 +1,149 @@
+package bulk
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+var million = flag.Bool("bulk.million", false, "run BenchmarkMillion: import and export 1,000,000 generated puzzles (a few minutes, ~250 MB of disk)")
+
+// BenchmarkImport17Clue imports 17_clue.txt (49,158 puzzles) into a fresh
+// database per iteration, the way `sudoku import` does, Close included.
+func BenchmarkImport17Clue(b *testing.B) {
+	text, err := os.ReadFile(filepath.Join(shared, "17_clue.txt"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var n int64
+	for i := 0; b.Loop(); i++ {
+		path := filepath.Join(b.TempDir(), "b"+strconv.Itoa(i)+".db")
+		db := mustOpenDB(b, path)
+		sum, err := Import(context.Background(), db, []Input{{"17", bytes.NewReader(text)}}, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := db.Close(); err != nil {
+			b.Fatal(err)
+		}
+		n += sum.Imported + sum.Duplicates
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "puzzles/s")
+	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/import")
+}
+
+// BenchmarkMillion (with -bulk.million) writes 1,000,000 distinct puzzles,
+// the 17-clue list under random symmetries (so the rate compares with
+// BenchmarkImport17Clue), imports them into a fresh database, then exports
+// them in each format. Run it alone for a clean peak RSS:
+//
+//	go test ./internal/bulk -run '^$' -bench Million -benchtime 1x -timeout 30m -bulk.million
+func BenchmarkMillion(b *testing.B) {
+	if !*million {
+		b.Skip("needs -bulk.million")
+	}
+	dir := b.TempDir()
+	src := filepath.Join(dir, "million.txt")
+	gs, err := loadCollections("17_clue.txt")
+	if err != nil {
+		b.Fatal(err)
+	}
+	f, err := os.Create(src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := writeTransformedFrom(f, 1_000_000, 7, gs); err != nil {
+		b.Fatal(err)
+	}
+	f.Close()
+	gs = nil
+	path := filepath.Join(dir, "million.db")
+
+	b.Run("import", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			os.Remove(path)
+			os.Remove(path + "-wal")
+			db := mustOpenDB(b, path)
+			in, err := os.Open(src)
+			if err != nil {
+				b.Fatal(err)
+			}
+			sum, err := Import(context.Background(), db, []Input{{"million", in}}, Options{})
+			in.Close()
+			if err != nil {
+				b.Fatal(err)
+			}
+			db.Close()
+			b.ReportMetric(float64(sum.Imported+sum.Duplicates)/sum.Elapsed.Seconds(), "puzzles/s")
+			b.ReportMetric(float64(sum.Duplicates), "duplicates")
+		}
+		b.ReportMetric(peakRSSMB(b), "peak-RSS-MB")
+	})
+	for _, format := range Formats {
+		b.Run("export/"+string(format), func(b *testing.B) {
+			db := mustOpenDB(b, path)
+			var n int64
+			for b.Loop() {
+				n, err = Export(context.Background(), db, io.Discard, format, sudoku.ListQuery{Sort: sudoku.SortDifficulty, Desc: true})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(n), "puzzles")
+			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/export")
+		})
+	}
+}
+
+// peakRSSMB is the process's peak resident set (VmHWM) in MB.
+func peakRSSMB(b *testing.B) float64 {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		b.Logf("no peak RSS: %v", err)
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
+			kb, _ := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 64)
+			return kb / 1024
+		}
+	}
+	return 0
+}
+
+// discard is a Sink that archives nothing: it shows what reading and
+// rating cost without the database.
+type discard struct{}
+
+func (discard) SubmitMany(_ context.Context, ps []sudoku.Puzzle) ([]bool, error) {
+	return make([]bool, len(ps)), nil
+}
+
+// BenchmarkImport17ClueNoStore is BenchmarkImport17Clue without SQLite.
+func BenchmarkImport17ClueNoStore(b *testing.B) {
+	text, err := os.ReadFile(filepath.Join(shared, "17_clue.txt"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var n int64
+	for b.Loop() {
+		sum, err := Import(context.Background(), discard{}, []Input{{"17", bytes.NewReader(text)}}, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		n += sum.Imported
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "puzzles/s")
+	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/import")
+}

@@ -1,0 +1,243 @@
+package bulk
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+// filled returns an archive holding the first n norvig_easy50 puzzles (49
+// distinct) with submission times set, as the store would.
+func filled(t *testing.T, n int) *fakeArchive {
+	t.Helper()
+	text, _ := collection(t, "norvig_easy50.txt", n)
+	a := newFakeArchive()
+	if _, err := Import(context.Background(), a, []Input{{"n", strings.NewReader(text)}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 11, 21, 10, 0, 0, 123456789, time.UTC)
+	for i := range a.puzzles {
+		a.puzzles[i].SubmittedAt = at.Add(time.Duration(i) * time.Second)
+	}
+	return a
+}
+
+// TestExportRoundTrip exports in each format, imports the export into a
+// fresh archive and compares: same puzzles, same solutions, same measures
+// (but solve_ns, which is timed anew, and the submission time and count).
+func TestExportRoundTrip(t *testing.T) {
+	src := filled(t, 50)
+	for _, f := range Formats {
+		t.Run(string(f), func(t *testing.T) {
+			var out bytes.Buffer
+			q := sudoku.ListQuery{Sort: sudoku.SortSubmitted}
+			n, err := Export(context.Background(), src, &out, f, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n != 49 {
+				t.Errorf("exported %d puzzles, want 49", n)
+			}
+			dst := newFakeArchive()
+			var rej rejected
+			sum, err := Import(context.Background(), dst, []Input{{"export" + f.Ext(), &out}}, Options{Reject: rej.add})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sum.Imported != 49 || sum.Duplicates != 0 || sum.Rejected != 0 {
+				t.Errorf("re-import summary %v (rejections %q), want 49 imported", sum, rej.lines)
+			}
+			// Submission time and count belong to the new archive.
+			ignore := cmpopts.IgnoreFields(sudoku.Puzzle{}, "SolveNS", "SubmittedAt", "Submissions")
+			if diff := cmp.Diff(src.puzzles, dst.puzzles, ignore); diff != "" {
+				t.Errorf("round trip (-exported +imported):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestExportFormats(t *testing.T) {
+	src := filled(t, 2)
+	ps := src.puzzles
+	t.Run("txt", func(t *testing.T) {
+		var out bytes.Buffer
+		if _, err := Export(context.Background(), src, &out, TXT, sudoku.ListQuery{Sort: sudoku.SortSubmitted}); err != nil {
+			t.Fatal(err)
+		}
+		want := ps[0].Givens.String() + "\n" + ps[1].Givens.String() + "\n"
+		if diff := cmp.Diff(want, out.String()); diff != "" {
+			t.Errorf("txt (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("csv", func(t *testing.T) {
+		var out bytes.Buffer
+		if _, err := Export(context.Background(), src, &out, CSV, sudoku.ListQuery{Sort: sudoku.SortSubmitted}); err != nil {
+			t.Fatal(err)
+		}
+		recs, err := csv.NewReader(&out).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := ps[1]
+		want := [][]string{CSVHeader, nil, {
+			"2", p.Givens.String(), p.Solution.String(), itoa(int64(p.Clues)), "1", "true",
+			itoa(p.Backtracks), itoa(p.Guesses), itoa(p.Nodes), itoa(p.SolveNS), sudoku.EngineVersion,
+			"2026-11-21T10:00:01.123456789Z", "1",
+		}}
+		if len(recs) != 3 {
+			t.Fatalf("csv has %d records, want a header and 2 rows", len(recs))
+		}
+		recs[1] = nil
+		if diff := cmp.Diff(want, recs); diff != "" {
+			t.Errorf("csv (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("json", func(t *testing.T) {
+		var out bytes.Buffer
+		if _, err := Export(context.Background(), src, &out, JSON, sudoku.ListQuery{Sort: sudoku.SortSubmitted}); err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(&out)
+		var got []sudoku.Puzzle
+		for sc.Scan() {
+			var p sudoku.Puzzle
+			if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
+				t.Fatalf("line %q: %v", sc.Text(), err)
+			}
+			got = append(got, p)
+		}
+		if diff := cmp.Diff(ps, got); diff != "" {
+			t.Errorf("json lines (-want +got):\n%s", diff)
+		}
+	})
+}
+
+func itoa(n int64) string { b, _ := json.Marshal(n); return string(b) }
+
+// queryRecorder checks that Export asks for the caller's order and keeps
+// the order it is given.
+type queryRecorder struct {
+	q  sudoku.ListQuery
+	ps []sudoku.Puzzle
+}
+
+func (r *queryRecorder) Export(_ context.Context, q sudoku.ListQuery, fn func(sudoku.Puzzle) error) error {
+	r.q = q
+	for _, p := range r.ps {
+		if err := fn(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func TestExportKeepsOrder(t *testing.T) {
+	src := filled(t, 50)
+	for _, s := range sudoku.Sorts {
+		for _, desc := range []bool{false, true} {
+			q := sudoku.ListQuery{Sort: s, Desc: desc}
+			var want bytes.Buffer
+			rec := &queryRecorder{}
+			src.Export(context.Background(), q, func(p sudoku.Puzzle) error {
+				rec.ps = append(rec.ps, p)
+				want.WriteString(p.Givens.String() + "\n")
+				return nil
+			})
+			var out bytes.Buffer
+			if _, err := Export(context.Background(), rec, &out, TXT, q); err != nil {
+				t.Fatal(err)
+			}
+			if rec.q != q {
+				t.Errorf("asked the source for %+v, want %+v", rec.q, q)
+			}
+			if out.String() != want.String() {
+				t.Errorf("sort %s desc %v: export changed the source's order", s, desc)
+			}
+		}
+	}
+}
+
+type failWriter struct{}
+
+var errDiskFull = errors.New("disk full")
+
+func (failWriter) Write([]byte) (int, error) { return 0, errDiskFull }
+
+func TestExportWriteFails(t *testing.T) {
+	src := filled(t, 50)
+	for _, f := range Formats {
+		t.Run(string(f), func(t *testing.T) {
+			_, err := Export(context.Background(), src, failWriter{}, f, sudoku.ListQuery{})
+			if !errors.Is(err, errDiskFull) {
+				t.Errorf("err = %v, want the writer's error", err)
+			}
+		})
+	}
+}
+
+func TestParseFormat(t *testing.T) {
+	for _, f := range Formats {
+		if got, err := ParseFormat(string(f)); err != nil || got != f {
+			t.Errorf("ParseFormat(%q) = %q, %v", f, got, err)
+		}
+	}
+	if _, err := ParseFormat("xml"); err == nil {
+		t.Error("ParseFormat(xml) succeeded")
+	}
+}
+
+// TestAppendJSON checks the export's fast JSON against json.Marshal.
+func TestAppendJSON(t *testing.T) {
+	g, _ := sudoku.Parse("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
+	full, err := sudoku.Rate(g, sudoku.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	full.ID, full.Submissions = 42, 3
+	full.SubmittedAt = time.Date(2026, 11, 21, 10, 0, 0, 120000000, time.UTC)
+	with := func(f func(p *sudoku.Puzzle)) sudoku.Puzzle { p := full; f(&p); return p }
+	tests := map[string]sudoku.Puzzle{
+		"zero":             {},
+		"full":             full,
+		"no id":            with(func(p *sudoku.Puzzle) { p.ID, p.Submissions, p.SubmittedAt = 0, 0, time.Time{} }),
+		"negative numbers": with(func(p *sudoku.Puzzle) { p.ID, p.Backtracks, p.SolveNS = -1, -2, -3 }),
+		"not unique":       with(func(p *sudoku.Puzzle) { p.Unique, p.Solutions = false, 2 }),
+		"escaped version":  with(func(p *sudoku.Puzzle) { p.EngineVersion = "<\"x\">\n\u00e9" }),
+		"zone":             with(func(p *sudoku.Puzzle) { p.SubmittedAt = p.SubmittedAt.In(time.FixedZone("x", -5*3600-30*60)) }),
+		"whole second":     with(func(p *sudoku.Puzzle) { p.SubmittedAt = p.SubmittedAt.Truncate(time.Second) }),
+		"year 10000":       with(func(p *sudoku.Puzzle) { p.SubmittedAt = time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC) }),
+	}
+	for name, p := range tests {
+		t.Run(name, func(t *testing.T) {
+			want, wantErr := json.Marshal(p)
+			got, err := appendJSON([]byte("x"), p)
+			if (err != nil) != (wantErr != nil) {
+				t.Fatalf("err = %v, json.Marshal's = %v", err, wantErr)
+			}
+			if err == nil && string(got) != "x"+string(want) {
+				t.Errorf("appendJSON:\n%s\njson.Marshal:\n%s", got[1:], want)
+			}
+		})
+	}
+}
+
+func BenchmarkAppendJSON(b *testing.B) {
+	g, _ := sudoku.Parse("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
+	p, _ := sudoku.Rate(g, sudoku.Options{})
+	p.ID, p.SubmittedAt, p.Submissions = 123456, time.Now().UTC(), 1
+	var buf []byte
+	for b.Loop() {
+		buf, _ = appendJSON(buf[:0], p)
+	}
+}

@@ -1,0 +1,292 @@
+package bulk
+
+// Tests and benchmarks against the real SQLite store.
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sudoku-archive/sudoku/internal/store"
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+func mustOpenDB(tb testing.TB, path string) *store.DB {
+	tb.Helper()
+	db, err := store.Open(context.Background(), path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return db
+}
+
+// inspect opens the database file directly and returns its row count and
+// the verdict of PRAGMA integrity_check.
+func inspect(tb testing.TB, path string) (rows int64, integrity string) {
+	tb.Helper()
+	raw, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer raw.Close()
+	if err := raw.QueryRow("PRAGMA integrity_check").Scan(&integrity); err != nil {
+		tb.Fatal(err)
+	}
+	if err := raw.QueryRow("SELECT count(*) FROM puzzles").Scan(&rows); err != nil {
+		tb.Fatal(err)
+	}
+	return rows, integrity
+}
+
+// cancelAfter is a Sink over the store that cancels the import once n
+// batches are committed: a Ctrl-C at the worst moment, with more batches
+// rated and waiting.
+type cancelAfter struct {
+	*store.DB
+	n      int32
+	done   atomic.Int32
+	cancel context.CancelFunc
+}
+
+func (c *cancelAfter) SubmitMany(ctx context.Context, ps []sudoku.Puzzle) ([]bool, error) {
+	dup, err := c.DB.SubmitMany(ctx, ps)
+	if err == nil && c.done.Add(1) == c.n {
+		c.cancel()
+	}
+	return dup, err
+}
+
+func TestStoreImportInterrupted(t *testing.T) {
+	text, _ := collection(t, "kaggle9m_easy_even5000.txt", 2000)
+	text = "# the first 2000 kaggle puzzles, one of them twice\n" + text + strings.SplitN(text, "\n", 2)[0] + "\n"
+	const batch = 300
+	path := filepath.Join(t.TempDir(), "i.db")
+	db := mustOpenDB(t, path)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sink := &cancelAfter{DB: db, n: 3, cancel: cancel}
+	sum, err := Import(ctx, sink, []Input{{"k", strings.NewReader(text)}}, Options{BatchSize: batch})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if sum.Imported != 3*batch || sum.Duplicates != 0 {
+		t.Errorf("interrupted summary %v, want the 3 committed batches (%d)", sum, 3*batch)
+	}
+	db.Close()
+	if rows, ok := inspect(t, path); rows != 3*batch || ok != "ok" {
+		t.Errorf("database holds %d rows (integrity %q), want %d and ok", rows, ok, 3*batch)
+	}
+
+	db = mustOpenDB(t, path)
+	sum, err = Import(context.Background(), db, []Input{{"k", strings.NewReader(text)}}, Options{BatchSize: batch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := [3]int64{sum.Imported, sum.Duplicates, sum.Rejected}; got != [3]int64{2000 - 3*batch, 3*batch + 1, 0} {
+		t.Errorf("re-run: imported, duplicates, rejected = %v, want [%d %d 0]", got, 2000-3*batch, 3*batch+1)
+	}
+	db.Close()
+	if rows, ok := inspect(t, path); rows != 2000 || ok != "ok" {
+		t.Errorf("database holds %d rows (integrity %q), want 2000 and ok", rows, ok)
+	}
+}
+
+// TestStoreImportKilled kills an importing process with SIGKILL and checks
+// that the database holds whole batches only, then finishes the import.
+func TestStoreImportKilled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a child process for a few seconds")
+	}
+	const batch = 250
+	dir := t.TempDir()
+	src := filepath.Join(dir, "in.txt")
+	f, err := os.Create(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := writeTransformed(f, 10_000, 1)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "k.db")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestStoreImportChild$")
+	cmd.Env = append(os.Environ(), "BULK_CHILD_DB="+path, "BULK_CHILD_SRC="+src, "BULK_CHILD_BATCH="+strconv.Itoa(batch))
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Kill it once a few batches are in, while it is busy with the next.
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		time.Sleep(50 * time.Millisecond)
+		if rows, _ := inspectQuiet(path); rows >= 3*batch || time.Now().After(deadline) {
+			break
+		}
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	rows, ok := inspect(t, path)
+	if ok != "ok" || rows%batch != 0 || rows == 0 {
+		t.Fatalf("after kill -9: %d rows (integrity %q), want a positive multiple of %d and ok", rows, ok, batch)
+	}
+	t.Logf("killed with %d of %d puzzles committed", rows, n)
+
+	db := mustOpenDB(t, path)
+	in, err := os.Open(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	sum, err := Import(context.Background(), db, []Input{{"in", in}}, Options{BatchSize: batch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Imported+sum.Duplicates != int64(n) || sum.Duplicates < rows || sum.Rejected != 0 {
+		t.Errorf("re-run summary %v, want all %d puzzles, at least the %d committed ones as duplicates", sum, n, rows)
+	}
+	db.Close()
+	if got, ok := inspect(t, path); got != rows+sum.Imported || ok != "ok" {
+		t.Errorf("database holds %d rows (integrity %q), want %d", got, ok, rows+sum.Imported)
+	}
+}
+
+// inspectQuiet is inspect for a database that may not exist yet.
+func inspectQuiet(path string) (int64, error) {
+	if _, err := os.Stat(path); err != nil {
+		return 0, err
+	}
+	raw, err := sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=busy_timeout(1000)")
+	if err != nil {
+		return 0, err
+	}
+	defer raw.Close()
+	var n int64
+	err = raw.QueryRow("SELECT count(*) FROM puzzles").Scan(&n)
+	return n, err
+}
+
+// TestStoreImportChild is the child process of TestStoreImportKilled.
+func TestStoreImportChild(t *testing.T) {
+	path := os.Getenv("BULK_CHILD_DB")
+	if path == "" {
+		t.Skip("child process of TestStoreImportKilled")
+	}
+	batch, _ := strconv.Atoi(os.Getenv("BULK_CHILD_BATCH"))
+	db := mustOpenDB(t, path)
+	in, err := os.Open(os.Getenv("BULK_CHILD_SRC"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Import(context.Background(), db, []Input{{"in", in}}, Options{BatchSize: batch}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// storeWith returns a store holding the given puzzle text.
+func storeWith(tb testing.TB, text string) *store.DB {
+	tb.Helper()
+	db := mustOpenDB(tb, filepath.Join(tb.TempDir(), "a.db"))
+	if _, err := Import(context.Background(), db, []Input{{"in", strings.NewReader(text)}}, Options{}); err != nil {
+		tb.Fatal(err)
+	}
+	return db
+}
+
+// TestStoreExportOrder exports in every sort and order and checks that the
+// rows come in that order, ties broken by id, every puzzle once.
+func TestStoreExportOrder(t *testing.T) {
+	text, ps := collection(t, "norvig_easy50.txt", 50)
+	hard, hps := collection(t, "magictour_top1465.txt", 30)
+	db := storeWith(t, text+hard)
+	want := len(ps) - 1 + len(hps)
+	key := map[sudoku.Sort]func(p sudoku.Puzzle) []int64{
+		sudoku.SortDifficulty: func(p sudoku.Puzzle) []int64 { return []int64{p.Backtracks, p.SolveNS, p.ID} },
+		sudoku.SortBacktracks: func(p sudoku.Puzzle) []int64 { return []int64{p.Backtracks, p.ID} },
+		sudoku.SortSolveTime:  func(p sudoku.Puzzle) []int64 { return []int64{p.SolveNS, p.ID} },
+		sudoku.SortSubmitted:  func(p sudoku.Puzzle) []int64 { return []int64{p.ID} },
+		sudoku.SortClues:      func(p sudoku.Puzzle) []int64 { return []int64{int64(p.Clues), p.ID} },
+	}
+	for _, s := range sudoku.Sorts {
+		for _, desc := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s desc=%v", s, desc), func(t *testing.T) {
+				var out bytes.Buffer
+				if _, err := Export(context.Background(), db, &out, JSON, sudoku.ListQuery{Sort: s, Desc: desc}); err != nil {
+					t.Fatal(err)
+				}
+				var got []sudoku.Puzzle
+				for _, l := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+					var p sudoku.Puzzle
+					if err := json.Unmarshal([]byte(l), &p); err != nil {
+						t.Fatal(err)
+					}
+					got = append(got, p)
+				}
+				if len(got) != want {
+					t.Fatalf("exported %d puzzles, want %d", len(got), want)
+				}
+				sorted := slices.IsSortedFunc(got, func(a, b sudoku.Puzzle) int {
+					c := slices.Compare(key[s](a), key[s](b))
+					if desc {
+						c = -c
+					}
+					return c
+				})
+				if !sorted {
+					t.Errorf("export is not in %s order (desc %v)", s, desc)
+				}
+			})
+		}
+	}
+}
+
+// TestStoreRoundTrip exports a store in every format and imports each into
+// a fresh store: the same puzzles, solutions and measures come back.
+func TestStoreRoundTrip(t *testing.T) {
+	text, _ := collection(t, "sudokuexchange_diabolical_even.txt", 100)
+	src := storeWith(t, text)
+	all := func(db *store.DB) map[sudoku.Grid]sudoku.Puzzle {
+		m := map[sudoku.Grid]sudoku.Puzzle{}
+		err := db.Export(context.Background(), sudoku.ListQuery{Sort: sudoku.SortSubmitted}, func(p sudoku.Puzzle) error {
+			p.ID, p.SolveNS, p.SubmittedAt = 0, 0, time.Time{} // the new archive's own
+			m[p.Givens] = p
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	want := all(src)
+	for _, f := range Formats {
+		t.Run(string(f), func(t *testing.T) {
+			var out bytes.Buffer
+			if _, err := Export(context.Background(), src, &out, f, sudoku.ListQuery{}); err != nil {
+				t.Fatal(err)
+			}
+			dst := mustOpenDB(t, filepath.Join(t.TempDir(), "b.db"))
+			sum, err := Import(context.Background(), dst, []Input{{"x", &out}}, Options{})
+			if err != nil || sum.Imported != 100 || sum.Duplicates != 0 || sum.Rejected != 0 {
+				t.Fatalf("import of the %s export: %v, %v; want 100 imported", f, sum, err)
+			}
+			if diff := cmp.Diff(want, all(dst)); diff != "" {
+				t.Errorf("round trip (-exported +imported):\n%s", diff)
+			}
+		})
+	}
+}
