@@ -20,7 +20,9 @@ import (
 // full batches of bulk.DefaultBatchSize and a part) and kills it with SIGKILL at a random moment, several
 // times over the same database. After each kill the database must pass
 // integrity_check, its totals must agree with its rows, and it must hold
-// only whole batches: exactly the first k*BatchSize lines of the input.
+// only whole batches: exactly the first k*BatchSize lines of the input, and
+// within each batch the same submission count (a re-run counts each batch
+// it commits once more).
 // Then one more run completes, counting what the killed runs committed as
 // duplicates and storing nothing twice.
 //
@@ -85,6 +87,12 @@ func TestCrashImport(t *testing.T) {
 		for i, p := range lines {
 			if _, ok := got[p]; ok != (i < n) {
 				t.Fatalf("line %d stored: %v, with %d puzzles stored: not the first whole batches", i+1, ok, n)
+			}
+			// A re-run counts archived puzzles again, a whole batch at a
+			// time: within a batch every puzzle has the same count.
+			if first := lines[i-i%batch]; i < n && got[p] != got[first] {
+				t.Fatalf("line %d has %d submissions, line %d of the same batch %d: a batch committed in part",
+					i+1, got[p], i-i%batch+1, got[first])
 			}
 		}
 		return n
