@@ -17,8 +17,8 @@ import (
 )
 
 // TestCrashImport runs the real `sudoku import` on 20,000 puzzles (four
-// full batches of bulk.DefaultBatchSize and a part) and kills it with SIGKILL at a random moment, several
-// times over the same database. After each kill the database must pass
+// full batches of bulk.DefaultBatchSize and a part) and kills it with
+// SIGKILL at a random moment, several times over the same database. After each kill the database must pass
 // integrity_check, its totals must agree with its rows, and it must hold
 // only whole batches: exactly the first k*BatchSize lines of the input, and
 // within each batch the same submission count (a re-run counts each batch
@@ -31,10 +31,13 @@ func TestCrashImport(t *testing.T) {
 	if testing.Short() {
 		t.Skip("crash test: skipped with -short")
 	}
+	if *crashRounds < 1 {
+		t.Skip("-crash.rounds=0: nothing to kill")
+	}
 	bin := buildBinary(t)
 	dir := t.TempDir()
 	src := newPuzzleSource(t)
-	lines := make([]string, 20000)
+	lines := make([]string, 5*bulk.DefaultBatchSize-480) // four full batches and a part
 	for i := range lines {
 		lines[i] = src.next()
 	}
@@ -76,10 +79,7 @@ func TestCrashImport(t *testing.T) {
 	// stored checks the file and returns how many puzzles it holds.
 	stored := func() int {
 		t.Helper()
-		db := openRaw(t, dbPath)
-		defer db.Close()
-		checkSound(t, db)
-		got := rows(t, db)
+		got := inspect(t, dbPath)
 		n := len(got)
 		if n%batch != 0 && n != len(lines) {
 			t.Errorf("%d puzzles stored: not a whole number of %d-puzzle batches", n, batch)

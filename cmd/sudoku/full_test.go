@@ -148,10 +148,7 @@ func TestFullDisk(t *testing.T) {
 	// Nothing half-written: the refused puzzles are absent, the totals agree.
 	check := func(want []string, absent []string) {
 		t.Helper()
-		raw := openRaw(t, dbPath)
-		defer raw.Close()
-		checkSound(t, raw)
-		got := rows(t, raw)
+		got := inspect(t, dbPath)
 		for _, p := range want {
 			if got[p] != 1 {
 				t.Errorf("acknowledged puzzle %s: %d submissions stored, want 1", p, got[p])

@@ -355,9 +355,7 @@ func TestLoad(t *testing.T) {
 	}
 
 	// Afterwards: exactly what was acknowledged, nothing more, nothing less.
-	db := openRaw(t, dbPath)
-	checkSound(t, db)
-	got := rows(t, db)
+	got := inspect(t, dbPath)
 	tl.mu.Lock()
 	if len(tl.unknown) != 0 {
 		t.Errorf("%d submissions got no answer", len(tl.unknown))

@@ -162,55 +162,6 @@ func openRaw(tb testing.TB, path string) *sql.DB {
 	return db
 }
 
-// rows reads every puzzle row: submissions by givens.
-func rows(tb testing.TB, db *sql.DB) map[string]int64 {
-	tb.Helper()
-	rs, err := db.Query("SELECT givens, submissions FROM puzzles")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer rs.Close()
-	m := map[string]int64{}
-	for rs.Next() {
-		var g string
-		var n int64
-		if err := rs.Scan(&g, &n); err != nil {
-			tb.Fatal(err)
-		}
-		if _, dup := m[g]; dup {
-			tb.Errorf("givens %s stored twice", g)
-		}
-		m[g] = n
-	}
-	if err := rs.Err(); err != nil {
-		tb.Fatal(err)
-	}
-	return m
-}
-
-// checkSound fails tb unless PRAGMA integrity_check says ok and the running
-// totals (counts) agree with the rows: nothing half-written.
-func checkSound(tb testing.TB, db *sql.DB) {
-	tb.Helper()
-	var ic string
-	if err := db.QueryRow("PRAGMA integrity_check").Scan(&ic); err != nil {
-		tb.Fatal(err)
-	}
-	if ic != "ok" {
-		tb.Errorf("integrity_check: %s", ic)
-	}
-	var total, uniq, rowsN, uniqRows int64
-	if err := db.QueryRow("SELECT total, uniq FROM counts WHERE id = 1").Scan(&total, &uniq); err != nil {
-		tb.Fatal(err)
-	}
-	if err := db.QueryRow("SELECT count(*), count(*) FILTER (WHERE solutions = 1) FROM puzzles").Scan(&rowsN, &uniqRows); err != nil {
-		tb.Fatal(err)
-	}
-	if total != rowsN || uniq != uniqRows {
-		tb.Errorf("counts say %d puzzles (%d unique), the table holds %d (%d unique)", total, uniq, rowsN, uniqRows)
-	}
-}
-
 // checkAcknowledged fails tb unless every acknowledged submission is in the
 // database: for each puzzle at least as many submissions as acknowledged,
 // and at most that plus those whose answer never came.
@@ -240,17 +191,87 @@ func checkAcknowledged(tb testing.TB, got map[string]int64, t *tally) {
 	}
 }
 
-// buildBinary builds the sudoku command into a temporary directory, as a
-// user would (no race detector: the crash tests kill it anyway).
-func buildBinary(tb testing.TB) string {
-	tb.Helper()
-	bin := filepath.Join(tb.TempDir(), "sudoku")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		tb.Fatalf("go build: %v\n%s", err, out)
+// toolDir holds the binaries the tests build, once per test process.
+var toolDir string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "sudoku-test-tools")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
 	}
-	return bin
+	toolDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// tool is one binary built for the tests.
+type tool struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+var sudokuBin, dbcheckBin tool
+
+// build builds pkg (relative to the package directory) into toolDir once,
+// as a user would: CGO_ENABLED=0, no race detector.
+func (b *tool) build(tb testing.TB, pkg, name string) string {
+	tb.Helper()
+	b.once.Do(func() {
+		b.path = filepath.Join(toolDir, name)
+		cmd := exec.Command("go", "build", "-o", b.path, pkg)
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.err = fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
+		}
+	})
+	if b.err != nil {
+		tb.Fatal(b.err)
+	}
+	return b.path
+}
+
+// buildBinary returns the sudoku command, built for the tests (the crash
+// tests kill it, the start-up tests read its exit status).
+func buildBinary(tb testing.TB) string { return sudokuBin.build(tb, ".", "sudoku") }
+
+// inspect checks an archive file with testdata/dbcheck, built without the
+// race detector (SQLite compiled to Go runs ten times slower under it): it
+// fails tb unless PRAGMA integrity_check says ok, the running totals agree
+// with the rows (nothing half-written) and no givens are stored twice. It
+// returns the submission count of every stored puzzle.
+func inspect(tb testing.TB, path string) map[string]int64 {
+	tb.Helper()
+	bin := dbcheckBin.build(tb, "./testdata/dbcheck", "dbcheck")
+	var stderr strings.Builder
+	cmd := exec.Command(bin, path)
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		tb.Fatalf("dbcheck %s: %v\n%s", path, err, stderr.String())
+	}
+	var s struct {
+		Integrity         string
+		Total, Uniq, Rows int64
+		UniqRows          int64 `json:"uniq_rows"`
+		Puzzles           map[string]int64
+		Repeated          []string
+	}
+	if err := json.Unmarshal(out, &s); err != nil {
+		tb.Fatalf("dbcheck output %.200s: %v", out, err)
+	}
+	if s.Integrity != "ok" {
+		tb.Errorf("integrity_check: %s", s.Integrity)
+	}
+	if s.Total != s.Rows || s.Uniq != s.UniqRows {
+		tb.Errorf("counts say %d puzzles (%d unique), the table holds %d (%d unique)", s.Total, s.Uniq, s.Rows, s.UniqRows)
+	}
+	if len(s.Repeated) > 0 {
+		tb.Errorf("givens stored twice: %v", s.Repeated)
+	}
+	return s.Puzzles
 }
 
 // proc is a `sudoku serve` subprocess.
