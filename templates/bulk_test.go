@@ -67,12 +67,19 @@ func TestImportPageAllGood(t *testing.T) {
 }
 
 func TestImportPageRefused(t *testing.T) {
-	doc, _ := render(t, ImportPage(ImportView{Form: UploadForm{CSRF: "tok", Error: "The file is larger than 1 MiB."}}))
+	doc, _ := render(t, ImportPage(ImportView{Form: UploadForm{CSRF: "tok", Error: "The file is larger than 1 MiB: use `sudoku import` for <large> ones."}}))
 	if byID(doc, "import-result").Length() != 0 || byID(doc, "import-summary").Length() != 0 {
 		t.Error("a summary for a refused file")
 	}
-	if got := byID(doc, "upload-error-message").Text(); got != "The file is larger than 1 MiB." {
+	msg := byID(doc, "upload-error-message")
+	if got := strings.Join(strings.Fields(msg.Text()), " "); got != "The file is larger than 1 MiB: use sudoku import for <large> ones." {
 		t.Errorf("message %q", got)
+	}
+	if got := msg.Find("code").Text(); got != "sudoku import" {
+		t.Errorf("the command is shown as %q, want it in <code>", got)
+	}
+	if got := byID(doc, "upload-form").Find("h2").Text(); strings.TrimSpace(got) != "Import another file" {
+		t.Errorf("form heading %q under the page's own", got)
 	}
 	if byID(doc, "upload-file").AttrOr("aria-invalid", "") != "true" {
 		t.Error("the file input is not marked invalid")

@@ -153,7 +153,7 @@ func TestImportUploadRefuses(t *testing.T) {
 		{"wrong token", upload{file: []byte(batchEasy), token: token + "x", cookie: cookie}, http.StatusForbidden, ""},
 		{"token without cookie", upload{file: []byte(batchEasy), token: token}, http.StatusForbidden, ""},
 		{"one byte past 1 MiB", upload{file: append(bytes.Repeat([]byte("#\n"), MaxBatchBody/2-41), " "+batchEasy+"\n"...), token: token, cookie: cookie},
-			http.StatusRequestEntityTooLarge, "The file is larger than 1 MiB: use `sudoku import` for large collections."},
+			http.StatusRequestEntityTooLarge, "The file is larger than 1 MiB: use sudoku import for large collections."},
 		{"2 MiB", upload{file: big, token: token, cookie: cookie}, http.StatusRequestEntityTooLarge, "larger than 1 MiB"},
 		{"2 MiB without Content-Length", upload{file: big, token: token, cookie: cookie, chunked: true}, http.StatusRequestEntityTooLarge, "larger than 1 MiB"},
 		{"2 MiB without a token", upload{file: big, cookie: cookie}, http.StatusRequestEntityTooLarge, "larger than 1 MiB"},
