@@ -41,8 +41,8 @@ const maxRejectedShown = 500
 // maxLineShown is how many characters of a rejected line the page shows.
 const maxLineShown = 90
 
-// errUploadTooLarge is the message of the 413 page.
-var errUploadTooLarge = fmt.Sprintf("The file is larger than %d MiB: use `sudoku import` for large collections.", MaxBatchBody>>20)
+// msgTooLarge is what the 413 page says; the backticks mark a command.
+var msgTooLarge = fmt.Sprintf("The file is larger than %d MiB: use `sudoku import` for large collections.", MaxBatchBody>>20)
 
 // uploadLimit bounds an upload before anything reads it. It must run before
 // the CSRF middleware: that one reads the token from the form, and parsing a
@@ -79,7 +79,7 @@ func (s *Server) uploadLimit() echo.MiddlewareFunc {
 // uploadDrain more of body so the browser gets to show the page.
 func (s *Server) uploadTooLarge(c echo.Context, body io.Reader) error {
 	io.Copy(io.Discard, io.LimitReader(body, uploadDrain)) //nolint:errcheck // best effort: the answer is 413 either way
-	return s.renderUploadError(c, http.StatusRequestEntityTooLarge, errUploadTooLarge)
+	return s.renderUploadError(c, http.StatusRequestEntityTooLarge, msgTooLarge)
 }
 
 // uploadToken is the CSRF token for the form on an upload's answer. The
@@ -120,7 +120,7 @@ func (s *Server) importUpload(c echo.Context) error {
 		return s.renderUploadError(c, http.StatusUnprocessableEntity, "Choose a file to import: a text file with one puzzle per line.")
 	}
 	if fh.Size > MaxBatchBody {
-		return s.renderUploadError(c, http.StatusRequestEntityTooLarge, errUploadTooLarge)
+		return s.renderUploadError(c, http.StatusRequestEntityTooLarge, msgTooLarge)
 	}
 	f, err := fh.Open()
 	if err != nil {
@@ -134,7 +134,7 @@ func (s *Server) importUpload(c echo.Context) error {
 	name := displayName(fh.Filename)
 	switch {
 	case len(body) > MaxBatchBody: // Size said otherwise; trust what was read
-		return s.renderUploadError(c, http.StatusRequestEntityTooLarge, errUploadTooLarge)
+		return s.renderUploadError(c, http.StatusRequestEntityTooLarge, msgTooLarge)
 	case len(body) == 0:
 		return s.renderUploadError(c, http.StatusUnprocessableEntity, fmt.Sprintf("%s is empty: choose a file with one puzzle per line.", quoteName(name)))
 	case bytes.IndexByte(body, 0) >= 0:
