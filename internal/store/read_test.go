@@ -331,9 +331,6 @@ func TestListPlans(t *testing.T) {
 			}
 			o := orders[k.sort]
 			index := o.index
-			if k.unique {
-				index = o.uniq
-			}
 			lead := o.keys[:len(o.keys)-1]
 			cmp := ">"
 			if k.desc {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -21,10 +22,16 @@ const columns = `id, givens, solution, clues, solutions, backtracks, guesses, no
 // upsertSQL stores a new puzzle or, for givens already archived, counts one
 // more submission; either way it returns the stored row, whose submissions
 // is 1 exactly when the row is new.
-const upsertSQL = `INSERT INTO puzzles (givens, solution, clues, solutions, backtracks, guesses, nodes, solve_ns, engine_version, submitted_at, submissions)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)
-ON CONFLICT (givens) DO UPDATE SET submissions = submissions + 1
+const upsertSQL = upsertHead + upsertValues + upsertTail + `
 RETURNING ` + columns
+
+// The parts of an upsert, so that commitMany can store many rows with one.
+const (
+	upsertHead   = `INSERT INTO puzzles (givens, solution, clues, solutions, backtracks, guesses, nodes, solve_ns, engine_version, submitted_at, submissions) VALUES `
+	upsertValues = `(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`
+	upsertTail   = `
+ON CONFLICT (givens) DO UPDATE SET submissions = submissions + 1`
+)
 
 // An op is one request to the writer goroutine.
 type op struct {
@@ -244,25 +251,93 @@ func (db *DB) commitBatch(batch []*op) {
 	}
 }
 
-// commitMany commits a SubmitMany request in one transaction.
+// manyRows is how many puzzles one INSERT statement of commitMany carries.
+// A statement per row costs more in the driver than SQLite spends on the row;
+// 64 rows a statement made a 17-clue import's writes about 2x faster.
+const manyRows = 64
+
+// commitMany commits a SubmitMany request in one transaction, manyRows
+// puzzles to a statement.
 func (db *DB) commitMany(o *op) {
 	dup := make([]bool, len(o.many))
 	now := time.Now().UTC().UnixNano()
 	err := db.inTx(func(tx *sql.Tx) error {
-		stmt := tx.Stmt(db.upsert)
-		for i := range o.many {
-			_, d, err := upsertOne(stmt, &o.many[i], now)
-			if err != nil {
-				return fmt.Errorf("puzzle %d of %d: %w", i+1, len(o.many), err)
+		// A statement's RETURNING rows come in no promised order, so they
+		// are matched to puzzles by givens, and a statement never holds the
+		// same givens twice: a repeat starts the next statement, where it
+		// sees the row the first one stored.
+		chunk := make(map[sudoku.Grid]int, manyRows) // givens -> index in o.many
+		start := 0
+		flush := func(end int) error {
+			if start == end {
+				return nil
 			}
-			dup[i] = d
+			if err := upsertRows(tx, o.many[start:end], start, chunk, dup, now); err != nil {
+				return err
+			}
+			clear(chunk)
+			start = end
+			return nil
 		}
-		return nil
+		for i := range o.many {
+			if _, seen := chunk[o.many[i].Givens]; seen || len(chunk) == manyRows {
+				if err := flush(i); err != nil {
+					return err
+				}
+			}
+			chunk[o.many[i].Givens] = i
+		}
+		return flush(len(o.many))
 	})
 	if err != nil {
 		dup = nil
 	}
 	o.done <- result{dup: dup, err: err}
+}
+
+// upsertRows stores ps (distinct givens, at offset off of the request) with
+// one multi-row upsert and records in dup which were archived already.
+func upsertRows(tx *sql.Tx, ps []sudoku.Puzzle, off int, index map[sudoku.Grid]int, dup []bool, now int64) error {
+	var q strings.Builder
+	q.WriteString(upsertHead)
+	args := make([]any, 0, len(ps)*10)
+	for i := range ps {
+		if i > 0 {
+			q.WriteByte(',')
+		}
+		q.WriteString(upsertValues)
+		p := &ps[i]
+		args = append(args, p.Givens.String(), p.Solution.String(), p.Givens.Clues(), p.Solutions,
+			p.Backtracks, p.Guesses, p.Nodes, p.SolveNS, p.EngineVersion, now)
+	}
+	q.WriteString(upsertTail + " RETURNING givens, submissions")
+	rows, err := tx.Query(q.String(), args...)
+	if err != nil {
+		return fmt.Errorf("puzzles %d-%d: %w", off+1, off+len(ps), err)
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		var givens string
+		var submissions int64
+		if err := rows.Scan(&givens, &submissions); err != nil {
+			return fmt.Errorf("puzzles %d-%d: %w", off+1, off+len(ps), err)
+		}
+		g, err := sudoku.Parse(givens)
+		i, ok := index[g]
+		if err != nil || !ok {
+			return fmt.Errorf("puzzles %d-%d: unexpected row %q returned", off+1, off+len(ps), givens)
+		}
+		dup[i] = submissions > 1
+		n++
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("puzzles %d-%d: %w", off+1, off+len(ps), err)
+	}
+	if n != len(ps) {
+		return fmt.Errorf("puzzles %d-%d: %d rows stored, want %d", off+1, off+len(ps), n, len(ps))
+	}
+	return nil
 }
 
 // inTx runs fn in an immediate transaction on the writer connection and

@@ -251,6 +251,52 @@ func TestSubmitMany(t *testing.T) {
 	}
 }
 
+// TestSubmitManyAcrossStatements checks the duplicate flags and counts of a
+// batch larger than one multi-row statement (manyRows), with repeats inside
+// one statement's span, across spans and of rows archived before.
+func TestSubmitManyAcrossStatements(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpenDB(t)
+	if _, _, err := db.Submit(ctx, synthetic(500, 0, 0, 1)); err != nil {
+		t.Fatal(err)
+	}
+	var batch []sudoku.Puzzle
+	var want []bool
+	seen := map[int64]int64{500: 1} // n -> submissions expected
+	add := func(n int64) {
+		batch = append(batch, synthetic(n, n%7, n, 1))
+		want = append(want, seen[n] > 0)
+		seen[n]++
+	}
+	for i := range int64(3*manyRows + 5) {
+		add(i + 1)
+		switch i {
+		case 3, manyRows - 1, manyRows, 2 * manyRows:
+			add(1) // a repeat within and across statements
+		case 10:
+			add(500) // archived before the batch
+		}
+	}
+	dup, err := db.SubmitMany(ctx, batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(want, dup); d != "" {
+		t.Errorf("duplicates (-want +got):\n%s", d)
+	}
+	got := map[string]int64{}
+	for _, p := range exportAll(t, db, sudoku.ListQuery{Sort: sudoku.SortSubmitted}) {
+		got[p.Givens.String()] = p.Submissions
+	}
+	wantCounts := map[string]int64{}
+	for n, c := range seen {
+		wantCounts[synthetic(n, 0, 0, 1).Givens.String()] = c
+	}
+	if d := cmp.Diff(wantCounts, got); d != "" {
+		t.Errorf("submissions by givens (-want +got):\n%s", d)
+	}
+}
+
 // TestFull fills the database to a page limit: writes fail with ErrFull and
 // leave nothing behind, reads go on, and writes work again once the limit
 // is raised, on the same open DB.

@@ -170,7 +170,11 @@ func (s *Server) middleware() {
 	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{
 		Limit: strconv.Itoa(BodyLimit/1024) + "K",
 		// A batch import reads up to MaxBatchBody and answers its own 413.
-		Skipper: func(c echo.Context) bool { return c.Request().URL.Path == batchPath },
+		// So does an upload, within its own bound (uploadLimit).
+		Skipper: func(c echo.Context) bool {
+			p := c.Request().URL.Path
+			return p == batchPath || p == importPath
+		},
 	}))
 	if s.cfg.RateLimit > 0 {
 		e.Use(s.rateLimiter())
@@ -180,6 +184,7 @@ func (s *Server) middleware() {
 		// handleError maps context errors itself, with a clear message.
 		ErrorHandler: func(err error, _ echo.Context) error { return err },
 	}))
+	e.Use(s.uploadLimit()) // before CSRF: that one parses the form
 	e.Use(middleware.CSRFWithConfig(middleware.CSRFConfig{
 		// The JSON API takes only application/json bodies, which a form on
 		// another site cannot send without a CORS preflight we never grant.
