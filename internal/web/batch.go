@@ -66,7 +66,7 @@ func (s *Server) apiBatch(c echo.Context) error {
 		return echo.NewHTTPError(http.StatusBadRequest, "unreadable body").SetInternal(err)
 	}
 
-	sum, rejected, err := importText(req.Context(), ba, "body", body)
+	sum, rejected, err := s.importText(req.Context(), ba, "body", body)
 	if err != nil {
 		return fmt.Errorf("batch import: %w", err)
 	}
@@ -81,11 +81,12 @@ func (s *Server) apiBatch(c echo.Context) error {
 // `sudoku import`, all in one transaction: on success every counted puzzle
 // is committed, on error none is. It returns the summary and every rejected
 // line, in order. body is at most MaxBatchBody bytes (the callers bound it).
-func importText(ctx context.Context, ba bulkArchive, name string, body []byte) (bulk.Summary, []bulk.Rejection, error) {
+func (s *Server) importText(ctx context.Context, ba bulkArchive, name string, body []byte) (bulk.Summary, []bulk.Rejection, error) {
 	var rejected []bulk.Rejection
 	sum, err := bulk.Import(ctx, ba, []bulk.Input{{Name: name, Reader: bytes.NewReader(body)}}, bulk.Options{
 		// Every puzzle line is at least 82 bytes, so one batch holds the body.
 		BatchSize: MaxBatchBody/82 + 1,
+		MaxNodes:  s.cfg.MaxNodes,
 		Reject:    func(r bulk.Rejection) { rejected = append(rejected, r) },
 	})
 	return sum, rejected, err

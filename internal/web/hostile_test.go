@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"slices"
 	"strings"
@@ -11,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/PuerkitoBio/goquery"
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
 // FuzzListQuery sends arbitrary query strings to the listing, as JSON
@@ -143,7 +146,9 @@ func TestEveryPostFormCarriesCSRFToken(t *testing.T) {
 func TestPathologicalPuzzle(t *testing.T) {
 	const hostile = ".5...6.98.....2.17................3...........24..............6........531...9..."
 	const timeout = 200 * time.Millisecond
-	s, f := newTestServer(t, Config{RequestTimeout: timeout})
+	// The engine's own budget, so that the request timeout is what stops
+	// the search (TestHostileGridBudget covers the server's budget).
+	s, f := newTestServer(t, Config{RequestTimeout: timeout, MaxNodes: sudoku.DefaultMaxNodes})
 	var wg sync.WaitGroup
 	stop, stopped := make(chan struct{}), make(chan struct{})
 	var (
@@ -198,5 +203,29 @@ func TestPathologicalPuzzle(t *testing.T) {
 		hostileAt, timeout, len(healthz), healthz[len(healthz)/2], healthz[len(healthz)-1])
 	if len(f.puzzles) != 0 {
 		t.Error("stored a puzzle")
+	}
+}
+
+// TestHostileGridBudget sends the hostile grid with the server's default
+// node budget: every path that solves refuses it as too hard (422) long
+// before the request timeout, and stores nothing.
+func TestHostileGridBudget(t *testing.T) {
+	const hostile = ".5...6.98.....2.17................3...........24..............6........531...9..."
+	s, f := newTestServer(t, Config{RequestTimeout: time.Minute})
+	for _, path := range []string{"/api/puzzles", "/api/solve"} {
+		rec := post(t, s, path, puzzleBody(hostile))
+		if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(decode[apiErr](t, rec).Error, "too hard") {
+			t.Errorf("%s: status %d, body %s; want 422 too hard", path, rec.Code, rec.Body)
+		}
+	}
+	// The same grid in a batch is one rejected line, not a failed request.
+	req := httptest.NewRequest(http.MethodPost, "/api/puzzles/batch", strings.NewReader(hostile+"\n"))
+	req.Header.Set("Content-Type", "text/plain")
+	bs := New(&bulkFake{fakeArchive: f}, Config{RequestTimeout: time.Minute})
+	if rec := serve(bs, req); rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `"rejected":1`) || !strings.Contains(rec.Body.String(), "too hard") {
+		t.Errorf("batch: status %d, body %s; want 200 with the line rejected as too hard", rec.Code, rec.Body)
+	}
+	if len(f.puzzles) != 0 {
+		t.Errorf("stored %d puzzles", len(f.puzzles))
 	}
 }

@@ -141,7 +141,7 @@ func (s *Server) importUpload(c echo.Context) error {
 		return s.renderUploadError(c, http.StatusUnprocessableEntity, fmt.Sprintf("%s is not a text file: choose a file with one puzzle per line.", quoteName(name)))
 	}
 
-	sum, rejected, err := importText(c.Request().Context(), ba, name, body)
+	sum, rejected, err := s.importText(c.Request().Context(), ba, name, body)
 	if err != nil {
 		return fmt.Errorf("import upload: %w", err)
 	}
