@@ -482,4 +482,80 @@ func browserSuite(t *testing.T, ctx context.Context, base string) {
 		chromeStep(t, ctx, "a puzzle on a phone", chromedp.Navigate(base+"/puzzles/1"), chromedp.WaitVisible(tidSel("board")))
 		screenshotViewport(t, ctx, shots, "9-phone-dark-puzzle")
 	})
+
+	t.Run("import a file from the submit page, then download the history", func(t *testing.T) {
+		chromeStep(t, ctx, "desktop, light", chromedp.EmulateReset(), chromedp.EmulateViewport(1280, 900), colorScheme("light"))
+		// Two 17-clue puzzles no other step archives, the first again with
+		// 0 blanks (a duplicate), a line of markup and clashing givens.
+		a := ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7..."
+		b := ".................1.....2.3......3.2...4....5...6.1.....3......6.7..8...952.7....."
+		file := filepath.Join(t.TempDir(), "collection.txt")
+		text := "# two 17-clue puzzles\n" + a + "\n" + b + " rated 9.1\n" + strings.ReplaceAll(a, ".", "0") + "\n" +
+			"<b>not a puzzle</b>\n" + "11" + a[2:] + "\n"
+		if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		chromeStep(t, ctx, "upload the file",
+			chromedp.Navigate(base+"/"),
+			chromedp.WaitVisible(tidSel("upload-file")),
+			chromedp.SetUploadFiles(tidSel("upload-file"), []string{file}),
+			chromedp.Click(tidSel("upload-submit")),
+			chromedp.WaitVisible(tidSel("import-summary")),
+		)
+		summary := chromeValue(t, ctx, "summary", chromedp.Text(tidSel("import-summary")))
+		if got := strings.Join(strings.Fields(summary), " "); got != "Imported 2, duplicates 1, rejected 2" {
+			t.Errorf("summary %q", got)
+		}
+		rows := chromeJS[[]string](t, ctx, `Array.from(document.querySelectorAll('[data-testid="reject-row"]')).map(r => r.querySelector('[data-testid="reject-line"]').textContent + " " + r.querySelector('[data-testid="reject-text"]').textContent)`)
+		if want := []string{"5 <b>not a puzzle</b>", "6 11" + a[2:]}; !slices.Equal(rows, want) {
+			t.Errorf("rejected rows %q, want %q", rows, want)
+		}
+		screenshot(t, ctx, shots, "10-import-results")
+		// The pause lets the colour transitions finish before the shot.
+		chromeStep(t, ctx, "dark", colorScheme("dark"), chromedp.Sleep(300*time.Millisecond))
+		screenshot(t, ctx, shots, "11-import-results-dark")
+		chromeStep(t, ctx, "phone, dark", chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile), chromedp.Sleep(300*time.Millisecond))
+		if chromeJS[bool](t, ctx, `document.documentElement.scrollWidth > window.innerWidth`) {
+			t.Error("the import results scroll sideways on a phone")
+		}
+		screenshot(t, ctx, shots, "12-phone-dark-import-results")
+		chromeStep(t, ctx, "desktop, light again", chromedp.EmulateReset(), chromedp.EmulateViewport(1280, 900), colorScheme("light"))
+
+		// A file past 1 MiB comes back as the form and the reason, not as
+		// a connection reset.
+		big := filepath.Join(t.TempDir(), "big.txt")
+		if err := os.WriteFile(big, bytes.Repeat([]byte(a+"\n"), 3<<20/82), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		chromeStep(t, ctx, "upload a 3 MiB file",
+			chromedp.SetUploadFiles(tidSel("upload-file"), []string{big}),
+			chromedp.Click(tidSel("upload-submit")),
+			chromedp.WaitVisible(tidSel("upload-error-message")),
+		)
+		if msg := chromeValue(t, ctx, "error", chromedp.Text(tidSel("upload-error-message"))); !strings.Contains(msg, "larger than 1 MiB") {
+			t.Errorf("error %q", msg)
+		}
+		screenshotViewport(t, ctx, shots, "13-import-too-large")
+
+		chromeStep(t, ctx, "open the history by clues, fewest first",
+			chromedp.Navigate(base+"/puzzles?sort=clues&order=asc"),
+			chromedp.WaitVisible(tidSel("downloads")),
+		)
+		href := chromeValue(t, ctx, "CSV link", chromedp.AttributeValue(tidSel("download-csv"), "href")).Value
+		if href != "/api/export?format=csv&order=asc&sort=clues" {
+			t.Fatalf("CSV link %q", href)
+		}
+		res, err := http.Get(base + href)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		csv, _ := io.ReadAll(res.Body)
+		// The fewest clues first: the two 17-clue puzzles lead.
+		lines := strings.Split(string(csv), "\n")
+		if res.StatusCode != http.StatusOK || len(lines) < 3 || !strings.HasPrefix(lines[0], "id,puzzle,") ||
+			!strings.Contains(lines[1], ",17,") || !strings.Contains(lines[2], ",17,") {
+			t.Errorf("CSV download: %d\n%.400s", res.StatusCode, csv)
+		}
+	})
 }

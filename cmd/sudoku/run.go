@@ -8,6 +8,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/sudoku-archive/sudoku/internal/store"
 )
 
 // command is one subcommand of the sudoku binary.
@@ -23,6 +25,10 @@ type env struct {
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
+	// opened, when set, is handed the database `sudoku serve` opened, so
+	// that a test can fill it (store.SetMaxPageCount) under the very server
+	// the command runs.
+	opened func(*store.DB)
 }
 
 // commands lists the subcommands in the order `sudoku help` shows them.
@@ -32,6 +38,7 @@ var commands = []command{
 	{"solve", "solve puzzles and print solutions (and measures with --json)", runSolve},
 	{"import", "archive every puzzle of files of one puzzle per line", runImport},
 	{"export", "write every archived puzzle as txt, csv or json lines", runExport},
+	{"backup", "write a consistent copy of the database, also while serve runs", runBackup},
 }
 
 // errQuiet is returned by a subcommand that has already told the user what

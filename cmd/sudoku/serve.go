@@ -100,6 +100,9 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 			err = errors.Join(err, cerr)
 		}
 	}()
+	if e.opened != nil {
+		e.opened(db)
+	}
 	cfg.web.Logger.Info("database open", slog.String("path", cfg.db))
 	return web.New(db, cfg.web).ListenAndServe(ctx, cfg.addr)
 }

@@ -4,9 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"database/sql"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sudoku-archive/sudoku/internal/store/storetest"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -87,81 +86,17 @@ func millionArchive(b *testing.B) string {
 	return benchArchive.path
 }
 
-// buildArchive fills a new archive at path with rows synthetic puzzles as
-// fast as SQLite allows: the schema from Open, then the sort indexes
-// dropped, big transactions with synchronous off, and the indexes rebuilt
-// from their own definitions at the end. Backtracks follow a long-tailed
-// distribution with many ties, like real puzzles.
+// buildArchive creates the schema at path with Open, then fills it with
+// storetest.BuildArchive.
 func buildArchive(path string, rows int) error {
-	ctx := context.Background()
-	db, err := Open(ctx, path)
+	db, err := Open(context.Background(), path)
 	if err != nil {
 		return err
 	}
 	if err := db.Close(); err != nil {
 		return err
 	}
-	raw, err := sql.Open("sqlite", "file:"+path+"?_pragma=synchronous(OFF)&_pragma=cache_size(-200000)&_pragma=temp_store(MEMORY)")
-	if err != nil {
-		return err
-	}
-	defer raw.Close()
-	raw.SetMaxOpenConns(1)
-	var indexes []string
-	rs, err := raw.Query("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'puzzles' AND sql IS NOT NULL")
-	if err != nil {
-		return err
-	}
-	var names []string
-	for rs.Next() {
-		var name, def string
-		if err := rs.Scan(&name, &def); err != nil {
-			return err
-		}
-		names, indexes = append(names, name), append(indexes, def)
-	}
-	rs.Close()
-	for _, name := range names {
-		if _, err := raw.Exec("DROP INDEX " + name); err != nil {
-			return err
-		}
-	}
-	rng := rand.New(rand.NewPCG(1, 2))
-	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).UnixNano()
-	const chunk = 100_000
-	for start := 0; start < rows; start += chunk {
-		tx, err := raw.Begin()
-		if err != nil {
-			return err
-		}
-		stmt, err := tx.Prepare(`INSERT INTO puzzles (givens, solution, clues, solutions, backtracks, guesses, nodes, solve_ns, engine_version, submitted_at, submissions)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'bench', ?, ?)`)
-		if err != nil {
-			return err
-		}
-		for i := start; i < min(start+chunk, rows); i++ {
-			bt := int64(rng.ExpFloat64() * 40)
-			p := synthetic(int64(i)+1, bt, 20_000+bt*400+rng.Int64N(4000), 1)
-			if rng.IntN(100) < 3 {
-				p.Solutions = 2
-			}
-			if _, err := stmt.Exec(p.Givens.String(), p.Solution.String(), p.Givens.Clues(), p.Solutions,
-				p.Backtracks, p.Guesses, p.Nodes, p.SolveNS, t0+int64(i)*int64(time.Second), 1+rng.IntN(2)); err != nil {
-				return err
-			}
-		}
-		stmt.Close()
-		if err := tx.Commit(); err != nil {
-			return err
-		}
-	}
-	for _, def := range indexes {
-		if _, err := raw.Exec(def); err != nil {
-			return err
-		}
-	}
-	_, err = raw.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
-	return err
+	return storetest.BuildArchive(path, rows)
 }
 
 // rssMB reads the resident set size of this process from /proc.

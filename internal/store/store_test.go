@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/pressly/goose/v3"
 
+	"github.com/sudoku-archive/sudoku/internal/store/storetest"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/migrations"
 )
@@ -40,33 +41,10 @@ func MustOpenDBAt(tb testing.TB, path string) *DB {
 	return db
 }
 
-// solved is a valid complete grid from which synthetic puzzles are cut.
-var solved = mustParse("534678912672195348198342567859761423426853791713924856961537284287419635345286179")
-
-func mustParse(s string) sudoku.Grid {
-	g, err := sudoku.Parse(s)
-	if err != nil {
-		panic(err)
-	}
-	return g
-}
-
-// synthetic returns a puzzle whose givens are unique to n (n >= 1): cell c of
-// the first 40 is given when bit c of n is set. The measures are whatever
-// the caller needs; the store does not re-solve.
+// synthetic returns a puzzle whose givens are unique to n (n >= 1); see
+// storetest.Synthetic.
 func synthetic(n int64, backtracks, solveNS int64, solutions int) sudoku.Puzzle {
-	var g sudoku.Grid
-	for c := range 40 {
-		if n&(1<<c) != 0 {
-			g[c] = solved[c]
-		}
-	}
-	return sudoku.Puzzle{
-		Givens: g, Solution: solved, Clues: g.Clues(),
-		Solutions: solutions, Unique: solutions == 1,
-		Backtracks: backtracks, Guesses: backtracks / 2, Nodes: backtracks*3 + 1,
-		SolveNS: solveNS, EngineVersion: "test",
-	}
+	return storetest.Synthetic(n, backtracks, solveNS, solutions)
 }
 
 // norvig rates the first n puzzles of the shared easy collection.

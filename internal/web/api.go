@@ -48,7 +48,7 @@ func (s *Server) apiSubmit(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	p, err := sudoku.Rate(g, sudoku.Options{Done: ctx.Done()})
+	p, err := sudoku.Rate(g, s.solveOptions(ctx))
 	if err != nil {
 		return err
 	}
@@ -69,7 +69,7 @@ func (s *Server) apiSolve(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p, err := sudoku.Rate(g, sudoku.Options{Done: c.Request().Context().Done()})
+	p, err := sudoku.Rate(g, s.solveOptions(c.Request().Context()))
 	if err != nil {
 		return err
 	}
@@ -118,7 +118,7 @@ func (s *Server) apiTrace(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	steps, truncated, _, err := sudoku.Trace(p.Givens, 0, sudoku.Options{Done: c.Request().Context().Done()})
+	steps, truncated, _, err := sudoku.Trace(p.Givens, 0, s.solveOptions(c.Request().Context()))
 	if err != nil {
 		return fmt.Errorf("trace puzzle %d: %w", p.ID, err)
 	}

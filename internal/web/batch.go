@@ -66,19 +66,30 @@ func (s *Server) apiBatch(c echo.Context) error {
 		return echo.NewHTTPError(http.StatusBadRequest, "unreadable body").SetInternal(err)
 	}
 
-	res := batchResult{Errors: []batchError{}}
-	sum, err := bulk.Import(req.Context(), ba, []bulk.Input{{Name: "body", Reader: bytes.NewReader(body)}}, bulk.Options{
-		// Every puzzle line is at least 82 bytes, so one batch holds the body.
-		BatchSize: MaxBatchBody/82 + 1,
-		Reject: func(r bulk.Rejection) {
-			res.Errors = append(res.Errors, batchError{Line: r.Line, Error: r.Err.Error()})
-		},
-	})
+	sum, rejected, err := s.importText(req.Context(), ba, "body", body)
 	if err != nil {
 		return fmt.Errorf("batch import: %w", err)
 	}
-	res.Imported, res.Duplicates, res.Rejected = sum.Imported, sum.Duplicates, sum.Rejected
+	res := batchResult{Imported: sum.Imported, Duplicates: sum.Duplicates, Rejected: sum.Rejected, Errors: make([]batchError, len(rejected))}
+	for i, r := range rejected {
+		res.Errors[i] = batchError{Line: r.Line, Error: r.Err.Error()}
+	}
 	return c.JSON(http.StatusOK, res)
+}
+
+// importText archives body, one puzzle per line, with the rules of
+// `sudoku import`, all in one transaction: on success every counted puzzle
+// is committed, on error none is. It returns the summary and every rejected
+// line, in order. body is at most MaxBatchBody bytes (the callers bound it).
+func (s *Server) importText(ctx context.Context, ba bulkArchive, name string, body []byte) (bulk.Summary, []bulk.Rejection, error) {
+	var rejected []bulk.Rejection
+	sum, err := bulk.Import(ctx, ba, []bulk.Input{{Name: name, Reader: bytes.NewReader(body)}}, bulk.Options{
+		// Every puzzle line is at least 82 bytes, so one batch holds the body.
+		BatchSize: MaxBatchBody/82 + 1,
+		MaxNodes:  s.cfg.MaxNodes,
+		Reject:    func(r bulk.Rejection) { rejected = append(rejected, r) },
+	})
+	return sum, rejected, err
 }
 
 // apiExport streams the whole archive as a download: format txt (default),

@@ -78,7 +78,7 @@ func (s *Server) submitForm(c echo.Context) error {
 	g, err := sudoku.Parse(input)
 	var p sudoku.Puzzle
 	if err == nil {
-		p, err = sudoku.Rate(g, sudoku.Options{Done: ctx.Done()})
+		p, err = sudoku.Rate(g, s.solveOptions(ctx))
 	}
 	if err != nil {
 		form, ok := rejectedForm(input, err)

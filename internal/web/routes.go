@@ -27,6 +27,7 @@ func (s *Server) routes() {
 	// HTML pages: forms carry a CSRF token.
 	e.GET("/", s.home)
 	e.POST("/puzzles", s.submitForm)
+	e.POST(importPath, s.importUpload) // multipart upload of a file of puzzles (upload.go)
 	e.GET("/puzzles", s.history)
 	e.GET("/puzzles/:id", s.puzzlePage)
 	e.GET("/stats", s.stats)

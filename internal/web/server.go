@@ -54,6 +54,10 @@ type Config struct {
 	// database); past it the request fails with 503. 0 means
 	// DefaultRequestTimeout.
 	RequestTimeout time.Duration
+	// MaxNodes is the node budget of every search a request runs (see
+	// sudoku.Options); past it the puzzle is refused as too hard (422).
+	// 0 means DefaultMaxNodes.
+	MaxNodes int64
 	// ShutdownTimeout is how long Serve waits for in-flight requests once
 	// its context is done. 0 means DefaultShutdownTimeout.
 	ShutdownTimeout time.Duration
@@ -72,6 +76,11 @@ type Config struct {
 const (
 	DefaultRequestTimeout  = 10 * time.Second
 	DefaultShutdownTimeout = 15 * time.Second
+	// DefaultMaxNodes is 50 times what the hardest puzzle of the standard
+	// collections needs (about 4,100 nodes) and takes about 0.1 s: a hostile
+	// grid is refused quickly instead of holding a core for the engine's own
+	// budget (sudoku.DefaultMaxNodes, about a second, three times over).
+	DefaultMaxNodes = 200_000
 )
 
 // BodyLimit is the largest request body accepted, in bytes. A puzzle,
@@ -108,6 +117,9 @@ func New(archive Archive, cfg Config) *Server {
 	if cfg.ShutdownTimeout <= 0 {
 		cfg.ShutdownTimeout = DefaultShutdownTimeout
 	}
+	if cfg.MaxNodes <= 0 {
+		cfg.MaxNodes = DefaultMaxNodes
+	}
 	s := &Server{echo: echo.New(), archive: archive, cfg: cfg, log: cfg.Logger}
 	if s.log == nil {
 		s.log = slog.Default()
@@ -121,6 +133,12 @@ func New(archive Archive, cfg Config) *Server {
 	s.middleware()
 	s.routes()
 	return s
+}
+
+// solveOptions bounds a search run for the request whose context is ctx:
+// the server's node budget, and the request's end.
+func (s *Server) solveOptions(ctx context.Context) sudoku.Options {
+	return sudoku.Options{MaxNodes: s.cfg.MaxNodes, Done: ctx.Done()}
 }
 
 // ipExtractor returns how the server tells who the client is: the direct
@@ -173,7 +191,11 @@ func (s *Server) middleware() {
 	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{
 		Limit: strconv.Itoa(BodyLimit/1024) + "K",
 		// A batch import reads up to MaxBatchBody and answers its own 413.
-		Skipper: func(c echo.Context) bool { return c.Request().URL.Path == batchPath },
+		// So does an upload, within its own bound (uploadLimit).
+		Skipper: func(c echo.Context) bool {
+			p := c.Request().URL.Path
+			return p == batchPath || p == importPath
+		},
 	}))
 	if s.cfg.RateLimit > 0 {
 		e.Use(s.rateLimiter())
@@ -183,6 +205,7 @@ func (s *Server) middleware() {
 		// handleError maps context errors itself, with a clear message.
 		ErrorHandler: func(err error, _ echo.Context) error { return err },
 	}))
+	e.Use(s.uploadLimit()) // before CSRF: that one parses the form
 	e.Use(middleware.CSRFWithConfig(middleware.CSRFConfig{
 		// The JSON API takes only application/json bodies, which a form on
 		// another site cannot send without a CORS preflight we never grant.

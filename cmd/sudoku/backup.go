@@ -1,0 +1,46 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/sudoku-archive/sudoku/internal/store"
+)
+
+// runBackup is `sudoku backup`: it writes a consistent copy of the archive
+// to a new file with VACUUM INTO, while `sudoku serve` may go on taking
+// submissions. The copy holds every puzzle committed when the backup began
+// and is itself a complete database: serve it with `sudoku serve --db OUT`.
+func runBackup(ctx context.Context, e *env, args []string) error {
+	fs := newFlagSet(e, "backup", "[--db FILE] OUT")
+	dbPath := fs.String("db", envOr(e, "SUDOKU_DB", defaultDB), "SQLite database file to copy (env SUDOKU_DB)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return errUsage{"backup takes one argument: the file to write, which must not exist yet"}
+	}
+	out := fs.Arg(0)
+	// Opening a missing file would create an empty archive and back that up.
+	if _, err := os.Stat(*dbPath); errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("backup: no database at %s", *dbPath)
+	}
+	start := time.Now()
+	db, err := store.Open(ctx, *dbPath)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := db.Backup(ctx, out); err != nil {
+		return err
+	}
+	fi, err := os.Stat(out)
+	if err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	fmt.Fprintf(e.stdout, "backed up %s to %s (%d bytes) in %.2fs\n", *dbPath, out, fi.Size(), time.Since(start).Seconds())
+	return db.Close()
+}

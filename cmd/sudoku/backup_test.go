@@ -1,0 +1,196 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// puzzleRow is one row of the puzzles table, every column.
+type puzzleRow struct {
+	ID                                  int64
+	Givens, Solution, EngineVersion     string
+	Clues, Solutions                    int64
+	Backtracks, Guesses, Nodes, SolveNS int64
+	SubmittedAt, Submissions            int64
+}
+
+func allRows(tb testing.TB, db *sql.DB) []puzzleRow {
+	tb.Helper()
+	rs, err := db.Query(`SELECT id, givens, solution, engine_version, clues, solutions, backtracks, guesses, nodes, solve_ns,
+		submitted_at, submissions FROM puzzles ORDER BY id`)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer rs.Close()
+	var out []puzzleRow
+	for rs.Next() {
+		var r puzzleRow
+		if err := rs.Scan(&r.ID, &r.Givens, &r.Solution, &r.EngineVersion, &r.Clues, &r.Solutions, &r.Backtracks, &r.Guesses,
+			&r.Nodes, &r.SolveNS, &r.SubmittedAt, &r.Submissions); err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, r)
+	}
+	if err := rs.Err(); err != nil {
+		tb.Fatal(err)
+	}
+	return out
+}
+
+// TestBackupWhileServing backs up the database of a running `sudoku serve`
+// while clients keep submitting, then checks the copy: integrity ok, totals
+// agree, it is a snapshot (ids 1..n, each row identical to the live one but
+// for a submission count that may have grown since), it holds every
+// submission acknowledged before the backup began, and a server started on
+// it serves it.
+func TestBackupWhileServing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a server under load: skipped with -short")
+	}
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "sudoku.db")
+	s := startServe(t, dbPath, "--rate-limit", "0")
+	src := newPuzzleSource(t)
+	tl := newTally()
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	for c := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			client := &http.Client{Timeout: 20 * time.Second}
+			for i := 0; ctx.Err() == nil; i++ {
+				p, _ := tl.pick(uint64(i * (c + 3)))
+				if p == "" || i%3 != 0 {
+					p = src.next()
+				}
+				res, err := submit(context.Background(), client, s.url, p)
+				if err != nil || (res.status != http.StatusCreated && res.status != http.StatusOK) {
+					t.Errorf("submit: %v, %+v", err, res)
+					return
+				}
+				tl.ack(p, res.id)
+			}
+		}()
+	}
+	for {
+		if n, _ := tl.total(); n >= 200 {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+
+	snapshot := func() map[string]int64 {
+		tl.mu.Lock()
+		defer tl.mu.Unlock()
+		m := make(map[string]int64, len(tl.acked))
+		for p, n := range tl.acked {
+			m[p] = n
+		}
+		return m
+	}
+	before := snapshot()
+	out := filepath.Join(dir, "copy.db")
+	var stdout strings.Builder
+	if err := run(context.Background(), []string{"backup", "--db", dbPath, out}, func(string) string { return "" },
+		strings.NewReader(""), &stdout, os.Stderr); err != nil {
+		t.Fatal(err)
+	}
+	during := snapshot()
+	// Writes go on after the backup: wait for some new puzzles.
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if n, _ := tl.total(); n >= len(during)+10 {
+			break
+		}
+	}
+	cancel()
+	wg.Wait()
+	if err := s.stop(); err != nil {
+		t.Fatal(err)
+	}
+	t.Log(strings.TrimSpace(stdout.String()))
+	if !strings.HasPrefix(stdout.String(), "backed up "+dbPath+" to "+out) {
+		t.Errorf("output %q", stdout.String())
+	}
+
+	inspect(t, out)
+	cp, live := openRaw(t, out), openRaw(t, dbPath)
+	copyRows, liveRows := allRows(t, cp), allRows(t, live)
+	if len(copyRows) == len(liveRows) {
+		t.Errorf("copy and live database both hold %d puzzles: the writes after the backup are missing", len(copyRows))
+	}
+	got := map[string]int64{}
+	for i, r := range copyRows {
+		if r.ID != int64(i+1) || i >= len(liveRows) {
+			t.Fatalf("copy row %d has id %d (live has %d rows): not a snapshot", i+1, r.ID, len(liveRows))
+		}
+		l := liveRows[i]
+		if r.Submissions > l.Submissions {
+			t.Errorf("id %d: %d submissions in the copy, %d live", r.ID, r.Submissions, l.Submissions)
+		}
+		r.Submissions = l.Submissions
+		if d := cmp.Diff(l, r); d != "" {
+			t.Errorf("id %d differs (-live +copy):\n%s", r.ID, d)
+		}
+		got[r.Givens] = copyRows[i].Submissions
+	}
+	for p, n := range before {
+		if got[p] < n {
+			t.Errorf("puzzle %s: %d submissions acknowledged before the backup, %d in the copy", p, n, got[p])
+		}
+	}
+	for p, n := range got {
+		if n > during[p] {
+			t.Errorf("puzzle %s: %d submissions in the copy, only %d acknowledged by the backup's end", p, n, during[p])
+		}
+	}
+	t.Logf("copy: %d puzzles (%d acknowledged before the backup began, %d live at the end)", len(copyRows), len(before), len(liveRows))
+
+	// Restore: the copy serves.
+	s = startServe(t, out)
+	var page struct {
+		Total int64 `json:"total"`
+	}
+	if res := call(t, "GET", s.url+"/api/puzzles", "", &page); res.StatusCode != http.StatusOK || page.Total != int64(len(copyRows)) {
+		t.Errorf("serving the copy: status %d, total %d, want %d", res.StatusCode, page.Total, len(copyRows))
+	}
+	s.stop()
+}
+
+func TestBackupErrors(t *testing.T) {
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "sudoku.db")
+	backup := func(args ...string) error {
+		return run(context.Background(), append([]string{"backup"}, args...), func(string) string { return "" },
+			strings.NewReader(""), &strings.Builder{}, &strings.Builder{})
+	}
+	if err := backup("--db", dbPath, filepath.Join(dir, "a.db")); err == nil || !strings.Contains(err.Error(), "no database at") {
+		t.Errorf("missing database: %v", err)
+	}
+	if _, err := os.Stat(dbPath); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("backup created %s", dbPath)
+	}
+	s := startServe(t, dbPath)
+	s.stop()
+	var u errUsage
+	if err := backup("--db", dbPath); !errors.As(err, &u) {
+		t.Errorf("no OUT: %v, want a usage error", err)
+	}
+	out := filepath.Join(dir, "copy.db")
+	if err := backup("--db", dbPath, out); err != nil {
+		t.Fatal(err)
+	}
+	if err := backup("--db", dbPath, out); err == nil || !strings.Contains(err.Error(), "file exists") {
+		t.Errorf("existing OUT: %v", err)
+	}
+}

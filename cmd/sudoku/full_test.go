@@ -1,0 +1,182 @@
+package main
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/sudoku-archive/sudoku/internal/store"
+)
+
+// startServeOpened runs `sudoku serve` like startServe and returns the
+// *store.DB it opened, through the env hook the command offers tests.
+func startServeOpened(t *testing.T, dbPath string, extra ...string) (*server, *store.DB) {
+	t.Helper()
+	logs := &logBuffer{addr: make(chan string, 1)}
+	opened := make(chan *store.DB, 1)
+	e := &env{getenv: func(string) string { return "" }, stdin: strings.NewReader(""), stdout: io.Discard, stderr: logs,
+		opened: func(db *store.DB) { opened <- db }}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- runServe(ctx, e, append([]string{"--addr", "127.0.0.1:0", "--db", dbPath}, extra...))
+	}()
+	s := &server{logs: logs}
+	select {
+	case addr := <-logs.addr:
+		s.url = "http://" + addr
+	case err := <-done:
+		cancel()
+		t.Fatalf("serve stopped before listening: %v\n%s", err, logs)
+	case <-time.After(30 * time.Second):
+		cancel()
+		t.Fatalf("serve did not listen within 30 s:\n%s", logs)
+	}
+	var once sync.Once
+	var stopErr error
+	s.stop = func() error {
+		once.Do(func() {
+			cancel()
+			stopErr = <-done
+		})
+		return stopErr
+	}
+	t.Cleanup(func() { s.stop() })
+	return s, <-opened
+}
+
+// TestFullDisk fills the database of a running `sudoku serve` (PRAGMA
+// max_page_count at the file's current size, through the store the server
+// uses): submissions through the API and the form fail with 503 and a clear
+// message, reads go on, nothing half-written stays, and once the limit is
+// raised the refused puzzles are accepted, without a restart.
+func TestFullDisk(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "sudoku.db")
+	s, db := startServeOpened(t, dbPath, "--rate-limit", "0")
+	ctx := context.Background()
+	client := &http.Client{Timeout: 20 * time.Second}
+	src := newPuzzleSource(t)
+	var acked []string
+	for range 30 {
+		p := src.next()
+		res, err := submit(ctx, client, s.url, p)
+		if err != nil || res.status != http.StatusCreated {
+			t.Fatalf("before the disk is full: %v, %+v", err, res)
+		}
+		acked = append(acked, p)
+	}
+
+	orig, err := db.SetMaxPageCount(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, err := db.SetMaxPageCount(ctx, 1) // clamped to the current size
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("database limited to its current %d pages (limit was %d)", pages, orig)
+	var refused []string
+	for i := 0; len(refused) < 5; i++ {
+		if i == 5000 {
+			t.Fatalf("5000 submissions and the database is not full (%d refused)", len(refused))
+		}
+		p := src.next()
+		res, err := submit(ctx, client, s.url, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch res.status {
+		case http.StatusCreated:
+			acked = append(acked, p) // still room in the last pages
+		case http.StatusServiceUnavailable:
+			if !strings.Contains(res.body, `"error":"the archive cannot store puzzles right now (storage full); try again later"`) {
+				t.Errorf("503 body %s: want the storage-full message", res.body)
+			}
+			refused = append(refused, p)
+		default:
+			t.Fatalf("submission on a full database: status %d, %s", res.status, res.body)
+		}
+	}
+	t.Logf("%d puzzles accepted, then %d refused with 503", len(acked), len(refused))
+
+	// The form says so too, on its page.
+	jar, _ := cookiejar.New(nil)
+	browser := &http.Client{Jar: jar, Timeout: 20 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	if res, err := browser.Get(s.url + "/"); err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("home page on a full database: %v %v", res, err)
+	}
+	u, _ := url.Parse(s.url)
+	var token string
+	for _, c := range jar.Cookies(u) {
+		if c.Name == "_csrf" {
+			token = c.Value
+		}
+	}
+	formPuzzle := src.next()
+	res, err := browser.PostForm(s.url+"/puzzles", url.Values{"puzzle": {formPuzzle}, "_csrf": {token}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(page), "storage full") {
+		t.Errorf("form post on a full database: status %d, page %.300s", res.StatusCode, page)
+	}
+	refused = append(refused, formPuzzle)
+
+	// Reads go on.
+	for _, path := range []string{"/healthz", "/api/puzzles", "/api/puzzles?sort=clues&order=asc&limit=100", "/api/puzzles/1",
+		"/puzzles", "/puzzles?sort=submitted", "/puzzles/1", "/api/puzzles/1/trace", "/"} {
+		res, err := client.Get(s.url + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK {
+			t.Errorf("GET %s on a full database: status %d", path, res.StatusCode)
+		}
+	}
+
+	// Nothing half-written: the refused puzzles are absent, the totals agree.
+	check := func(want []string, absent []string) {
+		t.Helper()
+		got := inspect(t, dbPath)
+		for _, p := range want {
+			if got[p] != 1 {
+				t.Errorf("acknowledged puzzle %s: %d submissions stored, want 1", p, got[p])
+			}
+		}
+		for _, p := range absent {
+			if _, ok := got[p]; ok {
+				t.Errorf("refused puzzle %s is stored", p)
+			}
+		}
+		if len(got) != len(want) {
+			t.Errorf("%d rows, want %d", len(got), len(want))
+		}
+	}
+	check(acked, refused)
+
+	// Space is back: the same server takes the refused puzzles.
+	if _, err := db.SetMaxPageCount(ctx, orig); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range refused {
+		res, err := submit(ctx, client, s.url, p)
+		if err != nil || res.status != http.StatusCreated {
+			t.Fatalf("after raising the limit: %v, status %d, %s", err, res.status, res.body)
+		}
+	}
+	check(append(acked, refused...), nil)
+	if err := s.stop(); err != nil {
+		t.Fatalf("serve returned %v", err)
+	}
+}

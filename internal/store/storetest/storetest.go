@@ -1,0 +1,113 @@
+// Package storetest builds archives for the store's tests and for
+// benchmarks elsewhere that need a large real archive (the handler
+// benchmarks in cmd/sudoku). It does not import store, so store's own tests
+// can use it.
+package storetest
+
+import (
+	"database/sql"
+	"math/rand/v2"
+	"time"
+
+	_ "modernc.org/sqlite" // the "sqlite" driver
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+// Solved is a valid complete grid from which synthetic puzzles are cut.
+var Solved = mustParse("534678912672195348198342567859761423426853791713924856961537284287419635345286179")
+
+func mustParse(s string) sudoku.Grid {
+	g, err := sudoku.Parse(s)
+	if err != nil {
+		panic(err)
+	}
+	return g
+}
+
+// Synthetic returns a puzzle whose givens are unique to n (n >= 1): cell c of
+// the first 40 is given when bit c of n is set. The measures are whatever
+// the caller needs; the store does not re-solve.
+func Synthetic(n int64, backtracks, solveNS int64, solutions int) sudoku.Puzzle {
+	var g sudoku.Grid
+	for c := range 40 {
+		if n&(1<<c) != 0 {
+			g[c] = Solved[c]
+		}
+	}
+	return sudoku.Puzzle{
+		Givens: g, Solution: Solved, Clues: g.Clues(),
+		Solutions: solutions, Unique: solutions == 1,
+		Backtracks: backtracks, Guesses: backtracks / 2, Nodes: backtracks*3 + 1,
+		SolveNS: solveNS, EngineVersion: "test",
+	}
+}
+
+// BuildArchive fills the archive at path, created and migrated by
+// store.Open, with rows synthetic puzzles as fast as SQLite allows: the sort indexes
+// dropped, big transactions with synchronous off, and the indexes rebuilt
+// from their own definitions at the end. Backtracks follow a long-tailed
+// distribution with many ties, like real puzzles.
+func BuildArchive(path string, rows int) error {
+	raw, err := sql.Open("sqlite", "file:"+path+"?_pragma=synchronous(OFF)&_pragma=cache_size(-200000)&_pragma=temp_store(MEMORY)")
+	if err != nil {
+		return err
+	}
+	defer raw.Close()
+	raw.SetMaxOpenConns(1)
+	var indexes []string
+	rs, err := raw.Query("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'puzzles' AND sql IS NOT NULL")
+	if err != nil {
+		return err
+	}
+	var names []string
+	for rs.Next() {
+		var name, def string
+		if err := rs.Scan(&name, &def); err != nil {
+			return err
+		}
+		names, indexes = append(names, name), append(indexes, def)
+	}
+	rs.Close()
+	for _, name := range names {
+		if _, err := raw.Exec("DROP INDEX " + name); err != nil {
+			return err
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).UnixNano()
+	const chunk = 100_000
+	for start := 0; start < rows; start += chunk {
+		tx, err := raw.Begin()
+		if err != nil {
+			return err
+		}
+		stmt, err := tx.Prepare(`INSERT INTO puzzles (givens, solution, clues, solutions, backtracks, guesses, nodes, solve_ns, engine_version, submitted_at, submissions)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'bench', ?, ?)`)
+		if err != nil {
+			return err
+		}
+		for i := start; i < min(start+chunk, rows); i++ {
+			bt := int64(rng.ExpFloat64() * 40)
+			p := Synthetic(int64(i)+1, bt, 20_000+bt*400+rng.Int64N(4000), 1)
+			if rng.IntN(100) < 3 {
+				p.Solutions = 2
+			}
+			if _, err := stmt.Exec(p.Givens.String(), p.Solution.String(), p.Givens.Clues(), p.Solutions,
+				p.Backtracks, p.Guesses, p.Nodes, p.SolveNS, t0+int64(i)*int64(time.Second), 1+rng.IntN(2)); err != nil {
+				return err
+			}
+		}
+		stmt.Close()
+		if err := tx.Commit(); err != nil {
+			return err
+		}
+	}
+	for _, def := range indexes {
+		if _, err := raw.Exec(def); err != nil {
+			return err
+		}
+	}
+	_, err = raw.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+	return err
+}
