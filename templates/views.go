@@ -93,7 +93,8 @@ type HistoryView struct {
 	Sort       sudoku.Sort
 	Desc       bool
 	UniqueOnly bool
-	Limit      int // 0 for the default
+	Band       sudoku.Band // "" for every band
+	Limit      int         // 0 for the default
 	Cursor     string
 	Highlight  int64 // a puzzle to mark in the table (the "around" puzzle); 0 for none
 	Page       sudoku.Page
@@ -112,6 +113,9 @@ func (v HistoryView) query(s sudoku.Sort, desc bool, cursor string) string {
 	}
 	if v.UniqueOnly {
 		q.Set("unique", "1")
+	}
+	if v.Band != "" {
+		q.Set("band", string(v.Band))
 	}
 	if v.Limit != 0 && v.Limit != sudoku.DefaultLimit {
 		q.Set("limit", strconv.Itoa(v.Limit))
@@ -180,10 +184,11 @@ var SortLabels = map[sudoku.Sort]string{
 	sudoku.SortClues:      "Clues",
 }
 
-// StatsView is the archive at a glance.
+// StatsView is the archive at a glance (see stats.go for the charts).
 type StatsView struct {
 	Total  int64 // archived puzzles
 	Unique int64 // of which have exactly one solution
+	Stats  sudoku.Stats
 }
 
 // ErrorView is a failed request's page.

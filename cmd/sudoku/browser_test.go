@@ -420,6 +420,30 @@ func browserSuite(t *testing.T, ctx context.Context, base string) {
 		}
 	})
 
+	t.Run("replay the search of a hard puzzle", func(t *testing.T) { replaySuite(t, ctx, base, shots) })
+
+	t.Run("stats and the band filter", func(t *testing.T) {
+		chromeStep(t, ctx, "open the stats", chromedp.Navigate(base+"/stats"), chromedp.WaitVisible(tidSel("chart-backtracks")))
+		screenshot(t, ctx, shots, "11-stats")
+		chromeStep(t, ctx, "dark", colorScheme("dark"), chromedp.Reload(), chromedp.WaitVisible(tidSel("chart-backtracks")))
+		screenshot(t, ctx, shots, "12-stats-dark")
+		chromeStep(t, ctx, "light again", colorScheme("light"))
+		chromeStep(t, ctx, "follow the extreme band", chromedp.Click(chromedp.CSS(`[data-testid="band-extreme"] a`)), chromedp.WaitVisible(tidSel("history-table")))
+		bands := chromeJS[[]string](t, ctx, `Array.from(document.querySelectorAll('[data-testid="col-band"] [data-band]')).map(b => b.dataset.band)`)
+		if len(bands) == 0 {
+			t.Fatal("no puzzle listed in the extreme band")
+		}
+		for _, b := range bands {
+			if b != "extreme" {
+				t.Errorf("band filter extreme lists a %s puzzle", b)
+			}
+		}
+		if v := chromeJS[string](t, ctx, `document.querySelector('[data-testid="band-filter"]').value`); v != "extreme" {
+			t.Errorf("band select shows %q", v)
+		}
+		screenshot(t, ctx, shots, "13-history-extreme")
+	})
+
 	t.Run("without JavaScript the paste box still submits", func(t *testing.T) {
 		tab := ctx
 		chromeStep(t, tab, "open the submit page with scripts off",

@@ -102,7 +102,7 @@ func TestSolveJSON(t *testing.T) {
 	want := []map[string]any{
 		{"line": 1.0, "error": "expected 81 cells, got 5"},
 		{"puzzle": easy, "solution": easySol, "clues": 30.0, "solutions": 1.0, "unique": true,
-			"backtracks": 0.0, "guesses": 0.0, "nodes": 1.0, "engine_version": "1"},
+			"backtracks": 0.0, "band": "easy", "guesses": 0.0, "nodes": 1.0, "engine_version": "1"},
 		nil,
 		{"line": 6.0, "error": "'x' at position 6 is not a cell (cells are 1-9, with 0 or . for a blank)"},
 	}

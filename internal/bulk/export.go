@@ -172,7 +172,7 @@ func appendGrid(b []byte, g sudoku.Grid) []byte {
 // faster: the export's hot loop. Fields that would need JSON escaping or
 // that encoding/json would refuse (a year past 9999) go the slow way.
 func appendJSON(b []byte, p sudoku.Puzzle) ([]byte, error) {
-	if !plainJSON(p.EngineVersion) || p.SubmittedAt.Year() < 0 || p.SubmittedAt.Year() > 9999 {
+	if !plainJSON(p.EngineVersion) || !plainJSON(string(p.Band)) || p.SubmittedAt.Year() < 0 || p.SubmittedAt.Year() > 9999 {
 		j, err := json.Marshal(p)
 		return append(b, j...), err
 	}
@@ -194,7 +194,9 @@ func appendJSON(b []byte, p sudoku.Puzzle) ([]byte, error) {
 	b = strconv.AppendBool(b, p.Unique)
 	b = append(b, `,"backtracks":`...)
 	b = strconv.AppendInt(b, p.Backtracks, 10)
-	b = append(b, `,"guesses":`...)
+	b = append(b, `,"band":"`...)
+	b = append(b, p.Band...)
+	b = append(b, `","guesses":`...)
 	b = strconv.AppendInt(b, p.Guesses, 10)
 	b = append(b, `,"nodes":`...)
 	b = strconv.AppendInt(b, p.Nodes, 10)

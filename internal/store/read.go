@@ -33,6 +33,16 @@ var orders = map[sudoku.Sort]struct {
 	sudoku.SortClues:      {[]string{"clues", "id"}, "puzzles_clues"},
 }
 
+// bandIndexes names, for the orders whose key does not begin with
+// backtracks, the index of migration 00005 that puts the band in front of
+// the key, so a page of one band is a seek. The difficulty and backtracks
+// orders need none: a band is a range of their leading key.
+var bandIndexes = map[sudoku.Sort]string{
+	sudoku.SortSolveTime: "puzzles_band_solve_ns",
+	sudoku.SortClues:     "puzzles_band_clues",
+	sudoku.SortSubmitted: "puzzles_band_submitted",
+}
+
 // keyOf returns p's values for the key columns of s.
 func keyOf(s sudoku.Sort, p *sudoku.Puzzle) []int64 {
 	switch s {
@@ -65,11 +75,13 @@ const (
 )
 
 // listKey names one statement of the fixed table: the order, its direction,
-// the filter and the part.
+// the filters and the part. A band statement takes the band's bounds as its
+// first arguments (see bandArgs).
 type listKey struct {
 	sort         sudoku.Sort
 	desc, unique bool
 	part         part
+	band         bool
 }
 
 // pageRows is the most rows a listing reads: a full page and one more, to
@@ -88,10 +100,30 @@ func listSQL(k listKey, export bool) string {
 	lead := o.keys[:len(o.keys)-1] // the keys before id
 	var b strings.Builder
 	b.WriteString("SELECT " + columns + " FROM puzzles")
-	if o.index != "" {
-		b.WriteString(" INDEXED BY " + o.index)
-	}
+	index := o.index
 	var where []string
+	if k.band {
+		bi, ok := bandIndexes[k.sort]
+		switch {
+		case ok:
+			index = bi
+			where = append(where, "band = ?")
+		// The orders led by backtracks bound the band only where the
+		// cursor does not: a row tied with the cursor's is in its band,
+		// and beyond the cursor only the band's far end is left. A second
+		// bound on backtracks would make SQLite seek on the band's edge
+		// and filter its way to the cursor.
+		case k.part == start:
+			where = append(where, "backtracks BETWEEN ? AND ?")
+		case k.part == beyond && k.desc:
+			where = append(where, "backtracks >= ?")
+		case k.part == beyond:
+			where = append(where, "backtracks <= ?")
+		}
+	}
+	if index != "" {
+		b.WriteString(" INDEXED BY " + index)
+	}
 	if k.unique {
 		where = append(where, "solutions = 1")
 	}
@@ -129,6 +161,55 @@ func listSQL(k listKey, export bool) string {
 	return b.String()
 }
 
+// bandArgs returns the leading arguments of the band statements of sort s
+// for band b: its rank for an order with a band index, else its backtracks
+// bounds. nil for no band.
+func bandArgs(s sudoku.Sort, b sudoku.Band) []int64 {
+	if b == "" {
+		return nil
+	}
+	i := bandRank(b)
+	if _, ok := bandIndexes[s]; ok {
+		return []int64{int64(i)}
+	}
+	return []int64{sudoku.Bands[i].Min, sudoku.Bands[i].Max}
+}
+
+// partArgs returns the band arguments of statement k out of bounds, the
+// query's bandArgs: all of them for a band index, else the ones listSQL
+// wrote for k's part.
+func partArgs(k listKey, bounds []int64) []int64 {
+	if _, ok := bandIndexes[k.sort]; ok || !k.band {
+		return bounds
+	}
+	switch {
+	case k.part == start:
+		return bounds
+	case k.part == ties:
+		return nil
+	case k.desc:
+		return bounds[:1]
+	default:
+		return bounds[1:]
+	}
+}
+
+// bandRank is b's position in sudoku.Bands, the value of the band column;
+// -1 for no band.
+func bandRank(b sudoku.Band) int {
+	return slices.IndexFunc(sudoku.Bands, func(i sudoku.BandInfo) bool { return i.Band == b })
+}
+
+// bandListKeys enumerates the band statements: those of listKeys, filtered
+// by band.
+func bandListKeys() []listKey {
+	ks := listKeys()
+	for i := range ks {
+		ks[i].band = true
+	}
+	return ks
+}
+
 // listKeys enumerates every statement of the table. The submitted order has
 // no ties part: its key is id alone.
 func listKeys() []listKey {
@@ -140,7 +221,7 @@ func listKeys() []listKey {
 					if p == ties && len(orders[s].keys) == 1 {
 						continue
 					}
-					ks = append(ks, listKey{s, desc, unique, p})
+					ks = append(ks, listKey{s, desc, unique, p, false})
 				}
 			}
 		}
@@ -158,7 +239,7 @@ func (db *DB) prepareReads(ctx context.Context) error {
 	}
 	db.listStmts = make(map[listKey]*sql.Stmt)
 	db.exportStmts = make(map[listKey]*sql.Stmt)
-	for _, k := range listKeys() {
+	for _, k := range append(listKeys(), bandListKeys()...) {
 		s, err := db.reader.PrepareContext(ctx, listSQL(k, false))
 		if err != nil {
 			return fmt.Errorf("prepare listing %+v: %w", k, err)
@@ -190,7 +271,9 @@ func (db *DB) Puzzle(ctx context.Context, id int64) (sudoku.Puzzle, error) {
 	return p, nil
 }
 
-// List returns one page of the archive in q's order. Paging is by keyset:
+// List returns one page of the archive in q's order, of the puzzles in
+// q.Band when it is set (a page of one band is an index seek in every
+// order; see migration 00005). Paging is by keyset:
 // the cursor carries the key of the row it continues from, so a deep page
 // costs what the first one does. It fails with ErrInvalidQuery for an
 // unknown sort or a limit outside 1..sudoku.MaxLimit (0 means
@@ -209,7 +292,7 @@ func (db *DB) List(ctx context.Context, q sudoku.ListQuery) (sudoku.Page, error)
 		if cur, err = decodeCursor(q.Cursor, len(orders[q.Sort].keys)); err != nil {
 			return sudoku.Page{}, err
 		}
-		if cur.sort != q.Sort || cur.desc != q.Desc || cur.unique != q.UniqueOnly {
+		if cur.sort != q.Sort || cur.desc != q.Desc || cur.unique != q.UniqueOnly || cur.band != q.Band {
 			return sudoku.Page{}, fmt.Errorf("%w: issued for another sort, order or filter", sudoku.ErrInvalidCursor)
 		}
 	}
@@ -229,11 +312,22 @@ func (db *DB) List(ctx context.Context, q sudoku.ListQuery) (sudoku.Page, error)
 	if q.UniqueOnly {
 		page.Total = uniq
 	}
-
-	at := func(c cursor) string { c.sort, c.desc, c.unique = q.Sort, q.Desc, q.UniqueOnly; return c.encode() }
-	fetch := func(desc bool, from []int64) ([]sudoku.Puzzle, error) {
-		return db.fetch(ctx, tx, listKey{q.Sort, desc, q.UniqueOnly, start}, from, q.Limit+1)
+	if q.Band != "" {
+		info, _ := q.Band.Info()
+		if page.Total, err = bandTotal(ctx, tx, info, q.UniqueOnly); err != nil {
+			return sudoku.Page{}, fmt.Errorf("list: count band %s: %w", q.Band, err)
+		}
 	}
+
+	at := func(c cursor) string {
+		c.sort, c.desc, c.unique, c.band = q.Sort, q.Desc, q.UniqueOnly, q.Band
+		return c.encode()
+	}
+	bounds := bandArgs(q.Sort, q.Band)
+	fetchN := func(desc bool, from []int64, n int) ([]sudoku.Puzzle, error) {
+		return db.fetch(ctx, tx, listKey{q.Sort, desc, q.UniqueOnly, start, q.Band != ""}, bounds, from, n)
+	}
+	fetch := func(desc bool, from []int64) ([]sudoku.Puzzle, error) { return fetchN(desc, from, q.Limit+1) }
 	firstPage := func() error {
 		rows, err := fetch(q.Desc, nil)
 		if err != nil {
@@ -248,6 +342,8 @@ func (db *DB) List(ctx context.Context, q sudoku.ListQuery) (sudoku.Page, error)
 	}
 
 	switch {
+	case cur == nil && q.Around != 0:
+		err = db.around(ctx, tx, q, &page, fetchN, at)
 	case cur == nil:
 		err = firstPage()
 	case !cur.before:
@@ -314,31 +410,37 @@ func normalize(q sudoku.ListQuery) (sudoku.ListQuery, error) {
 	if q.Limit < 1 || q.Limit > sudoku.MaxLimit {
 		return q, fmt.Errorf("%w: limit %d is outside 1..%d", ErrInvalidQuery, q.Limit, sudoku.MaxLimit)
 	}
+	if q.Band != "" && !q.Band.Valid() {
+		return q, fmt.Errorf("%w: unknown band %q", ErrInvalidQuery, q.Band)
+	}
 	return q, nil
 }
 
 // fetch reads up to n (at most pageRows) rows in the order of k (whose part
 // is ignored), from the start or, given a key from, after the row with that
-// key.
-func (db *DB) fetch(ctx context.Context, tx *sql.Tx, k listKey, from []int64, n int) ([]sudoku.Puzzle, error) {
+// key. bounds are the band arguments of a band statement (bandArgs).
+func (db *DB) fetch(ctx context.Context, tx *sql.Tx, k listKey, bounds, from []int64, n int) ([]sudoku.Puzzle, error) {
 	ps := make([]sudoku.Puzzle, 0, n)
 	if from == nil {
 		k.part = start
-		return db.fetchPart(ctx, tx, k, nil, ps, n)
+		return db.fetchPart(ctx, tx, k, partArgs(k, bounds), ps, n)
 	}
 	lead := from[:len(from)-1]
 	var err error
 	if len(lead) > 0 {
 		k.part = ties
-		if ps, err = db.fetchPart(ctx, tx, k, from, ps, n); err != nil || len(ps) == n {
+		if ps, err = db.fetchPart(ctx, tx, k, concat(partArgs(k, bounds), from), ps, n); err != nil || len(ps) == n {
 			return ps, err
 		}
 	} else {
 		lead = from
 	}
 	k.part = beyond
-	return db.fetchPart(ctx, tx, k, lead, ps, n)
+	return db.fetchPart(ctx, tx, k, concat(partArgs(k, bounds), lead), ps, n)
 }
+
+// concat returns a new slice of a's elements then b's.
+func concat(a, b []int64) []int64 { return append(slices.Clip(a), b...) }
 
 // fetchPart appends to ps the rows of statement k with arguments args until
 // ps holds n.
@@ -366,15 +468,15 @@ func (db *DB) fetchPart(ctx context.Context, tx *sql.Tx, k listKey, args []int64
 // compile-time limit, 2 GB by default).
 const exportMmap = 1 << 40
 
-// Export calls fn for every archived puzzle in q's order and filter (q's
-// Limit and Cursor are ignored), streaming rows from one read transaction:
+// Export calls fn for every archived puzzle in q's order and filters (q's
+// Limit, Cursor and Around are ignored), streaming rows from one read transaction:
 // memory stays flat however large the archive, and the puzzles are a
 // consistent snapshot. An error from fn stops the export and is returned.
 func (db *DB) Export(ctx context.Context, q sudoku.ListQuery, fn func(sudoku.Puzzle) error) error {
 	if db.isClosed() {
 		return ErrClosed
 	}
-	q.Limit, q.Cursor = 0, ""
+	q.Limit, q.Cursor, q.Around = 0, "", 0
 	q, err := normalize(q)
 	if err != nil {
 		return err
@@ -403,7 +505,11 @@ func (db *DB) Export(ctx context.Context, q sudoku.ListQuery, fn func(sudoku.Puz
 		return fmt.Errorf("export: %w", err)
 	}
 	defer tx.Rollback()
-	rows, err := tx.StmtContext(ctx, db.exportStmts[listKey{q.Sort, q.Desc, q.UniqueOnly, start}]).QueryContext(ctx)
+	var args []any
+	for _, v := range bandArgs(q.Sort, q.Band) {
+		args = append(args, v)
+	}
+	rows, err := tx.StmtContext(ctx, db.exportStmts[listKey{q.Sort, q.Desc, q.UniqueOnly, start, q.Band != ""}]).QueryContext(ctx, args...)
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
@@ -453,6 +559,7 @@ func scanPuzzle(scan func(...any) error) (sudoku.Puzzle, error) {
 		EngineVersion: text(9), SubmittedAt: time.Unix(0, num(10)).UTC(), Submissions: num(11),
 	}
 	p.Unique = p.Solutions == 1
+	p.Band = sudoku.BandOf(p.Backtracks)
 	givens, solution := text(1), text(2)
 	if bad != nil {
 		return p, fmt.Errorf("puzzle %d: %w", p.ID, bad)
@@ -492,6 +599,7 @@ func gridOf(s string) (sudoku.Grid, error) {
 type cursor struct {
 	sort                 sudoku.Sort
 	desc, unique, before bool
+	band                 sudoku.Band // "" for every band
 	key                  []int64
 }
 
@@ -503,6 +611,14 @@ const (
 	flagDesc = 1 << iota
 	flagUnique
 	flagBefore
+)
+
+// The band filter is in bits 3-5 of the flags byte: 0 for every band, else
+// 1 + its position in sudoku.Bands. Cursors from before bands have zeros
+// there, which still reads right.
+const (
+	bandShift = 3
+	bandMask  = 7 << bandShift
 )
 
 // encode returns the cursor as base64url of: version, sort index, flags, then
@@ -518,6 +634,9 @@ func (c cursor) encode() string {
 		if f.on {
 			b[2] |= f.bit
 		}
+	}
+	if c.band != "" {
+		b[2] |= byte(bandRank(c.band)+1) << bandShift
 	}
 	for _, k := range c.key {
 		b = binary.AppendVarint(b, k)
@@ -538,14 +657,21 @@ func decodeCursor(s string, nkeys int) (*cursor, error) {
 	if len(b) < 3 || b[0] != cursorVersion {
 		return nil, invalid("unknown format")
 	}
-	if int(b[1]) >= len(sudoku.Sorts) || b[2]&^(flagDesc|flagUnique|flagBefore) != 0 {
+	if int(b[1]) >= len(sudoku.Sorts) || b[2]&^(flagDesc|flagUnique|flagBefore|bandMask) != 0 {
 		return nil, invalid("unknown format")
+	}
+	band := int(b[2]&bandMask) >> bandShift
+	if band > len(sudoku.Bands) {
+		return nil, invalid("unknown band")
 	}
 	c := &cursor{
 		sort:   sudoku.Sorts[b[1]],
 		desc:   b[2]&flagDesc != 0,
 		unique: b[2]&flagUnique != 0,
 		before: b[2]&flagBefore != 0,
+	}
+	if band > 0 {
+		c.band = sudoku.Bands[band-1].Band
 	}
 	if len(orders[c.sort].keys) != nkeys {
 		return nil, invalid("issued for another sort")

@@ -123,7 +123,8 @@ func open(ctx context.Context, path string) (_ *DB, err error) {
 		"&_pragma=journal_mode(WAL)"+
 		"&_pragma=synchronous(FULL)"+
 		"&_pragma=foreign_keys(1)"+
-		"&_pragma=cache_size(-16000)")
+		"&_pragma=cache_size(-16000)"+
+		"&_pragma=temp_store(MEMORY)")
 	if err != nil {
 		return nil, err
 	}

@@ -17,6 +17,7 @@ type Puzzle struct {
 	Solutions     int       `json:"solutions"`
 	Unique        bool      `json:"unique"`
 	Backtracks    int64     `json:"backtracks"`
+	Band          Band      `json:"band"` // BandOf(Backtracks), set by Rate and by the archive
 	Guesses       int64     `json:"guesses"`
 	Nodes         int64     `json:"nodes"`
 	SolveNS       int64     `json:"solve_ns"`
@@ -66,6 +67,7 @@ type ListQuery struct {
 	Limit      int    // 1..MaxLimit
 	Cursor     string // opaque; "" for the first page
 	UniqueOnly bool   // hide puzzles with more than one solution
+	Band       Band   // only puzzles of this band; "" for every band
 	// Around, when non-zero and Cursor is "", asks for the page that holds
 	// the puzzle with this id, with up to Limit/2 puzzles before it in the
 	// order, so a person sees its neighbours; NextCursor and PrevCursor page

@@ -104,7 +104,7 @@ func Rate(g Grid, opt Options) (Puzzle, error) {
 	return Puzzle{
 		Givens: g, Solution: res.Solution, Clues: g.Clues(),
 		Solutions: res.Solutions, Unique: res.Solutions == 1,
-		Backtracks: res.Backtracks, Guesses: res.Guesses, Nodes: res.Nodes,
+		Backtracks: res.Backtracks, Band: BandOf(res.Backtracks), Guesses: res.Guesses, Nodes: res.Nodes,
 		SolveNS: ts[len(ts)/2], EngineVersion: EngineVersion,
 	}, nil
 }

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
@@ -177,11 +178,26 @@ func parseListQuery(v url.Values) (sudoku.ListQuery, error) {
 		}
 		q.UniqueOnly = b
 	}
+	if b := v.Get("band"); b != "" {
+		q.Band = sudoku.Band(b)
+		if !q.Band.Valid() {
+			return q, badRequest("invalid \"band\" %q: use one of %s", b, bandNames())
+		}
+	}
 	q.Cursor = v.Get("cursor")
 	if len(q.Cursor) > maxCursorLen {
 		return q, sudoku.ErrInvalidCursor
 	}
 	return q, nil
+}
+
+// bandNames lists the bands for an error message: "easy, medium, ...".
+func bandNames() string {
+	names := make([]string, len(sudoku.Bands))
+	for i, b := range sudoku.Bands {
+		names[i] = string(b.Band)
+	}
+	return strings.Join(names, ", ")
 }
 
 // puzzleRequest is the body of POST /api/puzzles and /api/solve: exactly

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -16,6 +17,7 @@ import (
 type nullArchive struct {
 	lastID atomic.Int64
 	page   sudoku.Page
+	stats  sudoku.Stats
 }
 
 func (n *nullArchive) Submit(_ context.Context, p sudoku.Puzzle) (sudoku.Puzzle, bool, error) {
@@ -33,6 +35,8 @@ func (n *nullArchive) List(context.Context, sudoku.ListQuery) (sudoku.Page, erro
 	return n.page, nil
 }
 func (n *nullArchive) Ping(context.Context) error { return nil }
+
+func (n *nullArchive) Stats(context.Context) (sudoku.Stats, error) { return n.stats, nil }
 
 // BenchmarkSubmit posts distinct easy puzzles through the full router and
 // middleware (rate limit off) from parallel clients.
@@ -83,4 +87,41 @@ func BenchmarkList(b *testing.B) {
 		}
 	})
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "req/s")
+}
+
+// millionStats is what the stats of a million-puzzle archive look like to
+// the page: every histogram bucket filled, as the store's benchmark archive
+// fills them (backtracks exponential with mean 40, solve times from 20 µs).
+func millionStats() sudoku.Stats {
+	s := sudoku.Stats{Total: 1_000_000, Unique: 970_000, Submissions: 1_500_000}
+	bump := func(h *[]int64, k int, n int64) {
+		for len(*h) <= k {
+			*h = append(*h, 0)
+		}
+		(*h)[k] += n
+	}
+	for i := range int64(1_000_000) {
+		bt := (i * 7919) % 400
+		bump(&s.Backtracks, sudoku.BacktracksBucket(bt*bt/100), 1)
+		bump(&s.SolveTime, sudoku.SolveTimeBucket(20_000+bt*bt*40), 1)
+		bump(&s.Clues, 17+int(i%40), 1)
+	}
+	return s
+}
+
+// BenchmarkStatsPage renders GET /stats through the full router for the
+// stats of a million puzzles: the page's cost above the store's read
+// (internal/store's BenchmarkStats measures that on a real million-puzzle
+// file).
+func BenchmarkStatsPage(b *testing.B) {
+	s := New(&nullArchive{stats: millionStats()}, Config{Logger: slog.New(slog.DiscardHandler)})
+	b.ReportAllocs()
+	for b.Loop() {
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/stats", nil))
+		if rec.Code != http.StatusOK {
+			b.Fatalf("status %d", rec.Code)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/op")
 }

@@ -29,6 +29,7 @@ func (f *fakeArchive) Submit(_ context.Context, p sudoku.Puzzle) (sudoku.Puzzle,
 		}
 	}
 	p.ID = int64(len(f.puzzles) + 1)
+	p.Band = sudoku.BandOf(p.Backtracks) // as the store does
 	p.Submissions = 1
 	p.SubmittedAt = time.Now().UTC()
 	f.puzzles = append(f.puzzles, p)
@@ -49,7 +50,7 @@ func (f *fakeArchive) List(_ context.Context, q sudoku.ListQuery) (sudoku.Page, 
 	defer f.mu.Unlock()
 	var rows []sudoku.Puzzle
 	for _, p := range f.puzzles {
-		if !q.UniqueOnly || p.Unique {
+		if (!q.UniqueOnly || p.Unique) && (q.Band == "" || p.Band == q.Band) {
 			rows = append(rows, p)
 		}
 	}
@@ -95,3 +96,26 @@ func (f *fakeArchive) List(_ context.Context, q sudoku.ListQuery) (sudoku.Page, 
 }
 
 func (f *fakeArchive) Ping(context.Context) error { return f.pingErr }
+
+func (f *fakeArchive) Stats(context.Context) (sudoku.Stats, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var s sudoku.Stats
+	bump := func(h *[]int64, k int, n int64) {
+		for len(*h) <= k {
+			*h = append(*h, 0)
+		}
+		(*h)[k] += n
+	}
+	for _, p := range f.puzzles {
+		s.Total++
+		if p.Unique {
+			s.Unique++
+		}
+		s.Submissions += p.Submissions
+		bump(&s.Backtracks, sudoku.BacktracksBucket(p.Backtracks), 1)
+		bump(&s.SolveTime, sudoku.SolveTimeBucket(p.SolveNS), 1)
+		bump(&s.Clues, p.Clues, 1)
+	}
+	return s, nil
+}

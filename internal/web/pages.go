@@ -170,7 +170,7 @@ func csrfToken(c echo.Context) string {
 }
 
 // history shows one page of the archive. Every bit of its state is in the
-// URL: the API's sort, order, limit, cursor and unique, plus around (a
+// URL: the API's sort, order, limit, cursor, unique and band, plus around (a
 // puzzle id whose neighbours in the order to show, from the puzzle page).
 func (s *Server) history(c echo.Context) error {
 	v, err := url.ParseQuery(c.Request().URL.RawQuery)
@@ -181,7 +181,7 @@ func (s *Server) history(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	view := templates.HistoryView{Sort: q.Sort, Desc: q.Desc, UniqueOnly: q.UniqueOnly, Limit: q.Limit, Cursor: q.Cursor}
+	view := templates.HistoryView{Sort: q.Sort, Desc: q.Desc, UniqueOnly: q.UniqueOnly, Band: q.Band, Limit: q.Limit, Cursor: q.Cursor}
 	if a := v.Get("around"); a != "" && q.Cursor == "" {
 		id, err := strconv.ParseInt(a, 10, 64)
 		if err != nil || id < 1 {
@@ -217,16 +217,12 @@ func (s *Server) puzzlePage(c echo.Context) error {
 	}))
 }
 
-// stats shows the archive's counts.
+// stats shows the archive at a glance: counts, bands and histograms, all
+// from the archive's maintained counters.
 func (s *Server) stats(c echo.Context) error {
-	ctx := c.Request().Context()
-	all, err := s.archive.List(ctx, sudoku.ListQuery{Sort: sudoku.SortSubmitted, Desc: true, Limit: 1})
+	st, err := s.archive.Stats(c.Request().Context())
 	if err != nil {
-		return fmt.Errorf("count puzzles: %w", err)
+		return fmt.Errorf("read stats: %w", err)
 	}
-	unique, err := s.archive.List(ctx, sudoku.ListQuery{Sort: sudoku.SortSubmitted, Desc: true, Limit: 1, UniqueOnly: true})
-	if err != nil {
-		return fmt.Errorf("count unique puzzles: %w", err)
-	}
-	return s.render(c, http.StatusOK, templates.StatsPage(templates.StatsView{Total: all.Total, Unique: unique.Total}))
+	return s.render(c, http.StatusOK, templates.StatsPage(templates.StatsView{Total: st.Total, Unique: st.Unique, Stats: st}))
 }

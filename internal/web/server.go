@@ -36,6 +36,9 @@ type Archive interface {
 	List(ctx context.Context, q sudoku.ListQuery) (sudoku.Page, error)
 	// Ping reports whether the database answers.
 	Ping(ctx context.Context) error
+	// Stats returns the archive's counts and histograms, read from
+	// maintained counters: its cost does not grow with the archive.
+	Stats(ctx context.Context) (sudoku.Stats, error)
 }
 
 // Config tunes a Server. The zero value is usable.

@@ -1,0 +1,241 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sudoku-archive/sudoku/internal/store"
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/web"
+)
+
+// sharedPuzzles is the project's puzzle collections (see its README).
+const sharedPuzzles = "../../../shared/puzzles"
+
+// longestTraces are the puzzles with the longest trace of their collection
+// (found by tracing every puzzle of it once): 58,872 steps in
+// forum_hardest_1106 (line 256), 66,154 in forum_hardest_1905_11plus_even
+// (line 9,853, the longest of all), 44,058 in 17_clue (line 48,472) and
+// 29,491 in magictour_top1465 (line 234).
+var longestTraces = map[string]string{
+	"forum_hardest_1106":             "..3......4...8..36..8...1...4..6..73...9..........2..5..4.7..686........7..6..5..",
+	"forum_hardest_1905_11plus_even": "98.7..6..5..9..7.........4.6..5..8...5......3..8.2....1....9....7.1...96....751..",
+	"17_clue":                        "........1.....2..3..4.5........6..5..3......7.8.1........3..28...6......1....7...",
+	"magictour_top1465":              ".2..5.6.8...7..4.....1.3....6..4....3......5........1.7..3.5.........2......8....",
+}
+
+// TestTraceThroughAPI archives puzzles from every collection in a real
+// store behind the real server, fetches each one's trace through the API
+// and replays it from the givens: every step must be legal, the replay must
+// pass through the stored solution, and the trace's counts must agree with
+// the stored measures as internal/sudoku documents them.
+func TestTraceThroughAPI(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(sharedPuzzles, "*.txt"))
+	if len(files) == 0 {
+		t.Skipf("no collections in %s", sharedPuzzles)
+	}
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "sudoku.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	srv := httptest.NewServer(web.New(db, web.Config{Logger: slog.New(slog.DiscardHandler)}))
+	t.Cleanup(srv.Close)
+
+	for _, path := range files {
+		name := strings.TrimSuffix(filepath.Base(path), ".txt")
+		puzzles := firstLines(t, path, 4)
+		if p, ok := longestTraces[name]; ok {
+			puzzles = append(puzzles, p)
+		}
+		for i, p := range puzzles {
+			t.Run(fmt.Sprintf("%s/%d", name, i+1), func(t *testing.T) { checkTrace(t, srv.URL, p, true) })
+		}
+	}
+	// A puzzle with two solutions replays legally and reaches the stored
+	// one; its counts depend on the order of the search, so only that.
+	t.Run("not unique", func(t *testing.T) {
+		checkTrace(t, srv.URL, "483921657967345821251876493548...................................................", false)
+	})
+}
+
+// firstLines reads the first n puzzles of a collection.
+func firstLines(t *testing.T, path string, n int) []string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() && len(out) < n {
+		if l := strings.TrimSpace(sc.Text()); l != "" && l[0] != '#' {
+			out = append(out, l[:81])
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// checkTrace archives puzzle through the API, fetches its trace and replays it.
+func checkTrace(t *testing.T, base, puzzle string, unique bool) {
+	var p sudoku.Puzzle
+	res := postJSON(t, base+"/api/puzzles", `{"puzzle":"`+puzzle+`"}`, &p)
+	if res.StatusCode != http.StatusCreated && res.StatusCode != http.StatusOK {
+		t.Fatalf("submit: %d", res.StatusCode)
+	}
+	if p.Unique != unique {
+		t.Fatalf("unique %v, want %v", p.Unique, unique)
+	}
+	var tr struct {
+		Steps     []sudoku.Step `json:"steps"`
+		Truncated bool          `json:"truncated"`
+	}
+	res, err := http.Get(fmt.Sprintf("%s/api/puzzles/%d/trace", base, p.ID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("trace: %d", res.StatusCode)
+	}
+	if err := json.NewDecoder(res.Body).Decode(&tr); err != nil {
+		t.Fatalf("trace: %v", err)
+	}
+	if tr.Truncated {
+		t.Fatalf("trace of %d steps truncated (cap %d)", len(tr.Steps), sudoku.DefaultMaxSteps)
+	}
+
+	board := p.Givens
+	filled := board.Clues()
+	solvedAt := -1
+	var guessSteps, undoneGuesses, branchPoints int64
+	guessed := map[int]bool{} // cells holding a guessed digit now
+	for i, s := range tr.Steps {
+		c, d := int(s.Cell), s.Digit
+		if c > 80 || d < 1 || d > 9 {
+			t.Fatalf("step %d: %+v out of range", i+1, s)
+		}
+		switch s.Kind {
+		case sudoku.Forced, sudoku.Guess:
+			if board[c] != 0 {
+				t.Fatalf("step %d: %s %d into cell %d, which holds %d", i+1, s.Kind, d, c, board[c])
+			}
+			if clash := clashes(board, c, d); clash >= 0 {
+				t.Fatalf("step %d: %s %d into cell %d clashes with cell %d", i+1, s.Kind, d, c, clash)
+			}
+			board[c] = d
+			filled++
+			if s.Kind == sudoku.Guess {
+				guessSteps++
+				guessed[c] = true
+				// The next candidate of the same branch point follows
+				// the undo of the previous one at that cell; any other
+				// guess opens a branch point.
+				prev := sudoku.Step{}
+				if i > 0 {
+					prev = tr.Steps[i-1]
+				}
+				if !(prev.Kind == sudoku.Undo && int(prev.Cell) == c && prevWasGuess(tr.Steps, i-1)) {
+					branchPoints++
+				}
+			}
+			if filled == 81 && solvedAt < 0 {
+				solvedAt = i + 1
+				if board != p.Solution {
+					t.Fatalf("step %d: full grid %s is not the stored solution %s", i+1, board, p.Solution)
+				}
+			}
+		case sudoku.Undo:
+			if board[c] != d {
+				t.Fatalf("step %d: undo %d from cell %d, which holds %d", i+1, d, c, board[c])
+			}
+			board[c] = 0
+			filled--
+			if guessed[c] {
+				undoneGuesses++
+				delete(guessed, c)
+			}
+		default:
+			t.Fatalf("step %d: unknown kind %v", i+1, s.Kind)
+		}
+	}
+	if solvedAt < 0 {
+		t.Fatal("the replay never reaches the solution")
+	}
+	if !unique {
+		return
+	}
+	// As documented in internal/sudoku: for an untruncated trace of a puzzle
+	// with one solution, guess steps = backtracks, distinct branch points
+	// = guesses; nodes = 1 + guessed digits placed. The whole tree is
+	// explored, so every guess is taken back: the player's "backtracks so
+	// far" (undo steps that remove a guessed digit) ends at backtracks.
+	for _, c := range []struct {
+		name      string
+		got, want int64
+	}{
+		{"guess steps vs backtracks", guessSteps, p.Backtracks},
+		{"branch points vs guesses", branchPoints, p.Guesses},
+		{"1 + guess steps vs nodes", 1 + guessSteps, p.Nodes},
+		{"undone guesses vs backtracks", undoneGuesses, p.Backtracks},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: %d, want %d (%d steps)", c.name, c.got, c.want, len(tr.Steps))
+		}
+	}
+}
+
+// prevWasGuess reports whether the undo step at j took back a guess: the
+// placement it removes is the last placement of that cell before j.
+func prevWasGuess(steps []sudoku.Step, j int) bool {
+	for k := j - 1; k >= 0; k-- {
+		if steps[k].Cell == steps[j].Cell && steps[k].Kind != sudoku.Undo {
+			return steps[k].Kind == sudoku.Guess
+		}
+	}
+	return false
+}
+
+// clashes returns a peer of cell c that holds d on board, or -1.
+func clashes(board sudoku.Grid, c int, d uint8) int {
+	r, col := c/9, c%9
+	br, bc := r/3*3, col/3*3
+	for k := range 9 {
+		for _, p := range []int{r*9 + k, k*9 + col, (br+k/3)*9 + bc + k%3} {
+			if p != c && board[p] == d {
+				return p
+			}
+		}
+	}
+	return -1
+}
+
+// postJSON posts body and decodes the answer into out.
+func postJSON(t *testing.T, url, body string, out any) *http.Response {
+	t.Helper()
+	res, err := http.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	if err := json.Unmarshal(b, out); err != nil {
+		t.Fatalf("answer %s: %v", b, err)
+	}
+	return res
+}

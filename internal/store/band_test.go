@@ -1,0 +1,278 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	gocmp "github.com/google/go-cmp/cmp"
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+// bandedArchive fills db with n puzzles spread over every band, with ties in
+// every sort key, every 6th with two solutions. It returns them as stored.
+func bandedArchive(tb testing.TB, db *DB, n int64) []sudoku.Puzzle {
+	tb.Helper()
+	ctx := context.Background()
+	var ps []sudoku.Puzzle
+	bts := []int64{0, 0, 1, 2, 14, 15, 16, 40, 63, 64, 100, 127, 128, 129, 3000}
+	for i := range n {
+		solutions := 1
+		if i%6 == 5 {
+			solutions = 2
+		}
+		p, _, err := db.Submit(ctx, synthetic((i%11+1)|(i/11+1)<<8, bts[(i*7)%int64(len(bts))], 100*((i*5)%4), solutions))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		ps = append(ps, p)
+	}
+	return ps
+}
+
+// inBand keeps the puzzles of band b ("" keeps all).
+func inBand(ps []sudoku.Puzzle, b sudoku.Band) []sudoku.Puzzle {
+	var out []sudoku.Puzzle
+	for _, p := range ps {
+		if b == "" || p.Band == b {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func TestListByBand(t *testing.T) {
+	db := MustOpenDB(t)
+	all := bandedArchive(t, db, 150)
+	for _, b := range sudoku.Bands {
+		if len(inBand(all, b.Band)) == 0 {
+			t.Fatalf("no puzzle in band %s: the test archive is wrong", b.Band)
+		}
+	}
+	for _, s := range sudoku.Sorts {
+		for _, desc := range []bool{false, true} {
+			for _, unique := range []bool{false, true} {
+				for _, b := range sudoku.Bands {
+					q := sudoku.ListQuery{Sort: s, Desc: desc, UniqueOnly: unique, Band: b.Band, Limit: 4}
+					t.Run(fmt.Sprintf("%s/desc=%v/unique=%v/%s", s, desc, unique, b.Band), func(t *testing.T) {
+						testPaging(t, db, q, sorted(inBand(all, b.Band), q))
+					})
+				}
+			}
+		}
+	}
+	t.Run("export", func(t *testing.T) {
+		for _, b := range sudoku.Bands {
+			q := sudoku.ListQuery{Sort: sudoku.SortClues, Desc: true, Band: b.Band}
+			if d := gocmp.Diff(sorted(inBand(all, b.Band), q), exportAll(t, db, q)); d != "" {
+				t.Errorf("%s (-want +got):\n%s", b.Band, d)
+			}
+		}
+	})
+}
+
+func TestListBandRejects(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpenDB(t)
+	bandedArchive(t, db, 30)
+	if _, err := db.List(ctx, sudoku.ListQuery{Band: "Easy"}); !errors.Is(err, ErrInvalidQuery) {
+		t.Errorf("unknown band: %v, want ErrInvalidQuery", err)
+	}
+	page, err := db.List(ctx, sudoku.ListQuery{Band: sudoku.BandMedium, Limit: 2})
+	if err != nil || page.NextCursor == "" {
+		t.Fatalf("%v, next %q", err, page.NextCursor)
+	}
+	// A cursor of one band does not page another, nor the whole archive.
+	for _, q := range []sudoku.ListQuery{
+		{Band: sudoku.BandHard, Limit: 2, Cursor: page.NextCursor},
+		{Limit: 2, Cursor: page.NextCursor},
+	} {
+		if _, err := db.List(ctx, q); !errors.Is(err, sudoku.ErrInvalidCursor) {
+			t.Errorf("band %q with a medium cursor: %v, want ErrInvalidCursor", q.Band, err)
+		}
+	}
+}
+
+// TestBandColumnAgrees checks that the band column of migration 00005 ranks
+// every puzzle as sudoku.BandOf does, at and around every threshold.
+func TestBandColumnAgrees(t *testing.T) {
+	db := MustOpenDB(t)
+	var vals []int64
+	for _, b := range sudoku.Bands {
+		vals = append(vals, b.Min, b.Min+1)
+		if b.Min > 0 {
+			vals = append(vals, b.Min-1)
+		}
+	}
+	for _, v := range vals {
+		var rank int
+		if err := db.reader.QueryRow("SELECT (?1 >= 1) + (?1 >= 16) + (?1 >= 64) + (?1 >= 128)", v).Scan(&rank); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := sudoku.Bands[rank].Band, sudoku.BandOf(v); got != want {
+			t.Errorf("backtracks %d: column says %s, BandOf %s", v, got, want)
+		}
+	}
+	var def string
+	if err := db.reader.QueryRow("SELECT sql FROM sqlite_schema WHERE name = 'puzzles'").Scan(&def); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(def, "(backtracks >= 1) + (backtracks >= 16) + (backtracks >= 64) + (backtracks >= 128)") {
+		t.Errorf("the band column is not the expression this test checks:\n%s", def)
+	}
+}
+
+// TestBandListPlans checks that every band statement seeks in an index on
+// the whole of its key: the order's own for difficulty and backtracks,
+// bounded by the band and the cursor, the band index for the others; never
+// a sort step, never a filter over the rows before the cursor.
+func TestBandListPlans(t *testing.T) {
+	db := MustOpenDB(t)
+	bandedArchive(t, db, 30)
+	if _, err := db.wconn.ExecContext(context.Background(), "ANALYZE"); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range bandListKeys() {
+		for _, export := range []bool{false, true} {
+			if export && k.part != start {
+				continue
+			}
+			stmt := listSQL(k, export)
+			args := make([]any, strings.Count(stmt, "?"))
+			for i := range args {
+				args[i] = 1
+			}
+			rows, err := db.reader.Query("EXPLAIN QUERY PLAN "+stmt, args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var lines []string
+			for rows.Next() {
+				var id, parent, notused int
+				var detail string
+				if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
+					t.Fatal(err)
+				}
+				lines = append(lines, detail)
+			}
+			rows.Close()
+			cmp := ">"
+			if k.desc {
+				cmp = "<"
+			}
+			lead := orders[k.sort].keys[:len(orders[k.sort].keys)-1]
+			index, ok := bandIndexes[k.sort]
+			var seek string
+			switch {
+			case ok && k.part == start:
+				seek = "band=?"
+			case ok && k.part == ties:
+				seek = "band=? AND " + lead[0] + "=? AND rowid" + cmp + "?"
+			case ok && len(lead) == 0:
+				seek = "band=? AND rowid" + cmp + "?"
+			case ok:
+				seek = "band=? AND " + lead[0] + cmp + "?"
+			case k.part == start:
+				seek = "backtracks>? AND backtracks<?"
+			case k.part == ties:
+				seek = strings.Join(lead, "=? AND ") + "=? AND rowid" + cmp + "?"
+			case len(lead) == 1:
+				seek = "backtracks>? AND backtracks<?"
+			case k.desc:
+				seek = "backtracks>? AND (backtracks,solve_ns)<(?,?)"
+			default:
+				seek = "(backtracks,solve_ns)>(?,?) AND backtracks<?"
+			}
+			if !ok {
+				index = orders[k.sort].index
+			}
+			want := "SEARCH puzzles USING INDEX " + index + " (" + seek + ")"
+			if len(lines) != 1 || lines[0] != want {
+				t.Errorf("%+v export=%v: %s\nplan:\n%s\nwant %q", k, export, stmt, strings.Join(lines, "\n"), want)
+			}
+		}
+	}
+}
+
+func TestListAround(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpenDB(t)
+	all := bandedArchive(t, db, 60)
+	for _, s := range sudoku.Sorts {
+		for _, desc := range []bool{false, true} {
+			for _, limit := range []int{1, 2, 5, 20} {
+				for _, band := range []sudoku.Band{"", sudoku.BandExtreme} {
+					q := sudoku.ListQuery{Sort: s, Desc: desc, Limit: limit, Band: band, UniqueOnly: band != ""}
+					want := sorted(inBand(all, band), q)
+					t.Run(fmt.Sprintf("%s/desc=%v/limit=%d/band=%s", s, desc, limit, band), func(t *testing.T) {
+						for pos, p := range want {
+							q := q
+							q.Around = p.ID
+							page, err := db.List(ctx, q)
+							if err != nil {
+								t.Fatalf("around %d: %v", p.ID, err)
+							}
+							from := max(0, pos-limit/2)
+							to := min(len(want), from+limit)
+							if d := gocmp.Diff(ids(want[from:to]), ids(page.Puzzles)); d != "" {
+								t.Fatalf("around %d at %d (-want +got):\n%s", p.ID, pos, d)
+							}
+							if page.Total != int64(len(want)) {
+								t.Fatalf("total %d, want %d", page.Total, len(want))
+							}
+							if (page.NextCursor != "") != (to < len(want)) || (page.PrevCursor != "") != (from > 0) {
+								t.Fatalf("around %d at %d: next %q prev %q", p.ID, pos, page.NextCursor, page.PrevCursor)
+							}
+							if page.NextCursor != "" {
+								q.Around, q.Cursor = 0, page.NextCursor
+								next, err := db.List(ctx, q)
+								if err != nil {
+									t.Fatal(err)
+								}
+								if d := gocmp.Diff(ids(want[to:min(len(want), to+limit)]), ids(next.Puzzles)); d != "" {
+									t.Fatalf("after around %d (-want +got):\n%s", p.ID, d)
+								}
+							}
+							if page.PrevCursor != "" {
+								q.Around, q.Cursor = 0, page.PrevCursor
+								prev, err := db.List(ctx, q)
+								if err != nil {
+									t.Fatal(err)
+								}
+								// The page before, or the first page when fewer than a page come before.
+								lo := max(0, from-limit)
+								if from < limit {
+									lo = 0
+								}
+								if d := gocmp.Diff(ids(want[lo:min(len(want), lo+limit)]), ids(prev.Puzzles)); d != "" {
+									t.Fatalf("before around %d (-want +got):\n%s", p.ID, d)
+								}
+							}
+						}
+					})
+				}
+			}
+		}
+	}
+	var notUnique, notExtreme int64
+	for _, p := range all {
+		if !p.Unique {
+			notUnique = p.ID
+		}
+		if p.Band != sudoku.BandExtreme {
+			notExtreme = p.ID
+		}
+	}
+	for _, q := range []sudoku.ListQuery{
+		{Around: 1 << 40},
+		{Around: notUnique, UniqueOnly: true},
+		{Around: notExtreme, Band: sudoku.BandExtreme},
+	} {
+		if _, err := db.List(ctx, q); !errors.Is(err, sudoku.ErrNotFound) {
+			t.Errorf("%+v: %v, want ErrNotFound", q, err)
+		}
+	}
+}

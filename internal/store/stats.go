@@ -1,0 +1,123 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+// statsSQL reads every counter the stats page shows: a few dozen rows kept
+// by the triggers of migration 00004, whatever the archive's size.
+const statsSQL = `SELECT 'total', 0, total, uniq FROM counts WHERE id = 1
+UNION ALL SELECT 'submissions', 0, submissions, 0 FROM counts WHERE id = 1
+UNION ALL SELECT kind, bucket, n, uniq FROM stat_buckets WHERE n > 0`
+
+// Stats returns the archive's counts and histograms, from one read
+// transaction so they agree with each other.
+func (db *DB) Stats(ctx context.Context) (sudoku.Stats, error) {
+	if db.isClosed() {
+		return sudoku.Stats{}, ErrClosed
+	}
+	tx, err := db.reader.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return sudoku.Stats{}, fmt.Errorf("stats: %w", err)
+	}
+	defer tx.Rollback()
+	rows, err := tx.QueryContext(ctx, statsSQL)
+	if err != nil {
+		return sudoku.Stats{}, fmt.Errorf("stats: %w", err)
+	}
+	defer rows.Close()
+	var s sudoku.Stats
+	add := func(h *[]int64, k int, n int64) {
+		for len(*h) <= k {
+			*h = append(*h, 0)
+		}
+		(*h)[k] = n
+	}
+	for rows.Next() {
+		var kind string
+		var bucket int
+		var n, uniq int64
+		if err := rows.Scan(&kind, &bucket, &n, &uniq); err != nil {
+			return sudoku.Stats{}, fmt.Errorf("stats: %w", err)
+		}
+		if bucket < 0 || bucket > 81 {
+			return sudoku.Stats{}, fmt.Errorf("stats: %s bucket %d out of range", kind, bucket)
+		}
+		switch kind {
+		case "total":
+			s.Total, s.Unique = n, uniq
+		case "submissions":
+			s.Submissions = n
+		case "backtracks":
+			add(&s.Backtracks, bucket, n)
+		case "solve_ns":
+			add(&s.SolveTime, bucket, n)
+		case "clues":
+			add(&s.Clues, bucket, n)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return sudoku.Stats{}, fmt.Errorf("stats: %w", err)
+	}
+	return s, tx.Commit()
+}
+
+// bandTotal is the number of puzzles in band b (only those with one
+// solution when unique), from the backtracks histogram.
+func bandTotal(ctx context.Context, tx *sql.Tx, b sudoku.BandInfo, unique bool) (int64, error) {
+	col := "n"
+	if unique {
+		col = "uniq"
+	}
+	lo, hi := sudoku.BacktracksBucket(b.Min), sudoku.BacktracksBucket(b.Max)
+	var n int64
+	err := tx.QueryRowContext(ctx, "SELECT coalesce(sum("+col+"), 0) FROM stat_buckets WHERE kind = 'backtracks' AND bucket BETWEEN ? AND ?", lo, hi).Scan(&n)
+	return n, err
+}
+
+// around fills page with the page of q that holds puzzle q.Around: up to
+// q.Limit/2 puzzles before it in q's order, the puzzle, and the rest after
+// it, with cursors to page on either way. An id that is not archived, or not
+// in q's listing (filtered out by q.UniqueOnly or q.Band), gives
+// sudoku.ErrNotFound.
+func (db *DB) around(ctx context.Context, tx *sql.Tx, q sudoku.ListQuery, page *sudoku.Page,
+	fetch func(desc bool, from []int64, n int) ([]sudoku.Puzzle, error), at func(cursor) string) error {
+	p, err := scanPuzzle(tx.StmtContext(ctx, db.getStmt).QueryRowContext(ctx, q.Around).Scan)
+	if errors.Is(err, sql.ErrNoRows) || err == nil && (q.UniqueOnly && !p.Unique || q.Band != "" && p.Band != q.Band) {
+		return fmt.Errorf("puzzle %d in this listing: %w", q.Around, sudoku.ErrNotFound)
+	}
+	if err != nil {
+		return err
+	}
+	key := keyOf(q.Sort, &p)
+	half := q.Limit / 2
+	before, err := fetch(!q.Desc, key, half+1)
+	if err != nil {
+		return err
+	}
+	moreBefore := len(before) > half
+	before = before[:min(len(before), half)]
+	slices.Reverse(before)
+	need := q.Limit - len(before) - 1
+	after, err := fetch(q.Desc, key, need+1)
+	if err != nil {
+		return err
+	}
+	moreAfter := len(after) > need
+	after = after[:min(len(after), need)]
+	rows := append(append(before, p), after...)
+	if moreBefore {
+		page.PrevCursor = at(cursor{before: true, key: keyOf(q.Sort, &rows[0])})
+	}
+	if moreAfter {
+		page.NextCursor = at(cursor{key: keyOf(q.Sort, &rows[len(rows)-1])})
+	}
+	page.Puzzles = rows
+	return nil
+}
