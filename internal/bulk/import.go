@@ -209,6 +209,9 @@ func Import(ctx context.Context, sink Sink, inputs []Input, opt Options) (Summar
 						continue
 					}
 					g, err := l.grid()
+					if err == nil && g.Clues() == 0 {
+						err = sudoku.ErrNoGivens
+					}
 					if err == nil {
 						l.p, err = rate(g, sopt)
 					}

@@ -42,6 +42,8 @@ func kind(err error) string {
 		return "no solution"
 	case errors.Is(err, sudoku.ErrBudget):
 		return "too hard"
+	case errors.Is(err, sudoku.ErrNoGivens):
+		return "no givens"
 	case errors.Is(err, ErrLineTooLong):
 		return "too long"
 	}
@@ -93,6 +95,24 @@ func TestImportEveryKindOfLine(t *testing.T) {
 				t.Errorf("batch sizes (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestImportEmptyGrid: a line of 81 blanks is a rejected line like any
+// other; it must not fail the batch it would have been committed in.
+func TestImportEmptyGrid(t *testing.T) {
+	a := newFakeArchive()
+	var rej rejected
+	body := strings.Repeat(".", 81) + "\n" + "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n"
+	sum, err := Import(context.Background(), a, []Input{{Name: "e.txt", Reader: strings.NewReader(body)}}, Options{Reject: rej.add})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := [3]int64{sum.Imported, sum.Duplicates, sum.Rejected}; got != [3]int64{1, 0, 1} {
+		t.Errorf("imported, duplicates, rejected = %v, want [1 0 1]", got)
+	}
+	if diff := cmp.Diff([]string{"e.txt:1: no givens"}, rej.lines); diff != "" {
+		t.Errorf("rejections (-want +got):\n%s", diff)
 	}
 }
 

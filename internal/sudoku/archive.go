@@ -26,6 +26,11 @@ type Puzzle struct {
 	Submissions   int64     `json:"submissions,omitzero"`
 }
 
+// ErrNoGivens refuses to archive a grid without a single given: every full
+// grid solves it, so it is no puzzle. (Solving it is fine: `sudoku solve`
+// and POST /api/solve report its two-or-more solutions.)
+var ErrNoGivens = errors.New("puzzle has no givens: an empty grid cannot be archived")
+
 // ErrNotFound is returned when no archived puzzle has the requested id.
 var ErrNotFound = errors.New("puzzle not found")
 

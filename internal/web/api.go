@@ -47,6 +47,9 @@ func (s *Server) apiSubmit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if g.Clues() == 0 {
+		return sudoku.ErrNoGivens
+	}
 	ctx := c.Request().Context()
 	p, err := sudoku.Rate(g, s.solveOptions(ctx))
 	if err != nil {

@@ -91,7 +91,7 @@ func (s *Server) classify(err error) (int, errorBody) {
 		return http.StatusBadRequest, errorBody{Error: parseErr.Error(), Position: parseErr.Pos}
 	case errors.As(err, &conflict):
 		return http.StatusUnprocessableEntity, errorBody{Error: conflict.Error(), Cells: conflict.Cells[:]}
-	case errors.Is(err, sudoku.ErrNoSolution), errors.Is(err, sudoku.ErrBudget):
+	case errors.Is(err, sudoku.ErrNoSolution), errors.Is(err, sudoku.ErrBudget), errors.Is(err, sudoku.ErrNoGivens):
 		return http.StatusUnprocessableEntity, errorBody{Error: err.Error()}
 	case errors.Is(err, sudoku.ErrNotFound):
 		return http.StatusNotFound, errorBody{Error: "puzzle not found"}

@@ -89,6 +89,14 @@ func TestFormRejectsBadBytes(t *testing.T) {
 			if strings.Contains(body, "<script>alert") {
 				t.Error("the user's markup reached the page")
 			}
+			if i := strings.IndexFunc(body, func(r rune) bool {
+				return r == utf8.RuneError && !strings.Contains(body, "\uFFFD") || r == 0 || r == '\a' || r == 0x1b
+			}); i >= 0 || !utf8.ValidString(body) {
+				t.Errorf("the page echoes a raw control or invalid byte (at %d): %q", i, body[max(i-20, 0):min(i+20, len(body))])
+			}
+			if got := tid(doc, "paste-box").Text(); tc.name != "script" && tc.name != "SQL" && !strings.ContainsRune(got, utf8.RuneError) && tc.name != "right-to-left override" {
+				t.Errorf("the paste box %q does not mark the bad character with U+FFFD", got)
+			}
 			if len(f.puzzles) != 0 {
 				t.Errorf("stored %d puzzles", len(f.puzzles))
 			}
@@ -224,6 +232,28 @@ func TestHostileGridBudget(t *testing.T) {
 	bs := New(&bulkFake{fakeArchive: f}, Config{RequestTimeout: time.Minute})
 	if rec := serve(bs, req); rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `"rejected":1`) || !strings.Contains(rec.Body.String(), "too hard") {
 		t.Errorf("batch: status %d, body %s; want 200 with the line rejected as too hard", rec.Code, rec.Body)
+	}
+	if len(f.puzzles) != 0 {
+		t.Errorf("stored %d puzzles", len(f.puzzles))
+	}
+}
+
+// TestEmptyGrid: a grid without givens solves (two or more solutions) but
+// is no puzzle to archive: the API and the form refuse it with 422.
+func TestEmptyGrid(t *testing.T) {
+	empty := strings.Repeat(".", 81)
+	s, f := newTestServer(t, Config{})
+	rec := post(t, s, "/api/puzzles", puzzleBody(empty))
+	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(decode[apiErr](t, rec).Error, "no givens") {
+		t.Errorf("POST /api/puzzles: status %d %s, want 422 no givens", rec.Code, rec.Body)
+	}
+	rec = post(t, s, "/api/solve", puzzleBody(empty))
+	if rec.Code != http.StatusOK || decode[sudoku.Puzzle](t, rec).Solutions != 2 {
+		t.Errorf("POST /api/solve: status %d %s, want 200 with 2 solutions", rec.Code, rec.Body)
+	}
+	doc := page(t, postForm(t, s, empty), http.StatusUnprocessableEntity)
+	if msg := tid(doc, "form-error-message").Text(); !strings.Contains(msg, "grid is empty") {
+		t.Errorf("form message %q", msg)
 	}
 	if len(f.puzzles) != 0 {
 		t.Errorf("stored %d puzzles", len(f.puzzles))

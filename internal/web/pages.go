@@ -76,6 +76,9 @@ func (s *Server) submitForm(c echo.Context) error {
 	ctx := c.Request().Context()
 	input := c.FormValue("puzzle")
 	g, err := sudoku.Parse(input)
+	if err == nil && g.Clues() == 0 {
+		err = sudoku.ErrNoGivens
+	}
 	var p sudoku.Puzzle
 	if err == nil {
 		p, err = sudoku.Rate(g, s.solveOptions(ctx))
@@ -102,6 +105,7 @@ func (s *Server) submitForm(c echo.Context) error {
 // rejectedForm turns an engine error about the input into the form to show
 // again; ok is false for errors that are not the input's fault.
 func rejectedForm(input string, err error) (form templates.SubmitForm, ok bool) {
+	input = printable(input)
 	form = templates.SubmitForm{Input: input, Cells: previewCells(input), Error: sentence(err.Error())}
 	var perr *sudoku.ParseError
 	var cerr *sudoku.ConflictError
@@ -114,10 +118,24 @@ func rejectedForm(input string, err error) (form templates.SubmitForm, ok bool) 
 		form.Error = "This puzzle has no solution: no two givens clash, but the search found no way to fill the grid"
 	case errors.Is(err, sudoku.ErrBudget):
 		form.Error = "This puzzle is too hard for the archive: the search gave up before finishing"
+	case errors.Is(err, sudoku.ErrNoGivens):
+		form.Error = "The grid is empty: give at least one digit (an empty grid has countless solutions)"
 	default:
 		return templates.SubmitForm{}, false
 	}
 	return form, true
+}
+
+// printable returns the user's input as it can be shown again in the form:
+// invalid UTF-8 and control characters other than line breaks and tabs
+// become U+FFFD, so a rejected NUL or escape byte is not sent back raw.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' || r == '\t' || !unicode.IsControl(r) {
+			return r
+		}
+		return utf8.RuneError
+	}, strings.ToValidUTF8(s, string(utf8.RuneError)))
 }
 
 // inLines writes an 81-character puzzle as nine lines of nine, the way it
