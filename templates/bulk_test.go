@@ -94,11 +94,11 @@ func TestDownloadLinks(t *testing.T) {
 		note string
 	}{
 		{"default", HistoryView{Sort: sudoku.SortDifficulty, Desc: true},
-			"/api/export?format=csv&order=desc&sort=difficulty", "the whole archive, hardest first"},
+			"/api/export?format=csv&order=desc&sort=difficulty", "every page of this list, hardest first"},
 		{"solve time ascending", HistoryView{Sort: sudoku.SortSolveTime},
-			"/api/export?format=csv&order=asc&sort=solve_time", "the whole archive, fastest first"},
-		{"unique only: the export does not filter", HistoryView{Sort: sudoku.SortSubmitted, Desc: true, UniqueOnly: true, Cursor: "abc", Limit: 50},
-			"/api/export?format=csv&order=desc&sort=submitted", "the whole archive, newest first, puzzles with more than one solution included"},
+			"/api/export?format=csv&order=asc&sort=solve_time", "every page of this list, fastest first"},
+		{"filters carried, paging not", HistoryView{Sort: sudoku.SortSubmitted, Desc: true, UniqueOnly: true, Band: sudoku.BandHard, Cursor: "abc", Limit: 50},
+			"/api/export?band=hard&format=csv&order=desc&sort=submitted&unique=true", "every hard puzzle, newest first, unique solutions only"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -24,7 +24,7 @@ func TestExportCommand(t *testing.T) {
 		{"asc", []string{"--order", "asc"}, easy + "\n" + hard + "\n", nil},
 		{"submitted asc", []string{"--sort", "submitted", "--order", "asc"}, easy + "\n" + hard + "\n", nil},
 		{"clues desc", []string{"--sort", "clues"}, easy + "\n" + hard + "\n", nil},
-		{"csv header", []string{"--format", "csv"}, "id,puzzle,solution,clues,solutions,unique,backtracks,guesses,nodes,solve_ns,engine_version,submitted_at,submissions", nil},
+		{"csv header", []string{"--format", "csv"}, "id,puzzle,solution,clues,solutions,unique,band,backtracks,guesses,nodes,solve_ns,engine_version,submitted_at,submissions", nil},
 		{"json", []string{"--format", "json", "--sort", "submitted", "--order", "asc"}, `{"id":1,"puzzle":"` + easy + `"`, nil},
 		{"bad format", []string{"--format", "xml"}, "", errUsage{}},
 		{"bad sort", []string{"--sort", "name"}, "", errUsage{}},

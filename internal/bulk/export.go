@@ -65,7 +65,7 @@ func (f Format) Ext() string {
 
 // CSVHeader is the header row of a CSV export: the puzzle object's fields.
 var CSVHeader = []string{
-	"id", "puzzle", "solution", "clues", "solutions", "unique",
+	"id", "puzzle", "solution", "clues", "solutions", "unique", "band",
 	"backtracks", "guesses", "nodes", "solve_ns", "engine_version",
 	"submitted_at", "submissions",
 }
@@ -143,16 +143,17 @@ func csvRow(row []string, p sudoku.Puzzle) []string {
 	row[3] = strconv.Itoa(p.Clues)
 	row[4] = strconv.Itoa(p.Solutions)
 	row[5] = strconv.FormatBool(p.Unique)
-	row[6] = strconv.FormatInt(p.Backtracks, 10)
-	row[7] = strconv.FormatInt(p.Guesses, 10)
-	row[8] = strconv.FormatInt(p.Nodes, 10)
-	row[9] = strconv.FormatInt(p.SolveNS, 10)
-	row[10] = p.EngineVersion
-	row[11] = ""
+	row[6] = string(p.Band)
+	row[7] = strconv.FormatInt(p.Backtracks, 10)
+	row[8] = strconv.FormatInt(p.Guesses, 10)
+	row[9] = strconv.FormatInt(p.Nodes, 10)
+	row[10] = strconv.FormatInt(p.SolveNS, 10)
+	row[11] = p.EngineVersion
+	row[12] = ""
 	if !p.SubmittedAt.IsZero() {
-		row[11] = p.SubmittedAt.Format(time.RFC3339Nano)
+		row[12] = p.SubmittedAt.Format(time.RFC3339Nano)
 	}
-	row[12] = strconv.FormatInt(p.Submissions, 10)
+	row[13] = strconv.FormatInt(p.Submissions, 10)
 	return row
 }
 

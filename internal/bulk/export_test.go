@@ -91,7 +91,7 @@ func TestExportFormats(t *testing.T) {
 		}
 		p := ps[1]
 		want := [][]string{CSVHeader, nil, {
-			"2", p.Givens.String(), p.Solution.String(), itoa(int64(p.Clues)), "1", "true",
+			"2", p.Givens.String(), p.Solution.String(), itoa(int64(p.Clues)), "1", "true", string(p.Band),
 			itoa(p.Backtracks), itoa(p.Guesses), itoa(p.Nodes), itoa(p.SolveNS), sudoku.EngineVersion,
 			"2026-11-21T10:00:01.123456789Z", "1",
 		}}

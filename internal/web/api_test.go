@@ -97,7 +97,7 @@ func TestSubmitGrid(t *testing.T) {
 
 func TestSubmitManySolutions(t *testing.T) {
 	s, _ := newTestServer(t, Config{})
-	rec := post(t, s, "/api/puzzles", puzzleBody(empty))
+	rec := post(t, s, "/api/puzzles", puzzleBody("1"+strings.Repeat(".", 80)))
 	if rec.Code != http.StatusCreated {
 		t.Fatalf("status %d, body %s", rec.Code, rec.Body)
 	}
@@ -257,7 +257,11 @@ func TestListPagesByCursor(t *testing.T) {
 			t.Fatalf("seed %d: status %d, body %s", i, rec.Code, rec.Body)
 		}
 	}
-	post(t, s, "/api/puzzles", puzzleBody(empty)) // the one puzzle that is not unique
+	// The one puzzle that is not unique: a single given (an empty grid is
+	// refused: no givens).
+	if rec := post(t, s, "/api/puzzles", puzzleBody("1"+strings.Repeat(".", 80))); rec.Code != http.StatusCreated {
+		t.Fatalf("seed the non-unique puzzle: status %d, body %s", rec.Code, rec.Body)
+	}
 
 	for _, tc := range []struct {
 		query string

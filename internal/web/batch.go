@@ -8,6 +8,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 
 	"github.com/labstack/echo/v4"
 
@@ -92,9 +93,9 @@ func (s *Server) importText(ctx context.Context, ba bulkArchive, name string, bo
 	return sum, rejected, err
 }
 
-// apiExport streams the whole archive as a download: format txt (default),
-// csv or json (one object per line), in the order of sort and order (the
-// listing's parameters and defaults).
+// apiExport streams the archive as a download: format txt (default), csv
+// or json (one object per line), with the listing's sort, order, band and
+// unique parameters and defaults.
 func (s *Server) apiExport(c echo.Context) error {
 	ba, ok := s.archive.(bulkArchive)
 	if !ok {
@@ -108,21 +109,17 @@ func (s *Server) apiExport(c echo.Context) error {
 		}
 		format = f
 	}
-	q := sudoku.ListQuery{Sort: sudoku.SortDifficulty, Desc: true}
-	if v := c.QueryParam("sort"); v != "" {
-		q.Sort = sudoku.Sort(v)
-		if !q.Sort.Valid() {
-			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("unknown sort %q", v))
-		}
+	v, err := url.ParseQuery(c.Request().URL.RawQuery)
+	if err != nil {
+		return badRequest("invalid query string: %v", err)
 	}
-	switch v := c.QueryParam("order"); v {
-	case "", "desc":
-	case "asc":
-		q.Desc = false
-	default:
-		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("unknown order %q (want asc or desc)", v))
+	// The listing's parameters, so a download gives what the history
+	// shows: its order and its filters (band, unique), every page of it.
+	q, err := parseListQuery(v)
+	if err != nil {
+		return err
 	}
-
+	q.Limit, q.Cursor = 0, ""
 	h := c.Response().Header()
 	h.Set(echo.HeaderContentType, format.ContentType())
 	h.Set(echo.HeaderContentDisposition, fmt.Sprintf(`attachment; filename="sudoku-%s-%s%s"`, q.Sort, exportOrder(q.Desc), format.Ext()))

@@ -57,7 +57,7 @@ func (f *bulkFake) Export(ctx context.Context, q sudoku.ListQuery, fn func(sudok
 
 func TestAPIBatch(t *testing.T) {
 	a := &bulkFake{fakeArchive: &fakeArchive{}}
-	s := New(a, Config{})
+	s := New(a, Config{Logger: quiet})
 	body := "# a comment\n" + batchEasy + "\n\n" + strings.ReplaceAll(batchEasy, ".", "0") + " 7.2\nnope\n" +
 		"55" + batchEasy[2:] + "\n"
 	req := httptest.NewRequest(http.MethodPost, "/api/puzzles/batch", strings.NewReader(body))
@@ -97,7 +97,7 @@ func TestAPIBatchRefuses(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			a := &bulkFake{fakeArchive: &fakeArchive{}, fail: tc.fail}
-			s := New(a, Config{})
+			s := New(a, Config{Logger: quiet})
 			req := httptest.NewRequest(http.MethodPost, "/api/puzzles/batch", strings.NewReader(tc.body))
 			if tc.ctype != "" {
 				req.Header.Set(echo.HeaderContentType, tc.ctype)
@@ -113,7 +113,7 @@ func TestAPIBatchRefuses(t *testing.T) {
 	}
 	t.Run("largest body", func(t *testing.T) {
 		a := &bulkFake{fakeArchive: &fakeArchive{}}
-		s := New(a, Config{})
+		s := New(a, Config{Logger: quiet})
 		body := strings.Repeat("#", MaxBatchBody-83) + "\n" + batchEasy + "\n"
 		req := httptest.NewRequest(http.MethodPost, "/api/puzzles/batch", strings.NewReader(body))
 		req.Header.Set(echo.HeaderContentType, "text/plain")
@@ -125,7 +125,7 @@ func TestAPIBatchRefuses(t *testing.T) {
 	t.Run("archive fails", func(t *testing.T) {
 		down := errors.New("disk full")
 		a := &bulkFake{fakeArchive: &fakeArchive{}, fail: down}
-		s := New(a, Config{})
+		s := New(a, Config{Logger: quiet})
 		req := httptest.NewRequest(http.MethodPost, "/api/puzzles/batch", strings.NewReader(batchEasy+"\n"))
 		req.Header.Set(echo.HeaderContentType, "text/plain")
 		if rec := serve(s, req); rec.Code != http.StatusInternalServerError || strings.Contains(rec.Body.String(), "disk full") {
@@ -136,7 +136,7 @@ func TestAPIBatchRefuses(t *testing.T) {
 		}
 	})
 	t.Run("archive without bulk methods", func(t *testing.T) {
-		s := New(&fakeArchive{}, Config{})
+		s := New(&fakeArchive{}, Config{Logger: quiet})
 		req := httptest.NewRequest(http.MethodPost, "/api/puzzles/batch", strings.NewReader(batchEasy+"\n"))
 		req.Header.Set(echo.HeaderContentType, "text/plain")
 		if rec := serve(s, req); rec.Code != http.StatusNotImplemented {
@@ -153,7 +153,7 @@ func TestAPIExport(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.Submit(context.Background(), p)
-	s := New(a, Config{})
+	s := New(a, Config{Logger: quiet})
 	tests := []struct {
 		target      string
 		status      int
@@ -167,6 +167,10 @@ func TestAPIExport(t *testing.T) {
 			"text/csv; charset=utf-8", "sudoku-clues-asc.csv", "id,puzzle,solution,"},
 		{"/api/export?format=json&sort=submitted", 200, sudoku.ListQuery{Sort: sudoku.SortSubmitted, Desc: true},
 			"application/jsonl; charset=utf-8", "sudoku-submitted-desc.jsonl", `{"id":1,"puzzle":"` + batchEasy},
+		{"/api/export?band=hard&unique=true&sort=clues&limit=5&cursor=x", 200, sudoku.ListQuery{Sort: sudoku.SortClues, Desc: true, Band: sudoku.BandHard, UniqueOnly: true},
+			"text/plain; charset=utf-8", "sudoku-clues-desc.txt", ""},
+		{"/api/export?band=nope", 400, sudoku.ListQuery{}, "", "", ""},
+		{"/api/export?unique=maybe", 400, sudoku.ListQuery{}, "", "", ""},
 		{"/api/export?format=xml", 400, sudoku.ListQuery{}, "", "", ""},
 		{"/api/export?sort=name", 400, sudoku.ListQuery{}, "", "", ""},
 		{"/api/export?order=up", 400, sudoku.ListQuery{}, "", "", ""},

@@ -24,11 +24,15 @@ const (
 	conflict = "5...5............................................................................"
 )
 
+// quiet is the logger of test servers: request logs would drown the
+// test output.
+var quiet = slog.New(slog.DiscardHandler)
+
 // newTestServer returns a server over an empty fakeArchive, logging nowhere.
 func newTestServer(t testing.TB, cfg Config) (*Server, *fakeArchive) {
 	t.Helper()
 	if cfg.Logger == nil {
-		cfg.Logger = slog.New(slog.DiscardHandler)
+		cfg.Logger = quiet
 	}
 	f := &fakeArchive{}
 	return New(f, cfg), f

@@ -219,7 +219,7 @@ func TestPathologicalPuzzle(t *testing.T) {
 // before the request timeout, and stores nothing.
 func TestHostileGridBudget(t *testing.T) {
 	const hostile = ".5...6.98.....2.17................3...........24..............6........531...9..."
-	s, f := newTestServer(t, Config{RequestTimeout: time.Minute})
+	s, f := newTestServer(t, Config{RequestTimeout: time.Minute, Logger: quiet})
 	for _, path := range []string{"/api/puzzles", "/api/solve"} {
 		rec := post(t, s, path, puzzleBody(hostile))
 		if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(decode[apiErr](t, rec).Error, "too hard") {
@@ -229,7 +229,7 @@ func TestHostileGridBudget(t *testing.T) {
 	// The same grid in a batch is one rejected line, not a failed request.
 	req := httptest.NewRequest(http.MethodPost, "/api/puzzles/batch", strings.NewReader(hostile+"\n"))
 	req.Header.Set("Content-Type", "text/plain")
-	bs := New(&bulkFake{fakeArchive: f}, Config{RequestTimeout: time.Minute})
+	bs := New(&bulkFake{fakeArchive: f}, Config{RequestTimeout: time.Minute, Logger: quiet})
 	if rec := serve(bs, req); rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `"rejected":1`) || !strings.Contains(rec.Body.String(), "too hard") {
 		t.Errorf("batch: status %d, body %s; want 200 with the line rejected as too hard", rec.Code, rec.Body)
 	}

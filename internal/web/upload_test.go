@@ -141,7 +141,7 @@ func TestImportUpload(t *testing.T) {
 
 func TestImportUploadRefuses(t *testing.T) {
 	// echo's tokens are not tied to a server: one pair serves every case.
-	cookie, token := csrfPair(t, New(&fakeArchive{}, Config{}))
+	cookie, token := csrfPair(t, New(&fakeArchive{}, Config{Logger: quiet}))
 	big := bytes.Repeat([]byte(batchEasy+"\n"), 2*MaxBatchBody/82)
 	tests := []struct {
 		name   string
@@ -273,15 +273,15 @@ func TestHistoryDownloadLinks(t *testing.T) {
 	seed(t, f, 5)
 	doc := page(t, get(t, s, "/puzzles?sort=clues&order=asc&unique=1"), http.StatusOK)
 	for format, want := range map[string]string{
-		"txt":  "/api/export?format=txt&order=asc&sort=clues",
-		"csv":  "/api/export?format=csv&order=asc&sort=clues",
-		"json": "/api/export?format=json&order=asc&sort=clues",
+		"txt":  "/api/export?format=txt&order=asc&sort=clues&unique=true",
+		"csv":  "/api/export?format=csv&order=asc&sort=clues&unique=true",
+		"json": "/api/export?format=json&order=asc&sort=clues&unique=true",
 	} {
 		if got := tid(doc, "download-"+format).AttrOr("href", ""); got != want {
 			t.Errorf("%s link %q, want %q", format, got, want)
 		}
 	}
-	if got := tid(doc, "downloads-note").Text(); got != "the whole archive, fewest clues first, puzzles with more than one solution included" {
+	if got := tid(doc, "downloads-note").Text(); got != "every page of this list, fewest clues first, unique solutions only" {
 		t.Errorf("note %q", got)
 	}
 
