@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,36 +18,8 @@ import (
 // *store.DB it opened, through the env hook the command offers tests.
 func startServeOpened(t *testing.T, dbPath string, extra ...string) (*server, *store.DB) {
 	t.Helper()
-	logs := &logBuffer{addr: make(chan string, 1)}
 	opened := make(chan *store.DB, 1)
-	e := &env{getenv: func(string) string { return "" }, stdin: strings.NewReader(""), stdout: io.Discard, stderr: logs,
-		opened: func(db *store.DB) { opened <- db }}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- runServe(ctx, e, append([]string{"--addr", "127.0.0.1:0", "--db", dbPath}, extra...))
-	}()
-	s := &server{logs: logs}
-	select {
-	case addr := <-logs.addr:
-		s.url = "http://" + addr
-	case err := <-done:
-		cancel()
-		t.Fatalf("serve stopped before listening: %v\n%s", err, logs)
-	case <-time.After(30 * time.Second):
-		cancel()
-		t.Fatalf("serve did not listen within 30 s:\n%s", logs)
-	}
-	var once sync.Once
-	var stopErr error
-	s.stop = func() error {
-		once.Do(func() {
-			cancel()
-			stopErr = <-done
-		})
-		return stopErr
-	}
-	t.Cleanup(func() { s.stop() })
+	s := startServeEnv(t, dbPath, func(db *store.DB) { opened <- db }, extra...)
 	return s, <-opened
 }
 

@@ -64,7 +64,13 @@ func exitCode(err error) int {
 
 // run dispatches args (without the program name) to a subcommand.
 func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
-	e := &env{getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr}
+	return dispatch(ctx, &env{getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr}, args)
+}
+
+// dispatch runs the subcommand args name in e, as run does; tests call it
+// with an env of their own (see env.opened).
+func dispatch(ctx context.Context, e *env, args []string) error {
+	stdout, stderr := e.stdout, e.stderr
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		usage(stdout)
 		if len(args) == 0 {

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/sudoku-archive/sudoku/internal/store"
 )
 
 func TestParseServeFlags(t *testing.T) {
@@ -107,12 +109,20 @@ type server struct {
 // main would, and waits until it listens.
 func startServe(t testing.TB, dbPath string, extra ...string) *server {
 	t.Helper()
+	return startServeEnv(t, dbPath, nil, extra...)
+}
+
+// startServeEnv is startServe with opened, if not nil, as the env's hook
+// that receives the store the server opens.
+func startServeEnv(t testing.TB, dbPath string, opened func(*store.DB), extra ...string) *server {
+	t.Helper()
 	logs := &logBuffer{addr: make(chan string, 1)}
+	e := &env{getenv: func(string) string { return "" }, stdin: strings.NewReader(""), stdout: io.Discard, stderr: logs, opened: opened}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	args := append([]string{"serve", "--addr", "127.0.0.1:0", "--db", dbPath}, extra...)
 	go func() {
-		done <- run(ctx, args, func(string) string { return "" }, strings.NewReader(""), io.Discard, logs)
+		done <- dispatch(ctx, e, args)
 	}()
 	s := &server{logs: logs}
 	select {

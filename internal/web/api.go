@@ -81,11 +81,7 @@ func (s *Server) apiSolve(c echo.Context) error {
 
 // apiList answers one page of the archive.
 func (s *Server) apiList(c echo.Context) error {
-	v, err := url.ParseQuery(c.Request().URL.RawQuery)
-	if err != nil {
-		return badRequest("invalid query string: %v", err)
-	}
-	q, err := parseListQuery(v)
+	q, _, err := requestListQuery(c)
 	if err != nil {
 		return err
 	}
@@ -148,6 +144,18 @@ func (s *Server) puzzleParam(c echo.Context) (sudoku.Puzzle, error) {
 // maxCursorLen bounds a cursor before it reaches the archive; the archive's
 // own cursors are far shorter.
 const maxCursorLen = 512
+
+// requestListQuery reads the listing parameters of c's query string (see
+// parseListQuery) and returns the parsed values too, for callers that take
+// more parameters.
+func requestListQuery(c echo.Context) (sudoku.ListQuery, url.Values, error) {
+	v, err := url.ParseQuery(c.Request().URL.RawQuery)
+	if err != nil {
+		return sudoku.ListQuery{}, nil, badRequest("invalid query string: %v", err)
+	}
+	q, err := parseListQuery(v)
+	return q, v, err
+}
 
 // parseListQuery validates the query parameters of a listing. An empty value
 // means the default; anything else unknown is a 400 that names the parameter

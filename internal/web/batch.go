@@ -8,7 +8,6 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"net/url"
 
 	"github.com/labstack/echo/v4"
 
@@ -109,13 +108,9 @@ func (s *Server) apiExport(c echo.Context) error {
 		}
 		format = f
 	}
-	v, err := url.ParseQuery(c.Request().URL.RawQuery)
-	if err != nil {
-		return badRequest("invalid query string: %v", err)
-	}
 	// The listing's parameters, so a download gives what the history
 	// shows: its order and its filters (band, unique), every page of it.
-	q, err := parseListQuery(v)
+	q, _, err := requestListQuery(c)
 	if err != nil {
 		return err
 	}

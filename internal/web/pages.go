@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -191,11 +190,7 @@ func csrfToken(c echo.Context) string {
 // URL: the API's sort, order, limit, cursor, unique and band, plus around (a
 // puzzle id whose neighbours in the order to show, from the puzzle page).
 func (s *Server) history(c echo.Context) error {
-	v, err := url.ParseQuery(c.Request().URL.RawQuery)
-	if err != nil {
-		return badRequest("invalid query string: %v", err)
-	}
-	q, err := parseListQuery(v)
+	q, v, err := requestListQuery(c)
 	if err != nil {
 		return err
 	}
