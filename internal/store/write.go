@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -15,6 +16,23 @@ import (
 
 // maxBatch caps how many submissions one group commit carries.
 const maxBatch = 256
+
+// The writer connection's page cache (PRAGMA cache_size, negative: KiB).
+// A bulk import into a large archive inserts at random places of the
+// givens and solve time indexes, far more pages than the everyday cache
+// holds, and pages pushed out in the middle of a transaction are written to
+// the WAL twice. So the cache grows to bulkCache while SubmitMany batches
+// of at least bulkRows arrive, and shrinks back bulkIdle after the last of
+// them: a server stays small between imports. Every cached page costs
+// about twice its size in memory, so the cache stays modest: with 32 MB and
+// the prepared upsert of upsertRows, an import of a million puzzles went from 9,300 to 11,700 puzzles/s at a peak
+// of 110 MB (a cache of 100 MB took 250 MB for little more speed).
+const (
+	writerCache = -16000
+	bulkCache   = -32000
+	bulkRows    = 1024
+	bulkIdle    = time.Second
+)
 
 // columns lists a puzzle row in the order scanPuzzle reads it.
 const columns = `id, givens, solution, clues, solutions, backtracks, guesses, nodes, solve_ns, engine_version, submitted_at, submissions`
@@ -152,12 +170,20 @@ func (db *DB) writeLoop() {
 	defer close(db.stopped)
 	var next *op // an op taken while filling a batch, run after it
 	batch := make([]*op, 0, maxBatch)
+	idle := time.NewTimer(bulkIdle)
+	idle.Stop()
 	for {
 		o := next
 		next = nil
 		if o == nil {
 			var ok bool
-			if o, ok = <-db.ops; !ok {
+			select {
+			case o, ok = <-db.ops:
+			case <-idle.C:
+				db.setCache(writerCache)
+				continue
+			}
+			if !ok {
 				return
 			}
 			if !o.take() {
@@ -169,7 +195,14 @@ func (db *DB) writeLoop() {
 			o.done <- result{err: o.fn(db.wconn)}
 			continue
 		case o.many != nil:
+			if len(o.many) >= bulkRows {
+				db.setCache(bulkCache)
+			}
 			db.commitMany(o)
+			if db.bulk {
+				// Timers of Go 1.23 on deliver nothing stale after Reset.
+				idle.Reset(bulkIdle)
+			}
 			continue
 		}
 		batch = append(batch[:0], o)
@@ -194,6 +227,23 @@ func (db *DB) writeLoop() {
 		}
 		db.commitBatch(batch)
 		clear(batch)
+	}
+}
+
+// setCache sets the writer connection's cache_size; shrinking it frees the
+// pages beyond the new size. A failure costs only speed or memory, so it is
+// ignored.
+func (db *DB) setCache(kib int) {
+	bulk := kib == bulkCache
+	if bulk == db.bulk {
+		return
+	}
+	if _, err := db.wconn.ExecContext(context.Background(), "PRAGMA cache_size = "+strconv.Itoa(kib)); err != nil {
+		return
+	}
+	db.bulk = bulk
+	if !bulk {
+		_, _ = db.wconn.ExecContext(context.Background(), "PRAGMA shrink_memory")
 	}
 }
 
@@ -272,7 +322,7 @@ func (db *DB) commitMany(o *op) {
 			if start == end {
 				return nil
 			}
-			if err := upsertRows(tx, o.many[start:end], start, chunk, dup, now); err != nil {
+			if err := upsertRows(tx, db.upsertMany, o.many[start:end], start, chunk, dup, now); err != nil {
 				return err
 			}
 			clear(chunk)
@@ -295,23 +345,42 @@ func (db *DB) commitMany(o *op) {
 	o.done <- result{dup: dup, err: err}
 }
 
-// upsertRows stores ps (distinct givens, at offset off of the request) with
-// one multi-row upsert and records in dup which were archived already.
-func upsertRows(tx *sql.Tx, ps []sudoku.Puzzle, off int, index map[sudoku.Grid]int, dup []bool, now int64) error {
+// upsertManySQL is the upsert of n rows at once, returning each row's
+// givens and submissions.
+func upsertManySQL(n int) string {
 	var q strings.Builder
 	q.WriteString(upsertHead)
-	args := make([]any, 0, len(ps)*10)
-	for i := range ps {
+	for i := range n {
 		if i > 0 {
 			q.WriteByte(',')
 		}
 		q.WriteString(upsertValues)
+	}
+	q.WriteString(upsertTail + " RETURNING givens, submissions")
+	return q.String()
+}
+
+// upsertRows stores ps (distinct givens, at offset off of the request) with
+// one multi-row upsert and records in dup which were archived already. A
+// full statement of manyRows is prepared once (many, on the writer
+// connection): compiling it anew for every 64 rows cost a tenth of an
+// import's writes.
+func upsertRows(tx *sql.Tx, many *sql.Stmt, ps []sudoku.Puzzle, off int, index map[sudoku.Grid]int, dup []bool, now int64) error {
+	args := make([]any, 0, len(ps)*10)
+	for i := range ps {
 		p := &ps[i]
 		args = append(args, p.Givens.String(), p.Solution.String(), p.Givens.Clues(), p.Solutions,
 			p.Backtracks, p.Guesses, p.Nodes, p.SolveNS, p.EngineVersion, now)
 	}
-	q.WriteString(upsertTail + " RETURNING givens, submissions")
-	rows, err := tx.Query(q.String(), args...)
+	var (
+		rows *sql.Rows
+		err  error
+	)
+	if len(ps) == manyRows {
+		rows, err = tx.Stmt(many).Query(args...)
+	} else {
+		rows, err = tx.Query(upsertManySQL(len(ps)), args...)
+	}
 	if err != nil {
 		return fmt.Errorf("puzzles %d-%d: %w", off+1, off+len(ps), err)
 	}

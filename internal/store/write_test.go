@@ -518,3 +518,48 @@ func TestSubmitWaitsForAnotherWriter(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestBulkCache checks that a large SubmitMany grows the writer's page cache
+// and that it shrinks back once the writer is idle, while small writes
+// leave it alone.
+func TestBulkCache(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpenDB(t)
+	cacheSize := func() int {
+		t.Helper()
+		var n int
+		if _, err := db.do(ctx, &op{ctx: ctx, fn: func(conn *sql.Conn) error {
+			return conn.QueryRowContext(ctx, "PRAGMA cache_size").Scan(&n)
+		}}); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	small := make([]sudoku.Puzzle, bulkRows-1)
+	for i := range small {
+		small[i] = synthetic(int64(i+1), 0, 0, 1)
+	}
+	if _, err := db.SubmitMany(ctx, small); err != nil {
+		t.Fatal(err)
+	}
+	if got := cacheSize(); got != writerCache {
+		t.Errorf("cache_size after %d puzzles = %d, want %d", len(small), got, writerCache)
+	}
+	large := make([]sudoku.Puzzle, bulkRows)
+	for i := range large {
+		large[i] = synthetic(int64(bulkRows+i+1), 0, 0, 1)
+	}
+	if _, err := db.SubmitMany(ctx, large); err != nil {
+		t.Fatal(err)
+	}
+	if got := cacheSize(); got != bulkCache {
+		t.Errorf("cache_size after %d puzzles = %d, want %d", len(large), got, bulkCache)
+	}
+	deadline := time.Now().Add(10 * bulkIdle)
+	for cacheSize() != writerCache {
+		if time.Now().After(deadline) {
+			t.Fatalf("cache_size still %d after %v idle, want %d", cacheSize(), 10*bulkIdle, writerCache)
+		}
+		time.Sleep(bulkIdle / 4)
+	}
+}
