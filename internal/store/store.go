@@ -70,9 +70,7 @@ type DB struct {
 	writer *sql.DB   // one connection, used only by the writer goroutine
 	wconn  *sql.Conn // that connection, held for the life of the DB
 	upsert *sql.Stmt // prepared on wconn
-	// upsertMany stores manyRows puzzles at once, prepared on wconn.
-	upsertMany *sql.Stmt
-	reader     *sql.DB // read-only pool
+	reader *sql.DB   // read-only pool
 
 	getStmt     *sql.Stmt
 	countStmt   *sql.Stmt
@@ -151,10 +149,6 @@ func open(ctx context.Context, path string) (_ *DB, err error) {
 		return nil, describe(err)
 	}
 	db.upsert, err = db.wconn.PrepareContext(ctx, upsertSQL)
-	if err != nil {
-		return nil, fmt.Errorf("prepare upsert: %w", err)
-	}
-	db.upsertMany, err = db.wconn.PrepareContext(ctx, upsertManySQL(manyRows))
 	if err != nil {
 		return nil, fmt.Errorf("prepare upsert: %w", err)
 	}
@@ -261,7 +255,7 @@ func (db *DB) closePools() error {
 	for _, s := range db.givensStmts {
 		errs = append(errs, s.Close())
 	}
-	for _, s := range []*sql.Stmt{db.getStmt, db.countStmt, db.upsert, db.upsertMany} {
+	for _, s := range []*sql.Stmt{db.getStmt, db.countStmt, db.upsert} {
 		if s != nil {
 			errs = append(errs, s.Close())
 		}

@@ -24,8 +24,8 @@ const maxBatch = 256
 // the WAL twice. So the cache grows to bulkCache while SubmitMany batches
 // of at least bulkRows arrive, and shrinks back bulkIdle after the last of
 // them: a server stays small between imports. Every cached page costs
-// about twice its size in memory, so the cache stays modest: with 32 MB and
-// the prepared upsert of upsertRows, an import of a million puzzles went from 9,300 to 11,700 puzzles/s at a peak
+// about twice its size in memory, so the cache stays modest: with 32 MB, an
+// import of a million puzzles went from 9,300 to 11,700 puzzles/s at a peak
 // of 110 MB (a cache of 100 MB took 250 MB for little more speed).
 const (
 	writerCache = -16000
@@ -318,11 +318,21 @@ func (db *DB) commitMany(o *op) {
 		// sees the row the first one stored.
 		chunk := make(map[sudoku.Grid]int, manyRows) // givens -> index in o.many
 		start := 0
+		// The full statement is compiled once per transaction: a Stmt
+		// prepared on the connection would be compiled again by every
+		// tx.Stmt (database/sql re-prepares a Conn's statements in a Tx).
+		var many *sql.Stmt
+		if len(o.many) >= manyRows {
+			var err error
+			if many, err = tx.Prepare(upsertManySQL(manyRows)); err != nil {
+				return fmt.Errorf("prepare upsert: %w", err)
+			}
+		}
 		flush := func(end int) error {
 			if start == end {
 				return nil
 			}
-			if err := upsertRows(tx, db.upsertMany, o.many[start:end], start, chunk, dup, now); err != nil {
+			if err := upsertRows(tx, many, o.many[start:end], start, chunk, dup, now); err != nil {
 				return err
 			}
 			clear(chunk)
@@ -362,9 +372,8 @@ func upsertManySQL(n int) string {
 
 // upsertRows stores ps (distinct givens, at offset off of the request) with
 // one multi-row upsert and records in dup which were archived already. A
-// full statement of manyRows is prepared once (many, on the writer
-// connection): compiling it anew for every 64 rows cost a tenth of an
-// import's writes.
+// statement of manyRows rows runs as many, prepared on tx; any other is
+// compiled for the call.
 func upsertRows(tx *sql.Tx, many *sql.Stmt, ps []sudoku.Puzzle, off int, index map[sudoku.Grid]int, dup []bool, now int64) error {
 	args := make([]any, 0, len(ps)*10)
 	for i := range ps {
@@ -377,7 +386,7 @@ func upsertRows(tx *sql.Tx, many *sql.Stmt, ps []sudoku.Puzzle, off int, index m
 		err  error
 	)
 	if len(ps) == manyRows {
-		rows, err = tx.Stmt(many).Query(args...)
+		rows, err = many.Query(args...)
 	} else {
 		rows, err = tx.Query(upsertManySQL(len(ps)), args...)
 	}
