@@ -20,6 +20,14 @@ type Source interface {
 	Export(ctx context.Context, q sudoku.ListQuery, fn func(sudoku.Puzzle) error) error
 }
 
+// GivensSource is a Source that can also stream only the givens of each
+// puzzle, which is all a text export writes: Export uses it when src has it.
+type GivensSource interface {
+	Source
+	// ExportGivens is Export handing fn only each puzzle's givens.
+	ExportGivens(ctx context.Context, q sudoku.ListQuery, fn func(sudoku.Grid) error) error
+}
+
 // Format is an export file format.
 type Format string
 
@@ -94,9 +102,26 @@ func Export(ctx context.Context, src Source, w io.Writer, f Format, q sudoku.Lis
 		if err := cw.Write(CSVHeader); err != nil {
 			return 0, fmt.Errorf("write csv header: %w", err)
 		}
-		row := make([]string, len(CSVHeader))
+		cw.Flush()
+		var (
+			buf []byte
+			row []string
+		)
 		write = func(p sudoku.Puzzle) error {
-			return cw.Write(csvRow(row, p))
+			var ok bool
+			if buf, ok = appendCSV(buf[:0], p); ok {
+				_, err := bw.Write(buf)
+				return err
+			}
+			// A field that needs quoting: encoding/csv writes the row.
+			if row == nil {
+				row = make([]string, len(CSVHeader))
+			}
+			if err := cw.Write(csvRow(row, p)); err != nil {
+				return err
+			}
+			cw.Flush()
+			return cw.Error()
 		}
 	case JSON:
 		var buf []byte
@@ -113,13 +138,27 @@ func Export(ctx context.Context, src Source, w io.Writer, f Format, q sudoku.Lis
 	default:
 		return 0, fmt.Errorf("unknown format %q", f)
 	}
-	err := src.Export(ctx, q, func(p sudoku.Puzzle) error {
-		if err := write(p); err != nil {
-			return fmt.Errorf("write puzzle %d: %w", p.ID, err)
-		}
-		n++
-		return nil
-	})
+	var err error
+	if gs, ok := src.(GivensSource); ok && f == TXT {
+		buf := make([]byte, 82)
+		buf[81] = '\n'
+		err = gs.ExportGivens(ctx, q, func(g sudoku.Grid) error {
+			appendGrid(buf[:0], g)
+			if _, err := bw.Write(buf); err != nil {
+				return fmt.Errorf("write puzzle %d of the export: %w", n+1, err)
+			}
+			n++
+			return nil
+		})
+	} else {
+		err = src.Export(ctx, q, func(p sudoku.Puzzle) error {
+			if err := write(p); err != nil {
+				return fmt.Errorf("write puzzle %d: %w", p.ID, err)
+			}
+			n++
+			return nil
+		})
+	}
 	if err != nil {
 		return n, fmt.Errorf("export: %w", err)
 	}
@@ -155,6 +194,62 @@ func csvRow(row []string, p sudoku.Puzzle) []string {
 	}
 	row[13] = strconv.FormatInt(p.Submissions, 10)
 	return row
+}
+
+// appendCSV appends p's row, as encoding/csv writes csvRow(p), to b, byte
+// for byte and several times faster: the CSV export's hot loop. It reports
+// false, having appended garbage, when a text field would need quoting;
+// the caller then writes the row with encoding/csv.
+func appendCSV(b []byte, p sudoku.Puzzle) ([]byte, bool) {
+	if !plainCSV(p.EngineVersion) || !plainCSV(string(p.Band)) {
+		return b, false
+	}
+	b = strconv.AppendInt(b, p.ID, 10)
+	b = append(b, ',')
+	b = appendGrid(b, p.Givens)
+	b = append(b, ',')
+	b = appendGrid(b, p.Solution)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(p.Clues), 10)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(p.Solutions), 10)
+	b = append(b, ',')
+	b = strconv.AppendBool(b, p.Unique)
+	b = append(b, ',')
+	b = append(b, p.Band...)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, p.Backtracks, 10)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, p.Guesses, 10)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, p.Nodes, 10)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, p.SolveNS, 10)
+	b = append(b, ',')
+	b = append(b, p.EngineVersion...)
+	b = append(b, ',')
+	if !p.SubmittedAt.IsZero() {
+		b = p.SubmittedAt.AppendFormat(b, time.RFC3339Nano)
+	}
+	b = append(b, ',')
+	b = strconv.AppendInt(b, p.Submissions, 10)
+	return append(b, '\n'), true
+}
+
+// plainCSV reports whether encoding/csv writes s as it is, unquoted: s
+// holds no comma, quote or line break, is not `\.`, and does not begin with
+// a space (an empty s is plain). Anything outside ASCII counts as not
+// plain, which only sends rare rows the slow way.
+func plainCSV(s string) bool {
+	if s == `\.` || (s != "" && (s[0] == ' ' || s[0] == '\t' || s[0] == '\v' || s[0] == '\f')) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == ',' || c == '"' || c == '\n' || c == '\r' || c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // appendGrid appends g's canonical form ('.' for blanks) to b.

@@ -232,6 +232,91 @@ func TestAppendJSON(t *testing.T) {
 	}
 }
 
+// TestAppendCSV checks the export's fast CSV rows against encoding/csv,
+// and that it declines every row encoding/csv would quote.
+func TestAppendCSV(t *testing.T) {
+	g, _ := sudoku.Parse("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
+	full, err := sudoku.Rate(g, sudoku.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	full.ID, full.Submissions = 42, 3
+	full.SubmittedAt = time.Date(2026, 11, 21, 10, 0, 0, 120000000, time.UTC)
+	with := func(f func(p *sudoku.Puzzle)) sudoku.Puzzle { p := full; f(&p); return p }
+	version := func(v string) sudoku.Puzzle { return with(func(p *sudoku.Puzzle) { p.EngineVersion = v }) }
+	tests := map[string]struct {
+		p    sudoku.Puzzle
+		fast bool // appendCSV takes it
+	}{
+		"zero":             {sudoku.Puzzle{}, true},
+		"full":             {full, true},
+		"no id":            {with(func(p *sudoku.Puzzle) { p.ID, p.Submissions, p.SubmittedAt = 0, 0, time.Time{} }), true},
+		"negative numbers": {with(func(p *sudoku.Puzzle) { p.ID, p.Backtracks, p.SolveNS = -1, -2, -3 }), true},
+		"not unique":       {with(func(p *sudoku.Puzzle) { p.Unique, p.Solutions = false, 2 }), true},
+		"zone":             {with(func(p *sudoku.Puzzle) { p.SubmittedAt = p.SubmittedAt.In(time.FixedZone("x", -5*3600-30*60)) }), true},
+		"empty version":    {version(""), true},
+		"inner space":      {version("v 1"), true},
+		"comma":            {version("1,2"), false},
+		"quote":            {version(`say "x"`), false},
+		"newline":          {version("a\nb"), false},
+		"carriage return":  {version("a\rb"), false},
+		"leading space":    {version(" v1"), false},
+		"leading tab":      {version("\tv1"), false},
+		"backslash dot":    {version(`\.`), false},
+		"non-ascii":        {version("\u00e9"), false},
+		"unicode space":    {version("\u00a0v1"), false},
+		"odd band":         {with(func(p *sudoku.Puzzle) { p.Band = "a,b" }), false},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			var want bytes.Buffer
+			cw := csv.NewWriter(&want)
+			if err := cw.Write(csvRow(make([]string, len(CSVHeader)), tt.p)); err != nil {
+				t.Fatal(err)
+			}
+			cw.Flush()
+			got, fast := appendCSV([]byte("x"), tt.p)
+			if fast != tt.fast {
+				t.Fatalf("appendCSV took the row: %v, want %v", fast, tt.fast)
+			}
+			if fast && string(got) != "x"+want.String() {
+				t.Errorf("appendCSV:\n%q\nencoding/csv:\n%q", got[1:], want.String())
+			}
+			// Whichever way the row goes, Export writes what encoding/csv writes.
+			var out bytes.Buffer
+			if _, err := Export(context.Background(), sliceSource{tt.p}, &out, CSV, sudoku.ListQuery{}); err != nil {
+				t.Fatal(err)
+			}
+			header := strings.Join(CSVHeader, ",") + "\n"
+			if out.String() != header+want.String() {
+				t.Errorf("Export:\n%q\nwant:\n%q", out.String(), header+want.String())
+			}
+		})
+	}
+}
+
+// sliceSource is a Source holding the puzzles given, in that order.
+type sliceSource []sudoku.Puzzle
+
+func (s sliceSource) Export(_ context.Context, _ sudoku.ListQuery, fn func(sudoku.Puzzle) error) error {
+	for _, p := range s {
+		if err := fn(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func BenchmarkAppendCSV(b *testing.B) {
+	g, _ := sudoku.Parse("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
+	p, _ := sudoku.Rate(g, sudoku.Options{})
+	p.ID, p.SubmittedAt, p.Submissions = 123456, time.Now().UTC(), 1
+	var buf []byte
+	for b.Loop() {
+		buf, _ = appendCSV(buf[:0], p)
+	}
+}
+
 func BenchmarkAppendJSON(b *testing.B) {
 	g, _ := sudoku.Parse("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
 	p, _ := sudoku.Rate(g, sudoku.Options{})

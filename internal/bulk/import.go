@@ -44,13 +44,25 @@ const (
 	DefaultMaxLineSize = 64 << 10
 )
 
+// MaxBatchSize is the largest batch of an import that leaves
+// Options.BatchSize 0. A batch is one transaction; in a large archive its
+// rows land on pages all over the indexes, and each such page is written
+// once per commit however many of the batch's rows it takes, so larger
+// batches write less per puzzle: 16,384 instead of 4,096 imported a million
+// puzzles 28% faster (11,700 to 14,900 puzzles/s), at a peak of 160 MB
+// instead of 110 MB. But the last batch is written after the last puzzle is
+// rated, with nothing left to overlap it: so a batch is at most an eighth of
+// what the import cut before it (see growBatch), and a short file such as
+// the 17-clue list (49,158 puzzles) goes in batches of DefaultBatchSize.
+const MaxBatchSize = 4 * DefaultBatchSize
+
 // Options tune an import. The zero value is usable.
 type Options struct {
 	// Workers is the number of puzzles rated at once; 0 means
 	// runtime.GOMAXPROCS(0).
 	Workers int
 	// BatchSize is the number of puzzles committed per transaction; 0 means
-	// DefaultBatchSize.
+	// DefaultBatchSize, growing in a long import up to MaxBatchSize.
 	BatchSize int
 	// MaxLineSize is the longest line read, in bytes; a longer line is
 	// rejected. 0 means DefaultMaxLineSize.
@@ -67,6 +79,14 @@ type Options struct {
 
 	// rate replaces sudoku.Rate in tests.
 	rate func(sudoku.Grid, sudoku.Options) (sudoku.Puzzle, error)
+}
+
+// growBatch is the size of the next batch of an import with the default
+// Options.BatchSize, once cut puzzles went in batches before it: an eighth
+// of cut, rounded down to a multiple of DefaultBatchSize (so that every
+// batch boundary is one), within DefaultBatchSize..MaxBatchSize.
+func growBatch(cut int) int {
+	return min(MaxBatchSize, max(DefaultBatchSize, cut/8/DefaultBatchSize*DefaultBatchSize))
 }
 
 // Rejection is one line that was not archived, and why.
@@ -135,8 +155,8 @@ type chunk struct {
 // 81 cells is ignored), or, so that an export can be imported again, as a
 // JSON object with a "puzzle" field or, after a CSV header row naming a
 // "puzzle" column, as a CSV row. Each puzzle is rated by sudoku.Rate on
-// Options.Workers goroutines and committed through SubmitMany in batches of
-// Options.BatchSize, in input order. A line that cannot be read or rated is rejected and reported; the
+// Options.Workers goroutines and committed through SubmitMany in batches (see
+// Options.BatchSize), in input order. A line that cannot be read or rated is rejected and reported; the
 // import goes on. Memory stays flat however long the inputs are.
 //
 // Import returns when every input is read and every batch committed, or
@@ -150,8 +170,8 @@ func Import(ctx context.Context, sink Sink, inputs []Input, opt Options) (Summar
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	batchSize := opt.BatchSize
-	if batchSize <= 0 {
+	batchSize, grow := opt.BatchSize, opt.BatchSize <= 0
+	if grow {
 		batchSize = DefaultBatchSize
 	}
 	maxLine := opt.MaxLineSize
@@ -258,6 +278,7 @@ func Import(ctx context.Context, sink Sink, inputs []Input, opt Options) (Summar
 		lines    int64
 		bytes    int64
 		batch    = make([]sudoku.Puzzle, 0, batchSize)
+		cut      int // puzzles sent in batches so far
 		lastProg time.Time
 	)
 	progress := func(force bool) {
@@ -307,6 +328,9 @@ func Import(ctx context.Context, sink Sink, inputs []Input, opt Options) (Summar
 				batch = append(batch, l.p)
 				if len(batch) == batchSize {
 					batches <- batch
+					if cut += len(batch); grow {
+						batchSize = growBatch(cut)
+					}
 					batch = make([]sudoku.Puzzle, 0, batchSize)
 				}
 			}

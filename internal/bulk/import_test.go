@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -317,5 +319,51 @@ func TestImportProgress(t *testing.T) {
 	}
 	if calls == 0 || last.Lines != int64(len(ps)) || last.Bytes != int64(len(text)) || last.Committed != 50 {
 		t.Errorf("last progress %+v after %d calls, want all %d lines, %d bytes, 50 committed", last, calls, len(ps), len(text))
+	}
+}
+
+// TestImportBatchesGrow checks the batch sizes of an import with the default
+// Options.BatchSize: DefaultBatchSize until the import has cut 8 times
+// more, then growing in steps of DefaultBatchSize up to MaxBatchSize; and
+// that an explicit BatchSize stays fixed.
+func TestImportBatchesGrow(t *testing.T) {
+	gs, err := loadCollections("17_clue.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 200_000
+	var text bytes.Buffer
+	if _, err := writeTransformedFrom(&text, n, 3, gs); err != nil {
+		t.Fatal(err)
+	}
+	// Rating is not under test: a stand-in keeps the test fast.
+	rate := func(g sudoku.Grid, _ sudoku.Options) (sudoku.Puzzle, error) {
+		return sudoku.Puzzle{Givens: g, Solutions: 1}, nil
+	}
+	for _, tt := range []struct {
+		batchSize int
+		want      []int
+	}{
+		{0, slices.Concat(
+			slices.Repeat([]int{4096}, 16), // up to 65,536
+			slices.Repeat([]int{8192}, 4),  // up to 98,304
+			slices.Repeat([]int{12288}, 3), // up to 135,168
+			slices.Repeat([]int{16384}, 3), // up to 184,320
+			[]int{n - 184_320})},
+		{30000, append(slices.Repeat([]int{30000}, 6), n-180_000)},
+	} {
+		t.Run(strconv.Itoa(tt.batchSize), func(t *testing.T) {
+			a := newFakeArchive()
+			sum, err := Import(context.Background(), a, []Input{{"t", bytes.NewReader(text.Bytes())}}, Options{BatchSize: tt.batchSize, rate: rate})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sum.Imported != int64(n) {
+				t.Errorf("imported %d, want %d", sum.Imported, n)
+			}
+			if d := cmp.Diff(tt.want, a.batches); d != "" {
+				t.Errorf("batch sizes (-want +got):\n%s", d)
+			}
+		})
 	}
 }

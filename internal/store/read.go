@@ -96,10 +96,15 @@ const pageRows = sudoku.MaxLimit + 1
 // INDEXED BY pins the index, so the plan cannot drift to a sort step, and a
 // missing index is an error at Open.
 func listSQL(k listKey, export bool) string {
+	return selectSQL(k, export, columns)
+}
+
+// selectSQL is listSQL selecting cols instead of every column.
+func selectSQL(k listKey, export bool, cols string) string {
 	o := orders[k.sort]
 	lead := o.keys[:len(o.keys)-1] // the keys before id
 	var b strings.Builder
-	b.WriteString("SELECT " + columns + " FROM puzzles")
+	b.WriteString("SELECT " + cols + " FROM puzzles")
 	index := o.index
 	var where []string
 	if k.band {
@@ -239,6 +244,7 @@ func (db *DB) prepareReads(ctx context.Context) error {
 	}
 	db.listStmts = make(map[listKey]*sql.Stmt)
 	db.exportStmts = make(map[listKey]*sql.Stmt)
+	db.givensStmts = make(map[listKey]*sql.Stmt)
 	for _, k := range append(listKeys(), bandListKeys()...) {
 		s, err := db.reader.PrepareContext(ctx, listSQL(k, false))
 		if err != nil {
@@ -252,6 +258,10 @@ func (db *DB) prepareReads(ctx context.Context) error {
 			return fmt.Errorf("prepare export %+v: %w", k, err)
 		}
 		db.exportStmts[k] = s
+		if s, err = db.reader.PrepareContext(ctx, selectSQL(k, true, "givens")); err != nil {
+			return fmt.Errorf("prepare export %+v: %w", k, err)
+		}
+		db.givensStmts[k] = s
 	}
 	return nil
 }
@@ -473,6 +483,40 @@ const exportMmap = 1 << 40
 // memory stays flat however large the archive, and the puzzles are a
 // consistent snapshot. An error from fn stops the export and is returned.
 func (db *DB) Export(ctx context.Context, q sudoku.ListQuery, fn func(sudoku.Puzzle) error) error {
+	return db.export(ctx, q, db.exportStmts, func(rows *sql.Rows) error {
+		return pipe(ctx, rows, scanPuzzle, fn)
+	})
+}
+
+// ExportGivens is Export for a caller that needs only each puzzle's givens
+// (a text export): reading one column instead of twelve made a million-puzzle
+// export about a third faster.
+func (db *DB) ExportGivens(ctx context.Context, q sudoku.ListQuery, fn func(sudoku.Grid) error) error {
+	return db.export(ctx, q, db.givensStmts, func(rows *sql.Rows) error {
+		return pipe(ctx, rows, scanGivens, fn)
+	})
+}
+
+// scanGivens reads a row holding only givens.
+func scanGivens(scan func(...any) error) (sudoku.Grid, error) {
+	var v any
+	if err := scan(&v); err != nil {
+		return sudoku.Grid{}, err
+	}
+	s, ok := v.(string)
+	if !ok {
+		return sudoku.Grid{}, fmt.Errorf("givens hold %T, want text", v)
+	}
+	g, err := gridOf(s)
+	if err != nil {
+		return g, fmt.Errorf("givens: %w", err)
+	}
+	return g, nil
+}
+
+// export runs the statement of stmts for q in a read transaction and hands
+// its rows to each.
+func (db *DB) export(ctx context.Context, q sudoku.ListQuery, stmts map[listKey]*sql.Stmt, each func(*sql.Rows) error) error {
 	if db.isClosed() {
 		return ErrClosed
 	}
@@ -509,24 +553,90 @@ func (db *DB) Export(ctx context.Context, q sudoku.ListQuery, fn func(sudoku.Puz
 	for _, v := range bandArgs(q.Sort, q.Band) {
 		args = append(args, v)
 	}
-	rows, err := tx.StmtContext(ctx, db.exportStmts[listKey{q.Sort, q.Desc, q.UniqueOnly, start, q.Band != ""}]).QueryContext(ctx, args...)
+	rows, err := tx.StmtContext(ctx, stmts[listKey{q.Sort, q.Desc, q.UniqueOnly, start, q.Band != ""}]).QueryContext(ctx, args...)
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
 	defer rows.Close()
-	for rows.Next() {
-		p, err := scanPuzzle(rows.Scan)
+	return each(rows)
+}
+
+// exportChunk is how many puzzles the reading goroutine of an export hands
+// over at once, and exportAhead how many such chunks may wait: memory stays
+// a few hundred kilobytes however large the archive.
+const (
+	exportChunk = 256
+	exportAhead = 4
+)
+
+// pipe reads rows on a goroutine of its own while the caller's goroutine
+// runs fn on the puzzles already read, so that SQLite and the caller's
+// encoding use two cores. Chunks go back to the reader through free once
+// fn is done with them, so the steady state allocates no slices.
+func pipe[T any](ctx context.Context, rows *sql.Rows, scan func(func(...any) error) (T, error), fn func(T) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	full := make(chan []T, exportAhead)
+	free := make(chan []T, exportAhead+2)
+	var readErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer close(full)
+		for {
+			var ps []T
+			select {
+			case ps = <-free:
+				ps = ps[:0]
+			default:
+				ps = make([]T, 0, exportChunk)
+			}
+			for len(ps) < exportChunk && rows.Next() {
+				p, err := scan(rows.Scan)
+				if err != nil {
+					readErr = fmt.Errorf("export: %w", err)
+					return
+				}
+				ps = append(ps, p)
+			}
+			if len(ps) > 0 {
+				select {
+				case full <- ps:
+				case <-ctx.Done():
+					return
+				}
+			}
+			if len(ps) < exportChunk {
+				if err := rows.Err(); err != nil {
+					readErr = fmt.Errorf("export: %w", err)
+				}
+				return
+			}
+		}
+	}()
+	var err error
+	for ps := range full {
+		for i := range ps {
+			if err = fn(ps[i]); err != nil {
+				break
+			}
+		}
 		if err != nil {
-			return fmt.Errorf("export: %w", err)
+			break
 		}
-		if err := fn(p); err != nil {
-			return err
+		select {
+		case free <- ps:
+		default:
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("export: %w", err)
+	// Stop the reader (if fn failed) and wait for it: rows, and the
+	// transaction under them, must not be closed while it reads.
+	cancel()
+	<-done
+	if err != nil {
+		return err
 	}
-	return nil
+	return readErr
 }
 
 // scanPuzzle reads one row of columns through scan (a Row's or Rows'

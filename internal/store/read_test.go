@@ -430,3 +430,81 @@ func FuzzDecodeCursor(f *testing.F) {
 		}
 	})
 }
+
+// TestExportAcrossChunks exports more puzzles than several chunks of the
+// reading goroutine hold: every puzzle comes once, in order, from Export and
+// (givens only) from ExportGivens, and an error from fn in the middle of a
+// chunk stops both at once.
+func TestExportAcrossChunks(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpenDB(t)
+	n := 3*exportChunk + 5
+	ps := make([]sudoku.Puzzle, n)
+	for i := range ps {
+		ps[i] = synthetic(int64(i+1), int64(i*7919%61), int64(i*104729%1000), 1+i%5/4)
+	}
+	if _, err := db.SubmitMany(ctx, ps); err != nil {
+		t.Fatal(err)
+	}
+	all := exportAll(t, db, sudoku.ListQuery{Sort: sudoku.SortSubmitted})
+	if len(all) != n {
+		t.Fatalf("exported %d puzzles, want %d", len(all), n)
+	}
+	for _, q := range []sudoku.ListQuery{
+		{Sort: sudoku.SortDifficulty, Desc: true},
+		{Sort: sudoku.SortSolveTime},
+		{Sort: sudoku.SortClues, UniqueOnly: true},
+		{Sort: sudoku.SortBacktracks, Band: sudoku.Bands[1].Band},
+	} {
+		t.Run(fmt.Sprintf("%+v", q), func(t *testing.T) {
+			want := sorted(all, normalizedOrFail(t, q))
+			if q.Band != "" {
+				want = slices.DeleteFunc(want, func(p sudoku.Puzzle) bool { return p.Band != q.Band })
+			}
+			if d := gocmp.Diff(want, exportAll(t, db, q)); d != "" {
+				t.Errorf("Export (-want +got):\n%s", d)
+			}
+			var givens []sudoku.Grid
+			if err := db.ExportGivens(ctx, q, func(g sudoku.Grid) error {
+				givens = append(givens, g)
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			var wantGivens []sudoku.Grid
+			for _, p := range want {
+				wantGivens = append(wantGivens, p.Givens)
+			}
+			if d := gocmp.Diff(wantGivens, givens); d != "" {
+				t.Errorf("ExportGivens (-want +got):\n%s", d)
+			}
+		})
+	}
+	stop := errors.New("stop")
+	at := exportChunk + 3
+	var got int
+	err := db.Export(ctx, sudoku.ListQuery{}, func(sudoku.Puzzle) error {
+		if got++; got == at {
+			return stop
+		}
+		return nil
+	})
+	if !errors.Is(err, stop) || got != at {
+		t.Errorf("Export stopped after %d with %v, want %d and stop", got, err, at)
+	}
+	got = 0
+	err = db.ExportGivens(ctx, sudoku.ListQuery{}, func(sudoku.Grid) error {
+		if got++; got == at {
+			return stop
+		}
+		return nil
+	})
+	if !errors.Is(err, stop) || got != at {
+		t.Errorf("ExportGivens stopped after %d with %v, want %d and stop", got, err, at)
+	}
+	// The connection went back to the pool in a state fit for the next
+	// export.
+	if again := exportAll(t, db, sudoku.ListQuery{Sort: sudoku.SortSubmitted}); len(again) != n {
+		t.Errorf("export after a stopped one: %d puzzles, want %d", len(again), n)
+	}
+}

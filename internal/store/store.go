@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"os"
 	"runtime"
+	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -75,6 +76,7 @@ type DB struct {
 	countStmt   *sql.Stmt
 	listStmts   map[listKey]*sql.Stmt // listing pages
 	exportStmts map[listKey]*sql.Stmt // whole orders, no limit
+	givensStmts map[listKey]*sql.Stmt // the same, selecting givens only
 
 	mu      sync.RWMutex // guards closed against sends on ops
 	closed  bool
@@ -83,6 +85,10 @@ type DB struct {
 
 	closeOnce sync.Once
 	closeErr  error
+
+	// bulk is whether the writer's cache is grown for bulk writes; only
+	// the writer goroutine uses it.
+	bulk bool
 
 	// batches and batched count group commits and the submissions they
 	// carried, for the benchmarks.
@@ -123,7 +129,7 @@ func open(ctx context.Context, path string) (_ *DB, err error) {
 		"&_pragma=journal_mode(WAL)"+
 		"&_pragma=synchronous(FULL)"+
 		"&_pragma=foreign_keys(1)"+
-		"&_pragma=cache_size(-16000)"+
+		"&_pragma=cache_size("+strconv.Itoa(writerCache)+")"+
 		"&_pragma=temp_store(MEMORY)")
 	if err != nil {
 		return nil, err
@@ -244,6 +250,9 @@ func (db *DB) closePools() error {
 		errs = append(errs, s.Close())
 	}
 	for _, s := range db.exportStmts {
+		errs = append(errs, s.Close())
+	}
+	for _, s := range db.givensStmts {
 		errs = append(errs, s.Close())
 	}
 	for _, s := range []*sql.Stmt{db.getStmt, db.countStmt, db.upsert} {
