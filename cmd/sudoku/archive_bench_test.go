@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -12,7 +10,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"strconv"
 	"testing"
 	"time"
 
@@ -115,20 +112,9 @@ func deepCursor(b *testing.B, db *store.DB, q sudoku.ListQuery, rows int) string
 // rssMB reads this process's resident set size from /proc.
 func rssMB(b *testing.B) float64 {
 	b.Helper()
-	data, err := os.ReadFile("/proc/self/status")
+	mb, err := storetest.ProcStatusMB("VmRSS")
 	if err != nil {
-		b.Skip("no /proc/self/status")
+		b.Skip(err)
 	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		if v, ok := bytes.CutPrefix(sc.Bytes(), []byte("VmRSS:")); ok {
-			kb, err := strconv.ParseFloat(string(bytes.TrimSuffix(bytes.TrimSpace(v), []byte(" kB"))), 64)
-			if err != nil {
-				b.Fatal(err)
-			}
-			return kb / 1024
-		}
-	}
-	b.Fatal("no VmRSS in /proc/self/status")
-	return 0
+	return mb
 }

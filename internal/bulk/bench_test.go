@@ -1,7 +1,6 @@
 package bulk
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"flag"
@@ -9,9 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 
+	"github.com/sudoku-archive/sudoku/internal/store/storetest"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -106,20 +105,11 @@ func BenchmarkMillion(b *testing.B) {
 
 // peakRSSMB is the process's peak resident set (VmHWM) in MB.
 func peakRSSMB(b *testing.B) float64 {
-	f, err := os.Open("/proc/self/status")
+	mb, err := storetest.ProcStatusMB("VmHWM")
 	if err != nil {
 		b.Logf("no peak RSS: %v", err)
-		return 0
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
-			kb, _ := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 64)
-			return kb / 1024
-		}
-	}
-	return 0
+	return mb
 }
 
 // discard is a Sink that archives nothing: it shows what reading and

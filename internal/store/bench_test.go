@@ -1,8 +1,6 @@
 package store
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -102,23 +100,11 @@ func buildArchive(path string, rows int) error {
 // rssMB reads the resident set size of this process from /proc.
 func rssMB(b *testing.B) float64 {
 	b.Helper()
-	f, err := os.Open("/proc/self/status")
+	mb, err := storetest.ProcStatusMB("VmRSS")
 	if err != nil {
-		b.Skip("no /proc/self/status")
+		b.Skip(err)
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if v, ok := bytes.CutPrefix(sc.Bytes(), []byte("VmRSS:")); ok {
-			kb, err := strconv.ParseFloat(string(bytes.TrimSuffix(bytes.TrimSpace(v), []byte(" kB"))), 64)
-			if err != nil {
-				b.Fatal(err)
-			}
-			return kb / 1024
-		}
-	}
-	b.Fatal("no VmRSS in /proc/self/status")
-	return 0
+	return mb
 }
 
 // BenchmarkSubmit submits new puzzles from many goroutines at once, each

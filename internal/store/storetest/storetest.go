@@ -6,7 +6,11 @@ package storetest
 
 import (
 	"database/sql"
+	"fmt"
 	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	_ "modernc.org/sqlite" // the "sqlite" driver
@@ -110,4 +114,24 @@ func BuildArchive(path string, rows int) error {
 	}
 	_, err = raw.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
 	return err
+}
+
+// ProcStatusMB reads a memory field of this process from /proc/self/status,
+// in MB: "VmRSS" (resident now) or "VmHWM" (peak resident). Benchmarks
+// report it beside their timings.
+func ProcStatusMB(field string) (float64, error) {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0, err
+	}
+	for line := range strings.Lines(string(data)) {
+		if v, ok := strings.CutPrefix(line, field+":"); ok {
+			kb, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 64)
+			if err != nil {
+				return 0, fmt.Errorf("%s: %w", field, err)
+			}
+			return kb / 1024, nil
+		}
+	}
+	return 0, fmt.Errorf("no %s in /proc/self/status", field)
 }
