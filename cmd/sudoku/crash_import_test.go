@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -123,5 +122,5 @@ func TestCrashImport(t *testing.T) {
 	if n := stored(); n != len(lines) {
 		t.Errorf("%d puzzles after the complete run, want %d", n, len(lines))
 	}
-	t.Log(fmt.Sprintf("complete run after the kills: %s", strings.TrimSpace(out)))
+	t.Logf("complete run after the kills: %s", strings.TrimSpace(out))
 }
