@@ -50,6 +50,33 @@ func (g Grid) Clues() int {
 	return n
 }
 
+// KeyMaskLen is the length of the bitmap that begins a Key.
+const KeyMaskLen = 11 // ceil(81 / 8)
+
+// Key returns a compact encoding of g, one-to-one with the grid: a bitmap
+// of the given cells, bit i%8 of byte i/8 for cell i (row by row from 0),
+// then the given digits in cell order two to a byte, high half first, an
+// odd last digit in a high half. 20 bytes for 17 givens where the text
+// takes 81. The archive's givens are unique by it (migration 00006
+// computes the same bytes in SQL, and a store test checks that they agree).
+func (g Grid) Key() []byte {
+	k := make([]byte, KeyMaskLen, KeyMaskLen+(len(g)+1)/2)
+	half := false
+	for i, d := range g {
+		if d == 0 {
+			continue
+		}
+		k[i/8] |= 1 << (i % 8)
+		if half {
+			k[len(k)-1] |= d
+		} else {
+			k = append(k, d<<4)
+		}
+		half = !half
+	}
+	return k
+}
+
 // Unit is a row, column or box.
 type Unit int
 
