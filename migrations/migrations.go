@@ -8,3 +8,27 @@ import "embed"
 //
 //go:embed *.sql
 var FS embed.FS
+
+// Recount recomputes the running totals and histograms (tables counts and
+// stat_buckets of 00003 and 00004) from the puzzles themselves, the way
+// 00004 counted the rows already there. The store keeps them as it writes;
+// this is for tools that write rows around it, such as the benchmarks'
+// archive builder.
+const Recount = `
+UPDATE counts SET
+    total       = (SELECT count(*) FROM puzzles),
+    uniq        = (SELECT count(*) FROM puzzles WHERE solutions = 1),
+    submissions = (SELECT coalesce(sum(submissions), 0) FROM puzzles)
+WHERE id = 1;
+DELETE FROM stat_buckets;
+INSERT INTO stat_buckets (kind, bucket, n, uniq)
+SELECT 'backtracks', (SELECT bucket FROM stat_edges WHERE kind = 'backtracks' AND lo <= p.backtracks ORDER BY lo DESC LIMIT 1) AS b,
+       count(*), count(*) FILTER (WHERE solutions = 1)
+FROM puzzles AS p GROUP BY b;
+INSERT INTO stat_buckets (kind, bucket, n, uniq)
+SELECT 'solve_ns', (SELECT bucket FROM stat_edges WHERE kind = 'solve_ns' AND lo <= p.solve_ns ORDER BY lo DESC LIMIT 1) AS b,
+       count(*), count(*) FILTER (WHERE solutions = 1)
+FROM puzzles AS p GROUP BY b;
+INSERT INTO stat_buckets (kind, bucket, n, uniq)
+SELECT 'clues', clues, count(*), count(*) FILTER (WHERE solutions = 1) FROM puzzles GROUP BY clues;
+`

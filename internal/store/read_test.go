@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -308,27 +309,7 @@ func TestListPlans(t *testing.T) {
 		k := pl.k
 		t.Run(fmt.Sprintf("%s/desc=%v/unique=%v/part=%d/export=%v", k.sort, k.desc, k.unique, k.part, pl.export), func(t *testing.T) {
 			stmt := listSQL(k, pl.export)
-			args := make([]any, strings.Count(stmt, "?"))
-			for i := range args {
-				args[i] = 1
-			}
-			rows, err := db.reader.Query("EXPLAIN QUERY PLAN "+stmt, args...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer rows.Close()
-			var lines []string
-			for rows.Next() {
-				var id, parent, notused int
-				var detail string
-				if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
-					t.Fatal(err)
-				}
-				lines = append(lines, detail)
-			}
-			if err := rows.Err(); err != nil {
-				t.Fatal(err)
-			}
+			lines := queryPlan(t, db, stmt)
 			o := orders[k.sort]
 			index := o.index
 			lead := o.keys[:len(o.keys)-1]
@@ -337,29 +318,89 @@ func TestListPlans(t *testing.T) {
 				cmp = "<"
 			}
 			// What the plan must say, after "SCAN puzzles" or
-			// "SEARCH puzzles": the index and the seek.
-			var want string
+			// "SEARCH puzzles": the index and the seek. A merged order
+			// seeks the same way in each band.
+			var want, band string
+			if o.merged {
+				band = "band=? AND "
+			}
 			switch {
 			case index == "" && k.part == start:
 				want = "SCAN puzzles" // rowid order, stopped by LIMIT
 			case index == "":
 				want = "SEARCH puzzles USING INTEGER PRIMARY KEY (rowid" + cmp + "?)"
+			case k.part == start && o.merged:
+				want = "SEARCH puzzles USING INDEX " + index + " (band=?)"
 			case k.part == start:
 				want = "SCAN puzzles USING INDEX " + index
 			case k.part == ties:
-				want = "SEARCH puzzles USING INDEX " + index + " (" + strings.Join(lead, "=? AND ") + "=? AND rowid" + cmp + "?)"
+				want = "SEARCH puzzles USING INDEX " + index + " (" + band + strings.Join(lead, "=? AND ") + "=? AND rowid" + cmp + "?)"
 			case len(lead) == 0:
 				want = "SEARCH puzzles USING INDEX " + index + " (id" + cmp + "?)"
 			case len(lead) == 1:
-				want = "SEARCH puzzles USING INDEX " + index + " (" + lead[0] + cmp + "?)"
+				want = "SEARCH puzzles USING INDEX " + index + " (" + band + lead[0] + cmp + "?)"
 			default:
 				want = "SEARCH puzzles USING INDEX " + index + " ((" + strings.Join(lead, ",") + ")" + cmp + "(" + strings.TrimSuffix(strings.Repeat("?,", len(lead)), ",") + "))"
 			}
-			if len(lines) != 1 || lines[0] != want {
-				t.Errorf("%s\nplan:\n%s\nwant:\n%s", stmt, strings.Join(lines, "\n"), want)
+			if !o.merged {
+				if len(lines) != 1 || lines[0] != want {
+					t.Errorf("%s\nplan:\n%s\nwant:\n%s", stmt, strings.Join(lines, "\n"), want)
+				}
+				return
+			}
+			// One seek per band, merged: no other step.
+			seeks := 0
+			for _, l := range lines {
+				switch l {
+				case want:
+					seeks++
+				case "MERGE (UNION ALL)", "LEFT", "RIGHT":
+				default:
+					t.Errorf("%s\nplan:\n%s\nunexpected step %q", stmt, strings.Join(lines, "\n"), l)
+				}
+			}
+			if seeks != len(sudoku.Bands) {
+				t.Errorf("%s\nplan:\n%s\nwant %d times:\n%s", stmt, strings.Join(lines, "\n"), len(sudoku.Bands), want)
 			}
 		})
 	}
+}
+
+// queryPlan returns the steps of EXPLAIN QUERY PLAN for stmt, its
+// parameters all 1.
+func queryPlan(t *testing.T, db *DB, stmt string) []string {
+	t.Helper()
+	args := make([]any, paramCount(stmt))
+	for i := range args {
+		args[i] = 1
+	}
+	rows, err := db.reader.Query("EXPLAIN QUERY PLAN "+stmt, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var lines []string
+	for rows.Next() {
+		var id, parent, notused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, detail)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return lines
+}
+
+// paramCount is the number of parameters of stmt, numbered ?1 to ?N.
+func paramCount(stmt string) int {
+	n := 0
+	for strings.Contains(stmt, "?"+strconv.Itoa(n+1)) {
+		n++
+	}
+	return n
 }
 
 func TestExport(t *testing.T) {

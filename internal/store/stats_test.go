@@ -6,8 +6,10 @@ import (
 	"testing"
 
 	gocmp "github.com/google/go-cmp/cmp"
+	"github.com/pressly/goose/v3"
 
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/migrations"
 )
 
 // wantStats computes in Go what Stats must return for the stored puzzles ps.
@@ -121,47 +123,118 @@ func TestStatsEdgesAgree(t *testing.T) {
 }
 
 // TestStatsMigrationCountsOldRows checks that migration 00004 counts the
-// puzzles a database held before it: the histograms of a file migrated with
-// rows in it equal those kept by the triggers. It undoes 00005 and 00004
-// by hand, then opens the file again.
+// puzzles a database held before it, and that the later migrations keep
+// the counts: the histograms of a file written at schema version 3 and then
+// opened equal those of the same puzzles submitted to a new archive.
 func TestStatsMigrationCountsOldRows(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "a.db")
-	db := MustOpenDBAt(t, path)
-	var ps []sudoku.Puzzle
-	for i := range int64(40) {
-		p, _, err := db.Submit(ctx, synthetic(i+1, i*i, 1000+i*i*9000, 1+int(i%5)/4))
-		if err != nil {
-			t.Fatal(err)
-		}
-		ps = append(ps, p)
-	}
-	if err := db.Close(); err != nil {
+	raw := rawDB(t, path)
+	p, err := goose.NewProvider(goose.DialectSQLite3, raw, migrations.FS)
+	if err != nil {
 		t.Fatal(err)
 	}
-	raw := rawDB(t, path)
-	for _, q := range []string{
-		"DROP INDEX puzzles_band_submitted", "DROP INDEX puzzles_band_clues", "DROP INDEX puzzles_band_solve_ns",
-		"ALTER TABLE puzzles DROP COLUMN band", "DELETE FROM goose_db_version WHERE version_id = 5",
-		"DROP TRIGGER puzzles_stats_update", "DROP TRIGGER puzzles_stats_submissions",
-		"DROP TRIGGER puzzles_stats_delete", "DROP TRIGGER puzzles_stats_insert",
-		"DROP TRIGGER puzzles_count_insert", "DROP TRIGGER puzzles_count_delete",
-		"CREATE TRIGGER puzzles_count_insert AFTER INSERT ON puzzles BEGIN UPDATE counts SET total = total + 1, uniq = uniq + (NEW.solutions = 1) WHERE id = 1; END",
-		"CREATE TRIGGER puzzles_count_delete AFTER DELETE ON puzzles BEGIN UPDATE counts SET total = total - 1, uniq = uniq - (OLD.solutions = 1) WHERE id = 1; END",
-		"ALTER TABLE counts DROP COLUMN submissions", "DROP TABLE stat_buckets", "DROP TABLE stat_edges",
-		"DELETE FROM goose_db_version WHERE version_id = 4",
-	} {
-		if _, err := raw.Exec(q); err != nil {
-			t.Fatalf("%s: %v", q, err)
+	if _, err := p.UpTo(ctx, 3); err != nil {
+		t.Fatal(err)
+	}
+	var ps []sudoku.Puzzle
+	for i := range int64(40) {
+		q := synthetic(i+1, i*i, 1000+i*i*9000, 1+int(i%5)/4)
+		if _, err := raw.Exec(`INSERT INTO puzzles (givens, solution, clues, solutions, backtracks, guesses, nodes, solve_ns, engine_version, submitted_at, submissions)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 1)`, q.Givens.String(), q.Solution.String(), q.Clues, q.Solutions,
+			q.Backtracks, q.Guesses, q.Nodes, q.SolveNS, q.EngineVersion); err != nil {
+			t.Fatal(err)
 		}
+		q.Submissions = 1
+		ps = append(ps, q)
 	}
 	raw.Close()
-	db = MustOpenDBAt(t, path)
+	db := MustOpenDBAt(t, path)
 	got, err := db.Stats(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := gocmp.Diff(wantStats(ps), got); d != "" {
 		t.Fatalf("(-want +got):\n%s", d)
+	}
+}
+
+// TestStatsSubmitMany: the counters the store keeps for batches (migration
+// 00006) agree with the rows, whatever mix of new puzzles, repeats within a
+// batch and repeats of earlier batches or single submissions went in.
+func TestStatsSubmitMany(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpenDB(t)
+	p := func(n int64) sudoku.Puzzle {
+		return synthetic(n, n*n%700, 500+n*n*n*37, 1+int(n%7)/6)
+	}
+	if _, _, err := db.Submit(ctx, p(3)); err != nil {
+		t.Fatal(err)
+	}
+	var batch []sudoku.Puzzle
+	for n := range int64(150) { // 1..150, then 1..40 again in the same batch
+		batch = append(batch, p(n+1))
+	}
+	for n := range int64(40) {
+		batch = append(batch, p(n+1))
+	}
+	dup, err := db.SubmitMany(ctx, batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, d := range dup {
+		if want := i >= 150 || i == 2; d != want {
+			t.Errorf("puzzle %d of the batch: duplicate %v, want %v", i+1, d, want)
+		}
+	}
+	if _, err := db.SubmitMany(ctx, []sudoku.Puzzle{p(151), p(7), p(151)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := db.Submit(ctx, p(152)); err != nil {
+		t.Fatal(err)
+	}
+	rows := exportAll(t, db, sudoku.ListQuery{})
+	if len(rows) != 152 {
+		t.Fatalf("%d rows, want 152", len(rows))
+	}
+	got, err := db.Stats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := wantStats(rows)
+	if d := gocmp.Diff(want, got); d != "" {
+		t.Fatalf("(-want +got):\n%s", d)
+	}
+	if want.Submissions != 1+190+3+1 {
+		t.Errorf("submissions %d, want %d", want.Submissions, 1+190+3+1)
+	}
+}
+
+// TestBuildArchive: the benchmarks' archive builder writes rows around the
+// store; its archive must still be whole: counters that agree with the
+// rows, and givens keys that make a resubmission a duplicate.
+func TestBuildArchive(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "built.db")
+	if err := buildArchive(path, 3000); err != nil {
+		t.Fatal(err)
+	}
+	db := MustOpenDBAt(t, path)
+	rows := exportAll(t, db, sudoku.ListQuery{})
+	got, err := db.Stats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := gocmp.Diff(wantStats(rows), got); d != "" || len(rows) != 3000 {
+		t.Fatalf("%d rows; stats (-want +got):\n%s", len(rows), d)
+	}
+	dup, err := db.SubmitMany(ctx, rows[:100])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, d := range dup {
+		if !d {
+			t.Fatalf("row %d resubmitted: not a duplicate", i+1)
+		}
 	}
 }

@@ -34,7 +34,7 @@ const maxBatch = 256
 const (
 	writerCache      = -16000
 	writerCheckpoint = 1000 // SQLite's default
-	bulkCache        = -48000
+	bulkCache        = -64000
 	bulkCheckpoint   = 8000
 	bulkRows         = 1024
 	bulkIdle         = time.Second
@@ -49,13 +49,23 @@ const columns = `id, givens, solution, clues, solutions, backtracks, guesses, no
 const upsertSQL = upsertHead + upsertValues + upsertTail + `
 RETURNING ` + columns
 
-// The parts of an upsert, so that commitMany can store many rows with one.
+// The parts of the upsert, and of insertMany's statements. Givens are unique
+// by givens_key (sudoku.Grid.Key, migration 00006).
 const (
-	upsertHead   = `INSERT INTO puzzles (givens, solution, clues, solutions, backtracks, guesses, nodes, solve_ns, engine_version, submitted_at, submissions) VALUES `
-	upsertValues = `(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`
+	upsertHead   = `INSERT INTO puzzles ` + insertColumns + ` VALUES `
+	insertHead   = `INSERT OR IGNORE INTO puzzles ` + insertColumns + ` VALUES `
+	upsertValues = `(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`
 	upsertTail   = `
-ON CONFLICT (givens) DO UPDATE SET submissions = submissions + 1`
+ON CONFLICT (givens_key) DO UPDATE SET submissions = submissions + 1`
+	insertColumns = `(givens, givens_key, solution, clues, solutions, backtracks, guesses, nodes, solve_ns, engine_version, submitted_at, submissions)`
 )
+
+// upsertArgs appends the arguments of upsertValues for p, whose givens key
+// is key, to args.
+func upsertArgs(args []any, p *sudoku.Puzzle, key []byte, now int64) []any {
+	return append(args, p.Givens.String(), key, p.Solution.String(), p.Givens.Clues(), p.Solutions,
+		p.Backtracks, p.Guesses, p.Nodes, p.SolveNS, p.EngineVersion, now)
+}
 
 // An op is one request to the writer goroutine.
 type op struct {
@@ -63,6 +73,7 @@ type op struct {
 	state atomic.Int32 // queued, taken or abandoned
 	one   *sudoku.Puzzle
 	many  []sudoku.Puzzle
+	batch *Batch                     // Begin: the writer runs the batch
 	fn    func(conn *sql.Conn) error // maintenance on the writer connection
 	done  chan result                // buffered: the writer never blocks on it
 }
@@ -200,11 +211,15 @@ func (db *DB) writeLoop() {
 		case o.fn != nil:
 			o.done <- result{err: o.fn(db.wconn)}
 			continue
-		case o.many != nil:
+		case o.many != nil || o.batch != nil:
 			if len(o.many) >= bulkRows {
 				db.setBulk(true)
 			}
-			db.commitMany(o)
+			if o.batch != nil {
+				db.runBatch(o)
+			} else {
+				db.commitMany(o)
+			}
 			if db.bulk {
 				// Timers of Go 1.23 on deliver nothing stale after Reset.
 				idle.Reset(bulkIdle)
@@ -223,7 +238,7 @@ func (db *DB) writeLoop() {
 					continue
 				}
 				if o.one == nil {
-					next = o
+					next = o // a batch or maintenance: after this commit
 					break fill
 				}
 				batch = append(batch, o)
@@ -278,14 +293,18 @@ func (db *DB) commitBatch(batch []*op) {
 	now := time.Now().UTC().UnixNano()
 	err := db.inTx(func(tx *sql.Tx) error {
 		stmt := tx.Stmt(db.upsert)
+		var t tally
 		for i, o := range batch {
 			p, dup, err := upsertOne(stmt, o.one, now)
 			if err != nil {
 				return err
 			}
+			if !dup {
+				t.add(&p)
+			}
 			results[i] = result{stored: p, dup: []bool{dup}}
 		}
-		return nil
+		return t.commit(tx)
 	})
 	if err == nil {
 		db.batches.Add(1)
@@ -308,60 +327,36 @@ func (db *DB) commitBatch(batch []*op) {
 		var r result
 		r.err = db.inTx(func(tx *sql.Tx) error {
 			p, dup, err := upsertOne(tx.Stmt(db.upsert), o.one, now)
+			if err != nil {
+				return err
+			}
 			r.stored, r.dup = p, []bool{dup}
-			return err
+			var t tally
+			if !dup {
+				t.add(&p)
+			}
+			return t.commit(tx)
 		})
 		o.done <- r
 	}
 }
 
-// manyRows is how many puzzles one INSERT statement of commitMany carries.
+// manyRows is how many puzzles one INSERT statement of insertMany carries.
 // A statement per row costs more in the driver than SQLite spends on the row;
-// 64 rows a statement made a 17-clue import's writes about 2x faster.
+// 64 rows a statement made a 17-clue import's writes about 2x faster (and
+// 16 or 256 were slower than 64 for a million).
 const manyRows = 64
 
-// commitMany commits a SubmitMany request in one transaction, manyRows
-// puzzles to a statement.
+// commitMany commits a SubmitMany request in one transaction.
 func (db *DB) commitMany(o *op) {
-	dup := make([]bool, len(o.many))
-	now := time.Now().UTC().UnixNano()
+	var dup []bool
 	err := db.inTx(func(tx *sql.Tx) error {
-		// A statement's RETURNING rows come in no promised order, so they
-		// are matched to puzzles by givens, and a statement never holds the
-		// same givens twice: a repeat starts the next statement, where it
-		// sees the row the first one stored.
-		chunk := make(map[sudoku.Grid]int, manyRows) // givens -> index in o.many
-		start := 0
-		// The full statement is compiled once per transaction: a Stmt
-		// prepared on the connection would be compiled again by every
-		// tx.Stmt (database/sql re-prepares a Conn's statements in a Tx).
-		var many *sql.Stmt
-		if len(o.many) >= manyRows {
-			var err error
-			if many, err = tx.Prepare(upsertManySQL(manyRows)); err != nil {
-				return fmt.Errorf("prepare upsert: %w", err)
-			}
+		var t tally
+		var err error
+		if dup, err = insertMany(tx, o.many, &t); err != nil {
+			return err
 		}
-		flush := func(end int) error {
-			if start == end {
-				return nil
-			}
-			if err := upsertRows(tx, many, o.many[start:end], start, chunk, dup, now); err != nil {
-				return err
-			}
-			clear(chunk)
-			start = end
-			return nil
-		}
-		for i := range o.many {
-			if _, seen := chunk[o.many[i].Givens]; seen || len(chunk) == manyRows {
-				if err := flush(i); err != nil {
-					return err
-				}
-			}
-			chunk[o.many[i].Givens] = i
-		}
-		return flush(len(o.many))
+		return t.commit(tx)
 	})
 	if err != nil {
 		dup = nil
@@ -369,65 +364,182 @@ func (db *DB) commitMany(o *op) {
 	o.done <- result{dup: dup, err: err}
 }
 
-// upsertManySQL is the upsert of n rows at once, returning each row's
-// givens and submissions.
-func upsertManySQL(n int) string {
+// insertMany stores ps in tx, counts the new ones in t and returns which
+// were duplicates. It inserts ps in order, manyRows to an INSERT OR IGNORE
+// that skips the givens archived already, reads back which rows it added,
+// and then counts the repeats, one UPDATE per repeated givens.
+//
+// Why not an upsert: a statement of many rows that may stop halfway (an
+// upsert's UPDATE, or any ABORT, the default conflict policy) makes SQLite
+// copy every page it changes into a statement journal first, in case the
+// statement must be undone alone; that took a tenth of a bulk import's
+// writes. An ignored row must be a repeat: its UPDATE must find the row, or
+// the transaction fails.
+func insertMany(tx *sql.Tx, ps []sudoku.Puzzle, t *tally) ([]bool, error) {
+	now := time.Now().UTC().UnixNano()
+	var last int64
+	if err := tx.QueryRow("SELECT coalesce(max(id), 0) FROM puzzles").Scan(&last); err != nil {
+		return nil, fmt.Errorf("read last id: %w", err)
+	}
+	// The full statement is compiled once per call: a Stmt prepared on the
+	// connection would be compiled again by every tx.Stmt (database/sql
+	// re-prepares a Conn's statements in a Tx).
+	var many *sql.Stmt
+	if len(ps) >= manyRows {
+		var err error
+		if many, err = tx.Prepare(insertManySQL(manyRows)); err != nil {
+			return nil, fmt.Errorf("prepare insert: %w", err)
+		}
+		defer many.Close()
+	}
+	args := make([]any, 0, manyRows*11)
+	for start := 0; start < len(ps); start += manyRows {
+		part := ps[start:min(start+manyRows, len(ps))]
+		args = args[:0]
+		for i := range part {
+			args = upsertArgs(args, &part[i], part[i].Givens.Key(), now)
+		}
+		var err error
+		if len(part) == manyRows {
+			_, err = many.Exec(args...)
+		} else {
+			_, err = tx.Exec(insertManySQL(len(part)), args...)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("puzzles %d-%d: %w", start+1, start+len(part), err)
+		}
+	}
+	dup, err := newRows(tx, last, ps)
+	if err != nil {
+		return nil, err
+	}
+	repeats := map[sudoku.Grid]int64{} // submissions to add
+	for i := range ps {
+		if dup[i] {
+			repeats[ps[i].Givens]++
+		} else {
+			t.add(&ps[i])
+		}
+	}
+	for g, n := range repeats {
+		res, err := tx.Exec("UPDATE puzzles SET submissions = submissions + ? WHERE givens_key = ?", n, g.Key())
+		if err != nil {
+			return nil, fmt.Errorf("count a repeat of %s: %w", g, err)
+		}
+		if n, err := res.RowsAffected(); err != nil || n != 1 {
+			return nil, fmt.Errorf("puzzle %s was not stored (%d rows, %v)", g, n, err)
+		}
+	}
+	return dup, nil
+}
+
+// newRows reads the rows past id last, those that the INSERTs added for ps,
+// and returns which of ps were duplicates (not inserted). The rows were
+// inserted in the order of ps and a new row takes the next id, so the new
+// rows are, in id order, the first copies of the givens that were not
+// archived before: ps and the new rows are walked side by side, and every
+// new row must match.
+func newRows(tx *sql.Tx, last int64, ps []sudoku.Puzzle) ([]bool, error) {
+	rows, err := tx.Query("SELECT givens FROM puzzles WHERE id > ? ORDER BY id", last)
+	if err != nil {
+		return nil, fmt.Errorf("read new rows: %w", err)
+	}
+	defer rows.Close()
+	var s string
+	next := func() (g sudoku.Grid, ok bool, err error) {
+		if !rows.Next() {
+			return g, false, rows.Err()
+		}
+		if err := rows.Scan(&s); err != nil {
+			return g, false, err
+		}
+		g, err = gridOf(s)
+		return g, err == nil, err
+	}
+	g, ok, err := next()
+	dup := make([]bool, len(ps))
+	for i := range ps {
+		if err != nil {
+			break
+		}
+		if ok && g == ps[i].Givens {
+			g, ok, err = next()
+		} else {
+			dup[i] = true
+		}
+	}
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("read new rows: %w", err)
+	case ok:
+		return nil, fmt.Errorf("new row %s matches none of the puzzles in order", g)
+	}
+	return dup, nil
+}
+
+// insertManySQL inserts n new puzzles at once.
+func insertManySQL(n int) string {
 	var q strings.Builder
-	q.WriteString(upsertHead)
+	q.WriteString(insertHead)
 	for i := range n {
 		if i > 0 {
 			q.WriteByte(',')
 		}
 		q.WriteString(upsertValues)
 	}
-	q.WriteString(upsertTail + " RETURNING givens, submissions")
 	return q.String()
 }
 
-// upsertRows stores ps (distinct givens, at offset off of the request) with
-// one multi-row upsert and records in dup which were archived already. A
-// statement of manyRows rows runs as many, prepared on tx; any other is
-// compiled for the call.
-func upsertRows(tx *sql.Tx, many *sql.Stmt, ps []sudoku.Puzzle, off int, index map[sudoku.Grid]int, dup []bool, now int64) error {
-	args := make([]any, 0, len(ps)*10)
-	for i := range ps {
-		p := &ps[i]
-		args = append(args, p.Givens.String(), p.Solution.String(), p.Givens.Clues(), p.Solutions,
-			p.Backtracks, p.Guesses, p.Nodes, p.SolveNS, p.EngineVersion, now)
+// A tally counts the rows a transaction inserts into the running totals
+// and histograms of migrations 00003 and 00004, and adds them in with a
+// handful of statements at the end of the transaction (migration 00006
+// replaced the per-row triggers that did it).
+type tally struct {
+	total, uniq int64
+	buckets     map[bucket][2]int64 // n, uniq
+}
+
+// A bucket is a row of stat_buckets.
+type bucket struct {
+	kind string
+	k    int
+}
+
+// add counts p, a new row, which has one submission.
+func (t *tally) add(p *sudoku.Puzzle) {
+	if t.buckets == nil {
+		t.buckets = make(map[bucket][2]int64)
 	}
-	var (
-		rows *sql.Rows
-		err  error
-	)
-	if len(ps) == manyRows {
-		rows, err = many.Query(args...)
-	} else {
-		rows, err = tx.Query(upsertManySQL(len(ps)), args...)
+	var u int64
+	if p.Solutions == 1 {
+		u = 1
 	}
-	if err != nil {
-		return fmt.Errorf("puzzles %d-%d: %w", off+1, off+len(ps), err)
+	t.total++
+	t.uniq += u
+	for _, b := range []bucket{
+		{"backtracks", sudoku.BacktracksBucket(p.Backtracks)},
+		{"solve_ns", sudoku.SolveTimeBucket(p.SolveNS)},
+		{"clues", p.Givens.Clues()},
+	} {
+		c := t.buckets[b]
+		t.buckets[b] = [2]int64{c[0] + 1, c[1] + u}
 	}
-	defer rows.Close()
-	n := 0
-	for rows.Next() {
-		var givens string
-		var submissions int64
-		if err := rows.Scan(&givens, &submissions); err != nil {
-			return fmt.Errorf("puzzles %d-%d: %w", off+1, off+len(ps), err)
+}
+
+// commit adds the tally to the counters, in tx.
+func (t *tally) commit(tx *sql.Tx) error {
+	if t.total == 0 {
+		return nil
+	}
+	if _, err := tx.Exec("UPDATE counts SET total = total + ?, uniq = uniq + ?, submissions = submissions + ? WHERE id = 1",
+		t.total, t.uniq, t.total); err != nil {
+		return fmt.Errorf("count: %w", err)
+	}
+	for b, c := range t.buckets {
+		if _, err := tx.Exec(`INSERT INTO stat_buckets (kind, bucket, n, uniq) VALUES (?, ?, ?, ?)
+ON CONFLICT (kind, bucket) DO UPDATE SET n = n + excluded.n, uniq = uniq + excluded.uniq`, b.kind, b.k, c[0], c[1]); err != nil {
+			return fmt.Errorf("count: %w", err)
 		}
-		g, err := sudoku.Parse(givens)
-		i, ok := index[g]
-		if err != nil || !ok {
-			return fmt.Errorf("puzzles %d-%d: unexpected row %q returned", off+1, off+len(ps), givens)
-		}
-		dup[i] = submissions > 1
-		n++
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("puzzles %d-%d: %w", off+1, off+len(ps), err)
-	}
-	if n != len(ps) {
-		return fmt.Errorf("puzzles %d-%d: %d rows stored, want %d", off+1, off+len(ps), n, len(ps))
 	}
 	return nil
 }
@@ -465,8 +577,7 @@ func waitedForLock(err error) bool {
 }
 
 func upsertOne(stmt *sql.Stmt, p *sudoku.Puzzle, now int64) (sudoku.Puzzle, bool, error) {
-	row := stmt.QueryRow(p.Givens.String(), p.Solution.String(), p.Givens.Clues(), p.Solutions,
-		p.Backtracks, p.Guesses, p.Nodes, p.SolveNS, p.EngineVersion, now)
+	row := stmt.QueryRow(upsertArgs(make([]any, 0, 11), p, p.Givens.Key(), now)...)
 	stored, err := scanPuzzle(row.Scan)
 	if err != nil {
 		return sudoku.Puzzle{}, false, fmt.Errorf("store %s: %w", p.Givens, err)

@@ -494,8 +494,8 @@ func TestSubmitWaitsForAnotherWriter(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := synthetic(1, 0, 0, 1)
-	if _, err := tx.Exec(`INSERT INTO puzzles (givens, solution, clues, solutions, backtracks, guesses, nodes, solve_ns, engine_version, submitted_at)
-		VALUES (?, ?, ?, 1, 0, 0, 1, 0, 'other', 0)`, p.Givens.String(), p.Solution.String(), p.Clues); err != nil {
+	if _, err := tx.Exec(`INSERT INTO puzzles (givens, givens_key, solution, clues, solutions, backtracks, guesses, nodes, solve_ns, engine_version, submitted_at)
+		VALUES (?, ?, ?, ?, 1, 0, 0, 1, 0, 'other', 0)`, p.Givens.String(), p.Givens.Key(), p.Solution.String(), p.Clues); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)

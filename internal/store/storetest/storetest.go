@@ -16,6 +16,7 @@ import (
 	_ "modernc.org/sqlite" // the "sqlite" driver
 
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/migrations"
 )
 
 // Solved is a valid complete grid from which synthetic puzzles are cut.
@@ -86,8 +87,8 @@ func BuildArchive(path string, rows int) error {
 		if err != nil {
 			return err
 		}
-		stmt, err := tx.Prepare(`INSERT INTO puzzles (givens, solution, clues, solutions, backtracks, guesses, nodes, solve_ns, engine_version, submitted_at, submissions)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'bench', ?, ?)`)
+		stmt, err := tx.Prepare(`INSERT INTO puzzles (givens, givens_key, solution, clues, solutions, backtracks, guesses, nodes, solve_ns, engine_version, submitted_at, submissions)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'bench', ?, ?)`)
 		if err != nil {
 			return err
 		}
@@ -97,7 +98,7 @@ func BuildArchive(path string, rows int) error {
 			if rng.IntN(100) < 3 {
 				p.Solutions = 2
 			}
-			if _, err := stmt.Exec(p.Givens.String(), p.Solution.String(), p.Givens.Clues(), p.Solutions,
+			if _, err := stmt.Exec(p.Givens.String(), p.Givens.Key(), p.Solution.String(), p.Givens.Clues(), p.Solutions,
 				p.Backtracks, p.Guesses, p.Nodes, p.SolveNS, t0+int64(i)*int64(time.Second), 1+rng.IntN(2)); err != nil {
 				return err
 			}
@@ -111,6 +112,9 @@ func BuildArchive(path string, rows int) error {
 		if _, err := raw.Exec(def); err != nil {
 			return err
 		}
+	}
+	if _, err := raw.Exec(migrations.Recount); err != nil {
+		return err
 	}
 	_, err = raw.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
 	return err

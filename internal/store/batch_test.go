@@ -1,0 +1,182 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	gocmp "github.com/google/go-cmp/cmp"
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+var bySubmission = sudoku.ListQuery{Sort: sudoku.SortSubmitted}
+
+// TestBatch: parts added to a batch are stored in order, once each, with
+// repeats (of earlier parts, of the same part, of rows archived before)
+// counted as submissions, and all of it appears at Commit only.
+func TestBatch(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpenDB(t)
+	p := func(n int64) sudoku.Puzzle { return synthetic(n, n%90, 1000+n*n, 1+int(n%9)/8) }
+	if _, _, err := db.Submit(ctx, p(5)); err != nil {
+		t.Fatal(err)
+	}
+	b, err := db.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parts [][]sudoku.Puzzle
+	for start := int64(1); start <= 300; start += 100 {
+		var part []sudoku.Puzzle
+		for n := start; n < start+100; n++ {
+			part = append(part, p(n))
+		}
+		parts = append(parts, part)
+	}
+	parts[1] = append(parts[1], p(150), p(7)) // repeats within the part and of part 1
+	wantDup := []int{1, 2, 0}                 // p(5) was archived before
+	for i, part := range parts {
+		d, err := b.Add(part)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d != wantDup[i] {
+			t.Errorf("part %d: %d duplicates, want %d", i+1, d, wantDup[i])
+		}
+	}
+	// Nothing is visible before the commit.
+	if got := exportAll(t, db, bySubmission); len(got) != 1 {
+		t.Fatalf("%d rows visible before Commit, want 1", len(got))
+	}
+	if err := b.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	rows := exportAll(t, db, bySubmission)
+	if len(rows) != 300 {
+		t.Fatalf("%d rows, want 300", len(rows))
+	}
+	// In order of submission: p(5) first, then 1..300 without it.
+	if rows[0].Givens != p(5).Givens || rows[1].Givens != p(1).Givens || rows[299].Givens != p(300).Givens {
+		t.Errorf("rows out of order: first %s, second %s", rows[0].Givens, rows[1].Givens)
+	}
+	subs := map[sudoku.Grid]int64{}
+	for _, r := range rows {
+		subs[r.Givens] = r.Submissions
+	}
+	for n, want := range map[int64]int64{5: 2, 150: 2, 7: 2, 8: 1} {
+		if got := subs[p(n).Givens]; got != want {
+			t.Errorf("puzzle %d: %d submissions, want %d", n, got, want)
+		}
+	}
+	st, err := db.Stats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := gocmp.Diff(wantStats(rows), st); d != "" {
+		t.Errorf("stats (-want +got):\n%s", d)
+	}
+	if err := b.Commit(); err == nil {
+		t.Error("second Commit succeeded")
+	}
+}
+
+// TestBatchRollback: a batch rolled back, cancelled, or failed leaves no
+// trace, and the writer serves others again.
+func TestBatchRollback(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpenDB(t)
+	ps := []sudoku.Puzzle{synthetic(1, 0, 10, 1), synthetic(2, 3, 20, 1)}
+
+	b, err := db.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Add(ps); err != nil {
+		t.Fatal(err)
+	}
+	b.Rollback()
+	b.Rollback() // harmless
+	if err := b.Commit(); err == nil {
+		t.Error("Commit after Rollback succeeded")
+	}
+
+	cctx, cancel := context.WithCancel(ctx)
+	b, err = db.Begin(cctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Add(ps); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if _, err := b.Add(ps[:1]); !errors.Is(err, context.Canceled) {
+		t.Errorf("Add after cancel: %v, want context.Canceled", err)
+	}
+	if err := b.Commit(); !errors.Is(err, context.Canceled) {
+		t.Errorf("Commit after cancel: %v, want context.Canceled", err)
+	}
+
+	b, err = db.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Add(ps); err != nil {
+		t.Fatal(err)
+	}
+	bad := synthetic(3, 0, 10, 1)
+	bad.Solutions = 0
+	if _, err := b.Add([]sudoku.Puzzle{synthetic(4, 0, 10, 1), bad}); !errors.Is(err, ErrInvalidPuzzle) {
+		t.Errorf("Add of an invalid puzzle: %v, want ErrInvalidPuzzle", err)
+	}
+	if err := b.Commit(); err == nil {
+		t.Error("Commit after a failed Add succeeded")
+	}
+
+	if rows := exportAll(t, db, bySubmission); len(rows) != 0 {
+		t.Fatalf("%d rows after three batches that did not commit", len(rows))
+	}
+	if st, err := db.Stats(ctx); err != nil || st.Total != 0 || st.Submissions != 0 {
+		t.Fatalf("stats after no commit: %+v, %v", st, err)
+	}
+	if _, dup, err := db.Submit(ctx, ps[0]); err != nil || dup {
+		t.Fatalf("submit after the batches: dup %v, %v", dup, err)
+	}
+}
+
+// TestBatchHoldsWriter: a submission made while a batch is open waits for
+// the batch and is then committed after it, not lost.
+func TestBatchHoldsWriter(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpenDB(t)
+	b, err := db.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Add([]sudoku.Puzzle{synthetic(1, 0, 10, 1)}); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, dup, err := db.Submit(ctx, synthetic(1, 0, 10, 1))
+		if err == nil && !dup {
+			err = errors.New("not a duplicate of the batch's puzzle")
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		t.Fatalf("submit returned while the batch was open: %v", err)
+	case <-time.After(100 * time.Millisecond):
+	}
+	if err := b.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if rows := exportAll(t, db, bySubmission); len(rows) != 1 || rows[0].Submissions != 2 {
+		t.Fatalf("rows %+v, want one puzzle with 2 submissions", rows)
+	}
+}
