@@ -70,7 +70,7 @@ func runImport(ctx context.Context, e *env, args []string) error {
 		},
 		Progress: bar.update,
 	}
-	sum, err := bulk.Import(ctx, db, inputs, opt)
+	sum, err := bulk.Import(ctx, bulk.BatchesOf(db, db.Begin), inputs, opt)
 	bar.finish()
 	fmt.Fprintln(e.stdout, sum)
 	switch {

@@ -27,7 +27,7 @@ func BenchmarkImport17Clue(b *testing.B) {
 	for i := 0; b.Loop(); i++ {
 		path := filepath.Join(b.TempDir(), "b"+strconv.Itoa(i)+".db")
 		db := mustOpenDB(b, path)
-		sum, err := Import(context.Background(), db, []Input{{"17", bytes.NewReader(text)}}, Options{})
+		sum, err := Import(context.Background(), BatchesOf(db, db.Begin), []Input{{"17", bytes.NewReader(text)}}, Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -76,7 +76,7 @@ func BenchmarkMillion(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			sum, err := Import(context.Background(), db, []Input{{"million", in}}, Options{})
+			sum, err := Import(context.Background(), BatchesOf(db, db.Begin), []Input{{"million", in}}, Options{})
 			in.Close()
 			if err != nil {
 				b.Fatal(err)

@@ -110,3 +110,55 @@ func compare(s sudoku.Sort, x, y sudoku.Puzzle) int {
 }
 
 var errFakeDown = errors.New("fake archive down")
+
+// fakeBatcher is fakeArchive as a Batcher: a transaction collects its
+// parts and commits them with one SubmitMany, so batches records a
+// transaction's size and beforeCommit runs at its commit.
+type fakeBatcher struct {
+	*fakeArchive
+	parts []int // size of every part added
+}
+
+func (b *fakeBatcher) BeginBatch(ctx context.Context) (BatchTx, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return &fakeTx{b: b, ctx: ctx, seen: map[sudoku.Grid]bool{}}, nil
+}
+
+type fakeTx struct {
+	b    *fakeBatcher
+	ctx  context.Context
+	ps   []sudoku.Puzzle
+	seen map[sudoku.Grid]bool
+	done bool
+}
+
+func (tx *fakeTx) Add(ps []sudoku.Puzzle) (int, error) {
+	if tx.done {
+		return 0, errors.New("transaction ended")
+	}
+	tx.b.mu.Lock()
+	tx.b.parts = append(tx.b.parts, len(ps))
+	dup := 0
+	for _, p := range ps {
+		if _, ok := tx.b.byGiven[p.Givens]; ok || tx.seen[p.Givens] {
+			dup++
+		}
+		tx.seen[p.Givens] = true
+	}
+	tx.b.mu.Unlock()
+	tx.ps = append(tx.ps, ps...) // a copy: the caller reuses ps
+	return dup, nil
+}
+
+func (tx *fakeTx) Commit() error {
+	if tx.done {
+		return errors.New("transaction ended")
+	}
+	tx.done = true
+	_, err := tx.b.SubmitMany(tx.ctx, tx.ps)
+	return err
+}
+
+func (tx *fakeTx) Rollback() { tx.done = true }

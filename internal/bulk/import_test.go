@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -348,22 +347,41 @@ func TestImportBatchesGrow(t *testing.T) {
 			slices.Repeat([]int{4096}, 16), // up to 65,536
 			slices.Repeat([]int{8192}, 4),  // up to 98,304
 			slices.Repeat([]int{12288}, 3), // up to 135,168
-			slices.Repeat([]int{16384}, 3), // up to 184,320
-			[]int{n - 184_320})},
+			slices.Repeat([]int{16384}, 2), // up to 167,936
+			[]int{20480},                   // up to 188,416
+			[]int{n - 188_416})},
 		{30000, append(slices.Repeat([]int{30000}, 6), n-180_000)},
 	} {
-		t.Run(strconv.Itoa(tt.batchSize), func(t *testing.T) {
-			a := newFakeArchive()
-			sum, err := Import(context.Background(), a, []Input{{"t", bytes.NewReader(text.Bytes())}}, Options{BatchSize: tt.batchSize, rate: rate})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if sum.Imported != int64(n) {
-				t.Errorf("imported %d, want %d", sum.Imported, n)
-			}
-			if d := cmp.Diff(tt.want, a.batches); d != "" {
-				t.Errorf("batch sizes (-want +got):\n%s", d)
-			}
-		})
+		for _, batcher := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%d/batcher=%v", tt.batchSize, batcher), func(t *testing.T) {
+				a := newFakeArchive()
+				var sink Sink = a
+				b := &fakeBatcher{fakeArchive: a}
+				if batcher {
+					sink = b
+				}
+				sum, err := Import(context.Background(), sink, []Input{{"t", bytes.NewReader(text.Bytes())}}, Options{BatchSize: tt.batchSize, rate: rate})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if sum.Imported != int64(n) {
+					t.Errorf("imported %d, want %d", sum.Imported, n)
+				}
+				if d := cmp.Diff(tt.want, a.batches); d != "" {
+					t.Errorf("batch sizes (-want +got):\n%s", d)
+				}
+				// A Batcher gets each batch in parts of at most partSize.
+				total := 0
+				for _, p := range b.parts {
+					if p > partSize {
+						t.Errorf("a part of %d puzzles, more than %d", p, partSize)
+					}
+					total += p
+				}
+				if batcher && total != n {
+					t.Errorf("parts hold %d puzzles, want %d", total, n)
+				}
+			})
+		}
 	}
 }

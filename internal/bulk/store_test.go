@@ -71,7 +71,41 @@ func (c *cancelAfter) SubmitMany(ctx context.Context, ps []sudoku.Puzzle) ([]boo
 	return dup, err
 }
 
+// cancelAfterBatches is cancelAfter for the store as a Batcher, the way
+// `sudoku import` uses it.
+type cancelAfterBatches struct{ *cancelAfter }
+
+func (c cancelAfterBatches) BeginBatch(ctx context.Context) (BatchTx, error) {
+	b, err := c.DB.Begin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return cancelTx{b, c.cancelAfter}, nil
+}
+
+type cancelTx struct {
+	*store.Batch
+	c *cancelAfter
+}
+
+func (tx cancelTx) Commit() error {
+	err := tx.Batch.Commit()
+	if err == nil && tx.c.done.Add(1) == tx.c.n {
+		tx.c.cancel()
+	}
+	return err
+}
+
+// batches is the store as `sudoku import` hands it to Import.
+func batches(db *store.DB) Batcher { return BatchesOf(db, db.Begin) }
+
 func TestStoreImportInterrupted(t *testing.T) {
+	for _, batcher := range []bool{false, true} {
+		t.Run(fmt.Sprintf("batcher=%v", batcher), func(t *testing.T) { testStoreImportInterrupted(t, batcher) })
+	}
+}
+
+func testStoreImportInterrupted(t *testing.T, batcher bool) {
 	text, _ := collection(t, "kaggle9m_easy_even5000.txt", 2000)
 	text = "# the first 2000 kaggle puzzles, one of them twice\n" + text + strings.SplitN(text, "\n", 2)[0] + "\n"
 	const batch = 300
@@ -80,7 +114,10 @@ func TestStoreImportInterrupted(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	sink := &cancelAfter{DB: db, n: 3, cancel: cancel}
+	var sink Sink = &cancelAfter{DB: db, n: 3, cancel: cancel}
+	if batcher {
+		sink = cancelAfterBatches{sink.(*cancelAfter)}
+	}
 	sum, err := Import(ctx, sink, []Input{{"k", strings.NewReader(text)}}, Options{BatchSize: batch})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
@@ -94,7 +131,11 @@ func TestStoreImportInterrupted(t *testing.T) {
 	}
 
 	db = mustOpenDB(t, path)
-	sum, err = Import(context.Background(), db, []Input{{"k", strings.NewReader(text)}}, Options{BatchSize: batch})
+	sink = db
+	if batcher {
+		sink = batches(db)
+	}
+	sum, err = Import(context.Background(), sink, []Input{{"k", strings.NewReader(text)}}, Options{BatchSize: batch})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +194,7 @@ func TestStoreImportKilled(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer in.Close()
-	sum, err := Import(context.Background(), db, []Input{{"in", in}}, Options{BatchSize: batch})
+	sum, err := Import(context.Background(), batches(db), []Input{{"in", in}}, Options{BatchSize: batch})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +234,7 @@ func TestStoreImportChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Import(context.Background(), db, []Input{{"in", in}}, Options{BatchSize: batch}); err != nil {
+	if _, err := Import(context.Background(), batches(db), []Input{{"in", in}}, Options{BatchSize: batch}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -202,7 +243,7 @@ func TestStoreImportChild(t *testing.T) {
 func storeWith(tb testing.TB, text string) *store.DB {
 	tb.Helper()
 	db := mustOpenDB(tb, filepath.Join(tb.TempDir(), "a.db"))
-	if _, err := Import(context.Background(), db, []Input{{"in", strings.NewReader(text)}}, Options{}); err != nil {
+	if _, err := Import(context.Background(), batches(db), []Input{{"in", strings.NewReader(text)}}, Options{}); err != nil {
 		tb.Fatal(err)
 	}
 	return db
@@ -280,7 +321,7 @@ func TestStoreRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			dst := mustOpenDB(t, filepath.Join(t.TempDir(), "b.db"))
-			sum, err := Import(context.Background(), dst, []Input{{"x", &out}}, Options{})
+			sum, err := Import(context.Background(), batches(dst), []Input{{"x", &out}}, Options{})
 			if err != nil || sum.Imported != 100 || sum.Duplicates != 0 || sum.Rejected != 0 {
 				t.Fatalf("import of the %s export: %v, %v; want 100 imported", f, sum, err)
 			}
