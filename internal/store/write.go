@@ -19,18 +19,21 @@ const maxBatch = 256
 
 // The writer connection's page cache (PRAGMA cache_size, negative: KiB) and
 // WAL checkpoint interval (PRAGMA wal_autocheckpoint, pages). A bulk import
-// into a large archive inserts at random places of the givens and solve
-// time indexes, far more pages than the everyday cache holds; pages pushed
-// out in the middle of a transaction are written to the WAL twice, and each
+// into a large archive inserts at random places of the givens key, the
+// difficulty and the band/solve-time indexes (about 58 MB for a million
+// puzzles), far more pages than the everyday cache holds; pages pushed out
+// in the middle of a transaction are written to the WAL twice, and each
 // checkpoint copies the pages of the last commits back into the file. So
-// while SubmitMany batches of at least bulkRows arrive, the cache grows to
-// bulkCache and checkpoints wait for bulkCheckpoint pages (a page rewritten
-// by several commits is copied once); both go back bulkIdle after the last
-// such batch, so a server stays small between imports. Every cached page
-// costs about twice its size in memory. Importing a million puzzles
-// (BenchmarkMillion, batches of 16,384): a 32 MB cache, 15,900 puzzles/s at
-// a peak of 126 MB; 48 MB, 18,600/s at 163 MB; 48 MB with checkpoints every
-// 8,000 pages, 19,800/s at 164 MB. (100 MB took the peak to 250 MB.)
+// while batches of at least bulkRows arrive (SubmitMany, or a Batch's
+// parts), the cache grows to bulkCache and checkpoints wait for
+// bulkCheckpoint pages (a page rewritten by several commits is copied once);
+// both go back bulkIdle after the last such batch, so a server stays small
+// between imports. Every cached page costs about twice its size in memory
+// (4 KiB and SQLite's header take an 8 KiB slot of modernc's allocator).
+// Importing a million puzzles before migration 00006 (batches of 16,384): a
+// 32 MB cache, 15,900 puzzles/s at a peak of 126 MB; 48 MB, 18,600/s at
+// 163 MB. After it, with batches of 65,536 fed in parts: 32 MB, 33,200/s;
+// 48 MB, 40,300/s; 64 MB, the peak is 158 MB.
 const (
 	writerCache      = -16000
 	writerCheckpoint = 1000 // SQLite's default
