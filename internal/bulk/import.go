@@ -62,11 +62,12 @@ func (b batcherOf[T]) BeginBatch(ctx context.Context) (BatchTx, error) {
 
 // A BatchTx is one open transaction of a Batcher.
 type BatchTx interface {
-	// Add stores ps in the transaction and returns how many of them were
-	// duplicates (archived before, or earlier in the transaction).
-	Add(ps []sudoku.Puzzle) (duplicates int, err error)
-	// Commit makes the transaction durable.
-	Commit() error
+	// Add stores ps in the transaction, or queues a copy of it. An error
+	// ends the transaction.
+	Add(ps []sudoku.Puzzle) error
+	// Commit makes the transaction durable and returns how many of its
+	// puzzles were duplicates (archived before, or earlier in it).
+	Commit() (duplicates int, err error)
 	// Rollback drops it.
 	Rollback()
 }
@@ -488,14 +489,15 @@ func (w *batchWriter) add(pt part) error {
 		if err != nil {
 			return fmt.Errorf("begin a batch: %w", err)
 		}
-		w.tx, w.n, w.duplicates = tx, 0, 0
+		w.tx, w.n = tx, 0
 	}
-	d, err := w.tx.Add(pt.ps)
+	err := w.tx.Add(pt.ps)
 	w.n += len(pt.ps)
-	w.duplicates += int64(d)
 	if err == nil && pt.last {
-		err = w.tx.Commit()
+		var d int
+		d, err = w.tx.Commit()
 		w.tx = nil
+		w.duplicates = int64(d)
 		w.imported = int64(w.n) - w.duplicates
 	}
 	if err != nil {

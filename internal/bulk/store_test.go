@@ -88,12 +88,12 @@ type cancelTx struct {
 	c *cancelAfter
 }
 
-func (tx cancelTx) Commit() error {
-	err := tx.Batch.Commit()
+func (tx cancelTx) Commit() (int, error) {
+	d, err := tx.Batch.Commit()
 	if err == nil && tx.c.done.Add(1) == tx.c.n {
 		tx.c.cancel()
 	}
-	return err
+	return d, err
 }
 
 // batches is the store as `sudoku import` hands it to Import.

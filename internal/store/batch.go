@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -13,15 +14,18 @@ import (
 // writer in parts: the caller need not hold the whole batch, so a long
 // import commits tens of thousands of puzzles at a time in constant memory,
 // and the writer stores each part while the next one is being rated.
-// Nothing of a batch is visible to readers, nor durable, before Commit
-// returns nil; Rollback, a failed Add, or the end of the context given to
-// Begin drops all of it.
+// Add only queues a part (up to batchQueue of them), so the writer goes
+// from one part to the next without waiting for the caller's goroutine to
+// be scheduled: with every core rating puzzles, that wait was a few
+// milliseconds a part. Nothing of a batch is visible to readers, nor
+// durable, before Commit returns nil; Rollback, a failed part, or the end
+// of the context given to Begin drops all of it.
 //
 // While a batch is open the writer serves nobody else: other submissions
 // wait for its Commit or Rollback. A batch must end with one of them.
 type Batch struct {
 	ctx    context.Context
-	reqs   chan batchReq // to the writer
+	reqs   chan batchReq // to the writer, in order
 	ended  chan struct{} // closed when the writer is done with the batch
 	err    error         // why it ended, once ended is closed
 	closed bool          // Commit or Rollback was called
@@ -31,48 +35,65 @@ type Batch struct {
 type batchReq struct {
 	ps     []sudoku.Puzzle // nil: end the batch
 	commit bool
-	done   chan batchRes
+	done   chan batchRes // for the end
+	dup    int           // the writer's count, for the answer to commit
 }
 
 type batchRes struct {
-	dup int
+	dup int // duplicates in the whole batch
 	err error
 }
+
+// batchQueue is how many parts Add queues for the writer.
+const batchQueue = 4
 
 // errRolledBack ends a batch by Rollback.
 var errRolledBack = errors.New("batch rolled back")
 
 // Begin opens a batch. It waits, as Submit does, until the writer is free.
 func (db *DB) Begin(ctx context.Context) (*Batch, error) {
-	b := &Batch{ctx: ctx, reqs: make(chan batchReq), ended: make(chan struct{})}
+	b := &Batch{ctx: ctx, reqs: make(chan batchReq, batchQueue), ended: make(chan struct{})}
 	if _, err := db.do(ctx, &op{ctx: ctx, batch: b}); err != nil {
 		return nil, fmt.Errorf("begin batch: %w", err)
 	}
 	return b, nil
 }
 
-// Add stores ps in the batch and returns how many of them are duplicates:
-// their givens were archived before the batch, or came earlier in it. It
-// returns once ps is stored (the caller may reuse ps), which is not yet
-// durable. After an error the batch is over and rolled back.
-func (b *Batch) Add(ps []sudoku.Puzzle) (duplicates int, err error) {
+// Add queues a copy of ps for the batch (the caller may reuse ps). It
+// waits only while batchQueue parts wait already. An error, here or from
+// an earlier part, means the batch is over and rolled back.
+func (b *Batch) Add(ps []sudoku.Puzzle) error {
 	for i, p := range ps {
 		if err := check(p); err != nil {
 			b.Rollback()
-			return 0, fmt.Errorf("puzzle %d of %d: %w", i+1, len(ps), err)
+			return fmt.Errorf("puzzle %d of %d: %w", i+1, len(ps), err)
 		}
 	}
 	if len(ps) == 0 {
-		return 0, nil
+		return nil
 	}
-	r, err := b.call(batchReq{ps: ps})
-	return r.dup, err
+	if b.closed {
+		return errors.New("batch already ended")
+	}
+	select {
+	case <-b.ended: // known to be over: say so now
+		return fmt.Errorf("batch: %w", b.err)
+	default:
+	}
+	select {
+	case b.reqs <- batchReq{ps: slices.Clone(ps)}:
+		return nil
+	case <-b.ended:
+		return fmt.Errorf("batch: %w", b.err)
+	}
 }
 
-// Commit makes the batch durable and ends it.
-func (b *Batch) Commit() error {
-	_, err := b.call(batchReq{commit: true})
-	return err
+// Commit stores the parts still queued, makes the batch durable and ends
+// it. It returns how many of the batch's puzzles were duplicates: their
+// givens were archived before the batch, or came earlier in it.
+func (b *Batch) Commit() (duplicates int, err error) {
+	r, err := b.call(batchReq{commit: true})
+	return r.dup, err
 }
 
 // Rollback drops the batch and ends it; after Commit it does nothing.
@@ -82,25 +103,35 @@ func (b *Batch) Rollback() {
 	}
 }
 
-// call hands r to the writer and waits for its answer, or for the batch
-// to end.
+// call hands r, the batch's end, to the writer and waits for its answer,
+// or for the batch to end otherwise.
 func (b *Batch) call(r batchReq) (batchRes, error) {
 	if b.closed {
 		return batchRes{}, errors.New("batch already ended")
 	}
-	if r.ps == nil {
-		b.closed = true
-	}
+	b.closed = true
 	r.done = make(chan batchRes, 1)
 	select {
 	case b.reqs <- r:
 	case <-b.ended:
-		if r.ps == nil && !r.commit {
+		if !r.commit {
 			return batchRes{}, nil // rolled back already
 		}
 		return batchRes{}, fmt.Errorf("batch: %w", b.err)
 	}
-	res := <-r.done
+	var res batchRes
+	select {
+	case res = <-r.done:
+	case <-b.ended:
+		// The writer answers before it marks the batch ended: no answer
+		// by then means it stopped before reaching r (a part failed, or
+		// the context ended).
+		select {
+		case res = <-r.done:
+		default:
+			res.err = b.err
+		}
+	}
 	if res.err != nil {
 		return res, fmt.Errorf("batch: %w", res.err)
 	}
@@ -118,6 +149,7 @@ func (db *DB) runBatch(o *op) {
 		opened = true
 		o.done <- result{}
 		var t tally
+		dups := 0
 		for {
 			var r batchReq
 			select {
@@ -131,18 +163,17 @@ func (db *DB) runBatch(o *op) {
 					db.setBulk(true)
 				}
 				dup, err := insertMany(tx, r.ps, &t)
-				n := 0
-				for _, d := range dup {
-					if d {
-						n++
-					}
-				}
-				r.done <- batchRes{dup: n, err: err}
 				if err != nil {
 					return err
 				}
+				for _, d := range dup {
+					if d {
+						dups++
+					}
+				}
 			case r.commit:
 				end = &r
+				end.dup = dups
 				return t.commit(tx)
 			default:
 				end = &r
@@ -160,8 +191,8 @@ func (db *DB) runBatch(o *op) {
 	if b.err == nil && end != nil && !end.commit {
 		b.err = errRolledBack
 	}
-	close(b.ended)
 	if end != nil {
-		end.done <- batchRes{err: err}
+		end.done <- batchRes{dup: end.dup, err: err} // buffered
 	}
+	close(b.ended)
 }

@@ -369,8 +369,9 @@ func (db *DB) commitMany(o *op) {
 
 // insertMany stores ps in tx, counts the new ones in t and returns which
 // were duplicates. It inserts ps in order, manyRows to an INSERT OR IGNORE
-// that skips the givens archived already, reads back which rows it added,
-// and then counts the repeats, one UPDATE per repeated givens.
+// that skips the givens archived already, reads back which rows a statement
+// added when it skipped any, and then counts the repeats, one UPDATE per
+// repeated givens.
 //
 // Why not an upsert: a statement of many rows that may stop halfway (an
 // upsert's UPDATE, or any ABORT, the default conflict policy) makes SQLite
@@ -396,25 +397,37 @@ func insertMany(tx *sql.Tx, ps []sudoku.Puzzle, t *tally) ([]bool, error) {
 		defer many.Close()
 	}
 	args := make([]any, 0, manyRows*11)
+	dup := make([]bool, len(ps))
 	for start := 0; start < len(ps); start += manyRows {
 		part := ps[start:min(start+manyRows, len(ps))]
 		args = args[:0]
 		for i := range part {
 			args = upsertArgs(args, &part[i], part[i].Givens.Key(), now)
 		}
+		var res sql.Result
 		var err error
 		if len(part) == manyRows {
-			_, err = many.Exec(args...)
+			res, err = many.Exec(args...)
 		} else {
-			_, err = tx.Exec(insertManySQL(len(part)), args...)
+			res, err = tx.Exec(insertManySQL(len(part)), args...)
+		}
+		var n int64
+		if err == nil {
+			n, err = res.RowsAffected()
 		}
 		if err != nil {
 			return nil, fmt.Errorf("puzzles %d-%d: %w", start+1, start+len(part), err)
 		}
-	}
-	dup, err := newRows(tx, last, ps)
-	if err != nil {
-		return nil, err
+		// Usually every row is new, and took the ids after last. If some
+		// were skipped, the rows added tell which.
+		if n < int64(len(part)) {
+			d, err := newRows(tx, last, part)
+			if err != nil {
+				return nil, err
+			}
+			copy(dup[start:], d)
+		}
+		last += n
 	}
 	repeats := map[sudoku.Grid]int64{} // submissions to add
 	for i := range ps {
@@ -436,7 +449,7 @@ func insertMany(tx *sql.Tx, ps []sudoku.Puzzle, t *tally) ([]bool, error) {
 	return dup, nil
 }
 
-// newRows reads the rows past id last, those that the INSERTs added for ps,
+// newRows reads the rows past id last, those that an INSERT added for ps,
 // and returns which of ps were duplicates (not inserted). The rows were
 // inserted in the order of ps and a new row takes the next id, so the new
 // rows are, in id order, the first copies of the givens that were not
