@@ -33,7 +33,7 @@ const maxBatch = 256
 // Importing a million puzzles before migration 00006 (batches of 16,384): a
 // 32 MB cache, 15,900 puzzles/s at a peak of 126 MB; 48 MB, 18,600/s at
 // 163 MB. After it, with batches of 65,536 fed in parts: 32 MB, 33,200/s;
-// 48 MB, 40,300/s; 64 MB, the peak is 158 MB.
+// 48 MB, 40,300/s; 64 MB, about the same rate at a peak of 158-166 MB.
 const (
 	writerCache      = -16000
 	writerCheckpoint = 1000 // SQLite's default
