@@ -5,8 +5,10 @@ import (
 	"context"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"testing"
 
+	gocmp "github.com/google/go-cmp/cmp"
 	"github.com/pressly/goose/v3"
 
 	"github.com/sudoku-archive/sudoku/internal/store/storetest"
@@ -109,5 +111,52 @@ func TestMigrationGivensKey(t *testing.T) {
 		if !d {
 			t.Errorf("%s not a duplicate of its migrated row", gs[i])
 		}
+	}
+}
+
+// TestMigrationGivensKeyDown: migration 00006 can be undone, keeping every
+// row, and done again.
+func TestMigrationGivensKeyDown(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "v6.db")
+	db := MustOpenDBAt(t, path)
+	gs := randomGrids(50, true)
+	ps := make([]sudoku.Puzzle, len(gs))
+	for i, g := range gs {
+		ps[i] = sudoku.Puzzle{Givens: g, Solution: storetest.Solved, Clues: g.Clues(), Solutions: 1, Unique: true, Backtracks: int64(i), EngineVersion: "v6"}
+	}
+	if _, err := db.SubmitMany(ctx, ps); err != nil {
+		t.Fatal(err)
+	}
+	want := exportAll(t, db, sudoku.ListQuery{Sort: sudoku.SortSubmitted})
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	raw := rawDB(t, path)
+	p, err := goose.NewProvider(goose.DialectSQLite3, raw, migrations.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.DownTo(ctx, 5); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := raw.QueryRow("SELECT count(*) FROM puzzles").Scan(&n); err != nil || n != len(gs) {
+		t.Fatalf("%d rows after undoing 00006 (%v), want %d", n, err, len(gs))
+	}
+	// Version 5's unique givens text is back.
+	if _, err := raw.Exec(`INSERT INTO puzzles (givens, solution, clues, solutions, backtracks, guesses, nodes, solve_ns, engine_version, submitted_at)
+		VALUES (?, ?, ?, 1, 0, 0, 1, 0, 'v5', 0)`, gs[0].String(), storetest.Solved.String(), gs[0].Clues()); err == nil {
+		t.Error("version 5 took the same givens twice")
+	}
+	raw.Close()
+
+	db = MustOpenDBAt(t, path)
+	if d := gocmp.Diff(want, exportAll(t, db, sudoku.ListQuery{Sort: sudoku.SortSubmitted})); d != "" {
+		t.Errorf("rows after undoing and redoing 00006 (-before +after):\n%s", d)
+	}
+	if dup, err := db.SubmitMany(ctx, ps[:5]); err != nil || slices.Contains(dup, false) {
+		t.Errorf("resubmitted after the round trip: dup %v, %v", dup, err)
 	}
 }
