@@ -1,0 +1,122 @@
+// Package puzzletest gives tests and benchmarks the standard puzzle
+// collections kept in the repository's testdata/puzzles (gzip-compressed; see
+// testdata/README.md for each file's source and licence). Nothing here reads
+// a path outside the repository.
+package puzzletest
+
+import (
+	"bufio"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// The collections, by the name of their uncompressed file.
+const (
+	SeventeenClue  = "17_clue.txt"
+	Forum1106      = "forum_hardest_1106.txt"
+	Forum1905      = "forum_hardest_1905_11plus_even.txt"
+	Kaggle         = "kaggle9m_easy_even5000.txt"
+	Top1465        = "magictour_top1465.txt"
+	Norvig         = "norvig_easy50.txt"
+	Diabolical     = "sudokuexchange_diabolical_even.txt"
+	DiabolicalRate = "sudokuexchange_diabolical_even_rated.tsv"
+)
+
+// Collections lists the puzzle files (not the rated table), easiest first by
+// the search engine's measure.
+var Collections = []string{Kaggle, Norvig, Diabolical, SeventeenClue, Top1465, Forum1905, Forum1106}
+
+// Dir is the absolute path of testdata/puzzles, found from this source file so
+// that it works from any package's test directory.
+func Dir() string {
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		panic("puzzletest: no caller information")
+	}
+	return filepath.Join(filepath.Dir(file), "..", "..", "testdata", "puzzles")
+}
+
+// Open returns a reader of the named collection's text, decompressed.
+func Open(name string) (io.ReadCloser, error) {
+	f, err := os.Open(filepath.Join(Dir(), name+".gz"))
+	if err != nil {
+		return nil, fmt.Errorf("open collection %s: %w", name, err)
+	}
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("open collection %s: %w", name, err)
+	}
+	return readCloser{z, f}, nil
+}
+
+type readCloser struct {
+	*gzip.Reader
+	f *os.File
+}
+
+func (r readCloser) Close() error {
+	err := r.Reader.Close()
+	if ferr := r.f.Close(); err == nil {
+		err = ferr
+	}
+	return err
+}
+
+// Text returns the whole text of the named collection, failing tb if it
+// cannot be read.
+func Text(tb testing.TB, name string) []byte {
+	tb.Helper()
+	r, err := Open(name)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer r.Close()
+	b, err := io.ReadAll(r)
+	if err != nil {
+		tb.Fatalf("read collection %s: %v", name, err)
+	}
+	return b
+}
+
+// Lines returns the non-empty lines of the named collection, at most n when n
+// is positive.
+func Lines(tb testing.TB, name string, n int) []string {
+	tb.Helper()
+	var lines []string
+	sc := bufio.NewScanner(strings.NewReader(string(Text(tb, name))))
+	for sc.Scan() && (n <= 0 || len(lines) < n) {
+		if l := strings.TrimSpace(sc.Text()); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	return lines
+}
+
+// Rated is one puzzle of the rated table with its Sukaku Explainer rating.
+type Rated struct {
+	Puzzle string
+	Rating float64
+}
+
+// RatedPuzzles returns the rated table (DiabolicalRate), at most n rows when
+// n is positive.
+func RatedPuzzles(tb testing.TB, n int) []Rated {
+	tb.Helper()
+	var out []Rated
+	for i, l := range Lines(tb, DiabolicalRate, n) {
+		p, r, ok := strings.Cut(l, "\t")
+		var v float64
+		if _, err := fmt.Sscan(r, &v); !ok || err != nil {
+			tb.Fatalf("%s line %d: want puzzle TAB rating, got %q", DiabolicalRate, i+1, l)
+		}
+		out = append(out, Rated{p, v})
+	}
+	return out
+}

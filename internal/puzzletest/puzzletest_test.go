@@ -1,0 +1,31 @@
+package puzzletest
+
+import "testing"
+
+// TestCollections reads every collection whole: each line is 81 cells.
+func TestCollections(t *testing.T) {
+	want := map[string]int{
+		SeventeenClue: 49158, Top1465: 1465, Forum1106: 375, Forum1905: 24383,
+		Diabolical: 19860, Kaggle: 5000, Norvig: 50,
+	}
+	for _, name := range Collections {
+		lines := Lines(t, name, 0)
+		if len(lines) != want[name] {
+			t.Errorf("%s: %d puzzles, want %d", name, len(lines), want[name])
+		}
+		for i, l := range lines {
+			if len(l) != 81 {
+				t.Fatalf("%s line %d: %d chars, want 81", name, i+1, len(l))
+			}
+		}
+	}
+	rated := RatedPuzzles(t, 0)
+	if len(rated) != 19860 {
+		t.Errorf("%d rated puzzles, want 19860", len(rated))
+	}
+	for _, r := range rated[:10] {
+		if r.Rating < 1 || r.Rating > 12 {
+			t.Errorf("rating %v out of range", r.Rating)
+		}
+	}
+}
