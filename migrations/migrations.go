@@ -10,7 +10,7 @@ import "embed"
 var FS embed.FS
 
 // Recount recomputes the running totals and histograms (tables counts and
-// stat_buckets of 00003 and 00004) from the puzzles themselves, the way
+// stat_buckets of 00003 and 00004, with the class counts of 00007) from the puzzles themselves, the way
 // 00004 counted the rows already there. The store keeps them as it writes;
 // this is for tools that write rows around it, such as the benchmarks'
 // archive builder.
@@ -18,12 +18,15 @@ const Recount = `
 UPDATE counts SET
     total       = (SELECT count(*) FROM puzzles),
     uniq        = (SELECT count(*) FROM puzzles WHERE solutions = 1),
-    submissions = (SELECT coalesce(sum(submissions), 0) FROM puzzles)
+    submissions = (SELECT coalesce(sum(submissions), 0) FROM puzzles),
+    classes      = (SELECT count(*) FROM puzzles WHERE same_as IS NULL AND canonical_key IS NOT NULL),
+    uniq_classes = (SELECT count(*) FROM puzzles WHERE same_as IS NULL AND canonical_key IS NOT NULL AND solutions = 1)
 WHERE id = 1;
 DELETE FROM stat_buckets;
-INSERT INTO stat_buckets (kind, bucket, n, uniq)
+INSERT INTO stat_buckets (kind, bucket, n, uniq, heads)
 SELECT 'backtracks', (SELECT bucket FROM stat_edges WHERE kind = 'backtracks' AND lo <= p.backtracks ORDER BY lo DESC LIMIT 1) AS b,
-       count(*), count(*) FILTER (WHERE solutions = 1)
+       count(*), count(*) FILTER (WHERE solutions = 1),
+       count(*) FILTER (WHERE solutions = 1 AND same_as IS NULL AND canonical_key IS NOT NULL)
 FROM puzzles AS p GROUP BY b;
 INSERT INTO stat_buckets (kind, bucket, n, uniq)
 SELECT 'solve_ns', (SELECT bucket FROM stat_edges WHERE kind = 'solve_ns' AND lo <= p.solve_ns ORDER BY lo DESC LIMIT 1) AS b,
@@ -31,4 +34,7 @@ SELECT 'solve_ns', (SELECT bucket FROM stat_edges WHERE kind = 'solve_ns' AND lo
 FROM puzzles AS p GROUP BY b;
 INSERT INTO stat_buckets (kind, bucket, n, uniq)
 SELECT 'clues', clues, count(*), count(*) FILTER (WHERE solutions = 1) FROM puzzles GROUP BY clues;
+DELETE FROM grade_counts;
+INSERT INTO grade_counts (grade, technique, n)
+SELECT grade, technique, count(*) FROM puzzles WHERE grade_version IS NOT NULL GROUP BY grade, technique;
 `

@@ -38,6 +38,7 @@ var orders = map[sudoku.Sort]struct {
 	sudoku.SortSolveTime:  {[]string{"solve_ns", "id"}, "puzzles_band_solve_ns", true},
 	sudoku.SortSubmitted:  {[]string{"id"}, "", false},
 	sudoku.SortClues:      {[]string{"clues", "id"}, "puzzles_band_clues", true},
+	sudoku.SortGrade:      {[]string{"grade", "id"}, "puzzles_band_grade", true},
 }
 
 // bandIndexes names, for the orders whose key does not begin with
@@ -48,6 +49,7 @@ var bandIndexes = map[sudoku.Sort]string{
 	sudoku.SortSolveTime: "puzzles_band_solve_ns",
 	sudoku.SortClues:     "puzzles_band_clues",
 	sudoku.SortSubmitted: "puzzles_band_submitted",
+	sudoku.SortGrade:     "puzzles_band_grade",
 }
 
 // keyOf returns p's values for the key columns of s.
@@ -61,6 +63,8 @@ func keyOf(s sudoku.Sort, p *sudoku.Puzzle) []int64 {
 		return []int64{p.SolveNS, p.ID}
 	case sudoku.SortClues:
 		return []int64{int64(p.Clues), p.ID}
+	case sudoku.SortGrade:
+		return []int64{p.GradeTenths(), p.ID}
 	default:
 		return []int64{p.ID}
 	}
@@ -87,6 +91,7 @@ const (
 type listKey struct {
 	sort         sudoku.Sort
 	desc, unique bool
+	distinct     bool
 	part         part
 	band         bool
 }
@@ -134,8 +139,13 @@ func selectSQL(k listKey, export bool, cols string) string {
 			where = append(where, "backtracks <= ?")
 		}
 	}
-	if k.unique {
+	// A puzzle with several solutions has no band (its counts depend on
+	// the order of the digits), so a band's listing leaves it out.
+	if k.unique || k.band {
 		where = append(where, "solutions = 1")
+	}
+	if k.distinct {
+		where = append(where, "same_as IS NULL")
 	}
 	dir, cmp := " ASC", " > "
 	if k.desc {
@@ -268,11 +278,13 @@ func listKeys() []listKey {
 	for _, s := range sudoku.Sorts {
 		for _, desc := range []bool{false, true} {
 			for _, unique := range []bool{false, true} {
-				for _, p := range []part{start, ties, beyond} {
-					if p == ties && len(orders[s].keys) == 1 {
-						continue
+				for _, distinct := range []bool{false, true} {
+					for _, p := range []part{start, ties, beyond} {
+						if p == ties && len(orders[s].keys) == 1 {
+							continue
+						}
+						ks = append(ks, listKey{s, desc, unique, distinct, p, false})
 					}
-					ks = append(ks, listKey{s, desc, unique, p, false})
 				}
 			}
 		}
@@ -285,7 +297,7 @@ func (db *DB) prepareReads(ctx context.Context) error {
 	if db.getStmt, err = db.reader.PrepareContext(ctx, "SELECT "+columns+" FROM puzzles WHERE id = ?"); err != nil {
 		return fmt.Errorf("prepare: %w", err)
 	}
-	if db.countStmt, err = db.reader.PrepareContext(ctx, "SELECT total, uniq FROM counts WHERE id = 1"); err != nil {
+	if db.countStmt, err = db.reader.PrepareContext(ctx, "SELECT total, uniq, classes, uniq_classes FROM counts WHERE id = 1"); err != nil {
 		return fmt.Errorf("prepare: %w", err)
 	}
 	db.listStmts = make(map[listKey]*sql.Stmt)
@@ -348,7 +360,7 @@ func (db *DB) List(ctx context.Context, q sudoku.ListQuery) (sudoku.Page, error)
 		if cur, err = decodeCursor(q.Cursor, len(orders[q.Sort].keys)); err != nil {
 			return sudoku.Page{}, err
 		}
-		if cur.sort != q.Sort || cur.desc != q.Desc || cur.unique != q.UniqueOnly || cur.band != q.Band {
+		if cur.sort != q.Sort || cur.desc != q.Desc || cur.unique != q.UniqueOnly || cur.distinct != q.Distinct || cur.band != q.Band {
 			return sudoku.Page{}, fmt.Errorf("%w: issued for another sort, order or filter", sudoku.ErrInvalidCursor)
 		}
 	}
@@ -360,28 +372,34 @@ func (db *DB) List(ctx context.Context, q sudoku.ListQuery) (sudoku.Page, error)
 	}
 	defer tx.Rollback()
 	var page sudoku.Page
-	var total, uniq int64
-	if err := tx.StmtContext(ctx, db.countStmt).QueryRowContext(ctx).Scan(&total, &uniq); err != nil {
+	var total, uniq, classes, uniqClasses int64
+	if err := tx.StmtContext(ctx, db.countStmt).QueryRowContext(ctx).Scan(&total, &uniq, &classes, &uniqClasses); err != nil {
 		return sudoku.Page{}, fmt.Errorf("list: count: %w", err)
 	}
-	page.Total = total
-	if q.UniqueOnly {
+	switch {
+	case q.Distinct && q.UniqueOnly:
+		page.Total = uniqClasses
+	case q.Distinct:
+		page.Total = classes
+	case q.UniqueOnly:
 		page.Total = uniq
+	default:
+		page.Total = total
 	}
 	if q.Band != "" {
 		info, _ := q.Band.Info()
-		if page.Total, err = bandTotal(ctx, tx, info, q.UniqueOnly); err != nil {
+		if page.Total, err = bandTotal(ctx, tx, info, q.Distinct); err != nil {
 			return sudoku.Page{}, fmt.Errorf("list: count band %s: %w", q.Band, err)
 		}
 	}
 
 	at := func(c cursor) string {
-		c.sort, c.desc, c.unique, c.band = q.Sort, q.Desc, q.UniqueOnly, q.Band
+		c.sort, c.desc, c.unique, c.distinct, c.band = q.Sort, q.Desc, q.UniqueOnly, q.Distinct, q.Band
 		return c.encode()
 	}
 	bounds := bandArgs(q.Sort, q.Band)
 	fetchN := func(desc bool, from []int64, n int) ([]sudoku.Puzzle, error) {
-		return db.fetch(ctx, tx, listKey{q.Sort, desc, q.UniqueOnly, start, q.Band != ""}, bounds, from, n)
+		return db.fetch(ctx, tx, listKey{q.Sort, desc, q.UniqueOnly, q.Distinct, start, q.Band != ""}, bounds, from, n)
 	}
 	fetch := func(desc bool, from []int64) ([]sudoku.Puzzle, error) { return fetchN(desc, from, q.Limit+1) }
 	firstPage := func() error {
@@ -611,7 +629,7 @@ func (db *DB) export(ctx context.Context, q sudoku.ListQuery, stmts map[listKey]
 	for _, v := range bandArgs(q.Sort, q.Band) {
 		args = append(args, v)
 	}
-	rows, err := tx.StmtContext(ctx, stmts[listKey{q.Sort, q.Desc, q.UniqueOnly, start, q.Band != ""}]).QueryContext(ctx, args...)
+	rows, err := tx.StmtContext(ctx, stmts[listKey{q.Sort, q.Desc, q.UniqueOnly, q.Distinct, start, q.Band != ""}]).QueryContext(ctx, args...)
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
@@ -702,8 +720,9 @@ func pipe[T any](ctx context.Context, rows *sql.Rows, scan func(func(...any) err
 // database/sql's reflection (and, for an int field, its round trip through
 // strconv) on every column of every row of an export.
 func scanPuzzle(scan func(...any) error) (sudoku.Puzzle, error) {
-	var v [12]any
-	if err := scan(&v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10], &v[11]); err != nil {
+	var v [18]any
+	if err := scan(&v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10], &v[11],
+		&v[12], &v[13], &v[14], &v[15], &v[16], &v[17]); err != nil {
 		return sudoku.Puzzle{}, err
 	}
 	var bad error
@@ -727,8 +746,24 @@ func scanPuzzle(scan func(...any) error) (sudoku.Puzzle, error) {
 		EngineVersion: text(9), SubmittedAt: time.Unix(0, num(10)).UTC(), Submissions: num(11),
 	}
 	p.Unique = p.Solutions == 1
-	p.Band = sudoku.BandOf(p.Backtracks)
+	if p.Unique {
+		p.Band = sudoku.BandOf(p.Backtracks)
+	}
+	if v[13] != nil {
+		id := num(13)
+		p.SameAs = &id
+	}
+	p.SetGradeTenths(num(14))
+	p.GradeFloor = num(15) != 0
+	p.Technique = text(16)
+	if v[17] != nil {
+		p.GradeVersion = text(17)
+	}
 	givens, solution := text(1), text(2)
+	var canonical string
+	if v[12] != nil {
+		canonical = text(12)
+	}
 	if bad != nil {
 		return p, fmt.Errorf("puzzle %d: %w", p.ID, bad)
 	}
@@ -738,6 +773,11 @@ func scanPuzzle(scan func(...any) error) (sudoku.Puzzle, error) {
 	}
 	if p.Solution, err = gridOf(solution); err != nil {
 		return p, fmt.Errorf("puzzle %d: solution: %w", p.ID, err)
+	}
+	if canonical != "" {
+		if p.Canonical, err = gridOf(canonical); err != nil {
+			return p, fmt.Errorf("puzzle %d: canonical: %w", p.ID, err)
+		}
 	}
 	return p, nil
 }
@@ -767,6 +807,7 @@ func gridOf(s string) (sudoku.Grid, error) {
 type cursor struct {
 	sort                 sudoku.Sort
 	desc, unique, before bool
+	distinct             bool
 	band                 sudoku.Band // "" for every band
 	key                  []int64
 }
@@ -779,6 +820,7 @@ const (
 	flagDesc = 1 << iota
 	flagUnique
 	flagBefore
+	flagDistinct = 1 << 6 // bits 3-5 hold the band
 )
 
 // The band filter is in bits 3-5 of the flags byte: 0 for every band, else
@@ -798,7 +840,7 @@ func (c cursor) encode() string {
 	for _, f := range []struct {
 		on  bool
 		bit byte
-	}{{c.desc, flagDesc}, {c.unique, flagUnique}, {c.before, flagBefore}} {
+	}{{c.desc, flagDesc}, {c.unique, flagUnique}, {c.before, flagBefore}, {c.distinct, flagDistinct}} {
 		if f.on {
 			b[2] |= f.bit
 		}
@@ -825,7 +867,7 @@ func decodeCursor(s string, nkeys int) (*cursor, error) {
 	if len(b) < 3 || b[0] != cursorVersion {
 		return nil, invalid("unknown format")
 	}
-	if int(b[1]) >= len(sudoku.Sorts) || b[2]&^(flagDesc|flagUnique|flagBefore|bandMask) != 0 {
+	if int(b[1]) >= len(sudoku.Sorts) || b[2]&^(flagDesc|flagUnique|flagBefore|flagDistinct|bandMask) != 0 {
 		return nil, invalid("unknown format")
 	}
 	band := int(b[2]&bandMask) >> bandShift
@@ -833,10 +875,11 @@ func decodeCursor(s string, nkeys int) (*cursor, error) {
 		return nil, invalid("unknown band")
 	}
 	c := &cursor{
-		sort:   sudoku.Sorts[b[1]],
-		desc:   b[2]&flagDesc != 0,
-		unique: b[2]&flagUnique != 0,
-		before: b[2]&flagBefore != 0,
+		sort:     sudoku.Sorts[b[1]],
+		desc:     b[2]&flagDesc != 0,
+		unique:   b[2]&flagUnique != 0,
+		before:   b[2]&flagBefore != 0,
+		distinct: b[2]&flagDistinct != 0,
 	}
 	if band > 0 {
 		c.band = sudoku.Bands[band-1].Band

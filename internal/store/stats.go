@@ -13,6 +13,7 @@ import (
 // statsSQL reads every counter the stats page shows: a few dozen rows kept
 // by the triggers of migration 00004, whatever the archive's size.
 const statsSQL = `SELECT 'total', 0, total, uniq FROM counts WHERE id = 1
+UNION ALL SELECT 'classes', 0, classes, uniq_classes FROM counts WHERE id = 1
 UNION ALL SELECT 'submissions', 0, submissions, 0 FROM counts WHERE id = 1
 UNION ALL SELECT kind, bucket, n, uniq FROM stat_buckets WHERE n > 0`
 
@@ -54,6 +55,8 @@ func (db *DB) Stats(ctx context.Context) (sudoku.Stats, error) {
 			s.Total, s.Unique = n, uniq
 		case "submissions":
 			s.Submissions = n
+		case "classes":
+			s.Distinct = n
 		case "backtracks":
 			add(&s.Backtracks, bucket, n)
 		case "solve_ns":
@@ -65,15 +68,24 @@ func (db *DB) Stats(ctx context.Context) (sudoku.Stats, error) {
 	if err := rows.Err(); err != nil {
 		return sudoku.Stats{}, fmt.Errorf("stats: %w", err)
 	}
+	rows.Close()
+	if s.Grades, err = gradeCounts(ctx, tx); err != nil {
+		return sudoku.Stats{}, fmt.Errorf("stats: %w", err)
+	}
+	var graded int64
+	for _, g := range s.Grades {
+		graded += g.N
+	}
+	s.Ungraded = max(s.Unique-graded, 0)
 	return s, tx.Commit()
 }
 
 // bandTotal is the number of puzzles in band b (only those with one
 // solution when unique), from the backtracks histogram.
-func bandTotal(ctx context.Context, tx *sql.Tx, b sudoku.BandInfo, unique bool) (int64, error) {
-	col := "n"
-	if unique {
-		col = "uniq"
+func bandTotal(ctx context.Context, tx *sql.Tx, b sudoku.BandInfo, distinct bool) (int64, error) {
+	col := "uniq" // a band holds only puzzles with one solution
+	if distinct {
+		col = "heads"
 	}
 	lo, hi := sudoku.BacktracksBucket(b.Min), sudoku.BacktracksBucket(b.Max)
 	var n int64
@@ -89,7 +101,7 @@ func bandTotal(ctx context.Context, tx *sql.Tx, b sudoku.BandInfo, unique bool) 
 func (db *DB) around(ctx context.Context, tx *sql.Tx, q sudoku.ListQuery, page *sudoku.Page,
 	fetch func(desc bool, from []int64, n int) ([]sudoku.Puzzle, error), at func(cursor) string) error {
 	p, err := scanPuzzle(tx.StmtContext(ctx, db.getStmt).QueryRowContext(ctx, q.Around).Scan)
-	if errors.Is(err, sql.ErrNoRows) || err == nil && (q.UniqueOnly && !p.Unique || q.Band != "" && p.Band != q.Band) {
+	if errors.Is(err, sql.ErrNoRows) || err == nil && (q.UniqueOnly && !p.Unique || q.Band != "" && p.Band != q.Band || q.Distinct && p.SameAs != nil) {
 		return fmt.Errorf("puzzle %d in this listing: %w", q.Around, sudoku.ErrNotFound)
 	}
 	if err != nil {
@@ -120,4 +132,23 @@ func (db *DB) around(ctx context.Context, tx *sql.Tx, q sudoku.ListQuery, page *
 	}
 	page.Puzzles = rows
 	return nil
+}
+
+// gradeCounts reads the grade counters, hardest first, leaving out the
+// ungradable entries (several solutions).
+func gradeCounts(ctx context.Context, tx *sql.Tx) ([]sudoku.GradeCount, error) {
+	rows, err := tx.QueryContext(ctx, "SELECT grade, technique, n FROM grade_counts WHERE n > 0 AND grade > 0 ORDER BY grade DESC, technique")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var gs []sudoku.GradeCount
+	for rows.Next() {
+		var g sudoku.GradeCount
+		if err := rows.Scan(&g.Tenths, &g.Technique, &g.N); err != nil {
+			return nil, err
+		}
+		gs = append(gs, g)
+	}
+	return gs, rows.Err()
 }

@@ -44,7 +44,7 @@ const (
 )
 
 // columns lists a puzzle row in the order scanPuzzle reads it.
-const columns = `id, givens, solution, clues, solutions, backtracks, guesses, nodes, solve_ns, engine_version, submitted_at, submissions`
+const columns = `id, givens, solution, clues, solutions, backtracks, guesses, nodes, solve_ns, engine_version, submitted_at, submissions, canonical, same_as, grade, grade_floor, technique, grade_version`
 
 // upsertSQL stores a new puzzle or, for givens already archived, counts one
 // more submission; either way it returns the stored row, whose submissions
@@ -57,17 +57,32 @@ RETURNING ` + columns
 const (
 	upsertHead   = `INSERT INTO puzzles ` + insertColumns + ` VALUES `
 	insertHead   = `INSERT OR IGNORE INTO puzzles ` + insertColumns + ` VALUES `
-	upsertValues = `(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`
+	upsertValues = `(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, NULL, ?, ?, ?, ?)`
 	upsertTail   = `
 ON CONFLICT (givens_key) DO UPDATE SET submissions = submissions + 1`
-	insertColumns = `(givens, givens_key, solution, clues, solutions, backtracks, guesses, nodes, solve_ns, engine_version, submitted_at, submissions)`
+	insertColumns = `(givens, givens_key, solution, clues, solutions, backtracks, guesses, nodes, solve_ns, engine_version, submitted_at, submissions, canonical, canonical_key, same_as, grade, grade_floor, technique, grade_version)`
 )
 
 // upsertArgs appends the arguments of upsertValues for p, whose givens key
 // is key, to args.
 func upsertArgs(args []any, p *sudoku.Puzzle, key []byte, now int64) []any {
-	return append(args, p.Givens.String(), key, p.Solution.String(), p.Givens.Clues(), p.Solutions,
-		p.Backtracks, p.Guesses, p.Nodes, p.SolveNS, p.EngineVersion, now)
+	args = append(args, p.Givens.String(), key, p.Solution.String(), p.Givens.Clues(), p.Solutions,
+		p.Backtracks, p.Guesses, p.Nodes, p.SolveNS, p.EngineVersion, now,
+		p.Canonical.String(), p.Canonical.Key())
+	return append(args, gradeArgs(p)...)
+}
+
+// gradeArgs returns the values of grade, grade_floor, technique and
+// grade_version for p: NULL grade_version while p is not graded.
+func gradeArgs(p *sudoku.Puzzle) []any {
+	if p.GradeVersion == "" {
+		return []any{0, 0, "", nil}
+	}
+	floor := 0
+	if p.GradeFloor {
+		floor = 1
+	}
+	return []any{p.GradeTenths(), floor, p.Technique, p.GradeVersion}
 }
 
 // An op is one request to the writer goroutine.
@@ -307,7 +322,15 @@ func (db *DB) commitBatch(batch []*op) {
 			}
 			results[i] = result{stored: p, dup: []bool{dup}}
 		}
-		return t.commit(tx)
+		if err := t.commit(tx); err != nil {
+			return err
+		}
+		for i := range results {
+			if err := readSameAs(tx, &results[i]); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	if err == nil {
 		db.batches.Add(1)
@@ -338,7 +361,10 @@ func (db *DB) commitBatch(batch []*op) {
 			if !dup {
 				t.add(&p)
 			}
-			return t.commit(tx)
+			if err := t.commit(tx); err != nil {
+				return err
+			}
+			return readSameAs(tx, &r)
 		})
 		o.done <- r
 	}
@@ -385,6 +411,9 @@ func insertMany(tx *sql.Tx, ps []sudoku.Puzzle, t *tally) ([]bool, error) {
 	if err := tx.QueryRow("SELECT coalesce(max(id), 0) FROM puzzles").Scan(&last); err != nil {
 		return nil, fmt.Errorf("read last id: %w", err)
 	}
+	if t.minID == 0 {
+		t.minID = last + 1
+	}
 	// The full statement is compiled once per call: a Stmt prepared on the
 	// connection would be compiled again by every tx.Stmt (database/sql
 	// re-prepares a Conn's statements in a Tx).
@@ -396,7 +425,7 @@ func insertMany(tx *sql.Tx, ps []sudoku.Puzzle, t *tally) ([]bool, error) {
 		}
 		defer many.Close()
 	}
-	args := make([]any, 0, manyRows*11)
+	args := make([]any, 0, manyRows*17)
 	dup := make([]bool, len(ps))
 	for start := 0; start < len(ps); start += manyRows {
 		part := ps[start:min(start+manyRows, len(ps))]
@@ -513,9 +542,18 @@ func insertManySQL(n int) string {
 type tally struct {
 	total, uniq int64
 	buckets     map[bucket][2]int64 // n, uniq
+	grades      map[gradeKey]int64  // rows inserted graded
+	// minID is the smallest id of the rows inserted in the transaction (0
+	// for none): every row from it on is new, since ids only grow.
+	minID int64
 }
 
 // A bucket is a row of stat_buckets.
+type gradeKey struct {
+	grade     int64
+	technique string
+}
+
 type bucket struct {
 	kind string
 	k    int
@@ -532,6 +570,15 @@ func (t *tally) add(p *sudoku.Puzzle) {
 	}
 	t.total++
 	t.uniq += u
+	if p.GradeVersion != "" {
+		if t.grades == nil {
+			t.grades = make(map[gradeKey]int64)
+		}
+		t.grades[gradeKey{p.GradeTenths(), p.Technique}]++
+	}
+	if p.ID > 0 && (t.minID == 0 || p.ID < t.minID) {
+		t.minID = p.ID
+	}
 	for _, b := range []bucket{
 		{"backtracks", sudoku.BacktracksBucket(p.Backtracks)},
 		{"solve_ns", sudoku.SolveTimeBucket(p.SolveNS)},
@@ -546,6 +593,15 @@ func (t *tally) add(p *sudoku.Puzzle) {
 func (t *tally) commit(tx *sql.Tx) error {
 	if t.total == 0 {
 		return nil
+	}
+	if err := link(tx, t.minID); err != nil {
+		return err
+	}
+	for k, n := range t.grades {
+		if _, err := tx.Exec(`INSERT INTO grade_counts (grade, technique, n) VALUES (?, ?, ?)
+ON CONFLICT (grade, technique) DO UPDATE SET n = n + excluded.n`, k.grade, k.technique, n); err != nil {
+			return fmt.Errorf("count grades: %w", err)
+		}
 	}
 	if _, err := tx.Exec("UPDATE counts SET total = total + ?, uniq = uniq + ?, submissions = submissions + ? WHERE id = 1",
 		t.total, t.uniq, t.total); err != nil {
@@ -593,7 +649,7 @@ func waitedForLock(err error) bool {
 }
 
 func upsertOne(stmt *sql.Stmt, p *sudoku.Puzzle, now int64) (sudoku.Puzzle, bool, error) {
-	row := stmt.QueryRow(upsertArgs(make([]any, 0, 11), p, p.Givens.Key(), now)...)
+	row := stmt.QueryRow(upsertArgs(make([]any, 0, 17), p, p.Givens.Key(), now)...)
 	stored, err := scanPuzzle(row.Scan)
 	if err != nil {
 		return sudoku.Puzzle{}, false, fmt.Errorf("store %s: %w", p.Givens, err)
@@ -610,6 +666,9 @@ func check(p sudoku.Puzzle) error {
 	}
 	if p.Givens.Clues() == 0 {
 		return bad("no givens")
+	}
+	if p.Canonical.Clues() != p.Givens.Clues() {
+		return bad("canonical form %s is not a form of the givens", p.Canonical)
 	}
 	for i, d := range p.Solution {
 		if d < 1 || d > 9 {
@@ -629,6 +688,58 @@ func check(p sudoku.Puzzle) error {
 	}
 	if p.Backtracks < 0 || p.Guesses < 0 || p.Nodes < 0 || p.SolveNS < 0 {
 		return bad("negative measure")
+	}
+	return nil
+}
+
+// link files the rows from id minID on (the rows of this transaction) under
+// their classes: a row whose canonical form has no class yet starts one (the
+// lowest id first), every other row gets same_as, the first id of its
+// class. Only the rows that join an existing class are written again. Then
+// it counts the new classes (counts.classes, uniq_classes, and the heads of
+// stat_buckets).
+func link(tx *sql.Tx, minID int64) error {
+	for _, q := range []string{
+		`INSERT OR IGNORE INTO classes (canonical_key, first_id)
+SELECT canonical_key, min(id) FROM puzzles WHERE id >= ?1 GROUP BY canonical_key`,
+		`UPDATE puzzles SET same_as = c.first_id FROM classes AS c
+WHERE puzzles.id >= ?1 AND c.canonical_key = puzzles.canonical_key AND c.first_id <> puzzles.id`,
+		countHeadsSQL + ` AND id >= ?1) WHERE id = 1`,
+		countHeadBucketsSQL + ` AND id >= ?1 GROUP BY b` + onHeadBucketSQL,
+	} {
+		if _, err := tx.Exec(q, minID); err != nil {
+			return fmt.Errorf("link classes: %w", err)
+		}
+	}
+	return nil
+}
+
+// The counts of class heads (rows with same_as NULL), for the rows a
+// condition appended to these statements selects: link adds those of a
+// transaction's new rows, the upgrade those it measured.
+const (
+	countHeadsSQL = `UPDATE counts SET (classes, uniq_classes) = (
+    SELECT classes + count(*), uniq_classes + count(*) FILTER (WHERE solutions = 1)
+    FROM puzzles WHERE same_as IS NULL AND canonical_key IS NOT NULL`
+	countHeadBucketsSQL = `INSERT INTO stat_buckets (kind, bucket, n, uniq, heads)
+SELECT 'backtracks', (SELECT bucket FROM stat_edges WHERE kind = 'backtracks' AND lo <= p.backtracks ORDER BY lo DESC LIMIT 1) AS b, 0, 0, count(*)
+FROM puzzles AS p WHERE same_as IS NULL AND solutions = 1 AND canonical_key IS NOT NULL`
+	onHeadBucketSQL = ` ON CONFLICT (kind, bucket) DO UPDATE SET heads = heads + excluded.heads`
+)
+
+// readSameAs reads the class link of a puzzle stored in this transaction,
+// which link wrote after the row came back from its INSERT.
+func readSameAs(tx *sql.Tx, r *result) error {
+	if r.dup[0] {
+		return nil
+	}
+	var same sql.NullInt64
+	if err := tx.QueryRow("SELECT same_as FROM puzzles WHERE id = ?", r.stored.ID).Scan(&same); err != nil {
+		return fmt.Errorf("read class of puzzle %d: %w", r.stored.ID, err)
+	}
+	r.stored.SameAs = nil
+	if same.Valid {
+		r.stored.SameAs = &same.Int64
 	}
 	return nil
 }

@@ -24,6 +24,43 @@ type Puzzle struct {
 	EngineVersion string    `json:"engine_version,omitempty"`
 	SubmittedAt   time.Time `json:"submitted_at,omitzero"`
 	Submissions   int64     `json:"submissions,omitzero"`
+	// Canonical is the puzzle's canonical form, the same for every way of
+	// writing it (see Canonical).
+	Canonical Grid `json:"canonical"`
+	// SameAs is the id of the first archived puzzle of the same class
+	// (another way of writing this puzzle), nil for the first one; always nil
+	// outside the archive.
+	SameAs *int64 `json:"same_as"`
+	// Grade is the human-style grade on Sudoku Explainer's scale (see
+	// package logic), nil for a puzzle with several solutions or one not
+	// graded yet; GradeFloor says the solver stopped at its budget, so the
+	// puzzle is at least that hard; Technique is the hardest technique on
+	// the logical path.
+	Grade      *float64 `json:"grade"`
+	GradeFloor bool     `json:"grade_floor"`
+	Technique  string   `json:"technique,omitempty"`
+	// GradeVersion names the logical solver that graded the puzzle (or
+	// found it has several solutions, so no grade); "" while not graded.
+	GradeVersion string `json:"-"`
+}
+
+// GradeTenths returns the grade in tenths (72 for 7.2), 0 for none: the
+// archive stores and sorts grades this way, exactly.
+func (p *Puzzle) GradeTenths() int64 {
+	if p.Grade == nil {
+		return 0
+	}
+	return int64(*p.Grade*10 + 0.5)
+}
+
+// SetGradeTenths sets Grade from tenths, nil for 0.
+func (p *Puzzle) SetGradeTenths(t int64) {
+	if t <= 0 {
+		p.Grade = nil
+		return
+	}
+	g := float64(t) / 10
+	p.Grade = &g
 }
 
 // ErrNoGivens refuses to archive a grid without a single given: every full
@@ -50,10 +87,11 @@ const (
 	SortSolveTime  Sort = "solve_time" // solve_ns, then id
 	SortSubmitted  Sort = "submitted"  // first submission time (id order)
 	SortClues      Sort = "clues"      // clue count, then id
+	SortGrade      Sort = "grade"      // human-style grade, then id (ungraded first in ascending order)
 )
 
 // Sorts lists every valid Sort, default first.
-var Sorts = []Sort{SortDifficulty, SortBacktracks, SortSolveTime, SortSubmitted, SortClues}
+var Sorts = []Sort{SortDifficulty, SortBacktracks, SortSolveTime, SortSubmitted, SortClues, SortGrade}
 
 // Valid reports whether s is one of Sorts.
 func (s Sort) Valid() bool {
@@ -72,6 +110,7 @@ type ListQuery struct {
 	Limit      int    // 1..MaxLimit
 	Cursor     string // opaque; "" for the first page
 	UniqueOnly bool   // hide puzzles with more than one solution
+	Distinct   bool   // one row per puzzle: hide the entries that are another way of writing an archived one
 	Band       Band   // only puzzles of this band; "" for every band
 	// Around, when non-zero and Cursor is "", asks for the page that holds
 	// the puzzle with this id, with up to Limit/2 puzzles before it in the

@@ -7,9 +7,14 @@ type Stats struct {
 	Total       int64 // archived puzzles
 	Unique      int64 // of which have exactly one solution
 	Submissions int64 // submissions in all, duplicates included
-	Backtracks  []int64
-	SolveTime   []int64
-	Clues       []int64
+	Distinct    int64 // distinct puzzles: classes of entries that are the same puzzle written another way
+	Ungraded    int64 // entries with one solution that wait for their grade
+	// Grades counts the graded entries by grade (in tenths) and hardest
+	// technique; entries with several solutions have no grade.
+	Grades     []GradeCount
+	Backtracks []int64
+	SolveTime  []int64
+	Clues      []int64
 }
 
 // BandCounts returns the number of puzzles in each of Bands, in order,
@@ -61,4 +66,12 @@ func SolveTimeBucketRange(k int) (lo, next int64) {
 		return solveTimeEdges[len(solveTimeEdges)-1], NoMax
 	}
 	return solveTimeEdges[k-1], solveTimeEdges[k]
+}
+
+// GradeCount is how many archived entries have one grade and one hardest
+// technique.
+type GradeCount struct {
+	Tenths    int64 // the grade times ten: 72 for 7.2
+	Technique string
+	N         int64
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/sudoku-archive/sudoku/internal/logic"
 	"io"
 	"mime"
 	"net/http"
@@ -55,6 +56,7 @@ func (s *Server) apiSubmit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	logic.GradePuzzle(&p)
 	stored, dup, err := s.archive.Submit(ctx, p)
 	if err != nil {
 		return fmt.Errorf("archive puzzle %s: %w", g, err)
@@ -76,6 +78,7 @@ func (s *Server) apiSolve(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	logic.GradePuzzle(&p)
 	return c.JSON(http.StatusOK, p)
 }
 
@@ -165,7 +168,7 @@ func parseListQuery(v url.Values) (sudoku.ListQuery, error) {
 	if s := v.Get("sort"); s != "" {
 		q.Sort = sudoku.Sort(s)
 		if !q.Sort.Valid() {
-			return q, badRequest("invalid \"sort\" %q: use one of difficulty, backtracks, solve_time, submitted, clues", s)
+			return q, badRequest("invalid \"sort\" %q: use one of difficulty, backtracks, solve_time, submitted, clues, grade", s)
 		}
 	}
 	switch o := v.Get("order"); o {
@@ -188,6 +191,13 @@ func parseListQuery(v url.Values) (sudoku.ListQuery, error) {
 			return q, badRequest("invalid \"unique\" %q: use true or false", u)
 		}
 		q.UniqueOnly = b
+	}
+	if d := v.Get("distinct"); d != "" {
+		b, err := strconv.ParseBool(d)
+		if err != nil {
+			return q, badRequest("invalid \"distinct\" %q: use 1 (one row per puzzle) or 0", d)
+		}
+		q.Distinct = b
 	}
 	if b := v.Get("band"); b != "" {
 		q.Band = sudoku.Band(b)

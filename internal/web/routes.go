@@ -20,6 +20,8 @@ func (s *Server) routes() {
 	api.GET("/puzzles", s.apiList)
 	api.GET("/puzzles/:id", s.apiPuzzle)
 	api.GET("/puzzles/:id/trace", s.apiTrace)
+	api.GET("/puzzles/:id/explain", s.apiExplain)
+	api.POST("/hint", s.apiHint)
 	api.POST("/solve", s.apiSolve)
 	api.POST("/puzzles/batch", s.apiBatch) // text/plain, one puzzle per line (batch.go)
 	api.GET("/export", s.apiExport)

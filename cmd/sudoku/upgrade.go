@@ -1,0 +1,136 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/sudoku-archive/sudoku/internal/bulk"
+	"github.com/sudoku-archive/sudoku/internal/logic"
+	"github.com/sudoku-archive/sudoku/internal/store"
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+// upgradeNodes is the node budget of a puzzle measured again on upgrade: the
+// row was accepted under an older engine, and the upgrade runs offline, so
+// it gets far more room than a request before it keeps its old measures.
+const upgradeNodes = 100_000_000
+
+// openArchive opens the database at path and brings its rows up to date
+// before anything else uses it: rows measured by an older engine are rated
+// again (their canonical form, and measures that do not depend on how the
+// puzzle is written), page by page, with a progress bar on a terminal. The
+// pass is interrupted by ctx and resumes where it stopped on the next start:
+// every row keeps its old values until its new ones are committed.
+func openArchive(ctx context.Context, e *env, path string) (*store.DB, error) {
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := db.ResetGrades(ctx, logic.Version); err != nil {
+		db.Close()
+		return nil, err
+	}
+	stale, err := db.CountStale(ctx)
+	if err != nil || stale == 0 {
+		if err != nil {
+			db.Close()
+		}
+		return db, err
+	}
+	fmt.Fprintf(e.stderr, "upgrading %s: measuring %d puzzles with engine %s (interrupt at any time; the next start resumes)\n",
+		path, stale, sudoku.EngineVersion)
+	bar := newCountBar(e.stderr, "measuring")
+	start := time.Now()
+	n, err := bulk.Remeasure(ctx, db, sudoku.Options{MaxNodes: upgradeNodes, Done: ctx.Done()}, bulk.PassOptions{Progress: bar.set})
+	bar.finish()
+	if err != nil && ctx.Err() != nil {
+		db.Close()
+		return nil, fmt.Errorf("upgrade interrupted after %d of %d puzzles: start again to resume", n, stale)
+	}
+	if err != nil {
+		// Rows the engine cannot rate keep their old measures: report them,
+		// but the archive is usable.
+		fmt.Fprintf(e.stderr, "upgrade: %v\n", err)
+	}
+	fmt.Fprintf(e.stderr, "upgraded %d puzzles in %.1fs\n", n, time.Since(start).Seconds())
+	return db, nil
+}
+
+// gradeArchive grades the rows that have no grade yet (puzzles archived in
+// bulk are graded after they are committed), with a progress bar on a
+// terminal when bar is true. workers 0 means every core.
+func gradeArchive(ctx context.Context, e *env, db *store.DB, bar bool, workers int) (int64, error) {
+	var b *countBar
+	if bar {
+		b = newCountBar(e.stderr, "grading")
+		defer b.finish()
+	}
+	return bulk.Grade(ctx, db, logic.GradePuzzle, bulk.PassOptions{Workers: workers, Progress: b.set})
+}
+
+// gradeInBackground grades new ungraded rows on one core until ctx is done,
+// looking for them every few seconds: the server's uploads and batches are
+// answered before they are graded.
+func gradeInBackground(ctx context.Context, e *env, db *store.DB, log *slog.Logger) {
+	for {
+		n, err := gradeArchive(ctx, e, db, false, 1)
+		switch {
+		case ctx.Err() != nil:
+			return
+		case err != nil:
+			log.Error("grading", slog.Any("err", err))
+		case n > 0:
+			log.Info("graded", slog.Int64("puzzles", n))
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(2 * time.Second):
+		}
+	}
+}
+
+// countBar is a progress bar over a count of puzzles, shown only when its
+// writer is a terminal; a nil *countBar does nothing.
+type countBar struct{ bar *progressbar.ProgressBar }
+
+func newCountBar(w io.Writer, what string) *countBar {
+	f, ok := w.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil
+	}
+	return &countBar{progressbar.NewOptions64(-1,
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetDescription(what),
+		progressbar.OptionSetWidth(30),
+		progressbar.OptionShowCount(),
+		progressbar.OptionShowIts(),
+		progressbar.OptionSetItsString("puzzles"),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+	)}
+}
+
+func (b *countBar) set(done, total int64) {
+	if b == nil {
+		return
+	}
+	if b.bar.GetMax64() != total {
+		b.bar.ChangeMax64(total)
+	}
+	_ = b.bar.Set64(done)
+}
+
+func (b *countBar) finish() {
+	if b != nil {
+		_ = b.bar.Finish()
+		_ = b.bar.Clear()
+	}
+}

@@ -1,0 +1,81 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+// maxEquivalents caps the entries Equivalents lists.
+const maxEquivalents = 100
+
+// Equivalents returns the archived entries of p's class (the other ways of
+// writing the same puzzle, p's own entry included), in id order, the first
+// entry first; at most 100.
+func (db *DB) Equivalents(ctx context.Context, p sudoku.Puzzle) ([]sudoku.Puzzle, error) {
+	if db.isClosed() {
+		return nil, ErrClosed
+	}
+	head := p.ID
+	if p.SameAs != nil {
+		head = *p.SameAs
+	}
+	rows, err := db.reader.QueryContext(ctx,
+		"SELECT "+columns+" FROM puzzles WHERE id = ?1 UNION ALL SELECT "+columns+" FROM puzzles WHERE same_as = ?1 ORDER BY id LIMIT ?2",
+		head, maxEquivalents)
+	if err != nil {
+		return nil, fmt.Errorf("equivalents of puzzle %d: %w", p.ID, err)
+	}
+	defer rows.Close()
+	var ps []sudoku.Puzzle
+	for rows.Next() {
+		q, err := scanPuzzle(rows.Scan)
+		if err != nil {
+			return nil, fmt.Errorf("equivalents of puzzle %d: %w", p.ID, err)
+		}
+		ps = append(ps, q)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("equivalents of puzzle %d: %w", p.ID, err)
+	}
+	return ps, nil
+}
+
+// ByCanonical returns the first archived entry of the class with canonical
+// form c, or sudoku.ErrNotFound.
+func (db *DB) ByCanonical(ctx context.Context, c sudoku.Grid) (sudoku.Puzzle, error) {
+	if db.isClosed() {
+		return sudoku.Puzzle{}, ErrClosed
+	}
+	var id int64
+	err := db.reader.QueryRowContext(ctx, "SELECT first_id FROM classes WHERE canonical_key = ?", c.Key()).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return sudoku.Puzzle{}, fmt.Errorf("canonical form %s: %w", c, sudoku.ErrNotFound)
+	}
+	if err != nil {
+		return sudoku.Puzzle{}, fmt.Errorf("find canonical form %s: %w", c, err)
+	}
+	return db.Puzzle(ctx, id)
+}
+
+// LastID returns the highest id archived, 0 for an empty archive.
+func (db *DB) LastID(ctx context.Context) (int64, error) {
+	var id int64
+	if err := db.reader.QueryRowContext(ctx, "SELECT coalesce(max(id), 0) FROM puzzles").Scan(&id); err != nil {
+		return 0, fmt.Errorf("last id: %w", err)
+	}
+	return id, nil
+}
+
+// CountEquivalentAfter returns how many puzzles archived after id after are
+// another way of writing a puzzle archived before them: an import reports it.
+func (db *DB) CountEquivalentAfter(ctx context.Context, after int64) (int64, error) {
+	var n int64
+	if err := db.reader.QueryRowContext(ctx, "SELECT count(*) FROM puzzles WHERE id > ? AND same_as IS NOT NULL", after).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count equivalents: %w", err)
+	}
+	return n, nil
+}

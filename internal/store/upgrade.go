@@ -1,0 +1,199 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+// Rows measured by an older engine, or not graded yet, are brought up to
+// date in place by the caller (see package bulk's Remeasure and Grade): it
+// reads them a page at a time in id order with Stale or Ungraded, measures
+// them, and writes the new values back with Remeasure or SetGrades, each page
+// in one transaction. A row keeps its old values until its new ones are
+// committed, so the work can stop at any moment and resume where it left off.
+
+// CountStale returns how many rows were measured by another engine version
+// than sudoku.EngineVersion.
+func (db *DB) CountStale(ctx context.Context) (int64, error) {
+	var n int64
+	err := db.reader.QueryRowContext(ctx, "SELECT count(*) FROM puzzles WHERE engine_version <> ?", sudoku.EngineVersion).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count stale rows: %w", err)
+	}
+	return n, nil
+}
+
+// Stale returns up to n rows after id after, in id order, that were measured
+// by another engine version than sudoku.EngineVersion.
+func (db *DB) Stale(ctx context.Context, after int64, n int) ([]sudoku.Puzzle, error) {
+	return db.pending(ctx, "SELECT "+columns+" FROM puzzles WHERE id > ? AND engine_version <> ? ORDER BY id LIMIT ?",
+		after, sudoku.EngineVersion, n)
+}
+
+// CountUngraded returns how many rows wait for a grade.
+func (db *DB) CountUngraded(ctx context.Context) (int64, error) {
+	var n int64
+	err := db.reader.QueryRowContext(ctx, "SELECT count(*) FROM puzzles INDEXED BY puzzles_pending WHERE grade_version IS NULL").Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count ungraded rows: %w", err)
+	}
+	return n, nil
+}
+
+// Ungraded returns up to n rows after id after, in id order, that were not
+// graded yet (or whose grade ResetGrades withdrew).
+func (db *DB) Ungraded(ctx context.Context, after int64, n int) ([]sudoku.Puzzle, error) {
+	return db.pending(ctx, "SELECT "+columns+" FROM puzzles INDEXED BY puzzles_pending WHERE grade_version IS NULL AND id > ? ORDER BY id LIMIT ?",
+		after, n)
+}
+
+func (db *DB) pending(ctx context.Context, q string, args ...any) ([]sudoku.Puzzle, error) {
+	if db.isClosed() {
+		return nil, ErrClosed
+	}
+	rows, err := db.reader.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read pending rows: %w", err)
+	}
+	defer rows.Close()
+	var ps []sudoku.Puzzle
+	for rows.Next() {
+		p, err := scanPuzzle(rows.Scan)
+		if err != nil {
+			return nil, fmt.Errorf("read pending rows: %w", err)
+		}
+		ps = append(ps, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read pending rows: %w", err)
+	}
+	return ps, nil
+}
+
+// ResetGrades withdraws the grades given by another solver version than
+// version, so that they are graded again. It returns how many it withdrew.
+func (db *DB) ResetGrades(ctx context.Context, version string) (int64, error) {
+	var n int64
+	err := db.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.Exec("UPDATE puzzles SET grade_version = NULL WHERE grade_version <> ?", version)
+		if err == nil {
+			n, err = res.RowsAffected()
+		}
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("reset grades: %w", err)
+	}
+	return n, nil
+}
+
+// Remeasure stores the new measures of rows read with Stale, rated again by
+// the current engine (ps[i].ID names the row; ps in id order), in one
+// transaction. It files each row under its class: the first row of a class
+// by id is its head, the others get same_as. Grades go with them when set.
+func (db *DB) Remeasure(ctx context.Context, ps []sudoku.Puzzle) error {
+	for i, p := range ps {
+		if p.ID <= 0 || i > 0 && p.ID <= ps[i-1].ID {
+			return fmt.Errorf("remeasure: %w: rows out of id order", ErrInvalidPuzzle)
+		}
+		if err := check(p); err != nil {
+			return fmt.Errorf("remeasure puzzle %d: %w", p.ID, err)
+		}
+	}
+	err := db.write(ctx, func(tx *sql.Tx) error {
+		find, err := tx.Prepare("SELECT first_id FROM classes WHERE canonical_key = ?")
+		if err != nil {
+			return err
+		}
+		defer find.Close()
+		update, err := tx.Prepare(`UPDATE puzzles SET solution = ?, solutions = ?, backtracks = ?, guesses = ?, nodes = ?,
+solve_ns = ?, engine_version = ?, canonical = ?, canonical_key = ?, same_as = ?,
+grade = ?, grade_floor = ?, technique = ?, grade_version = ?
+WHERE id = ? AND givens_key = ?`)
+		if err != nil {
+			return err
+		}
+		defer update.Close()
+		var classes, uniq int64
+		heads := map[int]int64{}
+		for i := range ps {
+			p := &ps[i]
+			key := p.Canonical.Key()
+			var first int64
+			var same any
+			switch err := find.QueryRow(key).Scan(&first); {
+			case errors.Is(err, sql.ErrNoRows):
+				if _, err := tx.Exec("INSERT INTO classes (canonical_key, first_id) VALUES (?, ?)", key, p.ID); err != nil {
+					return err
+				}
+				classes++
+				if p.Solutions == 1 {
+					uniq++
+					heads[sudoku.BacktracksBucket(p.Backtracks)]++
+				}
+			case err != nil:
+				return err
+			case first != p.ID:
+				same = first
+			}
+			args := []any{p.Solution.String(), p.Solutions, p.Backtracks, p.Guesses, p.Nodes,
+				p.SolveNS, p.EngineVersion, p.Canonical.String(), key, same}
+			args = append(args, gradeArgs(p)...)
+			res, err := update.Exec(append(args, p.ID, p.Givens.Key())...)
+			if err != nil {
+				return fmt.Errorf("puzzle %d: %w", p.ID, err)
+			}
+			if n, err := res.RowsAffected(); err != nil || n != 1 {
+				return fmt.Errorf("puzzle %d with givens %s is not archived (%d rows, %v)", p.ID, p.Givens, n, err)
+			}
+		}
+		if _, err := tx.Exec("UPDATE counts SET classes = classes + ?, uniq_classes = uniq_classes + ? WHERE id = 1", classes, uniq); err != nil {
+			return err
+		}
+		for b, n := range heads {
+			if _, err := tx.Exec(`INSERT INTO stat_buckets (kind, bucket, n, uniq, heads) VALUES ('backtracks', ?, 0, 0, ?)`+onHeadBucketSQL, b, n); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("remeasure %d puzzles: %w", len(ps), err)
+	}
+	return nil
+}
+
+// SetGrades stores the grades of rows read with Ungraded (ps[i].ID names the
+// row, ps[i].GradeVersion must be set), in one transaction.
+func (db *DB) SetGrades(ctx context.Context, ps []sudoku.Puzzle) error {
+	err := db.write(ctx, func(tx *sql.Tx) error {
+		update, err := tx.Prepare("UPDATE puzzles SET grade = ?, grade_floor = ?, technique = ?, grade_version = ? WHERE id = ?")
+		if err != nil {
+			return err
+		}
+		defer update.Close()
+		for i := range ps {
+			if ps[i].GradeVersion == "" {
+				return fmt.Errorf("puzzle %d: %w: no grade version", ps[i].ID, ErrInvalidPuzzle)
+			}
+			if _, err := update.Exec(append(gradeArgs(&ps[i]), ps[i].ID)...); err != nil {
+				return fmt.Errorf("puzzle %d: %w", ps[i].ID, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("set %d grades: %w", len(ps), err)
+	}
+	return nil
+}
+
+// write runs fn in a transaction of the writer goroutine.
+func (db *DB) write(ctx context.Context, fn func(*sql.Tx) error) error {
+	_, err := db.do(ctx, &op{ctx: ctx, fn: func(*sql.Conn) error { return db.inTx(fn) }})
+	return err
+}

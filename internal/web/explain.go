@@ -1,0 +1,163 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/sudoku-archive/sudoku/internal/logic"
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+// explainResponse is the logical solution path of GET /api/puzzles/{id}/explain.
+type explainResponse struct {
+	Grade      float64      `json:"grade"`
+	Technique  string       `json:"technique"`
+	GradeFloor bool         `json:"grade_floor"`
+	Steps      []logic.Step `json:"steps"`
+}
+
+// apiExplain answers the logical path of an archived puzzle, written as the
+// puzzle is: the path of its canonical form, mapped back, so its grade is
+// the stored one. 422 for a puzzle with several solutions.
+func (s *Server) apiExplain(c echo.Context) error {
+	p, err := s.puzzleParam(c)
+	if err != nil {
+		return err
+	}
+	r, err := logic.Explain(p)
+	if err != nil {
+		return fmt.Errorf("explain puzzle %d: %w", p.ID, err)
+	}
+	steps := r.Steps
+	if steps == nil {
+		steps = []logic.Step{}
+	}
+	return c.JSON(http.StatusOK, explainResponse{Grade: r.Grade, Technique: r.Technique, GradeFloor: r.Floor, Steps: steps})
+}
+
+// hintRequest is the body of POST /api/hint.
+type hintRequest struct {
+	Puzzle   json.RawMessage `json:"puzzle"`
+	Progress json.RawMessage `json:"progress"`
+}
+
+// wrongCells answers a progress that contradicts the solution: which cells.
+type wrongCells struct {
+	Error string `json:"error"`
+	Cells []int  `json:"cells"`
+}
+
+// apiHint answers the next logical step from a player's progress: the
+// givens plus the digits placed so far. 422 names the cells whose digits are
+// not the solution's.
+func (s *Server) apiHint(c echo.Context) error {
+	var req hintRequest
+	if err := readJSON(c, &req); err != nil {
+		return err
+	}
+	if len(req.Puzzle) == 0 {
+		return badRequest(`send {"puzzle": "<81 cells>", "progress": "<81 cells>"}; "progress" is optional`)
+	}
+	givens, err := gridField(req.Puzzle, "puzzle")
+	if err != nil {
+		return err
+	}
+	progress := givens
+	if len(req.Progress) > 0 && string(req.Progress) != "null" {
+		if progress, err = gridField(req.Progress, "progress"); err != nil {
+			return err
+		}
+	}
+	res, err := sudoku.Solve(givens, s.solveOptions(c.Request().Context()))
+	if err != nil {
+		return err
+	}
+	switch res.Solutions {
+	case 0:
+		return sudoku.ErrNoSolution
+	case 2:
+		return echo.NewHTTPError(http.StatusUnprocessableEntity, "this puzzle has more than one solution: no logical step leads to one of them")
+	}
+	var wrong []int
+	for i, v := range progress {
+		if givens[i] != 0 && v != givens[i] {
+			return echo.NewHTTPError(http.StatusUnprocessableEntity, fmt.Sprintf("progress changes the given at r%dc%d", i/9+1, i%9+1))
+		}
+		if v != 0 && v != res.Solution[i] {
+			wrong = append(wrong, i)
+		}
+	}
+	if len(wrong) > 0 {
+		return c.JSON(http.StatusUnprocessableEntity, wrongCells{
+			Error: fmt.Sprintf("%d of your digits are not the solution's", len(wrong)), Cells: wrong})
+	}
+	st, err := logic.Next(givens, progress, logic.Options{})
+	switch {
+	case errors.Is(err, logic.ErrSolved):
+		return echo.NewHTTPError(http.StatusUnprocessableEntity, "the puzzle is solved: no step is left")
+	case errors.Is(err, logic.ErrStuck):
+		// Beyond the solver's budget from here: reveal one cell, and say so.
+		for i, v := range progress {
+			if v == 0 {
+				st = logic.Reveal(i, int(res.Solution[i]))
+				break
+			}
+		}
+	case err != nil:
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]logic.Step{"step": st})
+}
+
+// gridField reads one puzzle field of a JSON body: text, like "puzzle".
+func gridField(raw json.RawMessage, name string) (sudoku.Grid, error) {
+	var text string
+	if err := json.Unmarshal(raw, &text); err != nil {
+		return sudoku.Grid{}, badRequest("%q must be a string of 81 cells", name)
+	}
+	g, err := sudoku.Parse(text)
+	if err != nil {
+		return sudoku.Grid{}, badRequest("%s: %v", name, err)
+	}
+	return g, nil
+}
+
+// readJSON decodes a JSON request body into v, refusing other content
+// types, invalid UTF-8, unknown fields and trailing data, with errors that
+// say what and where.
+func readJSON(c echo.Context, v any) error {
+	req := c.Request()
+	ct := req.Header.Get(echo.HeaderContentType)
+	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != echo.MIMEApplicationJSON {
+		return echo.NewHTTPError(http.StatusUnsupportedMediaType,
+			fmt.Sprintf("send the body as application/json (Content-Type was %q)", ct))
+	}
+	body, err := io.ReadAll(req.Body)
+	if err != nil {
+		var he *echo.HTTPError
+		if errors.As(err, &he) { // 413 from the body limit
+			return he
+		}
+		return badRequest("could not read the request body: %v", err)
+	}
+	if !utf8.Valid(body) {
+		return badRequest("the body is not valid UTF-8 (byte %d)", invalidUTF8At(body)+1)
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return jsonError(err)
+	}
+	if rest := bytes.TrimLeft(body[dec.InputOffset():], " \t\r\n"); len(rest) > 0 {
+		return badRequest("unexpected data after the JSON object at byte %d", len(body)-len(rest)+1)
+	}
+	return nil
+}
