@@ -40,7 +40,7 @@ func runExport(ctx context.Context, e *env, args []string) error {
 		return errUsage{fmt.Sprintf("export: unknown order %q (want asc or desc)", *order)}
 	}
 
-	db, err := store.Open(ctx, *dbPath)
+	db, err := openArchive(ctx, e, *dbPath)
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
 	}

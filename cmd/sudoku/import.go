@@ -56,11 +56,15 @@ func runImport(ctx context.Context, e *env, args []string) error {
 		inputs = append(inputs, bulk.Input{Name: name, Reader: f})
 	}
 
-	db, err := store.Open(ctx, *dbPath)
+	db, err := openArchive(ctx, e, *dbPath)
 	if err != nil {
 		return fmt.Errorf("import: %w", err)
 	}
 	defer db.Close()
+	last, err := db.LastID(ctx)
+	if err != nil {
+		return fmt.Errorf("import: %w", err)
+	}
 
 	bar := newImportBar(e.stderr, total)
 	opt := bulk.Options{
@@ -73,6 +77,16 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	sum, err := bulk.Import(ctx, bulk.BatchesOf(db, db.Begin), inputs, opt)
 	bar.finish()
 	fmt.Fprintln(e.stdout, sum)
+	if same, cerr := db.CountEquivalentAfter(context.WithoutCancel(ctx), last); cerr == nil && same > 0 {
+		fmt.Fprintf(e.stdout, "equivalent to archived puzzles: %d\n", same)
+	}
+	if err == nil {
+		// The grades come after the commit (see docs/engine.md): what is
+		// counted above is archived whatever happens to this pass.
+		if _, gerr := gradeArchive(ctx, e, db, true, 0); gerr != nil && ctx.Err() == nil {
+			return fmt.Errorf("import: grading: %w", gerr)
+		}
+	}
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return errors.New("import interrupted: the summary counts the committed batches only; run the same import again to finish it")

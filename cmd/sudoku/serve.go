@@ -91,7 +91,7 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 		return errors.Is(err, store.ErrFull) || errors.Is(err, store.ErrClosed)
 	}
 
-	db, err := store.Open(ctx, cfg.db)
+	db, err := openArchive(ctx, e, cfg.db)
 	if err != nil {
 		return err
 	}
@@ -104,5 +104,14 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 		e.opened(db)
 	}
 	cfg.web.Logger.Info("database open", slog.String("path", cfg.db))
+	// Puzzles archived in bulk (uploads, batches, imports) are graded after
+	// they are committed, on one core, so requests keep the other.
+	gctx, stopGrading := context.WithCancel(ctx)
+	graded := make(chan struct{})
+	go func() {
+		defer close(graded)
+		gradeInBackground(gctx, e, db, cfg.web.Logger)
+	}()
+	defer func() { stopGrading(); <-graded }()
 	return web.New(db, cfg.web).ListenAndServe(ctx, cfg.addr)
 }

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/sudoku-archive/sudoku/internal/logic"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -226,6 +227,7 @@ func (s *solveCmd) solveOne(b *batch, j job) {
 			fail(err.Error())
 			return
 		}
+		logic.GradePuzzle(&p)
 		line, err := json.Marshal(p)
 		if err != nil {
 			fail(err.Error())

@@ -1,0 +1,61 @@
+package logic
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+// Version names the grades this solver gives. Bump it whenever a change to
+// the ladder, the ratings or the budget can change a puzzle's grade: the
+// archive grades its puzzles again on the next start.
+const Version = "1"
+
+// GradePuzzle grades an archived or rated puzzle p: it sets p.Grade,
+// p.GradeFloor, p.Technique and p.GradeVersion. The path graded is the one
+// of p's canonical form, so every way of writing a puzzle gets the same
+// grade. A puzzle with several solutions gets no grade (nil).
+func GradePuzzle(p *sudoku.Puzzle) {
+	p.Grade, p.GradeFloor, p.Technique, p.GradeVersion = nil, false, "", Version
+	if !p.Unique {
+		return
+	}
+	r := solveFrom(newBoard(p.Canonical), Options{})
+	if r.Grade == 0 {
+		return // a full grid: nothing to grade
+	}
+	g := r.Grade
+	p.Grade, p.GradeFloor, p.Technique = &g, r.Floor, r.Technique
+}
+
+// Explain returns the logical path of an archived puzzle p, written as p is
+// written: the path of p's canonical form (the one GradePuzzle graded),
+// mapped back onto p's grid cell by cell and digit by digit. It fails with
+// ErrMultipleSolutions for a puzzle with several solutions.
+func Explain(p sudoku.Puzzle) (Result, error) {
+	if !p.Unique {
+		return Result{}, ErrMultipleSolutions
+	}
+	c, t := sudoku.CanonicalSolved(p.Givens, p.Solution)
+	r := solveFrom(newBoard(c), Options{})
+	back := t.Inverse()
+	cell := back.Cell
+	digit := func(d int) int { return int(back.Digit(uint8(d))) }
+	for i := range r.Steps {
+		r.Steps[i] = r.Steps[i].Map(cell, digit)
+	}
+	return r, nil
+}
+
+// Reveal is the step of a hint past the solver's reach: the solution's digit
+// in one cell, with no logic behind it.
+func Reveal(cell, digit int) Step {
+	return Step{
+		Technique:  "Reveal",
+		Cells:      []int{cell},
+		Placements: []Candidate{{Cell: cell, Digit: digit}},
+		Text: fmt.Sprintf("No step within the solver's reach from here: r%dc%d is %s.",
+			cell/9+1, cell%9+1, strconv.Itoa(digit)),
+	}
+}
