@@ -1,14 +1,15 @@
 -- +goose Up
 -- Engine version 2: the measures belong to the puzzle, not to the way it is
--- written, and a human-style grade stands beside them.
+-- written, and a human-style grade stands beside them. (Engine 2's bands
+-- keep engine 1's thresholds, so the band column stays as it is.)
 --
 -- canonical, canonical_key: the puzzle's canonical form (sudoku.Canonical),
 --   the same for every way of writing it, as text and as its compact key
 --   (sudoku.Grid.Key). NULL until the row is measured by engine 2: the store
 --   re-measures older rows on start-up (store.DB.Upgrade).
 -- same_as: the id of the first archived puzzle of the same class, NULL for
---   the first one. 0 only inside the transaction that writes the row: the
---   store links new rows to their class before it commits.
+--   the first one: the store links new rows to their class in the
+--   transaction that writes them.
 -- classes: one row per class, its canonical key and its first puzzle, so a
 --   class is found in one seek of its primary key.
 -- grade, grade_floor, technique, grade_version: the logical solver's grade
@@ -61,36 +62,16 @@ CREATE TRIGGER puzzles_grade_delete AFTER DELETE ON puzzles WHEN OLD.grade_versi
 END;
 -- +goose StatementEnd
 
--- The other entries of a class, and the rows waiting to be linked (same_as
--- 0) or measured again (engine_version not the current one) or graded.
+-- The other entries of a class, and the rows waiting for a grade.
 CREATE INDEX puzzles_same_as ON puzzles (same_as) WHERE same_as IS NOT NULL;
 CREATE INDEX puzzles_pending ON puzzles (id) WHERE grade_version IS NULL;
 
--- The bands of engine 2 (sudoku.Bands; a store test checks they agree).
-DROP INDEX puzzles_band_submitted;
-DROP INDEX puzzles_band_clues;
-DROP INDEX puzzles_band_solve_ns;
-ALTER TABLE puzzles DROP COLUMN band;
-ALTER TABLE puzzles ADD COLUMN band INTEGER GENERATED ALWAYS AS
-    ((backtracks >= 1) + (backtracks >= 16) + (backtracks >= 64) + (backtracks >= 128)) VIRTUAL;
-CREATE INDEX puzzles_band_solve_ns  ON puzzles (band, solve_ns);
-CREATE INDEX puzzles_band_clues     ON puzzles (band, clues);
-CREATE INDEX puzzles_band_submitted ON puzzles (band);
 -- The grade order, like solve time and clues: read whole as the five bands
 -- merged, one band as a seek.
 CREATE INDEX puzzles_band_grade     ON puzzles (band, grade);
 
 -- +goose Down
 DROP INDEX puzzles_band_grade;
-DROP INDEX puzzles_band_submitted;
-DROP INDEX puzzles_band_clues;
-DROP INDEX puzzles_band_solve_ns;
-ALTER TABLE puzzles DROP COLUMN band;
-ALTER TABLE puzzles ADD COLUMN band INTEGER GENERATED ALWAYS AS
-    ((backtracks >= 1) + (backtracks >= 16) + (backtracks >= 64) + (backtracks >= 128)) VIRTUAL;
-CREATE INDEX puzzles_band_solve_ns  ON puzzles (band, solve_ns);
-CREATE INDEX puzzles_band_clues     ON puzzles (band, clues);
-CREATE INDEX puzzles_band_submitted ON puzzles (band);
 DROP INDEX puzzles_pending;
 DROP TRIGGER puzzles_grade_delete;
 DROP TRIGGER puzzles_grade_update;
