@@ -59,7 +59,7 @@ var canonPool = sync.Pool{New: func() any { return new(canonSolver) }}
 type canonSolver struct {
 	s     [2]Grid  // the grid and its transpose
 	sigma [9]int8  // for the current two top rows: see solution
-	best  [9]int8  // least second row so far, as positions
+	best  uint64   // least second row so far, as positions (see columns)
 	have  bool     // best is set
 	ties  []colTie // the column orders giving best
 	cur   colTie   // the top rows being searched
@@ -117,24 +117,35 @@ func (cs *canonSolver) solution(sol Grid) {
 	}
 	cs.have = false
 	cs.ties = cs.ties[:0]
-	for t := range 2 {
-		s := &cs.s[t]
-		for r0 := range 9 {
-			var where [10]int8 // column of each digit in row r0
-			for c := range 9 {
-				where[s[r0*9+c]] = int8(c)
-			}
-			for r1 := r0 / 3 * 3; r1 < r0/3*3+3; r1++ {
-				if r1 == r0 {
-					continue
-				}
+	// Pairs of top rows where the second's three digits in a stack stand
+	// in one stack of the first can begin the second row 4 5 6 (as 0-based
+	// positions 3 4 5); the others begin it 3 4 6 at best, so they are
+	// searched only when no pair of the first kind exists.
+	for pass := range 2 {
+		if pass == 1 && cs.have && cs.best>>(4*6)&15 == 5 {
+			break
+		}
+		for t := range 2 {
+			s := &cs.s[t]
+			for r0 := range 9 {
+				var where [10]int8 // column of each digit in row r0
 				for c := range 9 {
-					cs.sigma[c] = where[s[r1*9+c]]
+					where[s[r0*9+c]] = int8(c)
 				}
-				cs.cur = colTie{t: uint8(t), r0: uint8(r0), r1: uint8(r1)}
-				st := colState{pos: [9]int8{-1, -1, -1, -1, -1, -1, -1, -1, -1}, col: [9]int8{-1, -1, -1, -1, -1, -1, -1, -1, -1}, smap: [3]int8{-1, -1, -1}}
-				var tau [9]int8
-				cs.columns(0, st, &tau)
+				for r1 := r0 / 3 * 3; r1 < r0/3*3+3; r1++ {
+					if r1 == r0 {
+						continue
+					}
+					for c := range 9 {
+						cs.sigma[c] = where[s[r1*9+c]]
+					}
+					pure := cs.sigma[0]/3 == cs.sigma[1]/3 && cs.sigma[0]/3 == cs.sigma[2]/3
+					if pure != (pass == 0) {
+						continue
+					}
+					cs.cur = colTie{t: uint8(t), r0: uint8(r0), r1: uint8(r1)}
+					cs.firstStack()
+				}
 			}
 		}
 	}
@@ -164,6 +175,9 @@ func (cs *canonSolver) solution(sol Grid) {
 		rows[0], rows[1], rows[2] = ct.r0, ct.r1, uint8(r2)
 		for j := range 3 {
 			keys[j] = key(int(rows[j]))
+		}
+		if i > 0 && keys[2] > bestRows[2] { // rows 0 and 1 tie
+			continue
 		}
 		type bandRows struct {
 			rows [3]uint8
@@ -214,12 +228,50 @@ func (cs *canonSolver) solution(sol Grid) {
 	}
 }
 
+// perms3 lists the orders of three things.
+var perms3 = [6][3]int8{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}}
+
+// firstStack begins the search for the least second row with each order of
+// the columns in the first three positions, and goes on from position 3.
+// The second row's first entry is always position 3 (the digit under the
+// first column stands in another stack, which comes second). When two
+// columns of a stack have their digits in one stack and the third in
+// another (the pair of rows is not pure), only the orders that put the two
+// first can give the least row (3 4 6 rather than 3 6 ...), so only those
+// are tried. This is what a search from position 0 would do, without the
+// branches it would cut a step later.
+func (cs *canonSolver) firstStack() {
+	for a := range int8(3) {
+		for _, p := range perms3 {
+			c0, c1, c2 := a*3+p[0], a*3+p[1], a*3+p[2]
+			if cs.sigma[c0]/3 != cs.sigma[c1]/3 {
+				continue
+			}
+			st := colState{pos: [9]int8{-1, -1, -1, -1, -1, -1, -1, -1, -1}, col: [9]int8{-1, -1, -1, -1, -1, -1, -1, -1, -1}, smap: [3]int8{-1, -1, -1}}
+			var key uint64
+			for j, c := range [3]int8{c0, c1, c2} {
+				st.place(c)
+				x := cs.sigma[c]
+				if st.pos[x] < 0 {
+					st.place(x)
+				}
+				key |= uint64(st.pos[x]) << (4 * uint(8-j))
+			}
+			if cs.have && key>>(4*6) > cs.best>>(4*6) {
+				continue
+			}
+			cs.columns(3, st, key)
+		}
+	}
+}
+
 // columns continues the search for the least second row from position j,
-// tau holding the row (as positions in the first row) up to j.
-func (cs *canonSolver) columns(j int, st colState, tau *[9]int8) {
+// key holding the row up to j (as positions in the first row, 4 bits each,
+// the first in bits 32-35).
+func (cs *canonSolver) columns(j int, st colState, key uint64) {
 	if j == 9 {
-		if !cs.have || slices.Compare(tau[:], cs.best[:]) < 0 {
-			cs.best, cs.have = *tau, true
+		if !cs.have || key < cs.best {
+			cs.best, cs.have = key, true
 			cs.ties = cs.ties[:0]
 		}
 		t := cs.cur
@@ -228,7 +280,7 @@ func (cs *canonSolver) columns(j int, st colState, tau *[9]int8) {
 		return
 	}
 	if c := st.col[j]; c >= 0 {
-		cs.read(j, st, c, tau)
+		cs.read(j, st, c, key)
 		return
 	}
 	ps := int8(j / 3)
@@ -241,37 +293,37 @@ func (cs *canonSolver) columns(j int, st colState, tau *[9]int8) {
 		}
 		next := st
 		next.place(c)
-		cs.read(j, next, c, tau)
+		cs.read(j, next, c, key)
 	}
 }
 
-// read fills tau[j] for column c at position j, placing the column of its
-// digit in the first row if not yet placed, and goes on unless the row is
-// already greater than the best.
-func (cs *canonSolver) read(j int, st colState, c int8, tau *[9]int8) {
+// read adds to key the position of the digit of column c (at position j),
+// placing the column of that digit in the first row if not yet placed, and
+// goes on unless the row is already greater than the best.
+func (cs *canonSolver) read(j int, st colState, c int8, key uint64) {
 	x := cs.sigma[c]
 	if st.pos[x] < 0 {
 		st.place(x)
 	}
-	tau[j] = st.pos[x]
-	if cs.have && slices.Compare(tau[:j+1], cs.best[:j+1]) > 0 {
+	sh := 4 * uint(8-j)
+	key |= uint64(st.pos[x]) << sh
+	if cs.have && key>>sh > cs.best>>sh {
 		return
 	}
-	cs.columns(j+1, st, tau)
+	cs.columns(j+1, st, key)
 }
 
 // colOrders lists the 1,296 column orders that keep stacks together.
 var colOrders = func() [][9]uint8 {
-	perms3 := [6][3]uint8{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}}
 	var out [][9]uint8
 	for _, so := range perms3 {
 		for _, a := range perms3 {
 			for _, b := range perms3 {
 				for _, c := range perms3 {
 					var p [9]uint8
-					for j, w := range [3][3]uint8{a, b, c} {
+					for j, w := range [3][3]int8{a, b, c} {
 						for i := range 3 {
-							p[j*3+i] = so[j]*3 + w[i]
+							p[j*3+i] = uint8(so[j]*3 + w[i])
 						}
 					}
 					out = append(out, p)
