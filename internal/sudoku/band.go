@@ -56,6 +56,18 @@ func BandOf(backtracks int64) Band {
 	return Bands[0].Band
 }
 
+// BandFor returns the band of a puzzle with the given number of solutions
+// (0, 1 or 2) and backtracks: BandOf(backtracks) for a puzzle with a unique
+// solution, and "" (no band) otherwise, since the search of a puzzle with
+// several solutions stops at the second and its counts depend on the order
+// in which it tries the digits.
+func BandFor(solutions int, backtracks int64) Band {
+	if solutions != 1 {
+		return ""
+	}
+	return BandOf(backtracks)
+}
+
 // Info returns the description of b, and false for a string that is no band.
 func (b Band) Info() (BandInfo, bool) {
 	for _, i := range Bands {
