@@ -3,6 +3,7 @@ package sudoku
 import (
 	"flag"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
@@ -121,4 +122,98 @@ func TestCanonicalQuick(t *testing.T) {
 		}
 	}
 	checkCanonical(t, rng, Grid{}, 5)
+}
+
+// TestInvariance is the property: for puzzles of every collection, and the
+// same less a few givens (several solutions), every random transform has the
+// same canonical form and the same recorded measures and band. With
+// -canon-full it takes more puzzles and transforms (minutes).
+func TestInvariance(t *testing.T) {
+	puzzles, transforms := 3, 200
+	if *canonFull {
+		puzzles, transforms = 40, 500
+	} else if testing.Short() {
+		puzzles, transforms = 1, 50
+	}
+	for ci, name := range puzzletest.Collections {
+		t.Run(name, func(t *testing.T) {
+			transforms := transforms
+			if name == puzzletest.Forum1106 && !*canonFull {
+				transforms /= 4 // a millisecond or more per measure
+			}
+			rng := rand.New(rand.NewPCG(uint64(ci), 5))
+			for _, g := range parseAll(t, puzzletest.Lines(t, name, puzzles)) {
+				h := g
+				for n := 1 + rng.IntN(3); n > 0; {
+					if c := rng.IntN(81); h[c] != 0 {
+						h[c], n = 0, n-1
+					}
+				}
+				for _, p := range []Grid{g, h} {
+					checkInvariant(t, rng, p, transforms)
+				}
+			}
+		})
+	}
+}
+
+func checkInvariant(t *testing.T, rng *rand.Rand, g Grid, n int) {
+	t.Helper()
+	var times [Presentations]int64
+	want, err := measure(g, Options{}, 0, times[:])
+	if err != nil {
+		t.Fatalf("%s: %v", g, err)
+	}
+	if want.toCanon.Apply(g) != want.canon {
+		t.Fatalf("%s: transform does not give the canonical form", g)
+	}
+	for range n {
+		u := randomTransform(rng)
+		h := u.Apply(g)
+		got, err := measure(h, Options{}, 0, times[:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, r := want.res, got.res
+		if got.canon != want.canon || r.Solutions != w.Solutions || r.Backtracks != w.Backtracks || r.Guesses != w.Guesses ||
+			r.Nodes != w.Nodes || BandFor(r.Solutions, r.Backtracks) != BandFor(w.Solutions, w.Backtracks) {
+			t.Fatalf("%s, written as %s (%v):\ncanonical %s, %+v\nwant      %s, %+v", g, h, u, got.canon, r, want.canon, w)
+		}
+		if w.Solutions == 1 && r.Solution != u.Apply(w.Solution) {
+			t.Fatalf("%s: solution not moved back", h)
+		}
+	}
+}
+
+// FuzzCanonical: for any valid grid (within a search budget), the canonical
+// form of a transform of it is its canonical form, and the canonical form is
+// its own.
+func FuzzCanonical(f *testing.F) {
+	for i, s := range []string{easy, strings.Repeat(".", 81), noSolutionDeep,
+		"...8.1..........435............7.8........1...2..3....6......75..34........2..6..",
+		"..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9",
+		"1" + strings.Repeat(".", 80)} {
+		f.Add(s, uint64(i))
+	}
+	f.Fuzz(func(t *testing.T, s string, seed uint64) {
+		g, err := Parse(s)
+		if err != nil || g.Validate() != nil {
+			return
+		}
+		opt := Options{MaxNodes: 20_000}
+		c, tr, err := Canonical(g, opt)
+		if err != nil {
+			return // over budget
+		}
+		if tr.Apply(g) != c {
+			t.Fatalf("%s: %v gives %s, not %s", g, tr, tr.Apply(g), c)
+		}
+		if c2, _, err := Canonical(c, opt); err != nil || c2 != c {
+			t.Fatalf("%s: canonical %s, its canonical %s (%v)", g, c, c2, err)
+		}
+		u := randomTransform(rand.New(rand.NewPCG(seed, seed>>32)))
+		if c3, _, err := Canonical(u.Apply(g), opt); err != nil || c3 != c {
+			t.Fatalf("%s: canonical %s, of %s (%v) %s (%v)", g, c, u.Apply(g), u, c3, err)
+		}
+	})
 }

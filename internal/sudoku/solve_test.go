@@ -6,13 +6,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// shared is the project's puzzle collections (see its README).
-const shared = "../../../shared/puzzles"
+	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+)
 
 // readPuzzles reads a file of one puzzle per line.
 func readPuzzles(t testing.TB, path string) []Grid {
@@ -66,18 +64,14 @@ func checkSolution(t testing.TB, g, sol Grid) {
 }
 
 func TestCollections(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(shared, "*.txt"))
-	fixtures, _ := filepath.Glob("testdata/*.txt")
-	if len(files) == 0 {
-		t.Logf("no collections in %s: checking only testdata", shared)
-	}
-	for _, path := range append(fixtures, files...) {
-		t.Run(filepath.Base(path), func(t *testing.T) {
+	for _, name := range puzzletest.Collections {
+		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			gs := readPuzzles(t, path)
+			n := 0
 			if testing.Short() {
-				gs = gs[:min(len(gs), 2000)] // make test runs them all
+				n = 2000 // make test runs them all
 			}
+			gs := parseAll(t, puzzletest.Lines(t, name, n))
 			for _, g := range gs {
 				r, err := Solve(g, Options{})
 				if err != nil {
