@@ -12,12 +12,13 @@ import (
 type Puzzle struct {
 	ID            int64     `json:"id,omitzero"`
 	Givens        Grid      `json:"puzzle"`
+	Canonical     Grid      `json:"canonical"` // the same for every way of writing the puzzle; see Canonical
 	Solution      Grid      `json:"solution"`
 	Clues         int       `json:"clues"`
 	Solutions     int       `json:"solutions"`
 	Unique        bool      `json:"unique"`
 	Backtracks    int64     `json:"backtracks"`
-	Band          Band      `json:"band"` // BandOf(Backtracks), set by Rate and by the archive
+	Band          Band      `json:"band"` // BandFor(Solutions, Backtracks), set by Rate and by the archive
 	Guesses       int64     `json:"guesses"`
 	Nodes         int64     `json:"nodes"`
 	SolveNS       int64     `json:"solve_ns"`

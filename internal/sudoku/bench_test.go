@@ -1,21 +1,21 @@
 package sudoku
 
 import (
-	"os"
-	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/sudoku-archive/sudoku/internal/puzzletest"
 )
 
-// The collections benchmarked, from ../../../shared/puzzles (see its README).
+// The collections benchmarked (see testdata/README.md).
 var benchSets = []string{
-	"17_clue",
-	"magictour_top1465",
-	"forum_hardest_1106",
-	"forum_hardest_1905_11plus_even",
-	"sudokuexchange_diabolical_even",
-	"kaggle9m_easy_even5000",
-	"norvig_easy50",
+	puzzletest.SeventeenClue,
+	puzzletest.Top1465,
+	puzzletest.Forum1106,
+	puzzletest.Forum1905,
+	puzzletest.Diabolical,
+	puzzletest.Kaggle,
+	puzzletest.Norvig,
 }
 
 // BenchmarkSolve runs the full search (to two solutions) over every puzzle
@@ -23,11 +23,7 @@ var benchSets = []string{
 func BenchmarkSolve(b *testing.B) {
 	for _, name := range benchSets {
 		b.Run(name, func(b *testing.B) {
-			path := filepath.Join(shared, name+".txt")
-			if _, err := os.Stat(path); err != nil {
-				b.Skipf("collection %s absent: %v", path, err)
-			}
-			gs := readPuzzles(b, path)
+			gs := parseAll(b, puzzletest.Lines(b, name, 0))
 			var backtracks int64
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
@@ -70,17 +66,13 @@ func BenchmarkPlain(b *testing.B) {
 		name string
 		n    int // puzzles from the head of the file
 	}{
-		{"norvig_easy50", 50},
-		{"magictour_top1465", 5},
-		{"forum_hardest_1106", 5},
+		{puzzletest.Norvig, 50},
+		{puzzletest.Top1465, 5},
+		{puzzletest.Forum1106, 5},
 	}
 	for _, set := range sets {
 		b.Run(set.name, func(b *testing.B) {
-			path := filepath.Join(shared, set.name+".txt")
-			if _, err := os.Stat(path); err != nil {
-				b.Skipf("collection %s absent: %v", path, err)
-			}
-			gs := readPuzzles(b, path)[:set.n]
+			gs := parseAll(b, puzzletest.Lines(b, set.name, set.n))
 			for b.Loop() {
 				for _, g := range gs {
 					if sols, _, ok := plainSolve(g, 1<<40); sols != 1 || !ok {
@@ -95,11 +87,7 @@ func BenchmarkPlain(b *testing.B) {
 
 // BenchmarkTrace shows what recording costs on the hardest collection.
 func BenchmarkTrace(b *testing.B) {
-	path := filepath.Join(shared, "forum_hardest_1106.txt")
-	if _, err := os.Stat(path); err != nil {
-		b.Skipf("collection %s absent: %v", path, err)
-	}
-	gs := readPuzzles(b, path)
+	gs := parseAll(b, puzzletest.Lines(b, puzzletest.Forum1106, 0))
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, g := range gs {
@@ -109,4 +97,25 @@ func BenchmarkTrace(b *testing.B) {
 		}
 	}
 	reportPerPuzzle(b, len(gs), -1)
+}
+
+// BenchmarkRate measures what the archive pays per puzzle on one core: the
+// search for the solution, the canonical form and the timed runs of the
+// presentations (an op is one pass over the collection).
+//
+//	go test -run '^$' -bench Rate -cpu 1 ./internal/sudoku
+func BenchmarkRate(b *testing.B) {
+	for _, name := range []string{puzzletest.SeventeenClue, puzzletest.Forum1106} {
+		b.Run(name, func(b *testing.B) {
+			gs := parseAll(b, puzzletest.Lines(b, name, 0))
+			for b.Loop() {
+				for _, g := range gs {
+					if _, err := Rate(g, Options{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			reportPerPuzzle(b, len(gs), -1)
+		})
+	}
 }

@@ -5,7 +5,7 @@ import "fmt"
 // EngineVersion identifies the search whose measures are recorded. Bump it
 // whenever a change alters solutions, backtracks, guesses or nodes for any
 // puzzle; timing-only changes keep it.
-const EngineVersion = "1"
+const EngineVersion = "2"
 
 // Grid is a Sudoku grid: 81 cells row by row, 0 for a blank, 1-9 for a digit.
 type Grid [81]uint8

@@ -5,7 +5,6 @@ import (
 	"math/bits"
 	"slices"
 	"sync"
-	"time"
 )
 
 // ErrNoSolution is returned by Rate for a puzzle with no solution.
@@ -77,34 +76,33 @@ func solve(g Grid, opt Options, tr *tracer, reverse bool) (Result, error) {
 	return s.res, s.err
 }
 
-// Rate solves g, times the search Options.Runs times (at least 3) and returns
-// the puzzle with its measures, SolveNS being the median time. It fails with
-// a *CellError or *ConflictError, ErrNoSolution, ErrBudget or ErrCanceled.
+// Rate measures the puzzle g: it finds its canonical form, searches the
+// Presentations fixed ways of writing it and records the run with the median
+// backtracks (see the package documentation), so every way of writing a
+// puzzle gets the same Solutions, Backtracks, Guesses, Nodes, Band and
+// Canonical. It times Options.Runs searches (at least 3 and at least
+// Presentations, the presentations' runs included), SolveNS being the
+// median. It fails with a *CellError or *ConflictError, ErrNoSolution,
+// ErrBudget or ErrCanceled.
 func Rate(g Grid, opt Options) (Puzzle, error) {
-	runs := max(opt.Runs, 3)
+	if err := g.Validate(); err != nil {
+		return Puzzle{}, err
+	}
 	var times [15]int64
-	ts := times[:0]
-	if runs > len(times) {
-		ts = make([]int64, 0, runs)
+	m, err := measure(g, opt, max(opt.Runs, 3), times[:])
+	if err != nil {
+		return Puzzle{}, err
 	}
-	var res Result
-	for range runs {
-		t := time.Now()
-		r, err := Solve(g, opt)
-		ts = append(ts, time.Since(t).Nanoseconds())
-		if err != nil {
-			return Puzzle{}, err
-		}
-		res = r
-	}
-	if res.Solutions == 0 {
+	if m.solutions == 0 {
 		return Puzzle{}, ErrNoSolution
 	}
+	ts := m.times
 	slices.Sort(ts)
+	res := m.res
 	return Puzzle{
-		Givens: g, Solution: res.Solution, Clues: g.Clues(),
+		Givens: g, Canonical: m.canon, Solution: res.Solution, Clues: g.Clues(),
 		Solutions: res.Solutions, Unique: res.Solutions == 1,
-		Backtracks: res.Backtracks, Band: BandOf(res.Backtracks), Guesses: res.Guesses, Nodes: res.Nodes,
+		Backtracks: res.Backtracks, Band: BandFor(res.Solutions, res.Backtracks), Guesses: res.Guesses, Nodes: res.Nodes,
 		SolveNS: ts[len(ts)/2], EngineVersion: EngineVersion,
 	}, nil
 }

@@ -6,13 +6,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// shared is the project's puzzle collections (see its README).
-const shared = "../../../shared/puzzles"
+	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+)
 
 // readPuzzles reads a file of one puzzle per line.
 func readPuzzles(t testing.TB, path string) []Grid {
@@ -66,18 +64,14 @@ func checkSolution(t testing.TB, g, sol Grid) {
 }
 
 func TestCollections(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(shared, "*.txt"))
-	fixtures, _ := filepath.Glob("testdata/*.txt")
-	if len(files) == 0 {
-		t.Logf("no collections in %s: checking only testdata", shared)
-	}
-	for _, path := range append(fixtures, files...) {
-		t.Run(filepath.Base(path), func(t *testing.T) {
+	for _, name := range puzzletest.Collections {
+		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			gs := readPuzzles(t, path)
+			n := 0
 			if testing.Short() {
-				gs = gs[:min(len(gs), 2000)] // make test runs them all
+				n = 2000 // make test runs them all
 			}
+			gs := parseAll(t, puzzletest.Lines(t, name, n))
 			for _, g := range gs {
 				r, err := Solve(g, Options{})
 				if err != nil {
@@ -198,10 +192,13 @@ func TestWorkedExample(t *testing.T) {
 	if r != want {
 		t.Fatalf("Solve = %+v, want %+v", r, want)
 	}
-	steps, truncated, _, err := Trace(g, 0, Options{})
-	if err != nil || truncated {
-		t.Fatal(err, truncated)
+	// The search itself, traced on the grid as written (Trace traces the
+	// recorded presentation instead: see TestTrace).
+	tr := &tracer{max: DefaultMaxSteps}
+	if _, err := solve(g, Options{}, tr, false); err != nil || tr.truncated {
+		t.Fatal(err, tr.truncated)
 	}
+	steps := tr.steps
 	// Count the runs of kinds: 10 forced, guess 1 at cell 0, 44 forced,
 	// 45 undos, guess 7 at cell 0, 21 forced, 22 undos.
 	type run struct {
@@ -327,8 +324,15 @@ func TestTrace(t *testing.T) {
 		}
 		maxLen = max(maxLen, len(steps))
 		plainRes, _ := Solve(g, Options{})
-		if r != plainRes {
+		if r.Solutions != plainRes.Solutions || r.Solution != plainRes.Solution {
 			t.Fatalf("%s: Trace result %+v, Solve %+v", g, r, plainRes)
+		}
+		if r.Solutions > 0 {
+			// The trace is the run Rate records.
+			p, err := Rate(g, Options{})
+			if err != nil || p.Backtracks != r.Backtracks || p.Guesses != r.Guesses || p.Nodes != r.Nodes || p.Solution != r.Solution {
+				t.Fatalf("%s: Trace result %+v, Rate %+v, %v", g, r, p, err)
+			}
 		}
 		guesses, branches, reached := replay(t, g, steps, r.Solution)
 		if int64(guesses) != r.Backtracks || int64(branches) != r.Guesses {
@@ -343,7 +347,7 @@ func TestTrace(t *testing.T) {
 	// A capped trace: the cap holds, the result is still exact.
 	g := gs[len(gs)-2]
 	steps, truncated, r, err := Trace(g, 25, Options{})
-	want, _ := Solve(g, Options{})
+	_, _, want, _ := Trace(g, 0, Options{})
 	if err != nil || !truncated || len(steps) != 25 || r != want {
 		t.Errorf("capped trace: %d steps, truncated %v, %+v, %v", len(steps), truncated, r, err)
 	}

@@ -53,19 +53,40 @@ type Step struct {
 // median of forum_hardest_1106 about 10,000.
 const DefaultMaxSteps = 100_000
 
-// Trace runs the same search as Solve and records its steps, at most maxSteps
-// (0 or less means DefaultMaxSteps); truncated is true when the search went
-// on past the cap. The search itself always runs to its end, so res is the
-// exact Result that Solve returns. The steps replay from the givens: every
-// placement goes into an empty cell without clashing, and every undo removes
-// the digit last placed and not yet removed (see the package documentation).
+// Trace returns the steps of the search that Rate records for g: the run on
+// the presentation of g's canonical form with the median backtracks, with
+// every step moved back onto g as written (cell and digit), at most maxSteps
+// of them (0 or less means DefaultMaxSteps); truncated is true when the
+// search went on past the cap. The search itself always runs to its end, so
+// res is exactly that run's Result (Solution moved back onto g), whose counts
+// are Rate's measures. The steps replay from g's givens: every placement
+// goes into an empty cell without clashing, and every undo removes the digit
+// last placed and not yet removed (see the package documentation). It fails
+// as Solve does; a puzzle without solution has a trace too.
 func Trace(g Grid, maxSteps int, opt Options) (steps []Step, truncated bool, res Result, err error) {
 	if maxSteps <= 0 {
 		maxSteps = DefaultMaxSteps
 	}
+	if err := g.Validate(); err != nil {
+		return nil, false, Result{}, err
+	}
+	var times [Presentations]int64
+	m, err := measure(g, opt, 0, times[:])
+	if err != nil {
+		return nil, false, Result{}, err
+	}
+	to := m.toRecorded()
 	tr := &tracer{max: maxSteps}
-	res, err = solve(g, opt, tr, false)
-	return tr.steps, tr.truncated, res, err
+	res, err = solve(to.Apply(g), opt, tr, false)
+	if err != nil {
+		return nil, false, Result{}, err
+	}
+	back := to.Inverse()
+	for i, s := range tr.steps {
+		tr.steps[i] = back.Step(s)
+	}
+	res.Solution = back.Apply(res.Solution)
+	return tr.steps, tr.truncated, res, nil
 }
 
 // tracer records the steps of a search.

@@ -1,0 +1,503 @@
+package sudoku
+
+import (
+	"slices"
+	"sync"
+)
+
+// Canonical returns the canonical form of g, the same grid for every way of
+// writing the puzzle (see the package documentation, "The same puzzle,
+// written another way"), and a transform t with t.Apply(g) equal to it. It
+// solves g to learn whether it has a unique solution, and fails as Solve
+// does (*CellError, *ConflictError, ErrBudget, ErrCanceled).
+func Canonical(g Grid, opt Options) (Grid, Transform, error) {
+	r, err := Solve(g, opt)
+	if err != nil {
+		return Grid{}, Transform{}, err
+	}
+	if r.Solutions == 1 {
+		c, t := CanonicalSolved(g, r.Solution)
+		return c, t, nil
+	}
+	c, t := canonicalGivens(g)
+	return c, t, nil
+}
+
+// CanonicalSolved is Canonical for a puzzle g whose unique solution is
+// known: solution must be that solution (a full valid grid keeping g's
+// givens); for anything else the result is unspecified.
+func CanonicalSolved(g, solution Grid) (Grid, Transform) {
+	cs := canonPool.Get().(*canonSolver)
+	defer canonPool.Put(cs)
+	cs.solution(solution)
+	best := Grid{}
+	var bt Transform
+	for i, t := range cs.autos {
+		h := t.Apply(g)
+		if i == 0 || lessGrid(h, best) {
+			best, bt = h, t
+		}
+	}
+	return best, bt
+}
+
+// lessGrid orders grids cell by cell, a blank (0) before every digit.
+func lessGrid(a, b Grid) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return a[i] < b[i]
+		}
+	}
+	return false
+}
+
+// canonPool keeps the solvers' buffers between calls.
+var canonPool = sync.Pool{New: func() any { return new(canonSolver) }}
+
+// canonSolver finds the minlex form of a full grid and every transform that
+// gives it (the grid's automorphisms composed with one such transform).
+type canonSolver struct {
+	s     [2]Grid  // the grid and its transpose
+	sigma [9]int8  // for the current two top rows: see solution
+	best  uint64   // least second row so far, as positions (see columns)
+	have  bool     // best is set
+	ties  []colTie // the column orders giving best
+	cur   colTie   // the top rows being searched
+	autos []Transform
+}
+
+// colTie is a choice of top two rows and a column order.
+type colTie struct {
+	t, r0, r1 uint8
+	cols      [9]int8
+}
+
+// colState is a partial column order: which column is at which position.
+type colState struct {
+	pos    [9]int8 // position of each column of s, -1 if not placed
+	col    [9]int8 // column at each position, -1 if empty
+	smap   [3]int8 // position stack of each stack of s, -1 if not yet
+	next   [3]int8 // slots used in each position stack
+	mapped int8    // position stacks used so far (they are used in order)
+}
+
+func (st *colState) place(c int8) {
+	s := c / 3
+	if st.smap[s] < 0 {
+		st.smap[s] = st.mapped
+		st.mapped++
+	}
+	ps := st.smap[s]
+	p := ps*3 + st.next[ps]
+	st.next[ps]++
+	st.pos[c], st.col[p] = p, c
+}
+
+// solution sets cs.autos to every transform t whose t.Apply(sol) is the
+// least grid, cell by cell, among all transforms of sol (the minlex form;
+// its first row is always 123456789, digits being relabelled in the order
+// they first appear).
+//
+// The first row of a transform is one row of sol or of its transpose (18
+// choices) and the second another row of the same band (2). With those
+// fixed and the digits relabelled so the first row reads 123456789, the
+// second row depends on the column order only, and is found least by a
+// depth-first search over the columns that places, as soon as a digit is
+// read, the column where that digit stands in the first row at the first
+// place still open to it (any other place would make the row greater). The
+// column orders that tie for the least second row fix the whole grid but
+// for the order of the last two bands and the rows within them, which sorting
+// makes least. Every transform that ties for the least grid is kept.
+func (cs *canonSolver) solution(sol Grid) {
+	cs.s[0] = sol
+	for r := range 9 {
+		for c := range 9 {
+			cs.s[1][c*9+r] = sol[r*9+c]
+		}
+	}
+	cs.have = false
+	cs.ties = cs.ties[:0]
+	// Pairs of top rows where the second's three digits in a stack stand
+	// in one stack of the first can begin the second row 4 5 6 (as 0-based
+	// positions 3 4 5); the others begin it 3 4 6 at best, so they are
+	// searched only when no pair of the first kind exists.
+	for pass := range 2 {
+		if pass == 1 && cs.have && cs.best>>(4*6)&15 == 5 {
+			break
+		}
+		for t := range 2 {
+			s := &cs.s[t]
+			for r0 := range 9 {
+				var where [10]int8 // column of each digit in row r0
+				for c := range 9 {
+					where[s[r0*9+c]] = int8(c)
+				}
+				for r1 := r0 / 3 * 3; r1 < r0/3*3+3; r1++ {
+					if r1 == r0 {
+						continue
+					}
+					for c := range 9 {
+						cs.sigma[c] = where[s[r1*9+c]]
+					}
+					pure := cs.sigma[0]/3 == cs.sigma[1]/3 && cs.sigma[0]/3 == cs.sigma[2]/3
+					if pure != (pass == 0) {
+						continue
+					}
+					cs.cur = colTie{t: uint8(t), r0: uint8(r0), r1: uint8(r1)}
+					cs.firstStack()
+				}
+			}
+		}
+	}
+
+	// Complete each tie: the third row is the band's last, then the other
+	// two bands, each with its rows sorted, the band with the lesser first
+	// row first.
+	var bestRows [9]uint64
+	cs.autos = cs.autos[:0]
+	for i, ct := range cs.ties {
+		s := &cs.s[ct.t]
+		var dm [10]uint8
+		for j, c := range ct.cols {
+			dm[s[int(ct.r0)*9+int(c)]] = uint8(j + 1)
+		}
+		key := func(r int) uint64 {
+			var k uint64
+			for _, c := range ct.cols {
+				k = k<<4 | uint64(dm[s[r*9+int(c)]])
+			}
+			return k
+		}
+		b0 := int(ct.r0) / 3
+		r2 := b0*3 + 3 - int(ct.r0)%3 - int(ct.r1)%3 // the band's third row
+		var rows [9]uint8
+		var keys [9]uint64
+		rows[0], rows[1], rows[2] = ct.r0, ct.r1, uint8(r2)
+		for j := range 3 {
+			keys[j] = key(int(rows[j]))
+		}
+		if i > 0 && keys[2] > bestRows[2] { // rows 0 and 1 tie
+			continue
+		}
+		type bandRows struct {
+			rows [3]uint8
+			keys [3]uint64
+		}
+		var others [2]bandRows
+		n := 0
+		for b := range 3 {
+			if b == b0 {
+				continue
+			}
+			br := &others[n]
+			n++
+			for j := range 3 {
+				br.rows[j], br.keys[j] = uint8(b*3+j), key(b*3+j)
+			}
+			// Sort the band's three rows by key.
+			for x := 1; x < 3; x++ {
+				for y := x; y > 0 && br.keys[y] < br.keys[y-1]; y-- {
+					br.keys[y], br.keys[y-1] = br.keys[y-1], br.keys[y]
+					br.rows[y], br.rows[y-1] = br.rows[y-1], br.rows[y]
+				}
+			}
+		}
+		if others[1].keys[0] < others[0].keys[0] {
+			others[0], others[1] = others[1], others[0]
+		}
+		for j := range 3 {
+			rows[3+j], keys[3+j] = others[0].rows[j], others[0].keys[j]
+			rows[6+j], keys[6+j] = others[1].rows[j], others[1].keys[j]
+		}
+		c := 0
+		if i > 0 {
+			c = slices.Compare(keys[:], bestRows[:])
+		}
+		if c > 0 {
+			continue
+		}
+		if c < 0 || i == 0 {
+			bestRows = keys
+			cs.autos = cs.autos[:0]
+		}
+		tr := Transform{Transposed: ct.t == 1, Rows: rows, Digits: dm}
+		for j, c := range ct.cols {
+			tr.Cols[j] = uint8(c)
+		}
+		cs.autos = append(cs.autos, tr)
+	}
+}
+
+// perms3 lists the orders of three things.
+var perms3 = [6][3]int8{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}}
+
+// firstStack begins the search for the least second row with each order of
+// the columns in the first three positions, and goes on from position 3.
+// The second row's first entry is always position 3 (the digit under the
+// first column stands in another stack, which comes second). When two
+// columns of a stack have their digits in one stack and the third in
+// another (the pair of rows is not pure), only the orders that put the two
+// first can give the least row (3 4 6 rather than 3 6 ...), so only those
+// are tried. This is what a search from position 0 would do, without the
+// branches it would cut a step later.
+func (cs *canonSolver) firstStack() {
+	for a := range int8(3) {
+		for _, p := range perms3 {
+			c0, c1, c2 := a*3+p[0], a*3+p[1], a*3+p[2]
+			if cs.sigma[c0]/3 != cs.sigma[c1]/3 {
+				continue
+			}
+			st := colState{pos: [9]int8{-1, -1, -1, -1, -1, -1, -1, -1, -1}, col: [9]int8{-1, -1, -1, -1, -1, -1, -1, -1, -1}, smap: [3]int8{-1, -1, -1}}
+			var key uint64
+			for j, c := range [3]int8{c0, c1, c2} {
+				st.place(c)
+				x := cs.sigma[c]
+				if st.pos[x] < 0 {
+					st.place(x)
+				}
+				key |= uint64(st.pos[x]) << (4 * uint(8-j))
+			}
+			if cs.have && key>>(4*6) > cs.best>>(4*6) {
+				continue
+			}
+			cs.columns(3, st, key)
+		}
+	}
+}
+
+// columns continues the search for the least second row from position j,
+// key holding the row up to j (as positions in the first row, 4 bits each,
+// the first in bits 32-35).
+func (cs *canonSolver) columns(j int, st colState, key uint64) {
+	if j == 9 {
+		if !cs.have || key < cs.best {
+			cs.best, cs.have = key, true
+			cs.ties = cs.ties[:0]
+		}
+		t := cs.cur
+		t.cols = st.col
+		cs.ties = append(cs.ties, t)
+		return
+	}
+	if c := st.col[j]; c >= 0 {
+		cs.read(j, st, c, key)
+		return
+	}
+	ps := int8(j / 3)
+	for c := range int8(9) {
+		if st.pos[c] >= 0 {
+			continue
+		}
+		if m := st.smap[c/3]; m != ps && !(m < 0 && ps == st.mapped) {
+			continue
+		}
+		next := st
+		next.place(c)
+		cs.read(j, next, c, key)
+	}
+}
+
+// read adds to key the position of the digit of column c (at position j),
+// placing the column of that digit in the first row if not yet placed, and
+// goes on unless the row is already greater than the best.
+func (cs *canonSolver) read(j int, st colState, c int8, key uint64) {
+	x := cs.sigma[c]
+	if st.pos[x] < 0 {
+		st.place(x)
+	}
+	sh := 4 * uint(8-j)
+	key |= uint64(st.pos[x]) << sh
+	if cs.have && key>>sh > cs.best>>sh {
+		return
+	}
+	cs.columns(j+1, st, key)
+}
+
+// colOrders lists the 1,296 column orders that keep stacks together.
+var colOrders = func() [][9]uint8 {
+	var out [][9]uint8
+	for _, so := range perms3 {
+		for _, a := range perms3 {
+			for _, b := range perms3 {
+				for _, c := range perms3 {
+					var p [9]uint8
+					for j, w := range [3][3]int8{a, b, c} {
+						for i := range 3 {
+							p[j*3+i] = uint8(so[j]*3 + w[i])
+						}
+					}
+					out = append(out, p)
+				}
+			}
+		}
+	}
+	return out
+}()
+
+// givState is a partial transform in canonicalGivens: the orientation, the
+// column order, the rows chosen so far and the digits labelled so far.
+type givState struct {
+	t      uint8
+	n      uint8 // digits labelled
+	used   uint16
+	cols   [9]uint8
+	rows   [9]uint8
+	digits [10]uint8
+}
+
+// canonicalGivens returns the least grid, cell by cell with a blank before
+// every digit, among all transforms of g with the digits relabelled in the
+// order they first appear (the minlex form of the givens), and a transform
+// giving it. It is the canonical form of a puzzle without a unique solution.
+//
+// It builds the grid row by row. Every orientation and column order starts
+// a candidate (2 x 1,296); at each row a candidate goes on with every row it
+// may put there (one of an unused band, or of the band begun), and only the
+// candidates whose new row is least survive. Candidates that would see the
+// same rest of the grid (the rows left, relabelled so far, as sets) have the
+// same future, so only one of them is kept: this keeps grids with few givens,
+// where many transforms tie, as cheap as the rest.
+func canonicalGivens(g Grid) (Grid, Transform) {
+	var s [2]Grid
+	s[0] = g
+	for r := range 9 {
+		for c := range 9 {
+			s[1][c*9+r] = g[r*9+c]
+		}
+	}
+	cur := make([]givState, 0, 2*len(colOrders))
+	for t := range uint8(2) {
+		for _, p := range colOrders {
+			cur = append(cur, givState{t: t, cols: p})
+		}
+	}
+	cur = dedupGivens(&s, cur, 0)
+	var next []givState
+	var out Grid
+	for k := range 9 {
+		best := ^uint64(0)
+		next = next[:0]
+		for i := range cur {
+			st := &cur[i]
+			sg := &s[st.t]
+			var from, to int
+			if k%3 == 0 {
+				from, to = 0, 9
+			} else {
+				b := int(st.rows[k-1]) / 3
+				from, to = b*3, b*3+3
+			}
+			for r := from; r < to; r++ {
+				if k%3 == 0 && st.used&(7<<(r/3*3)) != 0 || st.used&(1<<r) != 0 {
+					continue
+				}
+				dm, n := st.digits, st.n
+				var key uint64
+				for _, c := range st.cols {
+					v := sg[r*9+int(c)]
+					if v != 0 {
+						if dm[v] == 0 {
+							n++
+							dm[v] = n
+						}
+						v = dm[v]
+					}
+					key = key<<4 | uint64(v)
+				}
+				if key > best {
+					continue
+				}
+				if key < best {
+					best = key
+					next = next[:0]
+				}
+				ns := *st
+				ns.digits, ns.n = dm, n
+				ns.rows[k] = uint8(r)
+				ns.used |= 1 << r
+				next = append(next, ns)
+			}
+		}
+		for j := range 9 {
+			out[k*9+j] = uint8(best >> (4 * (8 - j)) & 15)
+		}
+		cur, next = next, cur
+		if k < 8 {
+			cur = dedupGivens(&s, cur, k+1)
+		}
+	}
+	st := cur[0]
+	tr := Transform{Transposed: st.t == 1, Rows: st.rows, Cols: st.cols, Digits: st.digits}
+	n := st.n
+	for d := 1; d <= 9; d++ { // digits absent from g: the labels left, in order
+		if tr.Digits[d] == 0 {
+			n++
+			tr.Digits[d] = n
+		}
+	}
+	return out, tr
+}
+
+// dedupGivens keeps one of each set of candidates that have k rows placed
+// and see the same rest of the grid. Below a few dozen candidates it does
+// nothing: that costs more than it saves.
+func dedupGivens(s *[2]Grid, cur []givState, k int) []givState {
+	if len(cur) <= 32 {
+		return cur
+	}
+	seen := make(map[[9]uint64]struct{}, len(cur))
+	out := cur[:0]
+	for _, st := range cur {
+		sg := &s[st.t]
+		row := func(r int) uint64 {
+			var key uint64
+			for _, c := range st.cols {
+				v := uint64(sg[r*9+int(c)])
+				if v != 0 {
+					if d := st.digits[v]; d != 0 {
+						v = uint64(d)
+					} else {
+						v += 16 // not labelled yet: its own name
+					}
+				}
+				key = key<<5 | v
+			}
+			return key
+		}
+		var key [9]uint64
+		n := 0
+		if k%3 != 0 { // the rest of the band begun
+			b := int(st.rows[k-1]) / 3
+			m := n
+			for r := b * 3; r < b*3+3; r++ {
+				if st.used&(1<<r) == 0 {
+					key[n] = row(r)
+					n++
+				}
+			}
+			slices.Sort(key[m:n])
+		}
+		var bands [3][3]uint64
+		nb := 0
+		for b := range 3 {
+			if st.used&(7<<(b*3)) != 0 {
+				continue
+			}
+			for j := range 3 {
+				bands[nb][j] = row(b*3 + j)
+			}
+			slices.Sort(bands[nb][:])
+			nb++
+		}
+		slices.SortFunc(bands[:nb], func(x, y [3]uint64) int { return slices.Compare(x[:], y[:]) })
+		for _, bd := range bands[:nb] {
+			n += copy(key[n:], bd[:])
+		}
+		if _, ok := seen[key]; ok {
+			continue
+		}
+		seen[key] = struct{}{}
+		out = append(out, st)
+	}
+	return out
+}
