@@ -196,10 +196,7 @@ func init() {
 	}
 	lock := func(s Step) string {
 		d := s.Digits[0]
-		name := "Pointing"
-		if s.Units[0] < 18 {
-			name = "Claiming"
-		}
+		name := s.Technique
 		txt := fmt.Sprintf("%s: in %s the %ds lie in %s, so %d is removed from %s", name, unitName(s.Units[0]), d, unitName(s.Units[1]), d, cellList(elimCells(s)))
 		if len(s.Placements) > 0 {
 			txt += fmt.Sprintf(", which leaves %s as the only place for %d in %s", cellName(s.Placements[0].Cell), d, unitName(s.Units[2]))
@@ -280,7 +277,7 @@ func init() {
 		default:
 			why = fmt.Sprintf("both %s and %s lead to %s", nodeName(src), nodeName(Node{src.Candidate, !src.On}), nodeName(dst))
 		}
-		return fmt.Sprintf("%s: %s (chains of %d links in all), so %s.", s.Technique, why, s.Length, s.outcome())
+		return fmt.Sprintf("%s: %s (%d nodes in all), so %s.", s.Technique, why, s.Length, s.outcome())
 	}
 	for _, t := range []string{Nishio, CellForcingChain, RegionForcingChain, DynamicForcingChain, DynamicForcingChainPlus} {
 		renderers[t] = multi
