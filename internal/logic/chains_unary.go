@@ -31,7 +31,12 @@ func (s *solver) links(p int32, y, x bool, out []int32) []int32 {
 				out = append(out, nodeOf(c, bits.TrailingZeros16(m), false))
 			}
 		}
-		sees[c].and(s.digitSet(d)).each(func(o int) { out = append(out, nodeOf(o, d, false)) })
+		m := sees[c].and(s.dcells[d])
+		for w := 0; w < 2; w++ {
+			for x := m[w]; x != 0; x &= x - 1 {
+				out = append(out, nodeOf(w*64+bits.TrailingZeros64(x), d, false))
+			}
+		}
 		return out
 	}
 	if y && popcount(cand[c]) == 2 {
@@ -39,24 +44,28 @@ func (s *solver) links(p int32, y, x bool, out []int32) []int32 {
 	}
 	if x {
 		for _, k := range [3]int{2, 0, 1} {
-			other, cnt := -1, 0
-			for _, o := range unitCells[cellUnit[c][k]] {
-				if o != c && cand[o]&bit != 0 {
-					other, cnt = o, cnt+1
+			m := unitSet[cellUnit[c][k]].and(s.dcells[d])
+			m[c>>6] &^= 1 << (c & 63)
+			if m.count() == 1 {
+				o := bits.TrailingZeros64(m[0])
+				if m[0] == 0 {
+					o = 64 + bits.TrailingZeros64(m[1])
 				}
-			}
-			if cnt == 1 {
-				out = append(out, nodeOf(other, d, true))
+				out = append(out, nodeOf(o, d, true))
 			}
 		}
 	}
 	return out
 }
 
-// digitSet returns the cells holding candidate d (cached per board state by
-// the caller's loop; cheap enough to recompute).
-func (s *solver) digitSet(d int) cellSet {
-	return s.b.digitCells(d)
+// cacheDigits refreshes s.dcells, the cells of each digit, for links.
+func (s *solver) cacheDigits() {
+	s.dcells = [10]cellSet{}
+	for c := range 81 {
+		for m := s.b.cand[c]; m != 0; m &= m - 1 {
+			s.dcells[bits.TrailingZeros16(m)].add(c)
+		}
+	}
 }
 
 func (u *unary) reset(start int32) {
@@ -83,9 +92,10 @@ func (u *unary) isParent(obj int32, id int32) bool {
 
 // forcing runs doForcingChains from start; it returns the object proving
 // the start's conjugate, or -1.
-func (s *solver) forcing(u *unary, start int32, y bool) int32 {
+func (s *solver) forcing(u *unary, start int32, y bool, limit int) int32 {
 	u.reset(start)
 	target := int32(-1)
+	layers := 0
 	for len(u.qOn) > 0 || len(u.qOff) > 0 {
 		for i := 0; i < len(u.qOn); i++ {
 			o := u.qOn[i]
@@ -130,17 +140,23 @@ func (s *solver) forcing(u *unary, start int32, y bool) int32 {
 		if target >= 0 {
 			break // later layers only give longer chains to the same target
 		}
+		if layers += 2; layers > limit {
+			break // any chain found now would rate above the best one
+		}
 	}
 	return target
 }
 
 // cycleSearch runs doCycles from start (an on node) and fills u.cycles.
-func (s *solver) cycleSearch(u *unary, start int32, y, x bool) {
+func (s *solver) cycleSearch(u *unary, start int32, y, x bool, limit int) {
 	u.reset(start)
 	u.cycles = u.cycles[:0]
 	length := 0
 	for len(u.qOn) > 0 || len(u.qOff) > 0 {
 		length++
+		if length > limit {
+			return // any cycle found now would rate above the best one
+		}
 		for i := 0; i < len(u.qOn); i++ {
 			o := u.qOn[i]
 			s.work++
@@ -206,7 +222,20 @@ func distinct(ids []int32) int {
 func (s *solver) unaryChains() (Step, bool) {
 	p := s.pool()
 	u := &p.u
+	s.cacheDigits()
 	var best chainHint
+	// limit is the longest chain (in nodes, with a margin of two) that can
+	// still rate no higher than the best found so far.
+	limit := func(base float64) int {
+		if !best.ok {
+			return 1 << 30
+		}
+		n := 2
+		for chainGrade(base, n) <= best.grade {
+			n++
+		}
+		return n + 2
+	}
 	configs := [3][2]bool{{false, true}, {true, false}, {true, true}} // (y, x)
 	for _, cfg := range configs {
 		y, x := cfg[0], cfg[1]
@@ -237,7 +266,7 @@ func (s *solver) unaryChains() (Step, bool) {
 			}
 			for _, v := range digitsOf(s.b.cand[c]) {
 				on := nodeOf(c, v, true)
-				s.cycleSearch(u, on, y, x)
+				s.cycleSearch(u, on, y, x, limit(cycBase))
 				for _, cyc := range u.cycles {
 					path := u.path(cyc)
 					cx := distinct(path)
@@ -254,7 +283,7 @@ func (s *solver) unaryChains() (Step, bool) {
 					continue
 				}
 				for _, start := range [2]int32{on, conjugate(on)} {
-					t := s.forcing(u, start, y)
+					t := s.forcing(u, start, y, limit(fcBase))
 					if t < 0 {
 						continue
 					}
@@ -302,7 +331,7 @@ func (s *solver) cycleStep(path []int32) (Step, bool) {
 	var forw, back [10]cellSet
 	for _, id := range path[1:] {
 		c, d := nodeCell(id), nodeDigit(id)
-		vis := sees[c].and(s.b.digitCells(d))
+		vis := sees[c].and(s.dcells[d])
 		if nodeOn(id) {
 			forw[d][0] |= vis[0]
 			forw[d][1] |= vis[1]

@@ -138,6 +138,7 @@ type solver struct {
 	work   int64
 	budget int64
 	ch     *chainPool
+	dcells [10]cellSet // cells of each digit, refreshed by the chain searches
 }
 
 var errBudget = errors.New("budget")
