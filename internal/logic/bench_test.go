@@ -10,10 +10,6 @@ import (
 // reports puzzles per second (one core).
 func BenchmarkGrade(b *testing.B) {
 	rated := puzzletest.RatedPuzzles(b, 200)
-	gs := make([]any, 0)
-	_ = gs
-	grids := make([]interface{ String() string }, 0)
-	_ = grids
 	var n int
 	b.ResetTimer()
 	for b.Loop() {
