@@ -1,0 +1,566 @@
+package logic
+
+import (
+	"math/bits"
+	"slices"
+)
+
+// The chain family follows Sudoku Explainer's Chaining: a node is a
+// candidate that is on (true) or off (false); an "on" node turns off the
+// other candidates of its cell and the other places of its digit in its
+// units; an "off" node turns on the last candidate of a bivalue cell (a
+// Y-link) or the last place of the digit in a unit (an X-link). A chain's
+// complexity is the number of distinct nodes it rests on, and its grade is
+// the technique's base plus lengthBonus(complexity).
+
+const nNodes = 1458 // 729 candidates, on and off
+
+// extraSlot holds the node found in a contradiction, beside the set's nodes.
+const extraSlot = nNodes
+
+type nodeSet [23]uint64
+
+func (s *nodeSet) add(i int32)      { s[i>>6] |= 1 << (i & 63) }
+func (s *nodeSet) has(i int32) bool { return s[i>>6]&(1<<(i&63)) != 0 }
+
+func nodeOf(c, d int, on bool) int32 {
+	id := int32(c*9+d-1) << 1
+	if on {
+		id |= 1
+	}
+	return id
+}
+func nodeCell(id int32) int    { return int(id>>1) / 9 }
+func nodeDigit(id int32) int   { return int(id>>1)%9 + 1 }
+func nodeOn(id int32) bool     { return id&1 == 1 }
+func toNode(id int32) Node     { return Node{Candidate{nodeCell(id), nodeDigit(id)}, nodeOn(id)} }
+func conjugate(id int32) int32 { return id ^ 1 }
+
+// lengthBonus is Sudoku Explainer's length bonus in tenths: with length =
+// complexity-2, 0.1 for each threshold 4, 6, 8, 12, 16, 24, 32, ... passed.
+func lengthBonus(complexity int) int {
+	length := complexity - 2
+	added, ceil, odd := 0, 4, false
+	for length > ceil {
+		added++
+		if !odd {
+			ceil = ceil * 3 / 2
+		} else {
+			ceil = ceil * 4 / 3
+		}
+		odd = !odd
+	}
+	return added
+}
+
+func chainGrade(base float64, complexity int) float64 {
+	return float64(int(base*10+0.5)+lengthBonus(complexity)) / 10
+}
+
+// chainer propagates one assumption (Sudoku Explainer's doChaining), static
+// or dynamic (off nodes are taken out of the working candidates, so later
+// singles count them, with the removed candidates as hidden parents).
+type chainer struct {
+	s        *solver
+	src, cur [81]uint16
+	set      nodeSet
+	parStart [nNodes + 1]int32
+	parN     [nNodes + 1]uint16
+	pool     []int32
+	qOn      []int32
+	qOff     []int32
+	y        bool // Y-links (cell links) too, not only X-links
+	dynamic  bool
+	plus     bool // also take eliminations of the simple rules (Dynamic+)
+	extraID  int32
+	confOn   int32
+	confOff  int32
+	vis      [nNodes + 1]uint32
+	visGen   uint32
+	stack    []int32
+	par      []int32
+}
+
+func (ch *chainer) addNode(id int32, parents []int32) {
+	ch.set.add(id)
+	ch.parStart[id] = int32(len(ch.pool))
+	ch.parN[id] = uint16(len(parents))
+	ch.pool = append(ch.pool, parents...)
+}
+
+func (ch *chainer) setExtra(id int32, parents []int32) {
+	ch.extraID = id
+	ch.parStart[extraSlot] = int32(len(ch.pool))
+	ch.parN[extraSlot] = uint16(len(parents))
+	ch.pool = append(ch.pool, parents...)
+}
+
+// run propagates start; it reports a contradiction (confOn and confOff then
+// name the two nodes, one of them possibly extraSlot).
+func (ch *chainer) run(start int32) bool {
+	ch.cur = ch.src
+	ch.set = nodeSet{}
+	ch.pool = ch.pool[:0]
+	ch.qOn, ch.qOff = ch.qOn[:0], ch.qOff[:0]
+	ch.addNode(start, nil)
+	if nodeOn(start) {
+		ch.qOn = append(ch.qOn, start)
+	} else {
+		ch.qOff = append(ch.qOff, start)
+	}
+	hOn, hOff := 0, 0
+	work := 0
+	defer func() { ch.s.spend(work) }()
+	for {
+		work++
+		if hOn < len(ch.qOn) {
+			p := ch.qOn[hOn]
+			hOn++
+			if ch.onToOff(p) {
+				return true
+			}
+			continue
+		}
+		if hOff < len(ch.qOff) {
+			p := ch.qOff[hOff]
+			hOff++
+			if ch.offToOn(p) {
+				return true
+			}
+			continue
+		}
+		if ch.plus && ch.advanced() {
+			continue
+		}
+		return false
+	}
+}
+
+func (ch *chainer) onToOff(p int32) bool {
+	c, d := nodeCell(p), nodeDigit(p)
+	bit := uint16(1) << d
+	par := [1]int32{p}
+	if ch.y {
+		for m := ch.cur[c] &^ bit; m != 0; m &= m - 1 {
+			if ch.emitOff(nodeOf(c, bits.TrailingZeros16(m), false), par[:]) {
+				return true
+			}
+		}
+	}
+	var seen cellSet
+	for _, k := range [3]int{2, 0, 1} {
+		for _, o := range unitCells[cellUnit[c][k]] {
+			if o != c && ch.cur[o]&bit != 0 && !seen.has(o) {
+				seen.add(o)
+				if ch.emitOff(nodeOf(o, d, false), par[:]) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func (ch *chainer) emitOff(q int32, parents []int32) bool {
+	if ch.set.has(conjugate(q)) {
+		ch.setExtra(q, parents)
+		ch.confOn, ch.confOff = conjugate(q), extraSlot
+		return true
+	}
+	if !ch.set.has(q) {
+		ch.addNode(q, parents)
+		ch.qOff = append(ch.qOff, q)
+	}
+	return false
+}
+
+func (ch *chainer) emitOn(q int32, parents []int32) bool {
+	if ch.set.has(conjugate(q)) {
+		ch.setExtra(q, parents)
+		ch.confOn, ch.confOff = extraSlot, conjugate(q)
+		return true
+	}
+	if !ch.set.has(q) {
+		ch.addNode(q, parents)
+		ch.qOn = append(ch.qOn, q)
+	}
+	return false
+}
+
+func (ch *chainer) offToOn(p int32) bool {
+	c, d := nodeCell(p), nodeDigit(p)
+	bit := uint16(1) << d
+	type found struct {
+		q   int32
+		par []int32
+	}
+	var outs [4]found
+	n := 0
+	ch.par = ch.par[:0]
+	if ch.y && popcount(ch.cur[c]) == 2 {
+		e := firstDigit(ch.cur[c] &^ bit)
+		start := len(ch.par)
+		ch.par = append(ch.par, p)
+		for m := ch.src[c] &^ ch.cur[c]; m != 0; m &= m - 1 {
+			ch.par = append(ch.par, nodeOf(c, bits.TrailingZeros16(m), false))
+		}
+		outs[n] = found{nodeOf(c, e, true), ch.par[start:]}
+		n++
+	}
+	for _, k := range [3]int{2, 0, 1} {
+		u := cellUnit[c][k]
+		other, cnt := -1, 0
+		for _, o := range unitCells[u] {
+			if o != c && ch.cur[o]&bit != 0 {
+				other, cnt = o, cnt+1
+			}
+		}
+		if cnt != 1 {
+			continue
+		}
+		start := len(ch.par)
+		ch.par = append(ch.par, p)
+		for _, o := range unitCells[u] {
+			if ch.src[o]&bit != 0 && ch.cur[o]&bit == 0 {
+				ch.par = append(ch.par, nodeOf(o, d, false))
+			}
+		}
+		outs[n] = found{nodeOf(other, d, true), ch.par[start:]}
+		n++
+	}
+	if ch.dynamic {
+		ch.cur[c] &^= bit
+	}
+	for i := range n {
+		if ch.emitOn(outs[i].q, outs[i].par) {
+			return true
+		}
+	}
+	return false
+}
+
+// advanced (Dynamic+) applies the first simple rule (pointing/claiming,
+// hidden pair, naked pair, X-Wing) that works on the working candidates
+// only because of the assumption; its eliminations become off nodes whose
+// parents are the removed candidates the rule rests on.
+func (ch *chainer) advanced() bool {
+	sub := solver{b: board{cand: ch.cur}, budget: 1 << 62}
+	for c := range 81 {
+		if ch.cur[c] == 0 {
+			sub.b.val[c] = 1 // placed or emptied: not a cell the rules look at
+		}
+	}
+	rules := []func() (Step, bool){
+		func() (Step, bool) { return sub.locking(false) },
+		func() (Step, bool) { return sub.hiddenSet(2, false) },
+		func() (Step, bool) { return sub.nakedSet(2) },
+		func() (Step, bool) { return sub.fish(2) },
+	}
+	for _, r := range rules {
+		st, ok := r()
+		if !ok {
+			continue
+		}
+		// Parents: candidates of the pattern's units that the assumption removed.
+		ch.par = ch.par[:0]
+		var area cellSet
+		for _, u := range st.Units {
+			area[0] |= unitSet[u][0]
+			area[1] |= unitSet[u][1]
+		}
+		var dm uint16
+		for _, d := range st.Digits {
+			dm |= 1 << d
+		}
+		area.each(func(c int) {
+			for m := (ch.src[c] &^ ch.cur[c]) & dm; m != 0; m &= m - 1 {
+				id := nodeOf(c, bits.TrailingZeros16(m), false)
+				if ch.set.has(id) {
+					ch.par = append(ch.par, id)
+				}
+			}
+		})
+		if len(ch.par) == 0 {
+			return false
+		}
+		added := false
+		for _, e := range st.Eliminations {
+			q := nodeOf(e.Cell, e.Digit, false)
+			if ch.set.has(conjugate(q)) || ch.set.has(q) {
+				continue
+			}
+			ch.addNode(q, slices.Clone(ch.par))
+			ch.qOff = append(ch.qOff, q)
+			added = true
+		}
+		return added
+	}
+	return false
+}
+
+// anc counts the distinct nodes id rests on, itself included.
+func (ch *chainer) anc(id int32) int {
+	ch.visGen++
+	ch.stack = append(ch.stack[:0], id)
+	ch.vis[id] = ch.visGen
+	n := 0
+	for len(ch.stack) > 0 {
+		x := ch.stack[len(ch.stack)-1]
+		ch.stack = ch.stack[:len(ch.stack)-1]
+		n++
+		ps := ch.pool[ch.parStart[x] : ch.parStart[x]+int32(ch.parN[x])]
+		for _, p := range ps {
+			if ch.vis[p] != ch.visGen {
+				ch.vis[p] = ch.visGen
+				ch.stack = append(ch.stack, p)
+			}
+		}
+	}
+	return n
+}
+
+type chainMode int
+
+const (
+	modeNishio chainMode = iota
+	modeMultiple
+	modeDynamic
+	modeDynamicPlus
+)
+
+type chainPool struct {
+	onRuns  [10]*chainer
+	offRun  *chainer
+	regRuns [9]*chainer
+	u       unary
+}
+
+func (s *solver) pool() *chainPool {
+	if s.ch == nil {
+		p := &chainPool{offRun: &chainer{s: s}}
+		for i := range p.onRuns {
+			p.onRuns[i] = &chainer{s: s}
+		}
+		for i := range p.regRuns {
+			p.regRuns[i] = &chainer{s: s}
+		}
+		s.ch = p
+	}
+	return s.ch
+}
+
+// candidate hint of the chain searches, kept while looking for the easiest.
+type chainHint struct {
+	grade float64
+	cx    int
+	key   int
+	ok    bool
+	step  Step
+}
+
+func (h *chainHint) better(grade float64, cx, key int) bool {
+	if !h.ok {
+		return true
+	}
+	if grade != h.grade {
+		return grade < h.grade
+	}
+	if cx != h.cx {
+		return cx < h.cx
+	}
+	return key < h.key
+}
+
+// targetStep builds the outcome of a chain proving node target.
+func (s *solver) targetStep(target int32) (Step, bool) {
+	c, d := nodeCell(target), nodeDigit(target)
+	if nodeOn(target) {
+		if s.b.cand[c]&^(1<<d) == 0 {
+			return Step{}, false
+		}
+		return Step{Placements: []Candidate{{c, d}}}, true
+	}
+	if !s.b.has(c, d) {
+		return Step{}, false
+	}
+	return Step{Eliminations: []Candidate{{c, d}}}, true
+}
+
+// multiChains is Sudoku Explainer's Nishio (7.5), Multiple (8.0), Dynamic
+// (8.5) and Dynamic+ (9.0) forcing chains: from every candidate of a cell
+// assume it on and off; a contradiction, a node implied by both, by every
+// candidate of the cell or by every place of the digit in a unit is proven.
+func (s *solver) multiChains(mode chainMode) (Step, bool) {
+	p := s.pool()
+	var base float64
+	var name string
+	y, dynamic, plus := true, true, false
+	switch mode {
+	case modeNishio:
+		base, name, y = 7.5, Nishio, false
+	case modeMultiple:
+		base, name, dynamic = 8.0, CellForcingChain, false
+	case modeDynamic:
+		base, name = 8.5, DynamicForcingChain
+	case modeDynamicPlus:
+		base, name, plus = 9.0, DynamicForcingChainPlus, true
+	}
+	contradiction := mode != modeMultiple
+	for _, ch := range append(append([]*chainer{p.offRun}, p.onRuns[:]...), p.regRuns[:]...) {
+		ch.src = s.b.cand
+		ch.y, ch.dynamic, ch.plus = y, dynamic, plus
+	}
+	var best chainHint
+	consider := func(cx, key int, build func() (Step, bool)) {
+		g := chainGrade(base, cx)
+		if !best.better(g, cx, key) {
+			return
+		}
+		st, ok := build()
+		if !ok {
+			return
+		}
+		st.Grade, st.Length = g, cx
+		if st.Technique == "" {
+			st.Technique = name
+		}
+		best = chainHint{g, cx, key, true, st}
+	}
+	canBeat := func() bool { return !best.ok || base <= best.grade }
+	for c := range 81 {
+		card := popcount(s.b.cand[c])
+		if card < 2 || (mode == modeMultiple && card < 3) {
+			continue
+		}
+		if s.broke() || !canBeat() {
+			break
+		}
+		for _, v := range digitsOf(s.b.cand[c]) {
+			A := p.onRuns[v]
+			src := nodeOf(c, v, true)
+			if A.run(src) && contradiction {
+				cx := A.anc(A.confOn) + A.anc(A.confOff)
+				consider(cx, 7, func() (Step, bool) {
+					st, ok := s.targetStep(conjugate(src))
+					st.Cells = []int{c}
+					st.Chain = []Node{toNode(src), toNode(conjugate(src))}
+					return st, ok
+				})
+			}
+			if contradiction {
+				B := p.offRun
+				off := nodeOf(c, v, false)
+				if B.run(off) {
+					cx := B.anc(B.confOn) + B.anc(B.confOff)
+					consider(cx, 7, func() (Step, bool) {
+						st, ok := s.targetStep(src)
+						st.Cells = []int{c}
+						st.Chain = []Node{toNode(off), toNode(src)}
+						return st, ok
+					})
+				}
+				if (mode == modeDynamic || mode == modeDynamicPlus) && card >= 3 {
+					for w := range A.set {
+						for m := A.set[w] & B.set[w]; m != 0; m &= m - 1 {
+							id := int32(w*64 + bits.TrailingZeros64(m))
+							cx := A.anc(id) + B.anc(id)
+							consider(cx, 1, func() (Step, bool) {
+								st, ok := s.targetStep(id)
+								st.Cells = uniqueCells(c, nodeCell(id))
+								st.Chain = []Node{toNode(src), toNode(id)}
+								return st, ok
+							})
+						}
+					}
+				}
+			}
+			if mode == modeNishio {
+				continue
+			}
+			for _, k := range [3]int{2, 0, 1} {
+				u := cellUnit[c][k]
+				pos := s.b.positions(u, v)
+				if popcount(pos) < 2 || unitCells[u][bits.TrailingZeros16(pos)] != c {
+					continue
+				}
+				runs := []*chainer{}
+				for m, j := pos, 0; m != 0; m &= m - 1 {
+					o := unitCells[u][bits.TrailingZeros16(m)]
+					if o == c {
+						runs = append(runs, A)
+						continue
+					}
+					R := p.regRuns[j]
+					j++
+					R.run(nodeOf(o, v, true))
+					runs = append(runs, R)
+				}
+				s.intersect(runs, func(id int32, cx int) {
+					consider(cx, 6, func() (Step, bool) {
+						st, ok := s.targetStep(id)
+						if mode == modeMultiple {
+							st.Technique = RegionForcingChain
+						}
+						st.Cells = uniqueCells(c, nodeCell(id))
+						st.Units = []int{u}
+						st.Branches = len(runs)
+						st.Chain = []Node{toNode(src), toNode(id)}
+						return st, ok
+					})
+				}, canBeat)
+			}
+		}
+		if mode == modeNishio {
+			continue
+		}
+		var runs []*chainer
+		for _, v := range digitsOf(s.b.cand[c]) {
+			runs = append(runs, p.onRuns[v])
+		}
+		first := nodeOf(c, firstDigit(s.b.cand[c]), true)
+		s.intersect(runs, func(id int32, cx int) {
+			consider(cx, 5, func() (Step, bool) {
+				st, ok := s.targetStep(id)
+				st.Cells = uniqueCells(c, nodeCell(id))
+				st.Branches = len(runs)
+				st.Chain = []Node{toNode(first), toNode(id)}
+				return st, ok
+			})
+		}, canBeat)
+	}
+	if s.broke() {
+		return Step{}, false
+	}
+	return best.step, best.ok
+}
+
+// intersect calls f with every node all runs reached and its complexity.
+func (s *solver) intersect(runs []*chainer, f func(id int32, cx int), go_ func() bool) {
+	if !go_() {
+		return
+	}
+	for w := range runs[0].set {
+		m := runs[0].set[w]
+		for _, r := range runs[1:] {
+			m &= r.set[w]
+		}
+		for ; m != 0; m &= m - 1 {
+			id := int32(w*64 + bits.TrailingZeros64(m))
+			cx := 0
+			for _, r := range runs {
+				cx += r.anc(id)
+			}
+			f(id, cx)
+		}
+	}
+}
+
+func uniqueCells(a, b int) []int {
+	if a == b {
+		return []int{a}
+	}
+	if a > b {
+		a, b = b, a
+	}
+	return []int{a, b}
+}

@@ -1,0 +1,94 @@
+package logic
+
+import "math/bits"
+
+// lockingOrder is Sudoku Explainer's order of (first, second) unit kinds:
+// box/column, box/row, column/box, row/box (kinds 0 row, 1 column, 2 box).
+var lockingOrder = [4][2]int{{2, 1}, {2, 0}, {1, 2}, {0, 2}}
+
+// crosses reports whether units u and v share cells (and are different).
+func crosses(u, v int) bool { return u != v && !unitSet[u].and(unitSet[v]).empty() }
+
+// locking finds pointing (a box's digit confined to one row or column, 2.6)
+// and claiming (a line's digit confined to one box, 2.8). In direct mode it
+// only takes those that leave a hidden single in a unit of the first kind
+// (1.7 pointing, 1.9 claiming), and places it.
+func (s *solver) locking(direct bool) (Step, bool) {
+	b := &s.b
+	for _, kinds := range lockingOrder {
+		for d := 1; d <= 9; d++ {
+			for i1 := range 9 {
+				u1 := kinds[0]*9 + i1
+				pos := b.positions(u1, d)
+				if popcount(pos) < 2 {
+					continue
+				}
+				for i2 := range 9 {
+					u2 := kinds[1]*9 + i2
+					if !crosses(u1, u2) {
+						continue
+					}
+					inside := true
+					for m := pos; m != 0; m &= m - 1 {
+						if !unitSet[u2].has(unitCells[u1][bits.TrailingZeros16(m)]) {
+							inside = false
+							break
+						}
+					}
+					if !inside {
+						continue
+					}
+					var elim []Candidate
+					var cells []int
+					for _, c := range unitCells[u2] {
+						if b.has(c, d) {
+							if unitSet[u1].has(c) {
+								cells = append(cells, c)
+							} else {
+								elim = append(elim, Candidate{c, d})
+							}
+						}
+					}
+					if len(elim) == 0 {
+						continue
+					}
+					st := Step{Cells: cells, Eliminations: elim, Digits: []int{d}, Units: []int{u1, u2}}
+					if !direct {
+						st.Technique, st.Grade = Pointing, 2.6
+						if kinds[0] != 2 {
+							st.Technique, st.Grade = Claiming, 2.8
+						}
+						return st, true
+					}
+					for i3 := range 9 {
+						u3 := kinds[0]*9 + i3
+						if u3 == u1 || !crosses(u3, u2) {
+							continue
+						}
+						p3 := b.positions(u3, d)
+						if popcount(p3) < 2 {
+							continue
+						}
+						left, n := -1, 0
+						for m := p3; m != 0; m &= m - 1 {
+							c := unitCells[u3][bits.TrailingZeros16(m)]
+							if !unitSet[u2].has(c) {
+								left, n = c, n+1
+							}
+						}
+						if n == 1 {
+							st.Technique, st.Grade = DirectPointing, 1.7
+							if kinds[0] != 2 {
+								st.Technique, st.Grade = DirectClaiming, 1.9
+							}
+							st.Units = append(st.Units, u3)
+							st.Placements = []Candidate{{left, d}}
+							return st, true
+						}
+					}
+				}
+			}
+		}
+	}
+	return Step{}, false
+}

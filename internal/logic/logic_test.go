@@ -1,0 +1,172 @@
+package logic
+
+import (
+	"flag"
+	"math"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+var (
+	full   = flag.Bool("logic.full", false, "measure agreement on the whole rated file")
+	sample = flag.Int("logic.sample", 300, "rated puzzles in the default agreement run")
+)
+
+func parse(tb testing.TB, s string) sudoku.Grid {
+	tb.Helper()
+	g, err := sudoku.Parse(s)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return g
+}
+
+// checkPath replays a path against the solution.
+func checkPath(tb testing.TB, name string, g sudoku.Grid, r Result) {
+	tb.Helper()
+	res, err := sudoku.Solve(g, sudoku.Options{})
+	if err != nil || res.Solutions != 1 {
+		tb.Fatalf("%s: reference solve: %v %d", name, err, res.Solutions)
+	}
+	sol := res.Solution
+	b := newBoard(g)
+	for i, st := range r.Steps {
+		for _, p := range st.Placements {
+			if int(sol[p.Cell]) != p.Digit {
+				tb.Fatalf("%s step %d (%s): places %d at %s, solution has %d: %s", name, i, st.Technique, p.Digit, cellName(p.Cell), sol[p.Cell], st.Text)
+			}
+		}
+		for _, e := range st.Eliminations {
+			if int(sol[e.Cell]) == e.Digit {
+				tb.Fatalf("%s step %d (%s): removes the solution's %d from %s: %s", name, i, st.Technique, e.Digit, cellName(e.Cell), st.Text)
+			}
+		}
+		if len(st.Placements)+len(st.Eliminations) == 0 {
+			tb.Fatalf("%s step %d (%s) does nothing", name, i, st.Technique)
+		}
+		b.apply(st)
+	}
+	if !r.Floor {
+		if b.empty != 0 || !r.Solved {
+			tb.Fatalf("%s: path ends unsolved without Floor", name)
+		}
+		for c := range 81 {
+			if b.val[c] != sol[c] {
+				tb.Fatalf("%s: path ends off the solution", name)
+			}
+		}
+	}
+}
+
+func TestSoundness(t *testing.T) {
+	n := 200
+	if testing.Short() {
+		n = 40
+	}
+	sets := []struct {
+		name string
+		puz  []string
+	}{
+		{"diabolical", puzzletest.Lines(t, puzzletest.Diabolical, n)},
+		{"top1465", puzzletest.Lines(t, puzzletest.Top1465, n/2)},
+		{"forum", puzzletest.Lines(t, puzzletest.Forum1905, n/10)},
+	}
+	for _, set := range sets {
+		for i, p := range set.puz {
+			g := parse(t, p)
+			r, err := Solve(g, Options{})
+			if err != nil {
+				t.Fatalf("%s %d: %v", set.name, i, err)
+			}
+			checkPath(t, set.name, g, r)
+		}
+	}
+}
+
+func spearman(x, y []float64) float64 {
+	rank := func(v []float64) []float64 {
+		idx := make([]int, len(v))
+		for i := range idx {
+			idx[i] = i
+		}
+		sort.Slice(idx, func(a, b int) bool { return v[idx[a]] < v[idx[b]] })
+		r := make([]float64, len(v))
+		for i := 0; i < len(idx); {
+			j := i
+			for j+1 < len(idx) && v[idx[j+1]] == v[idx[i]] {
+				j++
+			}
+			avg := float64(i+j)/2 + 1
+			for k := i; k <= j; k++ {
+				r[idx[k]] = avg
+			}
+			i = j + 1
+		}
+		return r
+	}
+	rx, ry := rank(x), rank(y)
+	var mx, my float64
+	for i := range rx {
+		mx += rx[i]
+		my += ry[i]
+	}
+	mx /= float64(len(rx))
+	my /= float64(len(ry))
+	var sxy, sxx, syy float64
+	for i := range rx {
+		sxy += (rx[i] - mx) * (ry[i] - my)
+		sxx += (rx[i] - mx) * (rx[i] - mx)
+		syy += (ry[i] - my) * (ry[i] - my)
+	}
+	return sxy / math.Sqrt(sxx*syy)
+}
+
+// TestAgreement prints Spearman's rho and the share within ±0.2 between the
+// grade and Sukaku Explainer's rating (a sample; -logic.full for all).
+func TestAgreement(t *testing.T) {
+	n := *sample
+	if *full {
+		n = 0
+	}
+	if testing.Short() {
+		n = 30
+	}
+	rated := puzzletest.RatedPuzzles(t, 0)
+	if n > 0 && n < len(rated) {
+		step := len(rated) / n
+		var pick []puzzletest.Rated
+		for i := 0; i < len(rated) && len(pick) < n; i += step {
+			pick = append(pick, rated[i])
+		}
+		rated = pick
+	}
+	var xs, ys []float64
+	close, floors := 0, 0
+	start := time.Now()
+	diff := map[string]int{}
+	for _, r := range rated {
+		res, err := Solve(parse(t, r.Puzzle), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Floor {
+			floors++
+		}
+		xs = append(xs, res.Grade)
+		ys = append(ys, r.Rating)
+		if math.Abs(res.Grade-r.Rating) <= 0.2+1e-9 {
+			close++
+		} else if testing.Verbose() {
+			diff[res.Technique]++
+		}
+	}
+	rho := spearman(xs, ys)
+	t.Logf("%d puzzles in %v: Spearman rho %.3f, within ±0.2: %.1f%%, floors %d", len(rated), time.Since(start).Round(time.Millisecond), rho, 100*float64(close)/float64(len(rated)), floors)
+	if len(diff) > 0 {
+		t.Logf("techniques of the misses: %v", diff)
+	}
+}

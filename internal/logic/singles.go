@@ -1,0 +1,58 @@
+package logic
+
+import "math/bits"
+
+// unitOrder is the order Sudoku Explainer visits units in: boxes, rows, columns.
+var unitOrder = func() [27]int {
+	var o [27]int
+	for i := range 9 {
+		o[i], o[9+i], o[18+i] = 18+i, i, 9+i
+	}
+	return o
+}()
+
+// singles finds a full house (the last empty cell of a unit, 1.0), else a
+// hidden single (1.2 in a box, 1.5 in a row or column).
+func (s *solver) singles() (Step, bool) {
+	b := &s.b
+	for _, u := range unitOrder {
+		last, n := -1, 0
+		for _, c := range unitCells[u] {
+			if b.val[c] == 0 {
+				last, n = c, n+1
+			}
+		}
+		if n == 1 && b.cand[last] != 0 {
+			d := firstDigit(b.cand[last])
+			return Step{Technique: FullHouse, Grade: 1.0, Cells: []int{last}, Units: []int{u},
+				Placements: []Candidate{{last, d}}, Digits: []int{d}}, true
+		}
+	}
+	for _, u := range unitOrder {
+		for d := 1; d <= 9; d++ {
+			m := b.positions(u, d)
+			if popcount(m) == 1 {
+				c := unitCells[u][bits.TrailingZeros16(m)]
+				g := 1.5
+				if u >= 18 {
+					g = 1.2
+				}
+				return Step{Technique: HiddenSingle, Grade: g, Cells: []int{c}, Units: []int{u},
+					Placements: []Candidate{{c, d}}, Digits: []int{d}}, true
+			}
+		}
+	}
+	return Step{}, false
+}
+
+// nakedSingle finds a cell with one candidate left (2.3).
+func (s *solver) nakedSingle() (Step, bool) {
+	for c := range 81 {
+		if m := s.b.cand[c]; m != 0 && m&(m-1) == 0 {
+			d := firstDigit(m)
+			return Step{Technique: NakedSingle, Grade: 2.3, Cells: []int{c},
+				Placements: []Candidate{{c, d}}, Digits: []int{d}}, true
+		}
+	}
+	return Step{}, false
+}

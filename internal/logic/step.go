@@ -1,0 +1,293 @@
+package logic
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Candidate is one digit in one cell.
+type Candidate struct {
+	Cell  int `json:"cell"`  // 0-80, row by row
+	Digit int `json:"digit"` // 1-9
+}
+
+// Node is one link end of a chain: a candidate that is true (On) or false.
+type Node struct {
+	Candidate
+	On bool `json:"on"`
+}
+
+// Step is one deduction, as plain data. Text is rendered from the data by
+// the technique's own function (see render), so it never disagrees with it.
+type Step struct {
+	Technique    string      `json:"technique"`
+	Grade        float64     `json:"grade"`
+	Cells        []int       `json:"cells"`
+	Placements   []Candidate `json:"placements"`
+	Eliminations []Candidate `json:"eliminations"`
+	Text         string      `json:"text"`
+
+	// Units the step talks about (0-8 rows, 9-17 columns, 18-26 boxes), in
+	// the order the text uses them.
+	Units []int `json:"-"`
+	// Digits the pattern is made of, in the order the text uses them.
+	Digits []int `json:"-"`
+	// Chain is the chain's nodes in order (chain techniques only): for a
+	// forcing chain the first node is the assumption.
+	Chain []Node `json:"-"`
+	// Branches counts the assumptions of a cell or unit forcing chain.
+	Branches int `json:"-"`
+	// Length is the chain's complexity (nodes counted by Sudoku Explainer's
+	// rule), which the grade's length bonus comes from.
+	Length int `json:"-"`
+}
+
+// cellName writes a cell as rNcM, 1-based.
+func cellName(c int) string { return fmt.Sprintf("r%dc%d", c/9+1, c%9+1) }
+
+// unitName writes a unit as "row 3", "column 5" or "box 9".
+func unitName(u int) string {
+	switch u / 9 {
+	case 0:
+		return fmt.Sprintf("row %d", u+1)
+	case 1:
+		return fmt.Sprintf("column %d", u-8)
+	}
+	return fmt.Sprintf("box %d", u-17)
+}
+
+func cellList(cs []int) string {
+	names := make([]string, len(cs))
+	for i, c := range cs {
+		names[i] = cellName(c)
+	}
+	return andList(names)
+}
+
+func digitList(ds []int) string {
+	names := make([]string, len(ds))
+	for i, d := range ds {
+		names[i] = fmt.Sprint(d)
+	}
+	return andList(names)
+}
+
+func andList(s []string) string {
+	switch len(s) {
+	case 0:
+		return ""
+	case 1:
+		return s[0]
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
+func nodeName(n Node) string {
+	if n.On {
+		return fmt.Sprintf("%s=%d", cellName(n.Cell), n.Digit)
+	}
+	return fmt.Sprintf("%s≠%d", cellName(n.Cell), n.Digit)
+}
+
+// outcome says what the step does: placements first, then eliminations
+// grouped by digit.
+func (s Step) outcome() string {
+	var parts []string
+	for _, p := range s.Placements {
+		parts = append(parts, fmt.Sprintf("%s is %d", cellName(p.Cell), p.Digit))
+	}
+	if len(parts) == 0 || len(s.Eliminations) > 0 {
+		byDigit := map[int][]int{}
+		var ds []int
+		for _, e := range s.Eliminations {
+			if byDigit[e.Digit] == nil {
+				ds = append(ds, e.Digit)
+			}
+			byDigit[e.Digit] = append(byDigit[e.Digit], e.Cell)
+		}
+		slices.Sort(ds)
+		for _, d := range ds {
+			parts = append(parts, fmt.Sprintf("%d is removed from %s", d, cellList(byDigit[d])))
+		}
+	}
+	return andList(parts)
+}
+
+// render writes the step's sentence from its data.
+func (s Step) render() string {
+	f := renderers[s.Technique]
+	if f == nil {
+		return fmt.Sprintf("%s: %s.", s.Technique, s.outcome())
+	}
+	return f(s)
+}
+
+// Map returns the step with every cell and digit it refers to remapped
+// (cell and digit are bijections, e.g. a validity-preserving transformation
+// of the grid and a relabelling), units recomputed from the mapped cells and
+// the text rendered again.
+func (s Step) Map(cell func(int) int, digit func(int) int) Step {
+	t := s
+	t.Cells = make([]int, len(s.Cells))
+	for i, c := range s.Cells {
+		t.Cells[i] = cell(c)
+	}
+	slices.Sort(t.Cells)
+	mapCands := func(cs []Candidate) []Candidate {
+		out := make([]Candidate, len(cs))
+		for i, c := range cs {
+			out[i] = Candidate{cell(c.Cell), digit(c.Digit)}
+		}
+		slices.SortFunc(out, func(a, b Candidate) int {
+			if a.Cell != b.Cell {
+				return a.Cell - b.Cell
+			}
+			return a.Digit - b.Digit
+		})
+		return out
+	}
+	t.Placements = mapCands(s.Placements)
+	t.Eliminations = mapCands(s.Eliminations)
+	t.Units = make([]int, len(s.Units))
+	for i, u := range s.Units {
+		t.Units[i] = unitThrough(cell(unitCells[u][0]), cell(unitCells[u][4]))
+	}
+	t.Digits = make([]int, len(s.Digits))
+	for i, d := range s.Digits {
+		t.Digits[i] = digit(d)
+	}
+	if s.Chain != nil {
+		t.Chain = make([]Node, len(s.Chain))
+		for i, n := range s.Chain {
+			t.Chain[i] = Node{Candidate{cell(n.Cell), digit(n.Digit)}, n.On}
+		}
+	}
+	t.Text = t.render()
+	return t
+}
+
+// unitThrough returns the unit holding both cells; cells 0 and 4 of any unit
+// share that unit only, and a transformation keeps that true.
+func unitThrough(a, b int) int {
+	switch {
+	case rowOf(a) == rowOf(b):
+		return rowOf(a)
+	case colOf(a) == colOf(b):
+		return 9 + colOf(a)
+	}
+	return 18 + boxOf(a)
+}
+
+var renderers = map[string]func(Step) string{}
+
+func init() {
+	renderers[FullHouse] = func(s Step) string {
+		p := s.Placements[0]
+		return fmt.Sprintf("Full house: %s is the last empty cell of %s, so it is %d.", cellName(p.Cell), unitName(s.Units[0]), p.Digit)
+	}
+	renderers[HiddenSingle] = func(s Step) string {
+		p := s.Placements[0]
+		return fmt.Sprintf("Hidden single: in %s the only place for %d is %s.", unitName(s.Units[0]), p.Digit, cellName(p.Cell))
+	}
+	renderers[NakedSingle] = func(s Step) string {
+		p := s.Placements[0]
+		return fmt.Sprintf("Naked single: %s can only be %d.", cellName(p.Cell), p.Digit)
+	}
+	lock := func(s Step) string {
+		d := s.Digits[0]
+		name := s.Technique
+		txt := fmt.Sprintf("%s: in %s the %ds lie in %s, so %d is removed from %s", name, unitName(s.Units[0]), d, unitName(s.Units[1]), d, cellList(elimCells(s)))
+		if len(s.Placements) > 0 {
+			txt += fmt.Sprintf(", which leaves %s as the only place for %d in %s", cellName(s.Placements[0].Cell), d, unitName(s.Units[2]))
+		}
+		return txt + "."
+	}
+	for _, t := range []string{Pointing, Claiming, DirectPointing, DirectClaiming} {
+		renderers[t] = lock
+	}
+	naked := func(s Step) string {
+		return fmt.Sprintf("%s: %s hold only %s in %s, so %s.", s.Technique, cellList(s.Cells), digitList(s.Digits), unitName(s.Units[0]), s.outcome())
+	}
+	for _, t := range []string{NakedPair, NakedTriple, NakedQuad} {
+		renderers[t] = naked
+	}
+	hidden := func(s Step) string {
+		txt := fmt.Sprintf("%s: in %s, %s fit only %s, so %s", s.Technique, unitName(s.Units[0]), digitList(s.Digits), cellList(s.Cells), s.outcome())
+		return txt + "."
+	}
+	for _, t := range []string{HiddenPair, HiddenTriple, HiddenQuad, DirectHiddenPair, DirectHiddenTriple} {
+		renderers[t] = hidden
+	}
+	fish := func(s Step) string {
+		n := len(s.Units) / 2
+		base, cover := make([]string, n), make([]string, n)
+		for i := range n {
+			base[i] = unitName(s.Units[i])
+			cover[i] = unitName(s.Units[n+i])
+		}
+		return fmt.Sprintf("%s: the %ds of %s lie in %s, so %s.", s.Technique, s.Digits[0], andList(base), andList(cover), s.outcome())
+	}
+	for _, t := range []string{XWing, Swordfish, Jellyfish} {
+		renderers[t] = fish
+	}
+	wing := func(s Step) string {
+		return fmt.Sprintf("%s: whichever way %s resolve, one of the cells holding %d is %d, so %s.", s.Technique, cellList(s.Cells), s.Digits[0], s.Digits[0], s.outcome())
+	}
+	for _, t := range []string{XYWing, XYZWing, WXYZWing, VWXYZWing} {
+		renderers[t] = wing
+	}
+	ur := func(s Step) string {
+		return fmt.Sprintf("%s: %s would otherwise hold only %s and the puzzle would have two solutions, so %s.", s.Technique, cellList(s.Cells), digitList(s.Digits), s.outcome())
+	}
+	for _, t := range []string{UniqueRectangle1, UniqueRectangle2, UniqueRectangle3, UniqueRectangle4} {
+		renderers[t] = ur
+	}
+	renderers[BUG1] = func(s Step) string {
+		return fmt.Sprintf("BUG+1: every unsolved cell but %s has two candidates, and without %d the grid would have several solutions, so %s.", cellList(s.Cells), s.Digits[0], s.outcome())
+	}
+	renderers[AlignedPairExclusion] = func(s Step) string {
+		return fmt.Sprintf("Aligned pair exclusion: every pair of values for %s that survives the bivalue cells they both see leaves out some digits, so %s.", cellList(s.Cells), s.outcome())
+	}
+	chain := func(s Step) string {
+		path := make([]string, len(s.Chain))
+		for i, n := range s.Chain {
+			path[i] = nodeName(n)
+		}
+		return fmt.Sprintf("%s: %s, so %s.", s.Technique, strings.Join(path, " → "), s.outcome())
+	}
+	for _, t := range []string{XCycle, YCycle, XYCycle, ForcingXChain, ForcingChain} {
+		renderers[t] = chain
+	}
+	multi := func(s Step) string {
+		if len(s.Chain) < 2 {
+			return fmt.Sprintf("%s: %s.", s.Technique, s.outcome())
+		}
+		src, dst := s.Chain[0], s.Chain[len(s.Chain)-1]
+		var why string
+		switch {
+		case len(s.Units) > 0:
+			why = fmt.Sprintf("each of the %d places for %d in %s leads to %s", s.Branches, src.Digit, unitName(s.Units[0]), nodeName(dst))
+		case s.Branches > 1 && src.Digit == 0:
+			why = fmt.Sprintf("each candidate of %s leads to %s", cellName(src.Cell), nodeName(dst))
+		case s.Branches > 1:
+			why = fmt.Sprintf("each candidate of %s leads to %s", cellName(src.Cell), nodeName(dst))
+		case dst.Cell == src.Cell && dst.Digit == src.Digit:
+			why = fmt.Sprintf("assuming %s leads to a contradiction", nodeName(src))
+		default:
+			why = fmt.Sprintf("both %s and %s lead to %s", nodeName(src), nodeName(Node{src.Candidate, !src.On}), nodeName(dst))
+		}
+		return fmt.Sprintf("%s: %s (%d nodes in all), so %s.", s.Technique, why, s.Length, s.outcome())
+	}
+	for _, t := range []string{Nishio, CellForcingChain, RegionForcingChain, DynamicForcingChain, DynamicForcingChainPlus} {
+		renderers[t] = multi
+	}
+}
+
+func elimCells(s Step) []int {
+	var cs []int
+	for _, e := range s.Eliminations {
+		cs = append(cs, e.Cell)
+	}
+	return cs
+}

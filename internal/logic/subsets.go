@@ -1,0 +1,153 @@
+package logic
+
+import "math/bits"
+
+// hiddenOrder is the unit order of hidden sets: boxes, columns, rows.
+var hiddenOrder = func() [27]int {
+	var o [27]int
+	for i := range 9 {
+		o[i], o[9+i], o[18+i] = 18+i, 9+i, i
+	}
+	return o
+}()
+
+var hiddenNames = [5]string{2: HiddenPair, 3: HiddenTriple, 4: HiddenQuad}
+var hiddenGrades = [5]float64{2: 3.4, 3: 4.0, 4: 5.4}
+var nakedNames = [5]string{2: NakedPair, 3: NakedTriple, 4: NakedQuad}
+var nakedGrades = [5]float64{2: 3.0, 3: 3.6, 4: 5.0}
+
+// combos calls f with every n-subset of the bits of m (as a mask) until f
+// returns true.
+func combos(m uint16, n int, f func(uint16) bool) bool {
+	if n == 0 {
+		return f(0)
+	}
+	for r := m; r != 0; r &= r - 1 {
+		low := r & -r
+		if popcount(r) < n {
+			return false
+		}
+		if combos(r&^low, n-1, func(x uint16) bool { return f(x | low) }) {
+			return true
+		}
+	}
+	return false
+}
+
+func (b *board) emptyIn(u int) int {
+	n := 0
+	for _, c := range unitCells[u] {
+		if b.val[c] == 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// hiddenSet finds n digits confined to n cells of a unit; direct mode keeps
+// only those leaving a hidden single for another digit in the unit (2.0
+// pair, 2.5 triple) and places it.
+func (s *solver) hiddenSet(n int, direct bool) (Step, bool) {
+	b := &s.b
+	var st Step
+	found := false
+	for _, u := range hiddenOrder {
+		empty := b.emptyIn(u)
+		if !(empty > 2*n || (direct && empty > n)) {
+			continue
+		}
+		var pos [10]uint16
+		var live uint16
+		for d := 1; d <= 9; d++ {
+			pos[d] = b.positions(u, d)
+			if pos[d] != 0 {
+				live |= 1 << d
+			}
+		}
+		if combos(live, n, func(ds uint16) bool {
+			var union uint16
+			for m := ds; m != 0; m &= m - 1 {
+				union |= pos[bits.TrailingZeros16(m)]
+			}
+			if popcount(union) != n {
+				return false
+			}
+			var cells []int
+			var elim []Candidate
+			for m := union; m != 0; m &= m - 1 {
+				c := unitCells[u][bits.TrailingZeros16(m)]
+				cells = append(cells, c)
+				for _, d := range digitsOf(b.cand[c] &^ ds) {
+					elim = append(elim, Candidate{c, d})
+				}
+			}
+			if len(elim) == 0 {
+				return false
+			}
+			st = Step{Technique: hiddenNames[n], Grade: hiddenGrades[n], Cells: cells, Eliminations: elim, Units: []int{u}, Digits: digitsOf(ds)}
+			if !direct {
+				return true
+			}
+			for d := 1; d <= 9; d++ {
+				if ds&(1<<d) != 0 || popcount(pos[d]) < 2 {
+					continue
+				}
+				if rest := pos[d] &^ union; popcount(rest) == 1 {
+					st.Technique, st.Grade = DirectHiddenPair, 2.0
+					if n == 3 {
+						st.Technique, st.Grade = DirectHiddenTriple, 2.5
+					}
+					st.Placements = []Candidate{{unitCells[u][bits.TrailingZeros16(rest)], d}}
+					return true
+				}
+			}
+			return false
+		}) {
+			found = true
+			break
+		}
+	}
+	return st, found
+}
+
+// nakedSet finds n cells of a unit holding only n digits between them.
+func (s *solver) nakedSet(n int) (Step, bool) {
+	b := &s.b
+	var st Step
+	for _, u := range unitOrder {
+		var open uint16 // unit positions with 2..n candidates
+		for j, c := range unitCells[u] {
+			if k := popcount(b.cand[c]); k >= 2 && k <= n {
+				open |= 1 << j
+			}
+		}
+		if combos(open, n, func(js uint16) bool {
+			var digits uint16
+			for m := js; m != 0; m &= m - 1 {
+				digits |= b.cand[unitCells[u][bits.TrailingZeros16(m)]]
+			}
+			if popcount(digits) != n {
+				return false
+			}
+			var cells []int
+			var elim []Candidate
+			for j, c := range unitCells[u] {
+				if js&(1<<j) != 0 {
+					cells = append(cells, c)
+					continue
+				}
+				for _, d := range digitsOf(b.cand[c] & digits) {
+					elim = append(elim, Candidate{c, d})
+				}
+			}
+			if len(elim) == 0 {
+				return false
+			}
+			st = Step{Technique: nakedNames[n], Grade: nakedGrades[n], Cells: cells, Eliminations: elim, Units: []int{u}, Digits: digitsOf(digits)}
+			return true
+		}) {
+			return st, true
+		}
+	}
+	return Step{}, false
+}

@@ -1,0 +1,140 @@
+package logic
+
+import "slices"
+
+// uniqueRectangles finds unique rectangles of types 1, 2 and 4 (4.5): four
+// cells in two rows, two columns and two boxes that would otherwise hold
+// only the same two digits, giving the puzzle two solutions.
+func (s *solver) uniqueRectangles() (Step, bool) {
+	b := &s.b
+	for r1 := 0; r1 < 9; r1++ {
+		for r2 := r1 + 1; r2 < 9; r2++ {
+			for c1 := 0; c1 < 9; c1++ {
+				for c2 := c1 + 1; c2 < 9; c2++ {
+					if (r1/3 == r2/3) == (c1/3 == c2/3) {
+						continue // the four cells must span exactly two boxes
+					}
+					cells := [4]int{r1*9 + c1, r1*9 + c2, r2*9 + c1, r2*9 + c2}
+					common := allDigits
+					for _, c := range cells {
+						common &= b.cand[c]
+					}
+					if popcount(common) < 2 {
+						continue
+					}
+					for _, pair := range pairsOf(common) {
+						if st, ok := s.urAt(cells, pair); ok {
+							return st, true
+						}
+					}
+				}
+			}
+		}
+	}
+	return Step{}, false
+}
+
+func pairsOf(m uint16) []uint16 {
+	var out []uint16
+	ds := digitsOf(m)
+	for i := range ds {
+		for j := i + 1; j < len(ds); j++ {
+			out = append(out, 1<<ds[i]|1<<ds[j])
+		}
+	}
+	return out
+}
+
+func (s *solver) urAt(cells [4]int, pair uint16) (Step, bool) {
+	b := &s.b
+	var floor, roof []int
+	for _, c := range cells {
+		if b.cand[c] == pair {
+			floor = append(floor, c)
+		} else {
+			roof = append(roof, c)
+		}
+	}
+	mk := func(name string, elim []Candidate) (Step, bool) {
+		cs := cells[:]
+		cs = slices.Clone(cs)
+		slices.Sort(cs)
+		return Step{Technique: name, Grade: 4.5, Cells: cs, Eliminations: elim, Digits: digitsOf(pair)}, true
+	}
+	switch len(roof) {
+	case 1:
+		var elim []Candidate
+		for _, d := range digitsOf(pair) {
+			elim = append(elim, Candidate{roof[0], d})
+		}
+		return mk(UniqueRectangle1, elim)
+	case 2:
+		r0, r1 := roof[0], roof[1]
+		extra0, extra1 := b.cand[r0]&^pair, b.cand[r1]&^pair
+		if extra0 == extra1 && popcount(extra0) == 1 {
+			d := firstDigit(extra0)
+			var elim []Candidate
+			sees[r0].and(sees[r1]).each(func(c int) {
+				if b.has(c, d) {
+					elim = append(elim, Candidate{c, d})
+				}
+			})
+			if len(elim) > 0 {
+				return mk(UniqueRectangle2, elim)
+			}
+		}
+		// Type 4: in a unit holding both roof cells, one digit of the pair
+		// lies only in them, so the other digit goes from both.
+		for k := 0; k < 3; k++ {
+			u := cellUnit[r0][k]
+			if cellUnit[r1][k] != u {
+				continue
+			}
+			ds := digitsOf(pair)
+			for i, d := range ds {
+				if popcount(b.positions(u, d)) == 2 {
+					o := ds[1-i]
+					return mk(UniqueRectangle4, []Candidate{{r0, o}, {r1, o}})
+				}
+			}
+		}
+	}
+	return Step{}, false
+}
+
+// bug finds BUG+1 (5.6): every unsolved cell has two candidates but one,
+// which has three; the digit appearing three times in its units must go there.
+func (s *solver) bug() (Step, bool) {
+	b := &s.b
+	odd := -1
+	for c := range 81 {
+		switch popcount(b.cand[c]) {
+		case 0, 2:
+		case 3:
+			if odd >= 0 {
+				return Step{}, false
+			}
+			odd = c
+		default:
+			return Step{}, false
+		}
+	}
+	if odd < 0 {
+		return Step{}, false
+	}
+	for _, d := range digitsOf(b.cand[odd]) {
+		all := true
+		for k := 0; k < 3; k++ {
+			if popcount(b.positions(cellUnit[odd][k], d)) != 3 {
+				all = false
+			}
+		}
+		if all {
+			return Step{Technique: BUG1, Grade: 5.6, Cells: []int{odd}, Placements: []Candidate{{odd, d}}, Digits: []int{d}}, true
+		}
+	}
+	return Step{}, false
+}
+
+// ape (aligned pair exclusion) is not implemented yet: it finds nothing.
+func (s *solver) ape() (Step, bool) { return Step{}, false }

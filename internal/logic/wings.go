@@ -1,0 +1,177 @@
+package logic
+
+import "slices"
+
+// xyWing finds a pivot whose two candidates x, y (XYZ: three, x, y, z) are
+// each shared with a bivalue wing it sees, the wings sharing z: z is removed
+// from every cell seeing both wings (and the pivot, for XYZ).
+func (s *solver) xyWing(xyz bool) (Step, bool) {
+	b := &s.b
+	want := 2
+	name, grade := XYWing, 4.2
+	if xyz {
+		want, name, grade = 3, XYZWing, 4.4
+	}
+	for p := range 81 {
+		pm := b.cand[p]
+		if popcount(pm) != want {
+			continue
+		}
+		for i, w1 := range peers[p] {
+			m1 := b.cand[w1]
+			if popcount(m1) != 2 || (xyz && m1&pm != m1) || (!xyz && popcount(m1&pm) != 1) {
+				continue
+			}
+			for _, w2 := range peers[p][i+1:] {
+				m2 := b.cand[w2]
+				if popcount(m2) != 2 || m2 == m1 {
+					continue
+				}
+				var z uint16
+				if xyz {
+					if m2&pm != m2 || m1|m2 != pm {
+						continue
+					}
+					z = m1 & m2
+				} else {
+					z = m1 & m2 &^ pm
+					if popcount(m1&pm) != 1 || popcount(m2&pm) != 1 || m1&pm == m2&pm || popcount(z) != 1 {
+						continue
+					}
+				}
+				d := firstDigit(z)
+				see := sees[w1].and(sees[w2])
+				if xyz {
+					see = see.and(sees[p])
+				}
+				var elim []Candidate
+				see.each(func(c int) {
+					if c != p && b.has(c, d) {
+						elim = append(elim, Candidate{c, d})
+					}
+				})
+				if len(elim) > 0 {
+					cells := []int{p, w1, w2}
+					slices.Sort(cells)
+					return Step{Technique: name, Grade: grade, Cells: cells, Eliminations: elim, Digits: []int{d}}, true
+				}
+			}
+		}
+	}
+	return Step{}, false
+}
+
+// alsWing finds Sukaku Explainer's WXYZ-Wing (n = 3) and VWXYZ-Wing (n = 4):
+// n cells that all see each other holding n+1 digits, and a bivalue cell
+// x/z outside them whose x is restricted (every set cell with x sees it):
+// one of the set cells or the bivalue cell is z, so z goes from every cell
+// seeing all of them that hold z. Grades 5.5-5.6 and 6.2-6.4, by the largest
+// set cell.
+func (s *solver) alsWing(n int) (Step, bool) {
+	b := &s.b
+	var best Step
+	bestElim := 0
+	found := false
+	var set []int
+	var try func(start int, digits uint16, common cellSet)
+	try = func(start int, digits uint16, common cellSet) {
+		if len(set) == n {
+			if popcount(digits) != n+1 {
+				return
+			}
+			s.alsWingAt(set, digits, &best, &bestElim, &found, n)
+			return
+		}
+		for c := start; c < 81; c++ {
+			m := b.cand[c]
+			if popcount(m) < 2 || popcount(digits|m) > n+1 || (len(set) > 0 && !common.has(c)) {
+				continue
+			}
+			set = append(set, c)
+			nc := sees[c]
+			if len(set) > 1 {
+				nc = common.and(sees[c])
+			}
+			try(c+1, digits|m, nc)
+			set = set[:len(set)-1]
+		}
+	}
+	try(0, 0, cellSet{})
+	return best, found
+}
+
+func (s *solver) alsWingAt(set []int, digits uint16, best *Step, bestElim *int, found *bool, n int) {
+	b := &s.b
+	var inSet cellSet
+	maxCard := 0
+	for _, c := range set {
+		inSet.add(c)
+		maxCard = max(maxCard, popcount(b.cand[c]))
+	}
+	var around cellSet
+	for _, c := range set {
+		around[0] |= sees[c][0]
+		around[1] |= sees[c][1]
+	}
+	var base float64 = 5.5
+	spread := 1
+	if n == 4 {
+		base, spread = 6.2, 2
+	}
+	diff := 3 - maxCard
+	if diff < 0 {
+		diff = -diff
+	}
+	grade := base + float64(spread-diff)*0.1
+	grade = float64(int(grade*10+0.5)) / 10
+	around.each(func(yz int) {
+		if inSet.has(yz) {
+			return
+		}
+		m := b.cand[yz]
+		if popcount(m) != 2 || m&digits != m {
+			return
+		}
+		restricted := func(d int) bool {
+			for _, c := range set {
+				if b.has(c, d) && !sees[yz].has(c) {
+					return false
+				}
+			}
+			return true
+		}
+		ds := digitsOf(m)
+		for k := 0; k < 2; k++ {
+			x, z := ds[k], ds[1-k]
+			if !restricted(x) {
+				continue
+			}
+			see := sees[yz]
+			for _, c := range set {
+				if b.has(c, z) {
+					see = see.and(sees[c])
+				}
+			}
+			var elim []Candidate
+			see.each(func(c int) {
+				if !inSet.has(c) && c != yz && b.has(c, z) {
+					elim = append(elim, Candidate{c, z})
+				}
+			})
+			if len(elim) == 0 {
+				continue
+			}
+			if !*found || grade < best.Grade || (grade == best.Grade && len(elim) > *bestElim) {
+				cells := append(slices.Clone(set), yz)
+				slices.Sort(cells)
+				name := WXYZWing
+				if n == 4 {
+					name = VWXYZWing
+				}
+				*best = Step{Technique: name, Grade: grade, Cells: cells, Eliminations: elim, Digits: []int{z}}
+				*bestElim = len(elim)
+				*found = true
+			}
+		}
+	})
+}
