@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/sudoku-archive/sudoku/internal/bulk"
-	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 

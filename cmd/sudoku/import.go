@@ -13,7 +13,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/sudoku-archive/sudoku/internal/bulk"
-	"github.com/sudoku-archive/sudoku/internal/store"
 )
 
 // runImport archives every puzzle line of the named files ('-' is standard

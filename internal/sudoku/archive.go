@@ -25,9 +25,6 @@ type Puzzle struct {
 	EngineVersion string    `json:"engine_version,omitempty"`
 	SubmittedAt   time.Time `json:"submitted_at,omitzero"`
 	Submissions   int64     `json:"submissions,omitzero"`
-	// Canonical is the puzzle's canonical form, the same for every way of
-	// writing it (see Canonical).
-	Canonical Grid `json:"canonical"`
 	// SameAs is the id of the first archived puzzle of the same class
 	// (another way of writing this puzzle), nil for the first one; always nil
 	// outside the archive.
