@@ -101,7 +101,7 @@ func TestMigrationGivensKey(t *testing.T) {
 	// The same givens submitted again are duplicates of the old rows.
 	ps := make([]sudoku.Puzzle, len(gs))
 	for i, g := range gs {
-		ps[i] = sudoku.Puzzle{Givens: g, Solution: storetest.Solved, Clues: g.Clues(), Solutions: 1, Unique: true, EngineVersion: "new"}
+		ps[i] = sudoku.Puzzle{Givens: g, Canonical: g, Solution: storetest.Solved, Clues: g.Clues(), Solutions: 1, Unique: true, EngineVersion: "new"}
 	}
 	dup, err := db.SubmitMany(ctx, ps)
 	if err != nil {
@@ -123,7 +123,7 @@ func TestMigrationGivensKeyDown(t *testing.T) {
 	gs := randomGrids(50, true)
 	ps := make([]sudoku.Puzzle, len(gs))
 	for i, g := range gs {
-		ps[i] = sudoku.Puzzle{Givens: g, Solution: storetest.Solved, Clues: g.Clues(), Solutions: 1, Unique: true, Backtracks: int64(i), EngineVersion: "v6"}
+		ps[i] = sudoku.Puzzle{Givens: g, Canonical: g, Solution: storetest.Solved, Clues: g.Clues(), Solutions: 1, Unique: true, Backtracks: int64(i), EngineVersion: "v6"}
 	}
 	if _, err := db.SubmitMany(ctx, ps); err != nil {
 		t.Fatal(err)
@@ -152,6 +152,11 @@ func TestMigrationGivensKeyDown(t *testing.T) {
 	}
 	raw.Close()
 
+	// Undoing 00007 on the way drops the canonical forms: the next start
+	// measures those rows again (openArchive), like any older archive.
+	for i := range want {
+		want[i].Canonical, want[i].SameAs = sudoku.Grid{}, nil
+	}
 	db = MustOpenDBAt(t, path)
 	if d := gocmp.Diff(want, exportAll(t, db, sudoku.ListQuery{Sort: sudoku.SortSubmitted})); d != "" {
 		t.Errorf("rows after undoing and redoing 00006 (-before +after):\n%s", d)

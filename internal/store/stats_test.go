@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	gocmp "github.com/google/go-cmp/cmp"
@@ -27,11 +29,41 @@ func wantStats(ps []sudoku.Puzzle) sudoku.Stats {
 			s.Unique++
 		}
 		s.Submissions += p.Submissions
+		if p.SameAs == nil && p.Canonical != (sudoku.Grid{}) {
+			s.Distinct++
+		}
+		if p.Unique && p.GradeVersion == "" {
+			s.Ungraded++
+		}
+		if p.GradeVersion != "" && p.Grade != nil {
+			s.Grades = addGrade(s.Grades, p)
+		}
 		bump(&s.Backtracks, sudoku.BacktracksBucket(p.Backtracks))
 		bump(&s.SolveTime, sudoku.SolveTimeBucket(p.SolveNS))
 		bump(&s.Clues, p.Clues)
 	}
 	return s
+}
+
+// addGrade counts p in gs, kept in Stats's order: hardest first, then by
+// technique.
+func addGrade(gs []sudoku.GradeCount, p sudoku.Puzzle) []sudoku.GradeCount {
+	k := sudoku.GradeCount{Tenths: p.GradeTenths(), Technique: p.Technique}
+	for i := range gs {
+		if gs[i].Tenths == k.Tenths && gs[i].Technique == k.Technique {
+			gs[i].N++
+			return gs
+		}
+	}
+	k.N = 1
+	gs = append(gs, k)
+	slices.SortFunc(gs, func(a, b sudoku.GradeCount) int {
+		if a.Tenths != b.Tenths {
+			return int(b.Tenths - a.Tenths)
+		}
+		return strings.Compare(a.Technique, b.Technique)
+	})
+	return gs
 }
 
 func TestStats(t *testing.T) {
@@ -79,11 +111,13 @@ func TestStats(t *testing.T) {
 	if want.Submissions != int64(len(ps))+3 {
 		t.Errorf("submissions %d, want %d", want.Submissions, len(ps)+3)
 	}
-	// The band counts sum to the total and match BandOf.
+	// The band counts sum to the total and match BandOf: the histogram
+	// splits every entry by its backtracks, those with several solutions
+	// (which have no band of their own) included.
 	bands := make([]int64, len(sudoku.Bands))
 	for _, p := range ps {
 		for i, b := range sudoku.Bands {
-			if b.Band == p.Band {
+			if b.Band == sudoku.BandOf(p.Backtracks) {
 				bands[i]++
 			}
 		}
@@ -146,6 +180,7 @@ func TestStatsMigrationCountsOldRows(t *testing.T) {
 			t.Fatal(err)
 		}
 		q.Submissions = 1
+		q.Canonical = sudoku.Grid{} // written before migration 00007
 		ps = append(ps, q)
 	}
 	raw.Close()
@@ -227,6 +262,9 @@ func TestBuildArchive(t *testing.T) {
 	}
 	if d := gocmp.Diff(wantStats(rows), got); d != "" || len(rows) != 3000 {
 		t.Fatalf("%d rows; stats (-want +got):\n%s", len(rows), d)
+	}
+	for i := range rows[:100] {
+		rows[i].Canonical = rows[i].Givens // as Synthetic does; the builder writes none
 	}
 	dup, err := db.SubmitMany(ctx, rows[:100])
 	if err != nil {

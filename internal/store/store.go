@@ -281,7 +281,7 @@ func (db *DB) Ping(ctx context.Context) error {
 		return ErrClosed
 	}
 	var total int64
-	if err := db.countStmt.QueryRowContext(ctx).Scan(&total, new(int64)); err != nil {
+	if err := db.countStmt.QueryRowContext(ctx).Scan(&total, new(int64), new(int64), new(int64)); err != nil {
 		return fmt.Errorf("ping: %w", err)
 	}
 	return nil

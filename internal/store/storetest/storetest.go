@@ -32,7 +32,8 @@ func mustParse(s string) sudoku.Grid {
 
 // Synthetic returns a puzzle whose givens are unique to n (n >= 1): cell c of
 // the first 40 is given when bit c of n is set. The measures are whatever
-// the caller needs; the store does not re-solve.
+// the caller needs; the store does not re-solve. Its canonical form is its
+// own givens, so each synthetic puzzle is a class of its own.
 func Synthetic(n int64, backtracks, solveNS int64, solutions int) sudoku.Puzzle {
 	var g sudoku.Grid
 	for c := range 40 {
@@ -41,7 +42,7 @@ func Synthetic(n int64, backtracks, solveNS int64, solutions int) sudoku.Puzzle 
 		}
 	}
 	return sudoku.Puzzle{
-		Givens: g, Solution: Solved, Clues: g.Clues(),
+		Givens: g, Canonical: g, Solution: Solved, Clues: g.Clues(),
 		Solutions: solutions, Unique: solutions == 1,
 		Backtracks: backtracks, Guesses: backtracks / 2, Nodes: backtracks*3 + 1,
 		SolveNS: solveNS, EngineVersion: "test",
