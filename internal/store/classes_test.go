@@ -1,0 +1,138 @@
+package store
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+// shuffled returns a random way of writing the same puzzle: bands, stacks,
+// rows in bands and columns in stacks reordered, maybe transposed, digits
+// relabelled.
+func shuffled(rng *rand.Rand, g sudoku.Grid) sudoku.Grid {
+	t := sudoku.Identity
+	lines := func() [9]uint8 {
+		var p [9]uint8
+		outer := rng.Perm(3)
+		for b := range 3 {
+			inner := rng.Perm(3)
+			for i := range 3 {
+				p[b*3+i] = uint8(outer[b]*3 + inner[i])
+			}
+		}
+		return p
+	}
+	t.Rows, t.Cols, t.Transposed = lines(), lines(), rng.IntN(2) == 1
+	for i, d := range rng.Perm(9) {
+		t.Digits[i+1] = uint8(d + 1)
+	}
+	return t.Apply(g)
+}
+
+func rate(tb testing.TB, g sudoku.Grid) sudoku.Puzzle {
+	tb.Helper()
+	p, err := sudoku.Rate(g, sudoku.Options{})
+	if err != nil {
+		tb.Fatalf("rate %s: %v", g, err)
+	}
+	return p
+}
+
+// TestClasses submits puzzles and other ways of writing them, one at a time
+// and in bulk, and checks that each entry names the first of its class, that
+// the class is found by its canonical form, and that the distinct listing
+// and counts see one row per puzzle.
+func TestClasses(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpenDB(t)
+	rng := rand.New(rand.NewPCG(1, 2))
+	var firsts []sudoku.Puzzle
+	for _, line := range puzzletest.Lines(t, puzzletest.Top1465, 6) {
+		g, _ := sudoku.Parse(line)
+		p, dup, err := db.Submit(ctx, rate(t, g))
+		if err != nil || dup || p.SameAs != nil {
+			t.Fatalf("first entry: dup %v, same_as %v, %v", dup, p.SameAs, err)
+		}
+		firsts = append(firsts, p)
+	}
+	// One other way of writing each, alone; two more of each in one bulk
+	// write, where the second of a class in the same transaction links to
+	// the first archived one too.
+	var bulk []sudoku.Puzzle
+	for _, f := range firsts {
+		p, dup, err := db.Submit(ctx, rate(t, shuffled(rng, f.Givens)))
+		if err != nil || dup {
+			t.Fatalf("second entry: dup %v, %v", dup, err)
+		}
+		if p.SameAs == nil || *p.SameAs != f.ID || p.Canonical != f.Canonical {
+			t.Errorf("puzzle %d: same_as %v, want %d", p.ID, p.SameAs, f.ID)
+		}
+		bulk = append(bulk, rate(t, shuffled(rng, f.Givens)), rate(t, shuffled(rng, f.Givens)))
+	}
+	if _, err := db.SubmitMany(ctx, bulk); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range firsts {
+		eq, err := db.Equivalents(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(eq) != 4 || eq[0].ID != f.ID {
+			t.Fatalf("puzzle %d: %d equivalents, want 4 with itself first", f.ID, len(eq))
+		}
+		for _, e := range eq[1:] {
+			if e.SameAs == nil || *e.SameAs != f.ID {
+				t.Errorf("puzzle %d: same_as %v, want %d", e.ID, e.SameAs, f.ID)
+			}
+			if e.Backtracks != f.Backtracks || e.Guesses != f.Guesses || e.Nodes != f.Nodes || e.Band != f.Band {
+				t.Errorf("puzzle %d measured %d/%d/%d %s, its first entry %d/%d/%d %s", e.ID,
+					e.Backtracks, e.Guesses, e.Nodes, e.Band, f.Backtracks, f.Guesses, f.Nodes, f.Band)
+			}
+		}
+		got, err := db.ByCanonical(ctx, f.Canonical)
+		if err != nil || got.ID != f.ID {
+			t.Errorf("by canonical form: %d, %v; want %d", got.ID, err, f.ID)
+		}
+	}
+	if _, err := db.ByCanonical(ctx, sudoku.Grid{1}); err == nil {
+		t.Error("found a class that is not archived")
+	}
+	st, err := db.Stats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Total != 24 || st.Distinct != 6 {
+		t.Errorf("stats: %d entries, %d distinct; want 24, 6", st.Total, st.Distinct)
+	}
+	for _, q := range []sudoku.ListQuery{
+		{Distinct: true, Limit: 4}, {Distinct: true, Limit: 4, Sort: sudoku.SortClues},
+		{Distinct: true, Limit: 4, Band: firsts[0].Band}, {Distinct: true, UniqueOnly: true, Limit: 5, Sort: sudoku.SortGrade},
+	} {
+		var ids []int64
+		for {
+			page, err := db.List(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range page.Puzzles {
+				if p.SameAs != nil {
+					t.Errorf("%+v: listed puzzle %d, another way of writing %d", q, p.ID, *p.SameAs)
+				}
+				ids = append(ids, p.ID)
+			}
+			if q.Band == "" && page.Total != 6 {
+				t.Errorf("%+v: total %d, want 6", q, page.Total)
+			}
+			if page.NextCursor == "" {
+				break
+			}
+			q.Cursor = page.NextCursor
+		}
+		if q.Band == "" && len(ids) != 6 {
+			t.Errorf("%+v: %d puzzles listed, want 6", q, len(ids))
+		}
+	}
+}
