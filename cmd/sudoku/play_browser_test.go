@@ -108,7 +108,9 @@ func playStatus(t *testing.T, ctx context.Context) string {
 	return chromeJS[string](t, ctx, `document.querySelector('[data-testid="play-status"]').textContent`)
 }
 
-func cellSel(i int) chromedp.CSS { return chromedp.CSS(fmt.Sprintf(`#play-board td[data-cell="%d"]`, i)) }
+func cellSel(i int) chromedp.CSS {
+	return chromedp.CSS(fmt.Sprintf(`#play-board td[data-cell="%d"]`, i))
+}
 
 // keys sends key presses to whatever has the focus.
 func keys(s string, mods ...chromedp.Modifier) chromedp.Action[chromedp.Void] {
