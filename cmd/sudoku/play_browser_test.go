@@ -16,6 +16,8 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
 // TestPlayBrowser solves puzzles on their pages in Chromium, against a real
@@ -31,6 +33,7 @@ func TestPlayBrowser(t *testing.T) {
 	easy := submitAPI(t, base, bEasy)
 	t.Run("solve by keyboard", func(t *testing.T) { playKeyboard(t, ctx, base, easy, shots) })
 	t.Run("share link", func(t *testing.T) { playShare(t, ctx, base, easy) })
+	t.Run("the page reads puzzle text as the server does", func(t *testing.T) { playParse(t, ctx, base) })
 	t.Run("print", func(t *testing.T) { playPrint(t, ctx, base, easy, shots) })
 	t.Run("solve on a phone with the number pad", func(t *testing.T) {
 		playPhone(t, ctx, base, submitAPI(t, base, bOther), shots)
@@ -341,6 +344,41 @@ func playShare(t *testing.T, ctx context.Context, base string, p apiPuzzle) {
 	}
 	if g := chromeValue(t, ctx, "givens", chromedp.AttributeValue(tidSel("play"), "data-givens")).Value; g != p.Puzzle {
 		t.Errorf("givens %q", g)
+	}
+}
+
+// playParse runs static/js/puzzletext.js in the page on inputs good and
+// bad, and compares its verdicts with sudoku.Parse's.
+func playParse(t *testing.T, ctx context.Context, base string) {
+	inputs := []string{
+		bEasy,
+		strings.ReplaceAll(bEasy, ".", "0"),
+		"53..7....\n6..195...\n.98....6.\n8...6...3\n4..8.3..1\n7...2...6\n.6....28.\n...419..5\n....8..79",
+		"5 3 0 | 0 7 0 | 0 0 0\n------+-------+------\n" + strings.Repeat("0", 72),
+		bEasy[:80],
+		bEasy + "1",
+		bEasy[:11] + "x" + bEasy[12:],
+		"é" + bEasy,
+		bEasy[:5] + "'" + bEasy[6:],
+		bEasy[:5] + "\\" + bEasy[6:],
+		bEasy[:5] + "\x01" + bEasy[6:],
+		"",
+	}
+	chromeStep(t, ctx, "open a page", chromedp.Navigate(base+"/"), chromedp.WaitVisible(tidSel("cell-0")))
+	js, _ := json.Marshal(inputs)
+	got := chromeValue(t, ctx, "parse in the page", chromedp.Evaluate[[]string](
+		`import("/static/js/puzzletext.js").then((m) => `+string(js)+`.map((s) => { const r = m.parse(s); return r.error ? "error: " + r.error : m.format(r.cells); }))`,
+		chromedp.EvalAwaitPromise))
+	for i, in := range inputs {
+		want := ""
+		if g, err := sudoku.Parse(in); err != nil {
+			want = "error: " + err.Error()
+		} else {
+			want = g.String()
+		}
+		if i >= len(got) || got[i] != want {
+			t.Errorf("input %q:\n page   %q\n server %q", in, got[i], want)
+		}
 	}
 }
 
