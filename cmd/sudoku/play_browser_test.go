@@ -35,6 +35,9 @@ func TestPlayBrowser(t *testing.T) {
 	t.Run("share link", func(t *testing.T) { playShare(t, ctx, base, easy) })
 	t.Run("the page reads puzzle text as the server does", func(t *testing.T) { playParse(t, ctx, base) })
 	t.Run("print", func(t *testing.T) { playPrint(t, ctx, base, easy, shots) })
+	t.Run("a hint step and the explanation, from stubbed endpoints", func(t *testing.T) {
+		playStubbed(t, ctx, base, submitAPI(t, base, bExtreme), shots)
+	})
 	t.Run("solve on a phone with the number pad", func(t *testing.T) {
 		playPhone(t, ctx, base, submitAPI(t, base, bOther), shots)
 	})
@@ -379,6 +382,72 @@ func playParse(t *testing.T, ctx context.Context, base string) {
 		if i >= len(got) || got[i] != want {
 			t.Errorf("input %q:\n page   %q\n server %q", in, got[i], want)
 		}
+	}
+}
+
+// playStubbed answers POST /api/hint and GET /api/puzzles/{id}/explain in
+// the page (the server does not offer them yet) with the contract's shapes,
+// and checks that the board shows the hint's step and applies it, and that
+// the explanation walks its steps with the buttons and the keyboard.
+func playStubbed(t *testing.T, ctx context.Context, base string, p apiPuzzle, shots string) {
+	c0 := strings.IndexByte(p.Puzzle, '.')
+	c1 := strings.IndexByte(p.Puzzle[c0+1:], '.') + c0 + 1
+	d0 := int(p.Solution[c0] - '0')
+	d1 := int(p.Solution[c1]-'0')%9 + 1 // a digit that is not c1's
+	hint := fmt.Sprintf(`{"technique": "Hidden single", "grade": 1.2, "cells": [%d], "placements": [{"cell": %d, "digit": %d}], "eliminations": [{"cell": %d, "digit": %d}], "text": "stub hint"}`, c0, c0, d0, c1, d1)
+	explain := fmt.Sprintf(`{"grade": 2.6, "technique": "Pointing", "grade_floor": false, "steps": [
+		{"technique": "Hidden single", "grade": 1.2, "cells": [%d], "placements": [{"cell": %d, "digit": %d}], "eliminations": [], "text": "first step"},
+		{"technique": "Pointing", "grade": 2.6, "cells": [%d], "placements": [], "eliminations": [{"cell": %d, "digit": %d}], "text": "second step"}]}`,
+		c0, c0, d0, c1, c1, d1)
+	chromeStep(t, ctx, "open the puzzle", chromedp.Navigate(fmt.Sprintf("%s/puzzles/%d", base, p.ID)), chromedp.WaitVisible(tidSel("play-board")))
+	chromeJS[any](t, ctx, `(() => {
+		const real = window.fetch, hint = `+hint+`, explain = `+explain+`;
+		const json = (v) => Promise.resolve(new Response(JSON.stringify(v), {status: 200, headers: {"Content-Type": "application/json"}}));
+		window.fetch = (url, opts) => String(url) === "/api/hint" ? json({step: hint}) : String(url).endsWith("/explain") ? json(explain) : real(url, opts);
+		return null;
+	})()`)
+	chromeStep(t, ctx, "ask for a hint", press("play-hint"), chromedp.WaitVisible(tidSel("hint-box")))
+	cells := readPlay(t, ctx)
+	if !hasClass(cells[c0], "hint-cell") || cells[c0].V != "" {
+		t.Errorf("the hint's cell: %+v", cells[c0])
+	}
+	good := chromeJS[string](t, ctx, fmt.Sprintf(`document.querySelector('#play-board td[data-cell="%d"] .marks').dataset.good`, c0))
+	struck := chromeJS[string](t, ctx, fmt.Sprintf(`document.querySelector('#play-board td[data-cell="%d"] .marks').dataset.struck`, c1))
+	if good != fmt.Sprint(d0) || struck != fmt.Sprint(d1) {
+		t.Errorf("the hint shows placement %q (want %d), elimination %q (want %d)", good, d0, struck, d1)
+	}
+	screenshot(t, ctx, shots, "28-play-hint-step")
+	chromeStep(t, ctx, "apply it", press("hint-apply"))
+	waitPlay(t, ctx, "the hint applied", func(c []playCell) bool { return c[c0].V == fmt.Sprint(d0) })
+
+	counter := func() string {
+		return chromeJS[string](t, ctx, `document.querySelector('[data-testid="explain-counter"]').textContent`)
+	}
+	chromeStep(t, ctx, "Show solution", chromedp.Click(tidSel("show-solution")), chromedp.WaitVisible(tidSel("explain-board")))
+	if got := counter(); got != "Step 1 of 2 · Hidden single (1.2)" {
+		t.Errorf("explanation starts at %q", got)
+	}
+	chromeStep(t, ctx, "Next", chromedp.Click(tidSel("explain-forward")))
+	if got := counter(); got != "Step 2 of 2 · Pointing (2.6)" {
+		t.Errorf("after Next: %q", got)
+	}
+	ex := func(c int, attr string) string {
+		return chromeJS[string](t, ctx, fmt.Sprintf(`(() => { const td = document.querySelector('[data-testid="explain-board"] td[data-cell="%d"]'); return %s; })()`, c, attr))
+	}
+	if v := ex(c0, `td.querySelector(".v").textContent`); v != fmt.Sprint(d0) {
+		t.Errorf("after step 1 the explanation's board shows %q in cell %d, want %d", v, c0, d0)
+	}
+	if v := ex(c1, `td.querySelector(".marks").dataset.struck`); v != fmt.Sprint(d1) {
+		t.Errorf("step 2 strikes %q in cell %d, want %d", v, c1, d1)
+	}
+	screenshot(t, ctx, shots, "29-explain-step")
+	chromeStep(t, ctx, "the keyboard: →, then Home", chromedp.Focus(tidSel("explain-board")), keys(kb.ArrowRight))
+	if got := counter(); got != "Solved: 2 steps" {
+		t.Errorf("after →: %q", got)
+	}
+	chromeStep(t, ctx, "Home", keys(kb.Home))
+	if got := counter(); !strings.HasPrefix(got, "Step 1 of 2") {
+		t.Errorf("after Home: %q", got)
 	}
 }
 
