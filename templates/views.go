@@ -3,6 +3,7 @@ package templates
 import (
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
@@ -86,6 +87,13 @@ type PuzzleView struct {
 	Runs       int  // the fewest timed runs the solve time can be the median of
 	Now        time.Time
 	HistoryURL string // the history sorted by difficulty, around this puzzle
+	// ShowSolution opens the analysis (the solution, the replay of the
+	// search, the explanation) at once, for ?solution=1 and for the visitor
+	// who has just submitted the puzzle; otherwise the page opens on the
+	// givens, ready to play.
+	ShowSolution bool
+	Origin       string // the site's origin for absolute share links ("http://host:port"); "" for relative ones
+	SolutionURL  string // this page with the analysis open
 }
 
 // HistoryView is one page of the history table.
@@ -152,6 +160,12 @@ func (v HistoryView) PrevURL() string {
 	return v.query(v.Sort, v.Desc, v.Page.PrevCursor)
 }
 
+// PrintURL links to this page of the history laid out to print, four
+// puzzles to a sheet.
+func (v HistoryView) PrintURL() string {
+	return "/puzzles/print?" + strings.TrimPrefix(v.query(v.Sort, v.Desc, v.Cursor), "/puzzles?")
+}
+
 // FirstURL links to the first page of the same view.
 func (v HistoryView) FirstURL() string { return v.query(v.Sort, v.Desc, "") }
 
@@ -196,4 +210,41 @@ type ErrorView struct {
 	Status  int    // HTTP status code
 	Title   string // the status text, "Not Found"
 	Message string // what went wrong, safe to show
+}
+
+// ShareURL is the share link of a puzzle: the puzzle itself in the path,
+// so it opens on any server, archived or not. base is the site's origin
+// ("https://example.org"), or "" for a link relative to the site.
+func ShareURL(base string, givens sudoku.Grid) string {
+	return base + "/p/" + givens.String()
+}
+
+// ShareView is the page of a shared puzzle (/p/<81 cells>) that is not in
+// the archive yet: playable, with a button that archives it.
+type ShareView struct {
+	Puzzle sudoku.Puzzle // solved and measured, not archived (ID 0)
+	CSRF   string
+	Origin string // the site's origin, as in PuzzleView
+	Error  string // why it cannot be archived (clashing givens, no solution); "" when it can
+}
+
+// PrintCard is one puzzle as it prints: its givens, large, with what names
+// it and the link that opens it again.
+type PrintCard struct {
+	ID       int64 // 0 for a puzzle not in the archive
+	Givens   sudoku.Grid
+	Clues    int
+	Band     sudoku.Band
+	ShareURL string
+}
+
+// CardOf is the print card of an archived puzzle.
+func CardOf(p sudoku.Puzzle, base string) PrintCard {
+	return PrintCard{ID: p.ID, Givens: p.Givens, Clues: p.Clues, Band: sudoku.BandOf(p.Backtracks), ShareURL: ShareURL(base, p.Givens)}
+}
+
+// PrintView is the "4 per page" sheet of one page of the history.
+type PrintView struct {
+	Cards   []PrintCard
+	BackURL string // the history page the sheet was made from
 }

@@ -479,7 +479,7 @@ func browserSuite(t *testing.T, ctx context.Context, base string) {
 		screenshotViewport(t, ctx, shots, "7-phone-dark-submit")
 		chromeStep(t, ctx, "history on a phone", chromedp.Navigate(base+"/puzzles"), chromedp.WaitVisible(tidSel("history-table")))
 		screenshotViewport(t, ctx, shots, "8-phone-dark-history")
-		chromeStep(t, ctx, "a puzzle on a phone", chromedp.Navigate(base+"/puzzles/1"), chromedp.WaitVisible(tidSel("board")))
+		chromeStep(t, ctx, "a puzzle on a phone", chromedp.Navigate(base+"/puzzles/1"), chromedp.WaitVisible(tidSel("play-board")))
 		screenshotViewport(t, ctx, shots, "9-phone-dark-puzzle")
 	})
 

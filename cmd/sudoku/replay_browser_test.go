@@ -86,7 +86,7 @@ func replaySuite(t *testing.T, ctx context.Context, base, shots string) {
 		t.Errorf("band %q, want extreme", p.Band)
 	}
 	chromeStep(t, ctx, "open the puzzle",
-		chromedp.Navigate(fmt.Sprintf("%s/puzzles/%d", base, p.ID)),
+		chromedp.Navigate(fmt.Sprintf("%s/puzzles/%d?solution=1", base, p.ID)),
 		chromedp.WaitVisible(tidSel("replay-play")),
 	)
 	solved := readReplay(t, ctx)
@@ -200,7 +200,7 @@ func replayLongest(t *testing.T, ctx context.Context, base string) {
 		t.Fatal(err)
 	}
 	chromeStep(t, ctx, "open the puzzle",
-		chromedp.Navigate(fmt.Sprintf("%s/puzzles/%d", base, p.ID)),
+		chromedp.Navigate(fmt.Sprintf("%s/puzzles/%d?solution=1", base, p.ID)),
 		chromedp.WaitVisible(tidSel("replay-play")),
 		chromedp.SetValue(tidSel("replay-speed"), "20000"),
 		chromedp.Click(tidSel("replay-forward")),

@@ -17,13 +17,15 @@ import (
 )
 
 // examples are the puzzles the submit page offers to load, easy to extreme,
-// each a real puzzle from a published collection.
+// each a real puzzle from a published collection. Each is named by the band
+// the archive measures for it (TestExampleLabelsAreMeasured keeps them
+// honest); two in the same band add their backtracks.
 var examples = []templates.Example{
 	{Label: "Easy", Note: "Project Euler 96, grid 1", Puzzle: "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."},
 	{Label: "Medium", Note: "Sudoku Exchange, diabolical", Puzzle: ".7..9..4.14.2.8.379...1...8.8.....9.2.1.4.6.34.......1.1.....2....629...7...8...9"},
 	{Label: "Hard", Note: "Sudoku Exchange, diabolical, rated 9.0", Puzzle: "2.......863.....299.4...6.7..39.24.....547............3.68712.4.2.....6..4..6..8."},
-	{Label: "Very hard", Note: "magictour top 1465", Puzzle: "7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5..........."},
-	{Label: "Extreme", Note: "Enjoy Sudoku forum, hardest list of 2011", Puzzle: "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3"},
+	{Label: "Extreme · 335 backtracks", Note: "magictour top 1465", Puzzle: "7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5..........."},
+	{Label: "Extreme · 1,015 backtracks", Note: "Enjoy Sudoku forum, hardest list of 2011", Puzzle: "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3"},
 }
 
 // minRuns is the fewest timed runs whose median the engine records as a
@@ -151,7 +153,9 @@ func inLines(puzzle string) string {
 }
 
 // previewCells reads as much of text as it can into a grid for the editor
-// to show: cell characters in order, anything else skipped, at most 81.
+// to show, at most 81 cells. Characters the reader ignores are skipped; any
+// other character that is no cell stands for a blank, so the cells after a
+// typo stay where the user put them.
 func previewCells(text string) sudoku.Grid {
 	var g sudoku.Grid
 	n := 0
@@ -165,9 +169,17 @@ func previewCells(text string) sudoku.Grid {
 			n++
 		case r == '0' || r == '.':
 			n++
+		case !ignoredInText(r):
+			n++
 		}
 	}
 	return g
+}
+
+// ignoredInText reports whether the puzzle reader skips r (white space and
+// | - + =), as sudoku.Parse does.
+func ignoredInText(r rune) bool {
+	return strings.ContainsRune(" \t\n\r\v\f|-+=", r)
 }
 
 // sentence capitalises the first letter of an error message for the page.
@@ -212,22 +224,29 @@ func (s *Server) history(c echo.Context) error {
 	return s.render(c, http.StatusOK, templates.HistoryPage(view))
 }
 
-// puzzlePage shows one puzzle. ?new=1 and ?dup=1 come from the submit
-// redirect and add a notice.
+// puzzlePage shows one puzzle, ready to play. ?new=1 and ?dup=1 come from
+// the submit redirect and add a notice; they and ?solution=1 open the
+// analysis (solution, replay, explanation) at once.
 func (s *Server) puzzlePage(c echo.Context) error {
 	p, err := s.puzzleParam(c)
 	if err != nil {
 		return err
 	}
 	id := p.ID
-	return s.render(c, http.StatusOK, templates.PuzzlePage(templates.PuzzleView{
-		Puzzle:     p,
-		Fresh:      c.QueryParam("new") == "1",
-		Duplicate:  c.QueryParam("dup") == "1",
-		Runs:       minRuns,
-		Now:        time.Now(),
-		HistoryURL: "/puzzles?sort=difficulty&order=desc&around=" + strconv.FormatInt(id, 10),
-	}))
+	v := templates.PuzzleView{
+		Puzzle:      p,
+		Fresh:       c.QueryParam("new") == "1",
+		Duplicate:   c.QueryParam("dup") == "1",
+		Runs:        minRuns,
+		Now:         time.Now(),
+		HistoryURL:  "/puzzles?sort=difficulty&order=desc&around=" + strconv.FormatInt(id, 10),
+		Origin:      origin(c),
+		SolutionURL: templates.PuzzleURL(id) + "?solution=1",
+	}
+	// Whoever just submitted the puzzle came for its analysis; everyone
+	// else gets the givens to play, the solution one click away.
+	v.ShowSolution = v.Fresh || v.Duplicate || c.QueryParam("solution") == "1"
+	return s.render(c, http.StatusOK, templates.PuzzlePage(v))
 }
 
 // stats shows the archive at a glance: counts, bands and histograms, all

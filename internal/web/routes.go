@@ -31,8 +31,10 @@ func (s *Server) routes() {
 	e.POST("/puzzles", s.submitForm)
 	e.POST(importPath, s.importUpload) // multipart upload of a file of puzzles (upload.go)
 	e.GET("/puzzles", s.history)
+	e.GET("/puzzles/print", s.printSheet) // the history's page, four puzzles to a printed sheet (share.go)
 	e.GET("/puzzles/:id", s.puzzlePage)
 	e.GET("/stats", s.stats)
+	e.GET("/p/:cells", s.sharedPuzzle) // share link: the puzzle in the path (share.go)
 }
 
 // healthz answers 200 "ok" once the database answers, 503 otherwise.

@@ -171,7 +171,7 @@ func TestPuzzlePageBandAndReplay(t *testing.T) {
 	if _, hidden := r.Attr("hidden"); !hidden || r.AttrOr("data-trace-url", "") != "/api/puzzles/1/trace" {
 		t.Errorf("replay section: hidden %v, trace url %q", hidden, r.AttrOr("data-trace-url", ""))
 	}
-	if doc.Find(`script[src="/static/js/replay.js"][defer]`).Length() != 1 {
+	if doc.Find(`script[src="/static/js/replay.js"][type="module"]`).Length() != 1 {
 		t.Error("replay.js not loaded")
 	}
 	// Without JavaScript the board still shows the solution.

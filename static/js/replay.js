@@ -6,45 +6,43 @@
 // be taken back exactly: a placement backs out by clearing its cell, an undo
 // by putting its digit back, with the kind (forced or guess) it had.
 // Without this file the section stays hidden and the board shows the solution.
-(function () {
-  "use strict";
-
-  var section = document.getElementById("replay");
-  var board = document.getElementById("board");
+function init() {
+  const section = document.getElementById("replay");
+  const board = document.getElementById("board");
   if (!section || !board || !window.fetch || !window.requestAnimationFrame) return;
 
-  var givens = board.getAttribute("data-givens") || "";
-  var tds = [];
-  board.querySelectorAll("td[data-cell]").forEach(function (td) {
-    tds[+td.getAttribute("data-cell")] = td;
+  const givens = board.dataset.givens || "";
+  const tds = [];
+  board.querySelectorAll("td[data-cell]").forEach((td) => {
+    tds[+td.dataset.cell] = td;
   });
   if (givens.length !== 81 || tds.length !== 81) return;
 
-  var ctl = {};
-  section.querySelectorAll("[data-replay]").forEach(function (el) {
-    ctl[el.getAttribute("data-replay")] = el;
+  const ctl = {};
+  section.querySelectorAll("[data-replay]").forEach((el) => {
+    ctl[el.dataset.replay] = el;
   });
   section.hidden = false;
 
-  var FORCED = 0, GUESS = 1, UNDO = 2;
-  var KINDS = { forced: FORCED, guess: GUESS, undo: UNDO };
-  var NAMES = ["forced", "guess", "undo"];
-  var fmt = new Intl.NumberFormat("en");
+  const FORCED = 0, GUESS = 1, UNDO = 2;
+  const KINDS = { forced: FORCED, guess: GUESS, undo: UNDO };
+  const NAMES = ["forced", "guess", "undo"];
+  const fmt = new Intl.NumberFormat("en");
 
   // The trace, as parallel typed arrays, and what one pass over it taught:
   // removed[i] is the kind (1 forced, 2 guess) of the digit undo step i
   // takes back, bt[i] the backtracks after i steps, solvedAt the step after
   // which the grid is first full (0 if never).
-  var n = 0, kind, cell, digit, removed, bt, solvedAt = 0, truncated = false;
+  let n = 0, kind, cell, digit, removed, bt, solvedAt = 0, truncated = false;
 
   // The grid the page shows: value 0-9 and how it got there (0 given or
   // empty, 1 forced, 2 guess). pos steps of the trace are applied.
-  var value = new Uint8Array(81), how = new Uint8Array(81);
-  var pos = 0, current = -1;
-  var dirty = new Uint8Array(81), dirtyList = [];
+  let value = new Uint8Array(81), how = new Uint8Array(81);
+  let pos = 0, current = -1;
+  let dirty = new Uint8Array(81), dirtyList = [];
 
-  var loaded = false, loading = null;
-  var playing = false, speed = +ctl.speed.value || 200, acc = 0, last = 0;
+  let loaded = false, loading = null;
+  let playing = false, speed = +ctl.speed.value || 200, acc = 0, last = 0;
 
   function mark(c) {
     if (!dirty[c]) {
@@ -56,18 +54,18 @@
   function load() {
     if (loading) return loading;
     ctl.counter.textContent = "Loading the search…";
-    loading = fetch(section.getAttribute("data-trace-url"), { headers: { Accept: "application/json" } })
-      .then(function (r) {
+    loading = fetch(section.dataset.traceUrl, { headers: { Accept: "application/json" } })
+      .then((r) => {
         if (!r.ok) throw new Error("the server answered " + r.status);
         return r.json();
       })
-      .then(function (t) {
+      .then((t) => {
         prepare(t);
         loaded = true;
-        for (var c = 0; c < 81; c++) mark(c);
+        for (let c = 0; c < 81; c++) mark(c);
         render();
       })
-      .catch(function (err) {
+      .catch((err) => {
         loading = null;
         ctl.counter.textContent = "Could not load the search (" + err.message + "). Try again.";
       });
@@ -78,7 +76,7 @@
   // from the givens (a placement into an empty cell, an undo of the digit
   // that is there), and sets the board to the givens.
   function prepare(t) {
-    var steps = t.steps || [];
+    const steps = t.steps || [];
     n = steps.length;
     truncated = !!t.truncated;
     kind = new Uint8Array(n);
@@ -86,9 +84,9 @@
     digit = new Uint8Array(n);
     removed = new Uint8Array(n);
     bt = new Int32Array(n + 1);
-    var v = new Uint8Array(81), h = new Uint8Array(81), filled = 0, back = 0;
-    for (var c = 0; c < 81; c++) {
-      var g = givens.charCodeAt(c) - 48;
+    let v = new Uint8Array(81), h = new Uint8Array(81), filled = 0, back = 0;
+    for (let c = 0; c < 81; c++) {
+      const g = givens.charCodeAt(c) - 48;
       if (g >= 1 && g <= 9) {
         v[c] = g;
         filled++;
@@ -96,8 +94,8 @@
     }
     value.set(v);
     how.fill(0);
-    for (var i = 0; i < n; i++) {
-      var s = steps[i], k = KINDS[s.kind], x = s.cell, d = s.digit;
+    for (let i = 0; i < n; i++) {
+      let s = steps[i], k = KINDS[s.kind], x = s.cell, d = s.digit;
       if (k === undefined || !(x >= 0 && x <= 80) || !(d >= 1 && d <= 9)) throw new Error("bad step " + i);
       kind[i] = k;
       cell[i] = x;
@@ -123,7 +121,7 @@
   }
 
   function forward() {
-    var i = pos, c = cell[i];
+    let i = pos, c = cell[i];
     if (kind[i] === UNDO) {
       value[c] = 0;
       how[c] = 0;
@@ -136,7 +134,7 @@
   }
 
   function backward() {
-    var i = pos - 1, c = cell[i];
+    let i = pos - 1, c = cell[i];
     if (kind[i] === UNDO) {
       value[c] = digit[i];
       how[c] = removed[i];
@@ -159,13 +157,13 @@
   // for the outline of the current step's cell. An undone cell shows the
   // digit it lost, struck through, while it is the current one.
   function paint(c) {
-    var td = tds[c];
-    var cls = givens.charCodeAt(c) === 46 ? "r-cell" : "given";
-    var text = value[c] ? String(value[c]) : "";
+    const td = tds[c];
+    let cls = givens.charCodeAt(c) === 46 ? "r-cell" : "given";
+    let text = value[c] ? String(value[c]) : "";
     if (how[c] === 1) cls += " r-forced";
     else if (how[c] === 2) cls += " r-guess";
     if (c === current) {
-      var k = kind[pos - 1];
+      let k = kind[pos - 1];
       cls += " r-current r-current-" + NAMES[k];
       if (k === UNDO) {
         cls += " r-undone";
@@ -177,18 +175,18 @@
   }
 
   function render() {
-    var cur = pos > 0 ? cell[pos - 1] : -1;
+    const cur = pos > 0 ? cell[pos - 1] : -1;
     if (cur !== current) {
       if (current >= 0) mark(current);
       current = cur;
     }
     if (current >= 0) mark(current); // its step kind may differ
-    for (var j = 0; j < dirtyList.length; j++) {
+    for (let j = 0; j < dirtyList.length; j++) {
       dirty[dirtyList[j]] = 0;
       paint(dirtyList[j]);
     }
     dirtyList.length = 0;
-    var text = "step " + fmt.format(pos) + " of " + fmt.format(n) + " · " +
+    let text = "step " + fmt.format(pos) + " of " + fmt.format(n) + " · " +
       fmt.format(bt[pos]) + (bt[pos] === 1 ? " backtrack" : " backtracks") + " so far";
     if (solvedAt && pos >= solvedAt) text += " · grid full at step " + fmt.format(solvedAt);
     if (truncated && pos === n) text += " · the trace stops here; the search went on";
@@ -199,9 +197,9 @@
 
   function describe() {
     if (pos === 0) return "Start: the givens.";
-    var i = pos - 1;
-    var where = "row " + (Math.floor(cell[i] / 9) + 1) + ", column " + (cell[i] % 9 + 1);
-    var what = kind[i] === UNDO ? "took back " + digit[i] + " from " : (kind[i] === GUESS ? "guessed " : "forced ") + digit[i] + " in ";
+    let i = pos - 1;
+    const where = "row " + (Math.floor(cell[i] / 9) + 1) + ", column " + (cell[i] % 9 + 1);
+    const what = kind[i] === UNDO ? "took back " + digit[i] + " from " : (kind[i] === GUESS ? "guessed " : "forced ") + digit[i] + " in ";
     return "Step " + fmt.format(pos) + " of " + fmt.format(n) + ": " + what + where + ". " + ctl.counter.textContent;
   }
 
@@ -211,13 +209,13 @@
 
   function frame(ts) {
     if (!playing) return;
-    var dt = last ? Math.min(ts - last, 250) : 0;
+    const dt = last ? Math.min(ts - last, 250) : 0;
     last = ts;
     acc += (dt * speed) / 1000;
-    var k = Math.floor(acc);
+    let k = Math.floor(acc);
     if (k > 0) {
       acc -= k;
-      var target = Math.min(n, pos + k);
+      let target = Math.min(n, pos + k);
       while (pos < target) forward();
       render();
     }
@@ -251,53 +249,55 @@
 
   // whenLoaded runs fn now if the trace is here, else once it has come.
   function whenLoaded(fn) {
-    return function (e) {
+    return (e) => {
       if (e) e.preventDefault();
       if (loaded) fn();
-      else load().then(function () {
+      else load().then(() => {
         if (loaded) fn();
       });
     };
   }
 
-  ctl.play.addEventListener("click", whenLoaded(function () {
+  ctl.play.addEventListener("click", whenLoaded(() => {
     if (playing) pause();
     else play();
   }));
-  ctl.forward.addEventListener("click", whenLoaded(function () {
+  ctl.forward.addEventListener("click", whenLoaded(() => {
     pause();
     seek(pos + 1);
     announce();
   }));
-  ctl.back.addEventListener("click", whenLoaded(function () {
+  ctl.back.addEventListener("click", whenLoaded(() => {
     pause();
     seek(pos - 1);
     announce();
   }));
-  ctl.solution.addEventListener("click", whenLoaded(function () {
+  ctl.solution.addEventListener("click", whenLoaded(() => {
     pause();
     if (solvedAt) seek(solvedAt);
     announce();
   }));
-  ctl.speed.addEventListener("change", function () {
+  ctl.speed.addEventListener("change", () => {
     speed = +ctl.speed.value || 200;
   });
-  ctl.scrub.addEventListener("input", whenLoaded(function () {
+  ctl.scrub.addEventListener("input", whenLoaded(() => {
     pause();
     seek(+ctl.scrub.value);
   }));
-  ctl.scrub.addEventListener("change", function () {
+  ctl.scrub.addEventListener("change", () => {
     if (loaded) announce();
   });
-  ctl.scrub.addEventListener("pointerdown", function () {
+  ctl.scrub.addEventListener("pointerdown", () => {
     if (!loaded) load();
   });
-  section.addEventListener("keydown", function (e) {
-    var tag = e.target.tagName;
+  section.addEventListener("keydown", (e) => {
+    const tag = e.target.tagName;
     if (tag === "INPUT" || tag === "SELECT" || e.altKey || e.ctrlKey || e.metaKey) return;
     if (e.key === "ArrowRight") ctl.forward.click();
     else if (e.key === "ArrowLeft") ctl.back.click();
     else return;
     e.preventDefault();
   });
-})();
+}
+
+init();

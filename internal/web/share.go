@@ -1,0 +1,106 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/templates"
+)
+
+// givensFinder is what the share link needs beyond Archive: the archived
+// puzzle with exactly these givens. It is optional, like bulkArchive: an
+// archive without it treats every shared puzzle as not archived yet, and
+// its "Archive" button still lands on the archived puzzle (as a duplicate).
+type givensFinder interface {
+	// PuzzleByGivens returns the archived puzzle with these givens, or
+	// sudoku.ErrNotFound.
+	PuzzleByGivens(ctx context.Context, givens sudoku.Grid) (sudoku.Puzzle, error)
+}
+
+// origin is the site's origin as the browser reached it, for links meant
+// to be copied out of the page (share links, print-outs).
+func origin(c echo.Context) string {
+	return c.Scheme() + "://" + c.Request().Host
+}
+
+// sharedPuzzle serves a share link, /p/<81 cells>: the archived puzzle
+// with those givens if there is one (303 to its page), else the puzzle
+// ready to play with a button that archives it. Text that is no puzzle is
+// a 400 with the reader's message.
+func (s *Server) sharedPuzzle(c echo.Context) error {
+	ctx := c.Request().Context()
+	text := c.Param("cells")
+	if u, err := url.PathUnescape(text); err == nil {
+		text = u
+	}
+	g, err := sudoku.Parse(text)
+	if err != nil {
+		return badRequest("This share link holds no puzzle: %s.", err)
+	}
+	if f, ok := s.archive.(givensFinder); ok {
+		p, err := f.PuzzleByGivens(ctx, g)
+		switch {
+		case err == nil:
+			return c.Redirect(http.StatusSeeOther, templates.PuzzleURL(p.ID))
+		case !errors.Is(err, sudoku.ErrNotFound):
+			return fmt.Errorf("look up shared puzzle: %w", err)
+		}
+	}
+	view := templates.ShareView{CSRF: csrfToken(c), Origin: origin(c)}
+	view.Puzzle = sudoku.Puzzle{Givens: g, Clues: g.Clues()}
+	if g.Clues() == 0 {
+		err = sudoku.ErrNoGivens
+	}
+	// One search, not Rate's timed runs: this is a GET anyone can repeat,
+	// and the measures are taken when the puzzle is archived.
+	var res sudoku.Result
+	if err == nil {
+		res, err = sudoku.Solve(g, s.solveOptions(ctx))
+	}
+	if err == nil && res.Solutions == 0 {
+		err = sudoku.ErrNoSolution
+	}
+	if err != nil {
+		form, ok := rejectedForm(text, err)
+		if !ok {
+			return fmt.Errorf("solve shared puzzle: %w", err)
+		}
+		view.Error = strings.TrimSuffix(form.Error, ".")
+		return s.render(c, http.StatusUnprocessableEntity, templates.SharePage(view))
+	}
+	view.Puzzle.Solution = res.Solution
+	view.Puzzle.Solutions = res.Solutions
+	view.Puzzle.Unique = res.Solutions == 1
+	view.Puzzle.Backtracks = res.Backtracks
+	view.Puzzle.Band = sudoku.BandOf(res.Backtracks)
+	return s.render(c, http.StatusOK, templates.SharePage(view))
+}
+
+// printSheet lays out one page of the history, with the history's own
+// query, to print four puzzles to a sheet.
+func (s *Server) printSheet(c echo.Context) error {
+	q, _, err := requestListQuery(c)
+	if err != nil {
+		return err
+	}
+	page, err := s.archive.List(c.Request().Context(), q)
+	if err != nil {
+		return fmt.Errorf("list puzzles to print: %w", err)
+	}
+	base := origin(c)
+	view := templates.PrintView{BackURL: "/puzzles"}
+	if raw := c.Request().URL.RawQuery; raw != "" {
+		view.BackURL += "?" + raw
+	}
+	for _, p := range page.Puzzles {
+		view.Cards = append(view.Cards, templates.CardOf(p, base))
+	}
+	return s.render(c, http.StatusOK, templates.PrintSheet(view))
+}
