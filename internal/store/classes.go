@@ -79,3 +79,19 @@ func (db *DB) CountEquivalentAfter(ctx context.Context, after int64) (int64, err
 	}
 	return n, nil
 }
+
+// PuzzleByGivens returns the archived puzzle with exactly these givens, or
+// sudoku.ErrNotFound: one seek of the givens key.
+func (db *DB) PuzzleByGivens(ctx context.Context, givens sudoku.Grid) (sudoku.Puzzle, error) {
+	if db.isClosed() {
+		return sudoku.Puzzle{}, ErrClosed
+	}
+	p, err := scanPuzzle(db.reader.QueryRowContext(ctx, "SELECT "+columns+" FROM puzzles WHERE givens_key = ?", givens.Key()).Scan)
+	if errors.Is(err, sql.ErrNoRows) {
+		return sudoku.Puzzle{}, fmt.Errorf("givens %s: %w", givens, sudoku.ErrNotFound)
+	}
+	if err != nil {
+		return sudoku.Puzzle{}, fmt.Errorf("find givens %s: %w", givens, err)
+	}
+	return p, nil
+}

@@ -39,6 +39,15 @@ type Archive interface {
 	// Stats returns the archive's counts and histograms, read from
 	// maintained counters: its cost does not grow with the archive.
 	Stats(ctx context.Context) (sudoku.Stats, error)
+	// PuzzleByGivens returns the archived puzzle with exactly these givens,
+	// or sudoku.ErrNotFound.
+	PuzzleByGivens(ctx context.Context, givens sudoku.Grid) (sudoku.Puzzle, error)
+	// ByCanonical returns the first archived puzzle whose canonical form is
+	// c (the same puzzle, written another way), or sudoku.ErrNotFound.
+	ByCanonical(ctx context.Context, c sudoku.Grid) (sudoku.Puzzle, error)
+	// Equivalents returns the archived entries of p's class in id order,
+	// its first entry first (p's own included).
+	Equivalents(ctx context.Context, p sudoku.Puzzle) ([]sudoku.Puzzle, error)
 }
 
 // Config tunes a Server. The zero value is usable.

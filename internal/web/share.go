@@ -14,16 +14,6 @@ import (
 	"github.com/sudoku-archive/sudoku/templates"
 )
 
-// givensFinder is what the share link needs beyond Archive: the archived
-// puzzle with exactly these givens. It is optional, like bulkArchive: an
-// archive without it treats every shared puzzle as not archived yet, and
-// its "Archive" button still lands on the archived puzzle (as a duplicate).
-type givensFinder interface {
-	// PuzzleByGivens returns the archived puzzle with these givens, or
-	// sudoku.ErrNotFound.
-	PuzzleByGivens(ctx context.Context, givens sudoku.Grid) (sudoku.Puzzle, error)
-}
-
 // origin is the site's origin as the browser reached it, for links meant
 // to be copied out of the page (share links, print-outs).
 func origin(c echo.Context) string {
@@ -44,15 +34,20 @@ func (s *Server) sharedPuzzle(c echo.Context) error {
 	if err != nil {
 		return badRequest("This share link holds no puzzle: %s.", err)
 	}
-	if f, ok := s.archive.(givensFinder); ok {
-		p, err := f.PuzzleByGivens(ctx, g)
-		switch {
-		case err == nil:
-			return c.Redirect(http.StatusSeeOther, templates.PuzzleURL(p.ID))
-		case !errors.Is(err, sudoku.ErrNotFound):
-			return fmt.Errorf("look up shared puzzle: %w", err)
+	// These givens, or the same puzzle written another way.
+	p, err := s.archive.PuzzleByGivens(ctx, g)
+	if errors.Is(err, sudoku.ErrNotFound) && g.Clues() > 0 {
+		if c, _, cerr := sudoku.Canonical(g, s.solveOptions(ctx)); cerr == nil {
+			p, err = s.archive.ByCanonical(ctx, c)
 		}
 	}
+	switch {
+	case err == nil:
+		return c.Redirect(http.StatusSeeOther, templates.PuzzleURL(p.ID))
+	case !errors.Is(err, sudoku.ErrNotFound):
+		return fmt.Errorf("look up shared puzzle: %w", err)
+	}
+	err = nil
 	view := templates.ShareView{CSRF: csrfToken(c), Origin: origin(c)}
 	view.Puzzle = sudoku.Puzzle{Givens: g, Clues: g.Clues()}
 	if g.Clues() == 0 {
@@ -79,7 +74,7 @@ func (s *Server) sharedPuzzle(c echo.Context) error {
 	view.Puzzle.Solutions = res.Solutions
 	view.Puzzle.Unique = res.Solutions == 1
 	view.Puzzle.Backtracks = res.Backtracks
-	view.Puzzle.Band = sudoku.BandOf(res.Backtracks)
+	view.Puzzle.Band = sudoku.BandFor(res.Solutions, res.Backtracks)
 	return s.render(c, http.StatusOK, templates.SharePage(view))
 }
 
