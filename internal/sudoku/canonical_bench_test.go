@@ -1,6 +1,7 @@
 package sudoku
 
 import (
+	"runtime"
 	"testing"
 
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
@@ -33,12 +34,18 @@ func BenchmarkCanonical(b *testing.B) {
 			reportPerPuzzle(b, len(gs), -1)
 		})
 		b.Run(name+"/solved", func(b *testing.B) {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			cpu0, cpuOK := threadCPU()
 			for b.Loop() {
 				for i, g := range gs {
 					CanonicalSolved(g, sols[i])
 				}
 			}
 			reportPerPuzzle(b, len(gs), -1)
+			if cpu1, ok := threadCPU(); ok && cpuOK {
+				b.ReportMetric(float64((cpu1-cpu0).Microseconds())/float64(b.N)/float64(len(gs)), "cpu-µs/puzzle")
+			}
 		})
 	}
 }

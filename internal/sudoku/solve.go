@@ -56,10 +56,15 @@ func Solve(g Grid, opt Options) (Result, error) {
 // tracing; reverse tries the digits of a branch point from 9 down to 1 (a
 // test hook showing the counts do not depend on digit order).
 func solve(g Grid, opt Options, tr *tracer, reverse bool) (Result, error) {
+	return solveFirst(g, opt, tr, reverse, false)
+}
+
+// solveFirst is solve, stopping at the first solution when first is set.
+func solveFirst(g Grid, opt Options, tr *tracer, reverse, first bool) (Result, error) {
 	if err := g.Validate(); err != nil {
 		return Result{}, err
 	}
-	s := solver{maxNodes: opt.MaxNodes, done: opt.Done, tr: tr, reverse: reverse}
+	s := solver{maxNodes: opt.MaxNodes, done: opt.Done, tr: tr, reverse: reverse, first: first}
 	if s.maxNodes <= 0 {
 		s.maxNodes = DefaultMaxNodes
 	}
@@ -228,6 +233,7 @@ type solver struct {
 	err      error // ErrBudget or ErrCanceled
 	stop     bool  // a second solution or an error ends the search
 	reverse  bool
+	first    bool    // stop at the first solution (measure, to canonicalise)
 	dirty    uint16  // digits whose boards changed since their last hidden-singles scan
 	tr       *tracer // nil unless tracing
 }
@@ -244,6 +250,7 @@ func (s *solver) found(bd *board) {
 	s.res.Solutions++
 	if s.res.Solutions == 1 {
 		s.res.Solution = bd.grid()
+		s.stop = s.first
 	} else {
 		s.stop = true
 	}
