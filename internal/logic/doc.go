@@ -72,6 +72,10 @@
 //
 //	go test ./internal/logic -run TestAgreement -v -logic.full -timeout 30m
 //
+// measured at commit 3e5aa56: all 19,860 puzzles, Spearman ρ 0.934 and
+// 85.4% within ±0.2 of SE's rating, no Floor (6 min 55 s wall on the shared
+// 2-core machine under a load of about 10).
+//
 // The default test run takes an even sample of 300: Spearman ρ 0.934, 80.3%
 // within ±0.2 (first sample of 30: ρ 0.996, 96.7%). Most misses are
 // forcing X-chains and Nishio chains whose length (hence bonus) differs
