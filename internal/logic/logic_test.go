@@ -63,7 +63,7 @@ func checkPath(tb testing.TB, name string, g sudoku.Grid, r Result) {
 }
 
 func TestSoundness(t *testing.T) {
-	n := 200
+	n := 100
 	if testing.Short() {
 		n = 40
 	}
