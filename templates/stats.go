@@ -1,6 +1,8 @@
 package templates
 
 import (
+	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
@@ -313,4 +315,74 @@ func pct(f float64) string {
 func (v HistoryView) AllBandsURL() string {
 	v.Band = ""
 	return v.query(v.Sort, v.Desc, "")
+}
+
+// GradeRow is one line of the grade table: the puzzles whose grade lies in
+// one whole point of the scale.
+type GradeRow struct {
+	Label string // "7.0–7.9"
+	N     int64
+}
+
+// GradeRows sums the grade counters by whole point, easiest first.
+func (v StatsView) GradeRows() []GradeRow {
+	byPoint := map[int64]int64{}
+	var points []int64
+	for _, g := range v.Stats.Grades {
+		k := g.Tenths / 10
+		if _, ok := byPoint[k]; !ok {
+			points = append(points, k)
+		}
+		byPoint[k] += g.N
+	}
+	slices.Sort(points)
+	rows := make([]GradeRow, len(points))
+	for i, k := range points {
+		rows[i] = GradeRow{Label: fmt.Sprintf("%d.0–%d.9", k, k), N: byPoint[k]}
+	}
+	return rows
+}
+
+// graded is how many puzzles have a grade.
+func (v StatsView) graded() int64 {
+	var n int64
+	for _, g := range v.Stats.Grades {
+		n += g.N
+	}
+	return n
+}
+
+// TechniqueRow is one line of the technique table.
+type TechniqueRow struct {
+	Technique string
+	Range     string // the grades it gave: "7.2" or "6.6–7.3"
+	N         int64
+}
+
+// TechniqueRows counts the puzzles by hardest technique, the hardest
+// technique (by its highest grade) first.
+func (v StatsView) TechniqueRows() []TechniqueRow {
+	type agg struct{ lo, hi, n int64 }
+	m := map[string]*agg{}
+	var names []string
+	for _, g := range v.Stats.Grades {
+		a, ok := m[g.Technique]
+		if !ok {
+			a = &agg{lo: g.Tenths, hi: g.Tenths}
+			m[g.Technique] = a
+			names = append(names, g.Technique)
+		}
+		a.lo, a.hi, a.n = min(a.lo, g.Tenths), max(a.hi, g.Tenths), a.n+g.N
+	}
+	slices.SortStableFunc(names, func(x, y string) int { return int(m[y].hi - m[x].hi) })
+	rows := make([]TechniqueRow, len(names))
+	for i, name := range names {
+		a := m[name]
+		r := fmt.Sprintf("%.1f", float64(a.lo)/10)
+		if a.hi != a.lo {
+			r += fmt.Sprintf("–%.1f", float64(a.hi)/10)
+		}
+		rows[i] = TechniqueRow{Technique: name, Range: r, N: a.n}
+	}
+	return rows
 }

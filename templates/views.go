@@ -94,6 +94,9 @@ type PuzzleView struct {
 	ShowSolution bool
 	Origin       string // the site's origin for absolute share links ("http://host:port"); "" for relative ones
 	SolutionURL  string // this page with the analysis open
+	// Equivalents are the archived ways of writing this puzzle (this one
+	// included, the first archived first); one entry when there are none.
+	Equivalents []sudoku.Puzzle
 }
 
 // HistoryView is one page of the history table.
@@ -101,6 +104,7 @@ type HistoryView struct {
 	Sort       sudoku.Sort
 	Desc       bool
 	UniqueOnly bool
+	Distinct   bool // one row per puzzle: its first archived entry
 	Band       sudoku.Band // "" for every band
 	Limit      int         // 0 for the default
 	Cursor     string
@@ -118,6 +122,9 @@ func (v HistoryView) query(s sudoku.Sort, desc bool, cursor string) string {
 		q.Set("order", "desc")
 	} else {
 		q.Set("order", "asc")
+	}
+	if v.Distinct {
+		q.Set("distinct", "1")
 	}
 	if v.UniqueOnly {
 		q.Set("unique", "1")
@@ -240,7 +247,7 @@ type PrintCard struct {
 
 // CardOf is the print card of an archived puzzle.
 func CardOf(p sudoku.Puzzle, base string) PrintCard {
-	return PrintCard{ID: p.ID, Givens: p.Givens, Clues: p.Clues, Band: sudoku.BandOf(p.Backtracks), ShareURL: ShareURL(base, p.Givens)}
+	return PrintCard{ID: p.ID, Givens: p.Givens, Clues: p.Clues, Band: p.Band, ShareURL: ShareURL(base, p.Givens)}
 }
 
 // PrintView is the "4 per page" sheet of one page of the history.

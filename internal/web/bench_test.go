@@ -37,6 +37,15 @@ func (n *nullArchive) List(context.Context, sudoku.ListQuery) (sudoku.Page, erro
 func (n *nullArchive) Ping(context.Context) error { return nil }
 
 func (n *nullArchive) Stats(context.Context) (sudoku.Stats, error) { return n.stats, nil }
+func (n *nullArchive) PuzzleByGivens(context.Context, sudoku.Grid) (sudoku.Puzzle, error) {
+	return sudoku.Puzzle{}, sudoku.ErrNotFound
+}
+func (n *nullArchive) ByCanonical(context.Context, sudoku.Grid) (sudoku.Puzzle, error) {
+	return sudoku.Puzzle{}, sudoku.ErrNotFound
+}
+func (n *nullArchive) Equivalents(_ context.Context, p sudoku.Puzzle) ([]sudoku.Puzzle, error) {
+	return []sudoku.Puzzle{p}, nil
+}
 
 // BenchmarkSubmit posts distinct easy puzzles through the full router and
 // middleware (rate limit off) from parallel clients.

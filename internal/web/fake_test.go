@@ -29,7 +29,14 @@ func (f *fakeArchive) Submit(_ context.Context, p sudoku.Puzzle) (sudoku.Puzzle,
 		}
 	}
 	p.ID = int64(len(f.puzzles) + 1)
-	p.Band = sudoku.BandOf(p.Backtracks) // as the store does
+	p.Band = sudoku.BandFor(p.Solutions, p.Backtracks) // as the store does
+	for i := range f.puzzles {
+		if f.puzzles[i].Canonical == p.Canonical && f.puzzles[i].SameAs == nil {
+			id := f.puzzles[i].ID
+			p.SameAs = &id
+			break
+		}
+	}
 	p.Submissions = 1
 	p.SubmittedAt = time.Now().UTC()
 	f.puzzles = append(f.puzzles, p)
@@ -50,7 +57,7 @@ func (f *fakeArchive) List(_ context.Context, q sudoku.ListQuery) (sudoku.Page, 
 	defer f.mu.Unlock()
 	var rows []sudoku.Puzzle
 	for _, p := range f.puzzles {
-		if (!q.UniqueOnly || p.Unique) && (q.Band == "" || p.Band == q.Band) {
+		if (!q.UniqueOnly || p.Unique) && (q.Band == "" || p.Band == q.Band) && (!q.Distinct || p.SameAs == nil) {
 			rows = append(rows, p)
 		}
 	}
@@ -64,6 +71,8 @@ func (f *fakeArchive) List(_ context.Context, q sudoku.ListQuery) (sudoku.Page, 
 			return []int64{p.ID}
 		case sudoku.SortClues:
 			return []int64{int64(p.Clues), p.ID}
+		case sudoku.SortGrade:
+			return []int64{p.GradeTenths(), p.ID}
 		default:
 			return []int64{p.Backtracks, p.SolveNS, p.ID}
 		}
@@ -118,4 +127,38 @@ func (f *fakeArchive) Stats(context.Context) (sudoku.Stats, error) {
 		bump(&s.Clues, p.Clues, 1)
 	}
 	return s, nil
+}
+
+func (f *fakeArchive) PuzzleByGivens(_ context.Context, g sudoku.Grid) (sudoku.Puzzle, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, p := range f.puzzles {
+		if p.Givens == g {
+			return p, nil
+		}
+	}
+	return sudoku.Puzzle{}, sudoku.ErrNotFound
+}
+
+func (f *fakeArchive) ByCanonical(_ context.Context, c sudoku.Grid) (sudoku.Puzzle, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, p := range f.puzzles {
+		if p.Canonical == c && p.SameAs == nil {
+			return p, nil
+		}
+	}
+	return sudoku.Puzzle{}, sudoku.ErrNotFound
+}
+
+func (f *fakeArchive) Equivalents(_ context.Context, q sudoku.Puzzle) ([]sudoku.Puzzle, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var ps []sudoku.Puzzle
+	for _, p := range f.puzzles {
+		if p.Canonical == q.Canonical {
+			ps = append(ps, p)
+		}
+	}
+	return ps, nil
 }

@@ -24,8 +24,8 @@ var examples = []templates.Example{
 	{Label: "Easy", Note: "Project Euler 96, grid 1", Puzzle: "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."},
 	{Label: "Medium", Note: "Sudoku Exchange, diabolical", Puzzle: ".7..9..4.14.2.8.379...1...8.8.....9.2.1.4.6.34.......1.1.....2....629...7...8...9"},
 	{Label: "Hard", Note: "Sudoku Exchange, diabolical, rated 9.0", Puzzle: "2.......863.....299.4...6.7..39.24.....547............3.68712.4.2.....6..4..6..8."},
-	{Label: "Extreme · 335 backtracks", Note: "magictour top 1465", Puzzle: "7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5..........."},
-	{Label: "Extreme · 1,015 backtracks", Note: "Enjoy Sudoku forum, hardest list of 2011", Puzzle: "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3"},
+	{Label: "Extreme · 685 backtracks", Note: "magictour top 1465", Puzzle: "7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5..........."},
+	{Label: "Extreme · 1,665 backtracks", Note: "Enjoy Sudoku forum, hardest list of 2011", Puzzle: "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3"},
 }
 
 // minRuns is the fewest timed runs whose median the engine records as a
@@ -206,7 +206,7 @@ func (s *Server) history(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	view := templates.HistoryView{Sort: q.Sort, Desc: q.Desc, UniqueOnly: q.UniqueOnly, Band: q.Band, Limit: q.Limit, Cursor: q.Cursor}
+	view := templates.HistoryView{Sort: q.Sort, Desc: q.Desc, UniqueOnly: q.UniqueOnly, Distinct: q.Distinct, Band: q.Band, Limit: q.Limit, Cursor: q.Cursor}
 	if a := v.Get("around"); a != "" && q.Cursor == "" {
 		id, err := strconv.ParseInt(a, 10, 64)
 		if err != nil || id < 1 {
@@ -246,6 +246,11 @@ func (s *Server) puzzlePage(c echo.Context) error {
 	// Whoever just submitted the puzzle came for its analysis; everyone
 	// else gets the givens to play, the solution one click away.
 	v.ShowSolution = v.Fresh || v.Duplicate || c.QueryParam("solution") == "1"
+	if p.Canonical != (sudoku.Grid{}) {
+		if v.Equivalents, err = s.archive.Equivalents(c.Request().Context(), p); err != nil {
+			return fmt.Errorf("puzzle %d: %w", id, err)
+		}
+	}
 	return s.render(c, http.StatusOK, templates.PuzzlePage(v))
 }
 

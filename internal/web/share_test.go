@@ -13,21 +13,6 @@ import (
 	"github.com/sudoku-archive/sudoku/templates"
 )
 
-// finderArchive is a fakeArchive that can also look puzzles up by their
-// givens, as the store will (givensFinder).
-type finderArchive struct{ *fakeArchive }
-
-func (f finderArchive) PuzzleByGivens(_ context.Context, g sudoku.Grid) (sudoku.Puzzle, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	for _, p := range f.puzzles {
-		if p.Givens == g {
-			return p, nil
-		}
-	}
-	return sudoku.Puzzle{}, sudoku.ErrNotFound
-}
-
 const shareEasy = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 
 // archive submits puzzle text to f as the submit form would.
@@ -105,7 +90,7 @@ func TestPuzzlePageOpensOnGivens(t *testing.T) {
 func TestShareLink(t *testing.T) {
 	t.Run("archived: the puzzle's page", func(t *testing.T) {
 		f := &fakeArchive{}
-		s := New(finderArchive{f}, Config{Logger: quiet})
+		s := New(f, Config{Logger: quiet})
 		archive(t, f, shareEasy)
 		rec := get(t, s, "/p/"+shareEasy)
 		if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/puzzles/1" {
