@@ -104,7 +104,7 @@ type HistoryView struct {
 	Sort       sudoku.Sort
 	Desc       bool
 	UniqueOnly bool
-	Distinct   bool // one row per puzzle: its first archived entry
+	Distinct   bool        // one row per puzzle: its first archived entry
 	Band       sudoku.Band // "" for every band
 	Limit      int         // 0 for the default
 	Cursor     string
