@@ -21,7 +21,11 @@ func GradePuzzle(p *sudoku.Puzzle) {
 	if !p.Unique {
 		return
 	}
-	r := solveFrom(newBoard(p.Canonical), Options{})
+	c := p.Canonical
+	if c == (sudoku.Grid{}) {
+		c = p.Givens // a row not measured by engine 2 yet: grade it as written
+	}
+	r := solveFrom(newBoard(c), Options{})
 	if r.Grade == 0 {
 		return // a full grid: nothing to grade
 	}
