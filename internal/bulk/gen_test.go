@@ -5,11 +5,10 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/sudoku-archive/sudoku/internal/puzzletest"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -49,13 +48,18 @@ func transform(g sudoku.Grid, r *rand.Rand) sudoku.Grid {
 	return out
 }
 
-// loadCollections returns the puzzles of the named shared collections.
+// loadCollections returns the puzzles of the named standard collections.
 func loadCollections(names ...string) ([]sudoku.Grid, error) {
 	var gs []sudoku.Grid
 	for _, name := range names {
-		b, err := os.ReadFile(filepath.Join(shared, name))
+		r, err := puzzletest.Open(name)
 		if err != nil {
 			return nil, err
+		}
+		b, err := io.ReadAll(r)
+		r.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		for _, l := range strings.Fields(string(b)) {
 			g, err := sudoku.Parse(l)
@@ -68,9 +72,9 @@ func loadCollections(names ...string) ([]sudoku.Grid, error) {
 	return gs, nil
 }
 
-// easyCollections are the shared collections a slow engine still rates in
+// easyCollections are the standard collections a slow engine still rates in
 // well under a millisecond a puzzle.
-var easyCollections = []string{"kaggle9m_easy_even5000.txt", "sudokuexchange_diabolical_even.txt", "norvig_easy50.txt"}
+var easyCollections = []string{puzzletest.Kaggle, puzzletest.Diabolical, puzzletest.Norvig}
 
 // writeTransformed writes n puzzles to w, one per line: the puzzles of
 // easyCollections over and over, each time under a fresh random symmetry
@@ -101,7 +105,7 @@ func writeTransformedFrom(w io.Writer, n int, seed uint64, gs []sudoku.Grid) (in
 // valid puzzle with one solution, the same clue count, and that the
 // solution transforms along.
 func TestTransformKeepsPuzzles(t *testing.T) {
-	gs, err := loadCollections("norvig_easy50.txt")
+	gs, err := loadCollections(puzzletest.Norvig)
 	if err != nil {
 		t.Fatal(err)
 	}

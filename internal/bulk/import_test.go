@@ -14,11 +14,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/sudoku-archive/sudoku/internal/puzzletest"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
-
-// shared is the directory of the shared puzzle collections.
-var shared = filepath.Join("..", "..", "..", "shared", "puzzles")
 
 // rejected collects rejections as "NAME:LINE: kind" for comparison.
 type rejected struct{ lines []string }
@@ -214,17 +212,10 @@ func TestImportSeveralInputs(t *testing.T) {
 	}
 }
 
-// collection reads up to n puzzles of a shared collection as one text.
+// collection reads up to n puzzles of a standard collection as one text.
 func collection(t testing.TB, name string, n int) (string, []string) {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(shared, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ps := strings.Fields(string(b))
-	if n < len(ps) {
-		ps = ps[:n]
-	}
+	ps := puzzletest.Lines(t, name, n)
 	return strings.Join(ps, "\n") + "\n", ps
 }
 
@@ -232,7 +223,7 @@ func collection(t testing.TB, name string, n int) (string, []string) {
 // that only whole batches were archived and counted, then runs the same
 // import again and checks that it completes with nothing doubled.
 func TestImportInterrupted(t *testing.T) {
-	text, ps := collection(t, "kaggle9m_easy_even5000.txt", 1000)
+	text, ps := collection(t, puzzletest.Kaggle, 1000)
 	const batch = 100
 	a := newFakeArchive()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -273,7 +264,7 @@ func TestImportInterrupted(t *testing.T) {
 }
 
 func TestImportCommitFails(t *testing.T) {
-	text, _ := collection(t, "kaggle9m_easy_even5000.txt", 300)
+	text, _ := collection(t, puzzletest.Kaggle, 300)
 	a := newFakeArchive()
 	a.beforeCommit = func(_ context.Context, committed int) error {
 		if committed == 1 {
@@ -293,7 +284,7 @@ func TestImportCommitFails(t *testing.T) {
 // TestImportReadFails checks that the lines read before a read error are
 // still committed, and the error returned.
 func TestImportReadFails(t *testing.T) {
-	text, _ := collection(t, "norvig_easy50.txt", 10)
+	text, _ := collection(t, puzzletest.Norvig, 10)
 	r := iotest.TimeoutReader(iotest.HalfReader(strings.NewReader(text)))
 	// HalfReader gives half of what is asked, so the first read holds some
 	// lines; TimeoutReader fails the second read.
@@ -308,7 +299,7 @@ func TestImportReadFails(t *testing.T) {
 }
 
 func TestImportProgress(t *testing.T) {
-	text, ps := collection(t, "norvig_easy50.txt", 50)
+	text, ps := collection(t, puzzletest.Norvig, 50)
 	var last Progress
 	calls := 0
 	_, err := Import(context.Background(), newFakeArchive(), []Input{{"n", strings.NewReader(text)}},
@@ -326,7 +317,7 @@ func TestImportProgress(t *testing.T) {
 // more, then growing in steps of DefaultBatchSize up to MaxBatchSize; and
 // that an explicit BatchSize stays fixed.
 func TestImportBatchesGrow(t *testing.T) {
-	gs, err := loadCollections("17_clue.txt")
+	gs, err := loadCollections(puzzletest.SeventeenClue)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/sudoku-archive/sudoku/internal/puzzletest"
 	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -106,7 +107,7 @@ func TestStoreImportInterrupted(t *testing.T) {
 }
 
 func testStoreImportInterrupted(t *testing.T, batcher bool) {
-	text, _ := collection(t, "kaggle9m_easy_even5000.txt", 2000)
+	text, _ := collection(t, puzzletest.Kaggle, 2000)
 	text = "# the first 2000 kaggle puzzles, one of them twice\n" + text + strings.SplitN(text, "\n", 2)[0] + "\n"
 	const batch = 300
 	path := filepath.Join(t.TempDir(), "i.db")
@@ -252,8 +253,8 @@ func storeWith(tb testing.TB, text string) *store.DB {
 // TestStoreExportOrder exports in every sort and order and checks that the
 // rows come in that order, ties broken by id, every puzzle once.
 func TestStoreExportOrder(t *testing.T) {
-	text, ps := collection(t, "norvig_easy50.txt", 50)
-	hard, hps := collection(t, "magictour_top1465.txt", 30)
+	text, ps := collection(t, puzzletest.Norvig, 50)
+	hard, hps := collection(t, puzzletest.Top1465, 30)
 	db := storeWith(t, text+hard)
 	want := len(ps) - 1 + len(hps)
 	key := map[sudoku.Sort]func(p sudoku.Puzzle) []int64{
@@ -299,7 +300,7 @@ func TestStoreExportOrder(t *testing.T) {
 // TestStoreRoundTrip exports a store in every format and imports each into
 // a fresh store: the same puzzles, solutions and measures come back.
 func TestStoreRoundTrip(t *testing.T) {
-	text, _ := collection(t, "sudokuexchange_diabolical_even.txt", 100)
+	text, _ := collection(t, puzzletest.Diabolical, 100)
 	src := storeWith(t, text)
 	all := func(db *store.DB) map[sudoku.Grid]sudoku.Puzzle {
 		m := map[sudoku.Grid]sudoku.Puzzle{}
