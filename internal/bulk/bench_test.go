@@ -25,7 +25,7 @@ func BenchmarkImport17Clue(b *testing.B) {
 	for i := 0; b.Loop(); i++ {
 		path := filepath.Join(b.TempDir(), "b"+strconv.Itoa(i)+".db")
 		db := mustOpenDB(b, path)
-		sum, err := Import(context.Background(), BatchesOf(db, db.Begin), []Input{{"17", bytes.NewReader(text)}}, Options{})
+		sum, err := Import(context.Background(), db, []Input{{"17", bytes.NewReader(text)}}, Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -114,7 +114,7 @@ func importFile(b *testing.B, path, src string) float64 {
 		b.Fatal(err)
 	}
 	defer in.Close()
-	sum, err := Import(context.Background(), BatchesOf(db, db.Begin), []Input{{filepath.Base(src), in}}, Options{})
+	sum, err := Import(context.Background(), db, []Input{{filepath.Base(src), in}}, Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
