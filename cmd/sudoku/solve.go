@@ -214,8 +214,5 @@ func (s *solveCmd) solveOne(ctx context.Context, b *batch, j job) {
 	case r.Solutions > 1:
 		b.notes = fmt.Appendf(b.notes, "sudoku solve: line %d: puzzle has more than one solution; printed the first\n", j.line)
 	}
-	for _, v := range r.Solution {
-		b.out = append(b.out, '0'+v)
-	}
-	b.out = append(b.out, '\n')
+	b.out = append(r.Solution.Append(b.out), '\n')
 }

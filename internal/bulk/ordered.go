@@ -28,6 +28,7 @@ func Ordered[T any](ctx context.Context, workers int,
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	parent := ctx
 	g, ctx := errgroup.WithContext(ctx)
 	// A token is taken before an item is sent and given back once it is
 	// emitted, so neither channel ever holds more than inflight items and
@@ -94,6 +95,9 @@ func Ordered[T any](ctx context.Context, workers int,
 	})
 	if err := g.Wait(); err != nil {
 		return err
+	}
+	if err := parent.Err(); err != nil {
+		return err // ended before the first item, or between the last two
 	}
 	return readErr
 }
