@@ -1,10 +1,13 @@
-# Sudoku Archive. `make run` starts the server, `make test` runs every test.
+# Sudoku Archive. `make run` starts the server, `make test` runs every test
+# this machine can run and says, one line each, what it leaves out and why.
 GO      ?= go
 TEMPL   := $(GO) tool templ
 DB      ?= sudoku.db
 ADDR    ?= 127.0.0.1:8080
+# Extra flags for go test, e.g. GOTESTFLAGS=-count=1 to bypass the cache.
+GOTESTFLAGS ?=
 
-.PHONY: run build test test-short bench fuzz generate fmt lint check-generated ci clean
+.PHONY: run build test test-short prereqs bench fuzz generate fmt lint check-generated ci clean
 
 run: ## start the server on $(DB) (created and migrated on first use)
 	$(GO) run ./cmd/sudoku serve --addr $(ADDR) --db $(DB)
@@ -12,11 +15,19 @@ run: ## start the server on $(DB) (created and migrated on first use)
 build: ## a static binary ./sudoku
 	CGO_ENABLED=0 $(GO) build -o sudoku ./cmd/sudoku
 
-test: ## every test, with the race detector
-	$(GO) test -race -timeout 20m ./...
+# .ci/prereqs prints RACE and SUDOKU_BROWSER for this machine (and its
+# reasons on stderr); under CI=true it fails if anything is missing.
+test: ## every test, with -race and the browser tests where the machine allows
+	@vars=$$(GO=$(GO) ./.ci/prereqs) || exit 1; eval "$$vars"; \
+	echo "SUDOKU_BROWSER=$$SUDOKU_BROWSER $(GO) test $$RACE $(GOTESTFLAGS) -timeout 20m ./..."; \
+	SUDOKU_BROWSER=$$SUDOKU_BROWSER $(GO) test $$RACE $(GOTESTFLAGS) -timeout 20m ./...
 
-test-short: ## the quick subset
-	$(GO) test -short ./...
+test-short: ## every test but the browser, crash, load and timing tests, without -race (about a minute)
+	@echo "make test-short: skipping the browser, crash, load and timing tests (make test runs them)"
+	$(GO) test -short $(GOTESTFLAGS) ./...
+
+prereqs: ## say what make test would leave out on this machine
+	@GO=$(GO) ./.ci/prereqs >/dev/null
 
 bench: ## engine, store and server benchmarks (see README, Performance)
 	$(GO) test -run '^$$' -bench . -benchmem ./...

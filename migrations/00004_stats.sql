@@ -1,7 +1,9 @@
 -- +goose Up
 -- Histograms for the stats page, kept up to date by triggers in the same
 -- transaction as the rows they count (the pattern of 00003's counts), so
--- /stats reads a few dozen rows however large the archive is.
+-- /stats reads a few dozen rows however large the archive is. (Since 00006
+-- the store counts the rows it inserts itself; the triggers below for
+-- inserts are gone, those for updates and deletes stay.)
 --
 -- stat_edges holds the lower edge of every bucket of the log-scale
 -- histograms; a puzzle falls in the bucket with the largest edge not above

@@ -1,6 +1,6 @@
 -- +goose Up
 -- Faster writes into a large archive (a bulk import of a million puzzles ran
--- at half the rate of a small one). Three changes, one table rebuild:
+-- at half the rate of a small one). Four changes, one table rebuild:
 --
 -- 1. Givens are unique by givens_key, a compact encoding of the givens,
 --    instead of by the 81-character text: the unique index of the text was

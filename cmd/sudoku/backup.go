@@ -16,7 +16,7 @@ import (
 // and is itself a complete database: serve it with `sudoku serve --db OUT`.
 func runBackup(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "backup", "[--db FILE] OUT")
-	dbPath := fs.String("db", envOr(e, "SUDOKU_DB", defaultDB), "SQLite database file to copy (env SUDOKU_DB)")
+	dbPath := dbFlag(fs, e)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -108,7 +108,17 @@ func (b *lockedBuffer) String() string {
 }
 
 // findBrowser returns the path of a Chromium or Chrome binary, or "".
+// SUDOKU_BROWSER, set by make test (.ci/prereqs), names it, or "none";
+// reading it makes the browser part of the test cache's key, so that
+// installing Chromium is never answered by a cached skip.
 func findBrowser() string {
+	switch v := os.Getenv("SUDOKU_BROWSER"); v {
+	case "none":
+		return ""
+	case "":
+	default:
+		return v
+	}
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "headless-shell"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p
@@ -128,7 +138,7 @@ func newBrowser(t *testing.T) context.Context {
 	}
 	path := findBrowser()
 	if path == "" {
-		msg := "no Chromium found on PATH: install it (Debian: apt-get install chromium) to run the browser tests"
+		msg := "no Chromium found on PATH: install it (apt-get install -y chromium) to run the browser tests"
 		if os.Getenv("CI") == "true" {
 			t.Fatal(msg)
 		}

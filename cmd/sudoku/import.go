@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/sudoku-archive/sudoku/internal/bulk"
+	"github.com/sudoku-archive/sudoku/internal/web"
 )
 
 // runImport archives every puzzle line of the named files ('-' is standard
@@ -20,10 +20,14 @@ import (
 // stdout. It fails (exit 1) only when a file cannot be read, the database
 // fails, or the import is interrupted; rejected lines alone do not fail it.
 func runImport(ctx context.Context, e *env, args []string) error {
-	fs := newFlagSet(e, "import", "[--db sudoku.db] FILE ...   ('-' reads standard input)")
+	fs := newFlagSet(e, "import", "[--db sudoku.db] [--max-nodes N] FILE ...   ('-' reads standard input)")
 	dbPath := dbFlag(fs, e)
+	maxNodes := fs.Int64("max-nodes", web.DefaultMaxNodes, "search budget per puzzle, the server's by default; a puzzle past it is rejected as too hard")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *maxNodes <= 0 {
+		return errUsage{fmt.Sprintf("import: --max-nodes %d: use a positive number", *maxNodes)}
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()
@@ -67,13 +71,16 @@ func runImport(ctx context.Context, e *env, args []string) error {
 
 	bar := newImportBar(e.stderr, total)
 	opt := bulk.Options{
+		MaxNodes: *maxNodes,
 		Reject: func(r bulk.Rejection) {
 			bar.clear()
 			fmt.Fprintln(e.stderr, r.Error())
 		},
 		Progress: bar.update,
 	}
-	sum, err := bulk.Import(ctx, bulk.BatchesOf(db, db.Begin), inputs, opt)
+	// The store is a bulk.Adder: puzzles archived already are left as
+	// they are, so running the same import again finishes it.
+	sum, err := bulk.Import(ctx, db, inputs, opt)
 	bar.finish()
 	fmt.Fprintln(e.stdout, sum)
 	if same, cerr := db.CountEquivalentAfter(context.WithoutCancel(ctx), last); cerr == nil && same > 0 {
@@ -93,16 +100,6 @@ func runImport(ctx context.Context, e *env, args []string) error {
 		return fmt.Errorf("import: %w", err)
 	}
 	return nil
-}
-
-// dbFlag adds the --db flag every database command shares: the flag beats
-// SUDOKU_DB, which beats sudoku.db in the working directory.
-func dbFlag(fs *flag.FlagSet, e *env) *string {
-	def := "sudoku.db"
-	if v := e.getenv("SUDOKU_DB"); v != "" {
-		def = v
-	}
-	return fs.String("db", def, "SQLite database file, created and migrated on first use (env SUDOKU_DB)")
 }
 
 // importBar is the progress bar of an import: shown only when stderr is a

@@ -5,7 +5,6 @@ package main
 // acknowledged, and checks run on the database file itself.
 
 import (
-	"bufio"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -20,16 +19,14 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-)
 
-// seventeenClue is the shared collection of 17-clue puzzles, relative to the
-// package directory.
-const seventeenClue = "../../../shared/puzzles/17_clue.txt"
+	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+)
 
 // puzzleSource hands out distinct puzzles: the 17-clue collection, then the
 // same puzzles with their digits relabelled. The collection holds no two
 // puzzles that are relabellings of each other, so every puzzle handed out is
-// new. Without the collection it relabels one easy puzzle (9! variants).
+// new.
 type puzzleSource struct {
 	base []string
 	n    atomic.Int64
@@ -38,21 +35,8 @@ type puzzleSource struct {
 func newPuzzleSource(tb testing.TB) *puzzleSource {
 	tb.Helper()
 	s := &puzzleSource{}
-	f, err := os.Open(seventeenClue)
-	if err != nil {
-		tb.Logf("%v: relabelling one easy puzzle instead", err)
-		s.base = []string{easy}
-		return s
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() && len(s.base) < 5000 {
-		if line := sc.Text(); len(line) >= 81 {
-			s.base = append(s.base, line[:81])
-		}
-	}
-	if err := sc.Err(); err != nil || len(s.base) == 0 {
-		tb.Fatalf("read %s: %v (%d puzzles)", seventeenClue, err, len(s.base))
+	for _, line := range puzzletest.Lines(tb, puzzletest.SeventeenClue, 5000) {
+		s.base = append(s.base, line[:81])
 	}
 	return s
 }

@@ -7,9 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime"
 	"strings"
 
+	"github.com/sudoku-archive/sudoku/internal/bulk"
 	"github.com/sudoku-archive/sudoku/internal/logic"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -37,79 +37,50 @@ type batch struct {
 	out    []byte // the stdout lines, in order
 	notes  []byte // the stderr lines
 	failed bool
-	done   chan struct{}
 }
 
+// runSolve is `sudoku solve`. It solves batches of puzzles on every core
+// through bulk.Ordered, the pipeline `sudoku import` rates with, and
+// prints each batch's lines as soon as the batches before it are printed.
 func runSolve(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "solve", "[--json] [PUZZLE ...]\n\nSolves each PUZZLE argument or, with none, each line of stdin (blank lines\nand lines starting with '#' are skipped). Prints the 81-digit solution (or\n`error: REASON` for a puzzle it cannot solve), or with --json one object per line with the measures.")
 	asJSON := fs.Bool("json", false, "print one JSON object per puzzle with the measures, or {\"line\": N, \"error\": \"...\"}")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	s := solveCmd{json: *asJSON, done: ctx.Done()}
+	s := solveCmd{json: *asJSON}
 
-	batches := make(chan *batch)
-	readErr := make(chan error, 1)
-	go func() {
-		defer close(batches)
-		if fs.NArg() > 0 {
-			b := &batch{}
-			for i, a := range fs.Args() {
-				b.jobs = append(b.jobs, job{line: i + 1, text: a, grid: true})
-			}
-			batches <- b
-			readErr <- nil
-			return
+	read := func(ctx context.Context, send func(*batch) bool) error {
+		if fs.NArg() == 0 {
+			return readJobs(e.stdin, send)
 		}
-		readErr <- readJobs(ctx, e.stdin, batches)
-	}()
-
-	// Workers solve batches; the writer prints them in input order.
-	workers := runtime.GOMAXPROCS(0)
-	work := make(chan *batch, workers)
-	order := make(chan *batch, 4*workers)
-	go func() {
-		defer close(work)
-		defer close(order)
-		for b := range batches {
-			b.done = make(chan struct{})
-			order <- b
-			work <- b
+		b := &batch{}
+		for i, a := range fs.Args() {
+			b.jobs = append(b.jobs, job{line: i + 1, text: a, grid: true})
 		}
-	}()
-	for range workers {
-		go func() {
-			for b := range work {
-				s.solveBatch(b)
-				close(b.done)
-			}
-		}()
+		send(b)
+		return nil
 	}
-
 	out := bufio.NewWriterSize(e.stdout, 64<<10)
 	failed := false
-	var werr error
-	for b := range order {
-		<-b.done
+	emit := func(b *batch) error {
 		failed = failed || b.failed
-		if werr == nil {
-			_, werr = out.Write(b.out)
+		if _, err := out.Write(b.out); err != nil {
+			return fmt.Errorf("write output: %w", err)
 		}
 		if len(b.notes) > 0 {
-			out.Flush() // keep stdout ahead of the notes about it
+			if err := out.Flush(); err != nil { // keep stdout ahead of the notes about it
+				return fmt.Errorf("write output: %w", err)
+			}
 			e.stderr.Write(b.notes)
 		}
+		return nil
 	}
-	if err := out.Flush(); werr == nil {
-		werr = err
+	err := bulk.Ordered(ctx, 0, read, s.solveBatch, emit)
+	if ferr := out.Flush(); err == nil && ferr != nil {
+		err = fmt.Errorf("write output: %w", ferr)
 	}
-	if werr != nil {
-		return fmt.Errorf("solve: write output: %w", werr)
-	}
-	if err := <-readErr; err != nil {
-		return fmt.Errorf("solve: %w", err)
-	}
-	if err := ctx.Err(); err != nil {
+	if err != nil {
 		return fmt.Errorf("solve: %w", err)
 	}
 	if failed {
@@ -118,21 +89,18 @@ func runSolve(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
-// readJobs reads stdin into batches of jobs, one per puzzle line.
-func readJobs(ctx context.Context, r io.Reader, batches chan<- *batch) error {
+// readJobs reads r into batches of jobs, one per puzzle line, and hands
+// them to send until it returns false.
+func readJobs(r io.Reader, send func(*batch) bool) error {
 	br := bufio.NewReaderSize(r, maxLine)
 	b := &batch{}
-	send := func() bool {
+	flush := func() bool {
 		if len(b.jobs) == 0 {
 			return true
 		}
-		select {
-		case batches <- b:
-			b = &batch{}
-			return true
-		case <-ctx.Done():
-			return false
-		}
+		ok := send(b)
+		b = &batch{}
+		return ok
 	}
 	for n := 1; ; n++ {
 		line, tooLong, err := readLine(br)
@@ -145,16 +113,16 @@ func readJobs(ctx context.Context, r io.Reader, batches chan<- *batch) error {
 			default:
 				b.jobs = append(b.jobs, job{line: n, text: line})
 			}
-			if len(b.jobs) == batchSize && !send() {
+			if len(b.jobs) == batchSize && !flush() {
 				return nil
 			}
 		}
 		if err == io.EOF {
-			send()
+			flush()
 			return nil
 		}
 		if err != nil {
-			send()
+			flush()
 			return fmt.Errorf("read stdin line %d: %w", n, err)
 		}
 	}
@@ -177,7 +145,6 @@ func readLine(br *bufio.Reader) (line string, tooLong bool, err error) {
 // solveCmd holds the options of one solve run.
 type solveCmd struct {
 	json bool
-	done <-chan struct{}
 }
 
 // lineError is the --json form of a puzzle that could not be solved.
@@ -186,13 +153,15 @@ type lineError struct {
 	Error string `json:"error"`
 }
 
-func (s *solveCmd) solveBatch(b *batch) {
+// solveBatch solves the jobs of b, writing their output into b.
+func (s *solveCmd) solveBatch(ctx context.Context, b *batch) *batch {
 	for _, j := range b.jobs {
-		s.solveOne(b, j)
+		s.solveOne(ctx, b, j)
 	}
+	return b
 }
 
-func (s *solveCmd) solveOne(b *batch, j job) {
+func (s *solveCmd) solveOne(ctx context.Context, b *batch, j job) {
 	fail := func(msg string) {
 		b.failed = true
 		if s.json {
@@ -220,7 +189,7 @@ func (s *solveCmd) solveOne(b *batch, j job) {
 		fail(err.Error())
 		return
 	}
-	opt := sudoku.Options{Done: s.done}
+	opt := sudoku.Options{Done: ctx.Done()}
 	if s.json {
 		p, err := sudoku.Rate(g, opt)
 		if err != nil {
@@ -247,8 +216,5 @@ func (s *solveCmd) solveOne(b *batch, j job) {
 	case r.Solutions > 1:
 		b.notes = fmt.Appendf(b.notes, "sudoku solve: line %d: puzzle has more than one solution; printed the first\n", j.line)
 	}
-	for _, v := range r.Solution {
-		b.out = append(b.out, '0'+v)
-	}
-	b.out = append(b.out, '\n')
+	b.out = append(r.Solution.Append(b.out), '\n')
 }

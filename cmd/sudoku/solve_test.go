@@ -6,11 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/sudoku-archive/sudoku/internal/puzzletest"
 )
 
 const (
@@ -118,15 +119,7 @@ func TestSolveJSON(t *testing.T) {
 // TestSolveOrder solves more puzzles than one batch per worker and checks
 // the output keeps the input order and the line numbers.
 func TestSolveOrder(t *testing.T) {
-	data, err := os.ReadFile("../../../shared/puzzles/magictour_top1465.txt")
-	if err != nil {
-		data, err = os.ReadFile("../../internal/sudoku/testdata/top1465_first20.txt")
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	puzzles := strings.Fields(string(data))
-	puzzles = puzzles[:min(len(puzzles), 700)] // several batches per worker
+	puzzles := puzzletest.Lines(t, puzzletest.Top1465, 700) // several batches per worker
 	var in strings.Builder
 	for i, p := range puzzles {
 		if i%100 == 7 {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,18 +8,15 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/sudoku-archive/sudoku/internal/puzzletest"
 	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/internal/web"
 )
-
-// sharedPuzzles is the project's puzzle collections (see its README).
-const sharedPuzzles = "../../../shared/puzzles"
 
 // longestTraces are the puzzles with the longest trace of their collection
 // (found by tracing every puzzle of it once): 58,872 steps in
@@ -40,10 +36,6 @@ var longestTraces = map[string]string{
 // pass through the stored solution, and the trace's counts must agree with
 // the stored measures as internal/sudoku documents them.
 func TestTraceThroughAPI(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(sharedPuzzles, "*.txt"))
-	if len(files) == 0 {
-		t.Skipf("no collections in %s", sharedPuzzles)
-	}
 	ctx := context.Background()
 	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "sudoku.db"))
 	if err != nil {
@@ -53,9 +45,9 @@ func TestTraceThroughAPI(t *testing.T) {
 	srv := httptest.NewServer(web.New(db, web.Config{Logger: slog.New(slog.DiscardHandler)}))
 	t.Cleanup(srv.Close)
 
-	for _, path := range files {
-		name := strings.TrimSuffix(filepath.Base(path), ".txt")
-		puzzles := firstLines(t, path, 4)
+	for _, file := range puzzletest.Collections {
+		name := strings.TrimSuffix(file, ".txt")
+		puzzles := firstLines(t, file, 4)
 		if p, ok := longestTraces[name]; ok {
 			puzzles = append(puzzles, p)
 		}
@@ -71,22 +63,11 @@ func TestTraceThroughAPI(t *testing.T) {
 }
 
 // firstLines reads the first n puzzles of a collection.
-func firstLines(t *testing.T, path string, n int) []string {
+func firstLines(t *testing.T, name string, n int) []string {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var out []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() && len(out) < n {
-		if l := strings.TrimSpace(sc.Text()); l != "" && l[0] != '#' {
-			out = append(out, l[:81])
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
+	for _, l := range puzzletest.Lines(t, name, n) {
+		out = append(out, l[:81])
 	}
 	return out
 }

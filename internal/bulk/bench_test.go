@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/sudoku-archive/sudoku/internal/puzzletest"
 	"github.com/sudoku-archive/sudoku/internal/store/storetest"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -19,15 +20,12 @@ var million = flag.Bool("bulk.million", false, "run BenchmarkMillion: import and
 // BenchmarkImport17Clue imports 17_clue.txt (49,158 puzzles) into a fresh
 // database per iteration, the way `sudoku import` does, Close included.
 func BenchmarkImport17Clue(b *testing.B) {
-	text, err := os.ReadFile(filepath.Join(shared, "17_clue.txt"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	text := puzzletest.Text(b, puzzletest.SeventeenClue)
 	var n int64
 	for i := 0; b.Loop(); i++ {
 		path := filepath.Join(b.TempDir(), "b"+strconv.Itoa(i)+".db")
 		db := mustOpenDB(b, path)
-		sum, err := Import(context.Background(), BatchesOf(db, db.Begin), []Input{{"17", bytes.NewReader(text)}}, Options{})
+		sum, err := Import(context.Background(), db, []Input{{"17", bytes.NewReader(text)}}, Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -56,8 +54,12 @@ func BenchmarkMillion(b *testing.B) {
 	}
 	dir := b.TempDir()
 	src := filepath.Join(dir, "million.txt")
-	gs, err := loadCollections("17_clue.txt")
+	gs, err := loadCollections(puzzletest.SeventeenClue)
 	if err != nil {
+		b.Fatal(err)
+	}
+	seventeen := filepath.Join(dir, puzzletest.SeventeenClue)
+	if err := os.WriteFile(seventeen, puzzletest.Text(b, puzzletest.SeventeenClue), 0o644); err != nil {
 		b.Fatal(err)
 	}
 	f, err := os.Create(src)
@@ -75,7 +77,6 @@ func BenchmarkMillion(b *testing.B) {
 		for i := 0; b.Loop(); i++ {
 			os.Remove(path)
 			os.Remove(path + "-wal")
-			seventeen := filepath.Join(shared, "17_clue.txt")
 			before := importFile(b, filepath.Join(b.TempDir(), "before.db"), seventeen)
 			rate := importFile(b, path, src)
 			after := importFile(b, filepath.Join(b.TempDir(), "after.db"), seventeen)
@@ -113,7 +114,7 @@ func importFile(b *testing.B, path, src string) float64 {
 		b.Fatal(err)
 	}
 	defer in.Close()
-	sum, err := Import(context.Background(), BatchesOf(db, db.Begin), []Input{{filepath.Base(src), in}}, Options{})
+	sum, err := Import(context.Background(), db, []Input{{filepath.Base(src), in}}, Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -142,10 +143,7 @@ func (discard) SubmitMany(_ context.Context, ps []sudoku.Puzzle) ([]bool, error)
 
 // BenchmarkImport17ClueNoStore is BenchmarkImport17Clue without SQLite.
 func BenchmarkImport17ClueNoStore(b *testing.B) {
-	text, err := os.ReadFile(filepath.Join(shared, "17_clue.txt"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	text := puzzletest.Text(b, puzzletest.SeventeenClue)
 	var n int64
 	for b.Loop() {
 		sum, err := Import(context.Background(), discard{}, []Input{{"17", bytes.NewReader(text)}}, Options{})

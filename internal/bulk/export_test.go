@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/sudoku-archive/sudoku/internal/puzzletest"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -21,7 +22,7 @@ import (
 // distinct) with submission times set, as the store would.
 func filled(t *testing.T, n int) *fakeArchive {
 	t.Helper()
-	text, _ := collection(t, "norvig_easy50.txt", n)
+	text, _ := collection(t, puzzletest.Norvig, n)
 	a := newFakeArchive()
 	if _, err := Import(context.Background(), a, []Input{{"n", strings.NewReader(text)}}, Options{}); err != nil {
 		t.Fatal(err)

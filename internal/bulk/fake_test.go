@@ -9,8 +9,9 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
-// fakeArchive is an in-memory Sink and Source with the store's duplicate
-// rules: givens are unique, a repeat bumps the submission count.
+// fakeArchive is an in-memory Adder and Source with the store's duplicate
+// rules: givens are unique; a repeat bumps the submission count through
+// SubmitMany, and leaves it through AddMany.
 type fakeArchive struct {
 	mu      sync.Mutex
 	byGiven map[sudoku.Grid]int // index into puzzles
@@ -25,6 +26,14 @@ type fakeArchive struct {
 func newFakeArchive() *fakeArchive { return &fakeArchive{byGiven: map[sudoku.Grid]int{}} }
 
 func (a *fakeArchive) SubmitMany(ctx context.Context, ps []sudoku.Puzzle) ([]bool, error) {
+	return a.many(ctx, ps, true)
+}
+
+func (a *fakeArchive) AddMany(ctx context.Context, ps []sudoku.Puzzle) ([]bool, error) {
+	return a.many(ctx, ps, false)
+}
+
+func (a *fakeArchive) many(ctx context.Context, ps []sudoku.Puzzle, count bool) ([]bool, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.beforeCommit != nil {
@@ -44,7 +53,9 @@ func (a *fakeArchive) SubmitMany(ctx context.Context, ps []sudoku.Puzzle) ([]boo
 	dup := make([]bool, len(ps))
 	for i, p := range ps {
 		if j, ok := byGiven[p.Givens]; ok {
-			puzzles[j].Submissions++
+			if count {
+				puzzles[j].Submissions++
+			}
 			dup[i] = true
 			continue
 		}
@@ -111,52 +122,6 @@ func compare(s sudoku.Sort, x, y sudoku.Puzzle) int {
 
 var errFakeDown = errors.New("fake archive down")
 
-// fakeBatcher is fakeArchive as a Batcher: a transaction collects its
-// parts and commits them with one SubmitMany, so batches records a
-// transaction's size and beforeCommit runs at its commit.
-type fakeBatcher struct {
-	*fakeArchive
-	parts []int // size of every part added
-}
-
-func (b *fakeBatcher) BeginBatch(ctx context.Context) (BatchTx, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	return &fakeTx{b: b, ctx: ctx}, nil
-}
-
-type fakeTx struct {
-	b    *fakeBatcher
-	ctx  context.Context
-	ps   []sudoku.Puzzle
-	done bool
-}
-
-func (tx *fakeTx) Add(ps []sudoku.Puzzle) error {
-	if tx.done {
-		return errors.New("transaction ended")
-	}
-	tx.b.mu.Lock()
-	tx.b.parts = append(tx.b.parts, len(ps))
-	tx.b.mu.Unlock()
-	tx.ps = append(tx.ps, ps...) // a copy: the caller reuses ps
-	return nil
-}
-
-func (tx *fakeTx) Commit() (int, error) {
-	if tx.done {
-		return 0, errors.New("transaction ended")
-	}
-	tx.done = true
-	dup, err := tx.b.SubmitMany(tx.ctx, tx.ps)
-	n := 0
-	for _, d := range dup {
-		if d {
-			n++
-		}
-	}
-	return n, err
-}
-
-func (tx *fakeTx) Rollback() { tx.done = true }
+// submitter hides a sink's AddMany: Import then counts repeats as
+// submissions, as it does for the web server's fakes.
+type submitter struct{ Sink }

@@ -5,11 +5,10 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/sudoku-archive/sudoku/internal/puzzletest"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -49,13 +48,18 @@ func transform(g sudoku.Grid, r *rand.Rand) sudoku.Grid {
 	return out
 }
 
-// loadCollections returns the puzzles of the named shared collections.
+// loadCollections returns the puzzles of the named standard collections.
 func loadCollections(names ...string) ([]sudoku.Grid, error) {
 	var gs []sudoku.Grid
 	for _, name := range names {
-		b, err := os.ReadFile(filepath.Join(shared, name))
+		r, err := puzzletest.Open(name)
 		if err != nil {
 			return nil, err
+		}
+		b, err := io.ReadAll(r)
+		r.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		for _, l := range strings.Fields(string(b)) {
 			g, err := sudoku.Parse(l)
@@ -68,9 +72,9 @@ func loadCollections(names ...string) ([]sudoku.Grid, error) {
 	return gs, nil
 }
 
-// easyCollections are the shared collections a slow engine still rates in
+// easyCollections are the standard collections a slow engine still rates in
 // well under a millisecond a puzzle.
-var easyCollections = []string{"kaggle9m_easy_even5000.txt", "sudokuexchange_diabolical_even.txt", "norvig_easy50.txt"}
+var easyCollections = []string{puzzletest.Kaggle, puzzletest.Diabolical, puzzletest.Norvig}
 
 // writeTransformed writes n puzzles to w, one per line: the puzzles of
 // easyCollections over and over, each time under a fresh random symmetry
@@ -89,7 +93,7 @@ func writeTransformedFrom(w io.Writer, n int, seed uint64, gs []sudoku.Grid) (in
 	line := make([]byte, 82)
 	line[81] = '\n'
 	for i := range n {
-		appendGrid(line[:0], transform(gs[i%len(gs)], r))
+		transform(gs[i%len(gs)], r).Append(line[:0])
 		if _, err := bw.Write(line); err != nil {
 			return i, err
 		}
@@ -101,7 +105,7 @@ func writeTransformedFrom(w io.Writer, n int, seed uint64, gs []sudoku.Grid) (in
 // valid puzzle with one solution, the same clue count, and that the
 // solution transforms along.
 func TestTransformKeepsPuzzles(t *testing.T) {
-	gs, err := loadCollections("norvig_easy50.txt")
+	gs, err := loadCollections(puzzletest.Norvig)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,5 +126,35 @@ func TestTransformKeepsPuzzles(t *testing.T) {
 	}
 	if len(seen) < 3*len(gs)-3 {
 		t.Errorf("only %d distinct puzzles from %d transforms", len(seen), 3*len(gs))
+	}
+}
+
+// TestGridAppend checks sudoku.Grid.Append, the one writer of a grid as
+// text, against Grid.String and Parse on transformed puzzles and on a grid
+// with a value that is no cell. (It belongs with the engine's tests.)
+func TestGridAppend(t *testing.T) {
+	gs, err := loadCollections(puzzletest.Norvig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	buf := []byte("x")
+	for i, g := range gs {
+		h := transform(g, r)
+		buf = h.Append(buf[:1])
+		if got := string(buf[1:]); got != h.String() {
+			t.Fatalf("puzzle %d: Append wrote %q, String %q", i, got, h.String())
+		}
+		if back, err := sudoku.Parse(string(buf[1:])); err != nil || back != h {
+			t.Fatalf("puzzle %d: Parse(Append) = %v, %v; want the grid back", i, back, err)
+		}
+	}
+	var bad sudoku.Grid
+	bad[0], bad[80] = 10, 9
+	if got, want := string(bad.Append(nil)), "?"+strings.Repeat(".", 79)+"9"; got != want {
+		t.Errorf("Append(bad) = %q, want %q", got, want)
+	}
+	if n := testing.AllocsPerRun(100, func() { buf = gs[0].Append(buf[:0]) }); n != 0 {
+		t.Errorf("Append into a reused buffer: %v allocations, want 0", n)
 	}
 }

@@ -14,11 +14,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -31,45 +31,14 @@ type Sink interface {
 	SubmitMany(ctx context.Context, ps []sudoku.Puzzle) (duplicate []bool, err error)
 }
 
-// A Batcher is a Sink that can also take one transaction in parts
-// (store.DB.Begin). Import then hands each batch over part by part as the
-// puzzles are rated, instead of holding a whole batch before it is written:
-// memory stays small with large batches, and the writing of a batch overlaps
-// its rating.
-type Batcher interface {
-	Sink
-	BeginBatch(ctx context.Context) (BatchTx, error)
-}
-
-// BatchesOf makes a Batcher of sink and its method that opens a
-// transaction (store.DB and its Begin).
-func BatchesOf[T BatchTx](sink Sink, begin func(context.Context) (T, error)) Batcher {
-	return batcherOf[T]{sink, begin}
-}
-
-type batcherOf[T BatchTx] struct {
-	Sink
-	begin func(context.Context) (T, error)
-}
-
-func (b batcherOf[T]) BeginBatch(ctx context.Context) (BatchTx, error) {
-	tx, err := b.begin(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return tx, nil
-}
-
-// A BatchTx is one open transaction of a Batcher.
-type BatchTx interface {
-	// Add stores ps in the transaction, or queues a copy of it. An error
-	// ends the transaction.
-	Add(ps []sudoku.Puzzle) error
-	// Commit makes the transaction durable and returns how many of its
-	// puzzles were duplicates (archived before, or earlier in it).
-	Commit() (duplicates int, err error)
-	// Rollback drops it.
-	Rollback()
+// An Adder is a Sink that can also archive puzzles without counting a
+// submission for those archived already (store.DB.AddMany). Import uses
+// AddMany when the sink has it: an import adds the puzzles the archive
+// lacks and leaves every stored puzzle as it was, so running the same
+// import again, after an interruption or by mistake, finishes it and
+// changes nothing else.
+type Adder interface {
+	AddMany(ctx context.Context, ps []sudoku.Puzzle) (duplicate []bool, err error)
 }
 
 // Input is one stream of puzzle lines; Name is how rejections refer to it
@@ -89,26 +58,14 @@ const (
 // Options.BatchSize 0. A batch is one transaction; in a large archive its
 // rows land on pages all over the indexes, and each such page is written
 // once per commit however many of the batch's rows it takes, so larger
-// batches write less per puzzle: for a million puzzles, 16,384 instead of
-// 4,096 was 28% faster, and 65,536 instead of 32,768 another 6%. A Batcher
-// takes a batch in parts, so its size costs no memory (a plain Sink holds
-// it whole: 296 bytes a puzzle). But the last batch commits after the last
-// puzzle is rated, with nothing left to overlap it: so a batch is at most
-// an eighth of what the import cut before it (see growBatch), and a short
-// file such as the 17-clue list (49,158 puzzles) goes in batches of
-// DefaultBatchSize.
+// batches write less per puzzle. A batch is written only once every one of
+// its puzzles is rated, while the next batch is being rated: so an import
+// holds two batches in memory (296 bytes a puzzle, 19 MB at this size),
+// and the last batch commits with nothing left to overlap it. That is why
+// a batch is at most an eighth of what the import cut before it (see
+// growBatch), and a short file such as the 17-clue list (49,158 puzzles)
+// goes in batches of DefaultBatchSize.
 const MaxBatchSize = 16 * DefaultBatchSize
-
-// partSize is how many puzzles at most Import hands a Batcher at once, and
-// partsAhead how many rated parts may wait for the writer: enough for the
-// rating to go on while a batch commits (its sync and checkpoint take a few
-// hundred milliseconds in a million-puzzle archive), little memory (10
-// parts of 2,048 are 6 MB). On this 2-core machine 1 or 8 measured the
-// same, within the noise; more room costs nothing.
-const (
-	partSize   = 2048
-	partsAhead = 8
-)
 
 // Options tune an import. The zero value is usable.
 type Options struct {
@@ -197,336 +154,250 @@ type line struct {
 	bad error         // set by a worker: why p could not be rated
 }
 
+// chunk is chunkSize lines, the unit of work of the rating stage.
 type chunk struct {
-	seq   int64
 	lines []line
 	bytes int64 // input bytes consumed up to the end of this chunk
 }
 
 // Import reads every input line by line and archives each puzzle line in
 // sink. Blank lines and lines whose first non-blank character is '#' are
-// skipped; every other line is read by sudoku.ParseLine (text after the
-// 81 cells is ignored), or, so that an export can be imported again, as a
-// JSON object with a "puzzle" field or, after a CSV header row naming a
-// "puzzle" column, as a CSV row. Each puzzle is rated by sudoku.Rate on
-// Options.Workers goroutines and committed through SubmitMany in batches (see
-// Options.BatchSize), in input order. A line that cannot be read or rated is rejected and reported; the
-// import goes on. Memory stays flat however long the inputs are.
+// skipped; lines end at "\n", "\r\n" or a lone "\r" (ScanLines). Every
+// other line is read by sudoku.ParseLine (text after the 81 cells is
+// ignored), or, so that an export can be imported again, as a JSON object
+// with a "puzzle" field or, after a CSV header row naming a "puzzle"
+// column, as a CSV row. Each puzzle is rated by sudoku.Rate on
+// Options.Workers goroutines and committed in batches (see
+// Options.BatchSize), in input order: a batch's transaction opens only once
+// all of its puzzles are rated, so the archive's writer is held for the
+// writing alone. A line that cannot be read or rated is rejected and
+// reported; the import goes on. Memory stays flat however long the inputs
+// are.
+//
+// When sink is an Adder, a puzzle archived already (or earlier in the
+// inputs) is counted as a duplicate and left as it is: running an import a
+// second time changes nothing. A plain Sink counts it as one more
+// submission.
 //
 // Import returns when every input is read and every batch committed, or
 // when ctx is done or a read or commit fails: then the batches committed so
-// far stay, the rest is dropped (re-running the import completes it; the
-// puzzles already archived come back as duplicates), and the error says why.
-// The summary is valid in both cases.
+// far stay, the rest is dropped (re-running the import completes it), and
+// the error says why. The summary is valid in both cases.
 func Import(ctx context.Context, sink Sink, inputs []Input, opt Options) (Summary, error) {
-	start := time.Now()
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	batchSize, grow := opt.BatchSize, opt.BatchSize <= 0
-	if grow {
-		batchSize = DefaultBatchSize
-	}
-	maxLine := opt.MaxLineSize
-	if maxLine <= 0 {
-		maxLine = DefaultMaxLineSize
-	}
-	rate := opt.rate
-	if rate == nil {
-		rate = sudoku.Rate
-	}
-
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-
-	var (
-		imported, duplicates, rejected atomic.Int64
-		readErr                        error
-	)
-
-	// Chunks in flight are bounded by tokens: the reader takes one before it
-	// sends a chunk, the orderer gives it back once the chunk is through. So
-	// the reorder buffer, the channels and the workers together never hold
-	// more than inflight chunks, however slow one puzzle is.
-	inflight := workers * 4
-	tokens := make(chan struct{}, inflight)
-	work := make(chan *chunk, inflight)
-	rated := make(chan *chunk, inflight)
-	// The orderer cuts the rated puzzles into batches, and hands each
-	// batch to the writer in parts: the whole batch at once to a plain
-	// Sink, parts of partSize to a Batcher. The writer stores one part while
-	// the orderer fills the next; a full part waits for the writer rather
-	// than queueing, and the writer hands each part's memory back through
-	// free. So an import holds two parts however long it runs.
-	parts := make(chan part)
-	free := make(chan []sudoku.Puzzle, 1)
-	batcher, _ := sink.(Batcher)
-	if batcher != nil {
-		parts = make(chan part, partsAhead)
-		free = make(chan []sudoku.Puzzle, partsAhead+1)
-	}
-	partLimit := func(batchSize int) int { return batchSize }
-	if batcher != nil {
-		partLimit = func(batchSize int) int { return min(batchSize, partSize) }
-	}
-
-	// Reader: inputs -> chunks of puzzle lines.
-	go func() {
-		defer close(work)
-		readErr = readLines(inputs, maxLine, func(c *chunk) bool {
-			select {
-			case tokens <- struct{}{}:
-			case <-ctx.Done():
-				return false
-			}
-			work <- c
-			return true
-		})
-	}()
-
-	// Workers: parse and rate.
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sopt := sudoku.Options{MaxNodes: opt.MaxNodes, Done: ctx.Done()}
-			for c := range work {
-				for i := range c.lines {
-					l := &c.lines[i]
-					if l.err != nil || ctx.Err() != nil {
-						continue
-					}
-					g, err := l.grid()
-					if err == nil && g.Clues() == 0 {
-						err = sudoku.ErrNoGivens
-					}
-					if err == nil {
-						l.p, err = rate(g, sopt)
-					}
-					l.bad = err
-				}
-				rated <- c
-			}
-		}()
-	}
-	go func() { wg.Wait(); close(rated) }()
-
-	// Writer: one transaction per batch, one batch at a time, so a puzzle
-	// repeated across batches meets its first copy already committed.
-	var writeErr error
-	written := make(chan struct{})
-	go func() {
-		defer close(written)
-		w := batchWriter{ctx: ctx, sink: sink, batcher: batcher}
-		for pt := range parts {
-			if ctx.Err() != nil {
-				continue // drain: nothing more is committed once stopped
-			}
-			if err := w.add(pt); err != nil {
-				writeErr = err
-				cancel(writeErr)
-				continue
-			}
-			if pt.last {
-				imported.Add(w.imported)
-				duplicates.Add(w.duplicates)
-				w.imported, w.duplicates = 0, 0
-			}
-			if batcher != nil {
-				select {
-				case free <- pt.ps[:0]:
-				default:
-				}
-			}
-		}
-		w.abort()
-	}()
-
-	// Orderer (this goroutine): put chunks back in input order, report
-	// rejections, cut batches.
-	var (
-		pending  = map[int64]*chunk{}
-		next     int64
-		lines    int64
-		bytes    int64
-		batch    = make([]sudoku.Puzzle, 0, partLimit(batchSize))
-		inBatch  int // puzzles of the current batch sent in parts before batch
-		cut      int // puzzles sent in whole batches so far
-		lastProg time.Time
-	)
-	progress := func(force bool) {
-		if opt.Progress == nil {
-			return
-		}
-		now := time.Now()
-		if !force && now.Sub(lastProg) < 100*time.Millisecond {
-			return
-		}
-		lastProg = now
-		opt.Progress(Progress{
-			Lines: lines, Bytes: bytes,
-			Committed: imported.Load() + duplicates.Load(),
-			Rejected:  rejected.Load(), Elapsed: now.Sub(start),
-		})
-	}
-	for c := range rated {
-		pending[c.seq] = c
-		for {
-			c, ok := pending[next]
-			if !ok {
-				break
-			}
-			delete(pending, next)
-			next++
-			<-tokens
-			if ctx.Err() != nil {
-				continue // stopped: drain without reporting or committing
-			}
-			for i := range c.lines {
-				l := &c.lines[i]
-				err := l.err
-				if err == nil {
-					err = l.bad
-				}
-				if errors.Is(err, sudoku.ErrCanceled) {
-					continue
-				}
-				if err != nil {
-					rejected.Add(1)
-					if opt.Reject != nil {
-						opt.Reject(Rejection{Input: inputs[l.input].Name, Line: l.no, Err: err})
-					}
-					continue
-				}
-				batch = append(batch, l.p)
-				if inBatch+len(batch) == batchSize || len(batch) == partLimit(batchSize) {
-					last := inBatch+len(batch) == batchSize
-					parts <- part{batch, last}
-					inBatch += len(batch)
-					if last {
-						if cut += inBatch; grow {
-							batchSize = growBatch(cut)
-						}
-						inBatch = 0
-					}
-					batch = nil
-					select {
-					case b := <-free:
-						if cap(b) >= partLimit(batchSize) {
-							batch = b
-						}
-					default:
-					}
-					if batch == nil {
-						batch = make([]sudoku.Puzzle, 0, partLimit(batchSize))
-					}
-				}
-			}
-			lines += int64(len(c.lines))
-			bytes = c.bytes
-			progress(false)
-		}
-	}
-	if (len(batch) > 0 || inBatch > 0) && ctx.Err() == nil {
-		parts <- part{batch, true}
-	}
-	close(parts)
-	<-written
-	progress(true)
-
-	sum := Summary{
-		Imported: imported.Load(), Duplicates: duplicates.Load(), Rejected: rejected.Load(),
-		Elapsed: time.Since(start),
-	}
-	switch {
-	case writeErr != nil:
-		return sum, writeErr
-	case readErr != nil:
-		return sum, readErr
-	case ctx.Err() != nil:
-		return sum, context.Cause(ctx)
-	}
-	return sum, nil
+	im := newImporter(sink, inputs, opt)
+	err := im.run(ctx)
+	return Summary{
+		Imported:   im.imported.Load(),
+		Duplicates: im.duplicates.Load(),
+		Rejected:   im.rejected.Load(),
+		Elapsed:    time.Since(im.start),
+	}, err
 }
 
-// A part is some of the puzzles of a batch, in order; last ends the batch.
-type part struct {
-	ps   []sudoku.Puzzle
-	last bool
+// importer is one run of Import, a pipeline of four stages: read (the
+// inputs into chunks of lines), rate (on Options.Workers goroutines), order
+// (the rated lines back in input order: rejections reported, puzzles cut
+// into batches) and write (one transaction per batch, one batch at a time,
+// so a puzzle repeated across batches meets its first copy committed).
+// Ordered runs the first three; write runs beside them under one errgroup.
+type importer struct {
+	inputs  []Input
+	opt     Options
+	add     func(context.Context, []sudoku.Puzzle) ([]bool, error)
+	rateFn  func(sudoku.Grid, sudoku.Options) (sudoku.Puzzle, error)
+	start   time.Time
+	readErr error // the read stage's, returned once the lines before it are in
+
+	// The order stage's own.
+	batch     []sudoku.Puzzle // the batch being filled
+	batchSize int
+	grow      bool // batchSize grows (Options.BatchSize 0)
+	cut       int  // puzzles handed to write so far
+	lines     int64
+	bytes     int64
+	lastProg  time.Time
+	free      chan []sudoku.Puzzle // batches written, for reuse
+
+	imported, duplicates, rejected atomic.Int64
 }
 
-// batchWriter commits the parts of batches through a Sink: each batch by
-// one SubmitMany, or by one transaction of a Batcher, part by part.
-type batchWriter struct {
-	ctx     context.Context
-	sink    Sink
-	batcher Batcher
-	tx      BatchTx // the Batcher's open transaction
-	n       int     // puzzles in tx
-
-	imported, duplicates int64 // of the batch, once committed
+func newImporter(sink Sink, inputs []Input, opt Options) *importer {
+	im := &importer{inputs: inputs, opt: opt, add: sink.SubmitMany, rateFn: opt.rate,
+		start: time.Now(), batchSize: opt.BatchSize, free: make(chan []sudoku.Puzzle, 1)}
+	if a, ok := sink.(Adder); ok {
+		im.add = a.AddMany
+	}
+	if im.rateFn == nil {
+		im.rateFn = sudoku.Rate
+	}
+	if im.batchSize <= 0 {
+		im.batchSize, im.grow = DefaultBatchSize, true
+	}
+	if im.opt.MaxLineSize <= 0 {
+		im.opt.MaxLineSize = DefaultMaxLineSize
+	}
+	im.batch = make([]sudoku.Puzzle, 0, min(im.batchSize, DefaultBatchSize))
+	return im
 }
 
-// add writes pt and, when it ends a batch, commits the batch. On an error
-// the batch is dropped.
-func (w *batchWriter) add(pt part) error {
-	if w.batcher == nil {
-		dup, err := w.sink.SubmitMany(w.ctx, pt.ps)
-		if err != nil {
-			return fmt.Errorf("commit %d puzzles: %w", len(pt.ps), err)
+// run runs the stages until every batch is written or one stage fails.
+func (im *importer) run(ctx context.Context) error {
+	g, ctx := errgroup.WithContext(ctx)
+	batches := make(chan []sudoku.Puzzle)
+	g.Go(func() error { return im.write(ctx, batches) })
+	g.Go(func() error {
+		defer close(batches)
+		order := func(c *chunk) error { return im.order(ctx, c, batches) }
+		if err := Ordered(ctx, im.opt.Workers, im.read, im.rate, order); err != nil {
+			return err
 		}
-		for _, x := range dup {
-			if x {
-				w.duplicates++
+		return im.cutBatch(ctx, batches) // the last one, partly filled
+	})
+	err := g.Wait()
+	im.progress(true)
+	if err == nil {
+		err = im.readErr
+	}
+	return err
+}
+
+// read is the first stage: the inputs, in chunks of puzzle lines. A read
+// error ends it; the lines read before go through, and Import returns the
+// error at the end.
+func (im *importer) read(ctx context.Context, send func(*chunk) bool) error {
+	im.readErr = readLines(im.inputs, im.opt.MaxLineSize, send)
+	return nil
+}
+
+// rate is the second stage: it parses and rates the lines of c.
+func (im *importer) rate(ctx context.Context, c *chunk) *chunk {
+	sopt := sudoku.Options{MaxNodes: im.opt.MaxNodes, Done: ctx.Done()}
+	for i := range c.lines {
+		l := &c.lines[i]
+		if l.err != nil || ctx.Err() != nil {
+			continue
+		}
+		g, err := l.grid()
+		if err == nil && g.Clues() == 0 {
+			err = sudoku.ErrNoGivens
+		}
+		if err == nil {
+			l.p, err = im.rateFn(g, sopt)
+		}
+		l.bad = err
+	}
+	return c
+}
+
+// order is the third stage, given the chunks in input order: it reports
+// the rejected lines and hands full batches to write.
+func (im *importer) order(ctx context.Context, c *chunk, batches chan<- []sudoku.Puzzle) error {
+	for i := range c.lines {
+		l := &c.lines[i]
+		err := l.err
+		if err == nil {
+			err = l.bad
+		}
+		switch {
+		case errors.Is(err, sudoku.ErrCanceled):
+			continue // stopping: the line was not rated
+		case err != nil:
+			im.rejected.Add(1)
+			if im.opt.Reject != nil {
+				im.opt.Reject(Rejection{Input: im.inputs[l.input].Name, Line: l.no, Err: err})
+			}
+			continue
+		}
+		im.batch = append(im.batch, l.p)
+		if len(im.batch) == im.batchSize {
+			if err := im.cutBatch(ctx, batches); err != nil {
+				return err
 			}
 		}
-		w.imported = int64(len(pt.ps)) - w.duplicates
+	}
+	im.lines += int64(len(c.lines))
+	im.bytes = c.bytes
+	im.progress(false)
+	return nil
+}
+
+// cutBatch hands the batch filled so far to write, waiting while write
+// is busy with the one before, and starts the next.
+func (im *importer) cutBatch(ctx context.Context, batches chan<- []sudoku.Puzzle) error {
+	if len(im.batch) == 0 {
 		return nil
 	}
-	if w.tx == nil {
-		tx, err := w.batcher.BeginBatch(w.ctx)
-		if err != nil {
-			return fmt.Errorf("begin a batch: %w", err)
-		}
-		w.tx, w.n = tx, 0
+	select {
+	case batches <- im.batch:
+	case <-ctx.Done():
+		return ctx.Err()
 	}
-	err := w.tx.Add(pt.ps)
-	w.n += len(pt.ps)
-	if err == nil && pt.last {
-		var d int
-		d, err = w.tx.Commit()
-		w.tx = nil
-		w.duplicates = int64(d)
-		w.imported = int64(w.n) - w.duplicates
+	im.cut += len(im.batch)
+	if im.grow {
+		im.batchSize = growBatch(im.cut)
 	}
-	if err != nil {
-		w.abort()
-		w.duplicates = 0
-		return fmt.Errorf("commit %d puzzles: %w", w.n, err)
+	select {
+	case b := <-im.free:
+		im.batch = b
+	default:
+		im.batch = make([]sudoku.Puzzle, 0, min(im.batchSize, DefaultBatchSize))
 	}
 	return nil
 }
 
-// abort rolls back a batch left open.
-func (w *batchWriter) abort() {
-	if w.tx != nil {
-		w.tx.Rollback()
-		w.tx = nil
+// write is the last stage: one transaction per batch.
+func (im *importer) write(ctx context.Context, batches <-chan []sudoku.Puzzle) error {
+	for ps := range batches {
+		if err := ctx.Err(); err != nil {
+			return err // stopped: nothing more is committed
+		}
+		dup, err := im.add(ctx, ps)
+		if err != nil {
+			return fmt.Errorf("commit %d puzzles: %w", len(ps), err)
+		}
+		var d int64
+		for _, x := range dup {
+			if x {
+				d++
+			}
+		}
+		im.duplicates.Add(d)
+		im.imported.Add(int64(len(ps)) - d)
+		select {
+		case im.free <- ps[:0]:
+		default:
+		}
 	}
+	return nil
+}
+
+// progress calls Options.Progress, at most every 100 ms unless forced.
+func (im *importer) progress(force bool) {
+	if im.opt.Progress == nil {
+		return
+	}
+	now := time.Now()
+	if !force && now.Sub(im.lastProg) < 100*time.Millisecond {
+		return
+	}
+	im.lastProg = now
+	im.opt.Progress(Progress{
+		Lines: im.lines, Bytes: im.bytes,
+		Committed: im.imported.Load() + im.duplicates.Load(),
+		Rejected:  im.rejected.Load(), Elapsed: now.Sub(im.start),
+	})
 }
 
 // readLines splits inputs into puzzle lines, skipping blank and comment
-// lines, and hands them to send in chunks numbered from 0. It stops early
-// when send returns false (the import was stopped). A line longer than maxLine is passed on with
-// ErrLineTooLong (its text dropped) and reading goes on after it.
+// lines, and hands them to send in chunks. It stops early when send
+// returns false (the import was stopped). A line longer than maxLine is
+// passed on with ErrLineTooLong (its text dropped) and reading goes on
+// after it.
 //
 // A read error stops the reading, but the lines read before it still go
 // through: the error is returned after the last chunk is sent.
 func readLines(inputs []Input, maxLine int, send func(*chunk) bool) error {
 	var (
-		seq   int64
 		total int64
 		c     = &chunk{lines: make([]line, 0, chunkSize)}
 	)
@@ -534,66 +405,109 @@ func readLines(inputs []Input, maxLine int, send func(*chunk) bool) error {
 		if len(c.lines) == 0 {
 			return true
 		}
-		c.seq, c.bytes = seq, total
-		seq++
+		c.bytes = total
 		ok := send(c)
 		c = &chunk{lines: make([]line, 0, chunkSize)}
 		return ok
 	}
 	for in, input := range inputs {
-		br := bufio.NewReaderSize(input.Reader, maxLine)
+		lr := newLineReader(input.Reader, maxLine)
 		var no int64
 		csvCol := -1
 		first := true // no puzzle line seen yet in this input
-		for {
-			b, err := br.ReadSlice('\n')
-			total += int64(len(b))
-			tooLong := false
-			for errors.Is(err, bufio.ErrBufferFull) {
-				tooLong = true
-				var more []byte
-				more, err = br.ReadSlice('\n')
-				total += int64(len(more))
+		for lr.sc.Scan() {
+			no++
+			b := lr.sc.Bytes()
+			total = lr.total
+			l := line{input: in, no: no}
+			if lr.tooLong {
+				l.err = fmt.Errorf("%w (more than %d bytes)", ErrLineTooLong, maxLine)
+			} else if no == 1 {
+				b = bytes.TrimPrefix(b, []byte("\uFEFF")) // a byte order mark is no cell
 			}
-			if len(b) > 0 || tooLong {
-				no++
-				l := line{input: in, no: no}
-				if tooLong {
-					l.err = fmt.Errorf("%w (more than %d bytes)", ErrLineTooLong, maxLine)
-				} else if no == 1 {
-					b = bytes.TrimPrefix(b, []byte("\uFEFF")) // a byte order mark is no cell
-				}
-				if l.err != nil || !skip(b) {
-					if !tooLong {
-						l.text = string(trimEOL(b))
-					}
-					header := false
-					if first && !tooLong {
-						first = false
-						csvCol, header = csvHeader(l.text)
-					}
-					if !header {
-						l.csvCol = csvCol
-						c.lines = append(c.lines, l)
-						if len(c.lines) == chunkSize && !flush() {
-							return nil
-						}
-					}
+			if l.err == nil && skip(b) {
+				continue
+			}
+			header := false
+			if l.err == nil {
+				l.text = string(b)
+				if first {
+					first = false
+					csvCol, header = csvHeader(l.text)
 				}
 			}
-			if err == io.EOF {
-				break
+			if header {
+				continue
 			}
-			if err != nil {
-				if !flush() {
-					return nil
-				}
-				return fmt.Errorf("read %s: %w", input.Name, err)
+			l.csvCol = csvCol
+			c.lines = append(c.lines, l)
+			if len(c.lines) == chunkSize && !flush() {
+				return nil
 			}
+		}
+		total = lr.total
+		if err := lr.sc.Err(); err != nil {
+			if !flush() {
+				return nil
+			}
+			return fmt.Errorf("read %s: %w", input.Name, err)
 		}
 	}
 	flush()
 	return nil
+}
+
+// lineReader splits one input with ScanLines, counting the bytes it
+// consumes, and passes a line longer than max on as empty with tooLong set
+// instead of stopping there as a bufio.Scanner would.
+type lineReader struct {
+	sc       *bufio.Scanner
+	max      int
+	total    int64 // bytes consumed
+	skipping bool  // inside a line longer than max
+	tooLong  bool  // the last line scanned was longer than max
+	afterCR  bool  // the last line ended at a '\r' that ended the buffer
+}
+
+func newLineReader(r io.Reader, max int) *lineReader {
+	lr := &lineReader{sc: bufio.NewScanner(r), max: max}
+	lr.sc.Buffer(make([]byte, 0, min(max, 64<<10)), max)
+	lr.sc.Split(lr.split)
+	return lr
+}
+
+func (lr *lineReader) split(data []byte, atEOF bool) (int, []byte, error) {
+	if lr.afterCR && len(data) > 0 {
+		lr.afterCR = false
+		if data[0] == '\n' { // the rest of a "\r\n"
+			lr.total++
+			return 1, nil, nil
+		}
+	}
+	if atEOF && len(data) == 0 && lr.skipping {
+		// The input ends inside a line too long.
+		lr.skipping, lr.tooLong = false, true
+		return 0, []byte{}, nil
+	}
+	adv, tok, err := ScanLines(data, atEOF)
+	if n := len(data); adv == 0 && tok == nil && err == nil && n >= lr.max {
+		if data[n-1] != '\r' {
+			// No line ending within max bytes: drop them, go on looking.
+			lr.skipping = true
+			lr.total += int64(n)
+			return n, nil, nil
+		}
+		// The line ends at the '\r'; a '\n' after it is part of its end.
+		adv, tok, lr.afterCR = n, data[:n-1], true
+	}
+	lr.total += int64(adv)
+	if tok != nil {
+		lr.tooLong, lr.skipping = lr.skipping, false
+		if lr.tooLong {
+			tok = tok[:0]
+		}
+	}
+	return adv, tok, err
 }
 
 // grid reads the puzzle of a line: the line itself, or the "puzzle" field
@@ -647,9 +561,4 @@ func csvHeader(s string) (col int, ok bool) {
 func skip(b []byte) bool {
 	b = bytes.TrimLeft(b, " \t\r\n\v\f")
 	return len(b) == 0 || b[0] == '#'
-}
-
-func trimEOL(b []byte) []byte {
-	b = bytes.TrimSuffix(b, []byte("\n"))
-	return bytes.TrimSuffix(b, []byte("\r"))
 }

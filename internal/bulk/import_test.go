@@ -14,11 +14,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/sudoku-archive/sudoku/internal/puzzletest"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
-
-// shared is the directory of the shared puzzle collections.
-var shared = filepath.Join("..", "..", "..", "shared", "puzzles")
 
 // rejected collects rejections as "NAME:LINE: kind" for comparison.
 type rejected struct{ lines []string }
@@ -84,12 +82,13 @@ func TestImportEveryKindOfLine(t *testing.T) {
 			if diff := cmp.Diff(want, rej.lines); diff != "" {
 				t.Errorf("rejections (-want +got):\n%s", diff)
 			}
-			// Committed in input order, with the duplicates' counts bumped.
+			// Committed in input order; an import counts no submission
+			// for a repeat.
 			var order []string
 			for _, p := range a.puzzles {
 				order = append(order, fmt.Sprintf("%s %d", p.Givens.String()[:9], p.Submissions))
 			}
-			if diff := cmp.Diff([]string{"53..7.... 3", "..3.2.6.. 1", "2...8.3.. 2"}, order); diff != "" {
+			if diff := cmp.Diff([]string{"53..7.... 1", "..3.2.6.. 1", "2...8.3.. 1"}, order); diff != "" {
 				t.Errorf("archive (-want +got):\n%s", diff)
 			}
 			if diff := cmp.Diff([]int{2, 2, 2}, a.batches); diff != "" {
@@ -214,17 +213,10 @@ func TestImportSeveralInputs(t *testing.T) {
 	}
 }
 
-// collection reads up to n puzzles of a shared collection as one text.
+// collection reads up to n puzzles of a standard collection as one text.
 func collection(t testing.TB, name string, n int) (string, []string) {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(shared, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ps := strings.Fields(string(b))
-	if n < len(ps) {
-		ps = ps[:n]
-	}
+	ps := puzzletest.Lines(t, name, n)
 	return strings.Join(ps, "\n") + "\n", ps
 }
 
@@ -232,7 +224,7 @@ func collection(t testing.TB, name string, n int) (string, []string) {
 // that only whole batches were archived and counted, then runs the same
 // import again and checks that it completes with nothing doubled.
 func TestImportInterrupted(t *testing.T) {
-	text, ps := collection(t, "kaggle9m_easy_even5000.txt", 1000)
+	text, ps := collection(t, puzzletest.Kaggle, 1000)
 	const batch = 100
 	a := newFakeArchive()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -273,7 +265,7 @@ func TestImportInterrupted(t *testing.T) {
 }
 
 func TestImportCommitFails(t *testing.T) {
-	text, _ := collection(t, "kaggle9m_easy_even5000.txt", 300)
+	text, _ := collection(t, puzzletest.Kaggle, 300)
 	a := newFakeArchive()
 	a.beforeCommit = func(_ context.Context, committed int) error {
 		if committed == 1 {
@@ -293,7 +285,7 @@ func TestImportCommitFails(t *testing.T) {
 // TestImportReadFails checks that the lines read before a read error are
 // still committed, and the error returned.
 func TestImportReadFails(t *testing.T) {
-	text, _ := collection(t, "norvig_easy50.txt", 10)
+	text, _ := collection(t, puzzletest.Norvig, 10)
 	r := iotest.TimeoutReader(iotest.HalfReader(strings.NewReader(text)))
 	// HalfReader gives half of what is asked, so the first read holds some
 	// lines; TimeoutReader fails the second read.
@@ -308,7 +300,7 @@ func TestImportReadFails(t *testing.T) {
 }
 
 func TestImportProgress(t *testing.T) {
-	text, ps := collection(t, "norvig_easy50.txt", 50)
+	text, ps := collection(t, puzzletest.Norvig, 50)
 	var last Progress
 	calls := 0
 	_, err := Import(context.Background(), newFakeArchive(), []Input{{"n", strings.NewReader(text)}},
@@ -326,7 +318,7 @@ func TestImportProgress(t *testing.T) {
 // more, then growing in steps of DefaultBatchSize up to MaxBatchSize; and
 // that an explicit BatchSize stays fixed.
 func TestImportBatchesGrow(t *testing.T) {
-	gs, err := loadCollections("17_clue.txt")
+	gs, err := loadCollections(puzzletest.SeventeenClue)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -352,36 +344,52 @@ func TestImportBatchesGrow(t *testing.T) {
 			[]int{n - 188_416})},
 		{30000, append(slices.Repeat([]int{30000}, 6), n-180_000)},
 	} {
-		for _, batcher := range []bool{false, true} {
-			t.Run(fmt.Sprintf("%d/batcher=%v", tt.batchSize, batcher), func(t *testing.T) {
-				a := newFakeArchive()
-				var sink Sink = a
-				b := &fakeBatcher{fakeArchive: a}
-				if batcher {
-					sink = b
-				}
-				sum, err := Import(context.Background(), sink, []Input{{"t", bytes.NewReader(text.Bytes())}}, Options{BatchSize: tt.batchSize, rate: rate})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if sum.Imported != int64(n) {
-					t.Errorf("imported %d, want %d", sum.Imported, n)
-				}
-				if d := cmp.Diff(tt.want, a.batches); d != "" {
-					t.Errorf("batch sizes (-want +got):\n%s", d)
-				}
-				// A Batcher gets each batch in parts of at most partSize.
-				total := 0
-				for _, p := range b.parts {
-					if p > partSize {
-						t.Errorf("a part of %d puzzles, more than %d", p, partSize)
-					}
-					total += p
-				}
-				if batcher && total != n {
-					t.Errorf("parts hold %d puzzles, want %d", total, n)
-				}
-			})
-		}
+		t.Run(fmt.Sprint(tt.batchSize), func(t *testing.T) {
+			a := newFakeArchive()
+			sum, err := Import(context.Background(), a, []Input{{"t", bytes.NewReader(text.Bytes())}}, Options{BatchSize: tt.batchSize, rate: rate})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sum.Imported != int64(n) {
+				t.Errorf("imported %d, want %d", sum.Imported, n)
+			}
+			if d := cmp.Diff(tt.want, a.batches); d != "" {
+				t.Errorf("batch sizes (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+// TestImportPlainSinkCounts: a Sink that is no Adder (the web server's
+// fakes) has every repeat counted as a submission.
+func TestImportPlainSinkCounts(t *testing.T) {
+	a := newFakeArchive()
+	if _, err := Import(context.Background(), submitter{a}, []Input{open(t, "testdata/mixed.txt")}, Options{BatchSize: 2}); err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, p := range a.puzzles {
+		order = append(order, fmt.Sprintf("%s %d", p.Givens.String()[:9], p.Submissions))
+	}
+	if diff := cmp.Diff([]string{"53..7.... 3", "..3.2.6.. 1", "2...8.3.. 2"}, order); diff != "" {
+		t.Errorf("archive (-want +got):\n%s", diff)
+	}
+}
+
+// TestImportLineEndings: Unix, Windows and old Mac line endings read alike.
+func TestImportLineEndings(t *testing.T) {
+	_, ps := collection(t, puzzletest.Norvig, 5)
+	for name, eol := range map[string]string{"unix": "\n", "windows": "\r\n", "old mac": "\r"} {
+		t.Run(name, func(t *testing.T) {
+			a := newFakeArchive()
+			text := "# five puzzles" + eol + strings.Join(ps, eol) + eol
+			sum, err := Import(context.Background(), a, []Input{{"e", strings.NewReader(text)}}, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sum.Imported != 5 || sum.Rejected != 0 {
+				t.Errorf("summary %v, want 5 imported, none rejected", sum)
+			}
+		})
 	}
 }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/sudoku-archive/sudoku/internal/puzzletest"
 	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -53,9 +54,9 @@ func inspect(tb testing.TB, path string) (rows int64, integrity string) {
 	return rows, integrity
 }
 
-// cancelAfter is a Sink over the store that cancels the import once n
-// batches are committed: a Ctrl-C at the worst moment, with more batches
-// rated and waiting.
+// cancelAfter is the store as `sudoku import` uses it, cancelling the
+// import once n batches are committed: a Ctrl-C at the worst moment, with
+// more batches rated and waiting.
 type cancelAfter struct {
 	*store.DB
 	n      int32
@@ -63,50 +64,21 @@ type cancelAfter struct {
 	cancel context.CancelFunc
 }
 
-func (c *cancelAfter) SubmitMany(ctx context.Context, ps []sudoku.Puzzle) ([]bool, error) {
-	dup, err := c.DB.SubmitMany(ctx, ps)
+func (c *cancelAfter) AddMany(ctx context.Context, ps []sudoku.Puzzle) ([]bool, error) {
+	dup, err := c.DB.AddMany(ctx, ps)
 	if err == nil && c.done.Add(1) == c.n {
 		c.cancel()
 	}
 	return dup, err
 }
 
-// cancelAfterBatches is cancelAfter for the store as a Batcher, the way
-// `sudoku import` uses it.
-type cancelAfterBatches struct{ *cancelAfter }
-
-func (c cancelAfterBatches) BeginBatch(ctx context.Context) (BatchTx, error) {
-	b, err := c.DB.Begin(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return cancelTx{b, c.cancelAfter}, nil
-}
-
-type cancelTx struct {
-	*store.Batch
-	c *cancelAfter
-}
-
-func (tx cancelTx) Commit() (int, error) {
-	d, err := tx.Batch.Commit()
-	if err == nil && tx.c.done.Add(1) == tx.c.n {
-		tx.c.cancel()
-	}
-	return d, err
-}
-
-// batches is the store as `sudoku import` hands it to Import.
-func batches(db *store.DB) Batcher { return BatchesOf(db, db.Begin) }
-
+// TestStoreImportInterrupted interrupts an import after three batches,
+// checks that only they were archived, then runs the same import again:
+// the archive must end up as one uninterrupted run leaves it, every
+// puzzle with one submission (the file holds one twice: a repeat within an
+// import counts no submission either).
 func TestStoreImportInterrupted(t *testing.T) {
-	for _, batcher := range []bool{false, true} {
-		t.Run(fmt.Sprintf("batcher=%v", batcher), func(t *testing.T) { testStoreImportInterrupted(t, batcher) })
-	}
-}
-
-func testStoreImportInterrupted(t *testing.T, batcher bool) {
-	text, _ := collection(t, "kaggle9m_easy_even5000.txt", 2000)
+	text, _ := collection(t, puzzletest.Kaggle, 2000)
 	text = "# the first 2000 kaggle puzzles, one of them twice\n" + text + strings.SplitN(text, "\n", 2)[0] + "\n"
 	const batch = 300
 	path := filepath.Join(t.TempDir(), "i.db")
@@ -114,11 +86,7 @@ func testStoreImportInterrupted(t *testing.T, batcher bool) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var sink Sink = &cancelAfter{DB: db, n: 3, cancel: cancel}
-	if batcher {
-		sink = cancelAfterBatches{sink.(*cancelAfter)}
-	}
-	sum, err := Import(ctx, sink, []Input{{"k", strings.NewReader(text)}}, Options{BatchSize: batch})
+	sum, err := Import(ctx, &cancelAfter{DB: db, n: 3, cancel: cancel}, []Input{{"k", strings.NewReader(text)}}, Options{BatchSize: batch})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
@@ -131,21 +99,60 @@ func testStoreImportInterrupted(t *testing.T, batcher bool) {
 	}
 
 	db = mustOpenDB(t, path)
-	sink = db
-	if batcher {
-		sink = batches(db)
-	}
-	sum, err = Import(context.Background(), sink, []Input{{"k", strings.NewReader(text)}}, Options{BatchSize: batch})
+	sum, err = Import(context.Background(), db, []Input{{"k", strings.NewReader(text)}}, Options{BatchSize: batch})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := [3]int64{sum.Imported, sum.Duplicates, sum.Rejected}; got != [3]int64{2000 - 3*batch, 3*batch + 1, 0} {
 		t.Errorf("re-run: imported, duplicates, rejected = %v, want [%d %d 0]", got, 2000-3*batch, 3*batch+1)
 	}
+
+	once := mustOpenDB(t, filepath.Join(t.TempDir(), "once.db"))
+	if _, err := Import(context.Background(), once, []Input{{"k", strings.NewReader(text)}}, Options{BatchSize: batch}); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(archived(t, once), archived(t, db)); diff != "" {
+		t.Errorf("interrupted and re-run vs one run (-once +re-run):\n%s", diff)
+	}
 	db.Close()
 	if rows, ok := inspect(t, path); rows != 2000 || ok != "ok" {
 		t.Errorf("database holds %d rows (integrity %q), want 2000 and ok", rows, ok)
 	}
+}
+
+// TestStoreImportTwice: importing the same file again changes nothing.
+func TestStoreImportTwice(t *testing.T) {
+	text, _ := collection(t, puzzletest.Norvig, 0)
+	db := mustOpenDB(t, filepath.Join(t.TempDir(), "twice.db"))
+	first, err := Import(context.Background(), db, []Input{{"n", strings.NewReader(text)}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := archived(t, db)
+	second, err := Import(context.Background(), db, []Input{{"n", strings.NewReader(text)}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second.Imported != 0 || second.Duplicates != first.Imported+first.Duplicates {
+		t.Errorf("second import %v, want every puzzle of the first (%v) a duplicate", second, first)
+	}
+	if diff := cmp.Diff(before, archived(t, db)); diff != "" {
+		t.Errorf("archive after the second import (-before +after):\n%s", diff)
+	}
+}
+
+// archived is the archive's puzzles in order, as "givens submissions".
+func archived(t *testing.T, db *store.DB) []string {
+	t.Helper()
+	var out []string
+	err := db.Export(context.Background(), sudoku.ListQuery{Sort: sudoku.SortSubmitted}, func(p sudoku.Puzzle) error {
+		out = append(out, fmt.Sprintf("%s %d", p.Givens, p.Submissions))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // TestStoreImportKilled kills an importing process with SIGKILL and checks
@@ -194,7 +201,7 @@ func TestStoreImportKilled(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer in.Close()
-	sum, err := Import(context.Background(), batches(db), []Input{{"in", in}}, Options{BatchSize: batch})
+	sum, err := Import(context.Background(), db, []Input{{"in", in}}, Options{BatchSize: batch})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +241,7 @@ func TestStoreImportChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Import(context.Background(), batches(db), []Input{{"in", in}}, Options{BatchSize: batch}); err != nil {
+	if _, err := Import(context.Background(), db, []Input{{"in", in}}, Options{BatchSize: batch}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -243,7 +250,7 @@ func TestStoreImportChild(t *testing.T) {
 func storeWith(tb testing.TB, text string) *store.DB {
 	tb.Helper()
 	db := mustOpenDB(tb, filepath.Join(tb.TempDir(), "a.db"))
-	if _, err := Import(context.Background(), batches(db), []Input{{"in", strings.NewReader(text)}}, Options{}); err != nil {
+	if _, err := Import(context.Background(), db, []Input{{"in", strings.NewReader(text)}}, Options{}); err != nil {
 		tb.Fatal(err)
 	}
 	return db
@@ -252,8 +259,8 @@ func storeWith(tb testing.TB, text string) *store.DB {
 // TestStoreExportOrder exports in every sort and order and checks that the
 // rows come in that order, ties broken by id, every puzzle once.
 func TestStoreExportOrder(t *testing.T) {
-	text, ps := collection(t, "norvig_easy50.txt", 50)
-	hard, hps := collection(t, "magictour_top1465.txt", 30)
+	text, ps := collection(t, puzzletest.Norvig, 50)
+	hard, hps := collection(t, puzzletest.Top1465, 30)
 	db := storeWith(t, text+hard)
 	want := len(ps) - 1 + len(hps)
 	key := map[sudoku.Sort]func(p sudoku.Puzzle) []int64{
@@ -299,7 +306,7 @@ func TestStoreExportOrder(t *testing.T) {
 // TestStoreRoundTrip exports a store in every format and imports each into
 // a fresh store: the same puzzles, solutions and measures come back.
 func TestStoreRoundTrip(t *testing.T) {
-	text, _ := collection(t, "sudokuexchange_diabolical_even.txt", 100)
+	text, _ := collection(t, puzzletest.Diabolical, 100)
 	src := storeWith(t, text)
 	all := func(db *store.DB) map[sudoku.Grid]sudoku.Puzzle {
 		m := map[sudoku.Grid]sudoku.Puzzle{}
@@ -321,7 +328,7 @@ func TestStoreRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			dst := mustOpenDB(t, filepath.Join(t.TempDir(), "b.db"))
-			sum, err := Import(context.Background(), batches(dst), []Input{{"x", &out}}, Options{})
+			sum, err := Import(context.Background(), dst, []Input{{"x", &out}}, Options{})
 			if err != nil || sum.Imported != 100 || sum.Duplicates != 0 || sum.Rejected != 0 {
 				t.Fatalf("import of the %s export: %v, %v; want 100 imported", f, sum, err)
 			}

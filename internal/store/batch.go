@@ -162,7 +162,7 @@ func (db *DB) runBatch(o *op) {
 				if len(r.ps) >= bulkRows {
 					db.setBulk(true)
 				}
-				dup, err := insertMany(tx, r.ps, &t)
+				dup, err := insertMany(tx, r.ps, &t, true)
 				if err != nil {
 					return err
 				}

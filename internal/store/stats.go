@@ -10,8 +10,10 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
-// statsSQL reads every counter the stats page shows: a few dozen rows kept
-// by the triggers of migration 00004, whatever the archive's size.
+// statsSQL reads every counter the stats page shows: a few dozen rows (the
+// tables of migrations 00003 and 00004), whatever the archive's size. The
+// store counts the rows it inserts, once per transaction (tally); the
+// triggers left since migration 00006 count rows updated or deleted by hand.
 const statsSQL = `SELECT 'total', 0, total, uniq FROM counts WHERE id = 1
 UNION ALL SELECT 'classes', 0, classes, uniq_classes FROM counts WHERE id = 1
 UNION ALL SELECT 'submissions', 0, submissions, 0 FROM counts WHERE id = 1

@@ -83,7 +83,7 @@ func bandCursorAt(b *testing.B, db *DB, q sudoku.ListQuery, row int) string {
 }
 
 // BenchmarkSubmitMany archives new puzzles 1,000 per transaction, as an
-// import does: the cost of the rows, their indexes and the stats triggers.
+// import does: the cost of the rows, their indexes and the stats counters.
 func BenchmarkSubmitMany(b *testing.B) {
 	db := MustOpenDB(b)
 	ctx := context.Background()

@@ -91,6 +91,7 @@ type op struct {
 	state atomic.Int32 // queued, taken or abandoned
 	one   *sudoku.Puzzle
 	many  []sudoku.Puzzle
+	add   bool                       // AddMany: repeats are not counted
 	batch *Batch                     // Begin: the writer runs the batch
 	fn    func(conn *sql.Conn) error // maintenance on the writer connection
 	done  chan result                // buffered: the writer never blocks on it
@@ -130,6 +131,18 @@ func (db *DB) Submit(ctx context.Context, p sudoku.Puzzle) (stored sudoku.Puzzle
 // including earlier in ps; each duplicate counts one more submission of the
 // stored row.
 func (db *DB) SubmitMany(ctx context.Context, ps []sudoku.Puzzle) (duplicate []bool, err error) {
+	return db.many(ctx, ps, false)
+}
+
+// AddMany is SubmitMany for an import: a puzzle whose givens are archived
+// already, or came earlier in ps, is reported as a duplicate and left as it
+// is, with no submission counted. So importing the same puzzles twice
+// changes nothing the second time.
+func (db *DB) AddMany(ctx context.Context, ps []sudoku.Puzzle) (duplicate []bool, err error) {
+	return db.many(ctx, ps, true)
+}
+
+func (db *DB) many(ctx context.Context, ps []sudoku.Puzzle, add bool) (duplicate []bool, err error) {
 	for i, p := range ps {
 		if err := check(p); err != nil {
 			return nil, fmt.Errorf("puzzle %d of %d: %w", i+1, len(ps), err)
@@ -138,7 +151,7 @@ func (db *DB) SubmitMany(ctx context.Context, ps []sudoku.Puzzle) (duplicate []b
 	if len(ps) == 0 {
 		return []bool{}, nil
 	}
-	res, err := db.do(ctx, &op{ctx: ctx, many: ps})
+	res, err := db.do(ctx, &op{ctx: ctx, many: ps, add: add})
 	if err != nil {
 		return nil, fmt.Errorf("submit %d puzzles: %w", len(ps), err)
 	}
@@ -382,7 +395,7 @@ func (db *DB) commitMany(o *op) {
 	err := db.inTx(func(tx *sql.Tx) error {
 		var t tally
 		var err error
-		if dup, err = insertMany(tx, o.many, &t); err != nil {
+		if dup, err = insertMany(tx, o.many, &t, !o.add); err != nil {
 			return err
 		}
 		return t.commit(tx)
@@ -396,8 +409,8 @@ func (db *DB) commitMany(o *op) {
 // insertMany stores ps in tx, counts the new ones in t and returns which
 // were duplicates. It inserts ps in order, manyRows to an INSERT OR IGNORE
 // that skips the givens archived already, reads back which rows a statement
-// added when it skipped any, and then counts the repeats, one UPDATE per
-// repeated givens.
+// added when it skipped any, and then, when countRepeats, counts the
+// repeats as submissions, one UPDATE per repeated givens.
 //
 // Why not an upsert: a statement of many rows that may stop halfway (an
 // upsert's UPDATE, or any ABORT, the default conflict policy) makes SQLite
@@ -405,7 +418,7 @@ func (db *DB) commitMany(o *op) {
 // statement must be undone alone; that took a tenth of a bulk import's
 // writes. An ignored row must be a repeat: its UPDATE must find the row, or
 // the transaction fails.
-func insertMany(tx *sql.Tx, ps []sudoku.Puzzle, t *tally) ([]bool, error) {
+func insertMany(tx *sql.Tx, ps []sudoku.Puzzle, t *tally, countRepeats bool) ([]bool, error) {
 	now := time.Now().UTC().UnixNano()
 	var last int64
 	if err := tx.QueryRow("SELECT coalesce(max(id), 0) FROM puzzles").Scan(&last); err != nil {
@@ -461,7 +474,9 @@ func insertMany(tx *sql.Tx, ps []sudoku.Puzzle, t *tally) ([]bool, error) {
 	repeats := map[sudoku.Grid]int64{} // submissions to add
 	for i := range ps {
 		if dup[i] {
-			repeats[ps[i].Givens]++
+			if countRepeats {
+				repeats[ps[i].Givens]++
+			}
 		} else {
 			t.add(&ps[i])
 		}

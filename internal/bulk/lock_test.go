@@ -1,0 +1,75 @@
+package bulk
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+// TestImportWritesOnlyWhatIsRated checks that an import holds the store's
+// writer only to write, never while a puzzle of the batch is still being
+// rated: a submission made while one slow puzzle of a batch is rated goes
+// through at once, even though the batch's first puzzles are rated long
+// before. (A server on the same file has only its busy timeout to wait.)
+func TestImportWritesOnlyWhatIsRated(t *testing.T) {
+	_, ps := collection(t, puzzletest.Kaggle, 5000)
+	// The slow puzzle sits past the first few thousand of the batch.
+	slow, err := sudoku.Parse(ps[3000])
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := mustOpenDB(t, filepath.Join(t.TempDir(), "lock.db"))
+	rating := make(chan struct{})
+	release := make(chan struct{})
+	rate := func(g sudoku.Grid, opt sudoku.Options) (sudoku.Puzzle, error) {
+		if g == slow {
+			close(rating)
+			<-release
+		}
+		return sudoku.Rate(g, opt)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := Import(context.Background(), db, []Input{{"k", strings.NewReader(strings.Join(ps, "\n"))}},
+			Options{BatchSize: 4096, rate: rate})
+		done <- err
+	}()
+	<-rating
+	time.Sleep(200 * time.Millisecond) // the puzzles before the slow one rated and handed on
+
+	p := mustRate(t, "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	start := time.Now()
+	_, _, err = db.Submit(ctx, p)
+	cancel()
+	waited := time.Since(start)
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatalf("import: %v", err)
+	}
+	if errors.Is(err, context.DeadlineExceeded) || waited > time.Second {
+		t.Fatalf("a submission while the import rated a slow puzzle waited %v (err %v): the import held the writer", waited.Round(time.Millisecond), err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mustRate(t *testing.T, s string) sudoku.Puzzle {
+	t.Helper()
+	g, err := sudoku.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := sudoku.Rate(g, sudoku.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
