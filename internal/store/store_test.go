@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bufio"
 	"context"
 	"database/sql"
 	"errors"
@@ -14,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/pressly/goose/v3"
 
+	"github.com/sudoku-archive/sudoku/internal/puzzletest"
 	"github.com/sudoku-archive/sudoku/internal/store/storetest"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/migrations"
@@ -50,16 +50,12 @@ func synthetic(n int64, backtracks, solveNS int64, solutions int) sudoku.Puzzle 
 // norvig rates the first n puzzles of the shared easy collection.
 func norvig(tb testing.TB, n int) []sudoku.Puzzle {
 	tb.Helper()
-	f, err := os.Open("../../../shared/puzzles/norvig_easy50.txt")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
 	var ps []sudoku.Puzzle
-	sc := bufio.NewScanner(f)
-	for sc.Scan() && len(ps) < n {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
+	for _, line := range puzzletest.Lines(tb, puzzletest.Norvig, 0) {
+		if len(ps) == n {
+			break
+		}
+		if strings.HasPrefix(line, "#") {
 			continue
 		}
 		g, err := sudoku.Parse(line[:81])
