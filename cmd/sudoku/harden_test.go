@@ -232,3 +232,56 @@ func TestHardenReadsUnderHostileSolves(t *testing.T) {
 	q := func(f float64) time.Duration { return reads[int(f*float64(len(reads)-1))].Round(10 * time.Microsecond) }
 	t.Logf("%d hostile solvers: %d reads, p50 %v, p99 %v, max %v; hostile answers by status %v", clients, len(reads), q(0.5), q(0.99), reads[len(reads)-1].Round(10*time.Microsecond), statuses)
 }
+
+// TestHardenBusyDatabase (promise 3): while another connection holds the
+// write lock (as a sqlite3 session or a second process would), submissions
+// are answered 503 with Retry-After, all of them within the 10 s request
+// timeout, and none is logged as an error; once the lock is released they
+// succeed again.
+func TestHardenBusyDatabase(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the busy timeout")
+	}
+	path := filepath.Join(t.TempDir(), "sudoku.db")
+	s := startServe(t, path, "--rate-limit", "0")
+	raw := openRaw(t, path)
+	conn, err := raw.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(context.Background(), "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			t0 := time.Now()
+			res, err := http.Post(s.url+"/api/puzzles", "application/json", strings.NewReader(`{"puzzle":"`+relabel(easy, i)+`"}`))
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+			took := time.Since(t0)
+			t.Logf("submission %d under a held lock: %d, Retry-After %q, after %v", i, res.StatusCode, res.Header.Get("Retry-After"), took.Round(time.Millisecond))
+			if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" {
+				t.Errorf("submission %d: status %d, Retry-After %q; want 503 and a delay", i, res.StatusCode, res.Header.Get("Retry-After"))
+			}
+			if took > 10*time.Second {
+				t.Errorf("submission %d answered after %v, past the 10 s request timeout", i, took)
+			}
+		})
+	}
+	wg.Wait()
+	if _, err := conn.ExecContext(context.Background(), "ROLLBACK"); err != nil {
+		t.Fatal(err)
+	}
+	if res := call(t, "POST", s.url+"/api/puzzles", `{"puzzle":"`+easy+`"}`, nil); res.StatusCode != http.StatusCreated {
+		t.Errorf("after the lock is released: %d", res.StatusCode)
+	}
+	if l := s.logs.String(); strings.Contains(l, "level=ERROR") {
+		t.Errorf("a busy database logged as an error:\n%s", l)
+	}
+}
