@@ -9,7 +9,6 @@ import (
 	"net/netip"
 	"strings"
 
-	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/web"
 )
 
@@ -85,11 +84,6 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 		h = slog.NewJSONHandler(e.stderr, nil)
 	}
 	cfg.web.Logger = slog.New(h)
-	// A full disk or a store closing under a request is the server being
-	// unable to take the request right now (503), not a fault (500).
-	cfg.web.Unavailable = func(err error) bool {
-		return errors.Is(err, store.ErrFull) || errors.Is(err, store.ErrClosed)
-	}
 
 	db, err := openArchive(ctx, e, cfg.db)
 	if err != nil {

@@ -2,10 +2,10 @@ package bulk
 
 import "bytes"
 
-// ScanLines is a bufio.SplitFunc like bufio.ScanLines that also ends a
-// line at a lone '\r', so text with Unix ("\n"), Windows ("\r\n") and old
-// Mac ("\r") line endings all reads line by line. The token holds no line
-// ending.
+// ScanLines is a bufio.SplitFunc like bufio.ScanLines, except that a lone
+// carriage return also ends a line: "\n", "\r\n" and "\r" (old Mac files)
+// each end one line, and the token never holds the line end. With
+// bufio.ScanLines a file with "\r" endings reads as a single line.
 func ScanLines(data []byte, atEOF bool) (advance int, token []byte, err error) {
 	if atEOF && len(data) == 0 {
 		return 0, nil, nil
@@ -14,18 +14,13 @@ func ScanLines(data []byte, atEOF bool) (advance int, token []byte, err error) {
 		if data[i] == '\n' {
 			return i + 1, data[:i], nil
 		}
-		// A '\r': the line ends here, and a '\n' right after it belongs
-		// to the same ending; to know, the next byte must be in.
-		if i+1 < len(data) {
-			if data[i+1] == '\n' {
-				return i + 2, data[:i], nil
-			}
+		switch {
+		case i+1 < len(data) && data[i+1] == '\n':
+			return i + 2, data[:i], nil
+		case i+1 < len(data) || atEOF:
 			return i + 1, data[:i], nil
 		}
-		if atEOF {
-			return i + 1, data[:i], nil
-		}
-		return 0, nil, nil
+		return 0, nil, nil // a "\r" last in data: is a "\n" next?
 	}
 	if atEOF {
 		return len(data), data, nil

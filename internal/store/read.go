@@ -649,8 +649,11 @@ const (
 // runs fn on the puzzles already read, so that SQLite and the caller's
 // encoding use two cores. Chunks go back to the reader through free once
 // fn is done with them, so the steady state allocates no slices.
-func pipe[T any](ctx context.Context, rows *sql.Rows, scan func(func(...any) error) (T, error), fn func(T) error) error {
-	ctx, cancel := context.WithCancel(ctx)
+//
+// An export either hands fn every row or returns an error: the end of
+// ctx (a deadline, a client gone) is an error, never a short, quiet end.
+func pipe[T any](parent context.Context, rows *sql.Rows, scan func(func(...any) error) (T, error), fn func(T) error) error {
+	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 	full := make(chan []T, exportAhead)
 	free := make(chan []T, exportAhead+2)
@@ -679,12 +682,21 @@ func pipe[T any](ctx context.Context, rows *sql.Rows, scan func(func(...any) err
 				select {
 				case full <- ps:
 				case <-ctx.Done():
+					if err := parent.Err(); err != nil {
+						readErr = fmt.Errorf("export stopped before the last row: %w", context.Cause(parent))
+					}
 					return
 				}
 			}
 			if len(ps) < exportChunk {
 				if err := rows.Err(); err != nil {
 					readErr = fmt.Errorf("export: %w", err)
+				} else if err := parent.Err(); err != nil {
+					// database/sql ends the rows when the context ends,
+					// and Next then says false as at the last row, with
+					// no error: without this check an export cut short
+					// by its deadline looked complete.
+					readErr = fmt.Errorf("export stopped before the last row: %w", context.Cause(parent))
 				}
 				return
 			}

@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/pressly/goose/v3"
 	"modernc.org/sqlite"
@@ -29,10 +30,29 @@ import (
 // ErrFull is returned (wrapped) by writes that failed because the disk or the
 // database is full. Nothing of the failed write is kept; writes succeed again
 // once there is room, without reopening.
-var ErrFull = errors.New("database or disk is full")
+var ErrFull error = &UnavailableError{msg: "database or disk is full", retry: time.Minute}
+
+// ErrBusy is returned (wrapped) by writes that gave up waiting for SQLite's
+// write lock, held by another connection to the file (a `sudoku import`, a
+// sqlite3 session, a second server) for longer than writerBusyTimeout.
+// Nothing of the failed write is kept; it is an expected, temporary state.
+var ErrBusy error = &UnavailableError{msg: "database is locked by another process", retry: 2 * time.Second}
 
 // ErrClosed is returned by calls made after Close.
-var ErrClosed = errors.New("store is closed")
+var ErrClosed error = &UnavailableError{msg: "store is closed", retry: 5 * time.Second}
+
+// UnavailableError is the type of the errors that mean the archive cannot
+// take a request right now but may later: ErrFull, ErrBusy, ErrClosed.
+// Callers match them with errors.Is; a server answers them with 503.
+type UnavailableError struct {
+	msg   string
+	retry time.Duration
+}
+
+func (e *UnavailableError) Error() string { return e.msg }
+
+// RetryAfter is how long a client should wait before it tries again.
+func (e *UnavailableError) RetryAfter() time.Duration { return e.retry }
 
 // ErrInvalidQuery is returned (wrapped) by List for a query outside the
 // contract: an unknown sort or a limit outside 1..sudoku.MaxLimit.
@@ -60,9 +80,20 @@ func (e *SchemaVersionError) Error() string {
 // Is makes errors.Is(err, ErrSchemaTooNew) true.
 func (e *SchemaVersionError) Is(target error) bool { return target == ErrSchemaTooNew }
 
-// busyTimeout is how long a connection waits for a lock held by another
-// process (say `sudoku import` next to `sudoku serve`) before SQLITE_BUSY.
+// busyTimeout is how long a reading connection waits for a lock held by
+// another process (say `sudoku import` next to `sudoku serve`) before
+// SQLITE_BUSY; in WAL mode readers rarely wait at all.
 const busyTimeout = "10000"
+
+// writerBusyTimeout is how long the writer waits for the write lock. It is
+// well under a server's 10 s request timeout: the writer serves submissions
+// one group commit after another, so a lock held elsewhere must fail the
+// commit waiting for it (ErrBusy, answered 503) soon enough for the
+// submissions queued behind it to be answered within their own timeout
+// too. A busy server or import holds the lock for a commit at a time
+// (milliseconds, a few hundred for a large import batch), far less than
+// this. It is a variable so tests can shorten it.
+var writerBusyTimeout = 2 * time.Second
 
 // DB is the puzzle archive. Its methods are safe for concurrent use.
 type DB struct {
@@ -125,7 +156,7 @@ func open(ctx context.Context, path string) (_ *DB, err error) {
 	// power loss, not only on a process crash.
 	name := "file:" + (&url.URL{Path: path}).EscapedPath()
 	db.writer, err = sql.Open("sqlite", name+"?_txlock=immediate"+
-		"&_pragma=busy_timeout("+busyTimeout+")"+
+		"&_pragma=busy_timeout("+strconv.FormatInt(writerBusyTimeout.Milliseconds(), 10)+")"+
 		"&_pragma=journal_mode(WAL)"+
 		"&_pragma=synchronous(FULL)"+
 		"&_pragma=foreign_keys(1)"+
@@ -332,6 +363,8 @@ func describe(err error) error {
 		return fmt.Errorf("cannot open or create the file (check that its directory exists and is writable): %w", err)
 	case sqlite3.SQLITE_FULL:
 		return fmt.Errorf("%w: %w", ErrFull, err)
+	case sqlite3.SQLITE_BUSY:
+		return fmt.Errorf("%w: %w", ErrBusy, err)
 	}
 	return err
 }

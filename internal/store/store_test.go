@@ -51,7 +51,13 @@ func synthetic(n int64, backtracks, solveNS int64, solutions int) sudoku.Puzzle 
 func norvig(tb testing.TB, n int) []sudoku.Puzzle {
 	tb.Helper()
 	var ps []sudoku.Puzzle
-	for _, line := range puzzletest.Lines(tb, puzzletest.Norvig, n) {
+	for _, line := range puzzletest.Lines(tb, puzzletest.Norvig, 0) {
+		if len(ps) == n {
+			break
+		}
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
 		g, err := sudoku.Parse(line[:81])
 		if err != nil {
 			tb.Fatalf("parse %q: %v", line, err)

@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -52,7 +53,7 @@ func (s *Server) apiSubmit(c echo.Context) error {
 		return sudoku.ErrNoGivens
 	}
 	ctx := c.Request().Context()
-	p, err := sudoku.Rate(g, s.solveOptions(ctx))
+	p, err := s.rate(ctx, g)
 	if err != nil {
 		return err
 	}
@@ -74,12 +75,23 @@ func (s *Server) apiSolve(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p, err := sudoku.Rate(g, s.solveOptions(c.Request().Context()))
+	p, err := s.rate(c.Request().Context(), g)
 	if err != nil {
 		return err
 	}
 	logic.GradePuzzle(&p)
 	return c.JSON(http.StatusOK, p)
+}
+
+// rate solves and measures g in a turn of the search gate.
+func (s *Server) rate(ctx context.Context, g sudoku.Grid) (sudoku.Puzzle, error) {
+	var p sudoku.Puzzle
+	err := s.searching(ctx, func() error {
+		var err error
+		p, err = sudoku.Rate(g, s.solveOptions(ctx))
+		return err
+	})
+	return p, err
 }
 
 // apiList answers one page of the archive.
@@ -112,22 +124,6 @@ func (s *Server) apiPuzzle(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, p)
-}
-
-// apiTrace replays the search that measured a puzzle, step by step.
-func (s *Server) apiTrace(c echo.Context) error {
-	p, err := s.puzzleParam(c)
-	if err != nil {
-		return err
-	}
-	steps, truncated, _, err := sudoku.Trace(p.Givens, 0, s.solveOptions(c.Request().Context()))
-	if err != nil {
-		return fmt.Errorf("trace puzzle %d: %w", p.ID, err)
-	}
-	if steps == nil {
-		steps = []sudoku.Step{}
-	}
-	return c.JSON(http.StatusOK, traceResponse{Steps: steps, Truncated: truncated})
 }
 
 // puzzleParam loads the puzzle named by the :id path parameter. An id that
@@ -246,9 +242,9 @@ func readPuzzle(c echo.Context) (sudoku.Grid, error) {
 	}
 	body, err := io.ReadAll(req.Body)
 	if err != nil {
-		var he *echo.HTTPError
-		if errors.As(err, &he) { // 413 from the body limit
-			return sudoku.Grid{}, he
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) { // bodyLimit's bound
+			return sudoku.Grid{}, tooLarge(tooBig.Limit)
 		}
 		return sudoku.Grid{}, badRequest("could not read the request body: %v", err)
 	}

@@ -135,14 +135,6 @@ func TestAPIBatchRefuses(t *testing.T) {
 			t.Errorf("%d puzzles stored, want none", len(a.puzzles))
 		}
 	})
-	t.Run("archive without bulk methods", func(t *testing.T) {
-		s := New(&fakeArchive{}, Config{Logger: quiet})
-		req := httptest.NewRequest(http.MethodPost, "/api/puzzles/batch", strings.NewReader(batchEasy+"\n"))
-		req.Header.Set(echo.HeaderContentType, "text/plain")
-		if rec := serve(s, req); rec.Code != http.StatusNotImplemented {
-			t.Errorf("status %d, want 501", rec.Code)
-		}
-	})
 }
 
 func TestAPIExport(t *testing.T) {

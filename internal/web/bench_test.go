@@ -35,6 +35,12 @@ func (n *nullArchive) List(context.Context, sudoku.ListQuery) (sudoku.Page, erro
 	return n.page, nil
 }
 func (n *nullArchive) Ping(context.Context) error { return nil }
+func (n *nullArchive) SubmitMany(_ context.Context, ps []sudoku.Puzzle) ([]bool, error) {
+	return make([]bool, len(ps)), nil
+}
+func (n *nullArchive) Export(context.Context, sudoku.ListQuery, func(sudoku.Puzzle) error) error {
+	return nil
+}
 
 func (n *nullArchive) Stats(context.Context) (sudoku.Stats, error) { return n.stats, nil }
 func (n *nullArchive) PuzzleByGivens(context.Context, sudoku.Grid) (sudoku.Puzzle, error) {

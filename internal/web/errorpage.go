@@ -11,18 +11,16 @@ import (
 )
 
 // errorPage answers a failed page request (not /api) with status and a
-// message safe to show, as an HTML page in the site's layout with a way on.
+// message safe to show (classify chose it; "" means one for the status), as
+// an HTML page in the site's layout with a way on.
 func (s *Server) errorPage(c echo.Context, status int, msg string) error {
 	title := http.StatusText(status)
 	if title == "" {
 		title = "Error"
 	}
-	switch {
-	case msg == "" || msg == "not found" || strings.EqualFold(msg, title):
+	if msg == "" {
 		msg = defaultErrorMessage(status)
-	case msg == "puzzle not found":
-		msg = "There is no puzzle with that number in the archive."
-	default:
+	} else {
 		msg = sentence(msg)
 		if !strings.ContainsAny(msg[len(msg)-1:], ".!?") {
 			msg += "."
@@ -47,6 +45,8 @@ func defaultErrorMessage(status int) string {
 		return "This address does not take that kind of request."
 	case status == http.StatusTooManyRequests:
 		return "Too many submissions in a short time. Wait a moment and try again."
+	case status == http.StatusServiceUnavailable:
+		return "The server is busy or the archive cannot take this right now. Please try again in a moment."
 	case status >= 500:
 		return "Something went wrong on our side. Please try again in a moment."
 	default:

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -28,18 +30,100 @@ const (
 	msgInternal    = "internal error: the request could not be completed; it has been logged"
 	msgTimeout     = "the request took too long and was stopped; try again"
 	msgUnavailable = "the archive cannot store puzzles right now (storage full); try again later"
+	msgBusy        = "the archive is busy: another program is writing to it; try again in a moment"
+	msgOverloaded  = "the server is busy with other requests; try again in a moment"
 	msgBadCursor   = `invalid "cursor": use a next_cursor or prev_cursor returned for the same sort, order and filter, or leave it out for the first page`
+	msgNoPuzzle    = "puzzle not found"
+	pageNoPuzzle   = "There is no puzzle with that number in the archive."
 )
+
+// kind is what an error means to a client, whatever its origin: the engine,
+// the archive, the server itself. kindOf finds it; kinds says how each is
+// answered.
+type kind int
+
+const (
+	kindInternal      kind = iota // a bug: 500, logged as an error
+	kindInvalid                   // the request cannot be read
+	kindUnprocessable             // it can be read but not accepted
+	kindNotFound
+	kindTimeout     // the request ran out of time
+	kindOverloaded  // the server's queue for expensive work is full
+	kindUnavailable // the archive cannot take it now (busy, full, closing)
+)
+
+// kinds is the one table from kind to answer: its status, and for kinds
+// whose errors do not carry a message fit for users, the message.
+var kinds = map[kind]struct {
+	status int
+	msg    string // "" means the error's own text
+}{
+	kindInternal:      {http.StatusInternalServerError, msgInternal},
+	kindInvalid:       {http.StatusBadRequest, ""},
+	kindUnprocessable: {http.StatusUnprocessableEntity, ""},
+	kindNotFound:      {http.StatusNotFound, msgNoPuzzle},
+	kindTimeout:       {http.StatusServiceUnavailable, msgTimeout},
+	kindOverloaded:    {http.StatusServiceUnavailable, msgOverloaded},
+	kindUnavailable:   {http.StatusServiceUnavailable, msgUnavailable},
+}
+
+// retryable is an error that says when to try again: the archive's
+// unavailable errors (store.ErrBusy, ErrFull, ErrClosed). web does not
+// import the store; it knows them by this method.
+type retryable interface {
+	error
+	RetryAfter() time.Duration
+}
+
+// errOverloaded is returned when a request waited too long for a turn at
+// expensive work (a search, an export).
+var errOverloaded = errors.New("overloaded: no free slot for expensive work")
+
+// kindOf classifies err.
+func kindOf(err error) kind {
+	var (
+		parseErr *sudoku.ParseError
+		conflict *sudoku.ConflictError
+		r        retryable
+	)
+	switch {
+	case errors.As(err, &parseErr):
+		return kindInvalid
+	case errors.As(err, &conflict),
+		errors.Is(err, sudoku.ErrNoSolution), errors.Is(err, sudoku.ErrBudget), errors.Is(err, sudoku.ErrNoGivens):
+		return kindUnprocessable
+	case errors.Is(err, sudoku.ErrNotFound):
+		return kindNotFound
+	case errors.Is(err, sudoku.ErrInvalidCursor):
+		return kindInvalid
+	case errors.Is(err, errOverloaded):
+		return kindOverloaded
+	case errors.As(err, &r):
+		return kindUnavailable
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled), errors.Is(err, sudoku.ErrCanceled):
+		return kindTimeout
+	default:
+		return kindInternal
+	}
+}
+
+// answer is how an error is answered.
+type answer struct {
+	status     int
+	body       errorBody
+	page       string        // the error page's message; "" means one for the status
+	retryAfter time.Duration // 0: no Retry-After header
+}
 
 // handledKey marks a context whose error has been answered already: the
 // request logger hands the error to handleError and then returns it, so
 // echo offers the same error a second time.
 const handledKey = "web.errorHandled"
 
-// handleError is the server's one echo.HTTPErrorHandler: it maps domain
-// errors to statuses and answers in JSON under /api and on /healthz, with an
-// error page elsewhere. 5xx errors are logged; their details never reach the
-// client.
+// handleError is the server's one echo.HTTPErrorHandler: it maps errors to
+// statuses (classify) and answers in JSON under /api and on /healthz, with
+// an error page elsewhere. Bugs (500) are logged as errors, the server
+// protecting itself (503) as warnings; their details never reach the client.
 func (s *Server) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
 		if handled, _ := c.Get(handledKey).(bool); !handled {
@@ -49,67 +133,80 @@ func (s *Server) handleError(err error, c echo.Context) {
 	}
 	c.Set(handledKey, true)
 
-	status, body := s.classify(err)
+	a := classify(err)
 	req := c.Request()
-	if status >= 500 {
-		// A 503 is the server protecting itself (timeout, full disk); a 500
-		// is a bug.
+	if a.status >= 500 {
 		level := slog.LevelError
-		if status == http.StatusServiceUnavailable {
+		if a.status == http.StatusServiceUnavailable {
 			level = slog.LevelWarn
 		}
 		s.log.LogAttrs(req.Context(), level, "request failed",
 			slog.String("method", req.Method), slog.String("path", req.URL.Path),
-			slog.Int("status", status), slog.Any("err", err))
+			slog.Int("status", a.status), slog.Any("err", err))
+	}
+	if a.retryAfter > 0 {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(int((a.retryAfter+time.Second-1)/time.Second)))
 	}
 
 	var werr error
 	switch {
 	case req.Method == http.MethodHead:
-		werr = c.NoContent(status)
+		werr = c.NoContent(a.status)
 	case isAPIPath(req.URL.Path):
-		werr = c.JSON(status, body)
+		werr = c.JSON(a.status, a.body)
 	default:
-		werr = s.errorPage(c, status, body.Error)
+		werr = s.errorPage(c, a.status, a.page)
 	}
 	if werr != nil {
 		s.log.Error("write error response", slog.String("path", req.URL.Path), slog.Any("err", werr))
 	}
 }
 
-// classify returns the status and body that answer err.
-func (s *Server) classify(err error) (int, errorBody) {
+// classify returns the answer to err: an *echo.HTTPError's own status,
+// else its kind's row of the kinds table.
+func classify(err error) answer {
+	var he *echo.HTTPError
+	if errors.As(err, &he) {
+		return httpErrorAnswer(he)
+	}
+	k := kindOf(err)
+	row := kinds[k]
+	a := answer{status: row.status, body: errorBody{Error: row.msg}}
+	if a.body.Error == "" {
+		a.body.Error = err.Error()
+	}
 	var (
-		he       *echo.HTTPError
 		parseErr *sudoku.ParseError
 		conflict *sudoku.ConflictError
+		r        retryable
 	)
 	switch {
-	case errors.As(err, &he):
-		return httpErrorStatus(he)
 	case errors.As(err, &parseErr):
-		return http.StatusBadRequest, errorBody{Error: parseErr.Error(), Position: parseErr.Pos}
+		a.body.Error, a.body.Position = parseErr.Error(), parseErr.Pos
 	case errors.As(err, &conflict):
-		return http.StatusUnprocessableEntity, errorBody{Error: conflict.Error(), Cells: conflict.Cells[:]}
-	case errors.Is(err, sudoku.ErrNoSolution), errors.Is(err, sudoku.ErrBudget), errors.Is(err, sudoku.ErrNoGivens):
-		return http.StatusUnprocessableEntity, errorBody{Error: err.Error()}
-	case errors.Is(err, sudoku.ErrNotFound):
-		return http.StatusNotFound, errorBody{Error: "puzzle not found"}
+		a.body.Error, a.body.Cells = conflict.Error(), conflict.Cells[:]
 	case errors.Is(err, sudoku.ErrInvalidCursor):
-		return http.StatusBadRequest, errorBody{Error: msgBadCursor}
-	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled), errors.Is(err, sudoku.ErrCanceled):
-		return http.StatusServiceUnavailable, errorBody{Error: msgTimeout}
-	case s.cfg.Unavailable != nil && s.cfg.Unavailable(err):
-		return http.StatusServiceUnavailable, errorBody{Error: msgUnavailable}
-	default:
-		return http.StatusInternalServerError, errorBody{Error: msgInternal}
+		a.body.Error = msgBadCursor
+	case k == kindNotFound:
+		a.page = pageNoPuzzle
+	case k == kindOverloaded:
+		a.retryAfter = time.Second
+	case k == kindUnavailable && errors.As(err, &r):
+		a.retryAfter = r.RetryAfter()
+		if strings.Contains(r.Error(), "locked") {
+			a.body.Error = msgBusy
+		}
 	}
+	if a.page == "" && k != kindInternal {
+		a.page = a.body.Error
+	}
+	return a
 }
 
-// httpErrorStatus answers an *echo.HTTPError: its own status, and its
+// httpErrorAnswer answers an *echo.HTTPError: its own status, and its
 // message unless that is only the status text (echo's 404, 405, 413 …),
 // which gets a clearer one. 5xx messages are replaced by safe ones.
-func httpErrorStatus(he *echo.HTTPError) (int, errorBody) {
+func httpErrorAnswer(he *echo.HTTPError) answer {
 	code := he.Code
 	msg, _ := he.Message.(string)
 	if msg == "" {
@@ -120,7 +217,7 @@ func httpErrorStatus(he *echo.HTTPError) (int, errorBody) {
 		case http.StatusNotFound:
 			msg = "not found"
 		case http.StatusRequestEntityTooLarge:
-			msg = fmt.Sprintf("request body too large: the limit is %d KiB", BodyLimit/1024)
+			msg = tooLargeMessage(BodyLimit)
 		case http.StatusServiceUnavailable:
 			if msg == http.StatusText(code) {
 				msg = msgTimeout
@@ -133,5 +230,17 @@ func httpErrorStatus(he *echo.HTTPError) (int, errorBody) {
 			}
 		}
 	}
-	return code, errorBody{Error: msg}
+	page := msg
+	if msg == "not found" || strings.EqualFold(msg, http.StatusText(code)) {
+		page = "" // the page's own words for the status
+	}
+	return answer{status: code, body: errorBody{Error: msg}, page: page}
+}
+
+// tooLargeMessage says what the body limit is, exactly.
+func tooLargeMessage(limit int64) string {
+	if limit%1024 == 0 {
+		return fmt.Sprintf("request body too large: the limit is %d KiB (%d bytes)", limit/1024, limit)
+	}
+	return fmt.Sprintf("request body too large: the limit is %d bytes", limit)
 }

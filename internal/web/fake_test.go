@@ -162,3 +162,30 @@ func (f *fakeArchive) Equivalents(_ context.Context, q sudoku.Puzzle) ([]sudoku.
 	}
 	return ps, nil
 }
+
+func (f *fakeArchive) SubmitMany(ctx context.Context, ps []sudoku.Puzzle) ([]bool, error) {
+	dup := make([]bool, len(ps))
+	for i, p := range ps {
+		_, d, err := f.Submit(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		dup[i] = d
+	}
+	return dup, nil
+}
+
+func (f *fakeArchive) Export(ctx context.Context, _ sudoku.ListQuery, fn func(sudoku.Puzzle) error) error {
+	f.mu.Lock()
+	ps := slices.Clone(f.puzzles)
+	f.mu.Unlock()
+	for _, p := range ps {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := fn(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -82,7 +82,7 @@ func (s *Server) submitForm(c echo.Context) error {
 	}
 	var p sudoku.Puzzle
 	if err == nil {
-		p, err = sudoku.Rate(g, s.solveOptions(ctx))
+		p, err = s.rate(ctx, g)
 	}
 	if err != nil {
 		form, ok := rejectedForm(input, err)
@@ -191,10 +191,10 @@ func sentence(msg string) string {
 	return string(unicode.ToUpper(r)) + msg[size:]
 }
 
-// csrfToken is the token echo's CSRF middleware put in the context, or ""
-// when the middleware is not installed (some tests).
+// csrfToken is the token csrfCheck put in the context, or "" on routes
+// without it.
 func csrfToken(c echo.Context) string {
-	t, _ := c.Get("csrf").(string)
+	t, _ := c.Get(csrfKey).(string)
 	return t
 }
 

@@ -2,39 +2,69 @@ package web
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 )
 
+// Paths the middleware and handlers refer to.
+const (
+	exportPath  = "/api/export"
+	tracePath   = "/api/puzzles/:id/trace"
+	explainPath = "/api/puzzles/:id/explain"
+)
+
 // routes is the route table: every path the server answers, in one place.
+// Every GET route answers HEAD the same way, without the body.
 func (s *Server) routes() {
 	e := s.echo
+	get := func(path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) {
+		e.GET(path, h, m...)
+		e.HEAD(path, h, m...)
+	}
 
-	e.GET("/healthz", s.healthz)
-	e.GET("/static/*", s.staticFile)
-	e.HEAD("/static/*", s.staticFile)
+	get("/healthz", s.healthz)
+	get("/static/*", s.staticFile)
 
-	// JSON API: no CSRF token, application/json bodies only.
-	api := e.Group("/api")
-	api.POST("/puzzles", s.apiSubmit)
-	api.GET("/puzzles", s.apiList)
-	api.GET("/puzzles/:id", s.apiPuzzle)
-	api.GET("/puzzles/:id/trace", s.apiTrace)
-	api.GET("/puzzles/:id/explain", s.apiExplain)
-	api.POST("/hint", s.apiHint)
-	api.POST("/solve", s.apiSolve)
-	api.POST("/puzzles/batch", s.apiBatch) // text/plain, one puzzle per line (batch.go)
-	api.GET("/export", s.apiExport)
+	// JSON API: no CSRF token; crossOrigin refuses posts from other sites.
+	get("/api/puzzles", s.apiList)
+	get("/api/puzzles/:id", s.apiPuzzle)
+	get(tracePath, s.apiTrace)
+	get(explainPath, s.apiExplain) // the logical solution path (explain.go)
+	get(exportPath, s.apiExport)
+	e.POST("/api/puzzles", s.apiSubmit)
+	e.POST("/api/solve", s.apiSolve)
+	e.POST("/api/hint", s.apiHint) // the next logical step from a player's progress (explain.go)
+	e.POST(batchPath, s.apiBatch)  // text/plain, one puzzle per line (batch.go)
 
 	// HTML pages: forms carry a CSRF token.
-	e.GET("/", s.home)
-	e.POST("/puzzles", s.submitForm)
-	e.POST(importPath, s.importUpload) // multipart upload of a file of puzzles (upload.go)
-	e.GET("/puzzles", s.history)
-	e.GET("/puzzles/print", s.printSheet) // the history's page, four puzzles to a printed sheet (share.go)
-	e.GET("/puzzles/:id", s.puzzlePage)
-	e.GET("/stats", s.stats)
-	e.GET("/p/:cells", s.sharedPuzzle) // share link: the puzzle in the path (share.go)
+	get("/", s.home, s.csrfCheck)
+	get("/puzzles", s.history, s.csrfCheck)
+	get("/puzzles/print", s.printSheet, s.csrfCheck) // the history's page, four puzzles to a printed sheet (share.go)
+	get("/puzzles/:id", s.puzzlePage, s.csrfCheck)
+	get("/stats", s.stats, s.csrfCheck)
+	get("/p/:cells", s.sharedPuzzle, s.csrfCheck) // share link: the puzzle in the path (share.go)
+	e.POST("/puzzles", s.submitForm, s.csrfCheck)
+	e.POST(importPath, s.importUpload, s.csrfCheck) // multipart upload of a file of puzzles (upload.go)
+
+	// A static path that is also a value of a parameter route
+	// (/api/puzzles/:id) would fall through to it for the methods it does
+	// not take: GET /api/puzzles/batch answered "puzzle not found". They
+	// get the 405 that echo gives every other path.
+	for _, path := range []string{batchPath, importPath} {
+		for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+			e.Add(m, path, methodNotAllowed(http.MethodPost))
+		}
+	}
+}
+
+// methodNotAllowed answers 405 naming the methods the path takes, as echo
+// does for paths it knows.
+func methodNotAllowed(allow ...string) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		c.Response().Header().Set(echo.HeaderAllow, strings.Join(allow, ", "))
+		return echo.ErrMethodNotAllowed
+	}
 }
 
 // healthz answers 200 "ok" once the database answers, 503 otherwise.

@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -48,6 +49,14 @@ type Archive interface {
 	// Equivalents returns the archived entries of p's class in id order,
 	// its first entry first (p's own included).
 	Equivalents(ctx context.Context, p sudoku.Puzzle) ([]sudoku.Puzzle, error)
+	// SubmitMany archives ps in one durable transaction, like Submit for
+	// each; duplicate[i] tells which were archived already (earlier in ps
+	// included). It serves the batch import and the upload form.
+	SubmitMany(ctx context.Context, ps []sudoku.Puzzle) (duplicate []bool, err error)
+	// Export calls fn for every archived puzzle in q's order and filters
+	// (Limit and Cursor ignored), stopping at fn's first error; it returns
+	// an error, never nil, if it stops before the last puzzle.
+	Export(ctx context.Context, q sudoku.ListQuery, fn func(sudoku.Puzzle) error) error
 }
 
 // Config tunes a Server. The zero value is usable.
@@ -70,13 +79,27 @@ type Config struct {
 	// ShutdownTimeout is how long Serve waits for in-flight requests once
 	// its context is done. 0 means DefaultShutdownTimeout.
 	ShutdownTimeout time.Duration
-	// Unavailable reports whether an archive error means the archive cannot
-	// take the request right now (the store's "database or disk is full"):
-	// such errors are answered 503 with a clear message instead of a 500.
-	// web cannot name the store's errors itself (it does not import the
-	// store), so cmd/sudoku passes errors.Is(err, store.ErrFull). nil means
-	// no error is treated so.
-	Unavailable func(error) bool
+	// SearchSlots is how many searches (solving, rating, tracing) run at
+	// once over all requests; the others wait their turn, at most
+	// SearchQueueTimeout, then get 503. 0 means one less than the cores
+	// (at least one): a core is left for reads however many puzzles are
+	// posted.
+	SearchSlots int
+	// SearchQueueTimeout bounds the wait for a search slot. 0 means
+	// DefaultSearchQueueTimeout.
+	SearchQueueTimeout time.Duration
+	// BulkTimeout bounds a batch import or an upload (reading, rating,
+	// committing), which may take far longer than RequestTimeout. 0 means
+	// DefaultBulkTimeout.
+	BulkTimeout time.Duration
+	// ExportStall is how long an export may make no progress (the client
+	// reads nothing, or the database hands no row) before it is cut off.
+	// An export has no deadline for the whole response: a slow but steady
+	// client gets the whole archive. 0 means DefaultExportStall.
+	ExportStall time.Duration
+	// CSRFSecret signs the form tokens; empty means a random one per
+	// process (forms served before a restart must then be reloaded).
+	CSRFSecret []byte
 	// Logger receives request logs and 5xx errors; nil means slog.Default().
 	Logger *slog.Logger
 }
@@ -90,10 +113,27 @@ const (
 	// grid is refused quickly instead of holding a core for the engine's own
 	// budget (sudoku.DefaultMaxNodes, about a second, three times over).
 	DefaultMaxNodes = 200_000
+	// DefaultSearchQueueTimeout is how long a request waits for a search
+	// slot before 503: about fifty budget-long searches.
+	DefaultSearchQueueTimeout = 5 * time.Second
+	// DefaultBulkTimeout is what a 1 MiB batch of the hardest puzzles needs
+	// on one core (about 15 s) four times over: two such uploads at once,
+	// sharing the search slots with single submissions, both finish.
+	DefaultBulkTimeout = 2 * time.Minute
+	// DefaultExportStall: a client reading at a few KB/s still progresses
+	// within it; one that stopped reading holds the export (a read
+	// transaction, and a connection of the reading pool) no longer.
+	DefaultExportStall = 30 * time.Second
 )
 
-// BodyLimit is the largest request body accepted, in bytes. A puzzle,
-// even drawn as a grid with separators, is well under 1 KiB.
+// maxExports is how many exports stream at once. Each holds a connection
+// of the store's reading pool (4 on a 2-core machine) for as long as its
+// client reads: two leave the rest for listings.
+const maxExports = 2
+
+// BodyLimit is the largest request body accepted, in bytes, except by the
+// batch import and the upload (MaxBatchBody). A puzzle, even drawn as a
+// grid with separators, is well under 1 KiB.
 const BodyLimit = 64 << 10
 
 // Timeouts of the HTTP server against slow or idle clients.
@@ -116,6 +156,11 @@ type Server struct {
 	cfg     Config
 	log     *slog.Logger
 	assets  map[string]asset // static files by path under /static/
+
+	search  *gate // turns at search work, over all requests
+	exports *gate // turns at streaming an export
+	traces  *traceCache
+	csrf    csrfSigner
 }
 
 // New returns a server over archive with its middleware and routes in place.
@@ -129,7 +174,25 @@ func New(archive Archive, cfg Config) *Server {
 	if cfg.MaxNodes <= 0 {
 		cfg.MaxNodes = DefaultMaxNodes
 	}
-	s := &Server{echo: echo.New(), archive: archive, cfg: cfg, log: cfg.Logger}
+	if cfg.SearchSlots <= 0 {
+		cfg.SearchSlots = max(1, runtime.GOMAXPROCS(0)-1)
+	}
+	if cfg.SearchQueueTimeout <= 0 {
+		cfg.SearchQueueTimeout = DefaultSearchQueueTimeout
+	}
+	if cfg.BulkTimeout <= 0 {
+		cfg.BulkTimeout = DefaultBulkTimeout
+	}
+	if cfg.ExportStall <= 0 {
+		cfg.ExportStall = DefaultExportStall
+	}
+	s := &Server{
+		echo: echo.New(), archive: archive, cfg: cfg, log: cfg.Logger,
+		search:  newGate(cfg.SearchSlots, cfg.SearchQueueTimeout),
+		exports: newGate(maxExports, time.Second),
+		traces:  newTraceCache(traceCacheBytes),
+		csrf:    newCSRFSigner(cfg.CSRFSecret),
+	}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -197,40 +260,35 @@ func (s *Server) middleware() {
 		ContentSecurityPolicy: contentSecurityPolicy,
 		ReferrerPolicy:        "same-origin",
 	}))
-	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{
-		Limit: strconv.Itoa(BodyLimit/1024) + "K",
-		// A batch import reads up to MaxBatchBody and answers its own 413.
-		// So does an upload, within its own bound (uploadLimit).
-		Skipper: func(c echo.Context) bool {
-			p := c.Request().URL.Path
-			return p == batchPath || p == importPath
-		},
-	}))
+	e.Use(s.crossOrigin())
+	e.Use(s.bodyLimit())
 	if s.cfg.RateLimit > 0 {
 		e.Use(s.rateLimiter())
 	}
 	e.Use(middleware.ContextTimeoutWithConfig(middleware.ContextTimeoutConfig{
+		// An export is a long stream with a deadline policy of its own
+		// (apiExport), and bulk writes have their own timeout.
+		Skipper: func(c echo.Context) bool { return c.Path() == exportPath || isBulkPath(c.Request().URL.Path) },
 		Timeout: s.cfg.RequestTimeout,
 		// handleError maps context errors itself, with a clear message.
 		ErrorHandler: func(err error, _ echo.Context) error { return err },
 	}))
-	e.Use(s.uploadLimit()) // before CSRF: that one parses the form
-	e.Use(middleware.CSRFWithConfig(middleware.CSRFConfig{
-		// The JSON API takes only application/json bodies, which a form on
-		// another site cannot send without a CORS preflight we never grant.
+	e.Use(middleware.ContextTimeoutWithConfig(middleware.ContextTimeoutConfig{
+		Skipper:      func(c echo.Context) bool { return !isBulkPath(c.Request().URL.Path) },
+		Timeout:      s.cfg.BulkTimeout,
+		ErrorHandler: func(err error, _ echo.Context) error { return err },
+	}))
+	e.Use(middleware.GzipWithConfig(middleware.GzipConfig{
+		// Worth it from about a kilobyte. The export streams uncompressed
+		// (its flushes would cost ratio and a core); a trace is stored
+		// compressed and sent as it is; a range of a static file is a range
+		// of its bytes, not of a compressed stream.
+		MinLength: 1024,
 		Skipper: func(c echo.Context) bool {
-			p := c.Request().URL.Path
-			return isAPIPath(p) || strings.HasPrefix(p, "/static/")
-		},
-		TokenLookup:    "form:_csrf,header:" + echo.HeaderXCSRFToken,
-		CookiePath:     "/",
-		CookieHTTPOnly: true,
-		CookieSameSite: http.SameSiteLaxMode,
-		ErrorHandler: func(err error, _ echo.Context) error {
-			return echo.NewHTTPError(http.StatusForbidden,
-				"this form has expired or did not come from this site: reload the page and submit it again").SetInternal(err)
+			return c.Path() == exportPath || c.Path() == tracePath || c.Request().Header.Get("Range") != ""
 		},
 	}))
+	e.Use(s.uploadLimit()) // before the CSRF check: it parses the form
 }
 
 // rateLimiter limits POSTs per client to cfg.RateLimit per second with a

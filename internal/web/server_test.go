@@ -265,8 +265,21 @@ func (b *brokenArchive) Puzzle(ctx context.Context, id int64) (sudoku.Puzzle, er
 	return b.fakeArchive.Puzzle(ctx, id)
 }
 
-// errFull stands in for the store's "database or disk is full".
-var errFull = errors.New("database or disk is full")
+// unavailable stands in for the store's unavailable errors (ErrFull,
+// ErrBusy, ErrClosed): web knows them by their RetryAfter method.
+type unavailable struct {
+	msg   string
+	retry time.Duration
+}
+
+func (u *unavailable) Error() string             { return u.msg }
+func (u *unavailable) RetryAfter() time.Duration { return u.retry }
+
+// errFull and errBusy stand in for store.ErrFull and store.ErrBusy.
+var (
+	errFull = &unavailable{"database or disk is full", time.Minute}
+	errBusy = &unavailable{"database is locked by another process", 2 * time.Second}
+)
 
 func TestArchiveFailures(t *testing.T) {
 	var logs strings.Builder
@@ -276,7 +289,6 @@ func TestArchiveFailures(t *testing.T) {
 		defer mu.Unlock()
 		return logs.Write(p)
 	}), nil))
-	isFull := func(err error) bool { return errors.Is(err, errFull) }
 
 	for _, tc := range []struct {
 		name    string
@@ -286,9 +298,9 @@ func TestArchiveFailures(t *testing.T) {
 		status  int
 		msg     string
 	}{
-		{"store full", &brokenArchive{submitErr: fmt.Errorf("insert: %w", errFull)}, Config{Unavailable: isFull},
+		{"store full", &brokenArchive{submitErr: fmt.Errorf("insert: %w", errFull)}, Config{},
 			"/api/puzzles", 503, msgUnavailable},
-		{"unknown store error", &brokenArchive{submitErr: errors.New("SQL logic error near SELECT")}, Config{Unavailable: isFull},
+		{"unknown store error", &brokenArchive{submitErr: errors.New("SQL logic error near SELECT")}, Config{},
 			"/api/puzzles", 500, msgInternal},
 		{"request timeout", &brokenArchive{block: true}, Config{RequestTimeout: 20 * time.Millisecond},
 			"/api/puzzles", 503, msgTimeout},
@@ -322,7 +334,6 @@ func TestArchiveFailures(t *testing.T) {
 }
 
 func TestClassify(t *testing.T) {
-	s, _ := newTestServer(t, Config{})
 	for _, tc := range []struct {
 		err    error
 		status int
@@ -336,14 +347,17 @@ func TestClassify(t *testing.T) {
 		{fmt.Errorf("commit: %w", context.DeadlineExceeded), 503},
 		{context.Canceled, 503},
 		{sudoku.ErrCanceled, 503},
+		{fmt.Errorf("submit: %w", errBusy), 503},
+		{fmt.Errorf("submit: %w", errFull), 503},
+		{errOverloaded, 503},
 		{errors.New("boom"), 500},
 	} {
-		if got, body := s.classify(tc.err); got != tc.status || body.Error == "" {
-			t.Errorf("classify(%v) = %d %q, want %d and a message", tc.err, got, body.Error, tc.status)
+		if a := classify(tc.err); a.status != tc.status || a.body.Error == "" {
+			t.Errorf("classify(%v) = %d %q, want %d and a message", tc.err, a.status, a.body.Error, tc.status)
 		}
 	}
-	if _, body := s.classify(sudoku.ErrBudget); !strings.Contains(body.Error, "too hard") {
-		t.Errorf("budget message %q", body.Error)
+	if a := classify(sudoku.ErrBudget); !strings.Contains(a.body.Error, "too hard") {
+		t.Errorf("budget message %q", a.body.Error)
 	}
 }
 

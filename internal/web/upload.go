@@ -7,10 +7,10 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
-	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/sudoku-archive/sudoku/internal/bulk"
 	"github.com/sudoku-archive/sudoku/templates"
@@ -67,8 +67,14 @@ func (s *Server) uploadLimit() echo.MiddlewareFunc {
 			// leave no file: the CSRF check or importUpload answers them.
 			err := req.ParseMultipartForm(maxUploadBody + 1)
 			var tooLarge *http.MaxBytesError
-			if errors.As(err, &tooLarge) {
+			switch {
+			case errors.As(err, &tooLarge):
 				return s.uploadTooLarge(c, body)
+			case err != nil:
+				// Not the CSRF check's "this form has expired": the body
+				// is no form at all.
+				return s.renderUploadError(c, http.StatusBadRequest,
+					"The upload could not be read as a form with a file (multipart/form-data). Choose the file and submit the form again.")
 			}
 			return next(c)
 		}
@@ -77,31 +83,36 @@ func (s *Server) uploadLimit() echo.MiddlewareFunc {
 
 // uploadTooLarge answers 413 with the upload form, after reading up to
 // uploadDrain more of body so the browser gets to show the page.
+// A client that asked "Expect: 100-continue" has sent no body: reading it
+// would invite the client to send it.
 func (s *Server) uploadTooLarge(c echo.Context, body io.Reader) error {
-	io.Copy(io.Discard, io.LimitReader(body, uploadDrain)) //nolint:errcheck // best effort: the answer is 413 either way
+	if !strings.EqualFold(c.Request().Header.Get("Expect"), "100-continue") {
+		io.Copy(io.Discard, io.LimitReader(body, uploadDrain)) //nolint:errcheck // best effort: the answer is 413 either way
+	}
 	return s.renderUploadError(c, http.StatusRequestEntityTooLarge, msgTooLarge)
 }
 
 // uploadToken is the CSRF token for the form on an upload's answer. The
-// 413 from uploadLimit comes before the CSRF middleware has set one, so it
-// falls back on what that middleware would use: the token in the cookie,
-// else the value it gives browsers that send Sec-Fetch-Site (their posts
-// are checked by that header, not by the token).
-func uploadToken(c echo.Context) string {
+// 413 and 400 from uploadLimit come before csrfCheck has set one: it is
+// then the cookie's, if the server signed it, else a new one (the cookie
+// that goes with it is set on the next page).
+func (s *Server) uploadToken(c echo.Context) string {
 	if t := csrfToken(c); t != "" {
 		return t
 	}
-	if ck, err := c.Cookie("_csrf"); err == nil && ck.Value != "" {
+	if ck, err := c.Cookie(csrfCookie); err == nil && s.csrf.valid(ck.Value) {
 		return ck.Value
 	}
-	return middleware.CSRFUsingSecFetchSite
+	t := s.csrf.token()
+	c.SetCookie(&http.Cookie{Name: csrfCookie, Value: t, Path: "/", MaxAge: 86400, HttpOnly: true, SameSite: http.SameSiteLaxMode})
+	return t
 }
 
 // renderUploadError answers status with the import page: the form and why
 // the file was refused.
 func (s *Server) renderUploadError(c echo.Context, status int, msg string) error {
 	return s.render(c, status, templates.ImportPage(templates.ImportView{
-		Form: templates.UploadForm{CSRF: uploadToken(c), Error: msg},
+		Form: templates.UploadForm{CSRF: s.uploadToken(c), Error: msg},
 	}))
 }
 
@@ -111,10 +122,7 @@ func (s *Server) renderUploadError(c echo.Context, status int, msg string) error
 // the rejected lines. No file, an empty file or one that is not text
 // gives 422 and the form again. uploadLimit has parsed the form already.
 func (s *Server) importUpload(c echo.Context) error {
-	ba, ok := s.archive.(bulkArchive)
-	if !ok {
-		return echo.NewHTTPError(http.StatusNotImplemented, "import is not available")
-	}
+	extendWrite(c, s.cfg.BulkTimeout+10*time.Second)
 	fh, err := c.FormFile("file")
 	if err != nil {
 		return s.renderUploadError(c, http.StatusUnprocessableEntity, "Choose a file to import: a text file with one puzzle per line.")
@@ -141,7 +149,7 @@ func (s *Server) importUpload(c echo.Context) error {
 		return s.renderUploadError(c, http.StatusUnprocessableEntity, fmt.Sprintf("%s is not a text file: choose a file with one puzzle per line.", quoteName(name)))
 	}
 
-	sum, rejected, err := s.importText(c.Request().Context(), ba, name, body)
+	sum, rejected, err := s.importText(c.Request().Context(), name, body)
 	if err != nil {
 		return fmt.Errorf("import upload: %w", err)
 	}
@@ -150,7 +158,7 @@ func (s *Server) importUpload(c echo.Context) error {
 			fmt.Sprintf("%s has no puzzle lines, only blank lines and # comments.", quoteName(name)))
 	}
 	view := templates.ImportView{
-		Form:       templates.UploadForm{CSRF: uploadToken(c)},
+		Form:       templates.UploadForm{CSRF: s.uploadToken(c)},
 		FileName:   name,
 		Imported:   sum.Imported,
 		Duplicates: sum.Duplicates,
@@ -169,19 +177,10 @@ func (s *Server) importUpload(c echo.Context) error {
 // rejections come in file order), shortened for the page.
 func lineTexts(body []byte, rejected []bulk.Rejection) []string {
 	out := make([]string, len(rejected))
-	var no int64
-	i := 0
-	for len(body) > 0 && i < len(rejected) {
-		no++
-		line := body
-		if n := bytes.IndexByte(body, '\n'); n >= 0 {
-			line, body = body[:n], body[n+1:]
-		} else {
-			body = nil
-		}
-		for i < len(rejected) && rejected[i].Line == no {
-			out[i] = shorten(strings.TrimSuffix(string(line), "\r"), maxLineShown)
-			i++
+	lines := splitLines(body)
+	for i, r := range rejected {
+		if r.Line >= 1 && r.Line <= int64(len(lines)) {
+			out[i] = shorten(lines[r.Line-1], maxLineShown)
 		}
 	}
 	return out
