@@ -64,10 +64,6 @@ func runImport(ctx context.Context, e *env, args []string) error {
 		return fmt.Errorf("import: %w", err)
 	}
 	defer db.Close()
-	last, err := db.LastID(ctx)
-	if err != nil {
-		return fmt.Errorf("import: %w", err)
-	}
 
 	bar := newImportBar(e.stderr, total)
 	opt := bulk.Options{
@@ -83,8 +79,8 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	sum, err := bulk.Import(ctx, db, inputs, opt)
 	bar.finish()
 	fmt.Fprintln(e.stdout, sum)
-	if same, cerr := db.CountEquivalentAfter(context.WithoutCancel(ctx), last); cerr == nil && same > 0 {
-		fmt.Fprintf(e.stdout, "equivalent to archived puzzles: %d\n", same)
+	if sum.Equivalents > 0 {
+		fmt.Fprintf(e.stdout, "equivalent to archived puzzles: %d\n", sum.Equivalents)
 	}
 	if err == nil {
 		// The grades come after the commit (see docs/engine.md): what is

@@ -114,8 +114,11 @@ func (r Rejection) Error() string { return fmt.Sprintf("%s:%d: %v", r.Input, r.L
 type Summary struct {
 	Imported   int64 // newly archived puzzles
 	Duplicates int64 // puzzles whose givens were archived already
-	Rejected   int64 // lines that were not puzzles or could not be rated
-	Elapsed    time.Duration
+	// Equivalents counts the imported puzzles that are another way of
+	// writing a puzzle archived before them (the same canonical form).
+	Equivalents int64
+	Rejected    int64 // lines that were not puzzles or could not be rated
+	Elapsed     time.Duration
 }
 
 // String is the contract's summary line.
@@ -187,10 +190,11 @@ func Import(ctx context.Context, sink Sink, inputs []Input, opt Options) (Summar
 	im := newImporter(sink, inputs, opt)
 	err := im.run(ctx)
 	return Summary{
-		Imported:   im.imported.Load(),
-		Duplicates: im.duplicates.Load(),
-		Rejected:   im.rejected.Load(),
-		Elapsed:    time.Since(im.start),
+		Imported:    im.imported.Load(),
+		Duplicates:  im.duplicates.Load(),
+		Equivalents: im.equivalents.Load(),
+		Rejected:    im.rejected.Load(),
+		Elapsed:     time.Since(im.start),
 	}, err
 }
 
@@ -218,7 +222,7 @@ type importer struct {
 	lastProg  time.Time
 	free      chan []sudoku.Puzzle // batches written, for reuse
 
-	imported, duplicates, rejected atomic.Int64
+	imported, duplicates, rejected, equivalents atomic.Int64
 }
 
 func newImporter(sink Sink, inputs []Input, opt Options) *importer {
@@ -355,13 +359,17 @@ func (im *importer) write(ctx context.Context, batches <-chan []sudoku.Puzzle) e
 		if err != nil {
 			return fmt.Errorf("commit %d puzzles: %w", len(ps), err)
 		}
-		var d int64
-		for _, x := range dup {
-			if x {
+		var d, same int64
+		for i, x := range dup {
+			switch {
+			case x:
 				d++
+			case ps[i].SameAs != nil:
+				same++
 			}
 		}
 		im.duplicates.Add(d)
+		im.equivalents.Add(same)
 		im.imported.Add(int64(len(ps)) - d)
 		select {
 		case im.free <- ps[:0]:

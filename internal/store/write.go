@@ -127,7 +127,8 @@ func (db *DB) Submit(ctx context.Context, p sudoku.Puzzle) (stored sudoku.Puzzle
 }
 
 // SubmitMany archives all of ps in one transaction, in order, or none of
-// them. duplicate[i] is true when ps[i]'s givens were archived before it,
+// them. It sets SameAs on the new puzzles of ps: the first archived puzzle
+// of their class, when they are another way of writing one. duplicate[i] is true when ps[i]'s givens were archived before it,
 // including earlier in ps; each duplicate counts one more submission of the
 // stored row.
 func (db *DB) SubmitMany(ctx context.Context, ps []sudoku.Puzzle) (duplicate []bool, err error) {
@@ -398,7 +399,10 @@ func (db *DB) commitMany(o *op) {
 		if dup, err = insertMany(tx, o.many, &t, !o.add); err != nil {
 			return err
 		}
-		return t.commit(tx)
+		if err := t.commit(tx); err != nil {
+			return err
+		}
+		return readClasses(tx, t.minID, o.many, dup)
 	})
 	if err != nil {
 		dup = nil
@@ -757,4 +761,33 @@ func readSameAs(tx *sql.Tx, r *result) error {
 		r.stored.SameAs = &same.Int64
 	}
 	return nil
+}
+
+// readClasses sets SameAs on the puzzles of ps that this transaction
+// inserted (those not dup, in order, from id minID on), as link filed them,
+// so the caller can tell which were another way of writing an archived
+// puzzle.
+func readClasses(tx *sql.Tx, minID int64, ps []sudoku.Puzzle, dup []bool) error {
+	rows, err := tx.Query("SELECT same_as FROM puzzles WHERE id >= ? ORDER BY id", minID)
+	if err != nil {
+		return fmt.Errorf("read classes: %w", err)
+	}
+	defer rows.Close()
+	for i := range ps {
+		if dup[i] {
+			continue
+		}
+		if !rows.Next() {
+			return fmt.Errorf("read classes: fewer new rows than new puzzles")
+		}
+		var same sql.NullInt64
+		if err := rows.Scan(&same); err != nil {
+			return fmt.Errorf("read classes: %w", err)
+		}
+		ps[i].SameAs = nil
+		if same.Valid {
+			ps[i].SameAs = &same.Int64
+		}
+	}
+	return rows.Err()
 }

@@ -57,7 +57,6 @@ func (s *Server) apiSubmit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	logic.GradePuzzle(&p)
 	stored, dup, err := s.archive.Submit(ctx, p)
 	if err != nil {
 		return fmt.Errorf("archive puzzle %s: %w", g, err)
@@ -79,16 +78,18 @@ func (s *Server) apiSolve(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	logic.GradePuzzle(&p)
 	return c.JSON(http.StatusOK, p)
 }
 
-// rate solves and measures g in a turn of the search gate.
+// rate solves, measures and grades g in a turn of the search gate. (The
+// logical solver's own budget bounds the grade.)
 func (s *Server) rate(ctx context.Context, g sudoku.Grid) (sudoku.Puzzle, error) {
 	var p sudoku.Puzzle
 	err := s.searching(ctx, func() error {
 		var err error
-		p, err = sudoku.Rate(g, s.solveOptions(ctx))
+		if p, err = sudoku.Rate(g, s.solveOptions(ctx)); err == nil {
+			logic.GradePuzzle(&p)
+		}
 		return err
 	})
 	return p, err

@@ -35,10 +35,13 @@ const rateChunk = 256
 // batchResult is the answer of POST /api/puzzles/batch: the import's
 // summary and every rejected line.
 type batchResult struct {
-	Imported   int64        `json:"imported"`
-	Duplicates int64        `json:"duplicates"`
-	Rejected   int64        `json:"rejected"`
-	Errors     []batchError `json:"errors"`
+	Imported   int64 `json:"imported"`
+	Duplicates int64 `json:"duplicates"`
+	// Equivalents counts the imported puzzles that are another way of
+	// writing an archived one.
+	Equivalents int64        `json:"equivalents"`
+	Rejected    int64        `json:"rejected"`
+	Errors      []batchError `json:"errors"`
 }
 
 type batchError struct {
@@ -70,7 +73,7 @@ func (s *Server) apiBatch(c echo.Context) error {
 	if err != nil {
 		return fmt.Errorf("batch import: %w", err)
 	}
-	res := batchResult{Imported: sum.Imported, Duplicates: sum.Duplicates, Rejected: sum.Rejected, Errors: make([]batchError, len(rejected))}
+	res := batchResult{Imported: sum.Imported, Duplicates: sum.Duplicates, Equivalents: sum.Equivalents, Rejected: sum.Rejected, Errors: make([]batchError, len(rejected))}
 	for i, r := range rejected {
 		res.Errors[i] = batchError{Line: r.Line, Error: r.Err.Error()}
 	}
@@ -221,10 +224,14 @@ func (s *Server) importText(ctx context.Context, name string, body []byte) (bulk
 		if err != nil {
 			return bulk.Summary{}, nil, err
 		}
-		for _, d := range dups {
-			if d {
+		for i, d := range dups {
+			switch {
+			case d:
 				sum.Duplicates++
-			} else {
+			case ps[i].SameAs != nil:
+				sum.Equivalents++
+				sum.Imported++
+			default:
 				sum.Imported++
 			}
 		}

@@ -32,7 +32,12 @@ func (s *Server) apiExplain(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	r, err := logic.Explain(p)
+	var r logic.Result
+	err = s.searching(c.Request().Context(), func() error {
+		var err error
+		r, err = logic.Explain(p)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("explain puzzle %d: %w", p.ID, err)
 	}
@@ -76,8 +81,13 @@ func (s *Server) apiHint(c echo.Context) error {
 			return err
 		}
 	}
-	res, err := sudoku.Solve(givens, s.solveOptions(c.Request().Context()))
-	if err != nil {
+	ctx := c.Request().Context()
+	var res sudoku.Result
+	if err := s.searching(ctx, func() error {
+		var err error
+		res, err = sudoku.Solve(givens, s.solveOptions(ctx))
+		return err
+	}); err != nil {
 		return err
 	}
 	switch res.Solutions {
@@ -99,7 +109,12 @@ func (s *Server) apiHint(c echo.Context) error {
 		return c.JSON(http.StatusUnprocessableEntity, wrongCells{
 			Error: fmt.Sprintf("%d of your digits are not the solution's", len(wrong)), Cells: wrong})
 	}
-	st, err := logic.Next(givens, progress, logic.Options{})
+	var st logic.Step
+	err = s.searching(ctx, func() error {
+		var err error
+		st, err = logic.Next(givens, progress, logic.Options{})
+		return err
+	})
 	switch {
 	case errors.Is(err, logic.ErrSolved):
 		return echo.NewHTTPError(http.StatusUnprocessableEntity, "the puzzle is solved: no step is left")

@@ -158,11 +158,12 @@ func (s *Server) importUpload(c echo.Context) error {
 			fmt.Sprintf("%s has no puzzle lines, only blank lines and # comments.", quoteName(name)))
 	}
 	view := templates.ImportView{
-		Form:       templates.UploadForm{CSRF: s.uploadToken(c)},
-		FileName:   name,
-		Imported:   sum.Imported,
-		Duplicates: sum.Duplicates,
-		Rejected:   sum.Rejected,
+		Form:        templates.UploadForm{CSRF: s.uploadToken(c)},
+		FileName:    name,
+		Imported:    sum.Imported,
+		Duplicates:  sum.Duplicates,
+		Rejected:    sum.Rejected,
+		Equivalents: sum.Equivalents,
 	}
 	shown := rejected[:min(len(rejected), maxRejectedShown)]
 	texts := lineTexts(body, shown)
