@@ -178,9 +178,9 @@ func replaySuite(t *testing.T, ctx context.Context, base, shots string) {
 	t.Run("the longest trace at full speed", func(t *testing.T) { replayLongest(t, ctx, base) })
 }
 
-// longestPuzzle has the longest trace of the collections: 66,154 steps
-// (forum_hardest_1905_11plus_even, line 9,853).
-const longestPuzzle = "98.7..6..5..9..7.........4.6..5..8...5......3..8.2....1....9....7.1...96....751.."
+// longestPuzzle has the longest trace of the collections under engine 2:
+// 85,191 steps (17_clue, line 10,646).
+const longestPuzzle = "................12..3.45.........3.......1.....62.7......4...86.1.......5...9.4.."
 
 // replayLongest plays the longest trace at full speed to its end, checks
 // the counter against the stored backtracks, and logs the frame times the
@@ -209,15 +209,15 @@ func replayLongest(t *testing.T, ctx context.Context, base string) {
 	chromeJS[any](t, ctx, `window.__frames = []; (function f(ts) { window.__frames.push(ts); if (window.__frames.length < 100000) requestAnimationFrame(f); })(performance.now()); null`)
 	chromeStep(t, ctx, "play", chromedp.Click(tidSel("replay-play")))
 	end := waitReplay(t, ctx, "the end", func(s replayState) bool { return s.Step == s.Of })
-	if end.Of != 66_154 {
-		t.Errorf("trace of %d steps, want 66,154", end.Of)
+	if end.Of != 85_191 {
+		t.Errorf("trace of %d steps, want 85,191", end.Of)
 	}
 	if end.Backtracks != p.Backtracks {
 		t.Errorf("at the end: %d backtracks so far, the puzzle has %d", end.Backtracks, p.Backtracks)
 	}
 	gaps := chromeJS[[]float64](t, ctx, `(function () { const f = window.__frames, g = []; for (let i = 1; i < f.length; i++) g.push(f[i] - f[i-1]); return g.sort((a, b) => a - b); })()`)
 	if len(gaps) > 0 {
-		t.Logf("%d frames while playing 66,154 steps: median %.1f ms, p99 %.1f ms, max %.1f ms between frames",
+		t.Logf("%d frames while playing 85,191 steps: median %.1f ms, p99 %.1f ms, max %.1f ms between frames",
 			len(gaps), gaps[len(gaps)/2], gaps[len(gaps)*99/100], gaps[len(gaps)-1])
 	}
 }

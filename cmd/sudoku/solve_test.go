@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
 const (
@@ -94,6 +95,7 @@ func TestSolveJSON(t *testing.T) {
 			t.Fatalf("line %q: %v", l, err)
 		}
 		delete(m, "solve_ns")
+		delete(m, "canonical") // checked below
 		got = append(got, m)
 	}
 	if m := got[2]; m["solutions"] != 2.0 || m["unique"] != false {
@@ -103,12 +105,18 @@ func TestSolveJSON(t *testing.T) {
 	want := []map[string]any{
 		{"line": 1.0, "error": "expected 81 cells, got 5"},
 		{"puzzle": easy, "solution": easySol, "clues": 30.0, "solutions": 1.0, "unique": true,
-			"backtracks": 0.0, "band": "easy", "guesses": 0.0, "nodes": 1.0, "engine_version": "1"},
+			"backtracks": 0.0, "band": "easy", "guesses": 0.0, "nodes": 1.0, "engine_version": sudoku.EngineVersion,
+			"same_as": nil, "grade": 1.2, "grade_floor": false, "technique": "Hidden Single"},
 		nil,
 		{"line": 6.0, "error": "'x' at position 6 is not a cell (cells are 1-9, with 0 or . for a blank)"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("output (-want +got):\n%s", diff)
+	}
+	// The canonical form is the engine's.
+	g, _ := sudoku.Parse(easy)
+	if c, _, _ := sudoku.Canonical(g, sudoku.Options{}); !strings.Contains(lines[1], `"canonical":"`+c.String()+`"`) {
+		t.Errorf("canonical form is not %s in %s", c, lines[1])
 	}
 	// solve_ns is there and positive.
 	if !strings.Contains(lines[1], `"solve_ns":`) || strings.Contains(lines[1], `"solve_ns":0`) {

@@ -19,15 +19,15 @@ import (
 )
 
 // longestTraces are the puzzles with the longest trace of their collection
-// (found by tracing every puzzle of it once): 58,872 steps in
-// forum_hardest_1106 (line 256), 66,154 in forum_hardest_1905_11plus_even
-// (line 9,853, the longest of all), 44,058 in 17_clue (line 48,472) and
-// 29,491 in magictour_top1465 (line 234).
+// under engine 2 (found by tracing every puzzle of it once): 63,122 steps in
+// forum_hardest_1106 (line 256), 56,648 in forum_hardest_1905_11plus_even
+// (line 15,897), 85,191 in 17_clue (line 10,646, the longest of all) and
+// 32,416 in magictour_top1465 (line 1,304).
 var longestTraces = map[string]string{
 	"forum_hardest_1106":             "..3......4...8..36..8...1...4..6..73...9..........2..5..4.7..686........7..6..5..",
-	"forum_hardest_1905_11plus_even": "98.7..6..5..9..7.........4.6..5..8...5......3..8.2....1....9....7.1...96....751..",
-	"17_clue":                        "........1.....2..3..4.5........6..5..3......7.8.1........3..28...6......1....7...",
-	"magictour_top1465":              ".2..5.6.8...7..4.....1.3....6..4....3......5........1.7..3.5.........2......8....",
+	"forum_hardest_1905_11plus_even": "........1.....2.3..34.1.5.....2......63.4..5.7.....4.6...8...1..16.2...59.....6..",
+	"17_clue":                        "................12..3.45.........3.......1.....62.7......4...86.1.......5...9.4..",
+	"magictour_top1465":              "1...49....6.3.................5..1.74.2....9.3.........7.6..9........42........1.",
 }
 
 // TestTraceThroughAPI archives puzzles from every collection in a real

@@ -75,7 +75,8 @@ func (f Format) Ext() string {
 var CSVHeader = []string{
 	"id", "puzzle", "solution", "clues", "solutions", "unique", "band",
 	"backtracks", "guesses", "nodes", "solve_ns", "engine_version",
-	"submitted_at", "submissions",
+	"submitted_at", "submissions", "canonical", "same_as", "grade",
+	"grade_floor", "technique",
 }
 
 // Export writes every puzzle of src to w in format f, in q's order, and
@@ -193,6 +194,16 @@ func csvRow(row []string, p sudoku.Puzzle) []string {
 		row[12] = p.SubmittedAt.Format(time.RFC3339Nano)
 	}
 	row[13] = strconv.FormatInt(p.Submissions, 10)
+	row[14] = p.Canonical.String()
+	row[15], row[16] = "", ""
+	if p.SameAs != nil {
+		row[15] = strconv.FormatInt(*p.SameAs, 10)
+	}
+	if p.Grade != nil {
+		row[16] = strconv.FormatFloat(*p.Grade, 'f', -1, 64)
+	}
+	row[17] = strconv.FormatBool(p.GradeFloor)
+	row[18] = p.Technique
 	return row
 }
 
@@ -201,7 +212,7 @@ func csvRow(row []string, p sudoku.Puzzle) []string {
 // false, having appended garbage, when a text field would need quoting;
 // the caller then writes the row with encoding/csv.
 func appendCSV(b []byte, p sudoku.Puzzle) ([]byte, bool) {
-	if !plainCSV(p.EngineVersion) || !plainCSV(string(p.Band)) {
+	if !plainCSV(p.EngineVersion) || !plainCSV(string(p.Band)) || !plainCSV(p.Technique) {
 		return b, false
 	}
 	b = strconv.AppendInt(b, p.ID, 10)
@@ -233,6 +244,20 @@ func appendCSV(b []byte, p sudoku.Puzzle) ([]byte, bool) {
 	}
 	b = append(b, ',')
 	b = strconv.AppendInt(b, p.Submissions, 10)
+	b = append(b, ',')
+	b = appendGrid(b, p.Canonical)
+	b = append(b, ',')
+	if p.SameAs != nil {
+		b = strconv.AppendInt(b, *p.SameAs, 10)
+	}
+	b = append(b, ',')
+	if p.Grade != nil {
+		b = strconv.AppendFloat(b, *p.Grade, 'f', -1, 64)
+	}
+	b = append(b, ',')
+	b = strconv.AppendBool(b, p.GradeFloor)
+	b = append(b, ',')
+	b = append(b, p.Technique...)
 	return append(b, '\n'), true
 }
 
@@ -268,7 +293,8 @@ func appendGrid(b []byte, g sudoku.Grid) []byte {
 // faster: the export's hot loop. Fields that would need JSON escaping or
 // that encoding/json would refuse (a year past 9999) go the slow way.
 func appendJSON(b []byte, p sudoku.Puzzle) ([]byte, error) {
-	if !plainJSON(p.EngineVersion) || !plainJSON(string(p.Band)) || p.SubmittedAt.Year() < 0 || p.SubmittedAt.Year() > 9999 {
+	if !plainJSON(p.EngineVersion) || !plainJSON(string(p.Band)) || !plainJSON(p.Technique) ||
+		p.SubmittedAt.Year() < 0 || p.SubmittedAt.Year() > 9999 {
 		j, err := json.Marshal(p)
 		return append(b, j...), err
 	}
@@ -280,6 +306,8 @@ func appendJSON(b []byte, p sudoku.Puzzle) ([]byte, error) {
 	}
 	b = append(b, `"puzzle":"`...)
 	b = appendGrid(b, p.Givens)
+	b = append(b, `","canonical":"`...)
+	b = appendGrid(b, p.Canonical)
 	b = append(b, `","solution":"`...)
 	b = appendGrid(b, p.Solution)
 	b = append(b, `","clues":`...)
@@ -311,6 +339,25 @@ func appendJSON(b []byte, p sudoku.Puzzle) ([]byte, error) {
 	if p.Submissions != 0 {
 		b = append(b, `,"submissions":`...)
 		b = strconv.AppendInt(b, p.Submissions, 10)
+	}
+	b = append(b, `,"same_as":`...)
+	if p.SameAs != nil {
+		b = strconv.AppendInt(b, *p.SameAs, 10)
+	} else {
+		b = append(b, "null"...)
+	}
+	b = append(b, `,"grade":`...)
+	if p.Grade != nil {
+		b = strconv.AppendFloat(b, *p.Grade, 'f', -1, 64)
+	} else {
+		b = append(b, "null"...)
+	}
+	b = append(b, `,"grade_floor":`...)
+	b = strconv.AppendBool(b, p.GradeFloor)
+	if p.Technique != "" {
+		b = append(b, `,"technique":"`...)
+		b = append(b, p.Technique...)
+		b = append(b, '"')
 	}
 	return append(b, '}'), nil
 }

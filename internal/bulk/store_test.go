@@ -269,6 +269,7 @@ func TestStoreExportOrder(t *testing.T) {
 		sudoku.SortSolveTime:  func(p sudoku.Puzzle) []int64 { return []int64{p.SolveNS, p.ID} },
 		sudoku.SortSubmitted:  func(p sudoku.Puzzle) []int64 { return []int64{p.ID} },
 		sudoku.SortClues:      func(p sudoku.Puzzle) []int64 { return []int64{int64(p.Clues), p.ID} },
+		sudoku.SortGrade:      func(p sudoku.Puzzle) []int64 { return []int64{p.GradeTenths(), p.ID} },
 	}
 	for _, s := range sudoku.Sorts {
 		for _, desc := range []bool{false, true} {

@@ -15,6 +15,7 @@ import (
 
 	_ "modernc.org/sqlite" // the "sqlite" driver
 
+	"github.com/sudoku-archive/sudoku/internal/logic"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/migrations"
 )
@@ -88,8 +89,12 @@ func BuildArchive(path string, rows int) error {
 		if err != nil {
 			return err
 		}
-		stmt, err := tx.Prepare(`INSERT INTO puzzles (givens, givens_key, solution, clues, solutions, backtracks, guesses, nodes, solve_ns, engine_version, submitted_at, submissions)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'bench', ?, ?)`)
+		// The rows are written as the current engine and solver would
+		// have: a served archive needs no upgrade pass, and the grader
+		// leaves them alone. Each puzzle is its own class.
+		stmt, err := tx.Prepare(`INSERT INTO puzzles (givens, givens_key, solution, clues, solutions, backtracks, guesses, nodes, solve_ns, engine_version, submitted_at, submissions,
+			canonical, canonical_key, grade_version)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 		if err != nil {
 			return err
 		}
@@ -100,7 +105,8 @@ func BuildArchive(path string, rows int) error {
 				p.Solutions = 2
 			}
 			if _, err := stmt.Exec(p.Givens.String(), p.Givens.Key(), p.Solution.String(), p.Givens.Clues(), p.Solutions,
-				p.Backtracks, p.Guesses, p.Nodes, p.SolveNS, t0+int64(i)*int64(time.Second), 1+rng.IntN(2)); err != nil {
+				p.Backtracks, p.Guesses, p.Nodes, p.SolveNS, sudoku.EngineVersion, t0+int64(i)*int64(time.Second), 1+rng.IntN(2),
+				p.Givens.String(), p.Givens.Key(), logic.Version); err != nil {
 				return err
 			}
 		}
@@ -113,6 +119,9 @@ func BuildArchive(path string, rows int) error {
 		if _, err := raw.Exec(def); err != nil {
 			return err
 		}
+	}
+	if _, err := raw.Exec("INSERT INTO classes (canonical_key, first_id) SELECT canonical_key, id FROM puzzles"); err != nil {
+		return err
 	}
 	if _, err := raw.Exec(migrations.Recount); err != nil {
 		return err
