@@ -104,13 +104,15 @@ type HistoryView struct {
 	Sort       sudoku.Sort
 	Desc       bool
 	UniqueOnly bool
-	Distinct   bool        // one row per puzzle: its first archived entry
-	Band       sudoku.Band // "" for every band
-	Limit      int         // 0 for the default
-	Cursor     string
-	Highlight  int64 // a puzzle to mark in the table (the "around" puzzle); 0 for none
-	Page       sudoku.Page
-	Now        time.Time
+	Distinct   bool // one row per puzzle: its first archived entry
+	// GradeMin and GradeMax bound the grade, in tenths; 0 for no bound.
+	GradeMin, GradeMax int64
+	Band               sudoku.Band // "" for every band
+	Limit              int         // 0 for the default
+	Cursor             string
+	Highlight          int64 // a puzzle to mark in the table (the "around" puzzle); 0 for none
+	Page               sudoku.Page
+	Now                time.Time
 }
 
 // query returns the URL query of the view with sort, order and cursor
@@ -125,6 +127,12 @@ func (v HistoryView) query(s sudoku.Sort, desc bool, cursor string) string {
 	}
 	if v.Distinct {
 		q.Set("distinct", "1")
+	}
+	if v.GradeMin > 0 {
+		q.Set("grade_min", Tenths(v.GradeMin))
+	}
+	if v.GradeMax > 0 {
+		q.Set("grade_max", Tenths(v.GradeMax))
 	}
 	if v.UniqueOnly {
 		q.Set("unique", "1")
@@ -254,4 +262,9 @@ func CardOf(p sudoku.Puzzle, base string) PrintCard {
 type PrintView struct {
 	Cards   []PrintCard
 	BackURL string // the history page the sheet was made from
+}
+
+// Tenths writes a grade kept in tenths as people read it: 72 is "7.2".
+func Tenths(t int64) string {
+	return strconv.FormatInt(t/10, 10) + "." + strconv.FormatInt(t%10, 10)
 }

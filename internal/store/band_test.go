@@ -136,6 +136,12 @@ func TestBandListPlans(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, k := range bandListKeys() {
+		if k.grades {
+			// A grade range is checked row by row on the same seek (in
+			// the grade order SQLite narrows the seek with it); the plans
+			// without it say which index and seek each statement uses.
+			continue
+		}
 		for _, export := range []bool{false, true} {
 			if export && k.part != start {
 				continue

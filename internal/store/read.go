@@ -94,6 +94,7 @@ type listKey struct {
 	distinct     bool
 	part         part
 	band         bool
+	grades       bool // a grade range: two arguments after the band's
 }
 
 // pageRows is the most rows a listing reads: a full page and one more, to
@@ -146,6 +147,9 @@ func selectSQL(k listKey, export bool, cols string) string {
 	}
 	if k.distinct {
 		where = append(where, "same_as IS NULL")
+	}
+	if k.grades {
+		where = append(where, "grade BETWEEN ? AND ?")
 	}
 	dir, cmp := " ASC", " > "
 	if k.desc {
@@ -255,6 +259,19 @@ func partArgs(k listKey, bounds []int64) []int64 {
 	}
 }
 
+// gradeRange returns the arguments of a grade range filter, lowest and
+// highest grade in tenths, or nil for none.
+func gradeRange(q sudoku.ListQuery) []int64 {
+	if q.GradeMin <= 0 && q.GradeMax <= 0 {
+		return nil
+	}
+	hi := q.GradeMax
+	if hi <= 0 {
+		hi = 1 << 31
+	}
+	return []int64{max(q.GradeMin, 1), hi}
+}
+
 // bandRank is b's position in sudoku.Bands, the value of the band column;
 // -1 for no band.
 func bandRank(b sudoku.Band) int {
@@ -283,7 +300,8 @@ func listKeys() []listKey {
 						if p == ties && len(orders[s].keys) == 1 {
 							continue
 						}
-						ks = append(ks, listKey{s, desc, unique, distinct, p, false})
+						ks = append(ks, listKey{s, desc, unique, distinct, p, false, false})
+						ks = append(ks, listKey{s, desc, unique, distinct, p, false, true})
 					}
 				}
 			}
@@ -360,7 +378,7 @@ func (db *DB) List(ctx context.Context, q sudoku.ListQuery) (sudoku.Page, error)
 		if cur, err = decodeCursor(q.Cursor, len(orders[q.Sort].keys)); err != nil {
 			return sudoku.Page{}, err
 		}
-		if cur.sort != q.Sort || cur.desc != q.Desc || cur.unique != q.UniqueOnly || cur.distinct != q.Distinct || cur.band != q.Band {
+		if cur.sort != q.Sort || cur.desc != q.Desc || cur.unique != q.UniqueOnly || cur.distinct != q.Distinct || cur.grades != (gradeRange(q) != nil) || cur.band != q.Band {
 			return sudoku.Page{}, fmt.Errorf("%w: issued for another sort, order or filter", sudoku.ErrInvalidCursor)
 		}
 	}
@@ -386,7 +404,12 @@ func (db *DB) List(ctx context.Context, q sudoku.ListQuery) (sudoku.Page, error)
 	default:
 		page.Total = total
 	}
-	if q.Band != "" {
+	switch {
+	case gradeRange(q) != nil:
+		if page.Total, err = gradeTotal(ctx, tx, q); err != nil {
+			return sudoku.Page{}, fmt.Errorf("list: count grades: %w", err)
+		}
+	case q.Band != "":
 		info, _ := q.Band.Info()
 		if page.Total, err = bandTotal(ctx, tx, info, q.Distinct); err != nil {
 			return sudoku.Page{}, fmt.Errorf("list: count band %s: %w", q.Band, err)
@@ -395,11 +418,12 @@ func (db *DB) List(ctx context.Context, q sudoku.ListQuery) (sudoku.Page, error)
 
 	at := func(c cursor) string {
 		c.sort, c.desc, c.unique, c.distinct, c.band = q.Sort, q.Desc, q.UniqueOnly, q.Distinct, q.Band
+		c.grades = gradeRange(q) != nil
 		return c.encode()
 	}
-	bounds := bandArgs(q.Sort, q.Band)
+	bounds, grades := bandArgs(q.Sort, q.Band), gradeRange(q)
 	fetchN := func(desc bool, from []int64, n int) ([]sudoku.Puzzle, error) {
-		return db.fetch(ctx, tx, listKey{q.Sort, desc, q.UniqueOnly, q.Distinct, start, q.Band != ""}, bounds, from, n)
+		return db.fetch(ctx, tx, listKey{q.Sort, desc, q.UniqueOnly, q.Distinct, start, q.Band != "", grades != nil}, bounds, grades, from, n)
 	}
 	fetch := func(desc bool, from []int64) ([]sudoku.Puzzle, error) { return fetchN(desc, from, q.Limit+1) }
 	firstPage := func() error {
@@ -493,24 +517,24 @@ func normalize(q sudoku.ListQuery) (sudoku.ListQuery, error) {
 // fetch reads up to n (at most pageRows) rows in the order of k (whose part
 // is ignored), from the start or, given a key from, after the row with that
 // key. bounds are the band arguments of a band statement (bandArgs).
-func (db *DB) fetch(ctx context.Context, tx *sql.Tx, k listKey, bounds, from []int64, n int) ([]sudoku.Puzzle, error) {
+func (db *DB) fetch(ctx context.Context, tx *sql.Tx, k listKey, bounds, grades, from []int64, n int) ([]sudoku.Puzzle, error) {
 	ps := make([]sudoku.Puzzle, 0, n)
 	if from == nil {
 		k.part = start
-		return db.fetchPart(ctx, tx, k, partArgs(k, bounds), ps, n)
+		return db.fetchPart(ctx, tx, k, concat(partArgs(k, bounds), grades), ps, n)
 	}
 	lead := from[:len(from)-1]
 	var err error
 	if len(lead) > 0 {
 		k.part = ties
-		if ps, err = db.fetchPart(ctx, tx, k, concat(partArgs(k, bounds), from), ps, n); err != nil || len(ps) == n {
+		if ps, err = db.fetchPart(ctx, tx, k, concat(concat(partArgs(k, bounds), grades), from), ps, n); err != nil || len(ps) == n {
 			return ps, err
 		}
 	} else {
 		lead = from
 	}
 	k.part = beyond
-	return db.fetchPart(ctx, tx, k, concat(partArgs(k, bounds), lead), ps, n)
+	return db.fetchPart(ctx, tx, k, concat(concat(partArgs(k, bounds), grades), lead), ps, n)
 }
 
 // concat returns a new slice of a's elements then b's.
@@ -626,10 +650,10 @@ func (db *DB) export(ctx context.Context, q sudoku.ListQuery, stmts map[listKey]
 	}
 	defer tx.Rollback()
 	var args []any
-	for _, v := range bandArgs(q.Sort, q.Band) {
+	for _, v := range concat(bandArgs(q.Sort, q.Band), gradeRange(q)) {
 		args = append(args, v)
 	}
-	rows, err := tx.StmtContext(ctx, stmts[listKey{q.Sort, q.Desc, q.UniqueOnly, q.Distinct, start, q.Band != ""}]).QueryContext(ctx, args...)
+	rows, err := tx.StmtContext(ctx, stmts[listKey{q.Sort, q.Desc, q.UniqueOnly, q.Distinct, start, q.Band != "", gradeRange(q) != nil}]).QueryContext(ctx, args...)
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
@@ -817,7 +841,7 @@ func gridOf(s string) (sudoku.Grid, error) {
 type cursor struct {
 	sort                 sudoku.Sort
 	desc, unique, before bool
-	distinct             bool
+	distinct, grades     bool
 	band                 sudoku.Band // "" for every band
 	key                  []int64
 }
@@ -831,6 +855,7 @@ const (
 	flagUnique
 	flagBefore
 	flagDistinct = 1 << 6 // bits 3-5 hold the band
+	flagGrades   = 1 << 7
 )
 
 // The band filter is in bits 3-5 of the flags byte: 0 for every band, else
@@ -850,7 +875,7 @@ func (c cursor) encode() string {
 	for _, f := range []struct {
 		on  bool
 		bit byte
-	}{{c.desc, flagDesc}, {c.unique, flagUnique}, {c.before, flagBefore}, {c.distinct, flagDistinct}} {
+	}{{c.desc, flagDesc}, {c.unique, flagUnique}, {c.before, flagBefore}, {c.distinct, flagDistinct}, {c.grades, flagGrades}} {
 		if f.on {
 			b[2] |= f.bit
 		}
@@ -877,7 +902,7 @@ func decodeCursor(s string, nkeys int) (*cursor, error) {
 	if len(b) < 3 || b[0] != cursorVersion {
 		return nil, invalid("unknown format")
 	}
-	if int(b[1]) >= len(sudoku.Sorts) || b[2]&^(flagDesc|flagUnique|flagBefore|flagDistinct|bandMask) != 0 {
+	if int(b[1]) >= len(sudoku.Sorts) || b[2]&^(flagDesc|flagUnique|flagBefore|flagDistinct|flagGrades|bandMask) != 0 {
 		return nil, invalid("unknown format")
 	}
 	band := int(b[2]&bandMask) >> bandShift
@@ -890,6 +915,7 @@ func decodeCursor(s string, nkeys int) (*cursor, error) {
 		unique:   b[2]&flagUnique != 0,
 		before:   b[2]&flagBefore != 0,
 		distinct: b[2]&flagDistinct != 0,
+		grades:   b[2]&flagGrades != 0,
 	}
 	if band > 0 {
 		c.band = sudoku.Bands[band-1].Band

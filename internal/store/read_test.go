@@ -300,6 +300,9 @@ func TestListPlans(t *testing.T) {
 	}
 	var plans []plan
 	for _, k := range listKeys() {
+		if k.grades {
+			continue // the same plans, a grade range checked row by row (see TestBandListPlans)
+		}
 		plans = append(plans, plan{k, false})
 		if k.part == start {
 			plans = append(plans, plan{k, true})

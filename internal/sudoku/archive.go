@@ -109,7 +109,11 @@ type ListQuery struct {
 	Cursor     string // opaque; "" for the first page
 	UniqueOnly bool   // hide puzzles with more than one solution
 	Distinct   bool   // one row per puzzle: hide the entries that are another way of writing an archived one
-	Band       Band   // only puzzles of this band; "" for every band
+	// GradeMin and GradeMax, in tenths of a grade (72 for 7.2), keep the
+	// puzzles graded in that range, bounds included; 0 means no bound. Any
+	// bound leaves out the puzzles without a grade.
+	GradeMin, GradeMax int64
+	Band               Band // only puzzles of this band; "" for every band
 	// Around, when non-zero and Cursor is "", asks for the page that holds
 	// the puzzle with this id, with up to Limit/2 puzzles before it in the
 	// order, so a person sees its neighbours; NextCursor and PrevCursor page

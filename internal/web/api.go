@@ -189,6 +189,21 @@ func parseListQuery(v url.Values) (sudoku.ListQuery, error) {
 		}
 		q.UniqueOnly = b
 	}
+	for _, f := range []struct {
+		name string
+		to   *int64
+	}{{"grade_min", &q.GradeMin}, {"grade_max", &q.GradeMax}} {
+		if g := v.Get(f.name); g != "" {
+			x, err := strconv.ParseFloat(g, 64)
+			if err != nil || x < 1 || x > 20 {
+				return q, badRequest("invalid %q %q: use a grade from 1.0 to 20.0, like 7.2", f.name, g)
+			}
+			*f.to = int64(x*10 + 0.5)
+		}
+	}
+	if q.GradeMin > 0 && q.GradeMax > 0 && q.GradeMin > q.GradeMax {
+		return q, badRequest("invalid grade range: \"grade_min\" %.1f is above \"grade_max\" %.1f", float64(q.GradeMin)/10, float64(q.GradeMax)/10)
+	}
 	if d := v.Get("distinct"); d != "" {
 		b, err := strconv.ParseBool(d)
 		if err != nil {

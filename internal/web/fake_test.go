@@ -57,7 +57,8 @@ func (f *fakeArchive) List(_ context.Context, q sudoku.ListQuery) (sudoku.Page, 
 	defer f.mu.Unlock()
 	var rows []sudoku.Puzzle
 	for _, p := range f.puzzles {
-		if (!q.UniqueOnly || p.Unique) && (q.Band == "" || p.Band == q.Band) && (!q.Distinct || p.SameAs == nil) {
+		if (!q.UniqueOnly || p.Unique) && (q.Band == "" || p.Band == q.Band) && (!q.Distinct || p.SameAs == nil) &&
+			(q.GradeMin <= 0 || p.GradeTenths() >= q.GradeMin && p.Grade != nil) && (q.GradeMax <= 0 || p.Grade != nil && p.GradeTenths() <= q.GradeMax) {
 			rows = append(rows, p)
 		}
 	}

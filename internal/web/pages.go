@@ -206,7 +206,7 @@ func (s *Server) history(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	view := templates.HistoryView{Sort: q.Sort, Desc: q.Desc, UniqueOnly: q.UniqueOnly, Distinct: q.Distinct, Band: q.Band, Limit: q.Limit, Cursor: q.Cursor}
+	view := templates.HistoryView{Sort: q.Sort, Desc: q.Desc, UniqueOnly: q.UniqueOnly, Distinct: q.Distinct, GradeMin: q.GradeMin, GradeMax: q.GradeMax, Band: q.Band, Limit: q.Limit, Cursor: q.Cursor}
 	if a := v.Get("around"); a != "" && q.Cursor == "" {
 		id, err := strconv.ParseInt(a, 10, 64)
 		if err != nil || id < 1 {
