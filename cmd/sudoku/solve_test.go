@@ -127,7 +127,7 @@ func TestSolveJSON(t *testing.T) {
 // TestSolveOrder solves more puzzles than one batch per worker and checks
 // the output keeps the input order and the line numbers.
 func TestSolveOrder(t *testing.T) {
-	puzzles := puzzletest.Lines(t, puzzletest.Top1465, 700) // several batches per worker
+	puzzles := puzzletest.Lines(t, puzzletest.SeventeenClue, 700) // several batches per worker
 	var in strings.Builder
 	for i, p := range puzzles {
 		if i%100 == 7 {

@@ -17,6 +17,28 @@ const Version = "1"
 // of p's canonical form, so every way of writing a puzzle gets the same
 // grade. A puzzle with several solutions gets no grade (nil).
 func GradePuzzle(p *sudoku.Puzzle) {
+	gradeWithin(p, 0)
+}
+
+// RequestBudget is the work a request may spend on a grade before it
+// answers (about a tenth of DefaultBudget: tens of milliseconds): most
+// puzzles are graded well within it.
+const RequestBudget = DefaultBudget / 10
+
+// GradeWithin grades p like GradePuzzle, but within budget units of work.
+// If the solver stops before the end, p is left ungraded (GradeVersion "")
+// for a grading with the full budget later (the archive's background
+// grader), and GradeWithin reports false.
+func GradeWithin(p *sudoku.Puzzle, budget int64) bool {
+	gradeWithin(p, budget)
+	if p.GradeFloor {
+		p.Grade, p.GradeFloor, p.Technique, p.GradeVersion = nil, false, "", ""
+		return false
+	}
+	return true
+}
+
+func gradeWithin(p *sudoku.Puzzle, budget int64) {
 	p.Grade, p.GradeFloor, p.Technique, p.GradeVersion = nil, false, "", Version
 	if !p.Unique {
 		return
@@ -25,7 +47,7 @@ func GradePuzzle(p *sudoku.Puzzle) {
 	if c == (sudoku.Grid{}) {
 		c = p.Givens // a row not measured by engine 2 yet: grade it as written
 	}
-	r := solveFrom(newBoard(c), Options{})
+	r := solveFrom(newBoard(c), Options{Budget: budget})
 	if r.Grade == 0 {
 		return // a full grid: nothing to grade
 	}

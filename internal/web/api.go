@@ -81,14 +81,15 @@ func (s *Server) apiSolve(c echo.Context) error {
 	return c.JSON(http.StatusOK, p)
 }
 
-// rate solves, measures and grades g in a turn of the search gate. (The
-// logical solver's own budget bounds the grade.)
+// rate solves, measures and grades g in a turn of the search gate. The
+// grade gets logic.RequestBudget: a puzzle that needs more is stored
+// ungraded and graded by the server's background grader moments later.
 func (s *Server) rate(ctx context.Context, g sudoku.Grid) (sudoku.Puzzle, error) {
 	var p sudoku.Puzzle
 	err := s.searching(ctx, func() error {
 		var err error
 		if p, err = sudoku.Rate(g, s.solveOptions(ctx)); err == nil {
-			logic.GradePuzzle(&p)
+			logic.GradeWithin(&p, logic.RequestBudget)
 		}
 		return err
 	})

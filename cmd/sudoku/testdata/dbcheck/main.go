@@ -50,6 +50,25 @@ func check(path string) error {
 	if err := db.QueryRow("PRAGMA integrity_check").Scan(&s.Integrity); err != nil {
 		return fmt.Errorf("integrity_check: %w", err)
 	}
+	// A process killed while it migrated a new file leaves the migrations
+	// before that one committed (each runs in its own transaction), and
+	// no puzzle: nothing was acknowledged yet.
+	var tables int
+	if err := db.QueryRow("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN ('puzzles', 'counts')").Scan(&tables); err != nil {
+		return fmt.Errorf("schema: %w", err)
+	}
+	if tables < 2 {
+		var rows int64
+		if tables == 1 {
+			if err := db.QueryRow("SELECT count(*) FROM puzzles").Scan(&rows); err != nil {
+				return fmt.Errorf("count rows: %w", err)
+			}
+		}
+		if rows != 0 {
+			return fmt.Errorf("%d puzzles in a database whose migrations did not finish", rows)
+		}
+		return json.NewEncoder(os.Stdout).Encode(s)
+	}
 	if err := db.QueryRow("SELECT total, uniq FROM counts WHERE id = 1").Scan(&s.Total, &s.Uniq); err != nil {
 		return fmt.Errorf("counts: %w", err)
 	}
