@@ -292,3 +292,13 @@ func (s *search) finish(c *candidate) (sudoku.Puzzle, error) {
 	}
 	return c.p, nil
 }
+
+// SeedFor returns the seed of the i-th puzzle of a run with seed base, so
+// a run's puzzles are independent of one another (and of how many workers
+// make them) and the same base gives the same run.
+func SeedFor(base uint64, i int) uint64 {
+	z := base + uint64(i+1)*0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
