@@ -77,6 +77,7 @@ type HomeView struct {
 	Recent   []sudoku.Puzzle // newest first
 	Hardest  []sudoku.Puzzle // hardest first
 	Now      time.Time       // for "5 minutes ago"
+	Daily    DailyLinks      // the puzzle of the day
 }
 
 // PuzzleView is one puzzle's page.

@@ -36,6 +36,7 @@ type env struct {
 var commands = []command{
 	{"serve", "serve the archive: web pages and the JSON API", runServe},
 	{"solve", "solve puzzles and print solutions (and measures with --json)", runSolve},
+	{"generate", "make new puzzles of a chosen band or grade (and archive them with --archive)", runGenerate},
 	{"import", "archive every puzzle of files of one puzzle per line", runImport},
 	{"export", "write every archived puzzle as txt, csv or json lines", runExport},
 	{"backup", "write a consistent copy of the database, also while serve runs", runBackup},

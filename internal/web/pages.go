@@ -67,6 +67,7 @@ func (s *Server) renderHome(c echo.Context, status int, form templates.SubmitFor
 		Recent:   recent.Puzzles,
 		Hardest:  hardest.Puzzles,
 		Now:      time.Now(),
+		Daily:    dailyLinks(),
 	}))
 }
 

@@ -34,8 +34,10 @@ func (s *Server) routes() {
 	get(exportPath, s.apiExport)
 	e.POST("/api/puzzles", s.apiSubmit)
 	e.POST("/api/solve", s.apiSolve)
-	e.POST("/api/hint", s.apiHint) // the next logical step from a player's progress (explain.go)
-	e.POST(batchPath, s.apiBatch)  // text/plain, one puzzle per line (batch.go)
+	e.POST("/api/hint", s.apiHint)         // the next logical step from a player's progress (explain.go)
+	e.POST(batchPath, s.apiBatch)          // text/plain, one puzzle per line (batch.go)
+	e.POST("/api/generate", s.apiGenerate) // a new puzzle of a band or grade (generate.go)
+	get("/api/daily", s.apiDaily)          // the puzzle of the day (generate.go)
 
 	// HTML pages: forms carry a CSRF token.
 	get("/", s.home, s.csrfCheck)
@@ -44,7 +46,10 @@ func (s *Server) routes() {
 	get("/puzzles/:id", s.puzzlePage, s.csrfCheck)
 	get("/stats", s.stats, s.csrfCheck)
 	get("/p/:cells", s.sharedPuzzle, s.csrfCheck) // share link: the puzzle in the path (share.go)
+	get("/generate", s.generatePage, s.csrfCheck) // the "New puzzle" form (generate.go)
+	get("/daily", s.dailyPage, s.csrfCheck)       // 303 to the puzzle of the day (generate.go)
 	e.POST("/puzzles", s.submitForm, s.csrfCheck)
+	e.POST("/generate", s.generateForm, s.csrfCheck)
 	e.POST(importPath, s.importUpload, s.csrfCheck) // multipart upload of a file of puzzles (upload.go)
 
 	// A static path that is also a value of a parameter route

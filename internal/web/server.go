@@ -161,6 +161,7 @@ type Server struct {
 	exports *gate // turns at streaming an export
 	traces  *traceCache
 	csrf    csrfSigner
+	dailies dailyCache // the puzzle of the day by date (generate.go)
 }
 
 // New returns a server over archive with its middleware and routes in place.

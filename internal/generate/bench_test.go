@@ -1,0 +1,73 @@
+package generate
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+// BenchmarkGenerate reports, per band, puzzles/s on one goroutine and the
+// candidates measured per kept puzzle. Extreme takes seconds a puzzle:
+//
+//	go test -run '^$' -bench Generate -benchtime 5x ./internal/generate
+func BenchmarkGenerate(b *testing.B) {
+	for _, bi := range sudoku.Bands {
+		b.Run(string(bi.Band), func(b *testing.B) {
+			cands := 0
+			start := time.Now()
+			for i := range b.N {
+				_, st, err := Generate(context.Background(), Request{Target: Target{Band: bi.Band}, Seed: SeedFor(1, i)})
+				if err != nil {
+					b.Fatal(err)
+				}
+				cands += st.Candidates
+			}
+			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "puzzles/s")
+			b.ReportMetric(float64(cands)/float64(b.N), "candidates/puzzle")
+		})
+	}
+}
+
+func TestTargetValidate(t *testing.T) {
+	for _, tc := range []struct {
+		t  Target
+		ok bool
+	}{
+		{Target{Band: "hard"}, true},
+		{Target{Band: "brutal"}, false},
+		{Target{MinGrade: 2, MaxGrade: 4}, true},
+		{Target{MinGrade: 4, MaxGrade: 2}, false},
+		{Target{}, false},
+		{Target{Band: "hard", MinGrade: 1, MaxGrade: 2}, false},
+		{Target{MinGrade: 0.5, MaxGrade: 2}, false},
+	} {
+		if err := tc.t.Validate(); (err == nil) != tc.ok {
+			t.Errorf("%+v: %v", tc.t, err)
+		}
+	}
+	if got, err := ParseGrade("7-8.5"); err != nil || got.MinGrade != 7 || got.MaxGrade != 8.5 {
+		t.Errorf("ParseGrade: %+v %v", got, err)
+	}
+}
+
+// TestGenerateSeed: the same request gives the same puzzle.
+func TestGenerateSeed(t *testing.T) {
+	r := Request{Target: Target{MinGrade: 3, MaxGrade: 5}, Seed: 9}
+	a, _, err := Generate(t.Context(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _, _ := Generate(t.Context(), r)
+	if a.Givens != b.Givens || a.Grade == nil || *a.Grade < 3 || *a.Grade > 5 {
+		t.Errorf("%s grade %v, then %s", a.Givens, a.Grade, b.Givens)
+	}
+}
+
+func TestGenerateMaxCandidates(t *testing.T) {
+	_, st, err := Generate(t.Context(), Request{Target: Target{Band: "extreme"}, Seed: 1, MaxCandidates: 5})
+	if _, ok := err.(*MissError); !ok || st.Candidates != 5 {
+		t.Errorf("err %v after %d candidates", err, st.Candidates)
+	}
+}

@@ -1,0 +1,304 @@
+// Package generate makes new puzzles of a chosen difficulty: a band of the
+// search engine's measure or a range of the logical solver's grade. The
+// puzzles themselves come from sudoku.Generator (random complete grids,
+// givens removed in a random order while the solution stays unique, until
+// minimal); this package measures each one as the archive does
+// (sudoku.Rate for the band, logic.GradePuzzle for the grade) and steers
+// towards the target:
+//
+//  1. Generate and test: a fresh random minimal puzzle is measured; in the
+//     target, it is the answer.
+//  2. Too hard: it is dropped and a fresh one drawn.
+//  3. Too easy: hill climbing. A neighbour (one or two digits of the
+//     solution added back, then reduced again to minimal, so it shares most
+//     givens) replaces the current puzzle when it measures at least as hard
+//     without passing the target; ClimbSteps neighbours, then a fresh start.
+//
+// Every puzzle measured, fresh or neighbour, is a candidate. The sequence of
+// candidates is fixed by the seed, so the first one in the target, the
+// answer, is too; a time budget (the context's deadline) or a candidate
+// budget (MaxCandidates) only decides when to give up, with a *MissError.
+package generate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sudoku-archive/sudoku/internal/logic"
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+// Target is the difficulty asked for: a band, or a range of grades.
+type Target struct {
+	Band sudoku.Band // "" for a grade range
+	// MinGrade and MaxGrade bound the grade (Sudoku Explainer's scale,
+	// inclusive) when Band is "".
+	MinGrade, MaxGrade float64
+}
+
+// Grade bounds accepted in a target: the scale of package logic runs from
+// 1.0 (a full house) to its floor past the ladder, 9.5, and SE's scale for
+// the hardest known puzzles goes to about 12.
+const (
+	LowestGrade  = 1.0
+	HighestGrade = 12.0
+)
+
+// Validate reports what is wrong with t, in words a user can act on.
+func (t Target) Validate() error {
+	if t.Band != "" {
+		if !t.Band.Valid() {
+			return fmt.Errorf("unknown band %q: use one of %s", t.Band, bandNames())
+		}
+		if t.MinGrade != 0 || t.MaxGrade != 0 {
+			return errors.New("give a band or a grade range, not both")
+		}
+		return nil
+	}
+	switch {
+	case t.MinGrade == 0 && t.MaxGrade == 0:
+		return fmt.Errorf("give a band (%s) or a grade range", bandNames())
+	case t.MinGrade < LowestGrade || t.MaxGrade > HighestGrade:
+		return fmt.Errorf("grade range %s: grades run from %.1f to %.1f", t.rangeText(), LowestGrade, HighestGrade)
+	case t.MinGrade > t.MaxGrade:
+		return fmt.Errorf("grade range %s: the minimum is above the maximum", t.rangeText())
+	}
+	return nil
+}
+
+func (t Target) rangeText() string {
+	return strconv.FormatFloat(t.MinGrade, 'f', -1, 64) + "-" + strconv.FormatFloat(t.MaxGrade, 'f', -1, 64)
+}
+
+// String names the target for people: "extreme", "grade 7-8.5".
+func (t Target) String() string {
+	if t.Band != "" {
+		return string(t.Band)
+	}
+	return "grade " + t.rangeText()
+}
+
+// ParseGrade reads a grade range "MIN-MAX" ("7-8.5"), or a single grade
+// "7.2" meaning exactly that grade.
+func ParseGrade(s string) (Target, error) {
+	lo, hi, found := strings.Cut(strings.TrimSpace(s), "-")
+	if !found {
+		hi = lo
+	}
+	min, err1 := strconv.ParseFloat(strings.TrimSpace(lo), 64)
+	max, err2 := strconv.ParseFloat(strings.TrimSpace(hi), 64)
+	if err1 != nil || err2 != nil {
+		return Target{}, fmt.Errorf("grade range %q: use MIN-MAX, e.g. 7.0-8.5", s)
+	}
+	t := Target{MinGrade: min, MaxGrade: max}
+	return t, t.Validate()
+}
+
+func bandNames() string {
+	names := make([]string, len(sudoku.Bands))
+	for i, b := range sudoku.Bands {
+		names[i] = string(b.Band)
+	}
+	return strings.Join(names, ", ")
+}
+
+// Request is one puzzle to generate.
+type Request struct {
+	Target    Target
+	Symmetric bool   // givens in 180° rotational symmetry
+	Seed      uint64 // fixes the candidates, so the answer
+	// MaxCandidates gives up after this many candidates (0: no limit but
+	// the context's). Unlike a deadline it does not depend on the
+	// machine: the daily puzzle uses it.
+	MaxCandidates int
+	// MaxNodes bounds each search (0: sudoku.DefaultMaxNodes).
+	MaxNodes int64
+}
+
+// ClimbSteps is how many neighbours the hill climber tries from one fresh
+// puzzle before it starts again from another.
+const ClimbSteps = 40
+
+// Stats says what one generation cost.
+type Stats struct {
+	Candidates int // puzzles measured (fresh and neighbours)
+	Fresh      int // fresh random puzzles drawn (starts)
+}
+
+// MissError is the answer when the budget ran out before a puzzle in the
+// target came up.
+type MissError struct {
+	Target     Target
+	Candidates int
+	Elapsed    time.Duration
+}
+
+func (e *MissError) Error() string {
+	return fmt.Sprintf("no %s puzzle found within the budget (%d candidates in %.1fs): such puzzles are rare; try again, with a longer budget, or ask for an easier target",
+		e.Target, e.Candidates, e.Elapsed.Seconds())
+}
+
+// Generate returns a new minimal puzzle with a unique solution in r's
+// target, rated (sudoku.Rate) and graded (logic.GradePuzzle) as the archive
+// does. It fails with a *MissError when ctx's deadline passes or
+// r.MaxCandidates run out first, and with ctx's error when ctx is
+// canceled otherwise.
+func Generate(ctx context.Context, r Request) (sudoku.Puzzle, Stats, error) {
+	if err := r.Target.Validate(); err != nil {
+		return sudoku.Puzzle{}, Stats{}, err
+	}
+	s := search{Request: r, start: time.Now(), ctx: ctx}
+	s.gen = sudoku.NewGenerator(r.Seed, r.Symmetric)
+	s.opt = sudoku.Options{MaxNodes: r.MaxNodes, Done: ctx.Done()}
+	s.gen.Options = s.opt
+	p, err := s.run()
+	return p, s.stats, err
+}
+
+// search is one Generate call.
+type search struct {
+	Request
+	ctx   context.Context
+	start time.Time
+	gen   *sudoku.Generator
+	opt   sudoku.Options
+	stats Stats
+}
+
+// position of a measured candidate relative to the target.
+const (
+	below = -1
+	in    = 0
+	above = 1
+)
+
+// candidate is a measured puzzle.
+type candidate struct {
+	p     sudoku.Puzzle
+	score float64 // backtracks, or grade: what the climber raises
+	pos   int
+	// minimal is false for a symmetric puzzle that is minimal only among
+	// pairs: never an answer, but the climber may pass through it.
+	minimal bool
+}
+
+func (s *search) run() (sudoku.Puzzle, error) {
+	for {
+		if err := s.spent(); err != nil {
+			return sudoku.Puzzle{}, err
+		}
+		sol := s.gen.Solution()
+		s.stats.Fresh++
+		g, ok := s.gen.Reduce(sol)
+		cur, err := s.measure(g, ok)
+		if err != nil {
+			return sudoku.Puzzle{}, err
+		}
+		if cur != nil && cur.pos == in && cur.minimal {
+			return s.finish(cur)
+		}
+		if cur == nil || cur.pos == above {
+			continue
+		}
+		for range ClimbSteps {
+			if err := s.spent(); err != nil {
+				return sudoku.Puzzle{}, err
+			}
+			g, ok := s.gen.Neighbour(cur.p.Givens, sol)
+			next, err := s.measure(g, ok)
+			switch {
+			case err != nil:
+				return sudoku.Puzzle{}, err
+			case next == nil || next.pos == above:
+			case next.pos == in && next.minimal:
+				return s.finish(next)
+			case next.score >= cur.score:
+				cur = next
+			}
+		}
+	}
+}
+
+// spent returns a *MissError once the budget is used up.
+func (s *search) spent() error {
+	err := s.ctx.Err()
+	switch {
+	case errors.Is(err, context.DeadlineExceeded),
+		s.MaxCandidates > 0 && s.stats.Candidates >= s.MaxCandidates:
+		return &MissError{Target: s.Target, Candidates: s.stats.Candidates, Elapsed: time.Since(s.start)}
+	case err != nil:
+		return err
+	}
+	return nil
+}
+
+// measure rates g (and grades it for a grade target) and places it
+// against the target; nil for a puzzle to pass over (one the engine cannot
+// rate within its budget). minimal is what Reduce said of g.
+func (s *search) measure(g sudoku.Grid, minimal bool) (*candidate, error) {
+	s.stats.Candidates++
+	p, err := sudoku.Rate(g, s.opt)
+	switch {
+	case errors.Is(err, sudoku.ErrCanceled):
+		return nil, s.spentOr(err)
+	case err != nil:
+		return nil, nil // past the node budget: not a puzzle to offer
+	}
+	c := &candidate{p: p, minimal: minimal}
+	if t := s.Target; t.Band != "" {
+		info, _ := t.Band.Info()
+		c.score = float64(p.Backtracks)
+		c.pos = position(p.Backtracks < info.Min, p.Backtracks > info.Max)
+		return c, nil
+	}
+	logic.GradePuzzle(&c.p)
+	if c.p.Grade == nil {
+		return nil, nil
+	}
+	g10 := c.p.GradeTenths()
+	c.score = float64(g10)
+	c.pos = position(g10 < tenths(s.Target.MinGrade), g10 > tenths(s.Target.MaxGrade))
+	return c, nil
+}
+
+// spentOr turns a search stopped by the context into the budget's error.
+func (s *search) spentOr(err error) error {
+	if e := s.spent(); e != nil {
+		return e
+	}
+	return err
+}
+
+func position(lo, hi bool) int {
+	switch {
+	case lo:
+		return below
+	case hi:
+		return above
+	}
+	return in
+}
+
+func tenths(g float64) int64 { return int64(g*10 + 0.5) }
+
+// finish grades the answer when the target did not need it already.
+func (s *search) finish(c *candidate) (sudoku.Puzzle, error) {
+	if c.p.GradeVersion == "" {
+		logic.GradePuzzle(&c.p)
+	}
+	return c.p, nil
+}
+
+// SeedFor returns the seed of the i-th puzzle of a run with seed base, so
+// a run's puzzles are independent of one another (and of how many workers
+// make them) and the same base gives the same run.
+func SeedFor(base uint64, i int) uint64 {
+	z := base + uint64(i+1)*0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
