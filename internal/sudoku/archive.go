@@ -66,6 +66,10 @@ func (p *Puzzle) SetGradeTenths(t int64) {
 // and POST /api/solve report its two-or-more solutions.)
 var ErrNoGivens = errors.New("puzzle has no givens: an empty grid cannot be archived")
 
+// ErrDailyRepeat refuses to make a puzzle the puzzle of a day when it (the
+// same canonical form) is the puzzle of another day already.
+var ErrDailyRepeat = errors.New("this puzzle is the puzzle of another day already")
+
 // ErrNotFound is returned when no archived puzzle has the requested id.
 var ErrNotFound = errors.New("puzzle not found")
 

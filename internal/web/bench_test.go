@@ -49,6 +49,12 @@ func (n *nullArchive) PuzzleByGivens(context.Context, sudoku.Grid) (sudoku.Puzzl
 func (n *nullArchive) ByCanonical(context.Context, sudoku.Grid) (sudoku.Puzzle, error) {
 	return sudoku.Puzzle{}, sudoku.ErrNotFound
 }
+func (n *nullArchive) Daily(context.Context, string) (sudoku.Puzzle, error) {
+	return sudoku.Puzzle{}, sudoku.ErrNotFound
+}
+func (n *nullArchive) SetDaily(_ context.Context, _ string, p sudoku.Puzzle) (sudoku.Puzzle, error) {
+	return p, nil
+}
 func (n *nullArchive) Equivalents(_ context.Context, p sudoku.Puzzle) ([]sudoku.Puzzle, error) {
 	return []sudoku.Puzzle{p}, nil
 }

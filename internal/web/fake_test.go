@@ -17,6 +17,7 @@ type fakeArchive struct {
 	mu      sync.Mutex
 	puzzles []sudoku.Puzzle // index = id-1
 	pingErr error
+	daily   map[string]int64 // date: id
 }
 
 func (f *fakeArchive) Submit(_ context.Context, p sudoku.Puzzle) (sudoku.Puzzle, bool, error) {
@@ -189,4 +190,31 @@ func (f *fakeArchive) Export(ctx context.Context, _ sudoku.ListQuery, fn func(su
 		}
 	}
 	return nil
+}
+
+func (f *fakeArchive) Daily(_ context.Context, date string) (sudoku.Puzzle, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if id, ok := f.daily[date]; ok {
+		return f.puzzles[id-1], nil
+	}
+	return sudoku.Puzzle{}, sudoku.ErrNotFound
+}
+
+func (f *fakeArchive) SetDaily(_ context.Context, date string, p sudoku.Puzzle) (sudoku.Puzzle, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if id, ok := f.daily[date]; ok {
+		return f.puzzles[id-1], nil
+	}
+	for _, id := range f.daily {
+		if f.puzzles[id-1].Canonical == p.Canonical {
+			return sudoku.Puzzle{}, sudoku.ErrDailyRepeat
+		}
+	}
+	if f.daily == nil {
+		f.daily = map[string]int64{}
+	}
+	f.daily[date] = p.ID
+	return f.puzzles[p.ID-1], nil
 }

@@ -196,13 +196,15 @@ func DailyBand(date time.Time) sudoku.Band {
 	return dailyBands[dailyDay(date)%len(dailyBands)]
 }
 
-// DailyPuzzle makes date's puzzle: a pure function of the date (and
-// sudoku.GeneratorVersion, and the engine's measures). When the band's
-// candidate budget runs out (never seen), the next easier band is tried
-// from the same seed, which is deterministic too.
-func DailyPuzzle(ctx context.Context, date time.Time) (sudoku.Puzzle, error) {
+// DailyPuzzle makes date's puzzle: a pure function of the date and attempt
+// (and sudoku.GeneratorVersion, and the engine's measures). Attempt 0 is
+// the date's puzzle; a later attempt is used only when an earlier one was
+// the puzzle of another day already. When the band's candidate budget runs
+// out (never seen), the next easier band is tried from the same seed,
+// which is deterministic too.
+func DailyPuzzle(ctx context.Context, date time.Time, attempt int) (sudoku.Puzzle, error) {
 	day := dailyDay(date)
-	seed := generate.SeedFor(dailySeedBase, day)
+	seed := generate.SeedFor(dailySeedBase+uint64(attempt)*0x9e3779b97f4a7c15, day)
 	i := day % len(dailyBands)
 	for {
 		p, _, err := generate.Generate(ctx, generate.Request{
@@ -217,11 +219,14 @@ func DailyPuzzle(ctx context.Context, date time.Time) (sudoku.Puzzle, error) {
 	}
 }
 
-// dailyCache remembers the archived id of each date's puzzle this process
-// has served, so a date is generated once per process.
+// dailyMaxAttempts bounds the puzzles tried for one date that were the
+// puzzle of another day already (one in 10^20 or so each).
+const dailyMaxAttempts = 8
+
+// dailyCache makes one date's puzzle at a time in this process, so that two
+// requests for a new date do not both generate it.
 type dailyCache struct {
-	mu  sync.Mutex // held while a date is made, so it is made once
-	ids map[string]int64
+	mu sync.Mutex
 }
 
 // today is the current date in UTC: the puzzle of the day changes at
@@ -245,37 +250,46 @@ func dailyDate(c echo.Context) (time.Time, error) {
 	return d, nil
 }
 
-// daily returns date's archived puzzle, making and archiving it on first
-// use. It looks the puzzle up by its givens first, so a date asked again
-// after a restart counts no new submission.
+// daily returns date's puzzle: the one the archive recorded for the date,
+// or, the first time, a new one made from the date, archived (looked up by
+// its givens first, so it counts no new submission) and recorded. The
+// archive keeps the date's puzzle for good and never records one puzzle
+// (however written) for two dates; several servers on one archive agree,
+// the first to record a date wins.
 func (s *Server) daily(ctx context.Context, date time.Time) (sudoku.Puzzle, error) {
 	key := date.Format(time.DateOnly)
 	s.dailies.mu.Lock()
 	defer s.dailies.mu.Unlock()
-	if id, ok := s.dailies.ids[key]; ok {
-		return s.archive.Puzzle(ctx, id)
-	}
-	var p sudoku.Puzzle
-	err := s.searching(ctx, func() error {
-		var err error
-		p, err = DailyPuzzle(ctx, date)
-		return err
-	})
-	if err != nil {
+	switch p, err := s.archive.Daily(ctx, key); {
+	case err == nil:
+		return p, nil
+	case !errors.Is(err, sudoku.ErrNotFound):
 		return p, fmt.Errorf("puzzle of the day %s: %w", key, err)
 	}
-	stored, err := s.archive.PuzzleByGivens(ctx, p.Givens)
-	if errors.Is(err, sudoku.ErrNotFound) {
-		stored, _, err = s.archive.Submit(ctx, p)
+	for attempt := range dailyMaxAttempts {
+		var p sudoku.Puzzle
+		err := s.searching(ctx, func() error {
+			var err error
+			p, err = DailyPuzzle(ctx, date, attempt)
+			return err
+		})
+		if err != nil {
+			return p, fmt.Errorf("puzzle of the day %s: %w", key, err)
+		}
+		stored, err := s.archive.PuzzleByGivens(ctx, p.Givens)
+		if errors.Is(err, sudoku.ErrNotFound) {
+			stored, _, err = s.archive.Submit(ctx, p)
+		}
+		if err != nil {
+			return p, fmt.Errorf("archive puzzle of the day %s: %w", key, err)
+		}
+		day, err := s.archive.SetDaily(ctx, key, stored)
+		if errors.Is(err, sudoku.ErrDailyRepeat) {
+			continue
+		}
+		return day, err
 	}
-	if err != nil {
-		return p, fmt.Errorf("archive puzzle of the day %s: %w", key, err)
-	}
-	if s.dailies.ids == nil {
-		s.dailies.ids = make(map[string]int64)
-	}
-	s.dailies.ids[key] = stored.ID
-	return stored, nil
+	return sudoku.Puzzle{}, fmt.Errorf("puzzle of the day %s: %d puzzles in a row were other days' puzzles", key, dailyMaxAttempts)
 }
 
 // dailyPage is GET /daily: 303 to the page of the date's puzzle (today's

@@ -158,7 +158,7 @@ func TestDailyDistinct(t *testing.T) {
 	seen := map[sudoku.Grid]string{}
 	for i := range n {
 		d := DailyFirst.AddDate(0, 0, i)
-		p, err := DailyPuzzle(t.Context(), d)
+		p, err := DailyPuzzle(t.Context(), d, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

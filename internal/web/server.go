@@ -49,6 +49,13 @@ type Archive interface {
 	// Equivalents returns the archived entries of p's class in id order,
 	// its first entry first (p's own included).
 	Equivalents(ctx context.Context, p sudoku.Puzzle) ([]sudoku.Puzzle, error)
+	// Daily returns the puzzle of the day recorded for date (YYYY-MM-DD),
+	// or sudoku.ErrNotFound.
+	Daily(ctx context.Context, date string) (sudoku.Puzzle, error)
+	// SetDaily records the archived p as date's puzzle unless the date has
+	// one, and returns the date's puzzle; sudoku.ErrDailyRepeat when p is
+	// another date's puzzle.
+	SetDaily(ctx context.Context, date string, p sudoku.Puzzle) (sudoku.Puzzle, error)
 	// SubmitMany archives ps in one durable transaction, like Submit for
 	// each; duplicate[i] tells which were archived already (earlier in ps
 	// included). It serves the batch import and the upload form.
