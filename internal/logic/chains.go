@@ -333,6 +333,9 @@ type chainPool struct {
 	offRun  *chainer
 	regRuns [9]*chainer
 	u       unary
+	starts  []int32        // the unary searches' start nodes, in order
+	fs      []forcingState // forcingAll's searches
+	hits    []forcingHit
 }
 
 func (s *solver) pool() *chainPool {
@@ -356,9 +359,10 @@ type chainHint struct {
 	key   int
 	ok    bool
 	step  Step
+	ord   int // place in the search order: the earlier hint wins a tie
 }
 
-func (h *chainHint) better(grade float64, cx, key int) bool {
+func (h *chainHint) better(grade float64, cx, key, ord int) bool {
 	if !h.ok {
 		return true
 	}
@@ -368,7 +372,10 @@ func (h *chainHint) better(grade float64, cx, key int) bool {
 	if cx != h.cx {
 		return cx < h.cx
 	}
-	return key < h.key
+	if key != h.key {
+		return key < h.key
+	}
+	return ord < h.ord
 }
 
 // targetStep builds the outcome of a chain proving node target.
@@ -413,7 +420,7 @@ func (s *solver) multiChains(mode chainMode) (Step, bool) {
 	var best chainHint
 	consider := func(cx, key int, build func() (Step, bool)) {
 		g := chainGrade(base, cx)
-		if !best.better(g, cx, key) {
+		if !best.better(g, cx, key, 1<<30) {
 			return
 		}
 		st, ok := build()
@@ -424,7 +431,7 @@ func (s *solver) multiChains(mode chainMode) (Step, bool) {
 		if st.Technique == "" {
 			st.Technique = name
 		}
-		best = chainHint{g, cx, key, true, st}
+		best = chainHint{g, cx, key, true, st, 0}
 	}
 	canBeat := func() bool { return !best.ok || base <= best.grade }
 	for c := range 81 {

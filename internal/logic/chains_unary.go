@@ -223,6 +223,7 @@ func (s *solver) unaryChains() (Step, bool) {
 	p := s.pool()
 	u := &p.u
 	s.cacheDigits()
+	s.cacheStrong()
 	var best chainHint
 	// limit is the longest chain (in nodes, with a margin of two) that can
 	// still rate no higher than the best found so far.
@@ -256,59 +257,186 @@ func (s *solver) unaryChains() (Step, bool) {
 		if best.ok && best.grade < cycBase {
 			break
 		}
+		// The starts, in the order of Sudoku Explainer's search: a hint
+		// found from an earlier start wins a tie (ord).
+		p.starts = p.starts[:0]
 		for c := range 81 {
 			card := popcount(s.b.cand[c])
 			if card < 2 || (!x && card > 2) {
 				continue
 			}
+			for m := s.b.cand[c]; m != 0; m &= m - 1 {
+				p.starts = append(p.starts, nodeOf(c, bits.TrailingZeros16(m), true))
+			}
+		}
+		if x {
+			// Forcing chains first: the shortest ones bound the cycle
+			// searches. A cycle that removes candidate Z rests on links
+			// a forcing chain from Z's "on" node can take around the
+			// cycle, so no forcing chain within the limit means no cycle
+			// worth finding either.
+			hits := s.forcingAll(p, y, limit(fcBase))
+			if len(hits) == 0 {
+				continue
+			}
+			for _, h := range hits {
+				start, ord := h.start, h.ord
+				n := h.n
+				if !best.better(chainGrade(fcBase, n), n, key, ord) {
+					continue
+				}
+				t := s.forcing(u, start, y, limit(fcBase))
+				if t < 0 {
+					continue
+				}
+				path := u.path(t)
+				cx := distinct(path)
+				g := chainGrade(fcBase, cx)
+				if !best.better(g, cx, key, ord) {
+					continue
+				}
+				st, ok := s.targetStep(u.objs[t].id)
+				if !ok {
+					continue
+				}
+				st.Technique, st.Grade, st.Length = fcName, g, cx
+				st.Chain = make([]Node, len(path))
+				for i, id := range path {
+					st.Chain[i] = toNode(id)
+				}
+				st.Cells = pathCells(path)
+				best = chainHint{g, cx, key, true, st, ord}
+			}
+		}
+		for i, on := range p.starts {
 			if s.broke() {
 				return Step{}, false
 			}
-			for _, v := range digitsOf(s.b.cand[c]) {
-				on := nodeOf(c, v, true)
+			ord := 3 * i
+			u.cycles = u.cycles[:0]
+			if s.mayCycle(on, y, x, limit(cycBase)) {
 				s.cycleSearch(u, on, y, x, limit(cycBase))
-				for _, cyc := range u.cycles {
-					path := u.path(cyc)
-					cx := distinct(path)
-					g := chainGrade(cycBase, cx)
-					if !best.better(g, cx, key) {
-						continue
-					}
-					if st, ok := s.cycleStep(path); ok {
-						st.Technique, st.Grade, st.Length = cycName, g, cx
-						best = chainHint{g, cx, key, true, st}
-					}
-				}
-				if !x {
+			}
+			for _, cyc := range u.cycles {
+				path := u.path(cyc)
+				cx := distinct(path)
+				g := chainGrade(cycBase, cx)
+				if !best.better(g, cx, key, ord) {
 					continue
 				}
-				for _, start := range [2]int32{on, conjugate(on)} {
-					t := s.forcing(u, start, y, limit(fcBase))
-					if t < 0 {
-						continue
-					}
-					path := u.path(t)
-					cx := distinct(path)
-					g := chainGrade(fcBase, cx)
-					if !best.better(g, cx, key) {
-						continue
-					}
-					st, ok := s.targetStep(u.objs[t].id)
-					if !ok {
-						continue
-					}
-					st.Technique, st.Grade, st.Length = fcName, g, cx
-					st.Chain = make([]Node, len(path))
-					for i, id := range path {
-						st.Chain[i] = toNode(id)
-					}
-					st.Cells = pathCells(path)
-					best = chainHint{g, cx, key, true, st}
+				if st, ok := s.cycleStep(path); ok {
+					st.Technique, st.Grade, st.Length = cycName, g, cx
+					best = chainHint{g, cx, key, true, st, ord}
 				}
 			}
 		}
 	}
+	if s.broke() {
+		return Step{}, false
+	}
 	return best.step, best.ok
+}
+
+// forcingHit is a start whose forcing chain has n nodes; ord is its place
+// in the search order.
+type forcingHit struct {
+	start int32
+	n     int
+	ord   int
+}
+
+// forcingAll runs forcingLength from every start (p.starts, on and off) a
+// layer at a time, all starts together, and stops at the first layer where
+// some chain closes: it returns those starts, the shortest chains, in
+// search order. A start's own search stops at limit as forcing does.
+func (s *solver) forcingAll(p *chainPool, y bool, limit int) []forcingHit {
+	n := 2 * len(p.starts)
+	if cap(p.fs) < n {
+		p.fs = make([]forcingState, n)
+	}
+	p.fs = p.fs[:n]
+	p.hits = p.hits[:0]
+	active := 0
+	for i, on := range p.starts {
+		for k, start := range [2]int32{on, conjugate(on)} {
+			f := &p.fs[2*i+k]
+			*f = forcingState{}
+			c0, d0 := nodeCell(start), nodeDigit(start)
+			if k == 0 {
+				f.onV[d0].add(c0)
+				f.frOn[d0].add(c0)
+			} else {
+				f.offV[d0].add(c0)
+				f.frOff[d0].add(c0)
+			}
+			f.live = true
+			active++
+		}
+	}
+	for layer := 1; active > 0; layer++ {
+		if 2*(layer-1) > limit || s.broke() {
+			break
+		}
+		for i := range p.fs {
+			f := &p.fs[i]
+			if !f.live {
+				continue
+			}
+			start := p.starts[i/2]
+			if i%2 == 1 {
+				start = conjugate(start)
+			}
+			if s.forcingLayer(f, start, y) {
+				p.hits = append(p.hits, forcingHit{start, 2 * layer, 3*(i/2) + 1 + i%2})
+			}
+			if !f.live {
+				active--
+			}
+		}
+		if len(p.hits) > 0 {
+			break
+		}
+	}
+	return p.hits
+}
+
+// forcingState is one start's search in forcingAll.
+type forcingState struct {
+	onV, offV, frOn, frOff digitSets
+	live                   bool
+}
+
+// forcingLayer advances f by one layer (on to off, then off to on) and
+// reports whether the start's conjugate was reached; f.live turns false
+// when the search is over.
+func (s *solver) forcingLayer(f *forcingState, start int32, y bool) bool {
+	c0, d0 := nodeCell(start), nodeDigit(start)
+	on0 := nodeOn(start)
+	if f.frOn.empty() && f.frOff.empty() {
+		f.live = false
+		return false
+	}
+	s.work += int64(f.frOn.count())
+	var newOff digitSets
+	s.offLinks(&f.frOn, y, &newOff)
+	if on0 && newOff[d0].has(c0) {
+		f.live = false
+		return true
+	}
+	newOff.andNot(&f.offV)
+	f.offV.or(&newOff)
+	f.frOff.or(&newOff)
+	s.work += int64(f.frOff.count())
+	var newOn digitSets
+	s.onLinks(&f.frOff, y, true, &newOn)
+	if !on0 && newOn[d0].has(c0) {
+		f.live = false
+		return true
+	}
+	newOn.andNot(&f.onV)
+	f.onV.or(&newOn)
+	f.frOn, f.frOff = newOn, digitSets{}
+	return false
 }
 
 func pathCells(path []int32) []int {
@@ -340,16 +468,25 @@ func (s *solver) cycleStep(path []int32) (Step, bool) {
 			back[d][1] |= vis[1]
 		}
 	}
+	var hit [10]cellSet
+	any := false
+	for d := 1; d <= 9; d++ {
+		h := forw[d].and(back[d])
+		h[0] &^= cells[0]
+		h[1] &^= cells[1]
+		hit[d] = h
+		any = any || !h.empty()
+	}
+	if !any {
+		return Step{}, false
+	}
 	var elim []Candidate
 	for c := range 81 {
 		for d := 1; d <= 9; d++ {
-			if !cells.has(c) && forw[d].has(c) && back[d].has(c) {
+			if hit[d].has(c) {
 				elim = append(elim, Candidate{c, d})
 			}
 		}
-	}
-	if len(elim) == 0 {
-		return Step{}, false
 	}
 	st := Step{Eliminations: elim, Cells: pathCells(path)}
 	st.Chain = make([]Node, len(path))

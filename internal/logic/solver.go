@@ -138,7 +138,8 @@ type solver struct {
 	work   int64
 	budget int64
 	ch     *chainPool
-	dcells [10]cellSet // cells of each digit, refreshed by the chain searches
+	dcells [10]cellSet     // cells of each digit, refreshed by the chain searches
+	strong [10][81]cellSet // strong-link partners of each digit and cell (cacheStrong)
 }
 
 var errBudget = errors.New("budget")
