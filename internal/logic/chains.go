@@ -250,6 +250,7 @@ func (ch *chainer) advanced() bool {
 			sub.b.val[c] = 1 // placed or emptied: not a cell the rules look at
 		}
 	}
+	sub.refresh()
 	rules := []func() (Step, bool){
 		func() (Step, bool) { return sub.locking(false) },
 		func() (Step, bool) { return sub.hiddenSet(2, false) },

@@ -58,16 +58,6 @@ func (s *solver) links(p int32, y, x bool, out []int32) []int32 {
 	return out
 }
 
-// cacheDigits refreshes s.dcells, the cells of each digit, for links.
-func (s *solver) cacheDigits() {
-	s.dcells = [10]cellSet{}
-	for c := range 81 {
-		for m := s.b.cand[c]; m != 0; m &= m - 1 {
-			s.dcells[bits.TrailingZeros16(m)].add(c)
-		}
-	}
-}
-
 func (u *unary) reset(start int32) {
 	u.objs = append(u.objs[:0], uobj{start, -1})
 	u.onSet, u.offSet = nodeSet{}, nodeSet{}
@@ -222,7 +212,6 @@ func distinct(ids []int32) int {
 func (s *solver) unaryChains() (Step, bool) {
 	p := s.pool()
 	u := &p.u
-	s.cacheDigits()
 	s.cacheStrong()
 	var best chainHint
 	// limit is the longest chain (in nodes, with a margin of two) that can

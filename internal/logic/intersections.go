@@ -7,7 +7,7 @@ import "math/bits"
 var lockingOrder = [4][2]int{{2, 1}, {2, 0}, {1, 2}, {0, 2}}
 
 // crosses reports whether units u and v share cells (and are different).
-func crosses(u, v int) bool { return u != v && !unitSet[u].and(unitSet[v]).empty() }
+func crosses(u, v int) bool { return crossing[u][v] }
 
 // locking finds pointing (a box's digit confined to one row or column, 2.6)
 // and claiming (a line's digit confined to one box, 2.8). In direct mode it

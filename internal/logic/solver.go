@@ -3,6 +3,7 @@ package logic
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -144,6 +145,17 @@ type solver struct {
 
 var errBudget = errors.New("budget")
 
+// refresh recomputes the tables of the board's candidates a step reads.
+func (s *solver) refresh() {
+	s.b.refresh()
+	s.dcells = [10]cellSet{}
+	for c := range 81 {
+		for m := s.b.cand[c]; m != 0; m &= m - 1 {
+			s.dcells[bits.TrailingZeros16(m)].add(c)
+		}
+	}
+}
+
 // spend counts work and reports whether the budget is gone.
 func (s *solver) spend(n int) bool {
 	s.work += int64(n)
@@ -163,6 +175,7 @@ func newSolver(b board, opt Options) *solver {
 // next finds the easiest step; ok is false when none is found, and then
 // floor is the grade the next rung would have given at least.
 func (s *solver) next() (st Step, ok bool, floor float64) {
+	s.refresh()
 	for i, t := range ladder {
 		if s.broke() {
 			return Step{}, false, t.base

@@ -1,6 +1,9 @@
 package logic
 
-import "slices"
+import (
+	"math/bits"
+	"slices"
+)
 
 // xyWing finds a pivot whose two candidates x, y (XYZ: three, x, y, z) are
 // each shared with a bivalue wing it sees, the wings sharing z: z is removed
@@ -72,31 +75,38 @@ func (s *solver) alsWing(n int) (Step, bool) {
 	var best Step
 	bestElim := 0
 	found := false
-	var set []int
-	var try func(start int, digits uint16, common cellSet)
-	try = func(start int, digits uint16, common cellSet) {
-		if len(set) == n {
-			if popcount(digits) != n+1 {
-				return
-			}
-			s.alsWingAt(set, digits, &best, &bestElim, &found, n)
-			return
-		}
-		for c := start; c < 81; c++ {
-			m := b.cand[c]
-			if popcount(m) < 2 || popcount(digits|m) > n+1 || (len(set) > 0 && !common.has(c)) {
-				continue
-			}
-			set = append(set, c)
-			nc := sees[c]
-			if len(set) > 1 {
-				nc = common.and(sees[c])
-			}
-			try(c+1, digits|m, nc)
-			set = set[:len(set)-1]
+	// open: the cells that can be in the set (2 to n+1 candidates).
+	var open cellSet
+	for c := range 81 {
+		if k := popcount(b.cand[c]); k >= 2 && k <= n+1 {
+			open.add(c)
 		}
 	}
-	try(0, 0, cellSet{})
+	var set [4]int
+	var try func(k int, from cellSet, digits uint16)
+	try = func(k int, from cellSet, digits uint16) {
+		for w := 0; w < 2; w++ {
+			for m := from[w]; m != 0; m &= m - 1 {
+				c := w*64 + bits.TrailingZeros64(m)
+				ds := digits | b.cand[c]
+				if popcount(ds) > n+1 {
+					continue
+				}
+				set[k] = c
+				if k+1 == n {
+					if popcount(ds) == n+1 {
+						s.alsWingAt(set[:n], ds, &best, &bestElim, &found, n)
+					}
+					continue
+				}
+				// later cells that see every cell so far
+				next := from.and(sees[c])
+				next.clearTo(c)
+				try(k+1, next, ds)
+			}
+		}
+	}
+	try(0, open, 0)
 	return best, found
 }
 
