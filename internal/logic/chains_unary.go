@@ -13,6 +13,32 @@ type unary struct {
 	qOff   []int32
 	buf    []int32
 	cycles []int32
+
+	// The links of each node under the current (y, x), built on demand
+	// (linkGen says whether a node's entry is current).
+	gen      uint32
+	linkGen  [nNodes]uint32
+	linkAt   [nNodes]int32
+	linkN    [nNodes]uint8
+	linkPool []int32
+}
+
+// newLinks starts a new link table: the board or the link kinds changed.
+func (u *unary) newLinks() {
+	u.gen++
+	u.linkPool = u.linkPool[:0]
+}
+
+// cachedLinks returns s.links(p, y, x) through u's table.
+func (s *solver) cachedLinks(u *unary, p int32, y, x bool) []int32 {
+	if u.linkGen[p] != u.gen {
+		at := len(u.linkPool)
+		u.linkPool = s.links(p, y, x, u.linkPool)
+		u.linkGen[p] = u.gen
+		u.linkAt[p] = int32(at)
+		u.linkN[p] = uint8(len(u.linkPool) - at)
+	}
+	return u.linkPool[u.linkAt[p] : u.linkAt[p]+int32(u.linkN[p])]
 }
 
 type uobj struct {
@@ -90,7 +116,7 @@ func (s *solver) forcing(u *unary, start int32, y bool, limit int) int32 {
 		for i := 0; i < len(u.qOn); i++ {
 			o := u.qOn[i]
 			s.work++
-			u.buf = s.links(u.objs[o].id, y, true, u.buf[:0])
+			u.buf = s.cachedLinks(u, u.objs[o].id, y, true)
 			for _, q := range u.buf {
 				if u.offSet.has(q) && !(q == conjugate(start) && target < 0) {
 					continue
@@ -110,7 +136,7 @@ func (s *solver) forcing(u *unary, start int32, y bool, limit int) int32 {
 		for i := 0; i < len(u.qOff); i++ {
 			o := u.qOff[i]
 			s.work++
-			u.buf = s.links(u.objs[o].id, y, true, u.buf[:0])
+			u.buf = s.cachedLinks(u, u.objs[o].id, y, true)
 			for _, q := range u.buf {
 				if u.onSet.has(q) && !(q == conjugate(start) && target < 0) {
 					continue
@@ -150,7 +176,7 @@ func (s *solver) cycleSearch(u *unary, start int32, y, x bool, limit int) {
 		for i := 0; i < len(u.qOn); i++ {
 			o := u.qOn[i]
 			s.work++
-			u.buf = s.links(u.objs[o].id, y, x, u.buf[:0])
+			u.buf = s.cachedLinks(u, u.objs[o].id, y, x)
 			for _, q := range u.buf {
 				if u.isParent(o, q) {
 					continue
@@ -168,7 +194,7 @@ func (s *solver) cycleSearch(u *unary, start int32, y, x bool, limit int) {
 			if s.broke() {
 				return
 			}
-			u.buf = s.links(u.objs[o].id, y, x, u.buf[:0])
+			u.buf = s.cachedLinks(u, u.objs[o].id, y, x)
 			for _, q := range u.buf {
 				if length >= 4 && q == start {
 					u.objs = append(u.objs, uobj{q, o})
@@ -246,6 +272,7 @@ func (s *solver) unaryChains() (Step, bool) {
 		if best.ok && best.grade < cycBase {
 			break
 		}
+		u.newLinks()
 		// The starts, in the order of Sudoku Explainer's search: a hint
 		// found from an earlier start wins a tie (ord).
 		p.starts = p.starts[:0]
@@ -401,6 +428,9 @@ type forcingState struct {
 func (s *solver) forcingLayer(f *forcingState, start int32, y bool) bool {
 	c0, d0 := nodeCell(start), nodeDigit(start)
 	on0 := nodeOn(start)
+	if !y {
+		return s.forcingLayerX(f, c0, d0, on0)
+	}
 	if f.frOn.empty() && f.frOff.empty() {
 		f.live = false
 		return false
@@ -483,4 +513,59 @@ func (s *solver) cycleStep(path []int32) (Step, bool) {
 		st.Chain[i] = toNode(id)
 	}
 	return st, true
+}
+
+// forcingLayerX is forcingLayer with X-links only: the search never leaves
+// the start's digit.
+func (s *solver) forcingLayerX(f *forcingState, c0, d int, on0 bool) bool {
+	frOn, frOff := f.frOn[d], f.frOff[d]
+	if frOn.empty() && frOff.empty() {
+		f.live = false
+		return false
+	}
+	var reach cellSet
+	n := 0
+	for w := 0; w < 2; w++ {
+		for m := frOn[w]; m != 0; m &= m - 1 {
+			c := w*64 + bits.TrailingZeros64(m)
+			reach[0] |= sees[c][0]
+			reach[1] |= sees[c][1]
+			n++
+		}
+	}
+	s.work += int64(n)
+	reach = reach.and(s.dcells[d])
+	if on0 && reach.has(c0) {
+		f.live = false
+		return true
+	}
+	offV := &f.offV[d]
+	reach[0] &^= offV[0]
+	reach[1] &^= offV[1]
+	offV[0] |= reach[0]
+	offV[1] |= reach[1]
+	frOff[0] |= reach[0]
+	frOff[1] |= reach[1]
+	var on cellSet
+	n = 0
+	for w := 0; w < 2; w++ {
+		for m := frOff[w]; m != 0; m &= m - 1 {
+			st := &s.strong[d][w*64+bits.TrailingZeros64(m)]
+			on[0] |= st[0]
+			on[1] |= st[1]
+			n++
+		}
+	}
+	s.work += int64(n)
+	if !on0 && on.has(c0) {
+		f.live = false
+		return true
+	}
+	onV := &f.onV[d]
+	on[0] &^= onV[0]
+	on[1] &^= onV[1]
+	onV[0] |= on[0]
+	onV[1] |= on[1]
+	f.frOn[d], f.frOff[d] = on, cellSet{}
+	return false
 }

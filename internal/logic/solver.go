@@ -135,12 +135,13 @@ func init() {
 const beyondGrade = 9.5
 
 type solver struct {
-	b      board
-	work   int64
-	budget int64
-	ch     *chainPool
-	dcells [10]cellSet     // cells of each digit, refreshed by the chain searches
-	strong [10][81]cellSet // strong-link partners of each digit and cell (cacheStrong)
+	b       board
+	work    int64
+	budget  int64
+	ch      *chainPool
+	dcells  [10]cellSet     // cells of each digit, refreshed by the chain searches
+	bivalue cellSet         // cells with two candidates (refresh)
+	strong  [10][81]cellSet // strong-link partners of each digit and cell (cacheStrong)
 }
 
 var errBudget = errors.New("budget")
@@ -149,7 +150,11 @@ var errBudget = errors.New("budget")
 func (s *solver) refresh() {
 	s.b.refresh()
 	s.dcells = [10]cellSet{}
+	s.bivalue = cellSet{}
 	for c := range 81 {
+		if popcount(s.b.cand[c]) == 2 {
+			s.bivalue.add(c)
+		}
 		for m := s.b.cand[c]; m != 0; m &= m - 1 {
 			s.dcells[bits.TrailingZeros16(m)].add(c)
 		}

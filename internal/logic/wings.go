@@ -134,12 +134,16 @@ func (s *solver) alsWingAt(set []int, digits uint16, best *Step, bestElim *int, 
 	}
 	grade := base + float64(spread-diff)*0.1
 	grade = float64(int(grade*10+0.5)) / 10
+	if *found && grade > best.Grade {
+		return // cannot beat the best set found
+	}
+	// yz: a bivalue cell outside the set, seeing one of its cells.
+	around = around.and(s.bivalue)
+	around[0] &^= inSet[0]
+	around[1] &^= inSet[1]
 	around.each(func(yz int) {
-		if inSet.has(yz) {
-			return
-		}
 		m := b.cand[yz]
-		if popcount(m) != 2 || m&digits != m {
+		if m&digits != m {
 			return
 		}
 		restricted := func(d int) bool {
