@@ -3,6 +3,7 @@ package logic
 import (
 	"math/bits"
 	"slices"
+	"sync"
 )
 
 // The chain family follows Sudoku Explainer's Chaining: a node is a
@@ -339,18 +340,39 @@ type chainPool struct {
 	hits    []forcingHit
 }
 
+// chainPools keeps chain pools (large, fixed-size search state) between solves.
+var chainPools = sync.Pool{New: func() any {
+	p := &chainPool{offRun: &chainer{}}
+	for i := range p.onRuns {
+		p.onRuns[i] = &chainer{}
+	}
+	for i := range p.regRuns {
+		p.regRuns[i] = &chainer{}
+	}
+	return p
+}}
+
 func (s *solver) pool() *chainPool {
 	if s.ch == nil {
-		p := &chainPool{offRun: &chainer{s: s}}
-		for i := range p.onRuns {
-			p.onRuns[i] = &chainer{s: s}
+		p := chainPools.Get().(*chainPool)
+		p.offRun.s = s
+		for _, ch := range p.onRuns {
+			ch.s = s
 		}
-		for i := range p.regRuns {
-			p.regRuns[i] = &chainer{s: s}
+		for _, ch := range p.regRuns {
+			ch.s = s
 		}
 		s.ch = p
 	}
 	return s.ch
+}
+
+// release gives the chain pool back for the next solve.
+func (s *solver) release() {
+	if s.ch != nil {
+		chainPools.Put(s.ch)
+		s.ch = nil
+	}
 }
 
 // candidate hint of the chain searches, kept while looking for the easiest.

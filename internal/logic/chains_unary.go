@@ -242,15 +242,21 @@ func (s *solver) unaryChains() (Step, bool) {
 	var best chainHint
 	// limit is the longest chain (in nodes, with a margin of two) that can
 	// still rate no higher than the best found so far.
+	var memoBase, memoGrade float64
+	memo := -1
 	limit := func(base float64) int {
 		if !best.ok {
 			return 1 << 30
+		}
+		if memo >= 0 && memoBase == base && memoGrade == best.grade {
+			return memo
 		}
 		n := 2
 		for chainGrade(base, n) <= best.grade {
 			n++
 		}
-		return n + 2
+		memo, memoBase, memoGrade = n+2, base, best.grade
+		return memo
 	}
 	configs := [3][2]bool{{false, true}, {true, false}, {true, true}} // (y, x)
 	for _, cfg := range configs {
@@ -385,8 +391,12 @@ func (s *solver) forcingAll(p *chainPool, y bool, limit int) []forcingHit {
 				f.offV[d0].add(c0)
 				f.frOff[d0].add(c0)
 			}
-			f.live = true
-			active++
+			// An off start's chain ends with an off-to-on link into the
+			// start's cell: without one no chain can close.
+			f.live = k == 0 || popcount(s.b.cand[c0]) == 2 && y || !s.strong[d0][c0].empty()
+			if f.live {
+				active++
+			}
 		}
 	}
 	for layer := 1; active > 0; layer++ {

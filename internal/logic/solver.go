@@ -239,6 +239,7 @@ func solveFrom(b board, opt Options) Result {
 		maxSteps = DefaultMaxSteps
 	}
 	s := newSolver(b, opt)
+	defer s.release()
 	var r Result
 	for s.b.empty > 0 {
 		if len(r.Steps) >= maxSteps {
@@ -286,6 +287,7 @@ func Next(givens, progress sudoku.Grid, opt Options) (Step, error) {
 		return Step{}, ErrSolved
 	}
 	s := newSolver(b, opt)
+	defer s.release()
 	st, ok, _ := s.next()
 	if !ok {
 		return Step{}, ErrStuck
