@@ -335,8 +335,8 @@ type chainPool struct {
 	offRun  *chainer
 	regRuns [9]*chainer
 	u       unary
-	starts  []int32        // the unary searches' start nodes, in order
-	fs      []forcingState // forcingAll's searches
+	starts  []int32 // the unary searches' start nodes, in order
+	bp      bitBFS  // forcingAll's search state
 	hits    []forcingHit
 }
 

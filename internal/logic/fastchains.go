@@ -148,3 +148,193 @@ func (s *solver) mayCycle(start int32, y, x bool, limit int) bool {
 	}
 	return false
 }
+
+// bitBFS is the state of forcingAll: the candidates as compact ids, the
+// static links between them, and for each id which of up to 64 searches
+// has it on or off (bit j: search j).
+type bitBFS struct {
+	id      [729]int16 // candidate (c*9+d-1) -> compact id, -1 if not a candidate
+	cand    []int16    // compact id -> candidate
+	onAt    []int32    // links of "on" ids: onLink[onAt[q]:onAt[q+1]] are off ids
+	onLink  []int16
+	offAt   []int32 // links of "off" ids: offLink[offAt[q]:offAt[q+1]] are on ids
+	offLink []int16
+
+	onV, offV, frOn, frOff, newOn, newOff []uint64
+	sq                                    [64]int16 // start id of each search of a batch
+	son                                   uint64    // searches starting from an on node
+}
+
+// build fills the compact ids and the links (Y-links too when y).
+func (g *bitBFS) build(s *solver, y bool) {
+	g.cand = g.cand[:0]
+	for k := range g.id {
+		g.id[k] = -1
+	}
+	for c := range 81 {
+		for m := s.b.cand[c]; m != 0; m &= m - 1 {
+			k := c*9 + bits.TrailingZeros16(m) - 1
+			g.id[k] = int16(len(g.cand))
+			g.cand = append(g.cand, int16(k))
+		}
+	}
+	n := len(g.cand)
+	g.onAt, g.onLink = g.onAt[:0], g.onLink[:0]
+	g.offAt, g.offLink = g.offAt[:0], g.offLink[:0]
+	for _, k := range g.cand {
+		c, d := int(k)/9, int(k)%9+1
+		g.onAt = append(g.onAt, int32(len(g.onLink)))
+		if y {
+			for m := s.b.cand[c] &^ (1 << d); m != 0; m &= m - 1 {
+				g.onLink = append(g.onLink, g.id[c*9+bits.TrailingZeros16(m)-1])
+			}
+		}
+		sees[c].and(s.dcells[d]).each(func(p int) { g.onLink = append(g.onLink, g.id[p*9+d-1]) })
+		g.offAt = append(g.offAt, int32(len(g.offLink)))
+		s.strong[d][c].each(func(p int) { g.offLink = append(g.offLink, g.id[p*9+d-1]) })
+		if y && popcount(s.b.cand[c]) == 2 {
+			e := firstDigit(s.b.cand[c] &^ (1 << d))
+			g.offLink = append(g.offLink, g.id[c*9+e-1])
+		}
+	}
+	g.onAt = append(g.onAt, int32(len(g.onLink)))
+	g.offAt = append(g.offAt, int32(len(g.offLink)))
+	grow := func(v []uint64) []uint64 {
+		if cap(v) < n {
+			return make([]uint64, n)
+		}
+		return v[:n]
+	}
+	g.onV, g.offV, g.frOn, g.frOff = grow(g.onV), grow(g.offV), grow(g.frOn), grow(g.frOff)
+	g.newOn, g.newOff = grow(g.newOn), grow(g.newOff)
+}
+
+// forcingHit is a start whose forcing chain has n nodes; ord is its place
+// in the search order.
+type forcingHit struct {
+	start int32
+	n     int
+	ord   int
+}
+
+// forcingAll runs the forcing search (forcing) from every start of p.starts,
+// on and off, 64 at a time as bits of one word, a layer (on to off, then off
+// to on) at a time, and stops at the first layer where some chain closes: it
+// returns those starts, the shortest chains, in search order. Searches stop
+// at limit as forcing does.
+func (s *solver) forcingAll(p *chainPool, y bool, limit int) []forcingHit {
+	g := &p.bp
+	g.build(s, y)
+	p.hits = p.hits[:0]
+	bestLayer := 1 << 30
+	// the searches: 2*i on, 2*i+1 off; an off start needs a link closing
+	// into its cell (a strong link, or a bivalue cell with Y-links).
+	var batch [64]int
+	nb := 0
+	run := func() {
+		if nb == 0 {
+			return
+		}
+		for q := range g.cand {
+			g.onV[q], g.offV[q], g.frOn[q], g.frOff[q] = 0, 0, 0, 0
+		}
+		g.son = 0
+		for j := range nb {
+			i := batch[j]
+			start := p.starts[i/2]
+			q := g.id[int(start>>1)]
+			g.sq[j] = q
+			if i%2 == 0 {
+				g.son |= 1 << j
+				g.onV[q] |= 1 << j
+				g.frOn[q] |= 1 << j
+			} else {
+				g.offV[q] |= 1 << j
+				g.frOff[q] |= 1 << j
+			}
+		}
+		for layer := 1; layer <= bestLayer && 2*(layer-1) <= limit; layer++ {
+			var hit uint64
+			work := 0
+			for q := range g.cand {
+				g.newOff[q] = 0
+			}
+			for q, f := range g.frOn {
+				if f == 0 {
+					continue
+				}
+				work += bits.OnesCount64(f)
+				for _, t := range g.onLink[g.onAt[q]:g.onAt[q+1]] {
+					g.newOff[t] |= f
+				}
+			}
+			for j := range nb {
+				hit |= g.newOff[g.sq[j]] & (1 << j) & g.son
+			}
+			live := uint64(0)
+			for q := range g.cand {
+				nw := g.newOff[q] &^ g.offV[q]
+				g.offV[q] |= nw
+				g.frOff[q] |= nw
+				g.newOn[q] = 0
+			}
+			for q, f := range g.frOff {
+				if f == 0 {
+					continue
+				}
+				work += bits.OnesCount64(f)
+				for _, t := range g.offLink[g.offAt[q]:g.offAt[q+1]] {
+					g.newOn[t] |= f
+				}
+			}
+			for j := range nb {
+				hit |= g.newOn[g.sq[j]] & (1 << j) &^ g.son
+			}
+			for q := range g.cand {
+				nw := g.newOn[q] &^ g.onV[q]
+				g.onV[q] |= nw
+				g.frOn[q] = nw
+				g.frOff[q] = 0
+				live |= nw
+			}
+			s.work += int64(work)
+			if hit != 0 {
+				if layer < bestLayer {
+					bestLayer = layer
+					p.hits = p.hits[:0]
+				}
+				for m := hit; m != 0; m &= m - 1 {
+					j := bits.TrailingZeros64(m)
+					i := batch[j]
+					start := p.starts[i/2]
+					if i%2 == 1 {
+						start = conjugate(start)
+					}
+					p.hits = append(p.hits, forcingHit{start, 2 * layer, 3*(i/2) + 1 + i%2})
+				}
+				break
+			}
+			if live == 0 || s.broke() {
+				break
+			}
+		}
+		nb = 0
+	}
+	for i, on := range p.starts {
+		c0, d0 := nodeCell(on), nodeDigit(on)
+		batch[nb] = 2 * i
+		nb++
+		if nb == 64 {
+			run()
+		}
+		if y && popcount(s.b.cand[c0]) == 2 || !s.strong[d0][c0].empty() {
+			batch[nb] = 2*i + 1
+			nb++
+			if nb == 64 {
+				run()
+			}
+		}
+	}
+	run()
+	return p.hits
+}
