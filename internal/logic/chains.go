@@ -335,8 +335,9 @@ type chainPool struct {
 	offRun  *chainer
 	regRuns [9]*chainer
 	u       unary
-	starts  []int32 // the unary searches' start nodes, in order
-	bp      bitBFS  // forcingAll's search state
+	starts  []int32   // the unary searches' start nodes, in order
+	bp      bitBFS    // forcingAll and staticClosures search state
+	closure []nodeSet // staticClosures result
 	hits    []forcingHit
 }
 
@@ -457,6 +458,19 @@ func (s *solver) multiChains(mode chainMode) (Step, bool) {
 		best = chainHint{g, cx, key, true, st, 0}
 	}
 	canBeat := func() bool { return !best.ok || base <= best.grade }
+	// Static chains (Cell and Region Forcing Chains) only run where the
+	// branches' closures share a node (staticClosures).
+	static := mode == modeMultiple
+	var cl []nodeSet
+	if static {
+		cl = s.staticClosures(p)
+	}
+	meet := func(k int, set *nodeSet) bool {
+		for w := range set {
+			set[w] &= cl[k][w]
+		}
+		return *set != nodeSet{}
+	}
 	for c := range 81 {
 		card := popcount(s.b.cand[c])
 		if card < 2 || (mode == modeMultiple && card < 3) {
@@ -465,9 +479,36 @@ func (s *solver) multiChains(mode chainMode) (Step, bool) {
 		if s.broke() || !canBeat() {
 			break
 		}
+		cellNeed := true
+		if static {
+			all := cl[c*9+firstDigit(s.b.cand[c])-1]
+			for m := s.b.cand[c]; m != 0 && cellNeed; m &= m - 1 {
+				cellNeed = meet(c*9+bits.TrailingZeros16(m)-1, &all)
+			}
+		}
 		for _, v := range digitsOf(s.b.cand[c]) {
 			A := p.onRuns[v]
 			src := nodeOf(c, v, true)
+			var regNeed [3]bool
+			need := !static || cellNeed
+			for i, k := range [3]int{2, 0, 1} {
+				u := cellUnit[c][k]
+				pos := s.b.positions(u, v)
+				if !static || popcount(pos) < 2 || unitCells[u][bits.TrailingZeros16(pos)] != c {
+					regNeed[i] = !static
+					continue
+				}
+				all := cl[c*9+v-1]
+				ok := true
+				for m := pos; m != 0 && ok; m &= m - 1 {
+					ok = meet(unitCells[u][bits.TrailingZeros16(m)]*9+v-1, &all)
+				}
+				regNeed[i] = ok
+				need = need || ok
+			}
+			if !need {
+				continue
+			}
 			if A.run(src) && contradiction {
 				cx := A.anc(A.confOn) + A.anc(A.confOff)
 				consider(cx, 7, func() (Step, bool) {
@@ -507,10 +548,10 @@ func (s *solver) multiChains(mode chainMode) (Step, bool) {
 			if mode == modeNishio {
 				continue
 			}
-			for _, k := range [3]int{2, 0, 1} {
+			for i, k := range [3]int{2, 0, 1} {
 				u := cellUnit[c][k]
 				pos := s.b.positions(u, v)
-				if popcount(pos) < 2 || unitCells[u][bits.TrailingZeros16(pos)] != c {
+				if popcount(pos) < 2 || unitCells[u][bits.TrailingZeros16(pos)] != c || !regNeed[i] {
 					continue
 				}
 				runs := []*chainer{}
@@ -540,7 +581,7 @@ func (s *solver) multiChains(mode chainMode) (Step, bool) {
 				}, canBeat)
 			}
 		}
-		if mode == modeNishio {
+		if mode == modeNishio || !cellNeed {
 			continue
 		}
 		var runs []*chainer

@@ -338,3 +338,77 @@ func (s *solver) forcingAll(p *chainPool, y bool, limit int) []forcingHit {
 	run()
 	return p.hits
 }
+
+// staticClosures returns, for every candidate k (c*9+d-1), the nodes its
+// "on" node reaches by static links of both kinds: a superset of what a
+// static chainer run from it takes up (a run also stops at a
+// contradiction), so an empty intersection of closures means an empty
+// intersection of runs.
+func (s *solver) staticClosures(p *chainPool) []nodeSet {
+	g := &p.bp
+	g.build(s, true)
+	if cap(p.closure) < 729 {
+		p.closure = make([]nodeSet, 729)
+	}
+	cl := p.closure[:729]
+	n := len(g.cand)
+	for b0 := 0; b0 < n; b0 += 64 {
+		nb := min(64, n-b0)
+		for q := range n {
+			g.onV[q], g.offV[q], g.frOn[q] = 0, 0, 0
+		}
+		for j := range nb {
+			g.onV[b0+j] |= 1 << j
+			g.frOn[b0+j] |= 1 << j
+		}
+		for {
+			s.work += int64(n)
+			for q := range n {
+				g.newOff[q] = 0
+				g.newOn[q] = 0
+			}
+			for q, f := range g.frOn {
+				if f != 0 {
+					for _, t := range g.onLink[g.onAt[q]:g.onAt[q+1]] {
+						g.newOff[t] |= f
+					}
+				}
+			}
+			for q := range n {
+				nw := g.newOff[q] &^ g.offV[q]
+				g.offV[q] |= nw
+				g.frOff[q] = nw
+			}
+			for q, f := range g.frOff {
+				if f != 0 {
+					for _, t := range g.offLink[g.offAt[q]:g.offAt[q+1]] {
+						g.newOn[t] |= f
+					}
+				}
+			}
+			live := uint64(0)
+			for q := range n {
+				nw := g.newOn[q] &^ g.onV[q]
+				g.onV[q] |= nw
+				g.frOn[q] = nw
+				live |= nw | g.frOff[q]
+			}
+			if live == 0 {
+				break
+			}
+		}
+		for j := range nb {
+			cl[g.cand[b0+j]] = nodeSet{}
+		}
+		for q := range n {
+			k := int32(g.cand[q])
+			for m := g.onV[q]; m != 0; m &= m - 1 {
+				cl[g.cand[b0+bits.TrailingZeros64(m)]].add(k<<1 | 1)
+			}
+			for m := g.offV[q]; m != 0; m &= m - 1 {
+				cl[g.cand[b0+bits.TrailingZeros64(m)]].add(k << 1)
+			}
+		}
+	}
+	return cl
+}
