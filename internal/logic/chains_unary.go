@@ -336,8 +336,17 @@ func (s *solver) unaryChains() (Step, bool) {
 			}
 			ord := 3 * i
 			u.cycles = u.cycles[:0]
-			if s.mayCycle(on, y, x, limit(cycBase)) {
-				s.cycleSearch(u, on, y, x, limit(cycBase))
+			// A cycle found at length L has L nodes; the longest that can
+			// beat the best hint bounds the search.
+			maxLen := 1 << 30
+			if best.ok {
+				maxLen = 3
+				for best.better(chainGrade(cycBase, maxLen+1), maxLen+1, key, ord) {
+					maxLen++
+				}
+			}
+			if l := s.mayCycle(on, y, x, maxLen); l > 0 && l <= maxLen {
+				s.cycleSearch(u, on, y, x, maxLen)
 			}
 			for _, cyc := range u.cycles {
 				path := u.path(cyc)

@@ -104,11 +104,12 @@ func (a *digitSets) or(b *digitSets) {
 	}
 }
 
-// mayCycle reports whether cycleSearch(start, y, x, limit) can find a
-// cycle: an off node that links back to the start is reached at length 4
-// or more. It over-approximates (it ignores the rule that a chain does not
-// go back through its own nodes), so a false answer is exact.
-func (s *solver) mayCycle(start int32, y, x bool, limit int) bool {
+// mayCycle returns the length (nodes) of the shortest cycle
+// cycleSearch(start, y, x, limit) could find, or 0: the length at which an
+// off node that links back to the start is first reached (4 or more). It
+// over-approximates (it ignores the rule that a chain does not go back
+// through its own nodes), so the real cycles are no shorter.
+func (s *solver) mayCycle(start int32, y, x bool, limit int) int {
 	c0, d0 := nodeCell(start), nodeDigit(start)
 	// close: the off nodes whose links reach the start.
 	var close digitSets
@@ -119,7 +120,7 @@ func (s *solver) mayCycle(start int32, y, x bool, limit int) bool {
 		close[firstDigit(s.b.cand[c0]&^(1<<d0))].add(c0)
 	}
 	if close.empty() {
-		return false
+		return 0
 	}
 	var onV, frOn digitSets
 	onV[d0].add(c0)
@@ -127,7 +128,7 @@ func (s *solver) mayCycle(start int32, y, x bool, limit int) bool {
 	length := 0
 	for !frOn.empty() {
 		if length++; length > limit {
-			return false
+			return 0
 		}
 		s.work += int64(frOn.count())
 		var off digitSets
@@ -136,7 +137,7 @@ func (s *solver) mayCycle(start int32, y, x bool, limit int) bool {
 		if length >= 4 {
 			for d := 1; d <= 9; d++ {
 				if !off[d].and(close[d]).empty() {
-					return true
+					return length
 				}
 			}
 		}
@@ -146,7 +147,7 @@ func (s *solver) mayCycle(start int32, y, x bool, limit int) bool {
 		onV.or(&on)
 		frOn = on
 	}
-	return false
+	return 0
 }
 
 // bitBFS is the state of forcingAll: the candidates as compact ids, the
