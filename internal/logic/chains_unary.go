@@ -327,6 +327,7 @@ func (s *solver) unaryChains() (Step, bool) {
 					st.Chain[i] = toNode(id)
 				}
 				st.Cells = pathCells(path)
+				s.nameChain(&st, path)
 				best = chainHint{g, cx, key, true, st, ord}
 			}
 		}

@@ -36,12 +36,19 @@ const (
 	HiddenQuad              = "Hidden Quad"
 	WXYZWing                = "WXYZ-Wing"
 	BUG1                    = "BUG+1"
+	BUG2                    = "BUG Type 2"
+	BUG3                    = "BUG Type 3"
+	BUG4                    = "BUG Type 4"
 	VWXYZWing               = "VWXYZ-Wing"
 	AlignedPairExclusion    = "Aligned Pair Exclusion"
 	XCycle                  = "Bidirectional X-Cycle"
 	YCycle                  = "Bidirectional Y-Cycle"
 	XYCycle                 = "Bidirectional Cycle"
 	ForcingXChain           = "Forcing X-Chain"
+	SimpleColouring         = "Simple Colouring"
+	XChain                  = "X-Chain"
+	XYChain                 = "XY-Chain"
+	WWing                   = "W-Wing"
 	ForcingChain            = "Forcing Chain"
 	Nishio                  = "Nishio Forcing Chain"
 	CellForcingChain        = "Cell Forcing Chains"
@@ -116,6 +123,7 @@ func init() {
 		{XYWing, 4.2, func(s *solver) (Step, bool) { return s.xyWing(false) }},
 		{XYZWing, 4.4, func(s *solver) (Step, bool) { return s.xyWing(true) }},
 		{UniqueRectangle1, 4.5, (*solver).uniqueRectangles},
+		{UniqueRectangle3, 4.6, (*solver).urType3},
 		{NakedQuad, 5.0, func(s *solver) (Step, bool) { return s.nakedSet(4) }},
 		{Jellyfish, 5.2, func(s *solver) (Step, bool) { return s.fish(4) }},
 		{HiddenQuad, 5.4, func(s *solver) (Step, bool) { return s.hiddenSet(4, false) }},
