@@ -13,6 +13,10 @@ type unary struct {
 	qOff   []int32
 	buf    []int32
 	cycles []int32
+	// cycleSearch: the off nodes expanded so far, and how many of their
+	// links go back to the start
+	expanded nodeSet
+	closeN   [nNodes]uint8
 
 	// The links of each node under the current (y, x), built on demand
 	// (linkGen says whether a node's entry is current).
@@ -86,7 +90,7 @@ func (s *solver) links(p int32, y, x bool, out []int32) []int32 {
 
 func (u *unary) reset(start int32) {
 	u.objs = append(u.objs[:0], uobj{start, -1})
-	u.onSet, u.offSet = nodeSet{}, nodeSet{}
+	u.onSet, u.offSet, u.expanded = nodeSet{}, nodeSet{}, nodeSet{}
 	u.qOn, u.qOff = u.qOn[:0], u.qOff[:0]
 	if nodeOn(start) {
 		u.onSet.add(start)
@@ -194,11 +198,28 @@ func (s *solver) cycleSearch(u *unary, start int32, y, x bool, limit int) {
 			if s.broke() {
 				return
 			}
-			u.buf = s.cachedLinks(u, u.objs[o].id, y, x)
+			id := u.objs[o].id
+			if u.expanded.has(id) {
+				// Another object of the same node: its "on" nodes are all
+				// taken already, only its links back to the start count.
+				if length >= 4 {
+					for k := u.closeN[id]; k > 0; k-- {
+						u.objs = append(u.objs, uobj{start, o})
+						u.cycles = append(u.cycles, int32(len(u.objs)-1))
+					}
+				}
+				continue
+			}
+			u.expanded.add(id)
+			closeN := uint8(0)
+			u.buf = s.cachedLinks(u, id, y, x)
 			for _, q := range u.buf {
-				if length >= 4 && q == start {
-					u.objs = append(u.objs, uobj{q, o})
-					u.cycles = append(u.cycles, int32(len(u.objs)-1))
+				if q == start {
+					closeN++
+					if length >= 4 {
+						u.objs = append(u.objs, uobj{q, o})
+						u.cycles = append(u.cycles, int32(len(u.objs)-1))
+					}
 				}
 				if !u.onSet.has(q) {
 					u.objs = append(u.objs, uobj{q, o})
@@ -206,6 +227,7 @@ func (s *solver) cycleSearch(u *unary, start int32, y, x bool, limit int) {
 					u.qOn = append(u.qOn, int32(len(u.objs)-1))
 				}
 			}
+			u.closeN[id] = closeN
 		}
 		u.qOff = u.qOff[:0]
 	}

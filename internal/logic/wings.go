@@ -154,7 +154,8 @@ func (s *solver) alsWingAt(set []int, digits uint16, best *Step, bestElim *int, 
 			}
 			return true
 		}
-		ds := digitsOf(m)
+		lo := firstDigit(m)
+		ds := [2]int{lo, firstDigit(m &^ (1 << lo))}
 		for k := 0; k < 2; k++ {
 			x, z := ds[k], ds[1-k]
 			if !restricted(x) {
