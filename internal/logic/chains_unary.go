@@ -16,6 +16,7 @@ type unary struct {
 	// cycleSearch: the off nodes expanded so far, and how many of their
 	// links go back to the start
 	expanded nodeSet
+	closing  nodeSet
 	closeN   [nNodes]uint8
 
 	// The links of each node under the current (y, x), built on demand
@@ -171,6 +172,15 @@ func (s *solver) forcing(u *unary, start int32, y bool, limit int) int32 {
 func (s *solver) cycleSearch(u *unary, start int32, y, x bool, limit int) {
 	u.reset(start)
 	u.cycles = u.cycles[:0]
+	// closing: the off nodes with a link back to the start
+	u.closing = nodeSet{}
+	c0, d0 := nodeCell(start), nodeDigit(start)
+	if x {
+		s.strong[d0][c0].each(func(p int) { u.closing.add(nodeOf(p, d0, false)) })
+	}
+	if y && popcount(s.b.cand[c0]) == 2 {
+		u.closing.add(nodeOf(c0, firstDigit(s.b.cand[c0]&^(1<<d0)), false))
+	}
 	length := 0
 	for len(u.qOn) > 0 || len(u.qOff) > 0 {
 		length++
@@ -182,7 +192,9 @@ func (s *solver) cycleSearch(u *unary, start int32, y, x bool, limit int) {
 			s.work++
 			u.buf = s.cachedLinks(u, u.objs[o].id, y, x)
 			for _, q := range u.buf {
-				if u.isParent(o, q) {
+				// A node already taken as another object only matters if
+				// it links back to the start (see the off loop).
+				if u.offSet.has(q) && (!u.closing.has(q) || u.isParent(o, q)) {
 					continue
 				}
 				u.objs = append(u.objs, uobj{q, o})
