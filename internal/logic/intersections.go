@@ -23,20 +23,13 @@ func (s *solver) locking(direct bool) (Step, bool) {
 				if popcount(pos) < 2 {
 					continue
 				}
-				for i2 := range 9 {
-					u2 := kinds[1]*9 + i2
-					if !crosses(u1, u2) {
-						continue
-					}
-					inside := true
-					for m := pos; m != 0; m &= m - 1 {
-						if !unitSet[u2].has(unitCells[u1][bits.TrailingZeros16(m)]) {
-							inside = false
-							break
-						}
-					}
-					if !inside {
-						continue
+				// The only unit of the second kind that can hold all the
+				// places is the one through the first of them.
+				in := unitSet[u1].and(s.dcells[d])
+				{
+					u2 := cellUnit[unitCells[u1][bits.TrailingZeros16(pos)]][kinds[1]]
+					if !crosses(u1, u2) || in.and(unitSet[u2]) != in || unitSet[u2].and(s.dcells[d]) == in {
+						continue // not confined, or nothing to remove
 					}
 					var elim []Candidate
 					var cells []int

@@ -83,8 +83,8 @@ func (s *solver) hiddenSet(n int, direct bool) (Step, bool) {
 		var live uint16
 		for d := 1; d <= 9; d++ {
 			pos[d] = b.positions(u, d)
-			if pos[d] != 0 {
-				live |= 1 << d
+			if pos[d] != 0 && popcount(pos[d]) <= n {
+				live |= 1 << d // a digit with more than n places is in no n-set
 			}
 		}
 		if combos(live, n, func(ds uint16) bool {

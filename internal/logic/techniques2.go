@@ -15,7 +15,7 @@ func (s *solver) ape() (Step, bool) {
 	b := &s.b
 	var base []int
 	for c := range 81 {
-		if popcount(b.cand[c]) >= 2 && !sees[c].and(s.bivalue).empty() {
+		if popcount(b.cand[c]) >= 2 && sees[c].and(s.bivalue).count() >= 2 {
 			base = append(base, c)
 		}
 	}
