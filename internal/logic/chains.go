@@ -339,6 +339,7 @@ type chainPool struct {
 	bp      bitBFS    // forcingAll and staticClosures search state
 	closure []nodeSet // staticClosures result
 	hits    []forcingHit
+	cyc     []int // cycleLengths' result
 }
 
 // chainPools keeps chain pools (large, fixed-size search state) between solves.

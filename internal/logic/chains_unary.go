@@ -365,9 +365,20 @@ func (s *solver) unaryChains() (Step, bool) {
 				best = chainHint{g, cx, key, true, st, ord}
 			}
 		}
+		lim := 1 << 30
+		if best.ok {
+			lim = 3
+			for best.better(chainGrade(cycBase, lim+1), lim+1, key, 0) {
+				lim++
+			}
+		}
+		cyc := s.cycleLengths(p, y, x, lim)
 		for i, on := range p.starts {
 			if s.broke() {
 				return Step{}, false
+			}
+			if cyc[i] == 0 {
+				continue
 			}
 			ord := 3 * i
 			u.cycles = u.cycles[:0]
@@ -380,7 +391,7 @@ func (s *solver) unaryChains() (Step, bool) {
 					maxLen++
 				}
 			}
-			if l := s.mayCycle(on, y, x, maxLen); l > 0 && l <= maxLen {
+			if l := cyc[i]; l <= maxLen {
 				s.cycleSearch(u, on, y, x, maxLen)
 			}
 			for _, cyc := range u.cycles {

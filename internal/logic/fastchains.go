@@ -2,31 +2,13 @@ package logic
 
 import "math/bits"
 
-// Bitset versions of the unary searches (chains_unary.go). They walk the
-// same layers as forcing and cycleSearch, but a layer is a set of cells per
-// digit, so a search costs a few word operations per node instead of a
-// list of links and a parent object per link. They only say whether (and
-// how long) a chain exists; the node-by-node search then runs for the few
-// starts whose chain can beat the best one, so the chosen step is the same.
-
-// digitSets is a set of candidates: the cells of each digit.
-type digitSets [10]cellSet
-
-func (a *digitSets) empty() bool {
-	var o uint64
-	for d := 1; d <= 9; d++ {
-		o |= a[d][0] | a[d][1]
-	}
-	return o == 0
-}
-
-func (a *digitSets) count() int {
-	n := 0
-	for d := 1; d <= 9; d++ {
-		n += a[d].count()
-	}
-	return n
-}
+// Bit-parallel versions of the chain searches (chains_unary.go, chains.go).
+// Up to 64 searches run at once, search j being bit j of one word per
+// candidate, over a compact table of the static links; a layer costs one OR
+// per link. They walk the same layers as forcing and cycleSearch but only
+// say whether (and how long) a chain exists; the node-by-node searches then
+// run for the few starts whose chain can beat the best one, so the chosen
+// step is the same.
 
 // cacheStrong fills s.strong: for each digit and cell, the cells that are
 // the only other place of the digit in one of the cell's units.
@@ -47,109 +29,6 @@ func (s *solver) cacheStrong() {
 	}
 }
 
-// offLinks adds to out the off nodes an on frontier implies (links of an on node).
-func (s *solver) offLinks(front *digitSets, y bool, out *digitSets) {
-	for d := 1; d <= 9; d++ {
-		var reach cellSet
-		for w := 0; w < 2; w++ {
-			for m := front[d][w]; m != 0; m &= m - 1 {
-				c := w*64 + bits.TrailingZeros64(m)
-				reach[0] |= sees[c][0]
-				reach[1] |= sees[c][1]
-				if y {
-					for e := s.b.cand[c] &^ (1 << d); e != 0; e &= e - 1 {
-						out[bits.TrailingZeros16(e)].add(c)
-					}
-				}
-			}
-		}
-		reach = reach.and(s.dcells[d])
-		out[d][0] |= reach[0]
-		out[d][1] |= reach[1]
-	}
-}
-
-// onLinks adds to out the on nodes an off frontier implies.
-func (s *solver) onLinks(front *digitSets, y, x bool, out *digitSets) {
-	for d := 1; d <= 9; d++ {
-		for w := 0; w < 2; w++ {
-			for m := front[d][w]; m != 0; m &= m - 1 {
-				c := w*64 + bits.TrailingZeros64(m)
-				if x {
-					st := &s.strong[d][c]
-					out[d][0] |= st[0]
-					out[d][1] |= st[1]
-				}
-				if y {
-					if k := s.b.cand[c]; popcount(k) == 2 {
-						out[firstDigit(k&^(1<<d))].add(c)
-					}
-				}
-			}
-		}
-	}
-}
-
-func (a *digitSets) andNot(b *digitSets) {
-	for d := 1; d <= 9; d++ {
-		a[d][0] &^= b[d][0]
-		a[d][1] &^= b[d][1]
-	}
-}
-
-func (a *digitSets) or(b *digitSets) {
-	for d := 1; d <= 9; d++ {
-		a[d][0] |= b[d][0]
-		a[d][1] |= b[d][1]
-	}
-}
-
-// mayCycle returns the length (nodes) of the shortest cycle
-// cycleSearch(start, y, x, limit) could find, or 0: the length at which an
-// off node that links back to the start is first reached (4 or more). It
-// over-approximates (it ignores the rule that a chain does not go back
-// through its own nodes), so the real cycles are no shorter.
-func (s *solver) mayCycle(start int32, y, x bool, limit int) int {
-	c0, d0 := nodeCell(start), nodeDigit(start)
-	// close: the off nodes whose links reach the start.
-	var close digitSets
-	if x {
-		close[d0] = s.strong[d0][c0]
-	}
-	if y && popcount(s.b.cand[c0]) == 2 {
-		close[firstDigit(s.b.cand[c0]&^(1<<d0))].add(c0)
-	}
-	if close.empty() {
-		return 0
-	}
-	var onV, frOn digitSets
-	onV[d0].add(c0)
-	frOn[d0].add(c0)
-	length := 0
-	for !frOn.empty() {
-		if length++; length > limit {
-			return 0
-		}
-		s.work += int64(frOn.count())
-		var off digitSets
-		s.offLinks(&frOn, y, &off)
-		length++
-		if length >= 4 {
-			for d := 1; d <= 9; d++ {
-				if !off[d].and(close[d]).empty() {
-					return length
-				}
-			}
-		}
-		var on digitSets
-		s.onLinks(&off, y, x, &on)
-		on.andNot(&onV)
-		onV.or(&on)
-		frOn = on
-	}
-	return 0
-}
-
 // bitBFS is the state of forcingAll: the candidates as compact ids, the
 // static links between them, and for each id which of up to 64 searches
 // has it on or off (bit j: search j).
@@ -164,10 +43,18 @@ type bitBFS struct {
 	onV, offV, frOn, frOff, newOn, newOff []uint64
 	sq                                    [64]int16 // start id of each search of a batch
 	son                                   uint64    // searches starting from an on node
+
+	gen  uint64 // the solver's board generation the links were built for
+	y, x bool
 }
 
-// build fills the compact ids and the links (Y-links too when y).
-func (g *bitBFS) build(s *solver, y bool) {
+// build fills the compact ids and the links (Y-links when y, strong unit
+// links when x).
+func (g *bitBFS) build(s *solver, y, x bool) {
+	if g.gen == s.gen && g.y == y && g.x == x {
+		return // built for this board already
+	}
+	g.gen, g.y, g.x = s.gen, y, x
 	g.cand = g.cand[:0]
 	for k := range g.id {
 		g.id[k] = -1
@@ -192,7 +79,9 @@ func (g *bitBFS) build(s *solver, y bool) {
 		}
 		sees[c].and(s.dcells[d]).each(func(p int) { g.onLink = append(g.onLink, g.id[p*9+d-1]) })
 		g.offAt = append(g.offAt, int32(len(g.offLink)))
-		s.strong[d][c].each(func(p int) { g.offLink = append(g.offLink, g.id[p*9+d-1]) })
+		if x {
+			s.strong[d][c].each(func(p int) { g.offLink = append(g.offLink, g.id[p*9+d-1]) })
+		}
 		if y && popcount(s.b.cand[c]) == 2 {
 			e := firstDigit(s.b.cand[c] &^ (1 << d))
 			g.offLink = append(g.offLink, g.id[c*9+e-1])
@@ -225,7 +114,7 @@ type forcingHit struct {
 // at limit as forcing does.
 func (s *solver) forcingAll(p *chainPool, y bool, limit int) []forcingHit {
 	g := &p.bp
-	g.build(s, y)
+	g.build(s, y, true)
 	p.hits = p.hits[:0]
 	bestLayer := 1 << 30
 	// the searches: 2*i on, 2*i+1 off; an off start needs a link closing
@@ -347,7 +236,7 @@ func (s *solver) forcingAll(p *chainPool, y bool, limit int) []forcingHit {
 // intersection of runs.
 func (s *solver) staticClosures(p *chainPool) []nodeSet {
 	g := &p.bp
-	g.build(s, true)
+	g.build(s, true, true)
 	if cap(p.closure) < 729 {
 		p.closure = make([]nodeSet, 729)
 	}
@@ -412,4 +301,99 @@ func (s *solver) staticClosures(p *chainPool) []nodeSet {
 		}
 	}
 	return cl
+}
+
+// cycleLengths does mayCycle for every start of p.starts, 64 at a time as
+// bits of one word: p.cyc[i] is the shortest length a cycle from start i
+// can have, 0 for none within limit.
+func (s *solver) cycleLengths(p *chainPool, y, x bool, limit int) []int {
+	g := &p.bp
+	g.build(s, y, x)
+	n := len(p.starts)
+	p.cyc = append(p.cyc[:0], make([]int, n)...)
+	var closing [64][4]int16
+	var nClose [64]int
+	for b0 := 0; b0 < n; b0 += 64 {
+		nb := min(64, n-b0)
+		for q := range g.cand {
+			g.onV[q], g.frOn[q] = 0, 0
+		}
+		var want uint64 // searches that can close and have not yet
+		for j := range nb {
+			start := p.starts[b0+j]
+			c0, d0 := nodeCell(start), nodeDigit(start)
+			q := g.id[c0*9+d0-1]
+			g.onV[q] |= 1 << j
+			g.frOn[q] |= 1 << j
+			nClose[j] = 0
+			add := func(c, d int) {
+				if nClose[j] < 4 {
+					closing[j][nClose[j]] = g.id[c*9+d-1]
+					nClose[j]++
+				}
+			}
+			if x {
+				s.strong[d0][c0].each(func(o int) { add(o, d0) })
+			}
+			if y && popcount(s.b.cand[c0]) == 2 {
+				add(c0, firstDigit(s.b.cand[c0]&^(1<<d0)))
+			}
+			if nClose[j] > 0 {
+				want |= 1 << j
+			}
+		}
+		length := 0
+		for want != 0 {
+			if length++; length > limit {
+				break
+			}
+			live := uint64(0)
+			for q := range g.cand {
+				g.newOff[q] = 0
+			}
+			work := 0
+			for q, f := range g.frOn {
+				if f &= want; f != 0 {
+					work += bits.OnesCount64(f)
+					for _, t := range g.onLink[g.onAt[q]:g.onAt[q+1]] {
+						g.newOff[t] |= f
+					}
+				}
+			}
+			s.work += int64(work)
+			length++
+			if length >= 4 {
+				for m := want; m != 0; m &= m - 1 {
+					j := bits.TrailingZeros64(m)
+					for _, q := range closing[j][:nClose[j]] {
+						if g.newOff[q]&(1<<j) != 0 {
+							p.cyc[b0+j] = length
+							want &^= 1 << j
+							break
+						}
+					}
+				}
+			}
+			for q := range g.cand {
+				g.newOn[q] = 0
+			}
+			for q, f := range g.newOff {
+				if f &= want; f != 0 {
+					for _, t := range g.offLink[g.offAt[q]:g.offAt[q+1]] {
+						g.newOn[t] |= f
+					}
+				}
+			}
+			for q := range g.cand {
+				nw := g.newOn[q] &^ g.onV[q]
+				g.onV[q] |= nw
+				g.frOn[q] = nw
+				live |= nw
+			}
+			if live&want == 0 {
+				break
+			}
+		}
+	}
+	return p.cyc
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"sync/atomic"
 
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -149,13 +150,19 @@ type solver struct {
 	ch      *chainPool
 	dcells  [10]cellSet     // cells of each digit, refreshed by the chain searches
 	bivalue cellSet         // cells with two candidates (refresh)
+	gen     uint64          // board generation, new at each refresh (caches key on it)
 	strong  [10][81]cellSet // strong-link partners of each digit and cell (cacheStrong)
 }
 
 var errBudget = errors.New("budget")
 
+// nextGen numbers board generations across solvers, so a pooled cache
+// never mistakes another solve's board for its own.
+var nextGen atomic.Uint64
+
 // refresh recomputes the tables of the board's candidates a step reads.
 func (s *solver) refresh() {
+	s.gen = nextGen.Add(1)
 	s.b.refresh()
 	s.dcells = [10]cellSet{}
 	s.bivalue = cellSet{}
