@@ -141,42 +141,42 @@ func (s *solver) alsWingAt(set []int, digits uint16, best *Step, bestElim *int, 
 	around = around.and(s.bivalue)
 	around[0] &^= inSet[0]
 	around[1] &^= inSet[1]
-	around.each(func(yz int) {
-		m := b.cand[yz]
-		if m&digits != m {
-			return
-		}
-		restricted := func(d int) bool {
-			for _, c := range set {
-				if b.has(c, d) && !sees[yz].has(c) {
-					return false
-				}
-			}
-			return true
-		}
-		lo := firstDigit(m)
-		ds := [2]int{lo, firstDigit(m &^ (1 << lo))}
-		for k := 0; k < 2; k++ {
-			x, z := ds[k], ds[1-k]
-			if !restricted(x) {
+	for w := 0; w < 2; w++ {
+		for mm := around[w]; mm != 0; mm &= mm - 1 {
+			yz := w*64 + bits.TrailingZeros64(mm)
+			m := b.cand[yz]
+			if m&digits != m {
 				continue
 			}
-			see := sees[yz]
-			for _, c := range set {
-				if b.has(c, z) {
-					see = see.and(sees[c])
+			lo := firstDigit(m)
+			ds := [2]int{lo, firstDigit(m &^ (1 << lo))}
+			for k := 0; k < 2; k++ {
+				x, z := ds[k], ds[1-k]
+				// x restricted: every set cell holding x sees yz
+				restricted := true
+				for _, c := range set {
+					if b.has(c, x) && !sees[yz].has(c) {
+						restricted = false
+						break
+					}
 				}
-			}
-			var elim []Candidate
-			see.each(func(c int) {
-				if !inSet.has(c) && c != yz && b.has(c, z) {
-					elim = append(elim, Candidate{c, z})
+				if !restricted {
+					continue
 				}
-			})
-			if len(elim) == 0 {
-				continue
-			}
-			if !*found || grade < best.Grade || (grade == best.Grade && len(elim) > *bestElim) {
+				see := sees[yz].and(s.dcells[z])
+				for _, c := range set {
+					if b.has(c, z) {
+						see = see.and(sees[c])
+					}
+				}
+				see[0] &^= inSet[0]
+				see[1] &^= inSet[1]
+				ne := see.count()
+				if ne == 0 || !(!*found || grade < best.Grade || (grade == best.Grade && ne > *bestElim)) {
+					continue
+				}
+				var elim []Candidate
+				see.each(func(c int) { elim = append(elim, Candidate{c, z}) })
 				cells := append(slices.Clone(set), yz)
 				slices.Sort(cells)
 				name := WXYZWing
@@ -184,9 +184,9 @@ func (s *solver) alsWingAt(set []int, digits uint16, best *Step, bestElim *int, 
 					name = VWXYZWing
 				}
 				*best = Step{Technique: name, Grade: grade, Cells: cells, Eliminations: elim, Digits: []int{z}}
-				*bestElim = len(elim)
+				*bestElim = ne
 				*found = true
 			}
 		}
-	})
+	}
 }
