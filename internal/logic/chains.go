@@ -336,6 +336,7 @@ type chainPool struct {
 	regRuns [9]*chainer
 	u       unary
 	starts  []int32   // the unary searches' start nodes, in order
+	zstarts []int32   // every candidate's on node (the Y-cycle bound)
 	bp      bitBFS    // forcingAll and staticClosures search state
 	closure []nodeSet // staticClosures result
 	hits    []forcingHit

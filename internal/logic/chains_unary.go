@@ -325,16 +325,19 @@ func (s *solver) unaryChains() (Step, bool) {
 				p.starts = append(p.starts, nodeOf(c, bits.TrailingZeros16(m), true))
 			}
 		}
+		// minCycle: no cycle shorter than this removes anything (see below).
+		minCycle := 0
 		if x {
 			// Forcing chains first: the shortest ones bound the cycle
 			// searches. A cycle that removes candidate Z rests on links
 			// a forcing chain from Z's "on" node can take around the
 			// cycle, so no forcing chain within the limit means no cycle
 			// worth finding either.
-			hits := s.forcingAll(p, y, limit(fcBase))
+			hits := s.forcingAll(p, p.starts, false, y, x, limit(fcBase))
 			if len(hits) == 0 {
 				continue
 			}
+			minCycle = hits[0].n - 2
 			for _, h := range hits {
 				start, ord := h.start, h.ord
 				n := h.n
@@ -371,6 +374,27 @@ func (s *solver) unaryChains() (Step, bool) {
 			for best.better(chainGrade(cycBase, lim+1), lim+1, key, 0) {
 				lim++
 			}
+		}
+		if !x {
+			// Y-cycles: a cycle that removes candidate Z gives, with the
+			// same links, a forcing chain from Z=… to Z≠… at most two
+			// nodes longer; the shortest such chain bounds the cycles.
+			p.zstarts = p.zstarts[:0]
+			for c := range 81 {
+				if popcount(s.b.cand[c]) >= 2 {
+					for m := s.b.cand[c]; m != 0; m &= m - 1 {
+						p.zstarts = append(p.zstarts, nodeOf(c, bits.TrailingZeros16(m), true))
+					}
+				}
+			}
+			hits := s.forcingAll(p, p.zstarts, true, y, x, lim)
+			if len(hits) == 0 {
+				continue
+			}
+			minCycle = hits[0].n - 2
+		}
+		if best.ok && !best.better(chainGrade(cycBase, minCycle), minCycle, key, 0) {
+			continue // no cycle that removes anything can beat the best hint
 		}
 		cyc := s.cycleLengths(p, y, x, lim)
 		for i, on := range p.starts {

@@ -107,14 +107,14 @@ type forcingHit struct {
 	ord   int
 }
 
-// forcingAll runs the forcing search (forcing) from every start of p.starts,
-// on and off, 64 at a time as bits of one word, a layer (on to off, then off
+// forcingAll runs the forcing search (forcing) from every start, on and
+// off (on only if onOnly), 64 at a time as bits of one word, a layer (on to off, then off
 // to on) at a time, and stops at the first layer where some chain closes: it
 // returns those starts, the shortest chains, in search order. Searches stop
 // at limit as forcing does.
-func (s *solver) forcingAll(p *chainPool, y bool, limit int) []forcingHit {
+func (s *solver) forcingAll(p *chainPool, starts []int32, onOnly, y, x bool, limit int) []forcingHit {
 	g := &p.bp
-	g.build(s, y, true)
+	g.build(s, y, x)
 	p.hits = p.hits[:0]
 	bestLayer := 1 << 30
 	// the searches: 2*i on, 2*i+1 off; an off start needs a link closing
@@ -131,7 +131,7 @@ func (s *solver) forcingAll(p *chainPool, y bool, limit int) []forcingHit {
 		g.son = 0
 		for j := range nb {
 			i := batch[j]
-			start := p.starts[i/2]
+			start := starts[i/2]
 			q := g.id[int(start>>1)]
 			g.sq[j] = q
 			if i%2 == 0 {
@@ -196,7 +196,7 @@ func (s *solver) forcingAll(p *chainPool, y bool, limit int) []forcingHit {
 				for m := hit; m != 0; m &= m - 1 {
 					j := bits.TrailingZeros64(m)
 					i := batch[j]
-					start := p.starts[i/2]
+					start := starts[i/2]
 					if i%2 == 1 {
 						start = conjugate(start)
 					}
@@ -210,14 +210,14 @@ func (s *solver) forcingAll(p *chainPool, y bool, limit int) []forcingHit {
 		}
 		nb = 0
 	}
-	for i, on := range p.starts {
+	for i, on := range starts {
 		c0, d0 := nodeCell(on), nodeDigit(on)
 		batch[nb] = 2 * i
 		nb++
 		if nb == 64 {
 			run()
 		}
-		if y && popcount(s.b.cand[c0]) == 2 || !s.strong[d0][c0].empty() {
+		if !onOnly && (y && popcount(s.b.cand[c0]) == 2 || x && !s.strong[d0][c0].empty()) {
 			batch[nb] = 2*i + 1
 			nb++
 			if nb == 64 {
