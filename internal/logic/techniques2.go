@@ -29,18 +29,28 @@ func (s *solver) ape() (Step, bool) {
 			ex = ex[:0]
 			common.each(func(c int) { ex = append(ex, b.cand[c]) })
 			peers := sees[c1].has(c2)
+			// blocked(v): the values of the other cell that cannot go with
+			// v (equal to it in a shared unit, or emptying an excluder).
+			blocked := func(v uint16) uint16 {
+				m := uint16(0)
+				if peers {
+					m = v
+				}
+				for _, e := range ex {
+					if e&v != 0 {
+						m |= e &^ v
+					}
+				}
+				return m
+			}
 			var ok1, ok2 uint16 // values of some possible pair
 			for m1 := b.cand[c1]; m1 != 0; m1 &= m1 - 1 {
-				a := m1 & -m1
-				for m2 := b.cand[c2]; m2 != 0; m2 &= m2 - 1 {
-					d := m2 & -m2
-					if a == d && peers {
-						continue
-					}
-					if slices.Contains(ex, a|d) {
-						continue
-					}
+				if a := m1 & -m1; b.cand[c2]&^blocked(a) != 0 {
 					ok1 |= a
+				}
+			}
+			for m2 := b.cand[c2]; m2 != 0; m2 &= m2 - 1 {
+				if d := m2 & -m2; b.cand[c1]&^blocked(d) != 0 {
 					ok2 |= d
 				}
 			}
