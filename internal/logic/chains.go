@@ -341,6 +341,7 @@ type chainPool struct {
 	closure []nodeSet // staticClosures result
 	hits    []forcingHit
 	cyc     []int // cycleLengths' result
+	order   []int // cycleLengths' start order
 }
 
 // chainPools keeps chain pools (large, fixed-size search state) between solves.

@@ -27,22 +27,46 @@
 //	XY-Wing                         4.2       wings.go
 //	XYZ-Wing                        4.4       wings.go
 //	Unique Rectangle types 1, 2, 4  4.5       uniqueness.go
+//	Unique Rectangle type 3         4.6-4.8   techniques2.go (naked set: 4.5 + 0.1 per value past the first)
 //	Naked Quad                      5.0       subsets.go
 //	Jellyfish                       5.2       fish.go
 //	Hidden Quad                     5.4       subsets.go
 //	WXYZ-Wing                       5.5-5.6   wings.go (Sukaku Explainer's rating)
 //	BUG+1                           5.6       uniqueness.go
+//	BUG types 2 and 4 / type 3      5.7 / 5.7-5.9 techniques2.go (type 3: 5.6 + 0.1 per value past the first)
 //	VWXYZ-Wing                      6.2-6.4   wings.go (Sukaku Explainer's rating)
+//	Aligned Pair Exclusion          6.2       techniques2.go
 //	Bidirectional X- / Y-Cycle      6.5+      chains_unary.go
 //	Forcing X-Chain                 6.6+      chains_unary.go
+//	  named: Simple Colouring, X-Chain  6.6+  techniques2.go (nameChain; see below)
 //	Bidirectional Cycle, Forcing Chain (X and Y links) 7.0+
+//	  named: W-Wing (7.1), XY-Chain     7.0+  techniques2.go (nameChain; see below)
 //	Nishio Forcing Chain            7.5+      chains.go (X-links, dynamic, contradictions)
 //	Cell / Region Forcing Chains    8.0+      chains.go (static, every branch agrees)
 //	Dynamic Forcing Chains          8.5+      chains.go
 //	Dynamic Forcing Chains (+)      9.0+      chains.go (plus pointing, pairs, X-Wing inside)
 //
 // The WXYZ- and VWXYZ-Wings come from Sukaku Explainer, the SE fork that
-// rated the Sudoku Exchange puzzles, which places them at those rungs.
+// rated the Sudoku Exchange puzzles, which places them at those rungs. The
+// type 3 and BUG grades follow SE's hint classes (UR type 3: 4.5 plus 0.1 per
+// naked-set value past the first, as read in SE's UniqueLoopType3NakedHint;
+// BUG types 2 and 4 at 5.7 and type 3 at 5.6 plus 0.1 per value past the
+// first are SE's values as we recall them, not checked against its source).
+//
+// # Techniques Sudoku Explainer does not have
+//
+// Simple Colouring, X-Chain, XY-Chain and W-Wing are not rungs of their
+// own: SE finds the same deductions as forcing chains, and grading them
+// lower would grade puzzles below SE. A forcing chain Z=x → A≠x → … → B=x →
+// Z≠x whose middle A≠x → … → B=x is an alternating inference chain (A or B
+// is x) is named by that middle (nameChain): Simple Colouring when it uses
+// one digit and conjugate pairs only, X-Chain for one digit, W-Wing for
+// bivalue cells A and B joined by a conjugate pair of their other digit,
+// XY-Chain when every strong link is inside a bivalue cell. The step keeps
+// the chain's grade, which is SE's rating of that chain (a W-Wing is SE's
+// eight-node forcing chain, 7.0 plus 0.1 = 7.1), so it is found exactly
+// where SE would find it; it removes x from every cell seeing both A and B
+// rather than only Z.
 //
 // # How chains are rated
 //

@@ -1,6 +1,9 @@
 package logic
 
-import "math/bits"
+import (
+	"math/bits"
+	"slices"
+)
 
 // Bit-parallel versions of the chain searches (chains_unary.go, chains.go).
 // Up to 64 searches run at once, search j being bit j of one word per
@@ -33,9 +36,11 @@ func (s *solver) cacheStrong() {
 // static links between them, and for each id which of up to 64 searches
 // has it on or off (bit j: search j).
 type bitBFS struct {
-	id      [729]int16 // candidate (c*9+d-1) -> compact id, -1 if not a candidate
-	cand    []int16    // compact id -> candidate
-	onAt    []int32    // links of "on" ids: onLink[onAt[q]:onAt[q+1]] are off ids
+	id      [729]int16  // candidate (c*9+d-1) -> compact id, -1 if not a candidate
+	cand    []int16     // compact id -> candidate
+	all     []int16     // every compact id
+	byDigit [10][]int16 // the compact ids of each digit
+	onAt    []int32     // links of "on" ids: onLink[onAt[q]:onAt[q+1]] are off ids
 	onLink  []int16
 	offAt   []int32 // links of "off" ids: offLink[offAt[q]:offAt[q+1]] are on ids
 	offLink []int16
@@ -67,6 +72,14 @@ func (g *bitBFS) build(s *solver, y, x bool) {
 		}
 	}
 	n := len(g.cand)
+	g.all = g.all[:0]
+	for d := range g.byDigit {
+		g.byDigit[d] = g.byDigit[d][:0]
+	}
+	for q, k := range g.cand {
+		g.all = append(g.all, int16(q))
+		g.byDigit[k%9+1] = append(g.byDigit[k%9+1], int16(q))
+	}
 	g.onAt, g.onLink = g.onAt[:0], g.onLink[:0]
 	g.offAt, g.offLink = g.offAt[:0], g.offLink[:0]
 	for _, k := range g.cand {
@@ -121,11 +134,12 @@ func (s *solver) forcingAll(p *chainPool, starts []int32, onOnly, y, x bool, lim
 	// into its cell (a strong link, or a bivalue cell with Y-links).
 	var batch [64]int
 	nb := 0
+	qs := g.all // the ids the searches can reach
 	run := func() {
 		if nb == 0 {
 			return
 		}
-		for q := range g.cand {
+		for _, q := range qs {
 			g.onV[q], g.offV[q], g.frOn[q], g.frOff[q] = 0, 0, 0, 0
 		}
 		g.son = 0
@@ -146,10 +160,11 @@ func (s *solver) forcingAll(p *chainPool, starts []int32, onOnly, y, x bool, lim
 		for layer := 1; layer <= bestLayer && 2*(layer-1) <= limit; layer++ {
 			var hit uint64
 			work := 0
-			for q := range g.cand {
+			for _, q := range qs {
 				g.newOff[q] = 0
 			}
-			for q, f := range g.frOn {
+			for _, q := range qs {
+				f := g.frOn[q]
 				if f == 0 {
 					continue
 				}
@@ -162,13 +177,14 @@ func (s *solver) forcingAll(p *chainPool, starts []int32, onOnly, y, x bool, lim
 				hit |= g.newOff[g.sq[j]] & (1 << j) & g.son
 			}
 			live := uint64(0)
-			for q := range g.cand {
+			for _, q := range qs {
 				nw := g.newOff[q] &^ g.offV[q]
 				g.offV[q] |= nw
 				g.frOff[q] |= nw
 				g.newOn[q] = 0
 			}
-			for q, f := range g.frOff {
+			for _, q := range qs {
+				f := g.frOff[q]
 				if f == 0 {
 					continue
 				}
@@ -180,7 +196,7 @@ func (s *solver) forcingAll(p *chainPool, starts []int32, onOnly, y, x bool, lim
 			for j := range nb {
 				hit |= g.newOn[g.sq[j]] & (1 << j) &^ g.son
 			}
-			for q := range g.cand {
+			for _, q := range qs {
 				nw := g.newOn[q] &^ g.onV[q]
 				g.onV[q] |= nw
 				g.frOn[q] = nw
@@ -210,22 +226,36 @@ func (s *solver) forcingAll(p *chainPool, starts []int32, onOnly, y, x bool, lim
 		}
 		nb = 0
 	}
-	for i, on := range starts {
-		c0, d0 := nodeCell(on), nodeDigit(on)
-		batch[nb] = 2 * i
-		nb++
-		if nb == 64 {
-			run()
+	// Without Y-links a search never leaves its digit: run the starts
+	// digit by digit over that digit's ids only.
+	for d := 1; d <= 9; d++ {
+		if !y {
+			qs = g.byDigit[d]
 		}
-		if !onOnly && (y && popcount(s.b.cand[c0]) == 2 || x && !s.strong[d0][c0].empty()) {
-			batch[nb] = 2*i + 1
+		for i, on := range starts {
+			c0, d0 := nodeCell(on), nodeDigit(on)
+			if !y && d0 != d {
+				continue
+			}
+			batch[nb] = 2 * i
 			nb++
 			if nb == 64 {
 				run()
 			}
+			if !onOnly && (y && popcount(s.b.cand[c0]) == 2 || x && !s.strong[d0][c0].empty()) {
+				batch[nb] = 2*i + 1
+				nb++
+				if nb == 64 {
+					run()
+				}
+			}
+		}
+		run()
+		if y {
+			break
 		}
 	}
-	run()
+	slices.SortFunc(p.hits, func(a, b forcingHit) int { return a.ord - b.ord })
 	return p.hits
 }
 
@@ -313,14 +343,38 @@ func (s *solver) cycleLengths(p *chainPool, y, x bool, limit int) []int {
 	p.cyc = append(p.cyc[:0], make([]int, n)...)
 	var closing [64][4]int16
 	var nClose [64]int
-	for b0 := 0; b0 < n; b0 += 64 {
+	// Batches of up to 64 starts; without Y-links a search never leaves
+	// its digit, so a batch holds one digit and walks only its ids.
+	p.order = p.order[:0]
+	for d := 1; d <= 9; d++ {
+		for i, on := range p.starts {
+			if y || nodeDigit(on) == d {
+				p.order = append(p.order, i)
+			}
+		}
+		if y {
+			break
+		}
+	}
+	for b0 := 0; b0 < n; {
 		nb := min(64, n-b0)
-		for q := range g.cand {
+		qs := g.all
+		if !y {
+			d := nodeDigit(p.starts[p.order[b0]])
+			qs = g.byDigit[d]
+			for k := 1; k < nb; k++ {
+				if nodeDigit(p.starts[p.order[b0+k]]) != d {
+					nb = k
+					break
+				}
+			}
+		}
+		for _, q := range qs {
 			g.onV[q], g.frOn[q] = 0, 0
 		}
 		var want uint64 // searches that can close and have not yet
 		for j := range nb {
-			start := p.starts[b0+j]
+			start := p.starts[p.order[b0+j]]
 			c0, d0 := nodeCell(start), nodeDigit(start)
 			q := g.id[c0*9+d0-1]
 			g.onV[q] |= 1 << j
@@ -348,12 +402,12 @@ func (s *solver) cycleLengths(p *chainPool, y, x bool, limit int) []int {
 				break
 			}
 			live := uint64(0)
-			for q := range g.cand {
+			for _, q := range qs {
 				g.newOff[q] = 0
 			}
 			work := 0
-			for q, f := range g.frOn {
-				if f &= want; f != 0 {
+			for _, q := range qs {
+				if f := g.frOn[q] & want; f != 0 {
 					work += bits.OnesCount64(f)
 					for _, t := range g.onLink[g.onAt[q]:g.onAt[q+1]] {
 						g.newOff[t] |= f
@@ -367,24 +421,24 @@ func (s *solver) cycleLengths(p *chainPool, y, x bool, limit int) []int {
 					j := bits.TrailingZeros64(m)
 					for _, q := range closing[j][:nClose[j]] {
 						if g.newOff[q]&(1<<j) != 0 {
-							p.cyc[b0+j] = length
+							p.cyc[p.order[b0+j]] = length
 							want &^= 1 << j
 							break
 						}
 					}
 				}
 			}
-			for q := range g.cand {
+			for _, q := range qs {
 				g.newOn[q] = 0
 			}
-			for q, f := range g.newOff {
-				if f &= want; f != 0 {
+			for _, q := range qs {
+				if f := g.newOff[q] & want; f != 0 {
 					for _, t := range g.offLink[g.offAt[q]:g.offAt[q+1]] {
 						g.newOn[t] |= f
 					}
 				}
 			}
-			for q := range g.cand {
+			for _, q := range qs {
 				nw := g.newOn[q] &^ g.onV[q]
 				g.onV[q] |= nw
 				g.frOn[q] = nw
@@ -394,6 +448,7 @@ func (s *solver) cycleLengths(p *chainPool, y, x bool, limit int) []int {
 				break
 			}
 		}
+		b0 += nb
 	}
 	return p.cyc
 }
