@@ -49,6 +49,8 @@ type bitBFS struct {
 	sq                                    [64]int16 // start id of each search of a batch
 	son                                   uint64    // searches starting from an on node
 
+	lOn, lOff, touched []int16 // forcingAll: ids with frontier bits, ids hit in a layer
+
 	gen  uint64 // the solver's board generation the links were built for
 	y, x bool
 }
@@ -140,7 +142,7 @@ func (s *solver) forcingAll(p *chainPool, starts []int32, onOnly, y, x bool, lim
 			return
 		}
 		for _, q := range qs {
-			g.onV[q], g.offV[q], g.frOn[q], g.frOff[q] = 0, 0, 0, 0
+			g.onV[q], g.offV[q], g.frOn[q], g.frOff[q], g.newOn[q], g.newOff[q] = 0, 0, 0, 0, 0, 0
 		}
 		g.son = 0
 		for j := range nb {
@@ -157,51 +159,75 @@ func (s *solver) forcingAll(p *chainPool, starts []int32, onOnly, y, x bool, lim
 				g.frOff[q] |= 1 << j
 			}
 		}
+		// Frontiers are kept as lists of the ids with bits set, so a layer
+		// costs its links, not a pass over every id.
+		g.lOn, g.lOff = g.lOn[:0], g.lOff[:0]
+		for j := range nb {
+			q := g.sq[j]
+			if batch[j]%2 == 0 {
+				if !slices.Contains(g.lOn, q) {
+					g.lOn = append(g.lOn, q)
+				}
+			} else if !slices.Contains(g.lOff, q) {
+				g.lOff = append(g.lOff, q)
+			}
+		}
 		for layer := 1; layer <= bestLayer && 2*(layer-1) <= limit; layer++ {
 			var hit uint64
 			work := 0
-			for _, q := range qs {
-				g.newOff[q] = 0
-			}
-			for _, q := range qs {
+			g.touched = g.touched[:0]
+			for _, q := range g.lOn {
 				f := g.frOn[q]
-				if f == 0 {
-					continue
-				}
+				g.frOn[q] = 0
 				work += bits.OnesCount64(f)
 				for _, t := range g.onLink[g.onAt[q]:g.onAt[q+1]] {
+					if g.newOff[t] == 0 {
+						g.touched = append(g.touched, t)
+					}
 					g.newOff[t] |= f
 				}
 			}
 			for j := range nb {
 				hit |= g.newOff[g.sq[j]] & (1 << j) & g.son
 			}
-			live := uint64(0)
-			for _, q := range qs {
-				nw := g.newOff[q] &^ g.offV[q]
-				g.offV[q] |= nw
-				g.frOff[q] |= nw
-				g.newOn[q] = 0
-			}
-			for _, q := range qs {
-				f := g.frOff[q]
-				if f == 0 {
+			for _, t := range g.touched {
+				nw := g.newOff[t] &^ g.offV[t]
+				g.newOff[t] = 0
+				if nw == 0 {
 					continue
 				}
+				g.offV[t] |= nw
+				if g.frOff[t] == 0 {
+					g.lOff = append(g.lOff, t)
+				}
+				g.frOff[t] |= nw
+			}
+			g.touched = g.touched[:0]
+			for _, q := range g.lOff {
+				f := g.frOff[q]
+				g.frOff[q] = 0
 				work += bits.OnesCount64(f)
 				for _, t := range g.offLink[g.offAt[q]:g.offAt[q+1]] {
+					if g.newOn[t] == 0 {
+						g.touched = append(g.touched, t)
+					}
 					g.newOn[t] |= f
 				}
 			}
+			g.lOff = g.lOff[:0]
 			for j := range nb {
 				hit |= g.newOn[g.sq[j]] & (1 << j) &^ g.son
 			}
-			for _, q := range qs {
-				nw := g.newOn[q] &^ g.onV[q]
-				g.onV[q] |= nw
-				g.frOn[q] = nw
-				g.frOff[q] = 0
-				live |= nw
+			g.lOn = g.lOn[:0]
+			for _, t := range g.touched {
+				nw := g.newOn[t] &^ g.onV[t]
+				g.newOn[t] = 0
+				if nw == 0 {
+					continue
+				}
+				g.onV[t] |= nw
+				g.frOn[t] = nw
+				g.lOn = append(g.lOn, t)
 			}
 			s.work += int64(work)
 			if hit != 0 {
@@ -220,7 +246,7 @@ func (s *solver) forcingAll(p *chainPool, starts []int32, onOnly, y, x bool, lim
 				}
 				break
 			}
-			if live == 0 || s.broke() {
+			if len(g.lOn) == 0 || s.broke() {
 				break
 			}
 		}
