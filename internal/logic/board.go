@@ -16,6 +16,8 @@ var (
 	peers     [81][20]int
 	sees      [81]cellSet
 	unitSet   [27]cellSet
+	cellIndex [81][3]int // a cell's position in its row, column and box
+	crossing  [27][27]bool
 )
 
 // cellSet is a set of cells as an 81-bit mask.
@@ -26,6 +28,16 @@ func (s cellSet) has(c int) bool        { return s[c>>6]&(1<<(c&63)) != 0 }
 func (s cellSet) and(t cellSet) cellSet { return cellSet{s[0] & t[0], s[1] & t[1]} }
 func (s cellSet) empty() bool           { return s[0]|s[1] == 0 }
 func (s cellSet) count() int            { return bits.OnesCount64(s[0]) + bits.OnesCount64(s[1]) }
+
+// clearTo removes the cells up to c, c included.
+func (s *cellSet) clearTo(c int) {
+	if c >= 64 {
+		s[0] = 0
+		s[1] &^= (2 << (c - 64)) - 1
+		return
+	}
+	s[0] &^= (2 << c) - 1
+}
 
 // each calls f for every cell of s in order.
 func (s cellSet) each(f func(int)) {
@@ -45,9 +57,15 @@ func init() {
 		}
 	}
 	for u := 0; u < 27; u++ {
-		for _, c := range unitCells[u] {
+		for j, c := range unitCells[u] {
 			cellUnit[c][u/9] = u
+			cellIndex[c][u/9] = j
 			unitSet[u].add(c)
+		}
+	}
+	for u := 0; u < 27; u++ {
+		for v := 0; v < 27; v++ {
+			crossing[u][v] = u != v && !unitSet[u].and(unitSet[v]).empty()
 		}
 	}
 	for c := 0; c < 81; c++ {
@@ -73,6 +91,21 @@ type board struct {
 	val   [81]uint8
 	cand  [81]uint16
 	empty int
+	pos   [27][10]uint16 // positions of each digit in each unit (refresh)
+}
+
+// refresh recomputes b.pos from the candidates; the solver calls it before
+// each step.
+func (b *board) refresh() {
+	b.pos = [27][10]uint16{}
+	for c := range 81 {
+		for m := b.cand[c]; m != 0; m &= m - 1 {
+			d := bits.TrailingZeros16(m)
+			for k := 0; k < 3; k++ {
+				b.pos[cellUnit[c][k]][d] |= 1 << cellIndex[c][k]
+			}
+		}
+	}
 }
 
 func newBoard(g sudoku.Grid) board {
@@ -106,16 +139,8 @@ func (b *board) place(c, d int) {
 func (b *board) has(c, d int) bool { return b.cand[c]&(1<<d) != 0 }
 
 // positions returns the mask (bit j = j-th cell of the unit) of d's places in unit u.
-func (b *board) positions(u, d int) uint16 {
-	var m uint16
-	bit := uint16(1 << d)
-	for j, c := range unitCells[u] {
-		if b.cand[c]&bit != 0 {
-			m |= 1 << j
-		}
-	}
-	return m
-}
+// It reads the table refresh made.
+func (b *board) positions(u, d int) uint16 { return b.pos[u][d] }
 
 // digitCells returns the cells of unit-free set where d is a candidate.
 func (b *board) digitCells(d int) cellSet {

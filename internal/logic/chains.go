@@ -3,6 +3,7 @@ package logic
 import (
 	"math/bits"
 	"slices"
+	"sync"
 )
 
 // The chain family follows Sudoku Explainer's Chaining: a node is a
@@ -250,6 +251,7 @@ func (ch *chainer) advanced() bool {
 			sub.b.val[c] = 1 // placed or emptied: not a cell the rules look at
 		}
 	}
+	sub.refresh()
 	rules := []func() (Step, bool){
 		func() (Step, bool) { return sub.locking(false) },
 		func() (Step, bool) { return sub.hiddenSet(2, false) },
@@ -333,20 +335,48 @@ type chainPool struct {
 	offRun  *chainer
 	regRuns [9]*chainer
 	u       unary
+	starts  []int32   // the unary searches' start nodes, in order
+	zstarts []int32   // every candidate's on node (the Y-cycle bound)
+	bp      bitBFS    // forcingAll and staticClosures search state
+	closure []nodeSet // staticClosures result
+	hits    []forcingHit
+	cyc     []int // cycleLengths' result
+	order   []int // cycleLengths' start order
 }
+
+// chainPools keeps chain pools (large, fixed-size search state) between solves.
+var chainPools = sync.Pool{New: func() any {
+	p := &chainPool{offRun: &chainer{}}
+	for i := range p.onRuns {
+		p.onRuns[i] = &chainer{}
+	}
+	for i := range p.regRuns {
+		p.regRuns[i] = &chainer{}
+	}
+	return p
+}}
 
 func (s *solver) pool() *chainPool {
 	if s.ch == nil {
-		p := &chainPool{offRun: &chainer{s: s}}
-		for i := range p.onRuns {
-			p.onRuns[i] = &chainer{s: s}
+		p := chainPools.Get().(*chainPool)
+		p.offRun.s = s
+		for _, ch := range p.onRuns {
+			ch.s = s
 		}
-		for i := range p.regRuns {
-			p.regRuns[i] = &chainer{s: s}
+		for _, ch := range p.regRuns {
+			ch.s = s
 		}
 		s.ch = p
 	}
 	return s.ch
+}
+
+// release gives the chain pool back for the next solve.
+func (s *solver) release() {
+	if s.ch != nil {
+		chainPools.Put(s.ch)
+		s.ch = nil
+	}
 }
 
 // candidate hint of the chain searches, kept while looking for the easiest.
@@ -356,9 +386,10 @@ type chainHint struct {
 	key   int
 	ok    bool
 	step  Step
+	ord   int // place in the search order: the earlier hint wins a tie
 }
 
-func (h *chainHint) better(grade float64, cx, key int) bool {
+func (h *chainHint) better(grade float64, cx, key, ord int) bool {
 	if !h.ok {
 		return true
 	}
@@ -368,7 +399,10 @@ func (h *chainHint) better(grade float64, cx, key int) bool {
 	if cx != h.cx {
 		return cx < h.cx
 	}
-	return key < h.key
+	if key != h.key {
+		return key < h.key
+	}
+	return ord < h.ord
 }
 
 // targetStep builds the outcome of a chain proving node target.
@@ -413,7 +447,7 @@ func (s *solver) multiChains(mode chainMode) (Step, bool) {
 	var best chainHint
 	consider := func(cx, key int, build func() (Step, bool)) {
 		g := chainGrade(base, cx)
-		if !best.better(g, cx, key) {
+		if !best.better(g, cx, key, 1<<30) {
 			return
 		}
 		st, ok := build()
@@ -424,9 +458,22 @@ func (s *solver) multiChains(mode chainMode) (Step, bool) {
 		if st.Technique == "" {
 			st.Technique = name
 		}
-		best = chainHint{g, cx, key, true, st}
+		best = chainHint{g, cx, key, true, st, 0}
 	}
 	canBeat := func() bool { return !best.ok || base <= best.grade }
+	// Static chains (Cell and Region Forcing Chains) only run where the
+	// branches' closures share a node (staticClosures).
+	static := mode == modeMultiple
+	var cl []nodeSet
+	if static {
+		cl = s.staticClosures(p)
+	}
+	meet := func(k int, set *nodeSet) bool {
+		for w := range set {
+			set[w] &= cl[k][w]
+		}
+		return *set != nodeSet{}
+	}
 	for c := range 81 {
 		card := popcount(s.b.cand[c])
 		if card < 2 || (mode == modeMultiple && card < 3) {
@@ -435,9 +482,36 @@ func (s *solver) multiChains(mode chainMode) (Step, bool) {
 		if s.broke() || !canBeat() {
 			break
 		}
+		cellNeed := true
+		if static {
+			all := cl[c*9+firstDigit(s.b.cand[c])-1]
+			for m := s.b.cand[c]; m != 0 && cellNeed; m &= m - 1 {
+				cellNeed = meet(c*9+bits.TrailingZeros16(m)-1, &all)
+			}
+		}
 		for _, v := range digitsOf(s.b.cand[c]) {
 			A := p.onRuns[v]
 			src := nodeOf(c, v, true)
+			var regNeed [3]bool
+			need := !static || cellNeed
+			for i, k := range [3]int{2, 0, 1} {
+				u := cellUnit[c][k]
+				pos := s.b.positions(u, v)
+				if !static || popcount(pos) < 2 || unitCells[u][bits.TrailingZeros16(pos)] != c {
+					regNeed[i] = !static
+					continue
+				}
+				all := cl[c*9+v-1]
+				ok := true
+				for m := pos; m != 0 && ok; m &= m - 1 {
+					ok = meet(unitCells[u][bits.TrailingZeros16(m)]*9+v-1, &all)
+				}
+				regNeed[i] = ok
+				need = need || ok
+			}
+			if !need {
+				continue
+			}
 			if A.run(src) && contradiction {
 				cx := A.anc(A.confOn) + A.anc(A.confOff)
 				consider(cx, 7, func() (Step, bool) {
@@ -477,10 +551,10 @@ func (s *solver) multiChains(mode chainMode) (Step, bool) {
 			if mode == modeNishio {
 				continue
 			}
-			for _, k := range [3]int{2, 0, 1} {
+			for i, k := range [3]int{2, 0, 1} {
 				u := cellUnit[c][k]
 				pos := s.b.positions(u, v)
-				if popcount(pos) < 2 || unitCells[u][bits.TrailingZeros16(pos)] != c {
+				if popcount(pos) < 2 || unitCells[u][bits.TrailingZeros16(pos)] != c || !regNeed[i] {
 					continue
 				}
 				runs := []*chainer{}
@@ -510,7 +584,7 @@ func (s *solver) multiChains(mode chainMode) (Step, bool) {
 				}, canBeat)
 			}
 		}
-		if mode == modeNishio {
+		if mode == modeNishio || !cellNeed {
 			continue
 		}
 		var runs []*chainer

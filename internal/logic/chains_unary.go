@@ -13,6 +13,37 @@ type unary struct {
 	qOff   []int32
 	buf    []int32
 	cycles []int32
+	// cycleSearch: the off nodes expanded so far, and how many of their
+	// links go back to the start
+	expanded nodeSet
+	closing  nodeSet
+	closeN   [nNodes]uint8
+
+	// The links of each node under the current (y, x), built on demand
+	// (linkGen says whether a node's entry is current).
+	gen      uint32
+	linkGen  [nNodes]uint32
+	linkAt   [nNodes]int32
+	linkN    [nNodes]uint8
+	linkPool []int32
+}
+
+// newLinks starts a new link table: the board or the link kinds changed.
+func (u *unary) newLinks() {
+	u.gen++
+	u.linkPool = u.linkPool[:0]
+}
+
+// cachedLinks returns s.links(p, y, x) through u's table.
+func (s *solver) cachedLinks(u *unary, p int32, y, x bool) []int32 {
+	if u.linkGen[p] != u.gen {
+		at := len(u.linkPool)
+		u.linkPool = s.links(p, y, x, u.linkPool)
+		u.linkGen[p] = u.gen
+		u.linkAt[p] = int32(at)
+		u.linkN[p] = uint8(len(u.linkPool) - at)
+	}
+	return u.linkPool[u.linkAt[p] : u.linkAt[p]+int32(u.linkN[p])]
 }
 
 type uobj struct {
@@ -58,19 +89,9 @@ func (s *solver) links(p int32, y, x bool, out []int32) []int32 {
 	return out
 }
 
-// cacheDigits refreshes s.dcells, the cells of each digit, for links.
-func (s *solver) cacheDigits() {
-	s.dcells = [10]cellSet{}
-	for c := range 81 {
-		for m := s.b.cand[c]; m != 0; m &= m - 1 {
-			s.dcells[bits.TrailingZeros16(m)].add(c)
-		}
-	}
-}
-
 func (u *unary) reset(start int32) {
 	u.objs = append(u.objs[:0], uobj{start, -1})
-	u.onSet, u.offSet = nodeSet{}, nodeSet{}
+	u.onSet, u.offSet, u.expanded = nodeSet{}, nodeSet{}, nodeSet{}
 	u.qOn, u.qOff = u.qOn[:0], u.qOff[:0]
 	if nodeOn(start) {
 		u.onSet.add(start)
@@ -100,7 +121,7 @@ func (s *solver) forcing(u *unary, start int32, y bool, limit int) int32 {
 		for i := 0; i < len(u.qOn); i++ {
 			o := u.qOn[i]
 			s.work++
-			u.buf = s.links(u.objs[o].id, y, true, u.buf[:0])
+			u.buf = s.cachedLinks(u, u.objs[o].id, y, true)
 			for _, q := range u.buf {
 				if u.offSet.has(q) && !(q == conjugate(start) && target < 0) {
 					continue
@@ -120,7 +141,7 @@ func (s *solver) forcing(u *unary, start int32, y bool, limit int) int32 {
 		for i := 0; i < len(u.qOff); i++ {
 			o := u.qOff[i]
 			s.work++
-			u.buf = s.links(u.objs[o].id, y, true, u.buf[:0])
+			u.buf = s.cachedLinks(u, u.objs[o].id, y, true)
 			for _, q := range u.buf {
 				if u.onSet.has(q) && !(q == conjugate(start) && target < 0) {
 					continue
@@ -151,6 +172,15 @@ func (s *solver) forcing(u *unary, start int32, y bool, limit int) int32 {
 func (s *solver) cycleSearch(u *unary, start int32, y, x bool, limit int) {
 	u.reset(start)
 	u.cycles = u.cycles[:0]
+	// closing: the off nodes with a link back to the start
+	u.closing = nodeSet{}
+	c0, d0 := nodeCell(start), nodeDigit(start)
+	if x {
+		s.strong[d0][c0].each(func(p int) { u.closing.add(nodeOf(p, d0, false)) })
+	}
+	if y && popcount(s.b.cand[c0]) == 2 {
+		u.closing.add(nodeOf(c0, firstDigit(s.b.cand[c0]&^(1<<d0)), false))
+	}
 	length := 0
 	for len(u.qOn) > 0 || len(u.qOff) > 0 {
 		length++
@@ -160,9 +190,11 @@ func (s *solver) cycleSearch(u *unary, start int32, y, x bool, limit int) {
 		for i := 0; i < len(u.qOn); i++ {
 			o := u.qOn[i]
 			s.work++
-			u.buf = s.links(u.objs[o].id, y, x, u.buf[:0])
+			u.buf = s.cachedLinks(u, u.objs[o].id, y, x)
 			for _, q := range u.buf {
-				if u.isParent(o, q) {
+				// A node already taken as another object only matters if
+				// it links back to the start (see the off loop).
+				if u.offSet.has(q) && (!u.closing.has(q) || u.isParent(o, q)) {
 					continue
 				}
 				u.objs = append(u.objs, uobj{q, o})
@@ -178,11 +210,28 @@ func (s *solver) cycleSearch(u *unary, start int32, y, x bool, limit int) {
 			if s.broke() {
 				return
 			}
-			u.buf = s.links(u.objs[o].id, y, x, u.buf[:0])
+			id := u.objs[o].id
+			if u.expanded.has(id) {
+				// Another object of the same node: its "on" nodes are all
+				// taken already, only its links back to the start count.
+				if length >= 4 {
+					for k := u.closeN[id]; k > 0; k-- {
+						u.objs = append(u.objs, uobj{start, o})
+						u.cycles = append(u.cycles, int32(len(u.objs)-1))
+					}
+				}
+				continue
+			}
+			u.expanded.add(id)
+			closeN := uint8(0)
+			u.buf = s.cachedLinks(u, id, y, x)
 			for _, q := range u.buf {
-				if length >= 4 && q == start {
-					u.objs = append(u.objs, uobj{q, o})
-					u.cycles = append(u.cycles, int32(len(u.objs)-1))
+				if q == start {
+					closeN++
+					if length >= 4 {
+						u.objs = append(u.objs, uobj{q, o})
+						u.cycles = append(u.cycles, int32(len(u.objs)-1))
+					}
 				}
 				if !u.onSet.has(q) {
 					u.objs = append(u.objs, uobj{q, o})
@@ -190,6 +239,7 @@ func (s *solver) cycleSearch(u *unary, start int32, y, x bool, limit int) {
 					u.qOn = append(u.qOn, int32(len(u.objs)-1))
 				}
 			}
+			u.closeN[id] = closeN
 		}
 		u.qOff = u.qOff[:0]
 	}
@@ -222,19 +272,25 @@ func distinct(ids []int32) int {
 func (s *solver) unaryChains() (Step, bool) {
 	p := s.pool()
 	u := &p.u
-	s.cacheDigits()
+	s.cacheStrong()
 	var best chainHint
 	// limit is the longest chain (in nodes, with a margin of two) that can
 	// still rate no higher than the best found so far.
+	var memoBase, memoGrade float64
+	memo := -1
 	limit := func(base float64) int {
 		if !best.ok {
 			return 1 << 30
+		}
+		if memo >= 0 && memoBase == base && memoGrade == best.grade {
+			return memo
 		}
 		n := 2
 		for chainGrade(base, n) <= best.grade {
 			n++
 		}
-		return n + 2
+		memo, memoBase, memoGrade = n+2, base, best.grade
+		return memo
 	}
 	configs := [3][2]bool{{false, true}, {true, false}, {true, true}} // (y, x)
 	for _, cfg := range configs {
@@ -256,57 +312,128 @@ func (s *solver) unaryChains() (Step, bool) {
 		if best.ok && best.grade < cycBase {
 			break
 		}
+		u.newLinks()
+		// The starts, in the order of Sudoku Explainer's search: a hint
+		// found from an earlier start wins a tie (ord).
+		p.starts = p.starts[:0]
 		for c := range 81 {
 			card := popcount(s.b.cand[c])
 			if card < 2 || (!x && card > 2) {
 				continue
 			}
+			for m := s.b.cand[c]; m != 0; m &= m - 1 {
+				p.starts = append(p.starts, nodeOf(c, bits.TrailingZeros16(m), true))
+			}
+		}
+		// minCycle: no cycle shorter than this removes anything (see below).
+		minCycle := 0
+		if x {
+			// Forcing chains first: the shortest ones bound the cycle
+			// searches. A cycle that removes candidate Z rests on links
+			// a forcing chain from Z's "on" node can take around the
+			// cycle, so no forcing chain within the limit means no cycle
+			// worth finding either.
+			hits := s.forcingAll(p, p.starts, false, y, x, limit(fcBase))
+			if len(hits) == 0 {
+				continue
+			}
+			minCycle = hits[0].n - 2
+			for _, h := range hits {
+				start, ord := h.start, h.ord
+				n := h.n
+				if !best.better(chainGrade(fcBase, n), n, key, ord) {
+					continue
+				}
+				t := s.forcing(u, start, y, limit(fcBase))
+				if t < 0 {
+					continue
+				}
+				path := u.path(t)
+				cx := distinct(path)
+				g := chainGrade(fcBase, cx)
+				if !best.better(g, cx, key, ord) {
+					continue
+				}
+				st, ok := s.targetStep(u.objs[t].id)
+				if !ok {
+					continue
+				}
+				st.Technique, st.Grade, st.Length = fcName, g, cx
+				st.Chain = make([]Node, len(path))
+				for i, id := range path {
+					st.Chain[i] = toNode(id)
+				}
+				st.Cells = pathCells(path)
+				s.nameChain(&st, path)
+				best = chainHint{g, cx, key, true, st, ord}
+			}
+		}
+		lim := 1 << 30
+		if best.ok {
+			lim = 3
+			for best.better(chainGrade(cycBase, lim+1), lim+1, key, 0) {
+				lim++
+			}
+		}
+		if !x {
+			// Y-cycles: a cycle that removes candidate Z gives, with the
+			// same links, a forcing chain from Z=… to Z≠… at most two
+			// nodes longer; the shortest such chain bounds the cycles.
+			p.zstarts = p.zstarts[:0]
+			for c := range 81 {
+				if popcount(s.b.cand[c]) >= 2 {
+					for m := s.b.cand[c]; m != 0; m &= m - 1 {
+						p.zstarts = append(p.zstarts, nodeOf(c, bits.TrailingZeros16(m), true))
+					}
+				}
+			}
+			hits := s.forcingAll(p, p.zstarts, true, y, x, lim)
+			if len(hits) == 0 {
+				continue
+			}
+			minCycle = hits[0].n - 2
+		}
+		if best.ok && !best.better(chainGrade(cycBase, minCycle), minCycle, key, 0) {
+			continue // no cycle that removes anything can beat the best hint
+		}
+		cyc := s.cycleLengths(p, y, x, lim)
+		for i, on := range p.starts {
 			if s.broke() {
 				return Step{}, false
 			}
-			for _, v := range digitsOf(s.b.cand[c]) {
-				on := nodeOf(c, v, true)
-				s.cycleSearch(u, on, y, x, limit(cycBase))
-				for _, cyc := range u.cycles {
-					path := u.path(cyc)
-					cx := distinct(path)
-					g := chainGrade(cycBase, cx)
-					if !best.better(g, cx, key) {
-						continue
-					}
-					if st, ok := s.cycleStep(path); ok {
-						st.Technique, st.Grade, st.Length = cycName, g, cx
-						best = chainHint{g, cx, key, true, st}
-					}
+			if cyc[i] == 0 {
+				continue
+			}
+			ord := 3 * i
+			u.cycles = u.cycles[:0]
+			// A cycle found at length L has L nodes; the longest that can
+			// beat the best hint bounds the search.
+			maxLen := 1 << 30
+			if best.ok {
+				maxLen = 3
+				for best.better(chainGrade(cycBase, maxLen+1), maxLen+1, key, ord) {
+					maxLen++
 				}
-				if !x {
+			}
+			if l := cyc[i]; l <= maxLen {
+				s.cycleSearch(u, on, y, x, maxLen)
+			}
+			for _, cyc := range u.cycles {
+				path := u.path(cyc)
+				cx := distinct(path)
+				g := chainGrade(cycBase, cx)
+				if !best.better(g, cx, key, ord) {
 					continue
 				}
-				for _, start := range [2]int32{on, conjugate(on)} {
-					t := s.forcing(u, start, y, limit(fcBase))
-					if t < 0 {
-						continue
-					}
-					path := u.path(t)
-					cx := distinct(path)
-					g := chainGrade(fcBase, cx)
-					if !best.better(g, cx, key) {
-						continue
-					}
-					st, ok := s.targetStep(u.objs[t].id)
-					if !ok {
-						continue
-					}
-					st.Technique, st.Grade, st.Length = fcName, g, cx
-					st.Chain = make([]Node, len(path))
-					for i, id := range path {
-						st.Chain[i] = toNode(id)
-					}
-					st.Cells = pathCells(path)
-					best = chainHint{g, cx, key, true, st}
+				if st, ok := s.cycleStep(path); ok {
+					st.Technique, st.Grade, st.Length = cycName, g, cx
+					best = chainHint{g, cx, key, true, st, ord}
 				}
 			}
 		}
+	}
+	if s.broke() {
+		return Step{}, false
 	}
 	return best.step, best.ok
 }
@@ -340,16 +467,25 @@ func (s *solver) cycleStep(path []int32) (Step, bool) {
 			back[d][1] |= vis[1]
 		}
 	}
+	var hit [10]cellSet
+	any := false
+	for d := 1; d <= 9; d++ {
+		h := forw[d].and(back[d])
+		h[0] &^= cells[0]
+		h[1] &^= cells[1]
+		hit[d] = h
+		any = any || !h.empty()
+	}
+	if !any {
+		return Step{}, false
+	}
 	var elim []Candidate
 	for c := range 81 {
 		for d := 1; d <= 9; d++ {
-			if !cells.has(c) && forw[d].has(c) && back[d].has(c) {
+			if hit[d].has(c) {
 				elim = append(elim, Candidate{c, d})
 			}
 		}
-	}
-	if len(elim) == 0 {
-		return Step{}, false
 	}
 	st := Step{Eliminations: elim, Cells: pathCells(path)}
 	st.Chain = make([]Node, len(path))

@@ -20,6 +20,12 @@ func TestGolden(t *testing.T) {
 	var out strings.Builder
 	puzzles := puzzletest.Lines(t, puzzletest.Diabolical, 60)
 	puzzles = append(puzzles, puzzletest.Lines(t, puzzletest.Top1465, 10)...)
+	// Rated puzzles whose paths show the rarer techniques: unique rectangle
+	// type 3 (73), XY-Chain (74), BUG type 4 (2293).
+	rated := puzzletest.RatedPuzzles(t, 2294)
+	for _, i := range []int{73, 74, 2293} {
+		puzzles = append(puzzles, rated[i].Puzzle)
+	}
 	for i, p := range puzzles {
 		r, err := Solve(parse(t, p), Options{})
 		if err != nil {

@@ -7,7 +7,7 @@ import "math/bits"
 var lockingOrder = [4][2]int{{2, 1}, {2, 0}, {1, 2}, {0, 2}}
 
 // crosses reports whether units u and v share cells (and are different).
-func crosses(u, v int) bool { return u != v && !unitSet[u].and(unitSet[v]).empty() }
+func crosses(u, v int) bool { return crossing[u][v] }
 
 // locking finds pointing (a box's digit confined to one row or column, 2.6)
 // and claiming (a line's digit confined to one box, 2.8). In direct mode it
@@ -23,20 +23,13 @@ func (s *solver) locking(direct bool) (Step, bool) {
 				if popcount(pos) < 2 {
 					continue
 				}
-				for i2 := range 9 {
-					u2 := kinds[1]*9 + i2
-					if !crosses(u1, u2) {
-						continue
-					}
-					inside := true
-					for m := pos; m != 0; m &= m - 1 {
-						if !unitSet[u2].has(unitCells[u1][bits.TrailingZeros16(m)]) {
-							inside = false
-							break
-						}
-					}
-					if !inside {
-						continue
+				// The only unit of the second kind that can hold all the
+				// places is the one through the first of them.
+				in := unitSet[u1].and(s.dcells[d])
+				{
+					u2 := cellUnit[unitCells[u1][bits.TrailingZeros16(pos)]][kinds[1]]
+					if !crosses(u1, u2) || in.and(unitSet[u2]) != in || unitSet[u2].and(s.dcells[d]) == in {
+						continue // not confined, or nothing to remove
 					}
 					var elim []Candidate
 					var cells []int

@@ -3,6 +3,8 @@ package logic
 import (
 	"errors"
 	"fmt"
+	"math/bits"
+	"sync/atomic"
 
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -35,12 +37,19 @@ const (
 	HiddenQuad              = "Hidden Quad"
 	WXYZWing                = "WXYZ-Wing"
 	BUG1                    = "BUG+1"
+	BUG2                    = "BUG Type 2"
+	BUG3                    = "BUG Type 3"
+	BUG4                    = "BUG Type 4"
 	VWXYZWing               = "VWXYZ-Wing"
 	AlignedPairExclusion    = "Aligned Pair Exclusion"
 	XCycle                  = "Bidirectional X-Cycle"
 	YCycle                  = "Bidirectional Y-Cycle"
 	XYCycle                 = "Bidirectional Cycle"
 	ForcingXChain           = "Forcing X-Chain"
+	SimpleColouring         = "Simple Colouring"
+	XChain                  = "X-Chain"
+	XYChain                 = "XY-Chain"
+	WWing                   = "W-Wing"
 	ForcingChain            = "Forcing Chain"
 	Nishio                  = "Nishio Forcing Chain"
 	CellForcingChain        = "Cell Forcing Chains"
@@ -115,6 +124,7 @@ func init() {
 		{XYWing, 4.2, func(s *solver) (Step, bool) { return s.xyWing(false) }},
 		{XYZWing, 4.4, func(s *solver) (Step, bool) { return s.xyWing(true) }},
 		{UniqueRectangle1, 4.5, (*solver).uniqueRectangles},
+		{UniqueRectangle3, 4.6, (*solver).urType3},
 		{NakedQuad, 5.0, func(s *solver) (Step, bool) { return s.nakedSet(4) }},
 		{Jellyfish, 5.2, func(s *solver) (Step, bool) { return s.fish(4) }},
 		{HiddenQuad, 5.4, func(s *solver) (Step, bool) { return s.hiddenSet(4, false) }},
@@ -134,14 +144,37 @@ func init() {
 const beyondGrade = 9.5
 
 type solver struct {
-	b      board
-	work   int64
-	budget int64
-	ch     *chainPool
-	dcells [10]cellSet // cells of each digit, refreshed by the chain searches
+	b       board
+	work    int64
+	budget  int64
+	ch      *chainPool
+	dcells  [10]cellSet     // cells of each digit, refreshed by the chain searches
+	bivalue cellSet         // cells with two candidates (refresh)
+	gen     uint64          // board generation, new at each refresh (caches key on it)
+	strong  [10][81]cellSet // strong-link partners of each digit and cell (cacheStrong)
 }
 
 var errBudget = errors.New("budget")
+
+// nextGen numbers board generations across solvers, so a pooled cache
+// never mistakes another solve's board for its own.
+var nextGen atomic.Uint64
+
+// refresh recomputes the tables of the board's candidates a step reads.
+func (s *solver) refresh() {
+	s.gen = nextGen.Add(1)
+	s.b.refresh()
+	s.dcells = [10]cellSet{}
+	s.bivalue = cellSet{}
+	for c := range 81 {
+		if popcount(s.b.cand[c]) == 2 {
+			s.bivalue.add(c)
+		}
+		for m := s.b.cand[c]; m != 0; m &= m - 1 {
+			s.dcells[bits.TrailingZeros16(m)].add(c)
+		}
+	}
+}
 
 // spend counts work and reports whether the budget is gone.
 func (s *solver) spend(n int) bool {
@@ -162,6 +195,7 @@ func newSolver(b board, opt Options) *solver {
 // next finds the easiest step; ok is false when none is found, and then
 // floor is the grade the next rung would have given at least.
 func (s *solver) next() (st Step, ok bool, floor float64) {
+	s.refresh()
 	for i, t := range ladder {
 		if s.broke() {
 			return Step{}, false, t.base
@@ -220,6 +254,7 @@ func solveFrom(b board, opt Options) Result {
 		maxSteps = DefaultMaxSteps
 	}
 	s := newSolver(b, opt)
+	defer s.release()
 	var r Result
 	for s.b.empty > 0 {
 		if len(r.Steps) >= maxSteps {
@@ -267,6 +302,7 @@ func Next(givens, progress sudoku.Grid, opt Options) (Step, error) {
 		return Step{}, ErrSolved
 	}
 	s := newSolver(b, opt)
+	defer s.release()
 	st, ok, _ := s.next()
 	if !ok {
 		return Step{}, ErrStuck

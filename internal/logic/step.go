@@ -41,6 +41,12 @@ type Step struct {
 	// Length is the chain's complexity (nodes counted by Sudoku Explainer's
 	// rule), which the grade's length bonus comes from.
 	Length int `json:"-"`
+
+	// roof: the rectangle's cells with extra digits (unique rectangle type
+	// 3) or the pair of aligned pair exclusion; set and setDigits: the other
+	// cells and the digits of the naked set of a type 3 (unique rectangle,
+	// BUG), or the excluding cells of aligned pair exclusion.
+	roof, set, setDigits []int
 }
 
 // cellName writes a cell as rNcM, 1-based.
@@ -157,6 +163,25 @@ func (s Step) Map(cell func(int) int, digit func(int) int) Step {
 	for i, d := range s.Digits {
 		t.Digits[i] = digit(d)
 	}
+	mapCells := func(cs []int) []int {
+		if cs == nil {
+			return nil
+		}
+		out := make([]int, len(cs))
+		for i, c := range cs {
+			out[i] = cell(c)
+		}
+		slices.Sort(out)
+		return out
+	}
+	t.roof, t.set = mapCells(s.roof), mapCells(s.set)
+	if s.setDigits != nil {
+		t.setDigits = make([]int, len(s.setDigits))
+		for i, d := range s.setDigits {
+			t.setDigits[i] = digit(d)
+		}
+		slices.Sort(t.setDigits)
+	}
 	if s.Chain != nil {
 		t.Chain = make([]Node, len(s.Chain))
 		for i, n := range s.Chain {
@@ -240,14 +265,29 @@ func init() {
 	ur := func(s Step) string {
 		return fmt.Sprintf("%s: %s would otherwise hold only %s and the puzzle would have two solutions, so %s.", s.Technique, cellList(s.Cells), digitList(s.Digits), s.outcome())
 	}
-	for _, t := range []string{UniqueRectangle1, UniqueRectangle2, UniqueRectangle3, UniqueRectangle4} {
+	for _, t := range []string{UniqueRectangle1, UniqueRectangle2, UniqueRectangle4} {
 		renderers[t] = ur
+	}
+	setName := func(n int) string { return [...]string{"", "", "pair", "triple", "quad"}[min(n, 4)] }
+	renderers[UniqueRectangle3] = func(s Step) string {
+		return fmt.Sprintf("%s: %s would otherwise hold only %s and the puzzle would have two solutions, so one of %s holds another digit, and together with %s they act as a naked %s of %s in %s, so %s.",
+			s.Technique, cellList(s.Cells), digitList(s.Digits), cellList(s.roof), cellList(s.set), setName(len(s.setDigits)), digitList(s.setDigits), unitName(s.Units[0]), s.outcome())
+	}
+	renderers[BUG2] = func(s Step) string {
+		return fmt.Sprintf("BUG type 2: every unsolved cell but %s has two candidates, and without their %ds the grid would have several solutions, so one of them is %d and %s.", cellList(s.Cells), s.Digits[0], s.Digits[0], s.outcome())
+	}
+	renderers[BUG3] = func(s Step) string {
+		return fmt.Sprintf("BUG type 3: every unsolved cell but %s has two candidates, and without their extra %s the grid would have several solutions, so one of them holds an extra digit, and together with %s they act as a naked %s of %s in %s, so %s.",
+			cellList(s.Cells), digitList(s.Digits), cellList(s.set), setName(len(s.setDigits)), digitList(s.setDigits), unitName(s.Units[0]), s.outcome())
+	}
+	renderers[BUG4] = func(s Step) string {
+		return fmt.Sprintf("BUG type 4: every unsolved cell but %s has two candidates, so one of them holds its extra candidate and the other the %d, whose only places in %s they are, so %s.", cellList(s.Cells), s.Digits[0], unitName(s.Units[0]), s.outcome())
 	}
 	renderers[BUG1] = func(s Step) string {
 		return fmt.Sprintf("BUG+1: every unsolved cell but %s has two candidates, and without %d the grid would have several solutions, so %s.", cellList(s.Cells), s.Digits[0], s.outcome())
 	}
 	renderers[AlignedPairExclusion] = func(s Step) string {
-		return fmt.Sprintf("Aligned pair exclusion: every pair of values for %s that survives the bivalue cells they both see leaves out some digits, so %s.", cellList(s.Cells), s.outcome())
+		return fmt.Sprintf("Aligned pair exclusion: of the pairs of values for %s, those that would empty one of the bivalue cells %s they both see are impossible, so %s.", cellList(s.roof), cellList(s.set), s.outcome())
 	}
 	chain := func(s Step) string {
 		path := make([]string, len(s.Chain))
@@ -258,6 +298,17 @@ func init() {
 	}
 	for _, t := range []string{XCycle, YCycle, XYCycle, ForcingXChain, ForcingChain} {
 		renderers[t] = chain
+	}
+	aic := func(s Step) string {
+		path := make([]string, len(s.Chain))
+		for i, n := range s.Chain {
+			path[i] = nodeName(n)
+		}
+		a, b := s.Chain[0], s.Chain[len(s.Chain)-1]
+		return fmt.Sprintf("%s: %s, so %s or %s is %d and %s.", s.Technique, strings.Join(path, " → "), cellName(a.Cell), cellName(b.Cell), b.Digit, s.outcome())
+	}
+	for _, t := range []string{SimpleColouring, XChain, XYChain, WWing} {
+		renderers[t] = aic
 	}
 	multi := func(s Step) string {
 		if len(s.Chain) < 2 {

@@ -16,22 +16,45 @@ var hiddenGrades = [5]float64{2: 3.4, 3: 4.0, 4: 5.4}
 var nakedNames = [5]string{2: NakedPair, 3: NakedTriple, 4: NakedQuad}
 var nakedGrades = [5]float64{2: 3.0, 3: 3.6, 4: 5.0}
 
-// combos calls f with every n-subset of the bits of m (as a mask) until f
-// returns true.
+// combos calls f with every n-subset of the bits of m (as a mask), lowest
+// bits first, until f returns true.
 func combos(m uint16, n int, f func(uint16) bool) bool {
+	var one [16]uint16
+	k := 0
+	for r := m; r != 0; r &= r - 1 {
+		one[k] = r & -r
+		k++
+	}
 	if n == 0 {
 		return f(0)
 	}
-	for r := m; r != 0; r &= r - 1 {
-		low := r & -r
-		if popcount(r) < n {
-			return false
+	if n > k {
+		return false
+	}
+	var idx [16]int
+	for i := range n {
+		idx[i] = i
+	}
+	for {
+		var x uint16
+		for i := range n {
+			x |= one[idx[i]]
 		}
-		if combos(r&^low, n-1, func(x uint16) bool { return f(x | low) }) {
+		if f(x) {
 			return true
 		}
+		i := n - 1
+		for i >= 0 && idx[i] == k-n+i {
+			i--
+		}
+		if i < 0 {
+			return false
+		}
+		idx[i]++
+		for j := i + 1; j < n; j++ {
+			idx[j] = idx[j-1] + 1
+		}
 	}
-	return false
 }
 
 func (b *board) emptyIn(u int) int {
@@ -60,8 +83,8 @@ func (s *solver) hiddenSet(n int, direct bool) (Step, bool) {
 		var live uint16
 		for d := 1; d <= 9; d++ {
 			pos[d] = b.positions(u, d)
-			if pos[d] != 0 {
-				live |= 1 << d
+			if pos[d] != 0 && popcount(pos[d]) <= n {
+				live |= 1 << d // a digit with more than n places is in no n-set
 			}
 		}
 		if combos(live, n, func(ds uint16) bool {

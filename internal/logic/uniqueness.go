@@ -105,6 +105,13 @@ func (s *solver) urAt(cells [4]int, pair uint16) (Step, bool) {
 // bug finds BUG+1 (5.6): every unsolved cell has two candidates but one,
 // which has three; the digit appearing three times in its units must go there.
 func (s *solver) bug() (Step, bool) {
+	if st, ok := s.bug1(); ok {
+		return st, true
+	}
+	return s.bugOthers()
+}
+
+func (s *solver) bug1() (Step, bool) {
 	b := &s.b
 	odd := -1
 	for c := range 81 {
@@ -135,6 +142,3 @@ func (s *solver) bug() (Step, bool) {
 	}
 	return Step{}, false
 }
-
-// ape (aligned pair exclusion) is not implemented yet: it finds nothing.
-func (s *solver) ape() (Step, bool) { return Step{}, false }

@@ -1,6 +1,9 @@
 package logic
 
-import "slices"
+import (
+	"math/bits"
+	"slices"
+)
 
 // xyWing finds a pivot whose two candidates x, y (XYZ: three, x, y, z) are
 // each shared with a bivalue wing it sees, the wings sharing z: z is removed
@@ -72,31 +75,38 @@ func (s *solver) alsWing(n int) (Step, bool) {
 	var best Step
 	bestElim := 0
 	found := false
-	var set []int
-	var try func(start int, digits uint16, common cellSet)
-	try = func(start int, digits uint16, common cellSet) {
-		if len(set) == n {
-			if popcount(digits) != n+1 {
-				return
-			}
-			s.alsWingAt(set, digits, &best, &bestElim, &found, n)
-			return
-		}
-		for c := start; c < 81; c++ {
-			m := b.cand[c]
-			if popcount(m) < 2 || popcount(digits|m) > n+1 || (len(set) > 0 && !common.has(c)) {
-				continue
-			}
-			set = append(set, c)
-			nc := sees[c]
-			if len(set) > 1 {
-				nc = common.and(sees[c])
-			}
-			try(c+1, digits|m, nc)
-			set = set[:len(set)-1]
+	// open: the cells that can be in the set (2 to n+1 candidates).
+	var open cellSet
+	for c := range 81 {
+		if k := popcount(b.cand[c]); k >= 2 && k <= n+1 {
+			open.add(c)
 		}
 	}
-	try(0, 0, cellSet{})
+	var set [4]int
+	var try func(k int, from cellSet, digits uint16)
+	try = func(k int, from cellSet, digits uint16) {
+		for w := 0; w < 2; w++ {
+			for m := from[w]; m != 0; m &= m - 1 {
+				c := w*64 + bits.TrailingZeros64(m)
+				ds := digits | b.cand[c]
+				if popcount(ds) > n+1 {
+					continue
+				}
+				set[k] = c
+				if k+1 == n {
+					if popcount(ds) == n+1 {
+						s.alsWingAt(set[:n], ds, &best, &bestElim, &found, n)
+					}
+					continue
+				}
+				// later cells that see every cell so far
+				next := from.and(sees[c])
+				next.clearTo(c)
+				try(k+1, next, ds)
+			}
+		}
+	}
+	try(0, open, 0)
 	return best, found
 }
 
@@ -124,44 +134,49 @@ func (s *solver) alsWingAt(set []int, digits uint16, best *Step, bestElim *int, 
 	}
 	grade := base + float64(spread-diff)*0.1
 	grade = float64(int(grade*10+0.5)) / 10
-	around.each(func(yz int) {
-		if inSet.has(yz) {
-			return
-		}
-		m := b.cand[yz]
-		if popcount(m) != 2 || m&digits != m {
-			return
-		}
-		restricted := func(d int) bool {
-			for _, c := range set {
-				if b.has(c, d) && !sees[yz].has(c) {
-					return false
-				}
-			}
-			return true
-		}
-		ds := digitsOf(m)
-		for k := 0; k < 2; k++ {
-			x, z := ds[k], ds[1-k]
-			if !restricted(x) {
+	if *found && grade > best.Grade {
+		return // cannot beat the best set found
+	}
+	// yz: a bivalue cell outside the set, seeing one of its cells.
+	around = around.and(s.bivalue)
+	around[0] &^= inSet[0]
+	around[1] &^= inSet[1]
+	for w := 0; w < 2; w++ {
+		for mm := around[w]; mm != 0; mm &= mm - 1 {
+			yz := w*64 + bits.TrailingZeros64(mm)
+			m := b.cand[yz]
+			if m&digits != m {
 				continue
 			}
-			see := sees[yz]
-			for _, c := range set {
-				if b.has(c, z) {
-					see = see.and(sees[c])
+			lo := firstDigit(m)
+			ds := [2]int{lo, firstDigit(m &^ (1 << lo))}
+			for k := 0; k < 2; k++ {
+				x, z := ds[k], ds[1-k]
+				// x restricted: every set cell holding x sees yz
+				restricted := true
+				for _, c := range set {
+					if b.has(c, x) && !sees[yz].has(c) {
+						restricted = false
+						break
+					}
 				}
-			}
-			var elim []Candidate
-			see.each(func(c int) {
-				if !inSet.has(c) && c != yz && b.has(c, z) {
-					elim = append(elim, Candidate{c, z})
+				if !restricted {
+					continue
 				}
-			})
-			if len(elim) == 0 {
-				continue
-			}
-			if !*found || grade < best.Grade || (grade == best.Grade && len(elim) > *bestElim) {
+				see := sees[yz].and(s.dcells[z])
+				for _, c := range set {
+					if b.has(c, z) {
+						see = see.and(sees[c])
+					}
+				}
+				see[0] &^= inSet[0]
+				see[1] &^= inSet[1]
+				ne := see.count()
+				if ne == 0 || !(!*found || grade < best.Grade || (grade == best.Grade && ne > *bestElim)) {
+					continue
+				}
+				var elim []Candidate
+				see.each(func(c int) { elim = append(elim, Candidate{c, z}) })
 				cells := append(slices.Clone(set), yz)
 				slices.Sort(cells)
 				name := WXYZWing
@@ -169,9 +184,9 @@ func (s *solver) alsWingAt(set []int, digits uint16, best *Step, bestElim *int, 
 					name = VWXYZWing
 				}
 				*best = Step{Technique: name, Grade: grade, Cells: cells, Eliminations: elim, Digits: []int{z}}
-				*bestElim = len(elim)
+				*bestElim = ne
 				*found = true
 			}
 		}
-	})
+	}
 }

@@ -1,0 +1,480 @@
+package logic
+
+import (
+	"math/bits"
+	"slices"
+)
+
+// Bit-parallel versions of the chain searches (chains_unary.go, chains.go).
+// Up to 64 searches run at once, search j being bit j of one word per
+// candidate, over a compact table of the static links; a layer costs one OR
+// per link. They walk the same layers as forcing and cycleSearch but only
+// say whether (and how long) a chain exists; the node-by-node searches then
+// run for the few starts whose chain can beat the best one, so the chosen
+// step is the same.
+
+// cacheStrong fills s.strong: for each digit and cell, the cells that are
+// the only other place of the digit in one of the cell's units.
+func (s *solver) cacheStrong() {
+	for d := 1; d <= 9; d++ {
+		s.strong[d] = [81]cellSet{}
+		for u := 0; u < 27; u++ {
+			m := unitSet[u].and(s.dcells[d])
+			if m.count() != 2 {
+				continue
+			}
+			var two [2]int
+			n := 0
+			m.each(func(c int) { two[n] = c; n++ })
+			s.strong[d][two[0]].add(two[1])
+			s.strong[d][two[1]].add(two[0])
+		}
+	}
+}
+
+// bitBFS is the state of forcingAll: the candidates as compact ids, the
+// static links between them, and for each id which of up to 64 searches
+// has it on or off (bit j: search j).
+type bitBFS struct {
+	id      [729]int16  // candidate (c*9+d-1) -> compact id, -1 if not a candidate
+	cand    []int16     // compact id -> candidate
+	all     []int16     // every compact id
+	byDigit [10][]int16 // the compact ids of each digit
+	onAt    []int32     // links of "on" ids: onLink[onAt[q]:onAt[q+1]] are off ids
+	onLink  []int16
+	offAt   []int32 // links of "off" ids: offLink[offAt[q]:offAt[q+1]] are on ids
+	offLink []int16
+
+	onV, offV, frOn, frOff, newOn, newOff []uint64
+	sq                                    [64]int16 // start id of each search of a batch
+	son                                   uint64    // searches starting from an on node
+
+	lOn, lOff, touched []int16 // forcingAll: ids with frontier bits, ids hit in a layer
+
+	gen  uint64 // the solver's board generation the links were built for
+	y, x bool
+}
+
+// build fills the compact ids and the links (Y-links when y, strong unit
+// links when x).
+func (g *bitBFS) build(s *solver, y, x bool) {
+	if g.gen == s.gen && g.y == y && g.x == x {
+		return // built for this board already
+	}
+	g.gen, g.y, g.x = s.gen, y, x
+	g.cand = g.cand[:0]
+	for k := range g.id {
+		g.id[k] = -1
+	}
+	for c := range 81 {
+		for m := s.b.cand[c]; m != 0; m &= m - 1 {
+			k := c*9 + bits.TrailingZeros16(m) - 1
+			g.id[k] = int16(len(g.cand))
+			g.cand = append(g.cand, int16(k))
+		}
+	}
+	n := len(g.cand)
+	g.all = g.all[:0]
+	for d := range g.byDigit {
+		g.byDigit[d] = g.byDigit[d][:0]
+	}
+	for q, k := range g.cand {
+		g.all = append(g.all, int16(q))
+		g.byDigit[k%9+1] = append(g.byDigit[k%9+1], int16(q))
+	}
+	g.onAt, g.onLink = g.onAt[:0], g.onLink[:0]
+	g.offAt, g.offLink = g.offAt[:0], g.offLink[:0]
+	for _, k := range g.cand {
+		c, d := int(k)/9, int(k)%9+1
+		g.onAt = append(g.onAt, int32(len(g.onLink)))
+		if y {
+			for m := s.b.cand[c] &^ (1 << d); m != 0; m &= m - 1 {
+				g.onLink = append(g.onLink, g.id[c*9+bits.TrailingZeros16(m)-1])
+			}
+		}
+		sees[c].and(s.dcells[d]).each(func(p int) { g.onLink = append(g.onLink, g.id[p*9+d-1]) })
+		g.offAt = append(g.offAt, int32(len(g.offLink)))
+		if x {
+			s.strong[d][c].each(func(p int) { g.offLink = append(g.offLink, g.id[p*9+d-1]) })
+		}
+		if y && popcount(s.b.cand[c]) == 2 {
+			e := firstDigit(s.b.cand[c] &^ (1 << d))
+			g.offLink = append(g.offLink, g.id[c*9+e-1])
+		}
+	}
+	g.onAt = append(g.onAt, int32(len(g.onLink)))
+	g.offAt = append(g.offAt, int32(len(g.offLink)))
+	grow := func(v []uint64) []uint64 {
+		if cap(v) < n {
+			return make([]uint64, n)
+		}
+		return v[:n]
+	}
+	g.onV, g.offV, g.frOn, g.frOff = grow(g.onV), grow(g.offV), grow(g.frOn), grow(g.frOff)
+	g.newOn, g.newOff = grow(g.newOn), grow(g.newOff)
+}
+
+// forcingHit is a start whose forcing chain has n nodes; ord is its place
+// in the search order.
+type forcingHit struct {
+	start int32
+	n     int
+	ord   int
+}
+
+// forcingAll runs the forcing search (forcing) from every start, on and
+// off (on only if onOnly), 64 at a time as bits of one word, a layer (on to off, then off
+// to on) at a time, and stops at the first layer where some chain closes: it
+// returns those starts, the shortest chains, in search order. Searches stop
+// at limit as forcing does.
+func (s *solver) forcingAll(p *chainPool, starts []int32, onOnly, y, x bool, limit int) []forcingHit {
+	g := &p.bp
+	g.build(s, y, x)
+	p.hits = p.hits[:0]
+	bestLayer := 1 << 30
+	// the searches: 2*i on, 2*i+1 off; an off start needs a link closing
+	// into its cell (a strong link, or a bivalue cell with Y-links).
+	var batch [64]int
+	nb := 0
+	qs := g.all // the ids the searches can reach
+	run := func() {
+		if nb == 0 {
+			return
+		}
+		for _, q := range qs {
+			g.onV[q], g.offV[q], g.frOn[q], g.frOff[q], g.newOn[q], g.newOff[q] = 0, 0, 0, 0, 0, 0
+		}
+		g.son = 0
+		for j := range nb {
+			i := batch[j]
+			start := starts[i/2]
+			q := g.id[int(start>>1)]
+			g.sq[j] = q
+			if i%2 == 0 {
+				g.son |= 1 << j
+				g.onV[q] |= 1 << j
+				g.frOn[q] |= 1 << j
+			} else {
+				g.offV[q] |= 1 << j
+				g.frOff[q] |= 1 << j
+			}
+		}
+		// Frontiers are kept as lists of the ids with bits set, so a layer
+		// costs its links, not a pass over every id.
+		g.lOn, g.lOff = g.lOn[:0], g.lOff[:0]
+		for j := range nb {
+			q := g.sq[j]
+			if batch[j]%2 == 0 {
+				if !slices.Contains(g.lOn, q) {
+					g.lOn = append(g.lOn, q)
+				}
+			} else if !slices.Contains(g.lOff, q) {
+				g.lOff = append(g.lOff, q)
+			}
+		}
+		for layer := 1; layer <= bestLayer && 2*(layer-1) <= limit; layer++ {
+			var hit uint64
+			work := 0
+			g.touched = g.touched[:0]
+			for _, q := range g.lOn {
+				f := g.frOn[q]
+				g.frOn[q] = 0
+				work += bits.OnesCount64(f)
+				for _, t := range g.onLink[g.onAt[q]:g.onAt[q+1]] {
+					if g.newOff[t] == 0 {
+						g.touched = append(g.touched, t)
+					}
+					g.newOff[t] |= f
+				}
+			}
+			for j := range nb {
+				hit |= g.newOff[g.sq[j]] & (1 << j) & g.son
+			}
+			for _, t := range g.touched {
+				nw := g.newOff[t] &^ g.offV[t]
+				g.newOff[t] = 0
+				if nw == 0 {
+					continue
+				}
+				g.offV[t] |= nw
+				if g.frOff[t] == 0 {
+					g.lOff = append(g.lOff, t)
+				}
+				g.frOff[t] |= nw
+			}
+			g.touched = g.touched[:0]
+			for _, q := range g.lOff {
+				f := g.frOff[q]
+				g.frOff[q] = 0
+				work += bits.OnesCount64(f)
+				for _, t := range g.offLink[g.offAt[q]:g.offAt[q+1]] {
+					if g.newOn[t] == 0 {
+						g.touched = append(g.touched, t)
+					}
+					g.newOn[t] |= f
+				}
+			}
+			g.lOff = g.lOff[:0]
+			for j := range nb {
+				hit |= g.newOn[g.sq[j]] & (1 << j) &^ g.son
+			}
+			g.lOn = g.lOn[:0]
+			for _, t := range g.touched {
+				nw := g.newOn[t] &^ g.onV[t]
+				g.newOn[t] = 0
+				if nw == 0 {
+					continue
+				}
+				g.onV[t] |= nw
+				g.frOn[t] = nw
+				g.lOn = append(g.lOn, t)
+			}
+			s.work += int64(work)
+			if hit != 0 {
+				if layer < bestLayer {
+					bestLayer = layer
+					p.hits = p.hits[:0]
+				}
+				for m := hit; m != 0; m &= m - 1 {
+					j := bits.TrailingZeros64(m)
+					i := batch[j]
+					start := starts[i/2]
+					if i%2 == 1 {
+						start = conjugate(start)
+					}
+					p.hits = append(p.hits, forcingHit{start, 2 * layer, 3*(i/2) + 1 + i%2})
+				}
+				break
+			}
+			if len(g.lOn) == 0 || s.broke() {
+				break
+			}
+		}
+		nb = 0
+	}
+	// Without Y-links a search never leaves its digit: run the starts
+	// digit by digit over that digit's ids only.
+	for d := 1; d <= 9; d++ {
+		if !y {
+			qs = g.byDigit[d]
+		}
+		for i, on := range starts {
+			c0, d0 := nodeCell(on), nodeDigit(on)
+			if !y && d0 != d {
+				continue
+			}
+			batch[nb] = 2 * i
+			nb++
+			if nb == 64 {
+				run()
+			}
+			if !onOnly && (y && popcount(s.b.cand[c0]) == 2 || x && !s.strong[d0][c0].empty()) {
+				batch[nb] = 2*i + 1
+				nb++
+				if nb == 64 {
+					run()
+				}
+			}
+		}
+		run()
+		if y {
+			break
+		}
+	}
+	slices.SortFunc(p.hits, func(a, b forcingHit) int { return a.ord - b.ord })
+	return p.hits
+}
+
+// staticClosures returns, for every candidate k (c*9+d-1), the nodes its
+// "on" node reaches by static links of both kinds: a superset of what a
+// static chainer run from it takes up (a run also stops at a
+// contradiction), so an empty intersection of closures means an empty
+// intersection of runs.
+func (s *solver) staticClosures(p *chainPool) []nodeSet {
+	g := &p.bp
+	g.build(s, true, true)
+	if cap(p.closure) < 729 {
+		p.closure = make([]nodeSet, 729)
+	}
+	cl := p.closure[:729]
+	n := len(g.cand)
+	for b0 := 0; b0 < n; b0 += 64 {
+		nb := min(64, n-b0)
+		for q := range n {
+			g.onV[q], g.offV[q], g.frOn[q] = 0, 0, 0
+		}
+		for j := range nb {
+			g.onV[b0+j] |= 1 << j
+			g.frOn[b0+j] |= 1 << j
+		}
+		for {
+			s.work += int64(n)
+			for q := range n {
+				g.newOff[q] = 0
+				g.newOn[q] = 0
+			}
+			for q, f := range g.frOn {
+				if f != 0 {
+					for _, t := range g.onLink[g.onAt[q]:g.onAt[q+1]] {
+						g.newOff[t] |= f
+					}
+				}
+			}
+			for q := range n {
+				nw := g.newOff[q] &^ g.offV[q]
+				g.offV[q] |= nw
+				g.frOff[q] = nw
+			}
+			for q, f := range g.frOff {
+				if f != 0 {
+					for _, t := range g.offLink[g.offAt[q]:g.offAt[q+1]] {
+						g.newOn[t] |= f
+					}
+				}
+			}
+			live := uint64(0)
+			for q := range n {
+				nw := g.newOn[q] &^ g.onV[q]
+				g.onV[q] |= nw
+				g.frOn[q] = nw
+				live |= nw | g.frOff[q]
+			}
+			if live == 0 {
+				break
+			}
+		}
+		for j := range nb {
+			cl[g.cand[b0+j]] = nodeSet{}
+		}
+		for q := range n {
+			k := int32(g.cand[q])
+			for m := g.onV[q]; m != 0; m &= m - 1 {
+				cl[g.cand[b0+bits.TrailingZeros64(m)]].add(k<<1 | 1)
+			}
+			for m := g.offV[q]; m != 0; m &= m - 1 {
+				cl[g.cand[b0+bits.TrailingZeros64(m)]].add(k << 1)
+			}
+		}
+	}
+	return cl
+}
+
+// cycleLengths does mayCycle for every start of p.starts, 64 at a time as
+// bits of one word: p.cyc[i] is the shortest length a cycle from start i
+// can have, 0 for none within limit.
+func (s *solver) cycleLengths(p *chainPool, y, x bool, limit int) []int {
+	g := &p.bp
+	g.build(s, y, x)
+	n := len(p.starts)
+	p.cyc = append(p.cyc[:0], make([]int, n)...)
+	var closing [64][4]int16
+	var nClose [64]int
+	// Batches of up to 64 starts; without Y-links a search never leaves
+	// its digit, so a batch holds one digit and walks only its ids.
+	p.order = p.order[:0]
+	for d := 1; d <= 9; d++ {
+		for i, on := range p.starts {
+			if y || nodeDigit(on) == d {
+				p.order = append(p.order, i)
+			}
+		}
+		if y {
+			break
+		}
+	}
+	for b0 := 0; b0 < n; {
+		nb := min(64, n-b0)
+		qs := g.all
+		if !y {
+			d := nodeDigit(p.starts[p.order[b0]])
+			qs = g.byDigit[d]
+			for k := 1; k < nb; k++ {
+				if nodeDigit(p.starts[p.order[b0+k]]) != d {
+					nb = k
+					break
+				}
+			}
+		}
+		for _, q := range qs {
+			g.onV[q], g.frOn[q] = 0, 0
+		}
+		var want uint64 // searches that can close and have not yet
+		for j := range nb {
+			start := p.starts[p.order[b0+j]]
+			c0, d0 := nodeCell(start), nodeDigit(start)
+			q := g.id[c0*9+d0-1]
+			g.onV[q] |= 1 << j
+			g.frOn[q] |= 1 << j
+			nClose[j] = 0
+			add := func(c, d int) {
+				if nClose[j] < 4 {
+					closing[j][nClose[j]] = g.id[c*9+d-1]
+					nClose[j]++
+				}
+			}
+			if x {
+				s.strong[d0][c0].each(func(o int) { add(o, d0) })
+			}
+			if y && popcount(s.b.cand[c0]) == 2 {
+				add(c0, firstDigit(s.b.cand[c0]&^(1<<d0)))
+			}
+			if nClose[j] > 0 {
+				want |= 1 << j
+			}
+		}
+		length := 0
+		for want != 0 {
+			if length++; length > limit {
+				break
+			}
+			live := uint64(0)
+			for _, q := range qs {
+				g.newOff[q] = 0
+			}
+			work := 0
+			for _, q := range qs {
+				if f := g.frOn[q] & want; f != 0 {
+					work += bits.OnesCount64(f)
+					for _, t := range g.onLink[g.onAt[q]:g.onAt[q+1]] {
+						g.newOff[t] |= f
+					}
+				}
+			}
+			s.work += int64(work)
+			length++
+			if length >= 4 {
+				for m := want; m != 0; m &= m - 1 {
+					j := bits.TrailingZeros64(m)
+					for _, q := range closing[j][:nClose[j]] {
+						if g.newOff[q]&(1<<j) != 0 {
+							p.cyc[p.order[b0+j]] = length
+							want &^= 1 << j
+							break
+						}
+					}
+				}
+			}
+			for _, q := range qs {
+				g.newOn[q] = 0
+			}
+			for _, q := range qs {
+				if f := g.newOff[q] & want; f != 0 {
+					for _, t := range g.offLink[g.offAt[q]:g.offAt[q+1]] {
+						g.newOn[t] |= f
+					}
+				}
+			}
+			for _, q := range qs {
+				nw := g.newOn[q] &^ g.onV[q]
+				g.onV[q] |= nw
+				g.frOn[q] = nw
+				live |= nw
+			}
+			if live&want == 0 {
+				break
+			}
+		}
+		b0 += nb
+	}
+	return p.cyc
+}
