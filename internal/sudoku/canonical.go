@@ -72,27 +72,6 @@ type colTie struct {
 	cols      [9]int8
 }
 
-// colState is a partial column order: which column is at which position.
-type colState struct {
-	pos    [9]int8 // position of each column of s, -1 if not placed
-	col    [9]int8 // column at each position, -1 if empty
-	smap   [3]int8 // position stack of each stack of s, -1 if not yet
-	next   [3]int8 // slots used in each position stack
-	mapped int8    // position stacks used so far (they are used in order)
-}
-
-func (st *colState) place(c int8) {
-	s := c / 3
-	if st.smap[s] < 0 {
-		st.smap[s] = st.mapped
-		st.mapped++
-	}
-	ps := st.smap[s]
-	p := ps*3 + st.next[ps]
-	st.next[ps]++
-	st.pos[c], st.col[p] = p, c
-}
-
 // solution sets cs.autos to every transform t whose t.Apply(sol) is the
 // least grid, cell by cell, among all transforms of sol (the minlex form;
 // its first row is always 123456789, digits being relabelled in the order
@@ -144,7 +123,7 @@ func (cs *canonSolver) solution(sol Grid) {
 						continue
 					}
 					cs.cur = colTie{t: uint8(t), r0: uint8(r0), r1: uint8(r1)}
-					cs.firstStack()
+					cs.secondRows()
 				}
 			}
 		}
@@ -231,86 +210,91 @@ func (cs *canonSolver) solution(sol Grid) {
 // perms3 lists the orders of three things.
 var perms3 = [6][3]int8{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}}
 
-// firstStack begins the search for the least second row with each order of
-// the columns in the first three positions, and goes on from position 3.
-// The second row's first entry is always position 3 (the digit under the
-// first column stands in another stack, which comes second). When two
-// columns of a stack have their digits in one stack and the third in
-// another (the pair of rows is not pure), only the orders that put the two
-// first can give the least row (3 4 6 rather than 3 6 ...), so only those
-// are tried. This is what a search from position 0 would do, without the
-// branches it would cut a step later.
-func (cs *canonSolver) firstStack() {
+// secondRows finds the least second row for the current top rows (cs.sigma
+// set) and records the column orders that give it, or improve on cs.best.
+//
+// The second row's entry under the first column is always position 3 (its
+// digit stands in another stack of the first row, which comes second), so
+// the stack of the first row where the first column's digit stands comes
+// second, and the third is the one left. When the two top rows are pure,
+// all three digits of a stack of the second row stand in one stack of the
+// first, and every order of the first stack's columns can give the least
+// row. Otherwise each stack sends two of its digits to one stack and one to
+// another, and only the orders that put the two first can give the least row
+// (3 4 6 rather than 3 6 ...). Once the first stack's order is chosen, the
+// rest is forced: the column of each digit read is placed at the first place
+// still open in its stack (any other place would make the row greater), and
+// a place still empty when it is read has one column left for it. So each
+// pair of top rows has 3 x 6 (pure) or 3 x 2 column orders to try, each read
+// once, and abandoned as soon as its row is greater than the best so far.
+func (cs *canonSolver) secondRows() {
+	sg := &cs.sigma
 	for a := range int8(3) {
-		for _, p := range perms3 {
-			c0, c1, c2 := a*3+p[0], a*3+p[1], a*3+p[2]
-			if cs.sigma[c0]/3 != cs.sigma[c1]/3 {
-				continue
+		b := a * 3
+		s0, s1, s2 := sg[b]/3, sg[b+1]/3, sg[b+2]/3
+		switch {
+		case s0 == s1 && s1 == s2:
+			for _, p := range perms3 {
+				cs.order(a, b+p[0], b+p[1], b+p[2])
 			}
-			st := colState{pos: [9]int8{-1, -1, -1, -1, -1, -1, -1, -1, -1}, col: [9]int8{-1, -1, -1, -1, -1, -1, -1, -1, -1}, smap: [3]int8{-1, -1, -1}}
-			var key uint64
-			for j, c := range [3]int8{c0, c1, c2} {
-				st.place(c)
-				x := cs.sigma[c]
-				if st.pos[x] < 0 {
-					st.place(x)
-				}
-				key |= uint64(st.pos[x]) << (4 * uint(8-j))
-			}
-			if cs.have && key>>(4*6) > cs.best>>(4*6) {
-				continue
-			}
-			cs.columns(3, st, key)
+		case s0 == s1:
+			cs.order(a, b, b+1, b+2)
+			cs.order(a, b+1, b, b+2)
+		case s0 == s2:
+			cs.order(a, b, b+2, b+1)
+			cs.order(a, b+2, b, b+1)
+		default:
+			cs.order(a, b+1, b+2, b)
+			cs.order(a, b+2, b+1, b)
 		}
 	}
 }
 
-// columns continues the search for the least second row from position j,
-// key holding the row up to j (as positions in the first row, 4 bits each,
-// the first in bits 32-35).
-func (cs *canonSolver) columns(j int, st colState, key uint64) {
-	if j == 9 {
-		if !cs.have || key < cs.best {
-			cs.best, cs.have = key, true
-			cs.ties = cs.ties[:0]
+// order reads the second row for the column order beginning with columns
+// c0 c1 c2 (of stack a), completing the order as it reads (see secondRows),
+// and records it if it is not greater than the best so far.
+func (cs *canonSolver) order(a, c0, c1, c2 int8) {
+	sg := &cs.sigma
+	s1 := sg[c0] / 3
+	var pstack, stackAt [3]int8 // position stack of each stack, and back
+	pstack[a], pstack[s1], pstack[3-a-s1] = 0, 1, 2
+	stackAt[0], stackAt[1], stackAt[2] = a, s1, 3-a-s1
+	pos := [9]int8{-1, -1, -1, -1, -1, -1, -1, -1, -1}
+	col := [9]int8{c0, c1, c2, -1, -1, -1, -1, -1, -1}
+	pos[c0], pos[c1], pos[c2] = 0, 1, 2
+	next := [3]int8{3, 3, 6} // the next open place of each position stack
+	var key uint64
+	for j := range 9 {
+		c := col[j]
+		if c < 0 {
+			ps := j / 3
+			c = stackAt[ps] * 3
+			for pos[c] >= 0 {
+				c++
+			}
+			pos[c], col[j] = int8(j), c
+			next[ps]++
 		}
-		t := cs.cur
-		t.cols = st.col
-		cs.ties = append(cs.ties, t)
-		return
-	}
-	if c := st.col[j]; c >= 0 {
-		cs.read(j, st, c, key)
-		return
-	}
-	ps := int8(j / 3)
-	for c := range int8(9) {
-		if st.pos[c] >= 0 {
-			continue
+		x := sg[c]
+		p := pos[x]
+		if p < 0 {
+			ps := pstack[x/3]
+			p = next[ps]
+			next[ps]++
+			pos[x], col[p] = p, x
 		}
-		if m := st.smap[c/3]; m != ps && !(m < 0 && ps == st.mapped) {
-			continue
+		key = key<<4 | uint64(p)
+		if cs.have && key > cs.best>>(4*uint(8-j)) {
+			return
 		}
-		next := st
-		next.place(c)
-		cs.read(j, next, c, key)
 	}
-}
-
-// read adds to key the position of the digit of column c (at position j),
-// placing the column of that digit in the first row if not yet placed, and
-// goes on unless the row is already greater than the best.
-func (cs *canonSolver) read(j int, st colState, c int8, key uint64) {
-	x := cs.sigma[c]
-	if st.pos[x] < 0 {
-		st.place(x)
+	if !cs.have || key < cs.best {
+		cs.best, cs.have = key, true
+		cs.ties = cs.ties[:0]
 	}
-	sh := 4 * uint(8-j)
-	key |= uint64(st.pos[x]) << sh
-	if cs.have && key>>sh > cs.best>>sh {
-		return
-	}
-	cs.columns(j+1, st, key)
+	t := cs.cur
+	t.cols = col
+	cs.ties = append(cs.ties, t)
 }
 
 // colOrders lists the 1,296 column orders that keep stacks together.
