@@ -86,6 +86,7 @@ func (m *measurement) toRecorded() Transform {
 // timed runs, to runs in all, cycling through them) and picks the run with
 // the median backtracks, the lowest numbered presentation among equals. A
 // puzzle without solution is measured too (Rate refuses it, Trace not).
+// g must be valid (Rate and Trace check it first).
 // times, if it has room, holds the run times.
 func measure(g Grid, opt Options, runs int, times []int64) (measurement, error) {
 	var m measurement
@@ -93,7 +94,7 @@ func measure(g Grid, opt Options, runs int, times []int64) (measurement, error) 
 	// is unique; the presentations' runs then say whether it is, and if not
 	// the canonical form of the givens replaces it (the solution count does
 	// not depend on the writing, so this choice does not either).
-	r0, err := solveFirst(g, opt, nil, false, true)
+	r0, err := run(g, opt, nil, false, true)
 	if err != nil {
 		return m, err
 	}
@@ -108,7 +109,7 @@ func measure(g Grid, opt Options, runs int, times []int64) (measurement, error) 
 		for i := range max(runs, Presentations) {
 			p := presentation(i % Presentations).Apply(m.canon)
 			t := time.Now()
-			r, err := Solve(p, opt)
+			r, err := run(p, opt, nil, false, false) // valid, as g is
 			m.times = append(m.times, time.Since(t).Nanoseconds())
 			if err != nil {
 				return m, err
@@ -132,6 +133,10 @@ func measure(g Grid, opt Options, runs int, times []int64) (measurement, error) 
 	})
 	m.recorded = order[Presentations/2]
 	m.res = results[m.recorded]
-	m.res.Solution = m.toRecorded().Inverse().Apply(m.res.Solution)
+	if m.solutions == 1 && r0.Solutions == 1 {
+		m.res.Solution = r0.Solution // the only one, as written
+	} else {
+		m.res.Solution = m.toRecorded().Inverse().Apply(m.res.Solution)
+	}
 	return m, nil
 }

@@ -64,6 +64,11 @@ func solveFirst(g Grid, opt Options, tr *tracer, reverse, first bool) (Result, e
 	if err := g.Validate(); err != nil {
 		return Result{}, err
 	}
+	return run(g, opt, tr, reverse, first)
+}
+
+// run is solveFirst for a grid known to be valid (see Validate).
+func run(g Grid, opt Options, tr *tracer, reverse, first bool) (Result, error) {
 	s := solver{maxNodes: opt.MaxNodes, done: opt.Done, tr: tr, reverse: reverse, first: first}
 	if s.maxNodes <= 0 {
 		s.maxNodes = DefaultMaxNodes
@@ -207,18 +212,15 @@ func (bd *board) candidates(c int) uint16 {
 		a[5][b]>>k&1<<5 | a[6][b]>>k&1<<6 | a[7][b]>>k&1<<7 | a[8][b]>>k&1<<8)
 }
 
-// grid reads the digits off the board (0 where a cell is still open).
+// grid reads the digits off the board (0 where a cell is still open). A
+// cell that is not open keeps only its digit's bit, so each digit's board,
+// less the open cells, lists the cells holding it.
 func (bd *board) grid() Grid {
 	var g Grid
-	for c := range g {
-		b, bit := c/27, uint32(1)<<(c%27)
-		if bd.u[b]&bit != 0 {
-			continue
-		}
-		for d := range bd.f {
-			if bd.f[d][b]&bit != 0 {
-				g[c] = uint8(d + 1)
-				break
+	for d := range bd.f {
+		for b := range 3 {
+			for m := bd.f[d][b] &^ bd.u[b]; m != 0; m &= m - 1 {
+				g[b*27+bits.TrailingZeros32(m)] = uint8(d + 1)
 			}
 		}
 	}
