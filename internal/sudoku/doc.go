@@ -112,7 +112,11 @@
 // Backtracks, Guesses, Nodes and so Band are those of that run, the same for
 // every writing of the puzzle, several-solution puzzles included (their
 // counts come from the canonical form too). The three runs are the timed
-// runs (more when Options.Runs asks), SolveNS their median.
+// runs (more when Options.Runs asks), SolveNS their median. The singles at
+// the root are the same placements in every writing, moved with it, so Rate
+// finds them once, on the grid as written, and starts each presentation's
+// search from them moved: the same search, counts and all, as from its
+// givens (TestRootSingles), and each run's time includes that shared root.
 //
 // Why K = 3: the rank correlation (Spearman's rho) of the recorded
 // backtracks with the Sukaku Explainer rating of all 19,860 rated puzzles
