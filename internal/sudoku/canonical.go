@@ -265,6 +265,25 @@ func (cs *canonSolver) secondRows(pure bool) {
 func (cs *canonSolver) order(c0, c1, c2 int8, pure bool) {
 	sg := &cs.sigma
 	x0, x1, x2 := sg[c0], sg[c1], sg[c2]
+	if !pure && cs.have {
+		// Entry 3 is the digit under x0: in the first stack (0-2), or in
+		// the third (6 if x2, else 7). Most orders lose there: see that
+		// before placing anything.
+		e := uint64(7)
+		switch sg[x0] {
+		case c0:
+			e = 0
+		case c1:
+			e = 1
+		case c2:
+			e = 2
+		case x2:
+			e = 6
+		}
+		if 0x3460|e > cs.best>>(4*5) {
+			return
+		}
+	}
 	// The first and second stacks are placed whole now: x0 and x1 open
 	// the second, whose third column is x2 (pure) or the one left; x2
 	// opens the third otherwise. Only the third stack's columns remain,
