@@ -108,20 +108,13 @@ func BenchmarkRate(b *testing.B) {
 	for _, name := range []string{puzzletest.SeventeenClue, puzzletest.Forum1106} {
 		b.Run(name, func(b *testing.B) {
 			gs := parseAll(b, puzzletest.Lines(b, name, 0))
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			cpu0, cpuOK := threadCPU()
-			for b.Loop() {
+			perPuzzleCPU(b, len(gs), func() {
 				for _, g := range gs {
 					if _, err := Rate(g, Options{}); err != nil {
 						b.Fatal(err)
 					}
 				}
-			}
-			reportPerPuzzle(b, len(gs), -1)
-			if cpu1, ok := threadCPU(); ok && cpuOK {
-				b.ReportMetric(float64((cpu1-cpu0).Microseconds())/float64(b.N)/float64(len(gs)), "cpu-µs/puzzle")
-			}
+			})
 		})
 	}
 }

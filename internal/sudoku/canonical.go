@@ -57,40 +57,21 @@ var canonPool = sync.Pool{New: func() any { return new(canonSolver) }}
 // canonSolver finds the minlex form of a full grid and every transform that
 // gives it (the grid's automorphisms composed with one such transform).
 type canonSolver struct {
-	s     [2]Grid  // the grid and its transpose
-	sigma [9]int8  // for the current two top rows: see solution
-	best  uint64   // least second row so far, as positions (see columns)
-	have  bool     // best is set
-	ties  []colTie // the column orders giving best
-	cur   colTie   // the top rows being searched
-	autos []Transform
+	s      [2]Grid  // the grid and its transpose
+	sigma  [9]int8  // sigma[c]: the column of the first top row holding the second's digit of column c
+	sigma3 [9]int8  // the same for the band's third row
+	best   uint64   // least second row so far (see order)
+	best3  uint64   // least third row under it
+	have   bool     // best is set
+	ties   []colTie // the column orders giving best and best3
+	cur    colTie   // the top rows being searched
+	autos  []Transform
 }
 
 // colTie is a choice of top two rows and a column order.
 type colTie struct {
 	t, r0, r1 uint8
 	cols      [9]int8
-}
-
-// colState is a partial column order: which column is at which position.
-type colState struct {
-	pos    [9]int8 // position of each column of s, -1 if not placed
-	col    [9]int8 // column at each position, -1 if empty
-	smap   [3]int8 // position stack of each stack of s, -1 if not yet
-	next   [3]int8 // slots used in each position stack
-	mapped int8    // position stacks used so far (they are used in order)
-}
-
-func (st *colState) place(c int8) {
-	s := c / 3
-	if st.smap[s] < 0 {
-		st.smap[s] = st.mapped
-		st.mapped++
-	}
-	ps := st.smap[s]
-	p := ps*3 + st.next[ps]
-	st.next[ps]++
-	st.pos[c], st.col[p] = p, c
 }
 
 // solution sets cs.autos to every transform t whose t.Apply(sol) is the
@@ -101,13 +82,13 @@ func (st *colState) place(c int8) {
 // The first row of a transform is one row of sol or of its transpose (18
 // choices) and the second another row of the same band (2). With those
 // fixed and the digits relabelled so the first row reads 123456789, the
-// second row depends on the column order only, and is found least by a
-// depth-first search over the columns that places, as soon as a digit is
-// read, the column where that digit stands in the first row at the first
-// place still open to it (any other place would make the row greater). The
-// column orders that tie for the least second row fix the whole grid but
-// for the order of the last two bands and the rows within them, which sorting
-// makes least. Every transform that ties for the least grid is kept.
+// second row depends on the column order only, and the order of the first
+// stack's columns forces the rest (see secondRows): 6 or 18 orders per pair
+// of top rows, each read once, left as soon as its row is greater than the
+// best so far. The third row, the band's last, breaks ties. The column
+// orders that tie for the least top band fix the whole grid but for the
+// order of the last two bands and the rows within them, which sorting makes
+// least. Every transform that ties for the least grid is kept.
 func (cs *canonSolver) solution(sol Grid) {
 	cs.s[0] = sol
 	for r := range 9 {
@@ -136,15 +117,17 @@ func (cs *canonSolver) solution(sol Grid) {
 					if r1 == r0 {
 						continue
 					}
-					for c := range 9 {
-						cs.sigma[c] = where[s[r1*9+c]]
-					}
-					pure := cs.sigma[0]/3 == cs.sigma[1]/3 && cs.sigma[0]/3 == cs.sigma[2]/3
+					pure := where[s[r1*9]]/3 == where[s[r1*9+1]]/3 && where[s[r1*9]]/3 == where[s[r1*9+2]]/3
 					if pure != (pass == 0) {
 						continue
 					}
+					r2 := r0/3*3 + 3 - r0%3 - r1%3 // the band's third row
+					for c := range 9 {
+						cs.sigma[c] = where[s[r1*9+c]]
+						cs.sigma3[c] = where[s[r2*9+c]]
+					}
 					cs.cur = colTie{t: uint8(t), r0: uint8(r0), r1: uint8(r1)}
-					cs.firstStack()
+					cs.secondRows(pure)
 				}
 			}
 		}
@@ -231,86 +214,118 @@ func (cs *canonSolver) solution(sol Grid) {
 // perms3 lists the orders of three things.
 var perms3 = [6][3]int8{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}}
 
-// firstStack begins the search for the least second row with each order of
-// the columns in the first three positions, and goes on from position 3.
-// The second row's first entry is always position 3 (the digit under the
-// first column stands in another stack, which comes second). When two
-// columns of a stack have their digits in one stack and the third in
-// another (the pair of rows is not pure), only the orders that put the two
-// first can give the least row (3 4 6 rather than 3 6 ...), so only those
-// are tried. This is what a search from position 0 would do, without the
-// branches it would cut a step later.
-func (cs *canonSolver) firstStack() {
+// secondRows finds the least top band for the current top rows (cs.sigma
+// and cs.sigma3 set) and records the column orders that give it, or
+// improve on cs.best.
+//
+// The second row's entry under the first column is always position 3 (its
+// digit stands in another stack of the first row, which comes second), so
+// the stack of the first row where the first column's digit stands comes
+// second, and the third is the one left. When the two top rows are pure,
+// all three digits of a stack of the second row stand in one stack of the
+// first, and every order of the first stack's columns can give the least
+// row (it begins 3 4 5). Otherwise each stack sends two of its digits to
+// one stack and one to another, and only the orders that put the two first
+// can give the least row (3 4 6 rather than 3 6 ...). Once the first
+// stack's order is chosen, the rest is forced: the column of each digit
+// read is placed at the first place still open in its stack (any other
+// place would make the row greater), and a place still empty when it is
+// read has one column left for it. So each pair of top rows has 3 x 6
+// (pure) or 3 x 2 column orders to try, each read once, and abandoned as
+// soon as its row is greater than the best so far; the third row, fixed by
+// the first two, breaks ties.
+func (cs *canonSolver) secondRows(pure bool) {
+	sg := &cs.sigma
 	for a := range int8(3) {
-		for _, p := range perms3 {
-			c0, c1, c2 := a*3+p[0], a*3+p[1], a*3+p[2]
-			if cs.sigma[c0]/3 != cs.sigma[c1]/3 {
-				continue
+		b := a * 3
+		s0, s1 := sg[b]/3, sg[b+1]/3
+		switch {
+		case pure:
+			for _, p := range perms3 {
+				cs.order(b+p[0], b+p[1], b+p[2], true)
 			}
-			st := colState{pos: [9]int8{-1, -1, -1, -1, -1, -1, -1, -1, -1}, col: [9]int8{-1, -1, -1, -1, -1, -1, -1, -1, -1}, smap: [3]int8{-1, -1, -1}}
-			var key uint64
-			for j, c := range [3]int8{c0, c1, c2} {
-				st.place(c)
-				x := cs.sigma[c]
-				if st.pos[x] < 0 {
-					st.place(x)
-				}
-				key |= uint64(st.pos[x]) << (4 * uint(8-j))
-			}
-			if cs.have && key>>(4*6) > cs.best>>(4*6) {
-				continue
-			}
-			cs.columns(3, st, key)
+		case s0 == s1:
+			cs.order(b, b+1, b+2, false)
+			cs.order(b+1, b, b+2, false)
+		case s0 == sg[b+2]/3:
+			cs.order(b, b+2, b+1, false)
+			cs.order(b+2, b, b+1, false)
+		default:
+			cs.order(b+1, b+2, b, false)
+			cs.order(b+2, b+1, b, false)
 		}
 	}
 }
 
-// columns continues the search for the least second row from position j,
-// key holding the row up to j (as positions in the first row, 4 bits each,
-// the first in bits 32-35).
-func (cs *canonSolver) columns(j int, st colState, key uint64) {
-	if j == 9 {
-		if !cs.have || key < cs.best {
-			cs.best, cs.have = key, true
-			cs.ties = cs.ties[:0]
+// order reads the second row for the column order beginning with columns
+// c0 c1 c2 (see secondRows), completing the order as it reads, and records
+// it if the top band is not greater than the best so far. Rows are keys of
+// 4 bits per entry, the first entry highest, each entry the position in the
+// first row of the digit.
+func (cs *canonSolver) order(c0, c1, c2 int8, pure bool) {
+	sg := &cs.sigma
+	x0, x1, x2 := sg[c0], sg[c1], sg[c2]
+	if !pure && cs.have {
+		// Entry 3 is the digit under x0: in the first stack (0-2), or in
+		// the third (6 if x2, else 7). Most orders lose there: see that
+		// before placing anything.
+		e := uint64(7)
+		switch sg[x0] {
+		case c0:
+			e = 0
+		case c1:
+			e = 1
+		case c2:
+			e = 2
+		case x2:
+			e = 6
 		}
-		t := cs.cur
-		t.cols = st.col
-		cs.ties = append(cs.ties, t)
+		if 0x3460|e > cs.best>>(4*5) {
+			return
+		}
+	}
+	// The first and second stacks are placed whole now: x0 and x1 open
+	// the second, whose third column is x2 (pure) or the one left; x2
+	// opens the third otherwise. Only the third stack's columns remain,
+	// placed as they are read.
+	pos := [9]int8{-1, -1, -1, -1, -1, -1, -1, -1, -1}
+	col := [9]int8{c0, c1, c2, x0, x1, -1, -1, -1, -1}
+	pos[c0], pos[c1], pos[c2], pos[x0], pos[x1] = 0, 1, 2, 3, 4
+	key, open := uint64(0x345), int8(6)
+	if pure {
+		col[5], pos[x2] = x2, 5
+	} else {
+		b := x0/3*9 + 3 - x0 - x1 // the column left in x0's stack
+		col[5], pos[b] = b, 5
+		col[6], pos[x2] = x2, 6
+		key, open = 0x346, 7
+	}
+	for j := 3; j < 9; j++ {
+		x := sg[col[j]]
+		p := pos[x]
+		if p < 0 {
+			p = open
+			open++
+			pos[x], col[p] = p, x
+		}
+		key = key<<4 | uint64(p)
+		if cs.have && key > cs.best>>(4*uint(8-j)) {
+			return
+		}
+	}
+	var key3 uint64
+	for _, c := range col {
+		key3 = key3<<4 | uint64(pos[cs.sigma3[c]])
+	}
+	if !cs.have || key < cs.best || key3 < cs.best3 {
+		cs.best, cs.best3, cs.have = key, key3, true
+		cs.ties = cs.ties[:0]
+	} else if key3 > cs.best3 {
 		return
 	}
-	if c := st.col[j]; c >= 0 {
-		cs.read(j, st, c, key)
-		return
-	}
-	ps := int8(j / 3)
-	for c := range int8(9) {
-		if st.pos[c] >= 0 {
-			continue
-		}
-		if m := st.smap[c/3]; m != ps && !(m < 0 && ps == st.mapped) {
-			continue
-		}
-		next := st
-		next.place(c)
-		cs.read(j, next, c, key)
-	}
-}
-
-// read adds to key the position of the digit of column c (at position j),
-// placing the column of that digit in the first row if not yet placed, and
-// goes on unless the row is already greater than the best.
-func (cs *canonSolver) read(j int, st colState, c int8, key uint64) {
-	x := cs.sigma[c]
-	if st.pos[x] < 0 {
-		st.place(x)
-	}
-	sh := 4 * uint(8-j)
-	key |= uint64(st.pos[x]) << sh
-	if cs.have && key>>sh > cs.best>>sh {
-		return
-	}
-	cs.columns(j+1, st, key)
+	t := cs.cur
+	t.cols = col
+	cs.ties = append(cs.ties, t)
 }
 
 // colOrders lists the 1,296 column orders that keep stacks together.

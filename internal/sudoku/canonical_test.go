@@ -217,3 +217,28 @@ func FuzzCanonical(f *testing.F) {
 		}
 	})
 }
+
+// TestRootSingles: the singles at the root, moved by a transform, are the
+// root board of the moved puzzle's own search, so measure may start every
+// presentation's search from them.
+func TestRootSingles(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, name := range puzzletest.Collections {
+		for _, g := range parseAll(t, puzzletest.Lines(t, name, 20)) {
+			bd, ok := rootSingles(g)
+			if !ok {
+				t.Fatalf("%s: contradiction at the root", g)
+			}
+			if newBoard(bd.grid()) != bd {
+				t.Fatalf("%s: the root board is not the board of its digits", g)
+			}
+			for range 10 {
+				u := randomTransform(rng)
+				moved, ok := rootSingles(u.Apply(g))
+				if !ok || newBoard(u.Apply(bd.grid())) != moved {
+					t.Fatalf("%s moved by %v: root singles differ", g, u)
+				}
+			}
+		}
+	}
+}

@@ -81,10 +81,14 @@
 //     its first row is always 123456789). The first row is a row of the
 //     solution or of its transpose (18 choices), the second another row of
 //     the same band (2); the rest of the second row depends only on the
-//     column order, and a depth-first search over the columns finds it least,
-//     placing each digit's column where it makes the row least as soon as the
-//     digit is read; the third row is then fixed and the last two bands are
-//     sorted. Every transform that ties for the least solution (the
+//     column order, and only 6 column orders per pair of top rows (18 when
+//     the pair is pure: every digit of a stack of the second row in one
+//     stack of the first) can make it least. The order of the first stack's
+//     columns forces the rest: each digit read places its column at the
+//     first place still open in its stack, anything else making the row
+//     greater. Each such order is read once and left as soon as its row is
+//     greater than the best so far; the third row, fixed by the first two,
+//     breaks ties, and the last two bands are sorted. Every transform that ties for the least solution (the
 //     solution's automorphisms) is kept, and among them the one that makes
 //     the givens least, cell by cell with a blank before every digit, gives
 //     the canonical puzzle. CanonicalSolved does this when the solution is
@@ -97,12 +101,21 @@
 //     the same rest of the grid. About 3 ms a puzzle: rare, and never hit
 //     by an import of real puzzles.
 //
-// Canonical speed on one core (go test -run '^$' -bench Canonical -cpu 1
-// ./internal/sudoku, a shared 2-core machine, so with some noise):
-// CanonicalSolved alone, 52,500 puzzles/s on 17_clue (19 µs) and 59,700/s on
-// forum_hardest_1106 (17 µs); Canonical, solve included, 35,500/s on
-// 17_clue (28 µs) and 3,700/s on forum_hardest_1106, where the search for the
-// solution (270 µs) is nearly all the cost.
+// Canonical speed on one core, thread CPU time (go test -run '^$' -bench
+// 'Canonical$' -cpu 1 ./internal/sudoku; a shared 2-core machine, so with
+// some noise; the wall figures it prints are inflated by the other load):
+//
+//	                      CanonicalSolved     Canonical           its search
+//	                      (solution known)    (solve included)    alone (Solve)
+//	17_clue               5.2 µs  190,000/s    14 µs  73,000/s      8 µs
+//	forum_hardest_1106    4.9 µs  200,000/s   290 µs   3,400/s    275 µs
+//	magictour_top1465     5.8 µs  170,000/s    46 µs  22,000/s     34 µs
+//
+// Canonical must search the whole tree to know the solution is unique, so on
+// forum_hardest_1106 it is bounded by that search: the canonical form is 2%
+// of it, and no canonical form can take it past ~3,600 puzzles/s. The
+// archive canonicalises from the solution (CanonicalSolved, or Rate's first
+// solution), where the 1106 puzzles cost no more than the 17-clue ones.
 //
 // Rate (and Trace) search K = Presentations = 3 fixed ways of writing the
 // canonical form: presentation 0 is the canonical form itself, the others
@@ -112,7 +125,11 @@
 // Backtracks, Guesses, Nodes and so Band are those of that run, the same for
 // every writing of the puzzle, several-solution puzzles included (their
 // counts come from the canonical form too). The three runs are the timed
-// runs (more when Options.Runs asks), SolveNS their median.
+// runs (more when Options.Runs asks), SolveNS their median. The singles at
+// the root are the same placements in every writing, moved with it, so Rate
+// finds them once, on the grid as written, and starts each presentation's
+// search from them moved: the same search, counts and all, as from its
+// givens (TestRootSingles), and each run's time includes that shared root.
 //
 // Why K = 3: the rank correlation (Spearman's rho) of the recorded
 // backtracks with the Sukaku Explainer rating of all 19,860 rated puzzles
@@ -128,11 +145,15 @@
 //	median of K = 17                 0.385
 //
 // More presentations agree better with the human rating, but each costs a
-// search: a 17-clue puzzle costs the archive, on one core, a search for its
-// solution (~8 µs), the canonical form (~19 µs) and K searches (~8 µs each),
-// and three timed runs are needed anyway, so K = 3 is free where K = 1 is
-// not better and K = 5 would put a 17-clue import past its budget
-// (go test -run '^$' -bench Rate -cpu 1 ./internal/sudoku).
+// search: a 17-clue puzzle costs the archive, on one core, the singles at
+// the root (~2.7 µs, found once), the rest of the search for its first
+// solution (~2.7 µs), the canonical form (~5.4 µs) and K searches from the
+// root (~5 µs each): Rate takes ~28 cpu-µs per 17-clue puzzle and ~1 ms per
+// forum_hardest_1106 puzzle (go test -run '^$' -bench Rate -cpu 1
+// ./internal/sudoku). The import budget is 40 µs a puzzle (49,158 17-clue
+// puzzles in under 2 s on 2 cores, with the database writes). Three timed
+// runs are needed anyway, so K = 3 is free where K = 1 is not better; K = 5
+// would add ~10 µs, leaving no margin under that budget on a loaded machine.
 //
 // A puzzle with several solutions has no band (BandFor): its search stops at
 // the second solution, so its counts depend on the order in which digits are

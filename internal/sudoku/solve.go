@@ -64,21 +64,58 @@ func solveFirst(g Grid, opt Options, tr *tracer, reverse, first bool) (Result, e
 	if err := g.Validate(); err != nil {
 		return Result{}, err
 	}
+	return run(g, opt, tr, reverse, first)
+}
+
+// run is solveFirst for a grid known to be valid (see Validate).
+func run(g Grid, opt Options, tr *tracer, reverse, first bool) (Result, error) {
+	s := newSolver(opt, tr, reverse, first)
+	bd := newBoard(g)
+	s.dirty = 1<<9 - 1
+	if s.propagate(&bd) {
+		s.root(&bd)
+	}
+	return s.res, s.err
+}
+
+// rootSingles returns the board of a valid grid g after the singles at the
+// root, where every search of g begins, and false at a contradiction. Its
+// digits (grid) are the singles' closure of g, the same placements in
+// whatever order they are found; a transform moves them with the puzzle.
+func rootSingles(g Grid) (board, bool) {
+	var s solver
+	bd := newBoard(g)
+	s.dirty = 1<<9 - 1
+	ok := s.propagate(&bd)
+	return bd, ok
+}
+
+// runFrom is run for a board without singles left: the board of
+// rootSingles, or newBoard of its grid moved by a transform (the same
+// board as propagating the moved givens would reach). The search and its
+// counts are those run makes on the givens.
+func runFrom(bd board, opt Options, first bool) (Result, error) {
+	s := newSolver(opt, nil, false, first)
+	s.root(&bd)
+	return s.res, s.err
+}
+
+func newSolver(opt Options, tr *tracer, reverse, first bool) solver {
 	s := solver{maxNodes: opt.MaxNodes, done: opt.Done, tr: tr, reverse: reverse, first: first}
 	if s.maxNodes <= 0 {
 		s.maxNodes = DefaultMaxNodes
 	}
 	s.res.Nodes = 1
-	bd := newBoard(g)
-	s.dirty = 1<<9 - 1
-	if s.propagate(&bd) {
-		if bd.solved() {
-			s.found(&bd)
-		} else {
-			s.search(&bd)
-		}
+	return s
+}
+
+// root goes on from the root board, propagated without contradiction.
+func (s *solver) root(bd *board) {
+	if bd.solved() {
+		s.found(bd)
+	} else {
+		s.search(bd)
 	}
-	return s.res, s.err
 }
 
 // Rate measures the puzzle g: it finds its canonical form, searches the
@@ -207,18 +244,15 @@ func (bd *board) candidates(c int) uint16 {
 		a[5][b]>>k&1<<5 | a[6][b]>>k&1<<6 | a[7][b]>>k&1<<7 | a[8][b]>>k&1<<8)
 }
 
-// grid reads the digits off the board (0 where a cell is still open).
+// grid reads the digits off the board (0 where a cell is still open). A
+// cell that is not open keeps only its digit's bit, so each digit's board,
+// less the open cells, lists the cells holding it.
 func (bd *board) grid() Grid {
 	var g Grid
-	for c := range g {
-		b, bit := c/27, uint32(1)<<(c%27)
-		if bd.u[b]&bit != 0 {
-			continue
-		}
-		for d := range bd.f {
-			if bd.f[d][b]&bit != 0 {
-				g[c] = uint8(d + 1)
-				break
+	for d := range bd.f {
+		for b := range 3 {
+			for m := bd.f[d][b] &^ bd.u[b]; m != 0; m &= m - 1 {
+				g[b*27+bits.TrailingZeros32(m)] = uint8(d + 1)
 			}
 		}
 	}
