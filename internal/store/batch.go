@@ -148,7 +148,7 @@ func (db *DB) runBatch(o *op) {
 	err := db.inTx(func(tx *sql.Tx) error {
 		opened = true
 		o.done <- result{}
-		var t tally
+		t := tally{link: db.linkStmts}
 		dups := 0
 		for {
 			var r batchReq

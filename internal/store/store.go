@@ -105,6 +105,7 @@ type DB struct {
 
 	getStmt     *sql.Stmt
 	countStmt   *sql.Stmt
+	linkStmts   []*sql.Stmt           // the statements that file new rows under their classes (link)
 	listStmts   map[listKey]*sql.Stmt // listing pages
 	exportStmts map[listKey]*sql.Stmt // whole orders, no limit
 	givensStmts map[listKey]*sql.Stmt // the same, selecting givens only
@@ -182,6 +183,13 @@ func open(ctx context.Context, path string) (_ *DB, err error) {
 	db.upsert, err = db.wconn.PrepareContext(ctx, upsertSQL)
 	if err != nil {
 		return nil, fmt.Errorf("prepare upsert: %w", err)
+	}
+	for _, q := range linkSQL {
+		st, err := db.wconn.PrepareContext(ctx, q)
+		if err != nil {
+			return nil, fmt.Errorf("prepare link: %w", err)
+		}
+		db.linkStmts = append(db.linkStmts, st)
 	}
 
 	// Readers never write, so mode=ro; WAL lets them read while the
@@ -286,7 +294,7 @@ func (db *DB) closePools() error {
 	for _, s := range db.givensStmts {
 		errs = append(errs, s.Close())
 	}
-	for _, s := range []*sql.Stmt{db.getStmt, db.countStmt, db.upsert} {
+	for _, s := range append([]*sql.Stmt{db.getStmt, db.countStmt, db.upsert}, db.linkStmts...) {
 		if s != nil {
 			errs = append(errs, s.Close())
 		}

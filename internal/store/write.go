@@ -325,7 +325,7 @@ func (db *DB) commitBatch(batch []*op) {
 	now := time.Now().UTC().UnixNano()
 	err := db.inTx(func(tx *sql.Tx) error {
 		stmt := tx.Stmt(db.upsert)
-		var t tally
+		t := tally{link: db.linkStmts}
 		for i, o := range batch {
 			p, dup, err := upsertOne(stmt, o.one, now)
 			if err != nil {
@@ -371,7 +371,7 @@ func (db *DB) commitBatch(batch []*op) {
 				return err
 			}
 			r.stored, r.dup = p, []bool{dup}
-			var t tally
+			t := tally{link: db.linkStmts}
 			if !dup {
 				t.add(&p)
 			}
@@ -394,7 +394,7 @@ const manyRows = 64
 func (db *DB) commitMany(o *op) {
 	var dup []bool
 	err := db.inTx(func(tx *sql.Tx) error {
-		var t tally
+		t := tally{link: db.linkStmts}
 		var err error
 		if dup, err = insertMany(tx, o.many, &t, !o.add); err != nil {
 			return err
@@ -565,6 +565,7 @@ type tally struct {
 	// minID is the smallest id of the rows inserted in the transaction (0
 	// for none): every row from it on is new, since ids only grow.
 	minID int64
+	link  []*sql.Stmt // linkSQL, prepared on the writer connection
 }
 
 // A bucket is a row of stat_buckets.
@@ -613,7 +614,7 @@ func (t *tally) commit(tx *sql.Tx) error {
 	if t.total == 0 {
 		return nil
 	}
-	if err := link(tx, t.minID); err != nil {
+	if err := link(tx, t.link, t.minID); err != nil {
 		return err
 	}
 	for k, n := range t.grades {
@@ -717,20 +718,23 @@ func check(p sudoku.Puzzle) error {
 // class. Only the rows that join an existing class are written again. Then
 // it counts the new classes (counts.classes, uniq_classes, and the heads of
 // stat_buckets).
-func link(tx *sql.Tx, minID int64) error {
-	for _, q := range []string{
-		`INSERT OR IGNORE INTO classes (canonical_key, first_id)
-SELECT canonical_key, min(id) FROM puzzles WHERE id >= ?1 GROUP BY canonical_key`,
-		`UPDATE puzzles SET same_as = c.first_id FROM classes AS c
-WHERE puzzles.id >= ?1 AND c.canonical_key = puzzles.canonical_key AND c.first_id <> puzzles.id`,
-		countHeadsSQL + ` AND id >= ?1) WHERE id = 1`,
-		countHeadBucketsSQL + ` AND id >= ?1 GROUP BY b` + onHeadBucketSQL,
-	} {
-		if _, err := tx.Exec(q, minID); err != nil {
+func link(tx *sql.Tx, stmts []*sql.Stmt, minID int64) error {
+	for _, st := range stmts {
+		if _, err := tx.Stmt(st).Exec(minID); err != nil {
 			return fmt.Errorf("link classes: %w", err)
 		}
 	}
 	return nil
+}
+
+// linkSQL are link's statements, in order; the store prepares them once.
+var linkSQL = []string{
+	`INSERT OR IGNORE INTO classes (canonical_key, first_id)
+SELECT canonical_key, min(id) FROM puzzles WHERE id >= ?1 GROUP BY canonical_key`,
+	`UPDATE puzzles SET same_as = c.first_id FROM classes AS c
+WHERE puzzles.id >= ?1 AND c.canonical_key = puzzles.canonical_key AND c.first_id <> puzzles.id`,
+	countHeadsSQL + ` AND id >= ?1) WHERE id = 1`,
+	countHeadBucketsSQL + ` AND id >= ?1 GROUP BY b` + onHeadBucketSQL,
 }
 
 // The counts of class heads (rows with same_as NULL), for the rows a
