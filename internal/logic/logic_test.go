@@ -3,7 +3,6 @@ package logic
 import (
 	"flag"
 	"math"
-	"sort"
 	"testing"
 	"time"
 
@@ -87,43 +86,6 @@ func TestSoundness(t *testing.T) {
 	}
 }
 
-func spearman(x, y []float64) float64 {
-	rank := func(v []float64) []float64 {
-		idx := make([]int, len(v))
-		for i := range idx {
-			idx[i] = i
-		}
-		sort.Slice(idx, func(a, b int) bool { return v[idx[a]] < v[idx[b]] })
-		r := make([]float64, len(v))
-		for i := 0; i < len(idx); {
-			j := i
-			for j+1 < len(idx) && v[idx[j+1]] == v[idx[i]] {
-				j++
-			}
-			avg := float64(i+j)/2 + 1
-			for k := i; k <= j; k++ {
-				r[idx[k]] = avg
-			}
-			i = j + 1
-		}
-		return r
-	}
-	rx, ry := rank(x), rank(y)
-	var mx, my float64
-	for i := range rx {
-		mx += rx[i]
-		my += ry[i]
-	}
-	mx /= float64(len(rx))
-	my /= float64(len(ry))
-	var sxy, sxx, syy float64
-	for i := range rx {
-		sxy += (rx[i] - mx) * (ry[i] - my)
-		sxx += (rx[i] - mx) * (rx[i] - mx)
-		syy += (ry[i] - my) * (ry[i] - my)
-	}
-	return sxy / math.Sqrt(sxx*syy)
-}
 
 // TestAgreement prints Spearman's rho and the share within ±0.2 between the
 // grade and Sukaku Explainer's rating (a sample; -logic.full for all).
@@ -164,7 +126,7 @@ func TestAgreement(t *testing.T) {
 			diff[res.Technique]++
 		}
 	}
-	rho := spearman(xs, ys)
+	rho := puzzletest.Spearman(xs, ys)
 	t.Logf("%d puzzles in %v: Spearman rho %.3f, within ±0.2: %.1f%%, floors %d", len(rated), time.Since(start).Round(time.Millisecond), rho, 100*float64(close)/float64(len(rated)), floors)
 	if len(diff) > 0 {
 		t.Logf("techniques of the misses: %v", diff)

@@ -6,12 +6,15 @@ package puzzletest
 
 import (
 	"bufio"
+	"cmp"
 	"compress/gzip"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -119,4 +122,49 @@ func RatedPuzzles(tb testing.TB, n int) []Rated {
 		out = append(out, Rated{p, v})
 	}
 	return out
+}
+
+// Spearman returns Spearman's rank correlation ρ of x and y (equal
+// lengths): the Pearson correlation of their ranks, ties given the mean of
+// the ranks they span. The engine's measures and the grade are compared
+// with the rated table's ratings by it.
+func Spearman(x, y []float64) float64 {
+	rx, ry := ranks(x), ranks(y)
+	var mx, my float64
+	for i := range rx {
+		mx += rx[i]
+		my += ry[i]
+	}
+	mx /= float64(len(rx))
+	my /= float64(len(ry))
+	var sxy, sxx, syy float64
+	for i := range rx {
+		dx, dy := rx[i]-mx, ry[i]-my
+		sxy += dx * dy
+		sxx += dx * dx
+		syy += dy * dy
+	}
+	return sxy / math.Sqrt(sxx*syy)
+}
+
+// ranks returns the 1-based rank of each value of v, ties sharing their
+// mean rank.
+func ranks(v []float64) []float64 {
+	idx := make([]int, len(v))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(v[a], v[b]) })
+	r := make([]float64, len(v))
+	for i := 0; i < len(idx); {
+		j := i
+		for j < len(idx) && v[idx[j]] == v[idx[i]] {
+			j++
+		}
+		for k := i; k < j; k++ {
+			r[idx[k]] = float64(i+j-1)/2 + 1
+		}
+		i = j
+	}
+	return r
 }

@@ -29,3 +29,19 @@ func TestCollections(t *testing.T) {
 		}
 	}
 }
+
+func TestSpearman(t *testing.T) {
+	for _, tc := range []struct {
+		x, y []float64
+		want float64
+	}{
+		{[]float64{1, 2, 3, 4}, []float64{10, 20, 30, 40}, 1},
+		{[]float64{1, 2, 3, 4}, []float64{4, 3, 2, 1}, -1},
+		// Ties share their mean rank: ranks 1.5 1.5 3 4 against 1 2 3 4.
+		{[]float64{5, 5, 6, 7}, []float64{1, 2, 3, 4}, 0.9486832980505138},
+	} {
+		if got := Spearman(tc.x, tc.y); got < tc.want-1e-12 || got > tc.want+1e-12 {
+			t.Errorf("Spearman(%v, %v) = %v, want %v", tc.x, tc.y, got, tc.want)
+		}
+	}
+}

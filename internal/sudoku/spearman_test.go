@@ -3,7 +3,6 @@ package sudoku
 import (
 	"flag"
 	"fmt"
-	"math"
 	"os"
 	"slices"
 	"strings"
@@ -61,65 +60,16 @@ func TestSpearman(t *testing.T) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d rated puzzles: Spearman rho of backtracks with the Sukaku Explainer rating\n", len(rated))
-	fmt.Fprintf(&b, "| measure | rho |\n|---|---|\n| as written (engine 1) | %.3f |\n", spearmanRho(written, ratings))
+	fmt.Fprintf(&b, "| measure | rho |\n|---|---|\n| as written (engine 1) | %.3f |\n", puzzletest.Spearman(written, ratings))
 	for ki, k := range ks {
 		name := fmt.Sprintf("median of K = %d presentations", k)
 		if k == 1 {
 			name = "canonical form alone (K = 1)"
 		}
-		fmt.Fprintf(&b, "| %s | %.3f |\n", name, spearmanRho(perK[ki], ratings))
+		fmt.Fprintf(&b, "| %s | %.3f |\n", name, puzzletest.Spearman(perK[ki], ratings))
 	}
 	fmt.Fprint(os.Stdout, b.String())
 }
 
 // spearmanRho is Pearson's correlation of the ranks, ties sharing their mean
 // rank.
-func spearmanRho(x, y []float64) float64 {
-	rx, ry := ranks(x), ranks(y)
-	var mx, my float64
-	for i := range rx {
-		mx += rx[i]
-		my += ry[i]
-	}
-	mx /= float64(len(rx))
-	my /= float64(len(ry))
-	var sxy, sxx, syy float64
-	for i := range rx {
-		dx, dy := rx[i]-mx, ry[i]-my
-		sxy += dx * dy
-		sxx += dx * dx
-		syy += dy * dy
-	}
-	return sxy / math.Sqrt(sxx*syy)
-}
-
-func ranks(v []float64) []float64 {
-	idx := make([]int, len(v))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortFunc(idx, func(a, b int) int { return cmpFloat(v[a], v[b]) })
-	r := make([]float64, len(v))
-	for i := 0; i < len(idx); {
-		j := i
-		for j < len(idx) && v[idx[j]] == v[idx[i]] {
-			j++
-		}
-		mean := float64(i+j-1)/2 + 1
-		for k := i; k < j; k++ {
-			r[idx[k]] = mean
-		}
-		i = j
-	}
-	return r
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
