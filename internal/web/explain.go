@@ -76,7 +76,7 @@ func (s *Server) apiHint(c echo.Context) error {
 		return err
 	}
 	progress := givens
-	if len(req.Progress) > 0 && string(req.Progress) != "null" {
+	if p := string(req.Progress); p != "" && p != "null" && p != `""` {
 		if progress, err = gridField(req.Progress, "progress"); err != nil {
 			return err
 		}
