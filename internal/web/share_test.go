@@ -180,3 +180,23 @@ func TestPreviewKeepsCellsAfterABadCharacter(t *testing.T) {
 		}
 	}
 }
+
+// TestShareLinkFindsTheSamePuzzle: a share link of another way of writing
+// an archived puzzle opens the archived one.
+func TestShareLinkFindsTheSamePuzzle(t *testing.T) {
+	s, _ := newTestServer(t, Config{})
+	if rec := post(t, s, "/api/puzzles", puzzleBody(shareEasy)); rec.Code != http.StatusCreated {
+		t.Fatalf("submit: %d %s", rec.Code, rec.Body)
+	}
+	g, _ := sudoku.Parse(shareEasy)
+	tr := sudoku.Identity
+	tr.Transposed = true
+	for d := 1; d <= 9; d++ {
+		tr.Digits[d] = uint8(10 - d)
+	}
+	other := tr.Apply(g)
+	rec := get(t, s, "/p/"+other.String())
+	if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/puzzles/1" {
+		t.Errorf("share link of the same puzzle written another way: %d, Location %q", rec.Code, rec.Header().Get("Location"))
+	}
+}
