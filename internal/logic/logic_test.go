@@ -86,7 +86,6 @@ func TestSoundness(t *testing.T) {
 	}
 }
 
-
 // TestAgreement prints Spearman's rho and the share within ±0.2 between the
 // grade and Sukaku Explainer's rating (a sample; -logic.full for all).
 func TestAgreement(t *testing.T) {
