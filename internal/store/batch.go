@@ -148,7 +148,7 @@ func (db *DB) runBatch(o *op) {
 	err := db.inTx(func(tx *sql.Tx) error {
 		opened = true
 		o.done <- result{}
-		t := tally{link: db.linkStmts}
+		t := tally{link: db.linkStmts, find: db.findClass}
 		dups := 0
 		for {
 			var r batchReq

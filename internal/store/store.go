@@ -106,6 +106,7 @@ type DB struct {
 	getStmt     *sql.Stmt
 	countStmt   *sql.Stmt
 	linkStmts   []*sql.Stmt           // the statements that file new rows under their classes (link)
+	findClass   *sql.Stmt             // a class's first entry by canonical key
 	listStmts   map[listKey]*sql.Stmt // listing pages
 	exportStmts map[listKey]*sql.Stmt // whole orders, no limit
 	givensStmts map[listKey]*sql.Stmt // the same, selecting givens only
@@ -183,6 +184,9 @@ func open(ctx context.Context, path string) (_ *DB, err error) {
 	db.upsert, err = db.wconn.PrepareContext(ctx, upsertSQL)
 	if err != nil {
 		return nil, fmt.Errorf("prepare upsert: %w", err)
+	}
+	if db.findClass, err = db.wconn.PrepareContext(ctx, findClassSQL); err != nil {
+		return nil, fmt.Errorf("prepare class lookup: %w", err)
 	}
 	for _, q := range linkSQL {
 		st, err := db.wconn.PrepareContext(ctx, q)
@@ -294,7 +298,7 @@ func (db *DB) closePools() error {
 	for _, s := range db.givensStmts {
 		errs = append(errs, s.Close())
 	}
-	for _, s := range append([]*sql.Stmt{db.getStmt, db.countStmt, db.upsert}, db.linkStmts...) {
+	for _, s := range append([]*sql.Stmt{db.getStmt, db.countStmt, db.upsert, db.findClass}, db.linkStmts...) {
 		if s != nil {
 			errs = append(errs, s.Close())
 		}

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -57,7 +58,7 @@ RETURNING ` + columns
 const (
 	upsertHead   = `INSERT INTO puzzles ` + insertColumns + ` VALUES `
 	insertHead   = `INSERT OR IGNORE INTO puzzles ` + insertColumns + ` VALUES `
-	upsertValues = `(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, NULL, ?, ?, ?, ?)`
+	upsertValues = `(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?)`
 	upsertTail   = `
 ON CONFLICT (givens_key) DO UPDATE SET submissions = submissions + 1`
 	insertColumns = `(givens, givens_key, solution, clues, solutions, backtracks, guesses, nodes, solve_ns, engine_version, submitted_at, submissions, canonical, canonical_key, same_as, grade, grade_floor, technique, grade_version)`
@@ -66,9 +67,13 @@ ON CONFLICT (givens_key) DO UPDATE SET submissions = submissions + 1`
 // upsertArgs appends the arguments of upsertValues for p, whose givens key
 // is key, to args.
 func upsertArgs(args []any, p *sudoku.Puzzle, key []byte, now int64) []any {
+	var same any
+	if p.SameAs != nil {
+		same = *p.SameAs
+	}
 	args = append(args, p.Givens.String(), key, p.Solution.String(), p.Givens.Clues(), p.Solutions,
 		p.Backtracks, p.Guesses, p.Nodes, p.SolveNS, p.EngineVersion, now,
-		p.Canonical.String(), p.Canonical.Key())
+		p.Canonical.String(), p.Canonical.Key(), same)
 	return append(args, gradeArgs(p)...)
 }
 
@@ -325,8 +330,11 @@ func (db *DB) commitBatch(batch []*op) {
 	now := time.Now().UTC().UnixNano()
 	err := db.inTx(func(tx *sql.Tx) error {
 		stmt := tx.Stmt(db.upsert)
-		t := tally{link: db.linkStmts}
+		t := tally{link: db.linkStmts, find: db.findClass}
 		for i, o := range batch {
+			if err := t.classOf(tx, o.one); err != nil {
+				return err
+			}
 			p, dup, err := upsertOne(stmt, o.one, now)
 			if err != nil {
 				return err
@@ -366,12 +374,15 @@ func (db *DB) commitBatch(batch []*op) {
 	for _, o := range batch {
 		var r result
 		r.err = db.inTx(func(tx *sql.Tx) error {
+			t := tally{link: db.linkStmts, find: db.findClass}
+			if err := t.classOf(tx, o.one); err != nil {
+				return err
+			}
 			p, dup, err := upsertOne(tx.Stmt(db.upsert), o.one, now)
 			if err != nil {
 				return err
 			}
 			r.stored, r.dup = p, []bool{dup}
-			t := tally{link: db.linkStmts}
 			if !dup {
 				t.add(&p)
 			}
@@ -394,7 +405,7 @@ const manyRows = 64
 func (db *DB) commitMany(o *op) {
 	var dup []bool
 	err := db.inTx(func(tx *sql.Tx) error {
-		t := tally{link: db.linkStmts}
+		t := tally{link: db.linkStmts, find: db.findClass}
 		var err error
 		if dup, err = insertMany(tx, o.many, &t, !o.add); err != nil {
 			return err
@@ -430,6 +441,9 @@ func insertMany(tx *sql.Tx, ps []sudoku.Puzzle, t *tally, countRepeats bool) ([]
 	}
 	if t.minID == 0 {
 		t.minID = last + 1
+	}
+	if err := t.classes(tx, ps); err != nil {
+		return nil, err
 	}
 	// The full statement is compiled once per call: a Stmt prepared on the
 	// connection would be compiled again by every tx.Stmt (database/sql
@@ -566,6 +580,37 @@ type tally struct {
 	// for none): every row from it on is new, since ids only grow.
 	minID int64
 	link  []*sql.Stmt // linkSQL, prepared on the writer connection
+	find  *sql.Stmt   // findClassSQL, prepared on the writer connection
+}
+
+// findClassSQL finds the first entry of a class by its canonical key.
+const findClassSQL = "SELECT first_id FROM classes WHERE canonical_key = ?"
+
+// classes sets SameAs on each of ps whose class is archived already (one
+// seek each), so that it is written with the row; link files the rest
+// (the first entries of new classes, and their repeats in the same
+// transaction) after the rows are in.
+func (t *tally) classes(tx *sql.Tx, ps []sudoku.Puzzle) error {
+	for i := range ps {
+		if err := t.classOf(tx, &ps[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// classOf is classes for one puzzle.
+func (t *tally) classOf(tx *sql.Tx, p *sudoku.Puzzle) error {
+	var id int64
+	switch err := tx.Stmt(t.find).QueryRow(p.Canonical.Key()).Scan(&id); {
+	case err == nil:
+		p.SameAs = &id
+	case errors.Is(err, sql.ErrNoRows):
+		p.SameAs = nil
+	default:
+		return fmt.Errorf("find class: %w", err)
+	}
+	return nil
 }
 
 // A bucket is a row of stat_buckets.
@@ -730,9 +775,9 @@ func link(tx *sql.Tx, stmts []*sql.Stmt, minID int64) error {
 // linkSQL are link's statements, in order; the store prepares them once.
 var linkSQL = []string{
 	`INSERT OR IGNORE INTO classes (canonical_key, first_id)
-SELECT canonical_key, min(id) FROM puzzles WHERE id >= ?1 GROUP BY canonical_key`,
+SELECT canonical_key, min(id) FROM puzzles WHERE id >= ?1 AND same_as IS NULL GROUP BY canonical_key`,
 	`UPDATE puzzles SET same_as = c.first_id FROM classes AS c
-WHERE puzzles.id >= ?1 AND c.canonical_key = puzzles.canonical_key AND c.first_id <> puzzles.id`,
+WHERE puzzles.id >= ?1 AND puzzles.same_as IS NULL AND c.canonical_key = puzzles.canonical_key AND c.first_id <> puzzles.id`,
 	countHeadsSQL + ` AND id >= ?1) WHERE id = 1`,
 	countHeadBucketsSQL + ` AND id >= ?1 GROUP BY b` + onHeadBucketSQL,
 }
