@@ -132,11 +132,14 @@ func init() {
 		{BUG1, 5.6, (*solver).bug},
 		{VWXYZWing, 6.2, func(s *solver) (Step, bool) { return s.alsWing(4) }},
 		{AlignedPairExclusion, 6.2, (*solver).ape},
-		{ForcingChain, 6.5, (*solver).unaryChains},
+		{ForcingChain, 6.5, (*solver).unaryChains}, // ladder[nMemo]
 		{Nishio, 7.5, func(s *solver) (Step, bool) { return s.multiChains(modeNishio) }},
 		{CellForcingChain, 8.0, func(s *solver) (Step, bool) { return s.multiChains(modeMultiple) }},
 		{DynamicForcingChain, 8.5, func(s *solver) (Step, bool) { return s.multiChains(modeDynamic) }},
 		{DynamicForcingChainPlus, 9.0, func(s *solver) (Step, bool) { return s.multiChains(modeDynamicPlus) }},
+	}
+	if ladder[nMemo].name != ForcingChain {
+		panic("logic: nMemo is not the first chain rung")
 	}
 }
 
@@ -152,7 +155,52 @@ type solver struct {
 	bivalue cellSet         // cells with two candidates (refresh)
 	gen     uint64          // board generation, new at each refresh (caches key on it)
 	strong  [10][81]cellSet // strong-link partners of each digit and cell (cacheStrong)
+
+	// memos: for each simple rung, the candidates of the last board it
+	// found nothing on (ok), so that the next run searches only what the
+	// candidates lost since can have made possible (see since).
+	memos [nMemo]memo
+	// What changed since the memo of the rung being run: the cells whose
+	// candidates changed, the units holding one and the digits lost.
+	chg      cellSet
+	chgUnit  uint32
+	chgDigit uint16
 }
+
+// nMemo is the number of rungs that keep memos: those before the chains,
+// which only read the candidates and find nothing new unless a cell their
+// pattern rests on lost a candidate.
+const nMemo = 23
+
+type memo struct {
+	ok   bool
+	cand [81]uint16
+}
+
+// since fills s.chg, s.chgUnit and s.chgDigit with what changed since m
+// (everything when m holds no board).
+func (s *solver) since(m *memo) {
+	if !m.ok {
+		s.chg = cellSet{^uint64(0), ^uint64(0)}
+		s.chgUnit = 1<<27 - 1
+		s.chgDigit = allDigits
+		return
+	}
+	s.chg, s.chgUnit, s.chgDigit = cellSet{}, 0, 0
+	for c := range 81 {
+		if l := m.cand[c] &^ s.b.cand[c]; l != 0 {
+			s.chg.add(c)
+			s.chgDigit |= l
+			s.chgUnit |= 1<<cellUnit[c][0] | 1<<cellUnit[c][1] | 1<<cellUnit[c][2]
+		}
+	}
+}
+
+// changedUnit reports whether a cell of unit u changed (since).
+func (s *solver) changedUnit(u int) bool { return s.chgUnit&(1<<u) != 0 }
+
+// changedDigit reports whether digit d lost a candidate (since).
+func (s *solver) changedDigit(d int) bool { return s.chgDigit&(1<<d) != 0 }
 
 var errBudget = errors.New("budget")
 
@@ -200,12 +248,20 @@ func (s *solver) next() (st Step, ok bool, floor float64) {
 		if s.broke() {
 			return Step{}, false, t.base
 		}
+		if i < nMemo {
+			s.since(&s.memos[i])
+		}
 		st, ok := t.find(s)
+		if i < nMemo {
+			s.memos[i].ok = !ok
+			if !ok {
+				s.memos[i].cand = s.b.cand
+			}
+		}
 		if ok {
 			st.Text = st.render()
 			return st, true, 0
 		}
-		_ = i
 	}
 	if s.broke() {
 		return Step{}, false, ladder[len(ladder)-1].base

@@ -22,9 +22,10 @@ func (s *solver) ape() (Step, bool) {
 	var ex []uint16
 	for i, c1 := range base {
 		for _, c2 := range base[i+1:] {
-			common := sees[c1].and(sees[c2]).and(s.bivalue)
-			if common.count() < 2 {
-				continue
+			both := sees[c1].and(sees[c2])
+			common := both.and(s.bivalue)
+			if common.count() < 2 || (!s.chg.has(c1) && !s.chg.has(c2) && both.and(s.chg).empty()) {
+				continue // too few excluders, or nothing changed since
 			}
 			ex = ex[:0]
 			common.each(func(c int) { ex = append(ex, b.cand[c]) })
@@ -98,7 +99,7 @@ func (s *solver) urType3() (Step, bool) {
 					for _, c := range cells {
 						common &= b.cand[c]
 					}
-					if popcount(common) < 2 {
+					if popcount(common) < 2 || !s.changedRect(cells) {
 						continue
 					}
 					for _, pair := range pairsOf(common) {

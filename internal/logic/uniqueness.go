@@ -19,7 +19,7 @@ func (s *solver) uniqueRectangles() (Step, bool) {
 					for _, c := range cells {
 						common &= b.cand[c]
 					}
-					if popcount(common) < 2 {
+					if popcount(common) < 2 || !s.changedRect(cells) {
 						continue
 					}
 					for _, pair := range pairsOf(common) {
@@ -32,6 +32,16 @@ func (s *solver) uniqueRectangles() (Step, bool) {
 		}
 	}
 	return Step{}, false
+}
+
+// changedRect reports whether a unit of one of the rectangle's cells
+// changed: a rectangle reads only its cells and the units two of them share.
+func (s *solver) changedRect(cells [4]int) bool {
+	var m uint32
+	for _, c := range cells {
+		m |= 1<<cellUnit[c][0] | 1<<cellUnit[c][1] | 1<<cellUnit[c][2]
+	}
+	return s.chgUnit&m != 0
 }
 
 func pairsOf(m uint16) []uint16 {

@@ -17,8 +17,8 @@ func (s *solver) xyWing(xyz bool) (Step, bool) {
 	}
 	for p := range 81 {
 		pm := b.cand[p]
-		if popcount(pm) != want {
-			continue
+		if popcount(pm) != want || (!s.chg.has(p) && sees[p].and(s.chg).empty()) {
+			continue // a new wing needs a changed pivot or wing
 		}
 		for i, w1 := range peers[p] {
 			m1 := b.cand[w1]
@@ -139,6 +139,9 @@ func (s *solver) alsWingAt(set []int, digits uint16, best *Step, bestElim *int, 
 	}
 	// yz: a bivalue cell outside the set, seeing one of its cells.
 	around = around.and(s.bivalue)
+	if inSet.and(s.chg).empty() {
+		around = around.and(s.chg) // a new wing needs a changed cell
+	}
 	around[0] &^= inSet[0]
 	around[1] &^= inSet[1]
 	for w := 0; w < 2; w++ {
