@@ -154,6 +154,8 @@ type solver struct {
 	dcells  [10]cellSet     // cells of each digit, refreshed by the chain searches
 	bivalue cellSet         // cells with two candidates (refresh)
 	gen     uint64          // board generation, new at each refresh (caches key on it)
+	fresh   bool            // the tables were built once; later refreshes update them
+	last    [81]uint16      // the candidates the tables were last refreshed for
 	strong  [10][81]cellSet // strong-link partners of each digit and cell (cacheStrong)
 
 	// memos: for each simple rung, the candidates of the last board it
@@ -211,17 +213,42 @@ var nextGen atomic.Uint64
 // refresh recomputes the tables of the board's candidates a step reads.
 func (s *solver) refresh() {
 	s.gen = nextGen.Add(1)
-	s.b.refresh()
-	s.dcells = [10]cellSet{}
-	s.bivalue = cellSet{}
+	if !s.fresh {
+		s.fresh = true
+		s.b.refresh()
+		s.dcells = [10]cellSet{}
+		s.bivalue = cellSet{}
+		for c := range 81 {
+			if popcount(s.b.cand[c]) == 2 {
+				s.bivalue.add(c)
+			}
+			for m := s.b.cand[c]; m != 0; m &= m - 1 {
+				s.dcells[bits.TrailingZeros16(m)].add(c)
+			}
+		}
+		s.last = s.b.cand
+		return
+	}
+	// Candidates only go: update the tables for the cells that lost some.
 	for c := range 81 {
+		lost := s.last[c] &^ s.b.cand[c]
+		if lost == 0 {
+			continue
+		}
 		if popcount(s.b.cand[c]) == 2 {
 			s.bivalue.add(c)
+		} else {
+			s.bivalue[c>>6] &^= 1 << (c & 63)
 		}
-		for m := s.b.cand[c]; m != 0; m &= m - 1 {
-			s.dcells[bits.TrailingZeros16(m)].add(c)
+		for m := lost; m != 0; m &= m - 1 {
+			d := bits.TrailingZeros16(m)
+			s.dcells[d][c>>6] &^= 1 << (c & 63)
+			for k := 0; k < 3; k++ {
+				s.b.pos[cellUnit[c][k]][d] &^= 1 << cellIndex[c][k]
+			}
 		}
 	}
+	s.last = s.b.cand
 }
 
 // spend counts work and reports whether the budget is gone.

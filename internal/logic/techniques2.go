@@ -21,11 +21,16 @@ func (s *solver) ape() (Step, bool) {
 	}
 	var ex []uint16
 	for i, c1 := range base {
+		hot1 := s.chg.has(c1)
+		near1 := sees[c1].and(s.chg)
 		for _, c2 := range base[i+1:] {
+			if !hot1 && !s.chg.has(c2) && near1.and(sees[c2]).empty() {
+				continue // nothing it rests on changed since the memo
+			}
 			both := sees[c1].and(sees[c2])
 			common := both.and(s.bivalue)
-			if common.count() < 2 || (!s.chg.has(c1) && !s.chg.has(c2) && both.and(s.chg).empty()) {
-				continue // too few excluders, or nothing changed since
+			if common.count() < 2 {
+				continue
 			}
 			ex = ex[:0]
 			common.each(func(c int) { ex = append(ex, b.cand[c]) })
