@@ -246,6 +246,7 @@ func (ch *chainer) offToOn(p int32) bool {
 // parents are the removed candidates the rule rests on.
 func (ch *chainer) advanced() bool {
 	sub := solver{b: board{cand: ch.cur}, budget: 1 << 62}
+	sub.since(&memo{}) // no memo: the rules search everything
 	for c := range 81 {
 		if ch.cur[c] == 0 {
 			sub.b.val[c] = 1 // placed or emptied: not a cell the rules look at

@@ -261,6 +261,7 @@ func (s *solver) broke() bool { return s.work > s.budget }
 
 func newSolver(b board, opt Options) *solver {
 	s := &solver{b: b, budget: opt.Budget}
+	s.since(&memo{}) // rungs called outside next search everything
 	if s.budget <= 0 {
 		s.budget = DefaultBudget
 	}
