@@ -169,7 +169,8 @@ func (s *solver) forcing(u *unary, start int32, y bool, limit int) int32 {
 }
 
 // cycleSearch runs doCycles from start (an on node) and fills u.cycles.
-func (s *solver) cycleSearch(u *unary, start int32, y, x bool, limit int) {
+// After each layer that closed cycles it calls stop, and ends if it says so.
+func (s *solver) cycleSearch(u *unary, start int32, y, x bool, limit int, stop func() bool) {
 	u.reset(start)
 	u.cycles = u.cycles[:0]
 	// closing: the off nodes with a link back to the start
@@ -242,6 +243,9 @@ func (s *solver) cycleSearch(u *unary, start int32, y, x bool, limit int) {
 			u.closeN[id] = closeN
 		}
 		u.qOff = u.qOff[:0]
+		if len(u.cycles) > 0 && stop() {
+			return
+		}
 	}
 }
 
@@ -415,21 +419,31 @@ func (s *solver) unaryChains() (Step, bool) {
 					maxLen++
 				}
 			}
+			// The cycles are taken in the order found, by length, and a
+			// cycle's complexity is its length, so once one of them gives
+			// the best hint no later cycle of this start can beat it (same
+			// start, more nodes): the search stops there.
+			done, took := 0, false
+			eval := func() bool {
+				for ; done < len(u.cycles); done++ {
+					path := u.path(u.cycles[done])
+					cx := distinct(path)
+					g := chainGrade(cycBase, cx)
+					if !best.better(g, cx, key, ord) {
+						continue
+					}
+					if st, ok := s.cycleStep(path); ok {
+						st.Technique, st.Grade, st.Length = cycName, g, cx
+						best = chainHint{g, cx, key, true, st, ord}
+						took = true
+					}
+				}
+				return took
+			}
 			if l := cyc[i]; l <= maxLen {
-				s.cycleSearch(u, on, y, x, maxLen)
+				s.cycleSearch(u, on, y, x, maxLen, eval)
 			}
-			for _, cyc := range u.cycles {
-				path := u.path(cyc)
-				cx := distinct(path)
-				g := chainGrade(cycBase, cx)
-				if !best.better(g, cx, key, ord) {
-					continue
-				}
-				if st, ok := s.cycleStep(path); ok {
-					st.Technique, st.Grade, st.Length = cycName, g, cx
-					best = chainHint{g, cx, key, true, st, ord}
-				}
-			}
+			eval()
 		}
 	}
 	if s.broke() {
