@@ -493,6 +493,30 @@ func (s *solver) multiChains(mode chainMode) (Step, bool) {
 		for _, v := range digitsOf(s.b.cand[c]) {
 			A := p.onRuns[v]
 			src := nodeOf(c, v, true)
+			if mode == modeNishio {
+				// X-links only: the runs read digit v's candidates only,
+				// so their outcome is kept while those stay.
+				r := s.nishioRuns(p, c, v)
+				s.work += int64(r.work)
+				if r.on {
+					consider(int(r.onCx), 7, func() (Step, bool) {
+						st, ok := s.targetStep(conjugate(src))
+						st.Cells = []int{c}
+						st.Chain = []Node{toNode(src), toNode(conjugate(src))}
+						return st, ok
+					})
+				}
+				if r.off {
+					off := nodeOf(c, v, false)
+					consider(int(r.offCx), 7, func() (Step, bool) {
+						st, ok := s.targetStep(src)
+						st.Cells = []int{c}
+						st.Chain = []Node{toNode(off), toNode(src)}
+						return st, ok
+					})
+				}
+				continue
+			}
 			var regNeed [3]bool
 			need := !static || cellNeed
 			for i, k := range [3]int{2, 0, 1} {
@@ -607,6 +631,52 @@ func (s *solver) multiChains(mode chainMode) (Step, bool) {
 		return Step{}, false
 	}
 	return best.step, best.ok
+}
+
+// nishioRun is the outcome of the two Nishio runs from a candidate: whether
+// assuming it on (off) gives a contradiction, its complexity, and the work
+// both runs spent.
+type nishioRun struct {
+	on, off     bool
+	onCx, offCx int32
+	work        int32
+	ok          bool
+}
+
+// nishioMemo keeps the Nishio runs of each digit for the digit's
+// candidates they were made on.
+type nishioMemo struct {
+	at   [10]cellSet
+	runs [10][81]nishioRun
+}
+
+// nishioRuns returns the Nishio runs from (c, v), kept while v's
+// candidates stay as they were.
+func (s *solver) nishioRuns(p *chainPool, c, v int) nishioRun {
+	if s.nishio == nil {
+		s.nishio = &nishioMemo{}
+	}
+	m := s.nishio
+	if m.at[v] != s.dcells[v] {
+		m.at[v] = s.dcells[v]
+		m.runs[v] = [81]nishioRun{}
+	}
+	r := &m.runs[v][c]
+	if r.ok {
+		return *r
+	}
+	w0 := s.work
+	A, B := p.onRuns[v], p.offRun
+	if A.run(nodeOf(c, v, true)) {
+		r.on, r.onCx = true, int32(A.anc(A.confOn)+A.anc(A.confOff))
+	}
+	if B.run(nodeOf(c, v, false)) {
+		r.off, r.offCx = true, int32(B.anc(B.confOn)+B.anc(B.confOff))
+	}
+	r.work = int32(s.work - w0)
+	s.work = w0
+	r.ok = true
+	return *r
 }
 
 // intersect calls f with every node all runs reached and its complexity.

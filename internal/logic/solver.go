@@ -155,6 +155,7 @@ type solver struct {
 	bivalue cellSet         // cells with two candidates (refresh)
 	gen     uint64          // board generation, new at each refresh (caches key on it)
 	fresh   bool            // the tables were built once; later refreshes update them
+	nishio  *nishioMemo     // Nishio runs kept per digit (nishioRuns)
 	last    [81]uint16      // the candidates the tables were last refreshed for
 	strong  [10][81]cellSet // strong-link partners of each digit and cell (cacheStrong)
 
