@@ -13,6 +13,7 @@ type unary struct {
 	qOff   []int32
 	buf    []int32
 	cycles []int32
+	pbuf   []int32 // a cycle's path while it is rated
 	// cycleSearch: the off nodes expanded so far, and how many of their
 	// links go back to the start
 	expanded nodeSet
@@ -250,8 +251,11 @@ func (s *solver) cycleSearch(u *unary, start int32, y, x bool, limit int, stop f
 }
 
 // path lists the nodes from the start to obj.
-func (u *unary) path(obj int32) []int32 {
-	var p []int32
+func (u *unary) path(obj int32) []int32 { return u.pathInto(obj, nil) }
+
+// pathInto is path reusing p's storage.
+func (u *unary) pathInto(obj int32, p []int32) []int32 {
+	p = p[:0]
 	for o := obj; o >= 0; o = u.objs[o].parent {
 		p = append(p, u.objs[o].id)
 	}
@@ -426,7 +430,8 @@ func (s *solver) unaryChains() (Step, bool) {
 			done, took := 0, false
 			eval := func() bool {
 				for ; done < len(u.cycles); done++ {
-					path := u.path(u.cycles[done])
+					u.pbuf = u.pathInto(u.cycles[done], u.pbuf)
+					path := u.pbuf
 					cx := distinct(path)
 					g := chainGrade(cycBase, cx)
 					if !best.better(g, cx, key, ord) {
