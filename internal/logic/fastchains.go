@@ -145,6 +145,9 @@ func (s *solver) forcingAll(p *chainPool, starts []int32, onOnly, y, x bool, lim
 			g.onV[q], g.offV[q], g.frOn[q], g.frOff[q], g.newOn[q], g.newOff[q] = 0, 0, 0, 0, 0, 0
 		}
 		g.son = 0
+		// Frontiers are kept as lists of the ids with bits set, so a layer
+		// costs its links, not a pass over every id.
+		g.lOn, g.lOff = g.lOn[:0], g.lOff[:0]
 		for j := range nb {
 			i := batch[j]
 			start := starts[i/2]
@@ -152,24 +155,17 @@ func (s *solver) forcingAll(p *chainPool, starts []int32, onOnly, y, x bool, lim
 			g.sq[j] = q
 			if i%2 == 0 {
 				g.son |= 1 << j
+				if g.frOn[q] == 0 {
+					g.lOn = append(g.lOn, q)
+				}
 				g.onV[q] |= 1 << j
 				g.frOn[q] |= 1 << j
 			} else {
+				if g.frOff[q] == 0 {
+					g.lOff = append(g.lOff, q)
+				}
 				g.offV[q] |= 1 << j
 				g.frOff[q] |= 1 << j
-			}
-		}
-		// Frontiers are kept as lists of the ids with bits set, so a layer
-		// costs its links, not a pass over every id.
-		g.lOn, g.lOff = g.lOn[:0], g.lOff[:0]
-		for j := range nb {
-			q := g.sq[j]
-			if batch[j]%2 == 0 {
-				if !slices.Contains(g.lOn, q) {
-					g.lOn = append(g.lOn, q)
-				}
-			} else if !slices.Contains(g.lOff, q) {
-				g.lOff = append(g.lOff, q)
 			}
 		}
 		for layer := 1; layer <= bestLayer && 2*(layer-1) <= limit; layer++ {

@@ -16,7 +16,7 @@ var unitOrder = func() [27]int {
 func (s *solver) singles() (Step, bool) {
 	b := &s.b
 	for _, u := range unitOrder {
-		if !s.changedUnit(u) {
+		if s.fhAt[u] == s.uver[u]+1 {
 			continue // no full house there last time, and nothing changed
 		}
 		last, n := -1, 0
@@ -30,9 +30,10 @@ func (s *solver) singles() (Step, bool) {
 			return Step{Technique: FullHouse, Grade: 1.0, Cells: []int{last}, Units: []int{u},
 				Placements: []Candidate{{last, d}}, Digits: []int{d}}, true
 		}
+		s.fhAt[u] = s.uver[u] + 1
 	}
 	for _, u := range unitOrder {
-		if !s.changedUnit(u) {
+		if s.hsAt[u] == s.uver[u]+1 {
 			continue
 		}
 		for d := 1; d <= 9; d++ {
@@ -47,6 +48,7 @@ func (s *solver) singles() (Step, bool) {
 					Placements: []Candidate{{c, d}}, Digits: []int{d}}, true
 			}
 		}
+		s.hsAt[u] = s.uver[u] + 1
 	}
 	return Step{}, false
 }

@@ -156,6 +156,9 @@ type solver struct {
 	gen     uint64          // board generation, new at each refresh (caches key on it)
 	fresh   bool            // the tables were built once; later refreshes update them
 	nishio  *nishioMemo     // Nishio runs kept per digit (nishioRuns)
+	// uver counts each unit's changes (refresh); fhAt and hsAt are 1 + the
+	// count at which the unit last had no full house, no hidden single.
+	uver, fhAt, hsAt [27]uint32
 	last    [81]uint16      // the candidates the tables were last refreshed for
 	strong  [10][81]cellSet // strong-link partners of each digit and cell (cacheStrong)
 
@@ -235,6 +238,9 @@ func (s *solver) refresh() {
 		lost := s.last[c] &^ s.b.cand[c]
 		if lost == 0 {
 			continue
+		}
+		for k := 0; k < 3; k++ {
+			s.uver[cellUnit[c][k]]++
 		}
 		if popcount(s.b.cand[c]) == 2 {
 			s.bivalue.add(c)
