@@ -151,16 +151,16 @@ type solver struct {
 	work    int64
 	budget  int64
 	ch      *chainPool
-	dcells  [10]cellSet     // cells of each digit, refreshed by the chain searches
-	bivalue cellSet         // cells with two candidates (refresh)
-	gen     uint64          // board generation, new at each refresh (caches key on it)
-	fresh   bool            // the tables were built once; later refreshes update them
-	nishio  *nishioMemo     // Nishio runs kept per digit (nishioRuns)
+	dcells  [10]cellSet // cells of each digit, refreshed by the chain searches
+	bivalue cellSet     // cells with two candidates (refresh)
+	gen     uint64      // board generation, new at each refresh (caches key on it)
+	fresh   bool        // the tables were built once; later refreshes update them
+	nishio  *nishioMemo // Nishio runs kept per digit (nishioRuns)
 	// uver counts each unit's changes (refresh); fhAt and hsAt are 1 + the
 	// count at which the unit last had no full house, no hidden single.
 	uver, fhAt, hsAt [27]uint32
-	last    [81]uint16      // the candidates the tables were last refreshed for
-	strong  [10][81]cellSet // strong-link partners of each digit and cell (cacheStrong)
+	last             [81]uint16      // the candidates the tables were last refreshed for
+	strong           [10][81]cellSet // strong-link partners of each digit and cell (cacheStrong)
 
 	// memos: for each simple rung, the candidates of the last board it
 	// found nothing on (ok), so that the next run searches only what the
