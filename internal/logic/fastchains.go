@@ -17,6 +17,11 @@ import (
 // the only other place of the digit in one of the cell's units.
 func (s *solver) cacheStrong() {
 	for d := 1; d <= 9; d++ {
+		if s.strongOK&(1<<d) != 0 && s.strongAt[d] == s.dcells[d] {
+			continue // d's candidates have not changed: nor have its links
+		}
+		s.strongOK |= 1 << d
+		s.strongAt[d] = s.dcells[d]
 		s.strong[d] = [81]cellSet{}
 		for u := 0; u < 27; u++ {
 			m := unitSet[u].and(s.dcells[d])

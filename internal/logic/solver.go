@@ -161,6 +161,9 @@ type solver struct {
 	uver, fhAt, hsAt [27]uint32
 	last             [81]uint16      // the candidates the tables were last refreshed for
 	strong           [10][81]cellSet // strong-link partners of each digit and cell (cacheStrong)
+	// strongAt: the cells of each digit s.strong was made for (strongOK).
+	strongAt [10]cellSet
+	strongOK uint16
 
 	// memos: for each simple rung, the candidates of the last board it
 	// found nothing on (ok), so that the next run searches only what the
