@@ -115,8 +115,29 @@
 //     is not searched, and searches stop at the longest useful length.
 //   - Cell and region forcing chains run only where the branches' static
 //     closures (bit-parallel) share a node.
+//   - A cycle search stops after the layer in which one of its cycles gave
+//     the best hint: its later cycles are longer, so they rate higher (it
+//     spends less work than before, so a puzzle that meets the budget may
+//     get further than with d15542e).
+//   - Nishio runs (X-links only) read one digit's candidates, so their
+//     outcome is kept per digit while those stay (nishioRuns), and their
+//     work counted again; strong links are kept per digit likewise.
 //   - Per step, the board keeps each unit's digit positions, each digit's
-//     cells and the bivalue cells; chain pools are reused across solves.
+//     cells and the bivalue cells, updated for the cells that lost
+//     candidates only; chain pools are reused across solves.
+//
+// # How the simple rungs are kept fast
+//
+// The ladder runs again from the top after every step, so each rung below
+// the chains keeps the candidates of the last board it found nothing on
+// (solver.memos, since). A step found now and not then rests on a cell that
+// lost a candidate since (the eliminations of a pattern only shrink), so a
+// rung searches only there: hidden and naked sets the units holding a
+// changed cell, fish and pointing/claiming the digits that lost one,
+// rectangles with a cell in a changed unit, wings and aligned pair
+// exclusions with a changed cell among their own. Singles keep per unit the
+// change count at which it held none. The order of what is searched is
+// unchanged, so the first (or best) step found is the same.
 //
 // # Agreement and speed (measured)
 //
@@ -138,19 +159,23 @@
 //
 //	go test ./internal/logic -run XXX -bench BenchmarkGrade -benchtime 3x -cpu 1
 //
-// measured 0.51-0.65 s per 200 puzzles (307-392 puzzles/s, about 2.5-3 ms
-// a puzzle), against 2.12-2.59 s (77-94 puzzles/s) for 846bd9b run
-// alternately with it under the same load (about 9 on 2 cores): about 4x.
+// measured 0.34-0.35 s per 200 puzzles (564-593 puzzles/s, about 1.7 ms a
+// puzzle), against 0.45-0.46 s (435-440 puzzles/s) for d15542e run
+// alternately with it under the same load (about 3 on 2 cores): 1.3x.
 // The whole file on both cores:
 //
 //	go test ./internal/logic -run TestDump -logic.dump /tmp/grades.txt -logic.dumpn 0
 //
-// takes 56 s of CPU (95 s wall under that load; about 28 s on two idle
-// cores), against 205 s of CPU for 846bd9b measured the same way: short of
-// the 20 s target. What is left is spread over the unary chain searches
-// (about 40%: the bit-parallel forcing searches and the node-by-node cycle
-// searches, which must keep SE's first-parent paths) and the simple rungs,
-// run again from the top after every step.
+// takes 34-36 s of CPU (19 s wall on two nearly idle cores, 33 s under a
+// load of about 3), against 46 s of CPU for d15542e measured right before
+// it under the same load (57 s under a heavier one) and 205 s for 846bd9b:
+// about 1.35x over d15542e on the same machine state. On one core, the
+// first 2,000 puzzles (TestDump with -logic.dumpn 2000, GOMAXPROCS=1, best
+// of 3) take 3.2 s against 4.6 s (1.44x). Half of what is left is the unary
+// chain searches (the bit-parallel forcing searches and the node-by-node
+// cycle searches, which must keep SE's first-parent paths), 15% the
+// Nishio, cell/region and dynamic chains, and most of the rest the first
+// full run of each simple rung on a puzzle.
 //
 // The forum's hardest puzzles (SE 11+) stop on the budget in at most about
 // 0.4 s each under that load (TestBudget).
