@@ -76,14 +76,10 @@ func (s *solver) links(p int32, y, x bool, out []int32) []int32 {
 	}
 	if x {
 		for _, k := range [3]int{2, 0, 1} {
-			m := unitSet[cellUnit[c][k]].and(s.dcells[d])
-			m[c>>6] &^= 1 << (c & 63)
-			if m.count() == 1 {
-				o := bits.TrailingZeros64(m[0])
-				if m[0] == 0 {
-					o = 64 + bits.TrailingZeros64(m[1])
-				}
-				out = append(out, nodeOf(o, d, true))
+			u := cellUnit[c][k]
+			m := s.b.pos[u][d] &^ (1 << cellIndex[c][k])
+			if m != 0 && m&(m-1) == 0 {
+				out = append(out, nodeOf(unitCells[u][bits.TrailingZeros16(m)], d, true))
 			}
 		}
 	}
