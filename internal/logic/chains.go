@@ -64,6 +64,9 @@ func chainGrade(base float64, complexity int) float64 {
 type chainer struct {
 	s        *solver
 	src, cur [81]uint16
+	// srcPos, pos: the places of each digit in each unit (board.pos) of
+	// src and cur
+	srcPos, pos [27][10]uint16
 	set      nodeSet
 	parStart [nNodes + 1]int32
 	parN     [nNodes + 1]uint16
@@ -100,6 +103,7 @@ func (ch *chainer) setExtra(id int32, parents []int32) {
 // name the two nodes, one of them possibly extraSlot).
 func (ch *chainer) run(start int32) bool {
 	ch.cur = ch.src
+	ch.pos = ch.srcPos
 	ch.set = nodeSet{}
 	ch.pool = ch.pool[:0]
 	ch.qOn, ch.qOff = ch.qOn[:0], ch.qOff[:0]
@@ -150,8 +154,10 @@ func (ch *chainer) onToOff(p int32) bool {
 	}
 	var seen cellSet
 	for _, k := range [3]int{2, 0, 1} {
-		for _, o := range unitCells[cellUnit[c][k]] {
-			if o != c && ch.cur[o]&bit != 0 && !seen.has(o) {
+		u := cellUnit[c][k]
+		for m := ch.pos[u][d] &^ (1 << cellIndex[c][k]); m != 0; m &= m - 1 {
+			o := unitCells[u][bits.TrailingZeros16(m)]
+			if !seen.has(o) {
 				seen.add(o)
 				if ch.emitOff(nodeOf(o, d, false), par[:]) {
 					return true
@@ -210,15 +216,11 @@ func (ch *chainer) offToOn(p int32) bool {
 	}
 	for _, k := range [3]int{2, 0, 1} {
 		u := cellUnit[c][k]
-		other, cnt := -1, 0
-		for _, o := range unitCells[u] {
-			if o != c && ch.cur[o]&bit != 0 {
-				other, cnt = o, cnt+1
-			}
+		m := ch.pos[u][d] &^ (1 << cellIndex[c][k])
+		if m == 0 || m&(m-1) != 0 {
+			continue // not the last other place of d in u
 		}
-		if cnt != 1 {
-			continue
-		}
+		other := unitCells[u][bits.TrailingZeros16(m)]
 		start := len(ch.par)
 		ch.par = append(ch.par, p)
 		for _, o := range unitCells[u] {
@@ -231,6 +233,9 @@ func (ch *chainer) offToOn(p int32) bool {
 	}
 	if ch.dynamic {
 		ch.cur[c] &^= bit
+		for k := 0; k < 3; k++ {
+			ch.pos[cellUnit[c][k]][d] &^= 1 << cellIndex[c][k]
+		}
 	}
 	for i := range n {
 		if ch.emitOn(outs[i].q, outs[i].par) {
@@ -443,6 +448,7 @@ func (s *solver) multiChains(mode chainMode) (Step, bool) {
 	contradiction := mode != modeMultiple
 	for _, ch := range append(append([]*chainer{p.offRun}, p.onRuns[:]...), p.regRuns[:]...) {
 		ch.src = s.b.cand
+		ch.srcPos = s.b.pos
 		ch.y, ch.dynamic, ch.plus = y, dynamic, plus
 	}
 	var best chainHint
