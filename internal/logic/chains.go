@@ -67,22 +67,22 @@ type chainer struct {
 	// srcPos, pos: the places of each digit in each unit (board.pos) of
 	// src and cur
 	srcPos, pos [27][10]uint16
-	set      nodeSet
-	parStart [nNodes + 1]int32
-	parN     [nNodes + 1]uint16
-	pool     []int32
-	qOn      []int32
-	qOff     []int32
-	y        bool // Y-links (cell links) too, not only X-links
-	dynamic  bool
-	plus     bool // also take eliminations of the simple rules (Dynamic+)
-	extraID  int32
-	confOn   int32
-	confOff  int32
-	vis      [nNodes + 1]uint32
-	visGen   uint32
-	stack    []int32
-	par      []int32
+	set         nodeSet
+	parStart    [nNodes + 1]int32
+	parN        [nNodes + 1]uint16
+	pool        []int32
+	qOn         []int32
+	qOff        []int32
+	y           bool // Y-links (cell links) too, not only X-links
+	dynamic     bool
+	plus        bool // also take eliminations of the simple rules (Dynamic+)
+	extraID     int32
+	confOn      int32
+	confOff     int32
+	vis         [nNodes + 1]uint32
+	visGen      uint32
+	stack       []int32
+	par         []int32
 }
 
 func (ch *chainer) addNode(id int32, parents []int32) {
