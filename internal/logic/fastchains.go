@@ -97,10 +97,20 @@ func (g *bitBFS) build(s *solver, y, x bool) {
 				g.onLink = append(g.onLink, g.id[c*9+bits.TrailingZeros16(m)-1])
 			}
 		}
-		sees[c].and(s.dcells[d]).each(func(p int) { g.onLink = append(g.onLink, g.id[p*9+d-1]) })
+		see := sees[c].and(s.dcells[d])
+		for w := range 2 {
+			for m := see[w]; m != 0; m &= m - 1 {
+				g.onLink = append(g.onLink, g.id[(w*64+bits.TrailingZeros64(m))*9+d-1])
+			}
+		}
 		g.offAt = append(g.offAt, int32(len(g.offLink)))
 		if x {
-			s.strong[d][c].each(func(p int) { g.offLink = append(g.offLink, g.id[p*9+d-1]) })
+			st := s.strong[d][c]
+			for w := range 2 {
+				for m := st[w]; m != 0; m &= m - 1 {
+					g.offLink = append(g.offLink, g.id[(w*64+bits.TrailingZeros64(m))*9+d-1])
+				}
+			}
 		}
 		if y && popcount(s.b.cand[c]) == 2 {
 			e := firstDigit(s.b.cand[c] &^ (1 << d))
