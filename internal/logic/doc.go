@@ -124,7 +124,9 @@
 //     work counted again; strong links are kept per digit likewise.
 //   - Per step, the board keeps each unit's digit positions, each digit's
 //     cells and the bivalue cells, updated for the cells that lost
-//     candidates only; chain pools are reused across solves.
+//     candidates only; a chainer run keeps the places of each digit in
+//     each unit with its working candidates; chain pools are reused across
+//     solves.
 //
 // # How the simple rungs are kept fast
 //
@@ -159,23 +161,25 @@
 //
 //	go test ./internal/logic -run XXX -bench BenchmarkGrade -benchtime 3x -cpu 1
 //
-// measured 0.34-0.35 s per 200 puzzles (564-593 puzzles/s, about 1.7 ms a
-// puzzle), against 0.45-0.46 s (435-440 puzzles/s) for d15542e run
-// alternately with it under the same load (about 3 on 2 cores): 1.3x.
+// measured 0.32 s per 200 puzzles (618-620 puzzles/s, about 1.6 ms a
+// puzzle), against 0.45-0.46 s (436-448 puzzles/s) for d15542e run
+// alternately with it under the same load (about 3 on 2 cores): 1.4x.
 // The whole file on both cores:
 //
 //	go test ./internal/logic -run TestDump -logic.dump /tmp/grades.txt -logic.dumpn 0
 //
-// takes 34-36 s of CPU (19 s wall on two nearly idle cores, 33 s under a
-// load of about 3), against 46 s of CPU for d15542e measured right before
-// it under the same load (57 s under a heavier one) and 205 s for 846bd9b:
-// about 1.35x over d15542e on the same machine state. On one core, the
-// first 2,000 puzzles (TestDump with -logic.dumpn 2000, GOMAXPROCS=1, best
-// of 3) take 3.2 s against 4.6 s (1.44x). Half of what is left is the unary
-// chain searches (the bit-parallel forcing searches and the node-by-node
-// cycle searches, which must keep SE's first-parent paths), 15% the
-// Nishio, cell/region and dynamic chains, and most of the rest the first
-// full run of each simple rung on a puzzle.
+// takes 31.5 s of CPU (25 s wall under a load of about 3.4), against
+// 46.3 s of CPU (42 s wall) for d15542e measured right before it under the
+// same load, and 205 s for 846bd9b: 1.47x over d15542e. (d15542e measured
+// 57-61 s of CPU under a heavier load; figures on this shared machine move
+// by 10-20% with the load, so compare builds run back to back.) On one
+// core, the first 2,000 puzzles (the same command with -logic.dumpn 2000
+// and GOMAXPROCS=1, best of 3 alternating runs) take 2.95 s against
+// 4.28 s (1.45x). Half of what is left is the unary chain searches (the
+// bit-parallel forcing searches and the node-by-node cycle searches, which
+// must keep SE's first-parent paths), 15% the Nishio, cell/region and
+// dynamic chains, and most of the rest the first full run of each simple
+// rung on a puzzle.
 //
 // The forum's hardest puzzles (SE 11+) stop on the budget in at most about
 // 0.4 s each under that load (TestBudget).
