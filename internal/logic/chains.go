@@ -64,22 +64,25 @@ func chainGrade(base float64, complexity int) float64 {
 type chainer struct {
 	s        *solver
 	src, cur [81]uint16
-	set      nodeSet
-	parStart [nNodes + 1]int32
-	parN     [nNodes + 1]uint16
-	pool     []int32
-	qOn      []int32
-	qOff     []int32
-	y        bool // Y-links (cell links) too, not only X-links
-	dynamic  bool
-	plus     bool // also take eliminations of the simple rules (Dynamic+)
-	extraID  int32
-	confOn   int32
-	confOff  int32
-	vis      [nNodes + 1]uint32
-	visGen   uint32
-	stack    []int32
-	par      []int32
+	// srcPos, pos: the places of each digit in each unit (board.pos) of
+	// src and cur
+	srcPos, pos [27][10]uint16
+	set         nodeSet
+	parStart    [nNodes + 1]int32
+	parN        [nNodes + 1]uint16
+	pool        []int32
+	qOn         []int32
+	qOff        []int32
+	y           bool // Y-links (cell links) too, not only X-links
+	dynamic     bool
+	plus        bool // also take eliminations of the simple rules (Dynamic+)
+	extraID     int32
+	confOn      int32
+	confOff     int32
+	vis         [nNodes + 1]uint32
+	visGen      uint32
+	stack       []int32
+	par         []int32
 }
 
 func (ch *chainer) addNode(id int32, parents []int32) {
@@ -100,6 +103,7 @@ func (ch *chainer) setExtra(id int32, parents []int32) {
 // name the two nodes, one of them possibly extraSlot).
 func (ch *chainer) run(start int32) bool {
 	ch.cur = ch.src
+	ch.pos = ch.srcPos
 	ch.set = nodeSet{}
 	ch.pool = ch.pool[:0]
 	ch.qOn, ch.qOff = ch.qOn[:0], ch.qOff[:0]
@@ -150,8 +154,10 @@ func (ch *chainer) onToOff(p int32) bool {
 	}
 	var seen cellSet
 	for _, k := range [3]int{2, 0, 1} {
-		for _, o := range unitCells[cellUnit[c][k]] {
-			if o != c && ch.cur[o]&bit != 0 && !seen.has(o) {
+		u := cellUnit[c][k]
+		for m := ch.pos[u][d] &^ (1 << cellIndex[c][k]); m != 0; m &= m - 1 {
+			o := unitCells[u][bits.TrailingZeros16(m)]
+			if !seen.has(o) {
 				seen.add(o)
 				if ch.emitOff(nodeOf(o, d, false), par[:]) {
 					return true
@@ -210,15 +216,11 @@ func (ch *chainer) offToOn(p int32) bool {
 	}
 	for _, k := range [3]int{2, 0, 1} {
 		u := cellUnit[c][k]
-		other, cnt := -1, 0
-		for _, o := range unitCells[u] {
-			if o != c && ch.cur[o]&bit != 0 {
-				other, cnt = o, cnt+1
-			}
+		m := ch.pos[u][d] &^ (1 << cellIndex[c][k])
+		if m == 0 || m&(m-1) != 0 {
+			continue // not the last other place of d in u
 		}
-		if cnt != 1 {
-			continue
-		}
+		other := unitCells[u][bits.TrailingZeros16(m)]
 		start := len(ch.par)
 		ch.par = append(ch.par, p)
 		for _, o := range unitCells[u] {
@@ -231,6 +233,9 @@ func (ch *chainer) offToOn(p int32) bool {
 	}
 	if ch.dynamic {
 		ch.cur[c] &^= bit
+		for k := 0; k < 3; k++ {
+			ch.pos[cellUnit[c][k]][d] &^= 1 << cellIndex[c][k]
+		}
 	}
 	for i := range n {
 		if ch.emitOn(outs[i].q, outs[i].par) {
@@ -246,6 +251,7 @@ func (ch *chainer) offToOn(p int32) bool {
 // parents are the removed candidates the rule rests on.
 func (ch *chainer) advanced() bool {
 	sub := solver{b: board{cand: ch.cur}, budget: 1 << 62}
+	sub.since(&memo{}) // no memo: the rules search everything
 	for c := range 81 {
 		if ch.cur[c] == 0 {
 			sub.b.val[c] = 1 // placed or emptied: not a cell the rules look at
@@ -442,6 +448,7 @@ func (s *solver) multiChains(mode chainMode) (Step, bool) {
 	contradiction := mode != modeMultiple
 	for _, ch := range append(append([]*chainer{p.offRun}, p.onRuns[:]...), p.regRuns[:]...) {
 		ch.src = s.b.cand
+		ch.srcPos = s.b.pos
 		ch.y, ch.dynamic, ch.plus = y, dynamic, plus
 	}
 	var best chainHint
@@ -492,6 +499,30 @@ func (s *solver) multiChains(mode chainMode) (Step, bool) {
 		for _, v := range digitsOf(s.b.cand[c]) {
 			A := p.onRuns[v]
 			src := nodeOf(c, v, true)
+			if mode == modeNishio {
+				// X-links only: the runs read digit v's candidates only,
+				// so their outcome is kept while those stay.
+				r := s.nishioRuns(p, c, v)
+				s.work += int64(r.work)
+				if r.on {
+					consider(int(r.onCx), 7, func() (Step, bool) {
+						st, ok := s.targetStep(conjugate(src))
+						st.Cells = []int{c}
+						st.Chain = []Node{toNode(src), toNode(conjugate(src))}
+						return st, ok
+					})
+				}
+				if r.off {
+					off := nodeOf(c, v, false)
+					consider(int(r.offCx), 7, func() (Step, bool) {
+						st, ok := s.targetStep(src)
+						st.Cells = []int{c}
+						st.Chain = []Node{toNode(off), toNode(src)}
+						return st, ok
+					})
+				}
+				continue
+			}
 			var regNeed [3]bool
 			need := !static || cellNeed
 			for i, k := range [3]int{2, 0, 1} {
@@ -606,6 +637,52 @@ func (s *solver) multiChains(mode chainMode) (Step, bool) {
 		return Step{}, false
 	}
 	return best.step, best.ok
+}
+
+// nishioRun is the outcome of the two Nishio runs from a candidate: whether
+// assuming it on (off) gives a contradiction, its complexity, and the work
+// both runs spent.
+type nishioRun struct {
+	on, off     bool
+	onCx, offCx int32
+	work        int32
+	ok          bool
+}
+
+// nishioMemo keeps the Nishio runs of each digit for the digit's
+// candidates they were made on.
+type nishioMemo struct {
+	at   [10]cellSet
+	runs [10][81]nishioRun
+}
+
+// nishioRuns returns the Nishio runs from (c, v), kept while v's
+// candidates stay as they were.
+func (s *solver) nishioRuns(p *chainPool, c, v int) nishioRun {
+	if s.nishio == nil {
+		s.nishio = &nishioMemo{}
+	}
+	m := s.nishio
+	if m.at[v] != s.dcells[v] {
+		m.at[v] = s.dcells[v]
+		m.runs[v] = [81]nishioRun{}
+	}
+	r := &m.runs[v][c]
+	if r.ok {
+		return *r
+	}
+	w0 := s.work
+	A, B := p.onRuns[v], p.offRun
+	if A.run(nodeOf(c, v, true)) {
+		r.on, r.onCx = true, int32(A.anc(A.confOn)+A.anc(A.confOff))
+	}
+	if B.run(nodeOf(c, v, false)) {
+		r.off, r.offCx = true, int32(B.anc(B.confOn)+B.anc(B.confOff))
+	}
+	r.work = int32(s.work - w0)
+	s.work = w0
+	r.ok = true
+	return *r
 }
 
 // intersect calls f with every node all runs reached and its complexity.

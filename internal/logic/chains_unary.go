@@ -13,6 +13,7 @@ type unary struct {
 	qOff   []int32
 	buf    []int32
 	cycles []int32
+	pbuf   []int32 // a cycle's path while it is rated
 	// cycleSearch: the off nodes expanded so far, and how many of their
 	// links go back to the start
 	expanded nodeSet
@@ -75,14 +76,10 @@ func (s *solver) links(p int32, y, x bool, out []int32) []int32 {
 	}
 	if x {
 		for _, k := range [3]int{2, 0, 1} {
-			m := unitSet[cellUnit[c][k]].and(s.dcells[d])
-			m[c>>6] &^= 1 << (c & 63)
-			if m.count() == 1 {
-				o := bits.TrailingZeros64(m[0])
-				if m[0] == 0 {
-					o = 64 + bits.TrailingZeros64(m[1])
-				}
-				out = append(out, nodeOf(o, d, true))
+			u := cellUnit[c][k]
+			m := s.b.pos[u][d] &^ (1 << cellIndex[c][k])
+			if m != 0 && m&(m-1) == 0 {
+				out = append(out, nodeOf(unitCells[u][bits.TrailingZeros16(m)], d, true))
 			}
 		}
 	}
@@ -169,7 +166,8 @@ func (s *solver) forcing(u *unary, start int32, y bool, limit int) int32 {
 }
 
 // cycleSearch runs doCycles from start (an on node) and fills u.cycles.
-func (s *solver) cycleSearch(u *unary, start int32, y, x bool, limit int) {
+// After each layer that closed cycles it calls stop, and ends if it says so.
+func (s *solver) cycleSearch(u *unary, start int32, y, x bool, limit int, stop func() bool) {
 	u.reset(start)
 	u.cycles = u.cycles[:0]
 	// closing: the off nodes with a link back to the start
@@ -242,12 +240,18 @@ func (s *solver) cycleSearch(u *unary, start int32, y, x bool, limit int) {
 			u.closeN[id] = closeN
 		}
 		u.qOff = u.qOff[:0]
+		if len(u.cycles) > 0 && stop() {
+			return
+		}
 	}
 }
 
 // path lists the nodes from the start to obj.
-func (u *unary) path(obj int32) []int32 {
-	var p []int32
+func (u *unary) path(obj int32) []int32 { return u.pathInto(obj, nil) }
+
+// pathInto is path reusing p's storage.
+func (u *unary) pathInto(obj int32, p []int32) []int32 {
+	p = p[:0]
 	for o := obj; o >= 0; o = u.objs[o].parent {
 		p = append(p, u.objs[o].id)
 	}
@@ -415,21 +419,32 @@ func (s *solver) unaryChains() (Step, bool) {
 					maxLen++
 				}
 			}
+			// The cycles are taken in the order found, by length, and a
+			// cycle's complexity is its length, so once one of them gives
+			// the best hint no later cycle of this start can beat it (same
+			// start, more nodes): the search stops there.
+			done, took := 0, false
+			eval := func() bool {
+				for ; done < len(u.cycles); done++ {
+					u.pbuf = u.pathInto(u.cycles[done], u.pbuf)
+					path := u.pbuf
+					cx := distinct(path)
+					g := chainGrade(cycBase, cx)
+					if !best.better(g, cx, key, ord) {
+						continue
+					}
+					if st, ok := s.cycleStep(path); ok {
+						st.Technique, st.Grade, st.Length = cycName, g, cx
+						best = chainHint{g, cx, key, true, st, ord}
+						took = true
+					}
+				}
+				return took
+			}
 			if l := cyc[i]; l <= maxLen {
-				s.cycleSearch(u, on, y, x, maxLen)
+				s.cycleSearch(u, on, y, x, maxLen, eval)
 			}
-			for _, cyc := range u.cycles {
-				path := u.path(cyc)
-				cx := distinct(path)
-				g := chainGrade(cycBase, cx)
-				if !best.better(g, cx, key, ord) {
-					continue
-				}
-				if st, ok := s.cycleStep(path); ok {
-					st.Technique, st.Grade, st.Length = cycName, g, cx
-					best = chainHint{g, cx, key, true, st, ord}
-				}
-			}
+			eval()
 		}
 	}
 	if s.broke() {

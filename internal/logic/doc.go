@@ -115,8 +115,31 @@
 //     is not searched, and searches stop at the longest useful length.
 //   - Cell and region forcing chains run only where the branches' static
 //     closures (bit-parallel) share a node.
+//   - A cycle search stops after the layer in which one of its cycles gave
+//     the best hint: its later cycles are longer, so they rate higher (it
+//     spends less work than before, so a puzzle that meets the budget may
+//     get further than with d15542e).
+//   - Nishio runs (X-links only) read one digit's candidates, so their
+//     outcome is kept per digit while those stay (nishioRuns), and their
+//     work counted again; strong links are kept per digit likewise.
 //   - Per step, the board keeps each unit's digit positions, each digit's
-//     cells and the bivalue cells; chain pools are reused across solves.
+//     cells and the bivalue cells, updated for the cells that lost
+//     candidates only; a chainer run keeps the places of each digit in
+//     each unit with its working candidates; chain pools are reused across
+//     solves.
+//
+// # How the simple rungs are kept fast
+//
+// The ladder runs again from the top after every step, so each rung below
+// the chains keeps the candidates of the last board it found nothing on
+// (solver.memos, since). A step found now and not then rests on a cell that
+// lost a candidate since (the eliminations of a pattern only shrink), so a
+// rung searches only there: hidden and naked sets the units holding a
+// changed cell, fish and pointing/claiming the digits that lost one,
+// rectangles with a cell in a changed unit, wings and aligned pair
+// exclusions with a changed cell among their own. Singles keep per unit the
+// change count at which it held none. The order of what is searched is
+// unchanged, so the first (or best) step found is the same.
 //
 // # Agreement and speed (measured)
 //
@@ -138,19 +161,25 @@
 //
 //	go test ./internal/logic -run XXX -bench BenchmarkGrade -benchtime 3x -cpu 1
 //
-// measured 0.51-0.65 s per 200 puzzles (307-392 puzzles/s, about 2.5-3 ms
-// a puzzle), against 2.12-2.59 s (77-94 puzzles/s) for 846bd9b run
-// alternately with it under the same load (about 9 on 2 cores): about 4x.
+// measured 0.32 s per 200 puzzles (618-620 puzzles/s, about 1.6 ms a
+// puzzle), against 0.45-0.46 s (436-448 puzzles/s) for d15542e run
+// alternately with it under the same load (about 3 on 2 cores): 1.4x.
 // The whole file on both cores:
 //
 //	go test ./internal/logic -run TestDump -logic.dump /tmp/grades.txt -logic.dumpn 0
 //
-// takes 56 s of CPU (95 s wall under that load; about 28 s on two idle
-// cores), against 205 s of CPU for 846bd9b measured the same way: short of
-// the 20 s target. What is left is spread over the unary chain searches
-// (about 40%: the bit-parallel forcing searches and the node-by-node cycle
-// searches, which must keep SE's first-parent paths) and the simple rungs,
-// run again from the top after every step.
+// takes 31.5 s of CPU (25 s wall under a load of about 3.4), against
+// 46.3 s of CPU (42 s wall) for d15542e measured right before it under the
+// same load, and 205 s for 846bd9b: 1.47x over d15542e. (d15542e measured
+// 57-61 s of CPU under a heavier load; figures on this shared machine move
+// by 10-20% with the load, so compare builds run back to back.) On one
+// core, the first 2,000 puzzles (the same command with -logic.dumpn 2000
+// and GOMAXPROCS=1, best of 3 alternating runs) take 2.95 s against
+// 4.28 s (1.45x). Half of what is left is the unary chain searches (the
+// bit-parallel forcing searches and the node-by-node cycle searches, which
+// must keep SE's first-parent paths), 15% the Nishio, cell/region and
+// dynamic chains, and most of the rest the first full run of each simple
+// rung on a puzzle.
 //
 // The forum's hardest puzzles (SE 11+) stop on the budget in at most about
 // 0.4 s each under that load (TestBudget).

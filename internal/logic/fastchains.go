@@ -17,6 +17,11 @@ import (
 // the only other place of the digit in one of the cell's units.
 func (s *solver) cacheStrong() {
 	for d := 1; d <= 9; d++ {
+		if s.strongOK&(1<<d) != 0 && s.strongAt[d] == s.dcells[d] {
+			continue // d's candidates have not changed: nor have its links
+		}
+		s.strongOK |= 1 << d
+		s.strongAt[d] = s.dcells[d]
 		s.strong[d] = [81]cellSet{}
 		for u := 0; u < 27; u++ {
 			m := unitSet[u].and(s.dcells[d])
@@ -92,10 +97,20 @@ func (g *bitBFS) build(s *solver, y, x bool) {
 				g.onLink = append(g.onLink, g.id[c*9+bits.TrailingZeros16(m)-1])
 			}
 		}
-		sees[c].and(s.dcells[d]).each(func(p int) { g.onLink = append(g.onLink, g.id[p*9+d-1]) })
+		see := sees[c].and(s.dcells[d])
+		for w := range 2 {
+			for m := see[w]; m != 0; m &= m - 1 {
+				g.onLink = append(g.onLink, g.id[(w*64+bits.TrailingZeros64(m))*9+d-1])
+			}
+		}
 		g.offAt = append(g.offAt, int32(len(g.offLink)))
 		if x {
-			s.strong[d][c].each(func(p int) { g.offLink = append(g.offLink, g.id[p*9+d-1]) })
+			st := s.strong[d][c]
+			for w := range 2 {
+				for m := st[w]; m != 0; m &= m - 1 {
+					g.offLink = append(g.offLink, g.id[(w*64+bits.TrailingZeros64(m))*9+d-1])
+				}
+			}
 		}
 		if y && popcount(s.b.cand[c]) == 2 {
 			e := firstDigit(s.b.cand[c] &^ (1 << d))
@@ -145,6 +160,9 @@ func (s *solver) forcingAll(p *chainPool, starts []int32, onOnly, y, x bool, lim
 			g.onV[q], g.offV[q], g.frOn[q], g.frOff[q], g.newOn[q], g.newOff[q] = 0, 0, 0, 0, 0, 0
 		}
 		g.son = 0
+		// Frontiers are kept as lists of the ids with bits set, so a layer
+		// costs its links, not a pass over every id.
+		g.lOn, g.lOff = g.lOn[:0], g.lOff[:0]
 		for j := range nb {
 			i := batch[j]
 			start := starts[i/2]
@@ -152,24 +170,17 @@ func (s *solver) forcingAll(p *chainPool, starts []int32, onOnly, y, x bool, lim
 			g.sq[j] = q
 			if i%2 == 0 {
 				g.son |= 1 << j
+				if g.frOn[q] == 0 {
+					g.lOn = append(g.lOn, q)
+				}
 				g.onV[q] |= 1 << j
 				g.frOn[q] |= 1 << j
 			} else {
+				if g.frOff[q] == 0 {
+					g.lOff = append(g.lOff, q)
+				}
 				g.offV[q] |= 1 << j
 				g.frOff[q] |= 1 << j
-			}
-		}
-		// Frontiers are kept as lists of the ids with bits set, so a layer
-		// costs its links, not a pass over every id.
-		g.lOn, g.lOff = g.lOn[:0], g.lOff[:0]
-		for j := range nb {
-			q := g.sq[j]
-			if batch[j]%2 == 0 {
-				if !slices.Contains(g.lOn, q) {
-					g.lOn = append(g.lOn, q)
-				}
-			} else if !slices.Contains(g.lOff, q) {
-				g.lOff = append(g.lOff, q)
 			}
 		}
 		for layer := 1; layer <= bestLayer && 2*(layer-1) <= limit; layer++ {

@@ -10,6 +10,9 @@ var fishGrades = [5]float64{2: 3.2, 3: 3.8, 4: 5.2}
 func (s *solver) fish(n int) (Step, bool) {
 	b := &s.b
 	for d := 1; d <= 9; d++ {
+		if !s.changedDigit(d) {
+			continue // only d's candidates matter
+		}
 		for kind := 0; kind < 2; kind++ {
 			var pos [9]uint16
 			var open uint16

@@ -17,6 +17,9 @@ func (s *solver) locking(direct bool) (Step, bool) {
 	b := &s.b
 	for _, kinds := range lockingOrder {
 		for d := 1; d <= 9; d++ {
+			if !s.changedDigit(d) {
+				continue // only d's candidates matter
+			}
 			for i1 := range 9 {
 				u1 := kinds[0]*9 + i1
 				pos := b.positions(u1, d)

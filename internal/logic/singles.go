@@ -16,6 +16,9 @@ var unitOrder = func() [27]int {
 func (s *solver) singles() (Step, bool) {
 	b := &s.b
 	for _, u := range unitOrder {
+		if s.fhAt[u] == s.uver[u]+1 {
+			continue // no full house there last time, and nothing changed
+		}
 		last, n := -1, 0
 		for _, c := range unitCells[u] {
 			if b.val[c] == 0 {
@@ -27,8 +30,12 @@ func (s *solver) singles() (Step, bool) {
 			return Step{Technique: FullHouse, Grade: 1.0, Cells: []int{last}, Units: []int{u},
 				Placements: []Candidate{{last, d}}, Digits: []int{d}}, true
 		}
+		s.fhAt[u] = s.uver[u] + 1
 	}
 	for _, u := range unitOrder {
+		if s.hsAt[u] == s.uver[u]+1 {
+			continue
+		}
 		for d := 1; d <= 9; d++ {
 			m := b.positions(u, d)
 			if popcount(m) == 1 {
@@ -41,6 +48,7 @@ func (s *solver) singles() (Step, bool) {
 					Placements: []Candidate{{c, d}}, Digits: []int{d}}, true
 			}
 		}
+		s.hsAt[u] = s.uver[u] + 1
 	}
 	return Step{}, false
 }
@@ -48,7 +56,7 @@ func (s *solver) singles() (Step, bool) {
 // nakedSingle finds a cell with one candidate left (2.3).
 func (s *solver) nakedSingle() (Step, bool) {
 	for c := range 81 {
-		if m := s.b.cand[c]; m != 0 && m&(m-1) == 0 {
+		if m := s.b.cand[c]; m != 0 && m&(m-1) == 0 && s.chg.has(c) {
 			d := firstDigit(m)
 			return Step{Technique: NakedSingle, Grade: 2.3, Cells: []int{c},
 				Placements: []Candidate{{c, d}}, Digits: []int{d}}, true

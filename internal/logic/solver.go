@@ -132,11 +132,14 @@ func init() {
 		{BUG1, 5.6, (*solver).bug},
 		{VWXYZWing, 6.2, func(s *solver) (Step, bool) { return s.alsWing(4) }},
 		{AlignedPairExclusion, 6.2, (*solver).ape},
-		{ForcingChain, 6.5, (*solver).unaryChains},
+		{ForcingChain, 6.5, (*solver).unaryChains}, // ladder[nMemo]
 		{Nishio, 7.5, func(s *solver) (Step, bool) { return s.multiChains(modeNishio) }},
 		{CellForcingChain, 8.0, func(s *solver) (Step, bool) { return s.multiChains(modeMultiple) }},
 		{DynamicForcingChain, 8.5, func(s *solver) (Step, bool) { return s.multiChains(modeDynamic) }},
 		{DynamicForcingChainPlus, 9.0, func(s *solver) (Step, bool) { return s.multiChains(modeDynamicPlus) }},
+	}
+	if ladder[nMemo].name != ForcingChain {
+		panic("logic: nMemo is not the first chain rung")
 	}
 }
 
@@ -148,11 +151,65 @@ type solver struct {
 	work    int64
 	budget  int64
 	ch      *chainPool
-	dcells  [10]cellSet     // cells of each digit, refreshed by the chain searches
-	bivalue cellSet         // cells with two candidates (refresh)
-	gen     uint64          // board generation, new at each refresh (caches key on it)
-	strong  [10][81]cellSet // strong-link partners of each digit and cell (cacheStrong)
+	dcells  [10]cellSet // cells of each digit, refreshed by the chain searches
+	bivalue cellSet     // cells with two candidates (refresh)
+	gen     uint64      // board generation, new at each refresh (caches key on it)
+	fresh   bool        // the tables were built once; later refreshes update them
+	nishio  *nishioMemo // Nishio runs kept per digit (nishioRuns)
+	// uver counts each unit's changes (refresh); fhAt and hsAt are 1 + the
+	// count at which the unit last had no full house, no hidden single.
+	uver, fhAt, hsAt [27]uint32
+	last             [81]uint16      // the candidates the tables were last refreshed for
+	strong           [10][81]cellSet // strong-link partners of each digit and cell (cacheStrong)
+	// strongAt: the cells of each digit s.strong was made for (strongOK).
+	strongAt [10]cellSet
+	strongOK uint16
+
+	// memos: for each simple rung, the candidates of the last board it
+	// found nothing on (ok), so that the next run searches only what the
+	// candidates lost since can have made possible (see since).
+	memos [nMemo]memo
+	// What changed since the memo of the rung being run: the cells whose
+	// candidates changed, the units holding one and the digits lost.
+	chg      cellSet
+	chgUnit  uint32
+	chgDigit uint16
 }
+
+// nMemo is the number of rungs that keep memos: those before the chains,
+// which only read the candidates and find nothing new unless a cell their
+// pattern rests on lost a candidate.
+const nMemo = 23
+
+type memo struct {
+	ok   bool
+	cand [81]uint16
+}
+
+// since fills s.chg, s.chgUnit and s.chgDigit with what changed since m
+// (everything when m holds no board).
+func (s *solver) since(m *memo) {
+	if !m.ok {
+		s.chg = cellSet{^uint64(0), ^uint64(0)}
+		s.chgUnit = 1<<27 - 1
+		s.chgDigit = allDigits
+		return
+	}
+	s.chg, s.chgUnit, s.chgDigit = cellSet{}, 0, 0
+	for c := range 81 {
+		if l := m.cand[c] &^ s.b.cand[c]; l != 0 {
+			s.chg.add(c)
+			s.chgDigit |= l
+			s.chgUnit |= 1<<cellUnit[c][0] | 1<<cellUnit[c][1] | 1<<cellUnit[c][2]
+		}
+	}
+}
+
+// changedUnit reports whether a cell of unit u changed (since).
+func (s *solver) changedUnit(u int) bool { return s.chgUnit&(1<<u) != 0 }
+
+// changedDigit reports whether digit d lost a candidate (since).
+func (s *solver) changedDigit(d int) bool { return s.chgDigit&(1<<d) != 0 }
 
 var errBudget = errors.New("budget")
 
@@ -163,17 +220,45 @@ var nextGen atomic.Uint64
 // refresh recomputes the tables of the board's candidates a step reads.
 func (s *solver) refresh() {
 	s.gen = nextGen.Add(1)
-	s.b.refresh()
-	s.dcells = [10]cellSet{}
-	s.bivalue = cellSet{}
+	if !s.fresh {
+		s.fresh = true
+		s.b.refresh()
+		s.dcells = [10]cellSet{}
+		s.bivalue = cellSet{}
+		for c := range 81 {
+			if popcount(s.b.cand[c]) == 2 {
+				s.bivalue.add(c)
+			}
+			for m := s.b.cand[c]; m != 0; m &= m - 1 {
+				s.dcells[bits.TrailingZeros16(m)].add(c)
+			}
+		}
+		s.last = s.b.cand
+		return
+	}
+	// Candidates only go: update the tables for the cells that lost some.
 	for c := range 81 {
+		lost := s.last[c] &^ s.b.cand[c]
+		if lost == 0 {
+			continue
+		}
+		for k := 0; k < 3; k++ {
+			s.uver[cellUnit[c][k]]++
+		}
 		if popcount(s.b.cand[c]) == 2 {
 			s.bivalue.add(c)
+		} else {
+			s.bivalue[c>>6] &^= 1 << (c & 63)
 		}
-		for m := s.b.cand[c]; m != 0; m &= m - 1 {
-			s.dcells[bits.TrailingZeros16(m)].add(c)
+		for m := lost; m != 0; m &= m - 1 {
+			d := bits.TrailingZeros16(m)
+			s.dcells[d][c>>6] &^= 1 << (c & 63)
+			for k := 0; k < 3; k++ {
+				s.b.pos[cellUnit[c][k]][d] &^= 1 << cellIndex[c][k]
+			}
 		}
 	}
+	s.last = s.b.cand
 }
 
 // spend counts work and reports whether the budget is gone.
@@ -186,6 +271,7 @@ func (s *solver) broke() bool { return s.work > s.budget }
 
 func newSolver(b board, opt Options) *solver {
 	s := &solver{b: b, budget: opt.Budget}
+	s.since(&memo{}) // rungs called outside next search everything
 	if s.budget <= 0 {
 		s.budget = DefaultBudget
 	}
@@ -200,12 +286,20 @@ func (s *solver) next() (st Step, ok bool, floor float64) {
 		if s.broke() {
 			return Step{}, false, t.base
 		}
+		if i < nMemo {
+			s.since(&s.memos[i])
+		}
 		st, ok := t.find(s)
+		if i < nMemo {
+			s.memos[i].ok = !ok
+			if !ok {
+				s.memos[i].cand = s.b.cand
+			}
+		}
 		if ok {
 			st.Text = st.render()
 			return st, true, 0
 		}
-		_ = i
 	}
 	if s.broke() {
 		return Step{}, false, ladder[len(ladder)-1].base

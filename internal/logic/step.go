@@ -3,6 +3,7 @@ package logic
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -50,10 +51,23 @@ type Step struct {
 }
 
 // cellName writes a cell as rNcM, 1-based.
-func cellName(c int) string { return fmt.Sprintf("r%dc%d", c/9+1, c%9+1) }
+func cellName(c int) string { return cellNames[c] }
 
 // unitName writes a unit as "row 3", "column 5" or "box 9".
-func unitName(u int) string {
+func unitName(u int) string { return unitNames[u] }
+
+// The names of the cells and units, written once.
+var cellNames, unitNames = func() (cs [81]string, us [27]string) {
+	for c := range cs {
+		cs[c] = fmt.Sprintf("r%dc%d", c/9+1, c%9+1)
+	}
+	for u := range us {
+		us[u] = writeUnitName(u)
+	}
+	return
+}()
+
+func writeUnitName(u int) string {
 	switch u / 9 {
 	case 0:
 		return fmt.Sprintf("row %d", u+1)
@@ -74,7 +88,7 @@ func cellList(cs []int) string {
 func digitList(ds []int) string {
 	names := make([]string, len(ds))
 	for i, d := range ds {
-		names[i] = fmt.Sprint(d)
+		names[i] = strconv.Itoa(d)
 	}
 	return andList(names)
 }
@@ -91,9 +105,9 @@ func andList(s []string) string {
 
 func nodeName(n Node) string {
 	if n.On {
-		return fmt.Sprintf("%s=%d", cellName(n.Cell), n.Digit)
+		return cellName(n.Cell) + "=" + strconv.Itoa(n.Digit)
 	}
-	return fmt.Sprintf("%s≠%d", cellName(n.Cell), n.Digit)
+	return cellName(n.Cell) + "≠" + strconv.Itoa(n.Digit)
 }
 
 // outcome says what the step does: placements first, then eliminations

@@ -75,6 +75,9 @@ func (s *solver) hiddenSet(n int, direct bool) (Step, bool) {
 	var st Step
 	found := false
 	for _, u := range hiddenOrder {
+		if !s.changedUnit(u) {
+			continue // only the unit's candidates matter
+		}
 		empty := b.emptyIn(u)
 		if !(empty > 2*n || (direct && empty > n)) {
 			continue
@@ -138,6 +141,9 @@ func (s *solver) nakedSet(n int) (Step, bool) {
 	b := &s.b
 	var st Step
 	for _, u := range unitOrder {
+		if !s.changedUnit(u) {
+			continue // only the unit's candidates matter
+		}
 		var open uint16 // unit positions with 2..n candidates
 		for j, c := range unitCells[u] {
 			if k := popcount(b.cand[c]); k >= 2 && k <= n {

@@ -21,8 +21,14 @@ func (s *solver) ape() (Step, bool) {
 	}
 	var ex []uint16
 	for i, c1 := range base {
+		hot1 := s.chg.has(c1)
+		near1 := sees[c1].and(s.chg)
 		for _, c2 := range base[i+1:] {
-			common := sees[c1].and(sees[c2]).and(s.bivalue)
+			if !hot1 && !s.chg.has(c2) && near1.and(sees[c2]).empty() {
+				continue // nothing it rests on changed since the memo
+			}
+			both := sees[c1].and(sees[c2])
+			common := both.and(s.bivalue)
 			if common.count() < 2 {
 				continue
 			}
@@ -86,11 +92,16 @@ func (s *solver) urType3() (Step, bool) {
 	b := &s.b
 	var best Step
 	found := false
+	near := s.nearRows()
 	for r1 := 0; r1 < 9; r1++ {
 		for r2 := r1 + 1; r2 < 9; r2++ {
+			nc := near[r1] | near[r2]
+			if nc == 0 {
+				continue // no rectangle on these rows has a changed unit
+			}
 			for c1 := 0; c1 < 9; c1++ {
 				for c2 := c1 + 1; c2 < 9; c2++ {
-					if (r1/3 == r2/3) == (c1/3 == c2/3) {
+					if (r1/3 == r2/3) == (c1/3 == c2/3) || nc&(1<<c1|1<<c2) == 0 {
 						continue
 					}
 					cells := [4]int{r1*9 + c1, r1*9 + c2, r2*9 + c1, r2*9 + c2}

@@ -7,11 +7,16 @@ import "slices"
 // only the same two digits, giving the puzzle two solutions.
 func (s *solver) uniqueRectangles() (Step, bool) {
 	b := &s.b
+	near := s.nearRows()
 	for r1 := 0; r1 < 9; r1++ {
 		for r2 := r1 + 1; r2 < 9; r2++ {
+			nc := near[r1] | near[r2]
+			if nc == 0 {
+				continue // no rectangle on these rows has a changed unit
+			}
 			for c1 := 0; c1 < 9; c1++ {
 				for c2 := c1 + 1; c2 < 9; c2++ {
-					if (r1/3 == r2/3) == (c1/3 == c2/3) {
+					if (r1/3 == r2/3) == (c1/3 == c2/3) || nc&(1<<c1|1<<c2) == 0 {
 						continue // the four cells must span exactly two boxes
 					}
 					cells := [4]int{r1*9 + c1, r1*9 + c2, r2*9 + c1, r2*9 + c2}
@@ -32,6 +37,22 @@ func (s *solver) uniqueRectangles() (Step, bool) {
 		}
 	}
 	return Step{}, false
+}
+
+// nearRows returns, for each row, the columns of its cells that lie in a
+// changed unit (since). A rectangle reads only its cells and the units two
+// of them share, so only one with a cell there can be new.
+func (s *solver) nearRows() [9]uint16 {
+	var near [9]uint16
+	for u := range 27 {
+		if s.chgUnit&(1<<u) == 0 {
+			continue
+		}
+		for _, c := range unitCells[u] {
+			near[c/9] |= 1 << (c % 9)
+		}
+	}
+	return near
 }
 
 func pairsOf(m uint16) []uint16 {

@@ -17,8 +17,8 @@ func (s *solver) xyWing(xyz bool) (Step, bool) {
 	}
 	for p := range 81 {
 		pm := b.cand[p]
-		if popcount(pm) != want {
-			continue
+		if popcount(pm) != want || (!s.chg.has(p) && sees[p].and(s.chg).empty()) {
+			continue // a new wing needs a changed pivot or wing
 		}
 		for i, w1 := range peers[p] {
 			m1 := b.cand[w1]
@@ -82,9 +82,16 @@ func (s *solver) alsWing(n int) (Step, bool) {
 			open.add(c)
 		}
 	}
+	// hot: a wing found now and not on the memo's board has a changed set
+	// cell or a changed yz cell seeing a set cell, so its set meets hot.
+	hot := s.chg
+	s.chg.and(s.bivalue).each(func(c int) {
+		hot[0] |= sees[c][0]
+		hot[1] |= sees[c][1]
+	})
 	var set [4]int
-	var try func(k int, from cellSet, digits uint16)
-	try = func(k int, from cellSet, digits uint16) {
+	var try func(k int, from cellSet, digits uint16, isHot bool)
+	try = func(k int, from cellSet, digits uint16, isHot bool) {
 		for w := 0; w < 2; w++ {
 			for m := from[w]; m != 0; m &= m - 1 {
 				c := w*64 + bits.TrailingZeros64(m)
@@ -93,8 +100,9 @@ func (s *solver) alsWing(n int) (Step, bool) {
 					continue
 				}
 				set[k] = c
+				h := isHot || hot.has(c)
 				if k+1 == n {
-					if popcount(ds) == n+1 {
+					if h && popcount(ds) == n+1 {
 						s.alsWingAt(set[:n], ds, &best, &bestElim, &found, n)
 					}
 					continue
@@ -102,11 +110,14 @@ func (s *solver) alsWing(n int) (Step, bool) {
 				// later cells that see every cell so far
 				next := from.and(sees[c])
 				next.clearTo(c)
-				try(k+1, next, ds)
+				if !h && next.and(hot).empty() {
+					continue
+				}
+				try(k+1, next, ds, h)
 			}
 		}
 	}
-	try(0, open, 0)
+	try(0, open, 0, false)
 	return best, found
 }
 
@@ -139,6 +150,9 @@ func (s *solver) alsWingAt(set []int, digits uint16, best *Step, bestElim *int, 
 	}
 	// yz: a bivalue cell outside the set, seeing one of its cells.
 	around = around.and(s.bivalue)
+	if inSet.and(s.chg).empty() {
+		around = around.and(s.chg) // a new wing needs a changed cell
+	}
 	around[0] &^= inSet[0]
 	around[1] &^= inSet[1]
 	for w := 0; w < 2; w++ {
