@@ -348,9 +348,7 @@ func (db *DB) commitBatch(batch []*op) {
 			return err
 		}
 		for i := range results {
-			if err := readSameAs(tx, &results[i]); err != nil {
-				return err
-			}
+			readSameAs(&t, &results[i])
 		}
 		return nil
 	})
@@ -389,7 +387,8 @@ func (db *DB) commitBatch(batch []*op) {
 			if err := t.commit(tx); err != nil {
 				return err
 			}
-			return readSameAs(tx, &r)
+			readSameAs(&t, &r)
+			return nil
 		})
 		o.done <- r
 	}
@@ -413,7 +412,8 @@ func (db *DB) commitMany(o *op) {
 		if err := t.commit(tx); err != nil {
 			return err
 		}
-		return readClasses(tx, t.minID, o.many, dup)
+		readClasses(&t, o.many, dup)
+		return nil
 	})
 	if err != nil {
 		dup = nil
@@ -581,6 +581,9 @@ type tally struct {
 	minID int64
 	link  []*sql.Stmt // linkSQL, prepared on the writer connection
 	find  *sql.Stmt   // findClassSQL, prepared on the writer connection
+	// linked holds the rows link filed after they were written (repeats
+	// of a class new in this transaction): id, then the class's first id.
+	linked map[int64]int64
 }
 
 // findClassSQL finds the first entry of a class by its canonical key.
@@ -591,8 +594,10 @@ const findClassSQL = "SELECT first_id FROM classes WHERE canonical_key = ?"
 // (the first entries of new classes, and their repeats in the same
 // transaction) after the rows are in.
 func (t *tally) classes(tx *sql.Tx, ps []sudoku.Puzzle) error {
+	find := tx.Stmt(t.find)
+	defer find.Close()
 	for i := range ps {
-		if err := t.classOf(tx, &ps[i]); err != nil {
+		if err := classOf(find, &ps[i]); err != nil {
 			return err
 		}
 	}
@@ -601,8 +606,12 @@ func (t *tally) classes(tx *sql.Tx, ps []sudoku.Puzzle) error {
 
 // classOf is classes for one puzzle.
 func (t *tally) classOf(tx *sql.Tx, p *sudoku.Puzzle) error {
+	return classOf(tx.Stmt(t.find), p)
+}
+
+func classOf(find *sql.Stmt, p *sudoku.Puzzle) error {
 	var id int64
-	switch err := tx.Stmt(t.find).QueryRow(p.Canonical.Key()).Scan(&id); {
+	switch err := find.QueryRow(p.Canonical.Key()).Scan(&id); {
 	case err == nil:
 		p.SameAs = &id
 	case errors.Is(err, sql.ErrNoRows):
@@ -659,7 +668,8 @@ func (t *tally) commit(tx *sql.Tx) error {
 	if t.total == 0 {
 		return nil
 	}
-	if err := link(tx, t.link, t.minID); err != nil {
+	var err error
+	if t.linked, err = link(tx, t.link, t.minID); err != nil {
 		return err
 	}
 	for k, n := range t.grades {
@@ -763,21 +773,48 @@ func check(p sudoku.Puzzle) error {
 // class. Only the rows that join an existing class are written again. Then
 // it counts the new classes (counts.classes, uniq_classes, and the heads of
 // stat_buckets).
-func link(tx *sql.Tx, stmts []*sql.Stmt, minID int64) error {
-	for _, st := range stmts {
-		if _, err := tx.Stmt(st).Exec(minID); err != nil {
-			return fmt.Errorf("link classes: %w", err)
+func link(tx *sql.Tx, stmts []*sql.Stmt, minID int64) (map[int64]int64, error) {
+	var linked map[int64]int64
+	for i, st := range stmts {
+		if i != linkUpdate {
+			if _, err := tx.Stmt(st).Exec(minID); err != nil {
+				return nil, fmt.Errorf("link classes: %w", err)
+			}
+			continue
+		}
+		rows, err := tx.Stmt(st).Query(minID)
+		if err != nil {
+			return nil, fmt.Errorf("link classes: %w", err)
+		}
+		for rows.Next() {
+			var id, first int64
+			if err := rows.Scan(&id, &first); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("link classes: %w", err)
+			}
+			if linked == nil {
+				linked = make(map[int64]int64)
+			}
+			linked[id] = first
+		}
+		if err := rows.Close(); err != nil {
+			return nil, fmt.Errorf("link classes: %w", err)
 		}
 	}
-	return nil
+	return linked, nil
 }
+
+// linkUpdate is the statement of linkSQL that files the repeats of new
+// classes, returning each row it filed and its class's first entry.
+const linkUpdate = 1
 
 // linkSQL are link's statements, in order; the store prepares them once.
 var linkSQL = []string{
 	`INSERT OR IGNORE INTO classes (canonical_key, first_id)
 SELECT canonical_key, min(id) FROM puzzles WHERE id >= ?1 AND same_as IS NULL GROUP BY canonical_key`,
 	`UPDATE puzzles SET same_as = c.first_id FROM classes AS c
-WHERE puzzles.id >= ?1 AND puzzles.same_as IS NULL AND c.canonical_key = puzzles.canonical_key AND c.first_id <> puzzles.id`,
+WHERE puzzles.id >= ?1 AND puzzles.same_as IS NULL AND c.canonical_key = puzzles.canonical_key AND c.first_id <> puzzles.id
+RETURNING puzzles.id, puzzles.same_as`,
 	countHeadsSQL + ` AND id >= ?1) WHERE id = 1`,
 	countHeadBucketsSQL + ` AND id >= ?1 GROUP BY b` + onHeadBucketSQL,
 }
@@ -795,48 +832,33 @@ FROM puzzles AS p WHERE same_as IS NULL AND solutions = 1 AND canonical_key IS N
 	onHeadBucketSQL = ` ON CONFLICT (kind, bucket) DO UPDATE SET heads = heads + excluded.heads`
 )
 
-// readSameAs reads the class link of a puzzle stored in this transaction,
-// which link wrote after the row came back from its INSERT.
-func readSameAs(tx *sql.Tx, r *result) error {
-	if r.dup[0] {
-		return nil
+// readSameAs completes the class link of a puzzle stored in this
+// transaction: link may have filed it after its INSERT returned it.
+func readSameAs(t *tally, r *result) {
+	if r.dup[0] || r.stored.SameAs != nil {
+		return
 	}
-	var same sql.NullInt64
-	if err := tx.QueryRow("SELECT same_as FROM puzzles WHERE id = ?", r.stored.ID).Scan(&same); err != nil {
-		return fmt.Errorf("read class of puzzle %d: %w", r.stored.ID, err)
+	if first, ok := t.linked[r.stored.ID]; ok {
+		r.stored.SameAs = &first
 	}
-	r.stored.SameAs = nil
-	if same.Valid {
-		r.stored.SameAs = &same.Int64
-	}
-	return nil
 }
 
-// readClasses sets SameAs on the puzzles of ps that this transaction
-// inserted (those not dup, in order, from id minID on), as link filed them,
-// so the caller can tell which were another way of writing an archived
-// puzzle.
-func readClasses(tx *sql.Tx, minID int64, ps []sudoku.Puzzle, dup []bool) error {
-	rows, err := tx.Query("SELECT same_as FROM puzzles WHERE id >= ? ORDER BY id", minID)
-	if err != nil {
-		return fmt.Errorf("read classes: %w", err)
-	}
-	defer rows.Close()
+// readClasses completes SameAs on the puzzles of ps that this transaction
+// inserted (those not dup, in order, ids from minID on: INSERT gives each
+// new row the next id), with the repeats link filed after they were
+// written, so the caller can tell which were another way of writing an
+// archived puzzle.
+func readClasses(t *tally, ps []sudoku.Puzzle, dup []bool) {
+	id := t.minID
 	for i := range ps {
 		if dup[i] {
 			continue
 		}
-		if !rows.Next() {
-			return fmt.Errorf("read classes: fewer new rows than new puzzles")
+		if ps[i].SameAs == nil {
+			if first, ok := t.linked[id]; ok {
+				ps[i].SameAs = &first
+			}
 		}
-		var same sql.NullInt64
-		if err := rows.Scan(&same); err != nil {
-			return fmt.Errorf("read classes: %w", err)
-		}
-		ps[i].SameAs = nil
-		if same.Valid {
-			ps[i].SameAs = &same.Int64
-		}
+		id++
 	}
-	return rows.Err()
 }
