@@ -594,10 +594,8 @@ const findClassSQL = "SELECT first_id FROM classes WHERE canonical_key = ?"
 // (the first entries of new classes, and their repeats in the same
 // transaction) after the rows are in.
 func (t *tally) classes(tx *sql.Tx, ps []sudoku.Puzzle) error {
-	find := tx.Stmt(t.find)
-	defer find.Close()
 	for i := range ps {
-		if err := classOf(find, &ps[i]); err != nil {
+		if err := classOf(t.find, &ps[i]); err != nil {
 			return err
 		}
 	}
@@ -606,7 +604,7 @@ func (t *tally) classes(tx *sql.Tx, ps []sudoku.Puzzle) error {
 
 // classOf is classes for one puzzle.
 func (t *tally) classOf(tx *sql.Tx, p *sudoku.Puzzle) error {
-	return classOf(tx.Stmt(t.find), p)
+	return classOf(t.find, p)
 }
 
 func classOf(find *sql.Stmt, p *sudoku.Puzzle) error {
@@ -777,12 +775,12 @@ func link(tx *sql.Tx, stmts []*sql.Stmt, minID int64) (map[int64]int64, error) {
 	var linked map[int64]int64
 	for i, st := range stmts {
 		if i != linkUpdate {
-			if _, err := tx.Stmt(st).Exec(minID); err != nil {
+			if _, err := st.Exec(minID); err != nil {
 				return nil, fmt.Errorf("link classes: %w", err)
 			}
 			continue
 		}
-		rows, err := tx.Stmt(st).Query(minID)
+		rows, err := st.Query(minID)
 		if err != nil {
 			return nil, fmt.Errorf("link classes: %w", err)
 		}
@@ -808,7 +806,12 @@ func link(tx *sql.Tx, stmts []*sql.Stmt, minID int64) (map[int64]int64, error) {
 // classes, returning each row it filed and its class's first entry.
 const linkUpdate = 1
 
-// linkSQL are link's statements, in order; the store prepares them once.
+// linkSQL are link's statements, in order; the store prepares them once,
+// on the writer connection. They run on that connection directly, inside
+// the transaction it has open (SQLite's transactions belong to the
+// connection): through tx.Stmt, database/sql would prepare a statement of a
+// *sql.Conn again for every transaction, which cost a commit more than its
+// rows.
 var linkSQL = []string{
 	`INSERT OR IGNORE INTO classes (canonical_key, first_id)
 SELECT canonical_key, min(id) FROM puzzles WHERE id >= ?1 AND same_as IS NULL GROUP BY canonical_key`,
