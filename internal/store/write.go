@@ -329,7 +329,7 @@ func (db *DB) commitBatch(batch []*op) {
 	results := make([]result, len(batch))
 	now := time.Now().UTC().UnixNano()
 	err := db.inTx(func(tx *sql.Tx) error {
-		stmt := tx.Stmt(db.upsert)
+		stmt := db.upsert // on the writer connection, in its open transaction (see linkSQL)
 		t := tally{link: db.linkStmts, find: db.findClass}
 		for i, o := range batch {
 			if err := t.classOf(tx, o.one); err != nil {
@@ -376,7 +376,7 @@ func (db *DB) commitBatch(batch []*op) {
 			if err := t.classOf(tx, o.one); err != nil {
 				return err
 			}
-			p, dup, err := upsertOne(tx.Stmt(db.upsert), o.one, now)
+			p, dup, err := upsertOne(db.upsert, o.one, now)
 			if err != nil {
 				return err
 			}
