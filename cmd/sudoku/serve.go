@@ -34,13 +34,14 @@ func parseServeFlags(e *env, args []string) (serveConfig, error) {
 	var cfg serveConfig
 	fs := newFlagSet(e, "serve", "[--addr HOST:PORT] [--db FILE] [--rate-limit N] [--trusted-proxy CIDR,...]")
 	fs.StringVar(&cfg.addr, "addr", envOr(e, "SUDOKU_ADDR", defaultAddr), "listen address; port 0 picks a free port (env SUDOKU_ADDR)")
-	fs.StringVar(&cfg.db, "db", envOr(e, "SUDOKU_DB", defaultDB), "SQLite database file, created and migrated on first use (env SUDOKU_DB)")
+	db := dbFlag(fs, e)
 	fs.Float64Var(&cfg.web.RateLimit, "rate-limit", defaultRateLimit, "submissions (POSTs) per second per client address, burst 3x; 0 turns the limit off")
 	proxies := fs.String("trusted-proxy", "", "comma-separated networks (CIDR) of reverse proxies whose X-Forwarded-For names the client")
 	fs.StringVar(&cfg.logFormat, "log-format", "text", "log format on stderr: text or json")
 	if err := parseFlags(fs, args); err != nil {
 		return cfg, err
 	}
+	cfg.db = *db
 	if fs.NArg() > 0 {
 		return cfg, errUsage{fmt.Sprintf("serve takes no arguments, got %q", fs.Args())}
 	}

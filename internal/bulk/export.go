@@ -94,7 +94,7 @@ func Export(ctx context.Context, src Source, w io.Writer, f Format, q sudoku.Lis
 		buf := make([]byte, 82)
 		buf[81] = '\n'
 		write = func(p sudoku.Puzzle) error {
-			appendGrid(buf[:0], p.Givens)
+			p.Givens.Append(buf[:0])
 			_, err := bw.Write(buf)
 			return err
 		}
@@ -144,7 +144,7 @@ func Export(ctx context.Context, src Source, w io.Writer, f Format, q sudoku.Lis
 		buf := make([]byte, 82)
 		buf[81] = '\n'
 		err = gs.ExportGivens(ctx, q, func(g sudoku.Grid) error {
-			appendGrid(buf[:0], g)
+			g.Append(buf[:0])
 			if _, err := bw.Write(buf); err != nil {
 				return fmt.Errorf("write puzzle %d of the export: %w", n+1, err)
 			}
@@ -217,9 +217,9 @@ func appendCSV(b []byte, p sudoku.Puzzle) ([]byte, bool) {
 	}
 	b = strconv.AppendInt(b, p.ID, 10)
 	b = append(b, ',')
-	b = appendGrid(b, p.Givens)
+	b = p.Givens.Append(b)
 	b = append(b, ',')
-	b = appendGrid(b, p.Solution)
+	b = p.Solution.Append(b)
 	b = append(b, ',')
 	b = strconv.AppendInt(b, int64(p.Clues), 10)
 	b = append(b, ',')
@@ -245,7 +245,7 @@ func appendCSV(b []byte, p sudoku.Puzzle) ([]byte, bool) {
 	b = append(b, ',')
 	b = strconv.AppendInt(b, p.Submissions, 10)
 	b = append(b, ',')
-	b = appendGrid(b, p.Canonical)
+	b = p.Canonical.Append(b)
 	b = append(b, ',')
 	if p.SameAs != nil {
 		b = strconv.AppendInt(b, *p.SameAs, 10)
@@ -277,17 +277,6 @@ func plainCSV(s string) bool {
 	return true
 }
 
-// appendGrid appends g's canonical form ('.' for blanks) to b.
-func appendGrid(b []byte, g sudoku.Grid) []byte {
-	for _, v := range g {
-		if v == 0 {
-			b = append(b, '.')
-		} else {
-			b = append(b, '0'+v)
-		}
-	}
-	return b
-}
 
 // appendJSON appends json.Marshal(p) to b, byte for byte, about ten times
 // faster: the export's hot loop. Fields that would need JSON escaping or
@@ -305,11 +294,11 @@ func appendJSON(b []byte, p sudoku.Puzzle) ([]byte, error) {
 		b = append(b, ',')
 	}
 	b = append(b, `"puzzle":"`...)
-	b = appendGrid(b, p.Givens)
+	b = p.Givens.Append(b)
 	b = append(b, `","canonical":"`...)
-	b = appendGrid(b, p.Canonical)
+	b = p.Canonical.Append(b)
 	b = append(b, `","solution":"`...)
-	b = appendGrid(b, p.Solution)
+	b = p.Solution.Append(b)
 	b = append(b, `","clues":`...)
 	b = strconv.AppendInt(b, int64(p.Clues), 10)
 	b = append(b, `,"solutions":`...)

@@ -128,33 +128,3 @@ func TestTransformKeepsPuzzles(t *testing.T) {
 		t.Errorf("only %d distinct puzzles from %d transforms", len(seen), 3*len(gs))
 	}
 }
-
-// TestGridAppend checks sudoku.Grid.Append, the one writer of a grid as
-// text, against Grid.String and Parse on transformed puzzles and on a grid
-// with a value that is no cell. (It belongs with the engine's tests.)
-func TestGridAppend(t *testing.T) {
-	gs, err := loadCollections(puzzletest.Norvig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := rand.New(rand.NewPCG(3, 4))
-	buf := []byte("x")
-	for i, g := range gs {
-		h := transform(g, r)
-		buf = h.Append(buf[:1])
-		if got := string(buf[1:]); got != h.String() {
-			t.Fatalf("puzzle %d: Append wrote %q, String %q", i, got, h.String())
-		}
-		if back, err := sudoku.Parse(string(buf[1:])); err != nil || back != h {
-			t.Fatalf("puzzle %d: Parse(Append) = %v, %v; want the grid back", i, back, err)
-		}
-	}
-	var bad sudoku.Grid
-	bad[0], bad[80] = 10, 9
-	if got, want := string(bad.Append(nil)), "?"+strings.Repeat(".", 79)+"9"; got != want {
-		t.Errorf("Append(bad) = %q, want %q", got, want)
-	}
-	if n := testing.AllocsPerRun(100, func() { buf = gs[0].Append(buf[:0]) }); n != 0 {
-		t.Errorf("Append into a reused buffer: %v allocations, want 0", n)
-	}
-}

@@ -10,20 +10,11 @@ const EngineVersion = "2"
 // Grid is a Sudoku grid: 81 cells row by row, 0 for a blank, 1-9 for a digit.
 type Grid [81]uint8
 
-// String returns the canonical form: 81 characters, '.' for blanks.
+// String returns the canonical form: 81 characters, '.' for blanks (see
+// Append).
 func (g Grid) String() string {
 	var b [81]byte
-	for i, v := range g {
-		switch {
-		case v == 0:
-			b[i] = '.'
-		case v <= 9:
-			b[i] = '0' + v
-		default:
-			b[i] = '?' // not a cell value; Validate reports it
-		}
-	}
-	return string(b[:])
+	return string(g.Append(b[:0]))
 }
 
 // MarshalText encodes the grid in canonical form.
