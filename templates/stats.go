@@ -282,9 +282,10 @@ func shareW(n, total int64) string {
 	return num(100 * float64(n) / float64(total))
 }
 
-// CollectionBands is where each collection of shared/puzzles lands, in
+// CollectionBands is where each collection of testdata/puzzles lands, in
 // percent of its puzzles per band (easiest first), as measured by
-// TestBandDistribution in internal/sudoku. It documents the thresholds.
+// TestBandDistribution in internal/sudoku (engine 2). It documents the
+// thresholds.
 type CollectionBands struct {
 	Name    string
 	Puzzles int
@@ -296,11 +297,11 @@ type CollectionBands struct {
 var Collections = []CollectionBands{
 	{"kaggle9m_easy_even5000", 5000, 0, [5]float64{97.5, 2.5, 0, 0, 0}},
 	{"norvig_easy50", 50, 0, [5]float64{80.0, 20.0, 0, 0, 0}},
-	{"17_clue", 49158, 2, [5]float64{44.6, 41.2, 11.4, 1.8, 1.1}},
-	{"sudokuexchange_diabolical_even", 19860, 4, [5]float64{0, 95.0, 5.0, 0, 0}},
-	{"magictour_top1465", 1465, 48, [5]float64{0, 4.3, 57.3, 20.6, 17.7}},
-	{"forum_hardest_1905_11plus_even", 24383, 258, [5]float64{0, 0, 0.2, 8.0, 91.8}},
-	{"forum_hardest_1106", 375, 554, [5]float64{0, 0, 0, 0, 100}},
+	{"17_clue", 49158, 2, [5]float64{44.6, 42.5, 10.7, 1.4, 0.8}},
+	{"sudokuexchange_diabolical_even", 19860, 4, [5]float64{0, 96.0, 4.0, 0, 0}},
+	{"magictour_top1465", 1465, 44, [5]float64{0, 5.3, 60.5, 17.1, 17.2}},
+	{"forum_hardest_1905_11plus_even", 24383, 266, [5]float64{0, 0, 0.1, 4.0, 96.0}},
+	{"forum_hardest_1106", 375, 523, [5]float64{0, 0, 0, 0.5, 99.5}},
 }
 
 // pct formats a share for the collections table: "97.5%", "–" for none.

@@ -277,7 +277,6 @@ func plainCSV(s string) bool {
 	return true
 }
 
-
 // appendJSON appends json.Marshal(p) to b, byte for byte, about ten times
 // faster: the export's hot loop. Fields that would need JSON escaping or
 // that encoding/json would refuse (a year past 9999) go the slow way.
