@@ -35,16 +35,7 @@ func TestServeGradesInBackground(t *testing.T) {
 	deadline := time.Now().Add(60 * time.Second)
 	for id := 1; id <= len(lines); id++ {
 		for {
-			r, err := http.Get(fmt.Sprintf("%s/api/puzzles/%d", s.url, id))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var p sudoku.Puzzle
-			err = json.NewDecoder(r.Body).Decode(&p)
-			r.Body.Close()
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := getPuzzle(t, s.url, int64(id))
 			if p.Grade != nil {
 				if p.Technique == "" || *p.Grade < 1 {
 					t.Errorf("puzzle %d: grade %v, technique %q", id, *p.Grade, p.Technique)
@@ -96,19 +87,25 @@ func TestServeUpgradesOldArchive(t *testing.T) {
 
 	s := startServe(t, path, "--rate-limit", "0")
 	for i, want := range ps {
-		r, err := http.Get(fmt.Sprintf("%s/api/puzzles/%d", s.url, i+1))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var p sudoku.Puzzle
-		err = json.NewDecoder(r.Body).Decode(&p)
-		r.Body.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := getPuzzle(t, s.url, int64(i+1))
 		if p.EngineVersion != sudoku.EngineVersion || p.Backtracks != want.Backtracks || p.Canonical != want.Canonical {
 			t.Errorf("puzzle %d after the upgrade: engine %s, backtracks %d (want %d), canonical %s (want %s)",
 				i+1, p.EngineVersion, p.Backtracks, want.Backtracks, p.Canonical, want.Canonical)
 		}
 	}
+}
+
+// getPuzzle reads one archived puzzle through the API of the server at base.
+func getPuzzle(t *testing.T, base string, id int64) sudoku.Puzzle {
+	t.Helper()
+	r, err := http.Get(fmt.Sprintf("%s/api/puzzles/%d", base, id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Body.Close()
+	var p sudoku.Puzzle
+	if err := json.NewDecoder(r.Body).Decode(&p); err != nil {
+		t.Fatalf("puzzle %d: %v", id, err)
+	}
+	return p
 }
