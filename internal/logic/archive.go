@@ -2,7 +2,6 @@ package logic
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -81,7 +80,6 @@ func Reveal(cell, digit int) Step {
 		Technique:  "Reveal",
 		Cells:      []int{cell},
 		Placements: []Candidate{{Cell: cell, Digit: digit}},
-		Text: fmt.Sprintf("No step within the solver's reach from here: r%dc%d is %s.",
-			cell/9+1, cell%9+1, strconv.Itoa(digit)),
+		Text:       fmt.Sprintf("No step within the solver's reach from here: r%dc%d is %d.", cell/9+1, cell%9+1, digit),
 	}
 }

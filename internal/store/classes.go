@@ -61,25 +61,6 @@ func (db *DB) ByCanonical(ctx context.Context, c sudoku.Grid) (sudoku.Puzzle, er
 	return db.Puzzle(ctx, id)
 }
 
-// LastID returns the highest id archived, 0 for an empty archive.
-func (db *DB) LastID(ctx context.Context) (int64, error) {
-	var id int64
-	if err := db.reader.QueryRowContext(ctx, "SELECT coalesce(max(id), 0) FROM puzzles").Scan(&id); err != nil {
-		return 0, fmt.Errorf("last id: %w", err)
-	}
-	return id, nil
-}
-
-// CountEquivalentAfter returns how many puzzles archived after id after are
-// another way of writing a puzzle archived before them: an import reports it.
-func (db *DB) CountEquivalentAfter(ctx context.Context, after int64) (int64, error) {
-	var n int64
-	if err := db.reader.QueryRowContext(ctx, "SELECT count(*) FROM puzzles WHERE id > ? AND same_as IS NOT NULL", after).Scan(&n); err != nil {
-		return 0, fmt.Errorf("count equivalents: %w", err)
-	}
-	return n, nil
-}
-
 // PuzzleByGivens returns the archived puzzle with exactly these givens, or
 // sudoku.ErrNotFound: one seek of the givens key.
 func (db *DB) PuzzleByGivens(ctx context.Context, givens sudoku.Grid) (sudoku.Puzzle, error) {

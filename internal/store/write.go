@@ -332,7 +332,7 @@ func (db *DB) commitBatch(batch []*op) {
 		stmt := db.upsert // on the writer connection, in its open transaction (see linkSQL)
 		t := tally{link: db.linkStmts, find: db.findClass}
 		for i, o := range batch {
-			if err := t.classOf(tx, o.one); err != nil {
+			if err := t.classOf(o.one); err != nil {
 				return err
 			}
 			p, dup, err := upsertOne(stmt, o.one, now)
@@ -373,7 +373,7 @@ func (db *DB) commitBatch(batch []*op) {
 		var r result
 		r.err = db.inTx(func(tx *sql.Tx) error {
 			t := tally{link: db.linkStmts, find: db.findClass}
-			if err := t.classOf(tx, o.one); err != nil {
+			if err := t.classOf(o.one); err != nil {
 				return err
 			}
 			p, dup, err := upsertOne(db.upsert, o.one, now)
@@ -442,7 +442,7 @@ func insertMany(tx *sql.Tx, ps []sudoku.Puzzle, t *tally, countRepeats bool) ([]
 	if t.minID == 0 {
 		t.minID = last + 1
 	}
-	if err := t.classes(tx, ps); err != nil {
+	if err := t.classes(ps); err != nil {
 		return nil, err
 	}
 	// The full statement is compiled once per call: a Stmt prepared on the
@@ -593,23 +593,20 @@ const findClassSQL = "SELECT first_id FROM classes WHERE canonical_key = ?"
 // seek each), so that it is written with the row; link files the rest
 // (the first entries of new classes, and their repeats in the same
 // transaction) after the rows are in.
-func (t *tally) classes(tx *sql.Tx, ps []sudoku.Puzzle) error {
+func (t *tally) classes(ps []sudoku.Puzzle) error {
 	for i := range ps {
-		if err := classOf(t.find, &ps[i]); err != nil {
+		if err := t.classOf(&ps[i]); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// classOf is classes for one puzzle.
-func (t *tally) classOf(tx *sql.Tx, p *sudoku.Puzzle) error {
-	return classOf(t.find, p)
-}
-
-func classOf(find *sql.Stmt, p *sudoku.Puzzle) error {
+// classOf is classes for one puzzle. The statement runs on the writer
+// connection, in its open transaction (see linkSQL).
+func (t *tally) classOf(p *sudoku.Puzzle) error {
 	var id int64
-	switch err := find.QueryRow(p.Canonical.Key()).Scan(&id); {
+	switch err := t.find.QueryRow(p.Canonical.Key()).Scan(&id); {
 	case err == nil:
 		p.SameAs = &id
 	case errors.Is(err, sql.ErrNoRows):
@@ -620,12 +617,13 @@ func classOf(find *sql.Stmt, p *sudoku.Puzzle) error {
 	return nil
 }
 
-// A bucket is a row of stat_buckets.
+// A gradeKey is a row of grade_counts.
 type gradeKey struct {
 	grade     int64
 	technique string
 }
 
+// A bucket is a row of stat_buckets.
 type bucket struct {
 	kind string
 	k    int

@@ -251,31 +251,9 @@ const (
 // readPuzzle reads the grid a JSON request body describes. Every way a body
 // can be wrong gets a 4xx that says what and where.
 func readPuzzle(c echo.Context) (sudoku.Grid, error) {
-	req := c.Request()
-	ct := req.Header.Get(echo.HeaderContentType)
-	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != echo.MIMEApplicationJSON {
-		return sudoku.Grid{}, echo.NewHTTPError(http.StatusUnsupportedMediaType,
-			fmt.Sprintf("send the body as application/json (Content-Type was %q)", ct))
-	}
-	body, err := io.ReadAll(req.Body)
-	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) { // bodyLimit's bound
-			return sudoku.Grid{}, tooLarge(tooBig.Limit)
-		}
-		return sudoku.Grid{}, badRequest("could not read the request body: %v", err)
-	}
-	if !utf8.Valid(body) {
-		return sudoku.Grid{}, badRequest("the body is not valid UTF-8 (byte %d)", invalidUTF8At(body)+1)
-	}
 	var r puzzleRequest
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&r); err != nil {
-		return sudoku.Grid{}, jsonError(err)
-	}
-	if rest := bytes.TrimLeft(body[dec.InputOffset():], " \t\r\n"); len(rest) > 0 {
-		return sudoku.Grid{}, badRequest("unexpected data after the JSON object at byte %d", len(body)-len(rest)+1)
+	if err := readJSON(c, &r); err != nil {
+		return sudoku.Grid{}, err
 	}
 	hasGrid := len(r.Grid) > 0 && !bytes.Equal(r.Grid, []byte("null"))
 	switch {
@@ -288,6 +266,38 @@ func readPuzzle(c echo.Context) (sudoku.Grid, error) {
 	default:
 		return sudoku.Grid{}, badRequest(msgShape)
 	}
+}
+
+// readJSON decodes a JSON request body into v, refusing other content
+// types, a body over the limit (413), invalid UTF-8, unknown fields and
+// trailing data, with errors that say what and where.
+func readJSON(c echo.Context, v any) error {
+	req := c.Request()
+	ct := req.Header.Get(echo.HeaderContentType)
+	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != echo.MIMEApplicationJSON {
+		return echo.NewHTTPError(http.StatusUnsupportedMediaType,
+			fmt.Sprintf("send the body as application/json (Content-Type was %q)", ct))
+	}
+	body, err := io.ReadAll(req.Body)
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) { // bodyLimit's bound
+			return tooLarge(tooBig.Limit)
+		}
+		return badRequest("could not read the request body: %v", err)
+	}
+	if !utf8.Valid(body) {
+		return badRequest("the body is not valid UTF-8 (byte %d)", invalidUTF8At(body)+1)
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return jsonError(err)
+	}
+	if rest := bytes.TrimLeft(body[dec.InputOffset():], " \t\r\n"); len(rest) > 0 {
+		return badRequest("unexpected data after the JSON object at byte %d", len(body)-len(rest)+1)
+	}
+	return nil
 }
 
 // parseGrid reads the "grid" form, naming the row and column of a bad cell.

@@ -1,14 +1,10 @@
 package web
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"mime"
 	"net/http"
-	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
@@ -143,36 +139,4 @@ func gridField(raw json.RawMessage, name string) (sudoku.Grid, error) {
 		return sudoku.Grid{}, badRequest("%s: %v", name, err)
 	}
 	return g, nil
-}
-
-// readJSON decodes a JSON request body into v, refusing other content
-// types, invalid UTF-8, unknown fields and trailing data, with errors that
-// say what and where.
-func readJSON(c echo.Context, v any) error {
-	req := c.Request()
-	ct := req.Header.Get(echo.HeaderContentType)
-	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != echo.MIMEApplicationJSON {
-		return echo.NewHTTPError(http.StatusUnsupportedMediaType,
-			fmt.Sprintf("send the body as application/json (Content-Type was %q)", ct))
-	}
-	body, err := io.ReadAll(req.Body)
-	if err != nil {
-		var he *echo.HTTPError
-		if errors.As(err, &he) { // 413 from the body limit
-			return he
-		}
-		return badRequest("could not read the request body: %v", err)
-	}
-	if !utf8.Valid(body) {
-		return badRequest("the body is not valid UTF-8 (byte %d)", invalidUTF8At(body)+1)
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return jsonError(err)
-	}
-	if rest := bytes.TrimLeft(body[dec.InputOffset():], " \t\r\n"); len(rest) > 0 {
-		return badRequest("unexpected data after the JSON object at byte %d", len(body)-len(rest)+1)
-	}
-	return nil
 }

@@ -130,6 +130,7 @@ func TestAPIHint(t *testing.T) {
 		{"no puzzle", `{"progress": "1"}`, http.StatusBadRequest, "puzzle"},
 		{"bad text", body("12x", ""), http.StatusBadRequest, "position"},
 		{"unknown field", `{"puzzle": "` + easy + `", "x": 1}`, http.StatusBadRequest, "x"},
+		{"too large", `{"puzzle": "` + easy + `", "progress": "` + strings.Repeat(" ", 70000) + `"}`, http.StatusRequestEntityTooLarge, "64 KiB"},
 	} {
 		rec := post(t, s, "/api/hint", tc.body)
 		if rec.Code != tc.status || !strings.Contains(rec.Body.String(), tc.msg) {
