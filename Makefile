@@ -15,12 +15,12 @@ run: ## start the server on $(DB) (created and migrated on first use)
 build: ## a static binary ./sudoku
 	CGO_ENABLED=0 $(GO) build -o sudoku ./cmd/sudoku
 
-# .ci/prereqs prints RACE and SUDOKU_BROWSER for this machine (and its
+# .ci/prereqs prints RACE, SUDOKU_BROWSER and SUDOKU_PG_BIN for this machine (and its
 # reasons on stderr); under CI=true it fails if anything is missing.
 test: ## every test, with -race and the browser tests where the machine allows
 	@vars=$$(GO=$(GO) ./.ci/prereqs) || exit 1; eval "$$vars"; \
-	echo "SUDOKU_BROWSER=$$SUDOKU_BROWSER $(GO) test $$RACE $(GOTESTFLAGS) -timeout 20m ./..."; \
-	SUDOKU_BROWSER=$$SUDOKU_BROWSER $(GO) test $$RACE $(GOTESTFLAGS) -timeout 20m ./...
+	echo "SUDOKU_BROWSER=$$SUDOKU_BROWSER SUDOKU_PG_BIN=$$SUDOKU_PG_BIN $(GO) test $$RACE $(GOTESTFLAGS) -timeout 20m ./..."; \
+	SUDOKU_BROWSER=$$SUDOKU_BROWSER SUDOKU_PG_BIN=$$SUDOKU_PG_BIN $(GO) test $$RACE $(GOTESTFLAGS) -timeout 20m ./...
 
 test-short: ## every test but the browser, crash, load and timing tests, without -race (about a minute)
 	@echo "make test-short: skipping the browser, crash, load and timing tests (make test runs them)"

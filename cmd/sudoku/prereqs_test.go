@@ -11,10 +11,10 @@ import (
 )
 
 // TestPrereqs runs .ci/prereqs, the check behind make test, on a PATH that
-// holds Go and nothing else, as on a fresh machine with only Go: it must
-// name both missing prerequisites in one line each, with the command that
-// installs them, and tell make test to run without -race and without the
-// browser; with CI=true it must fail.
+// holds Go and nothing else (and no PostgreSQL under PG_LIB), as on a fresh
+// machine with only Go: it must name the three missing prerequisites in one
+// line each, with the command that installs them, and tell make test to run
+// without -race, the browser and PostgreSQL; with CI=true it must fail.
 func TestPrereqs(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("a shell script")
@@ -35,7 +35,7 @@ func TestPrereqs(t *testing.T) {
 			env = append(env, kv)
 		}
 	}
-	env = append(env, "PATH="+bin)
+	env = append(env, "PATH="+bin, "PG_LIB="+t.TempDir())
 
 	run := func(extra ...string) (stdout, stderr string, err error) {
 		cmd := exec.Command("../../.ci/prereqs")
@@ -50,14 +50,15 @@ func TestPrereqs(t *testing.T) {
 	if err != nil {
 		t.Fatalf("prereqs: %v\n%s", err, stderr)
 	}
-	if got, want := strings.TrimSpace(stdout), "RACE= SUDOKU_BROWSER=none"; got != want {
+	if got, want := strings.TrimSpace(stdout), "RACE= SUDOKU_BROWSER=none SUDOKU_PG_BIN=none"; got != want {
 		t.Errorf("settings %q, want %q", got, want)
 	}
 	lines := strings.Split(strings.TrimSpace(stderr), "\n")
-	if len(lines) != 2 ||
+	if len(lines) != 3 ||
 		!strings.Contains(lines[0], "without -race") || !strings.Contains(lines[0], "apt-get install -y gcc") ||
-		!strings.Contains(lines[1], "skipping the browser tests") || !strings.Contains(lines[1], "apt-get install -y chromium") {
-		t.Errorf("want one line on the race detector and one on the browser tests, got:\n%s", stderr)
+		!strings.Contains(lines[1], "skipping the browser tests") || !strings.Contains(lines[1], "apt-get install -y chromium") ||
+		!strings.Contains(lines[2], "skipping the PostgreSQL store tests") || !strings.Contains(lines[2], "apt-get install -y postgresql") {
+		t.Errorf("want one line each on the race detector, the browser tests and PostgreSQL, got:\n%s", stderr)
 	}
 
 	if _, stderr, err := run("CI=true"); err == nil || !strings.Contains(stderr, "CI=true") {
