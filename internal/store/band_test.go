@@ -146,7 +146,7 @@ func TestBandListPlans(t *testing.T) {
 			if export && k.part != start {
 				continue
 			}
-			stmt := listSQL(k, export)
+			stmt := sqliteDialect.listSQL(k, export)
 			args := make([]any, strings.Count(stmt, "?"))
 			for i := range args {
 				args[i] = 1

@@ -311,7 +311,7 @@ func TestListPlans(t *testing.T) {
 	for _, pl := range plans {
 		k := pl.k
 		t.Run(fmt.Sprintf("%s/desc=%v/unique=%v/part=%d/export=%v", k.sort, k.desc, k.unique, k.part, pl.export), func(t *testing.T) {
-			stmt := listSQL(k, pl.export)
+			stmt := sqliteDialect.listSQL(k, pl.export)
 			lines := queryPlan(t, db, stmt)
 			o := orders[k.sort]
 			index := o.index

@@ -252,7 +252,7 @@ func TestSubmitMany(t *testing.T) {
 }
 
 // TestSubmitManyAcrossStatements checks the duplicate flags and counts of a
-// batch larger than one multi-row statement (manyRows), with repeats inside
+// batch larger than one multi-row statement (the dialect's manyRows), with repeats inside
 // one statement's span, across spans and of rows archived before.
 func TestSubmitManyAcrossStatements(t *testing.T) {
 	ctx := context.Background()
@@ -268,10 +268,11 @@ func TestSubmitManyAcrossStatements(t *testing.T) {
 		want = append(want, seen[n] > 0)
 		seen[n]++
 	}
-	for i := range int64(3*manyRows + 5) {
+	m := int64(db.d.manyRows)
+	for i := range 3*m + 5 {
 		add(i + 1)
 		switch i {
-		case 3, manyRows - 1, manyRows, 2 * manyRows:
+		case 3, m - 1, m, 2 * m:
 			add(1) // a repeat within and across statements
 		case 10:
 			add(500) // archived before the batch
