@@ -25,6 +25,7 @@ func must(f fs.FS, err error) fs.FS {
 	}
 	return f
 }
+
 // Recount recomputes the running totals and histograms (tables counts and
 // stat_buckets of 00003 and 00004, with the class counts of 00007) from the puzzles themselves, the way
 // 00004 counted the rows already there. The store keeps them as it writes;

@@ -11,6 +11,7 @@ package store
 
 import (
 	"context"
+	"crypto/rand"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -482,4 +483,32 @@ func (db *DB) isClosed() bool {
 	db.mu.RLock()
 	defer db.mu.RUnlock()
 	return db.closed
+}
+
+// secretName is the settings row of Secret.
+const secretName = "csrf-secret"
+
+// Secret returns the archive's secret: 32 random bytes made by the first
+// call on a new archive and kept in it, so that every server sharing the
+// archive signs (CSRF tokens) with the same key. Of two servers making it
+// at once, the first to commit wins and both return its bytes.
+func (db *DB) Secret(ctx context.Context) ([]byte, error) {
+	fresh := make([]byte, 32)
+	if _, err := rand.Read(fresh); err != nil {
+		return nil, fmt.Errorf("make secret: %w", err)
+	}
+	var secret []byte
+	err := db.write(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.Exec(db.d.sql(db.d.insertIgnore+" settings (name, value) VALUES (?, ?)"+db.d.ignoreTail), secretName, fresh); err != nil {
+			return err
+		}
+		return tx.QueryRow(db.d.sql("SELECT value FROM settings WHERE name = ?"), secretName).Scan(&secret)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read secret: %w", err)
+	}
+	if len(secret) != 32 {
+		return nil, fmt.Errorf("read secret: %d bytes, want 32", len(secret))
+	}
+	return secret, nil
 }

@@ -62,7 +62,7 @@ const (
 	insertHead   = ` puzzles ` + insertColumns + ` VALUES ` // after the dialect's insertIgnore
 	upsertValues = `(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?)`
 	upsertTail   = `
-ON CONFLICT (givens_key) DO UPDATE SET submissions = submissions + 1`
+ON CONFLICT (givens_key) DO UPDATE SET submissions = puzzles.submissions + 1`
 	insertColumns = `(givens, givens_key, solution, clues, solutions, backtracks, guesses, nodes, solve_ns, engine_version, submitted_at, submissions, canonical, canonical_key, same_as, grade, grade_floor, technique, grade_version)`
 )
 
