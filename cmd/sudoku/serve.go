@@ -9,6 +9,7 @@ import (
 	"net/netip"
 	"strings"
 
+	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/web"
 )
 
@@ -98,7 +99,7 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 	if e.opened != nil {
 		e.opened(db)
 	}
-	cfg.web.Logger.Info("database open", slog.String("path", cfg.db))
+	cfg.web.Logger.Info("database open", slog.String("path", store.Redact(cfg.db)))
 	// Puzzles archived in bulk (uploads, batches, imports) are graded after
 	// they are committed, on one core, so requests keep the other.
 	gctx, stopGrading := context.WithCancel(ctx)
