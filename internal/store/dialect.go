@@ -45,6 +45,10 @@ type dialect struct {
 	// manyRows is how many puzzles one INSERT of insertMany carries.
 	manyRows int
 
+	// orderArms orders each arm of a merged order's UNION ALL itself (see
+	// listQuery), for PostgreSQL's planner.
+	orderArms bool
+
 	// readTx are the options of a read transaction: on PostgreSQL it
 	// must be REPEATABLE READ for its statements to see one snapshot (a
 	// total and its rows agree), as every SQLite transaction does.
@@ -72,6 +76,7 @@ var (
 		ignoreTail:   " ON CONFLICT DO NOTHING",
 		newRows:      "id = ANY(?1)",
 		manyRows:     256,
+		orderArms:    true,
 		readTx:       &sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead},
 	}
 )

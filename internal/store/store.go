@@ -106,13 +106,11 @@ type DB struct {
 	upsert stmt
 	reader *sql.DB // read-only pool
 
-	getStmt     *sql.Stmt
-	countStmt   *sql.Stmt
-	linkStmts   []stmt                // the statements that file new rows under their classes (link)
-	findClass   stmt                  // a class's first entry by canonical key
-	listStmts   map[listKey]*sql.Stmt // listing pages
-	exportStmts map[listKey]*sql.Stmt // whole orders, no limit
-	givensStmts map[listKey]*sql.Stmt // the same, selecting givens only
+	getStmt   *sql.Stmt
+	countStmt *sql.Stmt
+	linkStmts []stmt               // the statements that file new rows under their classes (link)
+	findClass stmt                 // a class's first entry by canonical key
+	listStmts map[string]*sql.Stmt // listing pages and exports, by their SQL (see prepareReads)
 
 	mu      sync.RWMutex // guards closed against sends on ops
 	closed  bool
@@ -414,12 +412,6 @@ func (db *DB) Close() error {
 func (db *DB) closePools() error {
 	var errs []error
 	for _, s := range db.listStmts {
-		errs = append(errs, s.Close())
-	}
-	for _, s := range db.exportStmts {
-		errs = append(errs, s.Close())
-	}
-	for _, s := range db.givensStmts {
 		errs = append(errs, s.Close())
 	}
 	for _, s := range []*sql.Stmt{db.getStmt, db.countStmt} {

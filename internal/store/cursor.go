@@ -1,0 +1,114 @@
+package store
+
+import (
+	"encoding/base64"
+	"encoding/binary"
+	"fmt"
+	"slices"
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+// A cursor is the position a page continues from: the key of a row (its
+// sort's key columns, id last), and whether the page wanted lies after that
+// row or before it. It also records the query it belongs to, so that a
+// cursor cannot be replayed against another order or filter.
+type cursor struct {
+	sort                 sudoku.Sort
+	desc, unique, before bool
+	distinct, grades     bool
+	band                 sudoku.Band // "" for every band
+	key                  []int64
+}
+
+// cursorVersion is the first byte of every cursor: bump it when the layout
+// changes, and old cursors are refused instead of misread.
+const cursorVersion = 1
+
+const (
+	flagDesc = 1 << iota
+	flagUnique
+	flagBefore
+	flagDistinct = 1 << 6 // bits 3-5 hold the band
+	flagGrades   = 1 << 7
+)
+
+// The band filter is in bits 3-5 of the flags byte: 0 for every band, else
+// 1 + its position in sudoku.Bands. Cursors from before bands have zeros
+// there, which still reads right.
+const (
+	bandShift = 3
+	bandMask  = 7 << bandShift
+)
+
+// encode returns the cursor as base64url of: version, sort index, flags, then
+// each key as a signed varint.
+func (c cursor) encode() string {
+	b := make([]byte, 3, 3+len(c.key)*binary.MaxVarintLen64)
+	b[0] = cursorVersion
+	b[1] = byte(slices.Index(sudoku.Sorts, c.sort))
+	for _, f := range []struct {
+		on  bool
+		bit byte
+	}{{c.desc, flagDesc}, {c.unique, flagUnique}, {c.before, flagBefore}, {c.distinct, flagDistinct}, {c.grades, flagGrades}} {
+		if f.on {
+			b[2] |= f.bit
+		}
+	}
+	if c.band != "" {
+		b[2] |= byte(bandRank(c.band)+1) << bandShift
+	}
+	for _, k := range c.key {
+		b = binary.AppendVarint(b, k)
+	}
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// decodeCursor parses s, which must hold exactly nkeys keys.
+func decodeCursor(s string, nkeys int) (*cursor, error) {
+	invalid := func(why string) error { return fmt.Errorf("%w: %s", sudoku.ErrInvalidCursor, why) }
+	if len(s) > 128 {
+		return nil, invalid("too long")
+	}
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return nil, invalid("not base64url")
+	}
+	if len(b) < 3 || b[0] != cursorVersion {
+		return nil, invalid("unknown format")
+	}
+	if int(b[1]) >= len(sudoku.Sorts) || b[2]&^(flagDesc|flagUnique|flagBefore|flagDistinct|flagGrades|bandMask) != 0 {
+		return nil, invalid("unknown format")
+	}
+	band := int(b[2]&bandMask) >> bandShift
+	if band > len(sudoku.Bands) {
+		return nil, invalid("unknown band")
+	}
+	c := &cursor{
+		sort:     sudoku.Sorts[b[1]],
+		desc:     b[2]&flagDesc != 0,
+		unique:   b[2]&flagUnique != 0,
+		before:   b[2]&flagBefore != 0,
+		distinct: b[2]&flagDistinct != 0,
+		grades:   b[2]&flagGrades != 0,
+	}
+	if band > 0 {
+		c.band = sudoku.Bands[band-1].Band
+	}
+	if len(orders[c.sort].keys) != nkeys {
+		return nil, invalid("issued for another sort")
+	}
+	b = b[3:]
+	for range nkeys {
+		k, n := binary.Varint(b)
+		if n <= 0 || k < 0 {
+			return nil, invalid("bad key")
+		}
+		c.key = append(c.key, k)
+		b = b[n:]
+	}
+	if len(b) != 0 {
+		return nil, invalid("trailing bytes")
+	}
+	return c, nil
+}

@@ -1,0 +1,239 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+// Puzzle returns the puzzle with the given id, or sudoku.ErrNotFound.
+func (db *DB) Puzzle(ctx context.Context, id int64) (sudoku.Puzzle, error) {
+	if db.isClosed() {
+		return sudoku.Puzzle{}, ErrClosed
+	}
+	p, err := scanPuzzle(db.getStmt.QueryRowContext(ctx, id).Scan)
+	if errors.Is(err, sql.ErrNoRows) {
+		return sudoku.Puzzle{}, fmt.Errorf("puzzle %d: %w", id, sudoku.ErrNotFound)
+	}
+	if err != nil {
+		return sudoku.Puzzle{}, fmt.Errorf("load puzzle %d: %w", id, err)
+	}
+	return p, nil
+}
+
+// List returns one page of the archive in q's order, of the puzzles in
+// q.Band when it is set (a page of one band is an index seek in every
+// order; see migration 00005). Paging is by keyset:
+// the cursor carries the key of the row it continues from, so a deep page
+// costs what the first one does. It fails with ErrInvalidQuery for an
+// unknown sort or a limit outside 1..sudoku.MaxLimit (0 means
+// sudoku.DefaultLimit), and with sudoku.ErrInvalidCursor for a cursor that
+// List did not issue for this sort, direction and filter.
+func (db *DB) List(ctx context.Context, q sudoku.ListQuery) (sudoku.Page, error) {
+	if db.isClosed() {
+		return sudoku.Page{}, ErrClosed
+	}
+	q, err := normalize(q)
+	if err != nil {
+		return sudoku.Page{}, err
+	}
+	var cur *cursor
+	if q.Cursor != "" {
+		if cur, err = decodeCursor(q.Cursor, len(orders[q.Sort].keys)); err != nil {
+			return sudoku.Page{}, err
+		}
+		if cur.sort != q.Sort || cur.desc != q.Desc || cur.unique != q.UniqueOnly || cur.distinct != q.Distinct || cur.grades != (gradeRange(q) != nil) || cur.band != q.Band {
+			return sudoku.Page{}, fmt.Errorf("%w: issued for another sort, order or filter", sudoku.ErrInvalidCursor)
+		}
+	}
+
+	// One read transaction, so the total and the rows agree.
+	tx, err := db.reader.BeginTx(ctx, db.d.readTx)
+	if err != nil {
+		return sudoku.Page{}, fmt.Errorf("list: %w", err)
+	}
+	defer tx.Rollback()
+	var page sudoku.Page
+	var total, uniq, classes, uniqClasses int64
+	if err := tx.StmtContext(ctx, db.countStmt).QueryRowContext(ctx).Scan(&total, &uniq, &classes, &uniqClasses); err != nil {
+		return sudoku.Page{}, fmt.Errorf("list: count: %w", err)
+	}
+	switch {
+	case q.Distinct && q.UniqueOnly:
+		page.Total = uniqClasses
+	case q.Distinct:
+		page.Total = classes
+	case q.UniqueOnly:
+		page.Total = uniq
+	default:
+		page.Total = total
+	}
+	switch {
+	case gradeRange(q) != nil:
+		if page.Total, err = db.gradeTotal(ctx, tx, q); err != nil {
+			return sudoku.Page{}, fmt.Errorf("list: count grades: %w", err)
+		}
+	case q.Band != "":
+		info, _ := q.Band.Info()
+		if page.Total, err = db.bandTotal(ctx, tx, info, q.Distinct); err != nil {
+			return sudoku.Page{}, fmt.Errorf("list: count band %s: %w", q.Band, err)
+		}
+	}
+
+	at := func(c cursor) string {
+		c.sort, c.desc, c.unique, c.distinct, c.band = q.Sort, q.Desc, q.UniqueOnly, q.Distinct, q.Band
+		c.grades = gradeRange(q) != nil
+		return c.encode()
+	}
+	base := listingOf(q)
+	fetchN := func(desc bool, from []int64, n int) ([]sudoku.Puzzle, error) {
+		l := base
+		l.desc = desc
+		return db.fetch(ctx, tx, l, from, n)
+	}
+	fetch := func(desc bool, from []int64) ([]sudoku.Puzzle, error) { return fetchN(desc, from, q.Limit+1) }
+	firstPage := func() error {
+		rows, err := fetch(q.Desc, nil)
+		if err != nil {
+			return err
+		}
+		if len(rows) > q.Limit {
+			rows = rows[:q.Limit]
+			page.NextCursor = at(cursor{key: keyOf(q.Sort, &rows[len(rows)-1])})
+		}
+		page.Puzzles = rows
+		return nil
+	}
+
+	switch {
+	case cur == nil && q.Around != 0:
+		err = db.around(ctx, tx, q, &page, fetchN, at)
+	case cur == nil:
+		err = firstPage()
+	case !cur.before:
+		var rows []sudoku.Puzzle
+		if rows, err = fetch(q.Desc, cur.key); err != nil {
+			break
+		}
+		if len(rows) > q.Limit {
+			rows = rows[:q.Limit]
+			page.NextCursor = at(cursor{key: keyOf(q.Sort, &rows[len(rows)-1])})
+		}
+		page.Puzzles = rows
+		if len(rows) > 0 {
+			page.PrevCursor = at(cursor{before: true, key: keyOf(q.Sort, &rows[0])})
+		} else {
+			// Nothing after the key: the page before ends with the
+			// key's own row. "Before id±1" includes it.
+			key := slices.Clone(cur.key)
+			if q.Desc {
+				key[len(key)-1]--
+			} else {
+				key[len(key)-1]++
+			}
+			page.PrevCursor = at(cursor{before: true, key: key})
+		}
+	default:
+		// The page before the key: walk the opposite way from it, then
+		// turn the rows round. Fewer than a full page before it means
+		// the first page.
+		var rows []sudoku.Puzzle
+		if rows, err = fetch(!q.Desc, cur.key); err != nil {
+			break
+		}
+		if len(rows) <= q.Limit {
+			err = firstPage()
+			break
+		}
+		rows = rows[:q.Limit]
+		slices.Reverse(rows)
+		page.Puzzles = rows
+		page.PrevCursor = at(cursor{before: true, key: keyOf(q.Sort, &rows[0])})
+		page.NextCursor = at(cursor{key: keyOf(q.Sort, &rows[len(rows)-1])})
+	}
+	if err != nil {
+		return sudoku.Page{}, fmt.Errorf("list: %w", err)
+	}
+	if page.Puzzles == nil {
+		page.Puzzles = []sudoku.Puzzle{}
+	}
+	return page, nil
+}
+
+// normalize fills in q's defaults and checks it.
+func normalize(q sudoku.ListQuery) (sudoku.ListQuery, error) {
+	if q.Sort == "" {
+		q.Sort = sudoku.SortDifficulty
+	}
+	if _, ok := orders[q.Sort]; !ok {
+		return q, fmt.Errorf("%w: unknown sort %q", ErrInvalidQuery, q.Sort)
+	}
+	if q.Limit == 0 {
+		q.Limit = sudoku.DefaultLimit
+	}
+	if q.Limit < 1 || q.Limit > sudoku.MaxLimit {
+		return q, fmt.Errorf("%w: limit %d is outside 1..%d", ErrInvalidQuery, q.Limit, sudoku.MaxLimit)
+	}
+	if q.Band != "" && !q.Band.Valid() {
+		return q, fmt.Errorf("%w: unknown band %q", ErrInvalidQuery, q.Band)
+	}
+	return q, nil
+}
+
+// listingOf returns the listing of q from its start.
+func listingOf(q sudoku.ListQuery) listing {
+	l := listing{listKey: listKey{sort: q.Sort, desc: q.Desc, unique: q.UniqueOnly, distinct: q.Distinct, part: start}}
+	if q.Band != "" {
+		l.listKey.band, l.band = true, bandRank(q.Band)
+	}
+	if r := gradeRange(q); r != nil {
+		l.listKey.grades, l.grades = true, [2]int64{r[0], r[1]}
+	}
+	return l
+}
+
+// fetch reads up to n (at most pageRows) rows of listing l (whose part and
+// key are ignored), from the start or, given a key from, after the row with
+// that key.
+func (db *DB) fetch(ctx context.Context, tx *sql.Tx, l listing, from []int64, n int) ([]sudoku.Puzzle, error) {
+	ps := make([]sudoku.Puzzle, 0, n)
+	l.from = from
+	if from == nil {
+		l.part = start
+		return db.fetchPart(ctx, tx, db.d.listQuery(l, false, columns), ps, n)
+	}
+	var err error
+	if len(orders[l.sort].keys) > 1 {
+		l.part = ties
+		if ps, err = db.fetchPart(ctx, tx, db.d.listQuery(l, false, columns), ps, n); err != nil || len(ps) == n {
+			return ps, err
+		}
+	}
+	l.part = beyond
+	return db.fetchPart(ctx, tx, db.d.listQuery(l, false, columns), ps, n)
+}
+
+// fetchPart appends to ps the rows of q until ps holds n.
+func (db *DB) fetchPart(ctx context.Context, tx *sql.Tx, q query, ps []sudoku.Puzzle, n int) ([]sudoku.Puzzle, error) {
+	st, err := db.stmtOf(ctx, tx, q)
+	if err != nil {
+		return ps, err
+	}
+	rows, err := st.QueryContext(ctx, q.args...)
+	if err != nil {
+		return ps, err
+	}
+	defer rows.Close()
+	for len(ps) < n && rows.Next() {
+		p, err := scanPuzzle(rows.Scan)
+		if err != nil {
+			return ps, err
+		}
+		ps = append(ps, p)
+	}
+	return ps, rows.Err()
+}

@@ -1,0 +1,243 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+// pageRows is the most rows a listing reads: a full page and one more, to
+// tell whether another page follows. It is written into the statements
+// rather than bound, because SQLite recompiles a statement whose LIMIT
+// parameter is bound anew (the planner takes the limit into account): that
+// doubled the cost of a page. A listing stops reading at the rows it needs.
+const pageRows = sudoku.MaxLimit + 1
+
+// A query is the SQL of one statement and the values it binds, built side
+// by side (a condition and its arguments are added in one call), so the
+// values cannot drift apart from the placeholders they fill.
+type query struct {
+	sql  string
+	args []any
+}
+
+// conds is the WHERE clause of a query being built.
+type conds struct {
+	text []string
+	args []any
+}
+
+// and adds cond, whose placeholders (?) take args.
+func (c *conds) and(cond string, args ...any) {
+	c.text = append(c.text, cond)
+	c.args = append(c.args, args...)
+}
+
+// A listing is one statement of the table (listKey) with its values: the
+// band and grade range filtered on, and for a ties or beyond part the key
+// of the row it continues from.
+type listing struct {
+	listKey
+	band   int      // position in sudoku.Bands, when listKey.band
+	grades [2]int64 // lowest and highest grade in tenths, when listKey.grades
+	from   []int64  // the key continued from, for the ties and beyond parts
+}
+
+// example returns a listing of k with values of the right shape, for
+// preparing k's statement and for its plan.
+func (k listKey) example() listing {
+	return listing{listKey: k, grades: [2]int64{1, 1}, from: make([]int64, len(orders[k.sort].keys))}
+}
+
+// listSQL writes the statement for k; export statements have no limit.
+func (d dialect) listSQL(k listKey, export bool) string {
+	return d.listQuery(k.example(), export, columns).sql
+}
+
+// listQuery writes the statement of l selecting cols and binds its values;
+// export statements have no limit. A merged order selects its key columns
+// too, after cols, for the merge to compare. Only the fixed names of
+// orders go into the text; every value is a parameter. On SQLite INDEXED
+// BY pins the index, so the plan cannot drift to a sort step, and a missing
+// index is an error at Open. Parameters are numbered (?1, ?2, ...), so that
+// the arms of a merge share them.
+func (d dialect) listQuery(l listing, export bool, cols string) query {
+	o := orders[l.sort]
+	lead := o.keys[:len(o.keys)-1] // the keys before id
+	index := o.index
+	var where conds
+	if l.listKey.band {
+		b := sudoku.Bands[l.band]
+		bi, ok := bandIndexes[l.sort]
+		switch {
+		case ok:
+			index = bi
+			where.and("band = ?", int64(l.band))
+		// The orders led by backtracks bound the band only where the
+		// cursor does not: a row tied with the cursor's is in its band,
+		// and beyond the cursor only the band's far end is left. A second
+		// bound on backtracks would make SQLite seek on the band's edge
+		// and filter its way to the cursor.
+		case l.part == start:
+			where.and("backtracks BETWEEN ? AND ?", b.Min, b.Max)
+		case l.part == beyond && l.desc:
+			where.and("backtracks >= ?", b.Min)
+		case l.part == beyond:
+			where.and("backtracks <= ?", b.Max)
+		}
+	}
+	// A puzzle with several solutions has no band (its counts depend on
+	// the order of the digits), so a band's listing leaves it out.
+	if l.unique || l.listKey.band {
+		where.and("solutions = 1")
+	}
+	if l.distinct {
+		where.and("same_as IS NULL")
+	}
+	if l.listKey.grades {
+		where.and("grade BETWEEN ? AND ?", l.grades[0], l.grades[1])
+	}
+	cmp := " > "
+	if l.desc {
+		cmp = " < "
+	}
+	switch {
+	case l.part == ties:
+		for i, c := range lead {
+			where.and(c+" = ?", l.from[i])
+		}
+		where.and("id"+cmp+"?", l.from[len(lead)])
+	case l.part == beyond && len(lead) == 0:
+		where.and("id"+cmp+"?", l.from[0])
+	case l.part == beyond && len(lead) == 1:
+		where.and(lead[0]+cmp+"?", l.from[0])
+	case l.part == beyond:
+		marks := strings.TrimSuffix(strings.Repeat("?, ", len(lead)), ", ")
+		args := make([]any, len(lead))
+		for i := range lead {
+			args[i] = l.from[i]
+		}
+		where.and("("+strings.Join(lead, ", ")+")"+cmp+"("+marks+")", args...)
+	}
+	cond := numberParams(strings.Join(where.text, " AND "))
+
+	dir := " ASC"
+	if l.desc {
+		dir = " DESC"
+	}
+	orderBy := " ORDER BY " + strings.Join(o.keys, dir+", ") + dir
+	if !export {
+		orderBy += " LIMIT " + strconv.Itoa(pageRows)
+	}
+	var b strings.Builder
+	arm := func(band string) {
+		b.WriteString("SELECT " + cols + " FROM puzzles")
+		b.WriteString(d.indexedBy(index))
+		switch {
+		case band != "" && cond != "":
+			b.WriteString(" WHERE " + band + " AND " + cond)
+		case band != "":
+			b.WriteString(" WHERE " + band)
+		case cond != "":
+			b.WriteString(" WHERE " + cond)
+		}
+	}
+	if !o.merged || l.listKey.band {
+		arm("")
+		b.WriteString(orderBy)
+		return query{d.sql(b.String()), where.args}
+	}
+	if cols != columns {
+		cols += ", " + strings.Join(o.keys, ", ")
+	}
+	// PostgreSQL merges the arms in order only when each is ordered on its
+	// own: it does not see that band = k orders an arm's band index by the
+	// rest of its key. So there each arm is a subquery with the order (and
+	// the limit), and the merge reads only the rows the page needs.
+	if d.orderArms {
+		b.WriteString("SELECT * FROM (")
+	}
+	for i := range sudoku.Bands {
+		if i > 0 {
+			b.WriteString(" UNION ALL ")
+		}
+		if d.orderArms {
+			b.WriteString("(")
+		}
+		arm("band = " + strconv.Itoa(i))
+		if d.orderArms {
+			b.WriteString(orderBy + ")")
+		}
+	}
+	if d.orderArms {
+		b.WriteString(") AS arms")
+	}
+	b.WriteString(orderBy)
+	return query{d.sql(b.String()), where.args}
+}
+
+// numberParams numbers the parameters (?) of s from 1.
+func numberParams(s string) string {
+	var b strings.Builder
+	n := 0
+	for _, part := range strings.SplitAfter(s, "?") {
+		b.WriteString(part)
+		if strings.HasSuffix(part, "?") {
+			n++
+			b.WriteString(strconv.Itoa(n))
+		}
+	}
+	return b.String()
+}
+
+// prepareReads prepares the statements of reads: one statement by id, the
+// counters, and every statement of the listing table, by its SQL text (a
+// listing's query finds its statement by its own text, see stmtOf). The
+// export statements are the start parts, without limit, of every column
+// or of the givens.
+func (db *DB) prepareReads(ctx context.Context) error {
+	var err error
+	if db.getStmt, err = db.reader.PrepareContext(ctx, db.d.sql("SELECT "+columns+" FROM puzzles WHERE id = ?")); err != nil {
+		return fmt.Errorf("prepare: %w", err)
+	}
+	if db.countStmt, err = db.reader.PrepareContext(ctx, "SELECT total, uniq, classes, uniq_classes FROM counts WHERE id = 1"); err != nil {
+		return fmt.Errorf("prepare: %w", err)
+	}
+	db.listStmts = make(map[string]*sql.Stmt)
+	prepare := func(q query) error {
+		s, err := db.reader.PrepareContext(ctx, q.sql)
+		if err != nil {
+			return err
+		}
+		db.listStmts[q.sql] = s
+		return nil
+	}
+	for _, k := range append(listKeys(), bandListKeys()...) {
+		l := k.example()
+		if err := prepare(db.d.listQuery(l, false, columns)); err != nil {
+			return fmt.Errorf("prepare listing %+v: %w", k, err)
+		}
+		if k.part != start {
+			continue
+		}
+		for _, cols := range []string{columns, "givens"} {
+			if err := prepare(db.d.listQuery(l, true, cols)); err != nil {
+				return fmt.Errorf("prepare export %+v: %w", k, err)
+			}
+		}
+	}
+	return nil
+}
+
+// stmtOf returns the prepared statement of q in tx.
+func (db *DB) stmtOf(ctx context.Context, tx *sql.Tx, q query) (*sql.Stmt, error) {
+	s, ok := db.listStmts[q.sql]
+	if !ok {
+		return nil, fmt.Errorf("no statement prepared for %s", q.sql)
+	}
+	return tx.StmtContext(ctx, s), nil
+}
