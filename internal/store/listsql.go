@@ -129,7 +129,14 @@ func (d dialect) listQuery(l listing, export bool, cols string) query {
 	if l.desc {
 		dir = " DESC"
 	}
-	orderBy := " ORDER BY " + strings.Join(o.keys, dir+", ") + dir
+	// A ties part holds one value of the leading keys: its order is id
+	// order. Saying so lets PostgreSQL merge the arms of a merged order
+	// (see below) by id alone.
+	keys := o.keys
+	if l.part == ties {
+		keys = keys[len(keys)-1:]
+	}
+	orderBy := " ORDER BY " + strings.Join(keys, dir+", ") + dir
 	if !export {
 		orderBy += " LIMIT " + strconv.Itoa(pageRows)
 	}
