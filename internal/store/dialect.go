@@ -75,7 +75,7 @@ var (
 		insertIgnore: "INSERT INTO",
 		ignoreTail:   " ON CONFLICT DO NOTHING",
 		newRows:      "id = ANY(?1)",
-		manyRows:     256,
+		manyRows:     2048,
 		orderArms:    true,
 		readTx:       &sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead},
 	}
