@@ -172,6 +172,14 @@ WHERE id = ? AND givens_key = ?`))
 // SetGrades stores the grades of rows read with Ungraded (ps[i].ID names the
 // row, ps[i].GradeVersion must be set), in one transaction.
 func (db *DB) SetGrades(ctx context.Context, ps []sudoku.Puzzle) error {
+	for i := range ps {
+		if ps[i].GradeVersion == "" {
+			return fmt.Errorf("set %d grades: puzzle %d: %w: no grade version", len(ps), ps[i].ID, ErrInvalidPuzzle)
+		}
+	}
+	if db.d.postgres {
+		return db.setGradesArrays(ctx, ps)
+	}
 	err := db.write(ctx, func(tx *sql.Tx) error {
 		update, err := tx.Prepare(db.d.sql("UPDATE puzzles SET grade = ?, grade_floor = ?, technique = ?, grade_version = ? WHERE id = ?"))
 		if err != nil {
@@ -179,9 +187,6 @@ func (db *DB) SetGrades(ctx context.Context, ps []sudoku.Puzzle) error {
 		}
 		defer update.Close()
 		for i := range ps {
-			if ps[i].GradeVersion == "" {
-				return fmt.Errorf("puzzle %d: %w: no grade version", ps[i].ID, ErrInvalidPuzzle)
-			}
 			if _, err := update.Exec(append(gradeArgs(&ps[i]), ps[i].ID)...); err != nil {
 				return fmt.Errorf("puzzle %d: %w", ps[i].ID, err)
 			}
@@ -190,6 +195,31 @@ func (db *DB) SetGrades(ctx context.Context, ps []sudoku.Puzzle) error {
 	})
 	if err != nil {
 		return fmt.Errorf("set %d grades: %w", len(ps), err)
+	}
+	return nil
+}
+
+// setGradesArrays is SetGrades on PostgreSQL: one statement for the page,
+// its values as one array per column, instead of a round trip to the server
+// for each row: `sudoku import` of the 17-clue file, grading included,
+// took 27 s that way and 15 s this way (as long as on SQLite).
+func (db *DB) setGradesArrays(ctx context.Context, ps []sudoku.Puzzle) error {
+	n := len(ps)
+	ids, grades, floors := make([]int64, n), make([]int64, n), make([]int64, n)
+	techniques, versions := make([]string, n), make([]string, n)
+	for i := range ps {
+		g := gradeArgs(&ps[i])
+		ids[i], grades[i], techniques[i], versions[i] = ps[i].ID, g[0].(int64), g[2].(string), g[3].(string)
+		floors[i] = int64(g[1].(int))
+	}
+	err := db.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.Exec(`UPDATE puzzles AS p SET grade = u.grade, grade_floor = u.floor, technique = u.technique, grade_version = u.version
+FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[]) AS u (id, grade, floor, technique, version)
+WHERE p.id = u.id`, ids, grades, floors, techniques, versions)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("set %d grades: %w", n, err)
 	}
 	return nil
 }
