@@ -53,7 +53,7 @@ var errRolledBack = errors.New("batch rolled back")
 // Begin opens a batch. It waits, as Submit does, until the writer is free.
 func (db *DB) Begin(ctx context.Context) (*Batch, error) {
 	b := &Batch{ctx: ctx, reqs: make(chan batchReq, batchQueue), ended: make(chan struct{})}
-	if _, err := db.do(ctx, &op{ctx: ctx, batch: b}); err != nil {
+	if _, err := db.do(ctx, &op{ctx: ctx, w: openBatch{b}}); err != nil {
 		return nil, fmt.Errorf("begin batch: %w", err)
 	}
 	return b, nil
@@ -141,8 +141,7 @@ func (b *Batch) call(r batchReq) (batchRes, error) {
 // runBatch is the writer's side of a batch: one transaction, open until
 // the caller commits or rolls back, or its context ends. The batch's Begin
 // is answered once the transaction is open.
-func (db *DB) runBatch(o *op) {
-	b := o.batch
+func (db *DB) runBatch(o *op, b *Batch) {
 	var end *batchReq // the Commit or Rollback that ended the batch
 	opened := false
 	// tryTx, not inTx: the parts taken are not kept, so the transaction

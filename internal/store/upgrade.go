@@ -226,6 +226,6 @@ WHERE p.id = u.id`, ids, grades, floors, techniques, versions)
 
 // write runs fn in a transaction of the writer goroutine.
 func (db *DB) write(ctx context.Context, fn func(*sql.Tx) error) error {
-	_, err := db.do(ctx, &op{ctx: ctx, fn: func(*sql.Conn) error { return db.inTx(fn) }})
+	_, err := db.do(ctx, &op{ctx: ctx, w: maintenance{func(*sql.Conn) error { return db.inTx(fn) }}})
 	return err
 }

@@ -94,17 +94,53 @@ func gradeArgs(p *sudoku.Puzzle) []any {
 	return []any{p.GradeTenths(), floor, p.Technique, p.GradeVersion}
 }
 
-// An op is one request to the writer goroutine.
+// An op is one request to the writer goroutine: a write, and its answer.
 type op struct {
 	ctx   context.Context
 	state atomic.Int32 // queued, taken or abandoned
-	one   *sudoku.Puzzle
-	many  []sudoku.Puzzle
-	add   bool                       // AddMany: repeats are not counted
-	batch *Batch                     // Begin: the writer runs the batch
-	fn    func(conn *sql.Conn) error // maintenance on the writer connection
-	done  chan result                // buffered: the writer never blocks on it
+	w     write
+	done  chan result // buffered: the writer never blocks on it
 }
+
+// A write is what an op asks of the writer, one type for each kind:
+// submitOne, committed with the others waiting (group commit, see
+// commitBatch); submitMany, a transaction of its own; openBatch, a
+// transaction the caller feeds (runBatch); maintenance, anything else.
+type write interface {
+	// run performs the write on the writer goroutine and answers o.
+	run(db *DB, o *op)
+}
+
+// submitOne is a Submit.
+type submitOne struct{ p *sudoku.Puzzle }
+
+// run commits the submission on its own; the writer loop gathers
+// submissions into one commit instead when several wait.
+func (w submitOne) run(db *DB, o *op) { db.commitBatch([]*op{o}) }
+
+// submitMany is a SubmitMany or, when add, an AddMany (repeats are not
+// counted).
+type submitMany struct {
+	ps  []sudoku.Puzzle
+	add bool
+}
+
+func (w submitMany) run(db *DB, o *op) {
+	if len(w.ps) >= bulkRows {
+		db.setBulk(true)
+	}
+	db.commitMany(o, w)
+}
+
+// openBatch is a Begin: the writer runs the batch.
+type openBatch struct{ b *Batch }
+
+func (w openBatch) run(db *DB, o *op) { db.runBatch(o, w.b) }
+
+// maintenance runs fn on the writer connection (nil on PostgreSQL).
+type maintenance struct{ fn func(conn *sql.Conn) error }
+
+func (w maintenance) run(db *DB, o *op) { o.done <- result{err: w.fn(db.wconn)} }
 
 const (
 	queued int32 = iota
@@ -128,7 +164,7 @@ func (db *DB) Submit(ctx context.Context, p sudoku.Puzzle) (stored sudoku.Puzzle
 	if err := check(p); err != nil {
 		return sudoku.Puzzle{}, false, err
 	}
-	res, err := db.do(ctx, &op{ctx: ctx, one: &p})
+	res, err := db.do(ctx, &op{ctx: ctx, w: submitOne{&p}})
 	if err != nil {
 		return sudoku.Puzzle{}, false, fmt.Errorf("submit puzzle: %w", err)
 	}
@@ -161,7 +197,7 @@ func (db *DB) many(ctx context.Context, ps []sudoku.Puzzle, add bool) (duplicate
 	if len(ps) == 0 {
 		return []bool{}, nil
 	}
-	res, err := db.do(ctx, &op{ctx: ctx, many: ps, add: add})
+	res, err := db.do(ctx, &op{ctx: ctx, w: submitMany{ps, add}})
 	if err != nil {
 		return nil, fmt.Errorf("submit %d puzzles: %w", len(ps), err)
 	}
@@ -178,13 +214,13 @@ func (db *DB) SetMaxPageCount(ctx context.Context, n int64) (int64, error) {
 		return 0, errors.New("set max page count: an SQLite setting; PostgreSQL has none")
 	}
 	var limit int64
-	_, err := db.do(ctx, &op{ctx: ctx, fn: func(conn *sql.Conn) error {
+	_, err := db.do(ctx, &op{ctx: ctx, w: maintenance{func(conn *sql.Conn) error {
 		q := "PRAGMA max_page_count"
 		if n > 0 {
 			q = fmt.Sprintf("PRAGMA max_page_count = %d", n)
 		}
 		return conn.QueryRowContext(context.Background(), q).Scan(&limit)
-	}})
+	}}})
 	if err != nil {
 		return 0, fmt.Errorf("set max page count: %w", err)
 	}
@@ -251,21 +287,12 @@ func (db *DB) writeLoop() {
 				continue
 			}
 		}
-		switch {
-		case o.fn != nil:
-			o.done <- result{err: o.fn(db.wconn)}
-			continue
-		case o.many != nil || o.batch != nil:
-			if len(o.many) >= bulkRows {
-				db.setBulk(true)
-			}
-			if o.batch != nil {
-				db.runBatch(o)
-			} else {
-				db.commitMany(o)
-			}
-			if db.bulk {
-				// Timers of Go 1.23 on deliver nothing stale after Reset.
+		if _, ok := o.w.(submitOne); !ok {
+			o.w.run(db, o)
+			if _, ok := o.w.(maintenance); !ok && db.bulk {
+				// Bulk writes keep the bulk cache; maintenance does
+				// not. Timers of Go 1.23 on deliver nothing stale
+				// after Reset.
 				idle.Reset(bulkIdle)
 			}
 			continue
@@ -281,7 +308,7 @@ func (db *DB) writeLoop() {
 				if !o.take() {
 					continue
 				}
-				if o.one == nil {
+				if _, ok := o.w.(submitOne); !ok {
 					next = o // a batch or maintenance: after this commit
 					break fill
 				}
@@ -367,10 +394,11 @@ func (db *DB) commitBatch(batch []*op) {
 func (db *DB) submit(tx *sql.Tx, ops []*op, results []result, now int64) error {
 	t := db.newTally()
 	for i, o := range ops {
-		if err := t.classOf(tx, o.one); err != nil {
+		one := o.w.(submitOne).p
+		if err := t.classOf(tx, one); err != nil {
 			return err
 		}
-		p, dup, err := upsertOne(tx, db.upsert, o.one, now)
+		p, dup, err := upsertOne(tx, db.upsert, one, now)
 		if err != nil {
 			return err
 		}
@@ -388,19 +416,19 @@ func (db *DB) submit(tx *sql.Tx, ops []*op, results []result, now int64) error {
 	return nil
 }
 
-// commitMany commits a SubmitMany request in one transaction.
-func (db *DB) commitMany(o *op) {
+// commitMany commits a SubmitMany or AddMany request in one transaction.
+func (db *DB) commitMany(o *op, w submitMany) {
 	var dup []bool
 	err := db.inTx(func(tx *sql.Tx) error {
 		t := db.newTally()
 		var err error
-		if dup, err = db.insertMany(tx, o.many, &t, !o.add); err != nil {
+		if dup, err = db.insertMany(tx, w.ps, &t, !w.add); err != nil {
 			return err
 		}
 		if err := t.commit(tx); err != nil {
 			return err
 		}
-		readClasses(&t, o.many, dup)
+		readClasses(&t, w.ps, dup)
 		return nil
 	})
 	if err != nil {

@@ -201,7 +201,7 @@ func testSubmitBatchIsolatesFailure(t *testing.T, bk backend) {
 		for i := range errs {
 			wg.Go(func() {
 				if i == 32 {
-					_, errs[i] = db.do(ctx, &op{ctx: ctx, one: &bad})
+					_, errs[i] = db.do(ctx, &op{ctx: ctx, w: submitOne{&bad}})
 					return
 				}
 				_, _, errs[i] = db.Submit(ctx, synthetic(int64(round*100+i+1), 0, 0, 1))
@@ -531,9 +531,9 @@ func TestBulkCache(t *testing.T) {
 	pragma := func(name string) int {
 		t.Helper()
 		var n int
-		if _, err := db.do(ctx, &op{ctx: ctx, fn: func(conn *sql.Conn) error {
+		if _, err := db.do(ctx, &op{ctx: ctx, w: maintenance{func(conn *sql.Conn) error {
 			return conn.QueryRowContext(ctx, "PRAGMA "+name).Scan(&n)
-		}}); err != nil {
+		}}}); err != nil {
 			t.Fatal(err)
 		}
 		return n
