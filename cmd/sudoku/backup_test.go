@@ -192,7 +192,7 @@ func TestBackupErrors(t *testing.T) {
 	}
 	if err := backup("--db", dbPath, out); err == nil || !strings.Contains(err.Error(), "file exists") {
 		t.Errorf("existing OUT: %v", err)
-	}	// A PostgreSQL archive is PostgreSQL's to back up; the URL's password
+	} // A PostgreSQL archive is PostgreSQL's to back up; the URL's password
 	// stays out of the message.
 	err := backup("--db", "postgres://me:secret@db.invalid/sudoku", filepath.Join(dir, "pg.db"))
 	if err == nil || !strings.Contains(err.Error(), "pg_dump") || strings.Contains(err.Error(), "secret") {
