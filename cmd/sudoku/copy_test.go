@@ -1,0 +1,205 @@
+package main
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/store"
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+// fillArchive fills the archive at dsn with rows of every kind a copy must
+// keep: puzzles submitted several times, other ways of writing an archived
+// puzzle (same_as), one with several solutions, graded and ungraded rows,
+// and puzzles of the day. It returns the rows, as archiveRows reads them.
+func fillArchive(t *testing.T, dsn string) []sudoku.Puzzle {
+	t.Helper()
+	ctx := context.Background()
+	db, err := store.Open(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rate := func(s string) sudoku.Puzzle {
+		t.Helper()
+		g, err := sudoku.Parse(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := sudoku.Rate(g, sudoku.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	var ps []sudoku.Puzzle
+	lines := puzzletest.Lines(t, puzzletest.SeventeenClue, 150)
+	for i, line := range lines {
+		ps = append(ps, rate(line[:81]))
+		if i%10 == 0 { // the same puzzle written another way, later on
+			ps = append(ps, rate(relabel(line[:81], 1+i)))
+		}
+	}
+	ps = append(ps, rate("1"+strings.Repeat(".", 80))) // several solutions
+	if _, err := db.SubmitMany(ctx, ps[:100]); err != nil {
+		t.Fatal(err)
+	}
+	// Graded in the background, as a server does, then more rows that
+	// wait for their grade.
+	if _, err := gradeArchive(ctx, &env{}, db, false, 1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.SubmitMany(ctx, ps[100:]); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < len(ps); i += 7 {
+		if _, _, err := db.Submit(ctx, ps[i]); err != nil { // repeats
+			t.Fatal(err)
+		}
+	}
+	for i, date := range []string{"2026-11-01", "2026-11-02"} {
+		p, err := db.Puzzle(ctx, int64(3+i*40))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.SetDaily(ctx, date, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	rows := archiveRows(t, dsn)
+	var same, graded, repeated int
+	for _, p := range rows {
+		if p.SameAs != nil {
+			same++
+		}
+		if p.GradeVersion != "" {
+			graded++
+		}
+		if p.Submissions > 1 {
+			repeated++
+		}
+	}
+	if same == 0 || graded == 0 || graded == len(rows) || repeated == 0 {
+		t.Fatalf("sample archive lacks a kind of row: %d rows, %d same_as, %d graded, %d repeated", len(rows), same, graded, repeated)
+	}
+	return rows
+}
+
+// archiveExtras reads what a copy keeps beside the rows: the counters and
+// the puzzles of the day.
+func archiveExtras(t *testing.T, dsn string) (sudoku.Stats, []store.DailyEntry) {
+	t.Helper()
+	ctx := context.Background()
+	db, err := store.Open(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	s, err := db.Stats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := db.Dailies(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, d
+}
+
+var copySummaryRE = regexp.MustCompile(`^copied (\d+) puzzles and 2 puzzles of the day in \d+\.\d\ds\nverified: every row, the puzzles of the day and the counters are the same in both, in \d+\.\d\ds\n$`)
+
+// copyArchive runs `sudoku copy` and checks its report.
+func copyArchive(t *testing.T, from, to string) {
+	t.Helper()
+	out, errOut, err := runCmd(t, "", "copy", "--from", from, "--to", to)
+	if err != nil || !copySummaryRE.MatchString(out) {
+		t.Fatalf("copy %s to %s: %v\nstdout %q\nstderr %q", from, to, err, out, errOut)
+	}
+}
+
+// checkSameArchive fails t unless the archives at a and b hold the same
+// rows, counters and puzzles of the day.
+func checkSameArchive(t *testing.T, want []sudoku.Puzzle, a, b string) {
+	t.Helper()
+	if d := cmp.Diff(want, archiveRows(t, b), cmpopts.EquateEmpty()); d != "" {
+		t.Errorf("rows of %s (-source +copy):\n%s", b, d)
+	}
+	sa, da := archiveExtras(t, a)
+	sb, db := archiveExtras(t, b)
+	if d := cmp.Diff(sa, sb); d != "" {
+		t.Errorf("stats (-source +copy):\n%s", d)
+	}
+	if d := cmp.Diff(da, db); d != "" {
+		t.Errorf("puzzles of the day (-source +copy):\n%s", d)
+	}
+}
+
+// TestCopy copies an archive between SQLite files: every row the same,
+// ids included, the counters and puzzles of the day too; a destination
+// that is not empty is refused, and a copy that differs is reported.
+func TestCopy(t *testing.T) {
+	dir := t.TempDir()
+	src, dst := dir+"/src.db", dir+"/dst.db"
+	rows := fillArchive(t, src)
+	copyArchive(t, src, dst)
+	checkSameArchive(t, rows, src, dst)
+
+	// A server on the copy goes on numbering after the copied rows.
+	s := startServe(t, dst, "--rate-limit", "0")
+	var p puzzleJSON
+	if res := call(t, "POST", s.url+"/api/puzzles", `{"puzzle": "`+easy+`"}`, &p); res.StatusCode != 201 || p.ID != rows[len(rows)-1].ID+1 {
+		t.Errorf("first new puzzle on the copy: status %d, id %d, want id %d", res.StatusCode, p.ID, rows[len(rows)-1].ID+1)
+	}
+	if err := s.stop(); err != nil {
+		t.Fatal(err)
+	}
+
+	_, _, err := runCmd(t, "", "copy", "--from", src, "--to", dst)
+	if err == nil || !strings.Contains(err.Error(), "must be an empty archive") {
+		t.Errorf("copy into a full archive: %v, want a refusal", err)
+	}
+
+	// A difference is found and named.
+	ctx := context.Background()
+	a, err := store.Open(ctx, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := store.Open(ctx, dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	p0, err := b.Puzzle(ctx, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := b.Submit(ctx, p0); err != nil {
+		t.Fatal(err)
+	}
+	err = verifyCopy(ctx, a, b, 0, func(int64, int64) {})
+	if err == nil || !strings.Contains(err.Error(), "row 5 (puzzle 5): submissions is") {
+		t.Errorf("verify after a change: %v", err)
+	}
+}
+
+func TestCopyUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"copy"},
+		{"copy", "--from", "a.db"},
+		{"copy", "--from", "a.db", "--to", "a.db"},
+		{"copy", "--from", "a.db", "--to", "b.db", "extra"},
+	} {
+		if _, _, err := runCmd(t, "", args...); exitCode(err) != 2 {
+			t.Errorf("%q: %v, want a usage error", args, err)
+		}
+	}
+}

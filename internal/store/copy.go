@@ -1,0 +1,112 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+// Restore stores ps, rows read from another archive (Export in id order),
+// exactly as they are: their ids (puzzle URLs name them), submission times
+// and counts, classes (same_as) and grades, all in one transaction. The
+// counters are kept by the same tally as new submissions, so they come out
+// as the source's. ps must be in id order and past every row archived
+// already: Restore fills an archive, it does not merge into one.
+func (db *DB) Restore(ctx context.Context, ps []sudoku.Puzzle) error {
+	for i, p := range ps {
+		if p.ID <= 0 || i > 0 && p.ID <= ps[i-1].ID {
+			return fmt.Errorf("restore: %w: rows out of id order", ErrInvalidPuzzle)
+		}
+		if p.Submissions < 1 {
+			return fmt.Errorf("restore puzzle %d: %w: %d submissions", p.ID, ErrInvalidPuzzle, p.Submissions)
+		}
+		if p.Canonical == (sudoku.Grid{}) {
+			return fmt.Errorf("restore puzzle %d: %w: no canonical form (an archive not upgraded yet: start sudoku serve on it once)", p.ID, ErrInvalidPuzzle)
+		}
+		if err := check(p); err != nil {
+			return fmt.Errorf("restore puzzle %d: %w", p.ID, err)
+		}
+	}
+	if len(ps) == 0 {
+		return nil
+	}
+	err := db.write(ctx, func(tx *sql.Tx) error {
+		var last int64
+		if err := tx.QueryRow("SELECT coalesce(max(id), 0) FROM puzzles").Scan(&last); err != nil {
+			return fmt.Errorf("read last id: %w", err)
+		}
+		if ps[0].ID <= last {
+			return fmt.Errorf("puzzle %d is not past the last archived id %d", ps[0].ID, last)
+		}
+		insert, err := tx.Prepare(`INSERT INTO puzzles (id, givens, givens_key, solution, clues, solutions, backtracks, guesses, nodes, solve_ns,
+engine_version, submitted_at, submissions, canonical, canonical_key, same_as, grade, grade_floor, technique, grade_version)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		if err != nil {
+			return fmt.Errorf("prepare insert: %w", err)
+		}
+		defer insert.Close()
+		t := tally{link: db.linkStmts, find: db.findClass}
+		var repeats int64 // submissions past each row's first: the tally counts one a row
+		for i := range ps {
+			p := &ps[i]
+			var same any
+			if p.SameAs != nil {
+				same = *p.SameAs
+			}
+			args := []any{p.ID, p.Givens.String(), p.Givens.Key(), p.Solution.String(), p.Givens.Clues(), p.Solutions,
+				p.Backtracks, p.Guesses, p.Nodes, p.SolveNS, p.EngineVersion, p.SubmittedAt.UnixNano(), p.Submissions,
+				p.Canonical.String(), p.Canonical.Key(), same}
+			if _, err := insert.Exec(append(args, gradeArgs(p)...)...); err != nil {
+				return fmt.Errorf("puzzle %d: %w", p.ID, err)
+			}
+			t.add(p)
+			repeats += p.Submissions - 1
+		}
+		// The tally files the heads of classes (rows without same_as) in
+		// classes and counts them; rows with same_as keep theirs.
+		if err := t.commit(tx); err != nil {
+			return err
+		}
+		if _, err := tx.Exec("UPDATE counts SET submissions = submissions + ? WHERE id = 1", repeats); err != nil {
+			return fmt.Errorf("count submissions: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("restore puzzles %d-%d: %w", ps[0].ID, ps[len(ps)-1].ID, err)
+	}
+	return nil
+}
+
+// A DailyEntry is one recorded puzzle of the day.
+type DailyEntry struct {
+	Date     string // YYYY-MM-DD
+	PuzzleID int64
+}
+
+// Dailies returns every recorded puzzle of the day, by date.
+func (db *DB) Dailies(ctx context.Context) ([]DailyEntry, error) {
+	if db.isClosed() {
+		return nil, ErrClosed
+	}
+	rows, err := db.reader.QueryContext(ctx, "SELECT date, puzzle_id FROM daily ORDER BY date")
+	if err != nil {
+		return nil, fmt.Errorf("read the puzzles of the day: %w", err)
+	}
+	defer rows.Close()
+	var ds []DailyEntry
+	for rows.Next() {
+		var d DailyEntry
+		if err := rows.Scan(&d.Date, &d.PuzzleID); err != nil {
+			return nil, fmt.Errorf("read the puzzles of the day: %w", err)
+		}
+		ds = append(ds, d)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read the puzzles of the day: %w", err)
+	}
+	return slices.Clip(ds), nil
+}
