@@ -114,8 +114,8 @@ func relabel(p string, n int) string {
 	return string(b)
 }
 
-// Flags of TestLoad. make test runs the short default; the README's figures
-// come from -load.duration=60s -load.clients=64.
+// Flags of TestLoad. make test runs the short default; the figures in
+// docs/performance.md come from -load.duration=60s -load.clients=64.
 var (
 	loadDuration   = flag.Duration("load.duration", 4*time.Second, "TestLoad: how long the clients run")
 	loadClients    = flag.Int("load.clients", 16, "TestLoad: concurrent clients")

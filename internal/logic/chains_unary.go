@@ -115,45 +115,9 @@ func (s *solver) forcing(u *unary, start int32, y bool, limit int) int32 {
 	target := int32(-1)
 	layers := 0
 	for len(u.qOn) > 0 || len(u.qOff) > 0 {
-		for i := 0; i < len(u.qOn); i++ {
-			o := u.qOn[i]
-			s.work++
-			u.buf = s.cachedLinks(u, u.objs[o].id, y, true)
-			for _, q := range u.buf {
-				if u.offSet.has(q) && !(q == conjugate(start) && target < 0) {
-					continue
-				}
-				u.objs = append(u.objs, uobj{q, o})
-				idx := int32(len(u.objs) - 1)
-				if q == conjugate(start) && target < 0 {
-					target = idx
-				}
-				if !u.offSet.has(q) {
-					u.offSet.add(q)
-					u.qOff = append(u.qOff, idx)
-				}
-			}
-		}
+		u.qOff = s.layer(u, u.qOn, &u.offSet, u.qOff, start, y, &target)
 		u.qOn = u.qOn[:0]
-		for i := 0; i < len(u.qOff); i++ {
-			o := u.qOff[i]
-			s.work++
-			u.buf = s.cachedLinks(u, u.objs[o].id, y, true)
-			for _, q := range u.buf {
-				if u.onSet.has(q) && !(q == conjugate(start) && target < 0) {
-					continue
-				}
-				u.objs = append(u.objs, uobj{q, o})
-				idx := int32(len(u.objs) - 1)
-				if q == conjugate(start) && target < 0 {
-					target = idx
-				}
-				if !u.onSet.has(q) {
-					u.onSet.add(q)
-					u.qOn = append(u.qOn, idx)
-				}
-			}
-		}
+		u.qOn = s.layer(u, u.qOff, &u.onSet, u.qOn, start, y, &target)
 		u.qOff = u.qOff[:0]
 		if target >= 0 {
 			break // later layers only give longer chains to the same target
@@ -163,6 +127,33 @@ func (s *solver) forcing(u *unary, start int32, y bool, limit int) int32 {
 		}
 	}
 	return target
+}
+
+// layer is one half-step of forcing: it follows the links of the objects
+// queued in from, records each consequence in u.objs, and queues those not
+// in seen yet (adding them to seen) onto to, which it returns. The first
+// object that reaches the start's conjugate becomes *target.
+func (s *solver) layer(u *unary, from []int32, seen *nodeSet, to []int32, start int32, y bool, target *int32) []int32 {
+	goal := conjugate(start)
+	for _, o := range from {
+		s.work++
+		u.buf = s.cachedLinks(u, u.objs[o].id, y, true)
+		for _, q := range u.buf {
+			if seen.has(q) && !(q == goal && *target < 0) {
+				continue
+			}
+			u.objs = append(u.objs, uobj{q, o})
+			idx := int32(len(u.objs) - 1)
+			if q == goal && *target < 0 {
+				*target = idx
+			}
+			if !seen.has(q) {
+				seen.add(q)
+				to = append(to, idx)
+			}
+		}
+	}
+	return to
 }
 
 // cycleSearch runs doCycles from start (an on node) and fills u.cycles.

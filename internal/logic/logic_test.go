@@ -131,3 +131,24 @@ func TestAgreement(t *testing.T) {
 		t.Logf("techniques of the misses: %v", diff)
 	}
 }
+
+// TestUniqueRectangle3 solves a diabolical puzzle whose path needs a unique
+// rectangle of type 3 (the roof's extra digits and one more cell of the
+// unit form a naked pair) and checks that step and the whole path.
+func TestUniqueRectangle3(t *testing.T) {
+	g := parse(t, "2...6.9.8..74.....8.1.2354...2....8.6.8.5.1.4.7....6...8631.4.9.....98..1.9.4...3")
+	r, err := Solve(g, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPath(t, "ur3", g, r)
+	for _, st := range r.Steps {
+		if st.Technique == UniqueRectangle3 {
+			if len(st.set) == 0 || len(st.Eliminations) == 0 || len(st.Units) != 1 {
+				t.Errorf("type 3 step without its set or eliminations: %+v", st)
+			}
+			return
+		}
+	}
+	t.Errorf("no %s step on the path", UniqueRectangle3)
+}

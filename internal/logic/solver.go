@@ -383,6 +383,13 @@ func Next(givens, progress sudoku.Grid, opt Options) (Step, error) {
 	if _, err := check(givens); err != nil {
 		return Step{}, err
 	}
+	return NextSolved(givens, progress, opt)
+}
+
+// NextSolved is Next for givens the caller has already proven to have one
+// solution (the hint endpoint does, within its request's search budget): it
+// skips Next's own search for the solution.
+func NextSolved(givens, progress sudoku.Grid, opt Options) (Step, error) {
 	for c, v := range givens {
 		if v != 0 && progress[c] != v {
 			return Step{}, ErrProgress

@@ -155,27 +155,7 @@ func (s *solver) ur3At(cells [4]int, pair uint16) (Step, bool) {
 				break
 			}
 			combos(open, n, func(js uint16) bool {
-				digits := extra
-				for m := js; m != 0; m &= m - 1 {
-					digits |= b.cand[unitCells[u][bits.TrailingZeros16(m)]]
-				}
-				if popcount(digits) != n+1 {
-					return false
-				}
-				var elim []Candidate
-				var set []int
-				for j, c := range unitCells[u] {
-					if js&(1<<j) != 0 {
-						set = append(set, c)
-						continue
-					}
-					if c == roof[0] || c == roof[1] {
-						continue
-					}
-					for _, d := range digitsOf(b.cand[c] & digits) {
-						elim = append(elim, Candidate{c, d})
-					}
-				}
+				set, digits, elim := s.virtualSet(u, js, n, extra, roof)
 				if len(elim) == 0 {
 					return false
 				}
@@ -193,6 +173,36 @@ func (s *solver) ur3At(cells [4]int, pair uint16) (Step, bool) {
 		}
 	}
 	return best, found
+}
+
+// virtualSet checks for a naked set in unit u made of the cells js picks
+// (a bitset of the unit's positions, n of them) and the virtual cell that
+// the cells virtual form together with their candidates extra: n+1 digits
+// over n+1 cells, as in unique rectangles and BUGs of type 3. It returns
+// the set's real cells, its digits and the candidates of those digits in the
+// unit's other cells, which go; no eliminations when js forms no such set.
+func (s *solver) virtualSet(u int, js uint16, n int, extra uint16, virtual []int) (set []int, digits uint16, elim []Candidate) {
+	b := &s.b
+	digits = extra
+	for m := js; m != 0; m &= m - 1 {
+		digits |= b.cand[unitCells[u][bits.TrailingZeros16(m)]]
+	}
+	if popcount(digits) != n+1 {
+		return nil, 0, nil
+	}
+	for j, c := range unitCells[u] {
+		if js&(1<<j) != 0 {
+			set = append(set, c)
+			continue
+		}
+		if slices.Contains(virtual, c) {
+			continue
+		}
+		for _, d := range digitsOf(b.cand[c] & digits) {
+			elim = append(elim, Candidate{c, d})
+		}
+	}
+	return set, digits, elim
 }
 
 // bugOthers finds the bivalue universal grave types 2 to 4: every unsolved
@@ -303,27 +313,7 @@ func (s *solver) bugOthers() (Step, bool) {
 				break
 			}
 			combos(open, n, func(js uint16) bool {
-				digits := all
-				for m := js; m != 0; m &= m - 1 {
-					digits |= b.cand[unitCells[u][bits.TrailingZeros16(m)]]
-				}
-				if popcount(digits) != n+1 {
-					return false
-				}
-				var elim []Candidate
-				var set []int
-				for j, c := range unitCells[u] {
-					if js&(1<<j) != 0 {
-						set = append(set, c)
-						continue
-					}
-					if slices.Contains(bugCells, c) {
-						continue
-					}
-					for _, d := range digitsOf(b.cand[c] & digits) {
-						elim = append(elim, Candidate{c, d})
-					}
-				}
+				set, digits, elim := s.virtualSet(u, js, n, all, bugCells)
 				if len(elim) == 0 {
 					return false
 				}

@@ -9,8 +9,8 @@ import (
 )
 
 // BenchmarkStats reads the stats of the million-puzzle archive: every
-// counter and histogram the stats page shows. ms/op is the figure the README
-// quotes against the 50 ms goal.
+// counter and histogram the stats page shows. ms/op is the figure
+// docs/performance.md quotes against the 50 ms goal.
 func BenchmarkStats(b *testing.B) {
 	db := MustOpenDBAt(b, millionArchive(b))
 	ctx := context.Background()

@@ -16,7 +16,7 @@ var bandDist = flag.Bool("band-dist", false, "print the backtracks distribution 
 // TestBandDistribution prints, for every collection of puzzletest, the
 // percentiles of the recorded backtracks (Rate's measure: the median of the
 // presentations of the canonical form) and the share of puzzles in each band:
-// the data behind the band thresholds (see band.go and the README). It runs
+// the data behind the band thresholds (see band.go and docs/engine.md). It runs
 // only with -band-dist:
 //
 //	go test -run TestBandDistribution -band-dist -v ./internal/sudoku

@@ -108,7 +108,7 @@ func (s *Server) apiHint(c echo.Context) error {
 	var st logic.Step
 	err = s.searching(ctx, func() error {
 		var err error
-		st, err = logic.Next(givens, progress, logic.Options{})
+		st, err = logic.NextSolved(givens, progress, logic.Options{}) // solved above
 		return err
 	})
 	switch {
