@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -202,4 +203,24 @@ func TestCopyUsage(t *testing.T) {
 			t.Errorf("%q: %v, want a usage error", args, err)
 		}
 	}
+}
+
+// BenchmarkCopyMillion copies the archive of a million synthetic puzzles
+// the listing benchmarks use (SUDOKU_BENCH_ARCHIVE, or built first) into a
+// new SQLite file with `sudoku copy`, verification included, and reports
+// puzzles per second for the whole command.
+//
+//	go test -run '^$' -bench CopyMillion -benchtime 1x ./cmd/sudoku
+func BenchmarkCopyMillion(b *testing.B) {
+	src := millionArchive(b)
+	for b.Loop() {
+		dst := filepath.Join(b.TempDir(), "copy.db")
+		var out, errOut strings.Builder
+		if err := run(context.Background(), []string{"copy", "--from", src, "--to", dst}, func(string) string { return "" },
+			strings.NewReader(""), &out, &errOut); err != nil {
+			b.Fatalf("copy: %v\n%s%s", err, &out, &errOut)
+		}
+		b.Log(strings.TrimSpace(out.String()))
+	}
+	b.ReportMetric(float64(millionRows)*float64(b.N)/b.Elapsed().Seconds(), "puzzles/s")
 }

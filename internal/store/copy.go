@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -41,29 +42,28 @@ func (db *DB) Restore(ctx context.Context, ps []sudoku.Puzzle) error {
 		if ps[0].ID <= last {
 			return fmt.Errorf("puzzle %d is not past the last archived id %d", ps[0].ID, last)
 		}
-		insert, err := tx.Prepare(`INSERT INTO puzzles (id, givens, givens_key, solution, clues, solutions, backtracks, guesses, nodes, solve_ns,
-engine_version, submitted_at, submissions, canonical, canonical_key, same_as, grade, grade_floor, technique, grade_version)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-		if err != nil {
-			return fmt.Errorf("prepare insert: %w", err)
-		}
-		defer insert.Close()
 		t := tally{link: db.linkStmts, find: db.findClass}
 		var repeats int64 // submissions past each row's first: the tally counts one a row
-		for i := range ps {
-			p := &ps[i]
-			var same any
-			if p.SameAs != nil {
-				same = *p.SameAs
+		args := make([]any, 0, restoreRows*20)
+		for start := 0; start < len(ps); start += restoreRows {
+			part := ps[start:min(start+restoreRows, len(ps))]
+			args = args[:0]
+			for i := range part {
+				p := &part[i]
+				var same any
+				if p.SameAs != nil {
+					same = *p.SameAs
+				}
+				args = append(args, p.ID, p.Givens.String(), p.Givens.Key(), p.Solution.String(), p.Givens.Clues(), p.Solutions,
+					p.Backtracks, p.Guesses, p.Nodes, p.SolveNS, p.EngineVersion, p.SubmittedAt.UnixNano(), p.Submissions,
+					p.Canonical.String(), p.Canonical.Key(), same)
+				args = append(args, gradeArgs(p)...)
+				t.add(p)
+				repeats += p.Submissions - 1
 			}
-			args := []any{p.ID, p.Givens.String(), p.Givens.Key(), p.Solution.String(), p.Givens.Clues(), p.Solutions,
-				p.Backtracks, p.Guesses, p.Nodes, p.SolveNS, p.EngineVersion, p.SubmittedAt.UnixNano(), p.Submissions,
-				p.Canonical.String(), p.Canonical.Key(), same}
-			if _, err := insert.Exec(append(args, gradeArgs(p)...)...); err != nil {
-				return fmt.Errorf("puzzle %d: %w", p.ID, err)
+			if _, err := tx.Exec(restoreSQL(len(part)), args...); err != nil {
+				return fmt.Errorf("puzzles %d-%d: %w", part[0].ID, part[len(part)-1].ID, err)
 			}
-			t.add(p)
-			repeats += p.Submissions - 1
 		}
 		// The tally files the heads of classes (rows without same_as) in
 		// classes and counts them; rows with same_as keep theirs.
@@ -109,4 +109,22 @@ func (db *DB) Dailies(ctx context.Context) ([]DailyEntry, error) {
 		return nil, fmt.Errorf("read the puzzles of the day: %w", err)
 	}
 	return slices.Clip(ds), nil
+}
+
+// restoreRows is how many rows one INSERT of Restore carries (a statement
+// per row made a copy half as fast).
+const restoreRows = 64
+
+// restoreSQL inserts n rows with their ids.
+func restoreSQL(n int) string {
+	var q strings.Builder
+	q.WriteString(`INSERT INTO puzzles (id, givens, givens_key, solution, clues, solutions, backtracks, guesses, nodes, solve_ns,
+engine_version, submitted_at, submissions, canonical, canonical_key, same_as, grade, grade_floor, technique, grade_version) VALUES `)
+	for i := range n {
+		if i > 0 {
+			q.WriteByte(',')
+		}
+		q.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+	}
+	return q.String()
 }
