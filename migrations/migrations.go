@@ -1,13 +1,30 @@
 // Package migrations holds the database schema as numbered SQL files, applied
-// in order at start-up by the store.
+// in order at start-up by the store: *.sql for SQLite, postgres/*.sql for
+// PostgreSQL, side by side.
 package migrations
 
-import "embed"
+import (
+	"embed"
+	"io/fs"
+)
 
-// FS holds every migration file.
+// FS holds every SQLite migration file.
 //
 //go:embed *.sql
 var FS embed.FS
+
+//go:embed postgres/*.sql
+var postgres embed.FS
+
+// Postgres holds every PostgreSQL migration file.
+var Postgres fs.FS = must(fs.Sub(postgres, "postgres"))
+
+func must(f fs.FS, err error) fs.FS {
+	if err != nil {
+		panic(err)
+	}
+	return f
+}
 
 // Recount recomputes the running totals and histograms (tables counts and
 // stat_buckets of 00003 and 00004, with the class counts of 00007) from the puzzles themselves, the way

@@ -11,9 +11,9 @@ import (
 
 // TestAddMany: AddMany archives what is new and leaves what is archived
 // already, repeats within ps included, with no submission counted.
-func TestAddMany(t *testing.T) {
+func testAddMany(t *testing.T, bk backend) {
 	ctx := context.Background()
-	db := MustOpenDB(t)
+	db := bk.open(t)
 	ps := norvig(t, 3)
 	if _, _, err := db.Submit(ctx, ps[0]); err != nil {
 		t.Fatal(err)

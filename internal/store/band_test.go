@@ -44,8 +44,8 @@ func inBand(ps []sudoku.Puzzle, b sudoku.Band) []sudoku.Puzzle {
 	return out
 }
 
-func TestListByBand(t *testing.T) {
-	db := MustOpenDB(t)
+func testListByBand(t *testing.T, bk backend) {
+	db := bk.open(t)
 	all := bandedArchive(t, db, 150)
 	for _, b := range sudoku.Bands {
 		if len(inBand(all, b.Band)) == 0 {
@@ -74,9 +74,9 @@ func TestListByBand(t *testing.T) {
 	})
 }
 
-func TestListBandRejects(t *testing.T) {
+func testListBandRejects(t *testing.T, bk backend) {
 	ctx := context.Background()
-	db := MustOpenDB(t)
+	db := bk.open(t)
 	bandedArchive(t, db, 30)
 	if _, err := db.List(ctx, sudoku.ListQuery{Band: "Easy"}); !errors.Is(err, ErrInvalidQuery) {
 		t.Errorf("unknown band: %v, want ErrInvalidQuery", err)
@@ -146,7 +146,7 @@ func TestBandListPlans(t *testing.T) {
 			if export && k.part != start {
 				continue
 			}
-			stmt := listSQL(k, export)
+			stmt := sqliteDialect.listSQL(k, export)
 			args := make([]any, strings.Count(stmt, "?"))
 			for i := range args {
 				args[i] = 1
@@ -203,9 +203,9 @@ func TestBandListPlans(t *testing.T) {
 	}
 }
 
-func TestListAround(t *testing.T) {
+func testListAround(t *testing.T, bk backend) {
 	ctx := context.Background()
-	db := MustOpenDB(t)
+	db := bk.open(t)
 	all := bandedArchive(t, db, 60)
 	for _, s := range sudoku.Sorts {
 		for _, desc := range []bool{false, true} {

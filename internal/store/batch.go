@@ -145,10 +145,13 @@ func (db *DB) runBatch(o *op) {
 	b := o.batch
 	var end *batchReq // the Commit or Rollback that ended the batch
 	opened := false
-	err := db.inTx(func(tx *sql.Tx) error {
+	// tryTx, not inTx: the parts taken are not kept, so the transaction
+	// cannot be run again. (It locks the counters first, so it meets no
+	// deadlock on PostgreSQL.)
+	err := db.tryTx(func(tx *sql.Tx) error {
 		opened = true
 		o.done <- result{}
-		t := tally{link: db.linkStmts, find: db.findClass}
+		t := db.newTally()
 		dups := 0
 		for {
 			var r batchReq
@@ -162,7 +165,7 @@ func (db *DB) runBatch(o *op) {
 				if len(r.ps) >= bulkRows {
 					db.setBulk(true)
 				}
-				dup, err := insertMany(tx, r.ps, &t, true)
+				dup, err := db.insertMany(tx, r.ps, &t, true)
 				if err != nil {
 					return err
 				}

@@ -16,9 +16,9 @@ var bySubmission = sudoku.ListQuery{Sort: sudoku.SortSubmitted}
 // TestBatch: parts added to a batch are stored in order, once each, with
 // repeats (of earlier parts, of the same part, of rows archived before)
 // counted as submissions, and all of it appears at Commit only.
-func TestBatch(t *testing.T) {
+func testBatch(t *testing.T, bk backend) {
 	ctx := context.Background()
-	db := MustOpenDB(t)
+	db := bk.open(t)
 	p := func(n int64) sudoku.Puzzle { return synthetic(n, n%90, 1000+n*n, 1+int(n%9)/8) }
 	if _, _, err := db.Submit(ctx, p(5)); err != nil {
 		t.Fatal(err)
@@ -84,9 +84,9 @@ func TestBatch(t *testing.T) {
 
 // TestBatchRollback: a batch rolled back, cancelled, or failed leaves no
 // trace, and the writer serves others again.
-func TestBatchRollback(t *testing.T) {
+func testBatchRollback(t *testing.T, bk backend) {
 	ctx := context.Background()
-	db := MustOpenDB(t)
+	db := bk.open(t)
 	ps := []sudoku.Puzzle{synthetic(1, 0, 10, 1), synthetic(2, 3, 20, 1)}
 
 	b, err := db.Begin(ctx)
@@ -148,9 +148,9 @@ func TestBatchRollback(t *testing.T) {
 
 // TestBatchHoldsWriter: a submission made while a batch is open waits for
 // the batch and is then committed after it, not lost.
-func TestBatchHoldsWriter(t *testing.T) {
+func testBatchHoldsWriter(t *testing.T, bk backend) {
 	ctx := context.Background()
-	db := MustOpenDB(t)
+	db := bk.open(t)
 	b, err := db.Begin(ctx)
 	if err != nil {
 		t.Fatal(err)

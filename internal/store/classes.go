@@ -24,7 +24,7 @@ func (db *DB) Equivalents(ctx context.Context, p sudoku.Puzzle) ([]sudoku.Puzzle
 		head = *p.SameAs
 	}
 	rows, err := db.reader.QueryContext(ctx,
-		"SELECT "+columns+" FROM puzzles WHERE id = ?1 UNION ALL SELECT "+columns+" FROM puzzles WHERE same_as = ?1 ORDER BY id LIMIT ?2",
+		db.d.sql("SELECT "+columns+" FROM puzzles WHERE id = ?1 UNION ALL SELECT "+columns+" FROM puzzles WHERE same_as = ?1 ORDER BY id LIMIT ?2"),
 		head, maxEquivalents)
 	if err != nil {
 		return nil, fmt.Errorf("equivalents of puzzle %d: %w", p.ID, err)
@@ -51,7 +51,7 @@ func (db *DB) ByCanonical(ctx context.Context, c sudoku.Grid) (sudoku.Puzzle, er
 		return sudoku.Puzzle{}, ErrClosed
 	}
 	var id int64
-	err := db.reader.QueryRowContext(ctx, "SELECT first_id FROM classes WHERE canonical_key = ?", c.Key()).Scan(&id)
+	err := db.reader.QueryRowContext(ctx, db.d.sql(findClassSQL), c.Key()).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return sudoku.Puzzle{}, fmt.Errorf("canonical form %s: %w", c, sudoku.ErrNotFound)
 	}
@@ -67,7 +67,7 @@ func (db *DB) PuzzleByGivens(ctx context.Context, givens sudoku.Grid) (sudoku.Pu
 	if db.isClosed() {
 		return sudoku.Puzzle{}, ErrClosed
 	}
-	p, err := scanPuzzle(db.reader.QueryRowContext(ctx, "SELECT "+columns+" FROM puzzles WHERE givens_key = ?", givens.Key()).Scan)
+	p, err := scanPuzzle(db.reader.QueryRowContext(ctx, db.d.sql("SELECT "+columns+" FROM puzzles WHERE givens_key = ?"), givens.Key()).Scan)
 	if errors.Is(err, sql.ErrNoRows) {
 		return sudoku.Puzzle{}, fmt.Errorf("givens %s: %w", givens, sudoku.ErrNotFound)
 	}

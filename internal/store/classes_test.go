@@ -41,13 +41,13 @@ func rate(tb testing.TB, g sudoku.Grid) sudoku.Puzzle {
 	return p
 }
 
-// TestClasses submits puzzles and other ways of writing them, one at a time
+// testClasses submits puzzles and other ways of writing them, one at a time
 // and in bulk, and checks that each entry names the first of its class, that
 // the class is found by its canonical form, and that the distinct listing
 // and counts see one row per puzzle.
-func TestClasses(t *testing.T) {
+func testClasses(t *testing.T, bk backend) {
 	ctx := context.Background()
-	db := MustOpenDB(t)
+	db := bk.open(t)
 	rng := rand.New(rand.NewPCG(1, 2))
 	var firsts []sudoku.Puzzle
 	for _, line := range puzzletest.Lines(t, puzzletest.Top1465, 6) {

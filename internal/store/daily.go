@@ -16,7 +16,7 @@ func (db *DB) Daily(ctx context.Context, date string) (sudoku.Puzzle, error) {
 		return sudoku.Puzzle{}, ErrClosed
 	}
 	var id int64
-	err := db.reader.QueryRowContext(ctx, "SELECT puzzle_id FROM daily WHERE date = ?", date).Scan(&id)
+	err := db.reader.QueryRowContext(ctx, db.d.sql("SELECT puzzle_id FROM daily WHERE date = ?"), date).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return sudoku.Puzzle{}, fmt.Errorf("puzzle of the day %s: %w", date, sudoku.ErrNotFound)
 	}
@@ -34,23 +34,26 @@ func (db *DB) SetDaily(ctx context.Context, date string, p sudoku.Puzzle) (sudok
 	if p.ID <= 0 || p.Canonical == (sudoku.Grid{}) {
 		return sudoku.Puzzle{}, fmt.Errorf("%w: the puzzle of the day must be archived", ErrInvalidPuzzle)
 	}
+	// Another server may record the date, or p's class for another date,
+	// at the same moment: the INSERT skips a row that conflicts with either
+	// (waiting for the other transaction), and what it finds after says
+	// which.
 	var id int64
 	err := db.write(ctx, func(tx *sql.Tx) error {
-		if err := tx.QueryRow("SELECT puzzle_id FROM daily WHERE date = ?", date).Scan(&id); err == nil {
+		if _, err := tx.Exec(db.d.sql(db.d.insertIgnore+" daily (date, puzzle_id, canonical_key) VALUES (?, ?, ?)"+db.d.ignoreTail),
+			date, p.ID, p.Canonical.Key()); err != nil {
+			return err
+		}
+		if err := tx.QueryRow(db.d.sql("SELECT puzzle_id FROM daily WHERE date = ?"), date).Scan(&id); err == nil {
 			return nil
 		} else if !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
 		var other string
-		switch err := tx.QueryRow("SELECT date FROM daily WHERE canonical_key = ?", p.Canonical.Key()).Scan(&other); {
-		case err == nil:
-			return fmt.Errorf("%w (%s)", sudoku.ErrDailyRepeat, other)
-		case !errors.Is(err, sql.ErrNoRows):
+		if err := tx.QueryRow(db.d.sql("SELECT date FROM daily WHERE canonical_key = ?"), p.Canonical.Key()).Scan(&other); err != nil {
 			return err
 		}
-		id = p.ID
-		_, err := tx.Exec("INSERT INTO daily (date, puzzle_id, canonical_key) VALUES (?, ?, ?)", date, p.ID, p.Canonical.Key())
-		return err
+		return fmt.Errorf("%w (%s)", sudoku.ErrDailyRepeat, other)
 	})
 	if err != nil {
 		return sudoku.Puzzle{}, fmt.Errorf("record puzzle of the day %s: %w", date, err)

@@ -10,12 +10,12 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
-// TestDaily records puzzles of the day: a date keeps the first puzzle
+// testDaily records puzzles of the day: a date keeps the first puzzle
 // recorded for it, and no puzzle, however written, is the puzzle of two
 // dates.
-func TestDaily(t *testing.T) {
+func testDaily(t *testing.T, bk backend) {
 	ctx := context.Background()
-	db := MustOpenDB(t)
+	db := bk.open(t)
 	lines := puzzletest.Lines(t, puzzletest.Top1465, 2)
 	var ps []sudoku.Puzzle
 	for _, l := range lines {

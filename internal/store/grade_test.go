@@ -9,13 +9,13 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
-// TestGradeListing archives graded puzzles, some of them in bulk without a
+// testGradeListing archives graded puzzles, some of them in bulk without a
 // grade that SetGrades gives later, and lists them in the grade order and
 // by grade range, one page at a time: every page in order, every puzzle in
 // its range listed once, the totals exact, the stats' counters right.
-func TestGradeListing(t *testing.T) {
+func testGradeListing(t *testing.T, bk backend) {
 	ctx := context.Background()
-	db := MustOpenDB(t)
+	db := bk.open(t)
 	var ps []sudoku.Puzzle
 	for i, r := range puzzletest.RatedPuzzles(t, 40) {
 		g, _ := sudoku.Parse(r.Puzzle)

@@ -15,8 +15,8 @@ import (
 // (a deadline, a client gone) returns an error, for every kind of export
 // and wherever it is cut. It used to end quietly with nil, and a server
 // answered 200 with a well-formed, truncated body.
-func TestExportCancelledIsAnError(t *testing.T) {
-	db := MustOpenDB(t)
+func testExportCancelledIsAnError(t *testing.T, bk backend) {
+	db := bk.open(t)
 	n := 6 * exportChunk
 	ps := make([]sudoku.Puzzle, n)
 	for i := range ps {

@@ -108,15 +108,15 @@ const pageRows = sudoku.MaxLimit + 1
 // the fixed names of orders go into the text; every value is a parameter.
 // INDEXED BY pins the index, so the plan cannot drift to a sort step, and a
 // missing index is an error at Open.
-func listSQL(k listKey, export bool) string {
-	return selectSQL(k, export, columns)
+func (d dialect) listSQL(k listKey, export bool) string {
+	return d.selectSQL(k, export, columns)
 }
 
 // selectSQL is listSQL selecting cols instead of every column; a merged
 // order selects its key columns too, after cols, for the merge to compare.
 // Parameters are numbered (?1, ?2, ...), so that the arms of a merge share
 // them.
-func selectSQL(k listKey, export bool, cols string) string {
+func (d dialect) selectSQL(k listKey, export bool, cols string) string {
 	o := orders[k.sort]
 	lead := o.keys[:len(o.keys)-1] // the keys before id
 	index := o.index
@@ -174,9 +174,7 @@ func selectSQL(k listKey, export bool, cols string) string {
 	var b strings.Builder
 	arm := func(band string) {
 		b.WriteString("SELECT " + cols + " FROM puzzles")
-		if index != "" {
-			b.WriteString(" INDEXED BY " + index)
-		}
+		b.WriteString(d.indexedBy(index))
 		switch {
 		case band != "" && cond != "":
 			b.WriteString(" WHERE " + band + " AND " + cond)
@@ -209,7 +207,7 @@ func selectSQL(k listKey, export bool, cols string) string {
 	if !export {
 		b.WriteString(" LIMIT " + strconv.Itoa(pageRows))
 	}
-	return b.String()
+	return d.sql(b.String())
 }
 
 // numberParams numbers the parameters (?) of s from 1.
@@ -312,7 +310,7 @@ func listKeys() []listKey {
 
 func (db *DB) prepareReads(ctx context.Context) error {
 	var err error
-	if db.getStmt, err = db.reader.PrepareContext(ctx, "SELECT "+columns+" FROM puzzles WHERE id = ?"); err != nil {
+	if db.getStmt, err = db.reader.PrepareContext(ctx, db.d.sql("SELECT "+columns+" FROM puzzles WHERE id = ?")); err != nil {
 		return fmt.Errorf("prepare: %w", err)
 	}
 	if db.countStmt, err = db.reader.PrepareContext(ctx, "SELECT total, uniq, classes, uniq_classes FROM counts WHERE id = 1"); err != nil {
@@ -322,7 +320,7 @@ func (db *DB) prepareReads(ctx context.Context) error {
 	db.exportStmts = make(map[listKey]*sql.Stmt)
 	db.givensStmts = make(map[listKey]*sql.Stmt)
 	for _, k := range append(listKeys(), bandListKeys()...) {
-		s, err := db.reader.PrepareContext(ctx, listSQL(k, false))
+		s, err := db.reader.PrepareContext(ctx, db.d.listSQL(k, false))
 		if err != nil {
 			return fmt.Errorf("prepare listing %+v: %w", k, err)
 		}
@@ -330,11 +328,11 @@ func (db *DB) prepareReads(ctx context.Context) error {
 		if k.part != start {
 			continue
 		}
-		if s, err = db.reader.PrepareContext(ctx, listSQL(k, true)); err != nil {
+		if s, err = db.reader.PrepareContext(ctx, db.d.listSQL(k, true)); err != nil {
 			return fmt.Errorf("prepare export %+v: %w", k, err)
 		}
 		db.exportStmts[k] = s
-		if s, err = db.reader.PrepareContext(ctx, selectSQL(k, true, "givens")); err != nil {
+		if s, err = db.reader.PrepareContext(ctx, db.d.selectSQL(k, true, "givens")); err != nil {
 			return fmt.Errorf("prepare export %+v: %w", k, err)
 		}
 		db.givensStmts[k] = s
@@ -384,7 +382,7 @@ func (db *DB) List(ctx context.Context, q sudoku.ListQuery) (sudoku.Page, error)
 	}
 
 	// One read transaction, so the total and the rows agree.
-	tx, err := db.reader.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	tx, err := db.reader.BeginTx(ctx, db.d.readTx)
 	if err != nil {
 		return sudoku.Page{}, fmt.Errorf("list: %w", err)
 	}
@@ -406,12 +404,12 @@ func (db *DB) List(ctx context.Context, q sudoku.ListQuery) (sudoku.Page, error)
 	}
 	switch {
 	case gradeRange(q) != nil:
-		if page.Total, err = gradeTotal(ctx, tx, q); err != nil {
+		if page.Total, err = db.gradeTotal(ctx, tx, q); err != nil {
 			return sudoku.Page{}, fmt.Errorf("list: count grades: %w", err)
 		}
 	case q.Band != "":
 		info, _ := q.Band.Info()
-		if page.Total, err = bandTotal(ctx, tx, info, q.Distinct); err != nil {
+		if page.Total, err = db.bandTotal(ctx, tx, info, q.Distinct); err != nil {
 			return sudoku.Page{}, fmt.Errorf("list: count band %s: %w", q.Band, err)
 		}
 	}
@@ -634,17 +632,19 @@ func (db *DB) export(ctx context.Context, q sudoku.ListQuery, stmts map[listKey]
 	// the file mapped into memory those reads cost no system call, which
 	// saved a quarter of the time for a million puzzles. The mapping (and
 	// the resident pages it brings) ends with the export, before the
-	// connection goes back to the pool.
-	if _, err := conn.ExecContext(ctx, "PRAGMA mmap_size = "+strconv.Itoa(exportMmap)); err != nil {
-		return fmt.Errorf("export: %w", err)
-	}
-	defer func() {
-		if _, err := conn.ExecContext(context.Background(), "PRAGMA mmap_size = 0"); err != nil {
-			// Do not pool a connection that may still map the file.
-			_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+	// connection goes back to the pool. (SQLite only.)
+	if !db.d.postgres {
+		if _, err := conn.ExecContext(ctx, "PRAGMA mmap_size = "+strconv.Itoa(exportMmap)); err != nil {
+			return fmt.Errorf("export: %w", err)
 		}
-	}()
-	tx, err := conn.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+		defer func() {
+			if _, err := conn.ExecContext(context.Background(), "PRAGMA mmap_size = 0"); err != nil {
+				// Do not pool a connection that may still map the file.
+				_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+			}
+		}()
+	}
+	tx, err := conn.BeginTx(ctx, db.d.readTx)
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
 	}

@@ -56,8 +56,8 @@ func sorted(ps []sudoku.Puzzle, q sudoku.ListQuery) []sudoku.Puzzle {
 	return out
 }
 
-func TestListPagesEveryOrder(t *testing.T) {
-	db := MustOpenDB(t)
+func testListPagesEveryOrder(t *testing.T, bk backend) {
+	db := bk.open(t)
 	all := tiedArchive(t, db, 157)
 	for _, s := range sudoku.Sorts {
 		for _, desc := range []bool{false, true} {
@@ -139,9 +139,9 @@ func ids(ps []sudoku.Puzzle) []int64 {
 
 // TestListPrevFromShortStart: going back from a page that does not start on
 // a multiple of the limit lands on a full first page, not a short one.
-func TestListPrevFromShortStart(t *testing.T) {
+func testListPrevFromShortStart(t *testing.T, bk backend) {
 	ctx := context.Background()
-	db := MustOpenDB(t)
+	db := bk.open(t)
 	all := tiedArchive(t, db, 30)
 	q := sudoku.ListQuery{Sort: sudoku.SortSubmitted, Limit: 4}
 	page, err := db.List(ctx, q)
@@ -171,9 +171,9 @@ func TestListPrevFromShortStart(t *testing.T) {
 // TestListPastTheEnd: a cursor whose row is the last one (as when the
 // archive shrank, or a cursor was kept) gives an empty page whose
 // PrevCursor leads back to the page ending with that row.
-func TestListPastTheEnd(t *testing.T) {
+func testListPastTheEnd(t *testing.T, bk backend) {
 	ctx := context.Background()
-	db := MustOpenDB(t)
+	db := bk.open(t)
 	all := tiedArchive(t, db, 12)
 	for _, desc := range []bool{false, true} {
 		q := sudoku.ListQuery{Sort: sudoku.SortDifficulty, Desc: desc, Limit: 5}
@@ -198,9 +198,9 @@ func TestListPastTheEnd(t *testing.T) {
 	}
 }
 
-func TestListDefaultsAndLimits(t *testing.T) {
+func testListDefaultsAndLimits(t *testing.T, bk backend) {
 	ctx := context.Background()
-	db := MustOpenDB(t)
+	db := bk.open(t)
 	all := tiedArchive(t, db, 30)
 	page, err := db.List(ctx, sudoku.ListQuery{})
 	if err != nil {
@@ -220,16 +220,16 @@ func TestListDefaultsAndLimits(t *testing.T) {
 			t.Errorf("Export(%+v): %v, want ErrInvalidQuery", q, err)
 		}
 	}
-	empty := MustOpenDB(t)
+	empty := bk.open(t)
 	page, err = empty.List(ctx, sudoku.ListQuery{})
 	if err != nil || page.Puzzles == nil || len(page.Puzzles) != 0 || page.NextCursor != "" || page.PrevCursor != "" || page.Total != 0 {
 		t.Errorf("empty archive: %+v, %v", page, err)
 	}
 }
 
-func TestListRejectsBadCursors(t *testing.T) {
+func testListRejectsBadCursors(t *testing.T, bk backend) {
 	ctx := context.Background()
-	db := MustOpenDB(t)
+	db := bk.open(t)
 	tiedArchive(t, db, 30)
 	q := sudoku.ListQuery{Sort: sudoku.SortDifficulty, Desc: true, Limit: 5}
 	page, err := db.List(ctx, q)
@@ -311,7 +311,7 @@ func TestListPlans(t *testing.T) {
 	for _, pl := range plans {
 		k := pl.k
 		t.Run(fmt.Sprintf("%s/desc=%v/unique=%v/part=%d/export=%v", k.sort, k.desc, k.unique, k.part, pl.export), func(t *testing.T) {
-			stmt := listSQL(k, pl.export)
+			stmt := sqliteDialect.listSQL(k, pl.export)
 			lines := queryPlan(t, db, stmt)
 			o := orders[k.sort]
 			index := o.index
@@ -406,9 +406,9 @@ func paramCount(stmt string) int {
 	return n
 }
 
-func TestExport(t *testing.T) {
+func testExport(t *testing.T, bk backend) {
 	ctx := context.Background()
-	db := MustOpenDB(t)
+	db := bk.open(t)
 	all := tiedArchive(t, db, 60)
 	for _, q := range []sudoku.ListQuery{
 		{},
@@ -475,13 +475,13 @@ func FuzzDecodeCursor(f *testing.F) {
 	})
 }
 
-// TestExportAcrossChunks exports more puzzles than several chunks of the
+// testExportAcrossChunks exports more puzzles than several chunks of the
 // reading goroutine hold: every puzzle comes once, in order, from Export and
 // (givens only) from ExportGivens, and an error from fn in the middle of a
 // chunk stops both at once.
-func TestExportAcrossChunks(t *testing.T) {
+func testExportAcrossChunks(t *testing.T, bk backend) {
 	ctx := context.Background()
-	db := MustOpenDB(t)
+	db := bk.open(t)
 	n := 3*exportChunk + 5
 	ps := make([]sudoku.Puzzle, n)
 	for i := range ps {

@@ -26,7 +26,7 @@ func (db *DB) Stats(ctx context.Context) (sudoku.Stats, error) {
 	if db.isClosed() {
 		return sudoku.Stats{}, ErrClosed
 	}
-	tx, err := db.reader.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	tx, err := db.reader.BeginTx(ctx, db.d.readTx)
 	if err != nil {
 		return sudoku.Stats{}, fmt.Errorf("stats: %w", err)
 	}
@@ -77,7 +77,7 @@ func (db *DB) Stats(ctx context.Context) (sudoku.Stats, error) {
 	}
 	// The rows waiting for a grade are few but for the moments after an
 	// import or an upgrade: count them on their own partial index.
-	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM puzzles INDEXED BY puzzles_pending WHERE grade_version IS NULL AND solutions = 1").Scan(&s.Ungraded); err != nil {
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM puzzles"+db.d.indexedBy("puzzles_pending")+" WHERE grade_version IS NULL AND solutions = 1").Scan(&s.Ungraded); err != nil {
 		return sudoku.Stats{}, fmt.Errorf("stats: %w", err)
 	}
 	return s, tx.Commit()
@@ -85,14 +85,14 @@ func (db *DB) Stats(ctx context.Context) (sudoku.Stats, error) {
 
 // bandTotal is the number of puzzles in band b (only those with one
 // solution when unique), from the backtracks histogram.
-func bandTotal(ctx context.Context, tx *sql.Tx, b sudoku.BandInfo, distinct bool) (int64, error) {
+func (db *DB) bandTotal(ctx context.Context, tx *sql.Tx, b sudoku.BandInfo, distinct bool) (int64, error) {
 	col := "uniq" // a band holds only puzzles with one solution
 	if distinct {
 		col = "heads"
 	}
 	lo, hi := sudoku.BacktracksBucket(b.Min), sudoku.BacktracksBucket(b.Max)
 	var n int64
-	err := tx.QueryRowContext(ctx, "SELECT coalesce(sum("+col+"), 0) FROM stat_buckets WHERE kind = 'backtracks' AND bucket BETWEEN ? AND ?", lo, hi).Scan(&n)
+	err := tx.QueryRowContext(ctx, db.d.sql("SELECT coalesce(sum("+col+"), 0) FROM stat_buckets WHERE kind = 'backtracks' AND bucket BETWEEN ? AND ?"), lo, hi).Scan(&n)
 	return n, err
 }
 
@@ -100,11 +100,11 @@ func bandTotal(ctx context.Context, tx *sql.Tx, b sudoku.BandInfo, distinct bool
 // grade counters alone, or, with a band or one row per puzzle, by counting
 // the range on the band and grade index (a seek per band; its cost grows
 // with the puzzles in the range, not with the archive).
-func gradeTotal(ctx context.Context, tx *sql.Tx, q sudoku.ListQuery) (int64, error) {
+func (db *DB) gradeTotal(ctx context.Context, tx *sql.Tx, q sudoku.ListQuery) (int64, error) {
 	r := gradeRange(q)
 	var n int64
 	if q.Band == "" && !q.Distinct {
-		err := tx.QueryRowContext(ctx, "SELECT coalesce(sum(n), 0) FROM grade_counts WHERE grade BETWEEN ? AND ?", r[0], r[1]).Scan(&n)
+		err := tx.QueryRowContext(ctx, db.d.sql("SELECT coalesce(sum(n), 0) FROM grade_counts WHERE grade BETWEEN ? AND ?"), r[0], r[1]).Scan(&n)
 		return n, err
 	}
 	bands := "0, 1, 2, 3, 4"
@@ -115,8 +115,8 @@ func gradeTotal(ctx context.Context, tx *sql.Tx, q sudoku.ListQuery) (int64, err
 	if q.Distinct {
 		cond = " AND same_as IS NULL"
 	}
-	err := tx.QueryRowContext(ctx, "SELECT count(*) FROM puzzles INDEXED BY puzzles_band_grade WHERE band IN ("+bands+
-		") AND grade BETWEEN ? AND ? AND solutions = 1"+cond, r[0], r[1]).Scan(&n)
+	err := tx.QueryRowContext(ctx, db.d.sql("SELECT count(*) FROM puzzles"+db.d.indexedBy("puzzles_band_grade")+" WHERE band IN ("+bands+
+		") AND grade BETWEEN ? AND ? AND solutions = 1"+cond), r[0], r[1]).Scan(&n)
 	return n, err
 }
 

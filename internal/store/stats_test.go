@@ -66,9 +66,9 @@ func addGrade(gs []sudoku.GradeCount, p sudoku.Puzzle) []sudoku.GradeCount {
 	return gs
 }
 
-func TestStats(t *testing.T) {
+func testStats(t *testing.T, bk backend) {
 	ctx := context.Background()
-	db := MustOpenDB(t)
+	db := bk.open(t)
 	got, err := db.Stats(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -197,9 +197,9 @@ func TestStatsMigrationCountsOldRows(t *testing.T) {
 // TestStatsSubmitMany: the counters the store keeps for batches (migration
 // 00006) agree with the rows, whatever mix of new puzzles, repeats within a
 // batch and repeats of earlier batches or single submissions went in.
-func TestStatsSubmitMany(t *testing.T) {
+func testStatsSubmitMany(t *testing.T, bk backend) {
 	ctx := context.Background()
-	db := MustOpenDB(t)
+	db := bk.open(t)
 	p := func(n int64) sudoku.Puzzle {
 		return synthetic(n, n*n%700, 500+n*n*n*37, 1+int(n%7)/6)
 	}

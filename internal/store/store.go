@@ -1,14 +1,17 @@
-// Package store keeps the puzzle archive in one SQLite file.
+// Package store keeps the puzzle archive in one SQLite file, or in a
+// PostgreSQL database that several servers may share.
 //
-// A *DB holds two connection pools over the same file: a single writer
-// connection, owned by one goroutine that commits concurrent submissions
-// together (group commit), and a read-only pool for listings. The schema
-// lives in the migrations package and is applied by goose when the file is
-// opened.
+// A *DB holds two connection pools: a single writer connection, owned by
+// one goroutine that commits concurrent submissions together (group
+// commit), and a read-only pool for listings. The schema lives in the
+// migrations package and is applied by goose when the archive is opened.
+// The two databases run the same code; what differs between them is one
+// dialect value (dialect.go).
 package store
 
 import (
 	"context"
+	"crypto/rand"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -20,11 +23,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/pressly/goose/v3"
-	"modernc.org/sqlite"
-	sqlite3 "modernc.org/sqlite/lib"
-
-	"github.com/sudoku-archive/sudoku/migrations"
+	"github.com/pressly/goose/v3/lock"
 )
 
 // ErrFull is returned (wrapped) by writes that failed because the disk or the
@@ -97,16 +99,17 @@ var writerBusyTimeout = 2 * time.Second
 
 // DB is the puzzle archive. Its methods are safe for concurrent use.
 type DB struct {
-	path   string
+	path   string // for messages: the file, or the URL without its password
+	d      dialect
 	writer *sql.DB   // one connection, used only by the writer goroutine
-	wconn  *sql.Conn // that connection, held for the life of the DB
-	upsert *sql.Stmt // prepared on wconn
-	reader *sql.DB   // read-only pool
+	wconn  *sql.Conn // SQLite: that connection, held for the life of the DB
+	upsert stmt
+	reader *sql.DB // read-only pool
 
 	getStmt     *sql.Stmt
 	countStmt   *sql.Stmt
-	linkStmts   []*sql.Stmt           // the statements that file new rows under their classes (link)
-	findClass   *sql.Stmt             // a class's first entry by canonical key
+	linkStmts   []stmt                // the statements that file new rows under their classes (link)
+	findClass   stmt                  // a class's first entry by canonical key
 	listStmts   map[listKey]*sql.Stmt // listing pages
 	exportStmts map[listKey]*sql.Stmt // whole orders, no limit
 	givensStmts map[listKey]*sql.Stmt // the same, selecting givens only
@@ -128,24 +131,30 @@ type DB struct {
 	batches, batched atomic.Int64
 }
 
-// Open opens the archive at path, creating the file if it is missing and
-// applying every migration it lacks, each in its own transaction.
-func Open(ctx context.Context, path string) (*DB, error) {
-	db, err := open(ctx, path)
+// Open opens the archive at dsn and applies every migration it lacks, each
+// in its own transaction. dsn is a postgres:// or postgresql:// URL for a
+// PostgreSQL database (which must exist), else the name of an SQLite file,
+// created if it is missing.
+func Open(ctx context.Context, dsn string) (*DB, error) {
+	open := openSQLite
+	if isPostgres(dsn) {
+		open = openPostgres
+	}
+	db, err := open(ctx, dsn)
 	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", path, err)
+		return nil, fmt.Errorf("open %s: %w", Redact(dsn), err)
 	}
 	return db, nil
 }
 
-func open(ctx context.Context, path string) (_ *DB, err error) {
+func openSQLite(ctx context.Context, path string) (_ *DB, err error) {
 	if path == "" {
 		return nil, errors.New("no database path")
 	}
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		return nil, errors.New("is a directory, not a database file")
 	}
-	db := &DB{path: path, ops: make(chan *op, 4*maxBatch), stopped: make(chan struct{})}
+	db := &DB{path: path, d: sqliteDialect, ops: make(chan *op, 4*maxBatch), stopped: make(chan struct{})}
 	defer func() {
 		if err != nil {
 			db.closePools()
@@ -174,26 +183,15 @@ func open(ctx context.Context, path string) (_ *DB, err error) {
 	if err := checkWritable(ctx, db.writer); err != nil {
 		return nil, err
 	}
-	if err := migrate(ctx, db.writer); err != nil {
+	if err := db.migrate(ctx); err != nil {
 		return nil, err
 	}
 	db.wconn, err = db.writer.Conn(ctx)
 	if err != nil {
 		return nil, describe(err)
 	}
-	db.upsert, err = db.wconn.PrepareContext(ctx, upsertSQL)
-	if err != nil {
-		return nil, fmt.Errorf("prepare upsert: %w", err)
-	}
-	if db.findClass, err = db.wconn.PrepareContext(ctx, findClassSQL); err != nil {
-		return nil, fmt.Errorf("prepare class lookup: %w", err)
-	}
-	for _, q := range linkSQL {
-		st, err := db.wconn.PrepareContext(ctx, q)
-		if err != nil {
-			return nil, fmt.Errorf("prepare link: %w", err)
-		}
-		db.linkStmts = append(db.linkStmts, st)
+	if err := db.prepareWrites(ctx); err != nil {
+		return nil, err
 	}
 
 	// Readers never write, so mode=ro; WAL lets them read while the
@@ -217,6 +215,123 @@ func open(ctx context.Context, path string) (_ *DB, err error) {
 
 	go db.writeLoop()
 	return db, nil
+}
+
+// openPostgres opens the archive in the PostgreSQL database at dsn. The
+// writer is a pool of one connection (reconnected if the server restarts)
+// and runs its statements by text: pgx prepares each once per connection.
+// Every write transaction begins by locking the counters' row (see inTx).
+func openPostgres(ctx context.Context, dsn string) (_ *DB, err error) {
+	db := &DB{path: Redact(dsn), d: postgresDialect, ops: make(chan *op, 4*maxBatch), stopped: make(chan struct{})}
+	defer func() {
+		if err != nil {
+			db.closePools()
+		}
+	}()
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		return nil, err
+	}
+	// The writer waits for a lock held by another server's (or an
+	// import's) transaction as long as SQLite's writer waits for the
+	// file's: see writerBusyTimeout.
+	w := cfg.Copy()
+	w.RuntimeParams["lock_timeout"] = strconv.FormatInt(writerBusyTimeout.Milliseconds(), 10)
+	db.writer = stdlib.OpenDB(*w)
+	db.writer.SetMaxOpenConns(1)
+	if err := db.writer.PingContext(ctx); err != nil {
+		return nil, describe(err)
+	}
+	if err := db.migrate(ctx); err != nil {
+		return nil, err
+	}
+	if err := db.prepareWrites(ctx); err != nil {
+		return nil, err
+	}
+	r := cfg.Copy()
+	r.RuntimeParams["default_transaction_read_only"] = "on"
+	db.reader = stdlib.OpenDB(*r)
+	n := max(4, 2*runtime.GOMAXPROCS(0))
+	db.reader.SetMaxOpenConns(n)
+	db.reader.SetMaxIdleConns(n)
+	if err := db.reader.PingContext(ctx); err != nil {
+		return nil, describe(err)
+	}
+	if err := db.prepareReads(ctx); err != nil {
+		return nil, err
+	}
+	go db.writeLoop()
+	return db, nil
+}
+
+// A stmt is a statement of the writer. On SQLite it is prepared once on
+// the writer connection and run there directly, inside the transaction the
+// connection has open (SQLite's transactions belong to the connection):
+// through tx.Stmt, database/sql would prepare a statement of a *sql.Conn
+// again for every transaction, which cost a commit more than its rows. On
+// PostgreSQL it is run by text in the transaction, and pgx prepares it once
+// per connection.
+type stmt struct {
+	q  string    // in the dialect's SQL
+	st *sql.Stmt // SQLite: prepared on the writer connection
+}
+
+// prepare makes the writer's statement of q.
+func (db *DB) prepare(ctx context.Context, q string) (stmt, error) {
+	s := stmt{q: db.d.sql(q)}
+	if db.wconn == nil {
+		return s, nil
+	}
+	var err error
+	s.st, err = db.wconn.PrepareContext(ctx, s.q)
+	return s, err
+}
+
+func (s stmt) query(tx *sql.Tx, args ...any) (*sql.Rows, error) {
+	if s.st != nil {
+		return s.st.Query(args...)
+	}
+	return tx.Query(s.q, args...)
+}
+
+func (s stmt) queryRow(tx *sql.Tx, args ...any) *sql.Row {
+	if s.st != nil {
+		return s.st.QueryRow(args...)
+	}
+	return tx.QueryRow(s.q, args...)
+}
+
+func (s stmt) exec(tx *sql.Tx, args ...any) (sql.Result, error) {
+	if s.st != nil {
+		return s.st.Exec(args...)
+	}
+	return tx.Exec(s.q, args...)
+}
+
+func (s stmt) close() error {
+	if s.st == nil {
+		return nil
+	}
+	return s.st.Close()
+}
+
+// prepareWrites prepares the writer's statements.
+func (db *DB) prepareWrites(ctx context.Context) error {
+	var err error
+	if db.upsert, err = db.prepare(ctx, upsertSQL); err != nil {
+		return fmt.Errorf("prepare upsert: %w", err)
+	}
+	if db.findClass, err = db.prepare(ctx, findClassSQL); err != nil {
+		return fmt.Errorf("prepare class lookup: %w", err)
+	}
+	for _, q := range linkSQL(db.d) {
+		st, err := db.prepare(ctx, q)
+		if err != nil {
+			return fmt.Errorf("prepare link: %w", err)
+		}
+		db.linkStmts = append(db.linkStmts, st)
+	}
+	return nil
 }
 
 // checkWritable fails if SQLite opened the file read-only. It does that
@@ -246,8 +361,17 @@ func checkWritable(ctx context.Context, db *sql.DB) error {
 
 // migrate brings the schema up to the newest embedded migration, refusing a
 // database that is already past it.
-func migrate(ctx context.Context, db *sql.DB) error {
-	p, err := goose.NewProvider(goose.DialectSQLite3, db, migrations.FS)
+func (db *DB) migrate(ctx context.Context) error {
+	var opts []goose.ProviderOption
+	if db.d.postgres {
+		// Servers starting together on a new database take turns.
+		locker, err := lock.NewPostgresSessionLocker()
+		if err != nil {
+			return err
+		}
+		opts = append(opts, goose.WithSessionLocker(locker))
+	}
+	p, err := goose.NewProvider(db.d.goose, db.writer, db.d.fs, opts...)
 	if err != nil {
 		return fmt.Errorf("load migrations: %w", err)
 	}
@@ -298,10 +422,13 @@ func (db *DB) closePools() error {
 	for _, s := range db.givensStmts {
 		errs = append(errs, s.Close())
 	}
-	for _, s := range append([]*sql.Stmt{db.getStmt, db.countStmt, db.upsert, db.findClass}, db.linkStmts...) {
+	for _, s := range []*sql.Stmt{db.getStmt, db.countStmt} {
 		if s != nil {
 			errs = append(errs, s.Close())
 		}
+	}
+	for _, s := range append([]stmt{db.upsert, db.findClass}, db.linkStmts...) {
+		errs = append(errs, s.close())
 	}
 	if db.reader != nil {
 		errs = append(errs, db.reader.Close())
@@ -332,10 +459,14 @@ func (db *DB) Ping(ctx context.Context) error {
 
 // Backup writes a consistent copy of the live archive to dest, a new file,
 // with VACUUM INTO. Submissions go on meanwhile; the copy holds every puzzle
-// committed when the backup began.
+// committed when the backup began. A PostgreSQL archive is backed up by
+// PostgreSQL's own tools (pg_dump): Backup refuses it.
 func (db *DB) Backup(ctx context.Context, dest string) error {
 	if db.isClosed() {
 		return ErrClosed
+	}
+	if db.d.postgres {
+		return fmt.Errorf("backup: %s is a PostgreSQL database: back it up with pg_dump (pg_dump -Fc -f FILE URL), not sudoku backup", db.path)
 	}
 	if _, err := os.Stat(dest); err == nil {
 		return fmt.Errorf("backup to %s: file exists (choose a new name)", dest)
@@ -354,29 +485,30 @@ func (db *DB) isClosed() bool {
 	return db.closed
 }
 
-// sqliteCode returns the primary SQLite result code of err, or 0.
-func sqliteCode(err error) int {
-	var se *sqlite.Error
-	if errors.As(err, &se) {
-		return se.Code() & 0xff
-	}
-	return 0
-}
+// secretName is the settings row of Secret.
+const secretName = "csrf-secret"
 
-// describe puts a plain explanation in front of the SQLite errors a user can
-// do something about; the original error stays wrapped.
-func describe(err error) error {
-	switch sqliteCode(err) {
-	case sqlite3.SQLITE_NOTADB:
-		return fmt.Errorf("not an SQLite database: %w", err)
-	case sqlite3.SQLITE_READONLY:
-		return fmt.Errorf("database is read-only (check the permissions of the file and its directory): %w", err)
-	case sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM:
-		return fmt.Errorf("cannot open or create the file (check that its directory exists and is writable): %w", err)
-	case sqlite3.SQLITE_FULL:
-		return fmt.Errorf("%w: %w", ErrFull, err)
-	case sqlite3.SQLITE_BUSY:
-		return fmt.Errorf("%w: %w", ErrBusy, err)
+// Secret returns the archive's secret: 32 random bytes made by the first
+// call on a new archive and kept in it, so that every server sharing the
+// archive signs (CSRF tokens) with the same key. Of two servers making it
+// at once, the first to commit wins and both return its bytes.
+func (db *DB) Secret(ctx context.Context) ([]byte, error) {
+	fresh := make([]byte, 32)
+	if _, err := rand.Read(fresh); err != nil {
+		return nil, fmt.Errorf("make secret: %w", err)
 	}
-	return err
+	var secret []byte
+	err := db.write(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.Exec(db.d.sql(db.d.insertIgnore+" settings (name, value) VALUES (?, ?)"+db.d.ignoreTail), secretName, fresh); err != nil {
+			return err
+		}
+		return tx.QueryRow(db.d.sql("SELECT value FROM settings WHERE name = ?"), secretName).Scan(&secret)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read secret: %w", err)
+	}
+	if len(secret) != 32 {
+		return nil, fmt.Errorf("read secret: %d bytes, want 32", len(secret))
+	}
+	return secret, nil
 }

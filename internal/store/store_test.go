@@ -325,9 +325,9 @@ func TestBackup(t *testing.T) {
 	}
 }
 
-func TestPingAndClose(t *testing.T) {
+func testPingAndClose(t *testing.T, bk backend) {
 	ctx := context.Background()
-	db := MustOpenDB(t)
+	db := bk.open(t)
 	if err := db.Ping(ctx); err != nil {
 		t.Fatal(err)
 	}

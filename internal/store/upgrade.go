@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -20,7 +22,7 @@ import (
 // than sudoku.EngineVersion.
 func (db *DB) CountStale(ctx context.Context) (int64, error) {
 	var n int64
-	err := db.reader.QueryRowContext(ctx, "SELECT count(*) FROM puzzles WHERE engine_version <> ?", sudoku.EngineVersion).Scan(&n)
+	err := db.reader.QueryRowContext(ctx, db.d.sql("SELECT count(*) FROM puzzles WHERE engine_version <> ?"), sudoku.EngineVersion).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count stale rows: %w", err)
 	}
@@ -37,7 +39,7 @@ func (db *DB) Stale(ctx context.Context, after int64, n int) ([]sudoku.Puzzle, e
 // CountUngraded returns how many rows wait for a grade.
 func (db *DB) CountUngraded(ctx context.Context) (int64, error) {
 	var n int64
-	err := db.reader.QueryRowContext(ctx, "SELECT count(*) FROM puzzles INDEXED BY puzzles_pending WHERE grade_version IS NULL").Scan(&n)
+	err := db.reader.QueryRowContext(ctx, "SELECT count(*) FROM puzzles"+db.d.indexedBy("puzzles_pending")+" WHERE grade_version IS NULL").Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count ungraded rows: %w", err)
 	}
@@ -47,7 +49,7 @@ func (db *DB) CountUngraded(ctx context.Context) (int64, error) {
 // Ungraded returns up to n rows after id after, in id order, that were not
 // graded yet (or whose grade ResetGrades withdrew).
 func (db *DB) Ungraded(ctx context.Context, after int64, n int) ([]sudoku.Puzzle, error) {
-	return db.pending(ctx, "SELECT "+columns+" FROM puzzles INDEXED BY puzzles_pending WHERE grade_version IS NULL AND id > ? ORDER BY id LIMIT ?",
+	return db.pending(ctx, "SELECT "+columns+" FROM puzzles"+db.d.indexedBy("puzzles_pending")+" WHERE grade_version IS NULL AND id > ? ORDER BY id LIMIT ?",
 		after, n)
 }
 
@@ -55,7 +57,7 @@ func (db *DB) pending(ctx context.Context, q string, args ...any) ([]sudoku.Puzz
 	if db.isClosed() {
 		return nil, ErrClosed
 	}
-	rows, err := db.reader.QueryContext(ctx, q, args...)
+	rows, err := db.reader.QueryContext(ctx, db.d.sql(q), args...)
 	if err != nil {
 		return nil, fmt.Errorf("read pending rows: %w", err)
 	}
@@ -79,7 +81,7 @@ func (db *DB) pending(ctx context.Context, q string, args ...any) ([]sudoku.Puzz
 func (db *DB) ResetGrades(ctx context.Context, version string) (int64, error) {
 	var n int64
 	err := db.write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.Exec("UPDATE puzzles SET grade_version = NULL WHERE grade_version <> ?", version)
+		res, err := tx.Exec(db.d.sql("UPDATE puzzles SET grade_version = NULL WHERE grade_version <> ?"), version)
 		if err == nil {
 			n, err = res.RowsAffected()
 		}
@@ -105,15 +107,15 @@ func (db *DB) Remeasure(ctx context.Context, ps []sudoku.Puzzle) error {
 		}
 	}
 	err := db.write(ctx, func(tx *sql.Tx) error {
-		find, err := tx.Prepare("SELECT first_id FROM classes WHERE canonical_key = ?")
+		find, err := tx.Prepare(db.d.sql(findClassSQL))
 		if err != nil {
 			return err
 		}
 		defer find.Close()
-		update, err := tx.Prepare(`UPDATE puzzles SET solution = ?, solutions = ?, backtracks = ?, guesses = ?, nodes = ?,
+		update, err := tx.Prepare(db.d.sql(`UPDATE puzzles SET solution = ?, solutions = ?, backtracks = ?, guesses = ?, nodes = ?,
 solve_ns = ?, engine_version = ?, canonical = ?, canonical_key = ?, same_as = ?,
 grade = ?, grade_floor = ?, technique = ?, grade_version = ?
-WHERE id = ? AND givens_key = ?`)
+WHERE id = ? AND givens_key = ?`))
 		if err != nil {
 			return err
 		}
@@ -127,7 +129,7 @@ WHERE id = ? AND givens_key = ?`)
 			var same any
 			switch err := find.QueryRow(key).Scan(&first); {
 			case errors.Is(err, sql.ErrNoRows):
-				if _, err := tx.Exec("INSERT INTO classes (canonical_key, first_id) VALUES (?, ?)", key, p.ID); err != nil {
+				if _, err := tx.Exec(db.d.sql("INSERT INTO classes (canonical_key, first_id) VALUES (?, ?)"), key, p.ID); err != nil {
 					return err
 				}
 				classes++
@@ -151,11 +153,11 @@ WHERE id = ? AND givens_key = ?`)
 				return fmt.Errorf("puzzle %d with givens %s is not archived (%d rows, %v)", p.ID, p.Givens, n, err)
 			}
 		}
-		if _, err := tx.Exec("UPDATE counts SET classes = classes + ?, uniq_classes = uniq_classes + ? WHERE id = 1", classes, uniq); err != nil {
+		if _, err := tx.Exec(db.d.sql("UPDATE counts SET classes = classes + ?, uniq_classes = uniq_classes + ? WHERE id = 1"), classes, uniq); err != nil {
 			return err
 		}
-		for b, n := range heads {
-			if _, err := tx.Exec(`INSERT INTO stat_buckets (kind, bucket, n, uniq, heads) VALUES ('backtracks', ?, 0, 0, ?)`+onHeadBucketSQL, b, n); err != nil {
+		for _, b := range slices.Sorted(maps.Keys(heads)) {
+			if _, err := tx.Exec(db.d.sql(`INSERT INTO stat_buckets AS s (kind, bucket, n, uniq, heads) VALUES ('backtracks', ?, 0, 0, ?)`+onHeadBucketSQL), b, heads[b]); err != nil {
 				return err
 			}
 		}
@@ -171,7 +173,7 @@ WHERE id = ? AND givens_key = ?`)
 // row, ps[i].GradeVersion must be set), in one transaction.
 func (db *DB) SetGrades(ctx context.Context, ps []sudoku.Puzzle) error {
 	err := db.write(ctx, func(tx *sql.Tx) error {
-		update, err := tx.Prepare("UPDATE puzzles SET grade = ?, grade_floor = ?, technique = ?, grade_version = ? WHERE id = ?")
+		update, err := tx.Prepare(db.d.sql("UPDATE puzzles SET grade = ?, grade_floor = ?, technique = ?, grade_version = ? WHERE id = ?"))
 		if err != nil {
 			return err
 		}

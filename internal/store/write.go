@@ -1,16 +1,18 @@
 package store
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
-
-	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -57,10 +59,10 @@ RETURNING ` + columns
 // by givens_key (sudoku.Grid.Key, migration 00006).
 const (
 	upsertHead   = `INSERT INTO puzzles ` + insertColumns + ` VALUES `
-	insertHead   = `INSERT OR IGNORE INTO puzzles ` + insertColumns + ` VALUES `
+	insertHead   = ` puzzles ` + insertColumns + ` VALUES ` // after the dialect's insertIgnore
 	upsertValues = `(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?)`
 	upsertTail   = `
-ON CONFLICT (givens_key) DO UPDATE SET submissions = submissions + 1`
+ON CONFLICT (givens_key) DO UPDATE SET submissions = puzzles.submissions + 1`
 	insertColumns = `(givens, givens_key, solution, clues, solutions, backtracks, guesses, nodes, solve_ns, engine_version, submitted_at, submissions, canonical, canonical_key, same_as, grade, grade_floor, technique, grade_version)`
 )
 
@@ -170,6 +172,9 @@ func (db *DB) many(ctx context.Context, ps []sudoku.Puzzle, add bool) (duplicate
 // ErrFull. It exists to test and rehearse a full disk; n = 0 only reads the
 // limit.
 func (db *DB) SetMaxPageCount(ctx context.Context, n int64) (int64, error) {
+	if db.d.postgres {
+		return 0, errors.New("set max page count: an SQLite setting; PostgreSQL has none")
+	}
 	var limit int64
 	_, err := db.do(ctx, &op{ctx: ctx, fn: func(conn *sql.Conn) error {
 		q := "PRAGMA max_page_count"
@@ -293,7 +298,7 @@ func (db *DB) writeLoop() {
 // beyond its new size. A failure costs only speed or memory, so it is
 // ignored.
 func (db *DB) setBulk(bulk bool) {
-	if bulk == db.bulk {
+	if bulk == db.bulk || db.d.postgres {
 		return
 	}
 	cache, checkpoint := writerCache, writerCheckpoint
@@ -328,30 +333,7 @@ func (o *op) take() bool {
 func (db *DB) commitBatch(batch []*op) {
 	results := make([]result, len(batch))
 	now := time.Now().UTC().UnixNano()
-	err := db.inTx(func(tx *sql.Tx) error {
-		stmt := db.upsert // on the writer connection, in its open transaction (see linkSQL)
-		t := tally{link: db.linkStmts, find: db.findClass}
-		for i, o := range batch {
-			if err := t.classOf(o.one); err != nil {
-				return err
-			}
-			p, dup, err := upsertOne(stmt, o.one, now)
-			if err != nil {
-				return err
-			}
-			if !dup {
-				t.add(&p)
-			}
-			results[i] = result{stored: p, dup: []bool{dup}}
-		}
-		if err := t.commit(tx); err != nil {
-			return err
-		}
-		for i := range results {
-			readSameAs(&t, &results[i])
-		}
-		return nil
-	})
+	err := db.inTx(func(tx *sql.Tx) error { return db.submit(tx, batch, results, now) })
 	if err == nil {
 		db.batches.Add(1)
 		db.batched.Add(int64(len(batch)))
@@ -369,44 +351,48 @@ func (db *DB) commitBatch(batch []*op) {
 		}
 		return
 	}
-	for _, o := range batch {
-		var r result
-		r.err = db.inTx(func(tx *sql.Tx) error {
-			t := tally{link: db.linkStmts, find: db.findClass}
-			if err := t.classOf(o.one); err != nil {
-				return err
-			}
-			p, dup, err := upsertOne(db.upsert, o.one, now)
-			if err != nil {
-				return err
-			}
-			r.stored, r.dup = p, []bool{dup}
-			if !dup {
-				t.add(&p)
-			}
-			if err := t.commit(tx); err != nil {
-				return err
-			}
-			readSameAs(&t, &r)
-			return nil
-		})
-		o.done <- r
+	for i, o := range batch {
+		err := db.inTx(func(tx *sql.Tx) error { return db.submit(tx, batch[i:i+1], results[i:i+1], now) })
+		if err != nil {
+			results[i] = result{err: err}
+		}
+		o.done <- results[i]
 	}
 }
 
-// manyRows is how many puzzles one INSERT statement of insertMany carries.
-// A statement per row costs more in the driver than SQLite spends on the row;
-// 64 rows a statement made a 17-clue import's writes about 2x faster (and
-// 16 or 256 were slower than 64 for a million).
-const manyRows = 64
+// submit is the transaction of a group commit: it stores the submissions of
+// ops, in order, and sets their results.
+func (db *DB) submit(tx *sql.Tx, ops []*op, results []result, now int64) error {
+	t := db.newTally()
+	for i, o := range ops {
+		if err := t.classOf(tx, o.one); err != nil {
+			return err
+		}
+		p, dup, err := upsertOne(tx, db.upsert, o.one, now)
+		if err != nil {
+			return err
+		}
+		if !dup {
+			t.add(&p)
+		}
+		results[i] = result{stored: p, dup: []bool{dup}}
+	}
+	if err := t.commit(tx); err != nil {
+		return err
+	}
+	for i := range results {
+		readSameAs(&t, &results[i])
+	}
+	return nil
+}
 
 // commitMany commits a SubmitMany request in one transaction.
 func (db *DB) commitMany(o *op) {
 	var dup []bool
 	err := db.inTx(func(tx *sql.Tx) error {
-		t := tally{link: db.linkStmts, find: db.findClass}
+		t := db.newTally()
 		var err error
-		if dup, err = insertMany(tx, o.many, &t, !o.add); err != nil {
+		if dup, err = db.insertMany(tx, o.many, &t, !o.add); err != nil {
 			return err
 		}
 		if err := t.commit(tx); err != nil {
@@ -422,36 +408,43 @@ func (db *DB) commitMany(o *op) {
 }
 
 // insertMany stores ps in tx, counts the new ones in t and returns which
-// were duplicates. It inserts ps in order, manyRows to an INSERT OR IGNORE
-// that skips the givens archived already, reads back which rows a statement
-// added when it skipped any, and then, when countRepeats, counts the
-// repeats as submissions, one UPDATE per repeated givens.
+// were duplicates. It inserts ps in order, manyRows to an INSERT that skips
+// the givens archived already (the dialect's insertIgnore), tells which rows
+// a statement added, and then, when countRepeats, counts the repeats as
+// submissions, one UPDATE per repeated givens.
 //
 // Why not an upsert: a statement of many rows that may stop halfway (an
 // upsert's UPDATE, or any ABORT, the default conflict policy) makes SQLite
 // copy every page it changes into a statement journal first, in case the
 // statement must be undone alone; that took a tenth of a bulk import's
-// writes. An ignored row must be a repeat: its UPDATE must find the row, or
-// the transaction fails.
-func insertMany(tx *sql.Tx, ps []sudoku.Puzzle, t *tally, countRepeats bool) ([]bool, error) {
+// writes. (PostgreSQL cannot upsert one row twice in a statement either.) An
+// ignored row must be a repeat: its UPDATE must find the row, or the
+// transaction fails.
+//
+// Which rows are new: on SQLite, whose writer is alone, every row is usually
+// new and takes the next id, and newRows reads back the rows past the last
+// id when a statement skipped some. On PostgreSQL the statement returns the
+// ids and keys of the rows it added (returned), since other servers'
+// transactions take ids in between.
+func (db *DB) insertMany(tx *sql.Tx, ps []sudoku.Puzzle, t *tally, countRepeats bool) ([]bool, error) {
 	now := time.Now().UTC().UnixNano()
 	var last int64
-	if err := tx.QueryRow("SELECT coalesce(max(id), 0) FROM puzzles").Scan(&last); err != nil {
-		return nil, fmt.Errorf("read last id: %w", err)
+	if !db.d.postgres {
+		if err := tx.QueryRow("SELECT coalesce(max(id), 0) FROM puzzles").Scan(&last); err != nil {
+			return nil, fmt.Errorf("read last id: %w", err)
+		}
 	}
-	if t.minID == 0 {
-		t.minID = last + 1
-	}
-	if err := t.classes(ps); err != nil {
+	if err := t.classes(tx, ps); err != nil {
 		return nil, err
 	}
+	manyRows := db.d.manyRows
 	// The full statement is compiled once per call: a Stmt prepared on the
 	// connection would be compiled again by every tx.Stmt (database/sql
 	// re-prepares a Conn's statements in a Tx).
 	var many *sql.Stmt
 	if len(ps) >= manyRows {
 		var err error
-		if many, err = tx.Prepare(insertManySQL(manyRows)); err != nil {
+		if many, err = tx.Prepare(db.insertManySQL(manyRows)); err != nil {
 			return nil, fmt.Errorf("prepare insert: %w", err)
 		}
 		defer many.Close()
@@ -464,12 +457,27 @@ func insertMany(tx *sql.Tx, ps []sudoku.Puzzle, t *tally, countRepeats bool) ([]
 		for i := range part {
 			args = upsertArgs(args, &part[i], part[i].Givens.Key(), now)
 		}
-		var res sql.Result
 		var err error
+		if db.d.postgres {
+			var rows *sql.Rows
+			if len(part) == manyRows {
+				rows, err = many.Query(args...)
+			} else {
+				rows, err = tx.Query(db.insertManySQL(len(part)), args...)
+			}
+			if err == nil {
+				err = returned(rows, part, dup[start:], &t.ids)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("puzzles %d-%d: %w", start+1, start+len(part), err)
+			}
+			continue
+		}
+		var res sql.Result
 		if len(part) == manyRows {
 			res, err = many.Exec(args...)
 		} else {
-			res, err = tx.Exec(insertManySQL(len(part)), args...)
+			res, err = tx.Exec(db.insertManySQL(len(part)), args...)
 		}
 		var n int64
 		if err == nil {
@@ -487,6 +495,9 @@ func insertMany(tx *sql.Tx, ps []sudoku.Puzzle, t *tally, countRepeats bool) ([]
 			}
 			copy(dup[start:], d)
 		}
+		for id := last + 1; id <= last+n; id++ {
+			t.ids = append(t.ids, id)
+		}
 		last += n
 	}
 	repeats := map[sudoku.Grid]int64{} // submissions to add
@@ -499,8 +510,20 @@ func insertMany(tx *sql.Tx, ps []sudoku.Puzzle, t *tally, countRepeats bool) ([]
 			t.add(&ps[i])
 		}
 	}
-	for g, n := range repeats {
-		res, err := tx.Exec("UPDATE puzzles SET submissions = submissions + ? WHERE givens_key = ?", n, g.Key())
+	// In key order, so that two servers counting repeats of the same
+	// puzzles lock their rows in the same order.
+	type repeat struct {
+		key []byte
+		g   sudoku.Grid
+	}
+	keys := make([]repeat, 0, len(repeats))
+	for g := range repeats {
+		keys = append(keys, repeat{g.Key(), g})
+	}
+	slices.SortFunc(keys, func(a, b repeat) int { return bytes.Compare(a.key, b.key) })
+	for _, r := range keys {
+		g := r.g
+		res, err := tx.Exec(db.d.sql("UPDATE puzzles SET submissions = submissions + ? WHERE givens_key = ?"), repeats[g], r.key)
 		if err != nil {
 			return nil, fmt.Errorf("count a repeat of %s: %w", g, err)
 		}
@@ -509,6 +532,40 @@ func insertMany(tx *sql.Tx, ps []sudoku.Puzzle, t *tally, countRepeats bool) ([]
 		}
 	}
 	return dup, nil
+}
+
+// returned reads the rows an INSERT of ps added (RETURNING id, givens_key),
+// marks the others in dup and appends the new ids to ids, in the order of
+// ps. Of several copies of the same givens in ps, the first is the one
+// inserted.
+func returned(rows *sql.Rows, ps []sudoku.Puzzle, dup []bool, ids *[]int64) error {
+	defer rows.Close()
+	added := make(map[string]int64, len(ps))
+	for rows.Next() {
+		var id int64
+		var key []byte
+		if err := rows.Scan(&id, &key); err != nil {
+			return err
+		}
+		added[string(key)] = id
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for i := range ps {
+		k := string(ps[i].Givens.Key())
+		id, ok := added[k]
+		if !ok {
+			dup[i] = true
+			continue
+		}
+		delete(added, k) // later copies are repeats
+		*ids = append(*ids, id)
+	}
+	if len(added) > 0 {
+		return fmt.Errorf("%d new rows match none of the puzzles", len(added))
+	}
+	return nil
 }
 
 // newRows reads the rows past id last, those that an INSERT added for ps,
@@ -555,17 +612,22 @@ func newRows(tx *sql.Tx, last int64, ps []sudoku.Puzzle) ([]bool, error) {
 	return dup, nil
 }
 
-// insertManySQL inserts n new puzzles at once.
-func insertManySQL(n int) string {
+// insertManySQL inserts n new puzzles at once, skipping those archived
+// already; on PostgreSQL it returns the id and key of each row it adds.
+func (db *DB) insertManySQL(n int) string {
 	var q strings.Builder
-	q.WriteString(insertHead)
+	q.WriteString(db.d.insertIgnore + insertHead)
 	for i := range n {
 		if i > 0 {
 			q.WriteByte(',')
 		}
 		q.WriteString(upsertValues)
 	}
-	return q.String()
+	q.WriteString(db.d.ignoreTail)
+	if db.d.postgres {
+		q.WriteString(" RETURNING id, givens_key")
+	}
+	return db.d.sql(q.String())
 }
 
 // A tally counts the rows a transaction inserts into the running totals
@@ -573,17 +635,23 @@ func insertManySQL(n int) string {
 // handful of statements at the end of the transaction (migration 00006
 // replaced the per-row triggers that did it).
 type tally struct {
+	d           dialect
 	total, uniq int64
 	buckets     map[bucket][2]int64 // n, uniq
 	grades      map[gradeKey]int64  // rows inserted graded
-	// minID is the smallest id of the rows inserted in the transaction (0
-	// for none): every row from it on is new, since ids only grow.
-	minID int64
-	link  []*sql.Stmt // linkSQL, prepared on the writer connection
-	find  *sql.Stmt   // findClassSQL, prepared on the writer connection
+	// ids are the ids of the rows inserted in the transaction, in the
+	// order they were inserted (ascending on SQLite).
+	ids  []int64
+	link []stmt // linkSQL
+	find stmt   // findClassSQL
 	// linked holds the rows link filed after they were written (repeats
 	// of a class new in this transaction): id, then the class's first id.
 	linked map[int64]int64
+}
+
+// newTally starts the tally of a write transaction.
+func (db *DB) newTally() tally {
+	return tally{d: db.d, link: db.linkStmts, find: db.findClass}
 }
 
 // findClassSQL finds the first entry of a class by its canonical key.
@@ -593,20 +661,19 @@ const findClassSQL = "SELECT first_id FROM classes WHERE canonical_key = ?"
 // seek each), so that it is written with the row; link files the rest
 // (the first entries of new classes, and their repeats in the same
 // transaction) after the rows are in.
-func (t *tally) classes(ps []sudoku.Puzzle) error {
+func (t *tally) classes(tx *sql.Tx, ps []sudoku.Puzzle) error {
 	for i := range ps {
-		if err := t.classOf(&ps[i]); err != nil {
+		if err := t.classOf(tx, &ps[i]); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// classOf is classes for one puzzle. The statement runs on the writer
-// connection, in its open transaction (see linkSQL).
-func (t *tally) classOf(p *sudoku.Puzzle) error {
+// classOf is classes for one puzzle.
+func (t *tally) classOf(tx *sql.Tx, p *sudoku.Puzzle) error {
 	var id int64
-	switch err := t.find.QueryRow(p.Canonical.Key()).Scan(&id); {
+	switch err := t.find.queryRow(tx, p.Canonical.Key()).Scan(&id); {
 	case err == nil:
 		p.SameAs = &id
 	case errors.Is(err, sql.ErrNoRows):
@@ -646,8 +713,8 @@ func (t *tally) add(p *sudoku.Puzzle) {
 		}
 		t.grades[gradeKey{p.GradeTenths(), p.Technique}]++
 	}
-	if p.ID > 0 && (t.minID == 0 || p.ID < t.minID) {
-		t.minID = p.ID
+	if p.ID > 0 {
+		t.ids = append(t.ids, p.ID)
 	}
 	for _, b := range []bucket{
 		{"backtracks", sudoku.BacktracksBucket(p.Backtracks)},
@@ -659,68 +726,114 @@ func (t *tally) add(p *sudoku.Puzzle) {
 	}
 }
 
-// commit adds the tally to the counters, in tx.
+// commit adds the tally to the counters, in tx. The counters' rows are
+// written in one order (grade_counts, counts, stat_buckets, each in key
+// order), the same in every transaction.
 func (t *tally) commit(tx *sql.Tx) error {
 	if t.total == 0 {
 		return nil
 	}
 	var err error
-	if t.linked, err = link(tx, t.link, t.minID); err != nil {
+	if t.linked, err = link(tx, t.link, t.d.newRowsArg(t.ids)); err != nil {
 		return err
 	}
-	for k, n := range t.grades {
-		if _, err := tx.Exec(`INSERT INTO grade_counts (grade, technique, n) VALUES (?, ?, ?)
-ON CONFLICT (grade, technique) DO UPDATE SET n = n + excluded.n`, k.grade, k.technique, n); err != nil {
+	grades := slices.SortedFunc(maps.Keys(t.grades), func(a, b gradeKey) int {
+		return cmp.Or(cmp.Compare(a.grade, b.grade), strings.Compare(a.technique, b.technique))
+	})
+	for _, k := range grades {
+		if _, err := tx.Exec(t.d.sql(`INSERT INTO grade_counts AS g (grade, technique, n) VALUES (?, ?, ?)
+ON CONFLICT (grade, technique) DO UPDATE SET n = g.n + excluded.n`), k.grade, k.technique, t.grades[k]); err != nil {
 			return fmt.Errorf("count grades: %w", err)
 		}
 	}
-	if _, err := tx.Exec("UPDATE counts SET total = total + ?, uniq = uniq + ?, submissions = submissions + ? WHERE id = 1",
+	if _, err := tx.Exec(t.d.sql("UPDATE counts SET total = total + ?, uniq = uniq + ?, submissions = submissions + ? WHERE id = 1"),
 		t.total, t.uniq, t.total); err != nil {
 		return fmt.Errorf("count: %w", err)
 	}
-	for b, c := range t.buckets {
-		if _, err := tx.Exec(`INSERT INTO stat_buckets (kind, bucket, n, uniq) VALUES (?, ?, ?, ?)
-ON CONFLICT (kind, bucket) DO UPDATE SET n = n + excluded.n, uniq = uniq + excluded.uniq`, b.kind, b.k, c[0], c[1]); err != nil {
+	buckets := slices.SortedFunc(maps.Keys(t.buckets), func(a, b bucket) int {
+		return cmp.Or(strings.Compare(a.kind, b.kind), cmp.Compare(a.k, b.k))
+	})
+	for _, b := range buckets {
+		c := t.buckets[b]
+		if _, err := tx.Exec(t.d.sql(`INSERT INTO stat_buckets AS s (kind, bucket, n, uniq) VALUES (?, ?, ?, ?)
+ON CONFLICT (kind, bucket) DO UPDATE SET n = s.n + excluded.n, uniq = s.uniq + excluded.uniq`), b.kind, b.k, c[0], c[1]); err != nil {
 			return fmt.Errorf("count: %w", err)
 		}
 	}
 	return nil
 }
 
-// inTx runs fn in an immediate transaction on the writer connection and
-// commits it. The transaction deliberately ignores the callers' contexts:
-// once the writer has taken a request, its outcome is decided by SQLite
-// alone, so an answer never contradicts what was committed.
+// maxTries is how many times inTx runs a transaction that PostgreSQL
+// aborted as a serialization failure or a deadlock.
+const maxTries = 5
+
+// inTx runs fn in a write transaction of the writer and commits it,
+// running it again (up to maxTries times in all) when PostgreSQL aborts it
+// as a serialization failure or deadlock: fn must be safe to run again.
 func (db *DB) inTx(fn func(*sql.Tx) error) error {
+	var err error
+	for try := 1; ; try++ {
+		err = db.tryTx(fn)
+		if !retryable(err) || try == maxTries {
+			return err
+		}
+		time.Sleep(time.Duration(try) * 10 * time.Millisecond)
+	}
+}
+
+// tryTx runs fn in a write transaction once. On SQLite the transaction is
+// immediate: it holds the file's write lock from BEGIN. On PostgreSQL it
+// begins by locking the counters' row, which every write transaction
+// updates before it commits anyway: taking it first orders every write
+// transaction of every server sharing the database the same way, so two
+// never wait for each other's rows (puzzles, classes, counters) in opposite
+// orders. The transaction deliberately ignores the callers' contexts: once
+// the writer has taken a request, its outcome is decided by the database
+// alone, so an answer never contradicts what was committed.
+func (db *DB) tryTx(fn func(*sql.Tx) error) error {
 	ctx := context.Background()
-	tx, err := db.wconn.BeginTx(ctx, nil)
+	var tx *sql.Tx
+	var err error
+	if db.wconn != nil {
+		tx, err = db.wconn.BeginTx(ctx, nil)
+	} else {
+		tx, err = db.writer.BeginTx(ctx, nil)
+	}
 	if err != nil {
 		return describe(fmt.Errorf("begin: %w", err))
 	}
-	if err = fn(tx); err == nil {
+	if db.d.postgres {
+		if _, err = tx.Exec("SELECT 1 FROM counts WHERE id = 1 FOR UPDATE"); err != nil {
+			err = fmt.Errorf("lock the counters: %w", err)
+		}
+	}
+	if err == nil {
+		err = fn(tx)
+	}
+	if err == nil {
 		if err = tx.Commit(); err != nil {
 			err = fmt.Errorf("commit: %w", err)
 		}
 	}
 	if err != nil {
 		_ = tx.Rollback()
-		// A failed COMMIT can leave SQLite's transaction open on the
-		// connection while database/sql considers it finished; make sure
-		// the next BEGIN starts clean. "No transaction is active" is fine.
-		_, _ = db.wconn.ExecContext(ctx, "ROLLBACK")
+		if db.wconn != nil {
+			// A failed COMMIT can leave SQLite's transaction open on the
+			// connection while database/sql considers it finished; make
+			// sure the next BEGIN starts clean. "No transaction is
+			// active" is fine.
+			_, _ = db.wconn.ExecContext(ctx, "ROLLBACK")
+		}
+		if retryable(err) {
+			return err
+		}
 		return describe(err)
 	}
 	return nil
 }
 
-// waitedForLock reports whether err is SQLite giving up on a lock.
-func waitedForLock(err error) bool {
-	c := sqliteCode(err)
-	return c == sqlite3.SQLITE_BUSY || c == sqlite3.SQLITE_LOCKED
-}
-
-func upsertOne(stmt *sql.Stmt, p *sudoku.Puzzle, now int64) (sudoku.Puzzle, bool, error) {
-	row := stmt.QueryRow(upsertArgs(make([]any, 0, 17), p, p.Givens.Key(), now)...)
+func upsertOne(tx *sql.Tx, st stmt, p *sudoku.Puzzle, now int64) (sudoku.Puzzle, bool, error) {
+	row := st.queryRow(tx, upsertArgs(make([]any, 0, 17), p, p.Givens.Key(), now)...)
 	stored, err := scanPuzzle(row.Scan)
 	if err != nil {
 		return sudoku.Puzzle{}, false, fmt.Errorf("store %s: %w", p.Givens, err)
@@ -763,22 +876,22 @@ func check(p sudoku.Puzzle) error {
 	return nil
 }
 
-// link files the rows from id minID on (the rows of this transaction) under
-// their classes: a row whose canonical form has no class yet starts one (the
+// link files the rows of this transaction (newRows with arg) under their
+// classes: a row whose canonical form has no class yet starts one (the
 // lowest id first), every other row gets same_as, the first id of its
 // class. Only the rows that join an existing class are written again. Then
 // it counts the new classes (counts.classes, uniq_classes, and the heads of
 // stat_buckets).
-func link(tx *sql.Tx, stmts []*sql.Stmt, minID int64) (map[int64]int64, error) {
+func link(tx *sql.Tx, stmts []stmt, arg any) (map[int64]int64, error) {
 	var linked map[int64]int64
 	for i, st := range stmts {
 		if i != linkUpdate {
-			if _, err := st.Exec(minID); err != nil {
+			if _, err := st.exec(tx, arg); err != nil {
 				return nil, fmt.Errorf("link classes: %w", err)
 			}
 			continue
 		}
-		rows, err := st.Query(minID)
+		rows, err := st.query(tx, arg)
 		if err != nil {
 			return nil, fmt.Errorf("link classes: %w", err)
 		}
@@ -804,34 +917,45 @@ func link(tx *sql.Tx, stmts []*sql.Stmt, minID int64) (map[int64]int64, error) {
 // classes, returning each row it filed and its class's first entry.
 const linkUpdate = 1
 
-// linkSQL are link's statements, in order; the store prepares them once,
-// on the writer connection. They run on that connection directly, inside
-// the transaction it has open (SQLite's transactions belong to the
-// connection): through tx.Stmt, database/sql would prepare a statement of a
-// *sql.Conn again for every transaction, which cost a commit more than its
-// rows.
-var linkSQL = []string{
-	`INSERT OR IGNORE INTO classes (canonical_key, first_id)
-SELECT canonical_key, min(id) FROM puzzles WHERE id >= ?1 AND same_as IS NULL GROUP BY canonical_key`,
-	`UPDATE puzzles SET same_as = c.first_id FROM classes AS c
-WHERE puzzles.id >= ?1 AND puzzles.same_as IS NULL AND c.canonical_key = puzzles.canonical_key AND c.first_id <> puzzles.id
+// linkSQL returns link's statements, in order, in dialect d; the store
+// prepares them once (see stmt). On PostgreSQL another server may have
+// started a class after this transaction looked for it (classOf): the
+// INSERT into classes then waits for that server's commit and skips the
+// class, and the UPDATE, a statement later, sees its row and files this
+// transaction's rows under it. New classes are inserted in key order, so
+// two servers starting the same classes take their keys in one order.
+func linkSQL(d dialect) []string {
+	return []string{
+		d.insertIgnore + ` classes (canonical_key, first_id)
+SELECT canonical_key, min(id) FROM puzzles WHERE ` + d.newRows + ` AND same_as IS NULL GROUP BY canonical_key ORDER BY canonical_key` + d.ignoreTail,
+		`UPDATE puzzles SET same_as = c.first_id FROM classes AS c
+WHERE puzzles.` + d.newRows + ` AND puzzles.same_as IS NULL AND c.canonical_key = puzzles.canonical_key AND c.first_id <> puzzles.id
 RETURNING puzzles.id, puzzles.same_as`,
-	countHeadsSQL + ` AND id >= ?1) WHERE id = 1`,
-	countHeadBucketsSQL + ` AND id >= ?1 GROUP BY b` + onHeadBucketSQL,
+		countHeadsSQL(d.newRows),
+		countHeadBucketsSQL(d.newRows),
+	}
 }
 
-// The counts of class heads (rows with same_as NULL), for the rows a
-// condition appended to these statements selects: link adds those of a
-// transaction's new rows, the upgrade those it measured.
-const (
-	countHeadsSQL = `UPDATE counts SET (classes, uniq_classes) = (
-    SELECT classes + count(*), uniq_classes + count(*) FILTER (WHERE solutions = 1)
-    FROM puzzles WHERE same_as IS NULL AND canonical_key IS NOT NULL`
-	countHeadBucketsSQL = `INSERT INTO stat_buckets (kind, bucket, n, uniq, heads)
+// countHeadsSQL counts the class heads (rows with same_as NULL) among the
+// rows cond selects into counts: link adds those of a transaction's new
+// rows.
+func countHeadsSQL(cond string) string {
+	return `UPDATE counts SET classes = classes + h.n, uniq_classes = uniq_classes + h.uniq
+FROM (SELECT count(*) AS n, count(*) FILTER (WHERE solutions = 1) AS uniq
+    FROM puzzles WHERE same_as IS NULL AND canonical_key IS NOT NULL AND ` + cond + `) AS h
+WHERE counts.id = 1`
+}
+
+// countHeadBucketsSQL is countHeadsSQL for the heads of stat_buckets.
+func countHeadBucketsSQL(cond string) string {
+	return `INSERT INTO stat_buckets AS s (kind, bucket, n, uniq, heads)
 SELECT 'backtracks', (SELECT bucket FROM stat_edges WHERE kind = 'backtracks' AND lo <= p.backtracks ORDER BY lo DESC LIMIT 1) AS b, 0, 0, count(*)
-FROM puzzles AS p WHERE same_as IS NULL AND solutions = 1 AND canonical_key IS NOT NULL`
-	onHeadBucketSQL = ` ON CONFLICT (kind, bucket) DO UPDATE SET heads = heads + excluded.heads`
-)
+FROM puzzles AS p WHERE same_as IS NULL AND solutions = 1 AND canonical_key IS NOT NULL AND ` + cond + `
+GROUP BY b ORDER BY b` + onHeadBucketSQL
+}
+
+// onHeadBucketSQL adds to the heads of a bucket.
+const onHeadBucketSQL = ` ON CONFLICT (kind, bucket) DO UPDATE SET heads = s.heads + excluded.heads`
 
 // readSameAs completes the class link of a puzzle stored in this
 // transaction: link may have filed it after its INSERT returned it.
@@ -845,21 +969,20 @@ func readSameAs(t *tally, r *result) {
 }
 
 // readClasses completes SameAs on the puzzles of ps that this transaction
-// inserted (those not dup, in order, ids from minID on: INSERT gives each
-// new row the next id), with the repeats link filed after they were
-// written, so the caller can tell which were another way of writing an
-// archived puzzle.
+// inserted (those not dup, in order, with the ids t.ids), with the repeats
+// link filed after they were written, so the caller can tell which were
+// another way of writing an archived puzzle.
 func readClasses(t *tally, ps []sudoku.Puzzle, dup []bool) {
-	id := t.minID
+	j := 0
 	for i := range ps {
 		if dup[i] {
 			continue
 		}
 		if ps[i].SameAs == nil {
-			if first, ok := t.linked[id]; ok {
+			if first, ok := t.linked[t.ids[j]]; ok {
 				ps[i].SameAs = &first
 			}
 		}
-		id++
+		j++
 	}
 }

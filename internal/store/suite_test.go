@@ -1,0 +1,305 @@
+package store
+
+import (
+	"context"
+	"math/rand/v2"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sudoku-archive/sudoku/internal/pgtest"
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+// A backend is one of the databases the store runs on, for the suite:
+// dsn names a new, empty archive of it.
+type backend struct {
+	name string
+	dsn  func(tb testing.TB) string
+}
+
+// open opens a new, empty archive and closes it when the test ends.
+func (b backend) open(tb testing.TB) *DB {
+	tb.Helper()
+	return MustOpenDBAt(tb, b.dsn(tb))
+}
+
+var sqliteBackend = backend{"sqlite", func(tb testing.TB) string { return filepath.Join(tb.TempDir(), "sudoku.db") }}
+
+// suite is the store's behaviour, written once: every case runs on SQLite
+// (TestSQLite) and on PostgreSQL (TestPostgres), each on an archive of its
+// own. Tests of one database's own machinery (SQLite's plans, files,
+// locks and migrations) stay outside it.
+var suite = []struct {
+	name string
+	run  func(*testing.T, backend)
+}{
+	{"AddMany", testAddMany},
+	{"ListByBand", testListByBand},
+	{"ListBandRejects", testListBandRejects},
+	{"ListAround", testListAround},
+	{"Batch", testBatch},
+	{"BatchRollback", testBatchRollback},
+	{"BatchHoldsWriter", testBatchHoldsWriter},
+	{"Classes", testClasses},
+	{"Daily", testDaily},
+	{"GradeListing", testGradeListing},
+	{"ExportCancelledIsAnError", testExportCancelledIsAnError},
+	{"ListPagesEveryOrder", testListPagesEveryOrder},
+	{"ListPrevFromShortStart", testListPrevFromShortStart},
+	{"ListPastTheEnd", testListPastTheEnd},
+	{"ListDefaultsAndLimits", testListDefaultsAndLimits},
+	{"ListRejectsBadCursors", testListRejectsBadCursors},
+	{"Export", testExport},
+	{"ExportAcrossChunks", testExportAcrossChunks},
+	{"Stats", testStats},
+	{"StatsSubmitMany", testStatsSubmitMany},
+	{"PingAndClose", testPingAndClose},
+	{"SubmitDedupes", testSubmitDedupes},
+	{"PuzzleNotFound", testPuzzleNotFound},
+	{"SubmitRefusesInvalid", testSubmitRefusesInvalid},
+	{"SubmitConcurrent", testSubmitConcurrent},
+	{"SubmitBatchIsolatesFailure", testSubmitBatchIsolatesFailure},
+	{"SubmitMany", testSubmitMany},
+	{"SubmitManyAcrossStatements", testSubmitManyAcrossStatements},
+	{"SubmitCancelled", testSubmitCancelled},
+	{"CloseDrains", testCloseDrains},
+	{"Secret", testSecret},
+	{"TwoServers", testTwoServers},
+	{"TwoServersBulk", testTwoServersBulk},
+}
+
+func runSuite(t *testing.T, bk backend) {
+	for _, tc := range suite {
+		t.Run(tc.name, func(t *testing.T) { tc.run(t, bk) })
+	}
+}
+
+func TestSQLite(t *testing.T) { runSuite(t, sqliteBackend) }
+
+// TestPostgres runs the suite on a throwaway PostgreSQL cluster (one for
+// the whole suite, a new database for each case).
+func TestPostgres(t *testing.T) {
+	c := pgtest.Start(t)
+	runSuite(t, backend{"postgres", c.NewDB})
+}
+
+// testSecret checks that Secret makes one key for the archive and keeps it.
+func testSecret(t *testing.T, bk backend) {
+	ctx := context.Background()
+	dsn := bk.dsn(t)
+	db := MustOpenDBAt(t, dsn)
+	s1, err := db.Secret(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s1) != 32 {
+		t.Fatalf("secret of %d bytes, want 32", len(s1))
+	}
+	other := MustOpenDBAt(t, dsn)
+	s2, err := other.Secret(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(s1) != string(s2) {
+		t.Errorf("two handles on one archive read different secrets")
+	}
+	if s3, _ := MustOpenDBAt(t, bk.dsn(t)).Secret(ctx); string(s3) == string(s1) {
+		t.Errorf("two archives share a secret")
+	}
+}
+
+// twoServers opens the same archive twice, as two servers sharing one
+// database would (on SQLite, two processes on one file).
+func twoServers(t *testing.T, bk backend) [2]*DB {
+	dsn := bk.dsn(t)
+	return [2]*DB{MustOpenDBAt(t, dsn), MustOpenDBAt(t, dsn)}
+}
+
+// checkArchive checks every counter of db against its rows: want holds the
+// submissions of each givens acknowledged.
+func checkArchive(t *testing.T, db *DB, want map[sudoku.Grid]int64) {
+	t.Helper()
+	ctx := context.Background()
+	all := exportAll(t, db, sudoku.ListQuery{Sort: sudoku.SortSubmitted})
+	got := map[sudoku.Grid]int64{}
+	heads := map[sudoku.Grid]int64{} // canonical form -> its first entry
+	for _, p := range all {
+		got[p.Givens] = p.Submissions
+		if p.SameAs == nil {
+			if h, ok := heads[p.Canonical]; ok {
+				t.Errorf("class %s has two first entries, %d and %d", p.Canonical, h, p.ID)
+			}
+			heads[p.Canonical] = p.ID
+		}
+	}
+	for _, p := range all {
+		if p.SameAs != nil && heads[p.Canonical] != *p.SameAs {
+			t.Errorf("puzzle %d filed under %d, its class's first entry is %d", p.ID, *p.SameAs, heads[p.Canonical])
+		}
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("submissions by givens (-want +got):\n%s", d)
+	}
+	s, err := db.Stats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := wantStats(all)
+	if s.Total != ws.Total || s.Unique != ws.Unique || s.Submissions != ws.Submissions || s.Distinct != int64(len(heads)) {
+		t.Errorf("stats: total %d, unique %d, submissions %d, distinct %d; want %d, %d, %d, %d",
+			s.Total, s.Unique, s.Submissions, s.Distinct, ws.Total, ws.Unique, ws.Submissions, len(heads))
+	}
+	if d := cmp.Diff(ws.Backtracks, s.Backtracks); d != "" {
+		t.Errorf("backtracks histogram (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff(ws.Clues, s.Clues); d != "" {
+		t.Errorf("clues histogram (-want +got):\n%s", d)
+	}
+	page, err := db.List(ctx, sudoku.ListQuery{Distinct: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if page.Total != int64(len(heads)) {
+		t.Errorf("distinct total %d, want %d", page.Total, len(heads))
+	}
+}
+
+// variants returns n puzzles of k classes: each class is one puzzle of the
+// norvig collection written several ways (rows and digits permuted).
+func variants(t *testing.T, n, k int) []sudoku.Puzzle {
+	t.Helper()
+	base := norvig(t, k)
+	rng := rand.New(rand.NewPCG(1, 2))
+	var ps []sudoku.Puzzle
+	for i := range n {
+		p := base[i%k]
+		if i >= k && i%3 != 0 {
+			g := shuffled(rng, p.Givens)
+			q, err := sudoku.Rate(g, sudoku.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p = q
+		}
+		ps = append(ps, p)
+	}
+	return ps
+}
+
+// testTwoServers submits overlapping puzzles (the same givens, and other
+// ways of writing the same puzzles) from many goroutines through two
+// handles on one archive, as two servers would: each givens is one row
+// with every submission counted, each class has one first entry, and the
+// counters agree with the rows.
+func testTwoServers(t *testing.T, bk backend) {
+	ctx := context.Background()
+	dbs := twoServers(t, bk)
+	ps := variants(t, 60, 8)
+	const workers, each = 16, 30
+	var mu sync.Mutex
+	want := map[sudoku.Grid]int64{}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for j := range each {
+				p := ps[(w*7+j*11)%len(ps)]
+				stored, _, err := dbs[(w+j)%2].Submit(ctx, p)
+				if err != nil {
+					t.Errorf("worker %d: %v", w, err)
+					return
+				}
+				if stored.Givens != p.Givens {
+					t.Errorf("stored %s for %s", stored.Givens, p.Givens)
+				}
+				mu.Lock()
+				want[p.Givens]++
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	checkArchive(t, dbs[0], want)
+	checkArchive(t, dbs[1], want)
+}
+
+// testTwoServersBulk is testTwoServers for SubmitMany, AddMany and
+// batches, side by side with single submissions.
+func testTwoServersBulk(t *testing.T, bk backend) {
+	ctx := context.Background()
+	dbs := twoServers(t, bk)
+	ps := variants(t, 90, 10)
+	var mu sync.Mutex
+	want := map[sudoku.Grid]int64{}
+	count := func(part []sudoku.Puzzle, dup []bool, add bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		for i, p := range part {
+			if !add || !dup[i] {
+				want[p.Givens]++
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Go(func() {
+			db := dbs[w%2]
+			rng := rand.New(rand.NewPCG(uint64(w), 7))
+			for j := range 6 {
+				part := make([]sudoku.Puzzle, 1+rng.IntN(20))
+				for i := range part {
+					part[i] = ps[rng.IntN(len(ps))]
+				}
+				var err error
+				switch (w + j) % 4 {
+				case 0:
+					var dup []bool
+					dup, err = db.SubmitMany(ctx, part)
+					count(part, dup, false)
+				case 1:
+					var dup []bool
+					dup, err = db.AddMany(ctx, part)
+					count(part, dup, true)
+				case 2:
+					// A batch counts every copy, as SubmitMany does.
+					if err = bulkBatch(ctx, db, part); err == nil {
+						count(part, nil, false)
+					}
+				default:
+					for _, p := range part[:min(3, len(part))] {
+						if _, _, err = db.Submit(ctx, p); err != nil {
+							break
+						}
+						count([]sudoku.Puzzle{p}, nil, false)
+					}
+				}
+				if err != nil {
+					t.Errorf("worker %d, round %d: %v", w, j, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	checkArchive(t, dbs[0], want)
+	checkArchive(t, dbs[1], want)
+}
+
+// bulkBatch archives ps in one batch of two parts.
+func bulkBatch(ctx context.Context, db *DB, ps []sudoku.Puzzle) error {
+	bt, err := db.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	half := len(ps) / 2
+	if err := bt.Add(ps[:half]); err != nil {
+		return err
+	}
+	if err := bt.Add(ps[half:]); err != nil {
+		return err
+	}
+	_, err = bt.Commit()
+	return err
+}
