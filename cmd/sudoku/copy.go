@@ -54,7 +54,7 @@ func runCopy(ctx context.Context, e *env, args []string) (err error) {
 		return err
 	}
 	if dstStats.Total > 0 {
-		return fmt.Errorf("copy: %s holds %d puzzles already: the destination must be an empty archive", *to, dstStats.Total)
+		return fmt.Errorf("copy: %s holds %d puzzles already: the destination must be an empty archive", store.Redact(*to), dstStats.Total)
 	}
 
 	start := time.Now()
@@ -77,6 +77,13 @@ func runCopy(ctx context.Context, e *env, args []string) (err error) {
 			return fmt.Errorf("copy: %w", err)
 		}
 	}
+	settings, err := src.Settings(ctx)
+	if err != nil {
+		return err
+	}
+	if err := dst.PutSettings(ctx, settings); err != nil {
+		return fmt.Errorf("copy: %w", err)
+	}
 	fmt.Fprintf(e.stdout, "copied %d puzzles and %d puzzles of the day in %.2fs\n", n, len(days), time.Since(start).Seconds())
 
 	start = time.Now()
@@ -86,7 +93,7 @@ func runCopy(ctx context.Context, e *env, args []string) (err error) {
 	if err != nil {
 		return fmt.Errorf("verify: %w", err)
 	}
-	fmt.Fprintf(e.stdout, "verified: every row, the puzzles of the day and the counters are the same in both, in %.2fs\n", time.Since(start).Seconds())
+	fmt.Fprintf(e.stdout, "verified: every row, the puzzles of the day, the counters and the settings are the same in both, in %.2fs\n", time.Since(start).Seconds())
 	return nil
 }
 
@@ -179,6 +186,7 @@ func verifyCopy(ctx context.Context, src, dst *store.DB, total int64, progress f
 	for _, f := range []func(*store.DB) (any, error){
 		func(db *store.DB) (any, error) { return db.Dailies(ctx) },
 		func(db *store.DB) (any, error) { return db.Stats(ctx) },
+		func(db *store.DB) (any, error) { return db.Settings(ctx) },
 	} {
 		want, err := f(src)
 		if err != nil {
@@ -189,7 +197,7 @@ func verifyCopy(ctx context.Context, src, dst *store.DB, total int64, progress f
 			return err
 		}
 		if !reflect.DeepEqual(want, got) {
-			return fmt.Errorf("the source has %+v, the destination %+v", want, got)
+			return fmt.Errorf("the source has %v, the destination %v", want, got)
 		}
 	}
 	return nil

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/sudoku-archive/sudoku/internal/pgtest"
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
 	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
@@ -64,6 +65,9 @@ func fillArchive(t *testing.T, dsn string) []sudoku.Puzzle {
 			t.Fatal(err)
 		}
 	}
+	if _, err := db.Secret(ctx); err != nil {
+		t.Fatal(err)
+	}
 	for i, date := range []string{"2026-11-01", "2026-11-02"} {
 		p, err := db.Puzzle(ctx, int64(3+i*40))
 		if err != nil {
@@ -95,7 +99,7 @@ func fillArchive(t *testing.T, dsn string) []sudoku.Puzzle {
 
 // archiveExtras reads what a copy keeps beside the rows: the counters and
 // the puzzles of the day.
-func archiveExtras(t *testing.T, dsn string) (sudoku.Stats, []store.DailyEntry) {
+func archiveExtras(t *testing.T, dsn string) (sudoku.Stats, []store.DailyEntry, map[string][]byte) {
 	t.Helper()
 	ctx := context.Background()
 	db, err := store.Open(ctx, dsn)
@@ -111,10 +115,14 @@ func archiveExtras(t *testing.T, dsn string) (sudoku.Stats, []store.DailyEntry) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s, d
+	m, err := db.Settings(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, d, m
 }
 
-var copySummaryRE = regexp.MustCompile(`^copied (\d+) puzzles and 2 puzzles of the day in \d+\.\d\ds\nverified: every row, the puzzles of the day and the counters are the same in both, in \d+\.\d\ds\n$`)
+var copySummaryRE = regexp.MustCompile(`^copied (\d+) puzzles and 2 puzzles of the day in \d+\.\d\ds\nverified: every row, the puzzles of the day, the counters and the settings are the same in both, in \d+\.\d\ds\n$`)
 
 // copyArchive runs `sudoku copy` and checks its report.
 func copyArchive(t *testing.T, from, to string) {
@@ -132,8 +140,14 @@ func checkSameArchive(t *testing.T, want []sudoku.Puzzle, a, b string) {
 	if d := cmp.Diff(want, archiveRows(t, b), cmpopts.EquateEmpty()); d != "" {
 		t.Errorf("rows of %s (-source +copy):\n%s", b, d)
 	}
-	sa, da := archiveExtras(t, a)
-	sb, db := archiveExtras(t, b)
+	sa, da, ma := archiveExtras(t, a)
+	sb, db, mb := archiveExtras(t, b)
+	if len(ma) == 0 {
+		t.Errorf("%s has no settings", a)
+	}
+	if d := cmp.Diff(ma, mb); d != "" {
+		t.Errorf("settings (-source +copy):\n%s", d)
+	}
 	if d := cmp.Diff(sa, sb); d != "" {
 		t.Errorf("stats (-source +copy):\n%s", d)
 	}
@@ -189,6 +203,34 @@ func TestCopy(t *testing.T) {
 	err = verifyCopy(ctx, a, b, 0, func(int64, int64) {})
 	if err == nil || !strings.Contains(err.Error(), "row 5 (puzzle 5): submissions is") {
 		t.Errorf("verify after a change: %v", err)
+	}
+}
+
+// TestCopyPostgres moves an archive from SQLite to PostgreSQL and back:
+// every row, counter, puzzle of the day and setting arrives unchanged each
+// way, and a server on the PostgreSQL copy numbers new puzzles after the
+// copied ids.
+func TestCopyPostgres(t *testing.T) {
+	c := pgtest.Start(t)
+	dir := t.TempDir()
+	src, back := dir+"/src.db", dir+"/back.db"
+	pg := c.NewDB(t)
+	rows := fillArchive(t, src)
+	copyArchive(t, src, pg)
+	checkSameArchive(t, rows, src, pg)
+	copyArchive(t, pg, back)
+	checkSameArchive(t, rows, src, back)
+
+	s := startServe(t, pg, "--rate-limit", "0")
+	var p puzzleJSON
+	if res := call(t, "POST", s.url+"/api/puzzles", `{"puzzle": "`+easy+`"}`, &p); res.StatusCode != 201 || p.ID <= rows[len(rows)-1].ID {
+		t.Errorf("first new puzzle on the PostgreSQL copy: status %d, id %d, want an id past %d", res.StatusCode, p.ID, rows[len(rows)-1].ID)
+	}
+	if err := s.stop(); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runCmd(t, "", "copy", "--from", src, "--to", pg); err == nil || !strings.Contains(err.Error(), "must be an empty archive") {
+		t.Errorf("copy into a full PostgreSQL archive: %v, want a refusal", err)
 	}
 }
 

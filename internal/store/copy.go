@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -42,7 +43,7 @@ func (db *DB) Restore(ctx context.Context, ps []sudoku.Puzzle) error {
 		if ps[0].ID <= last {
 			return fmt.Errorf("puzzle %d is not past the last archived id %d", ps[0].ID, last)
 		}
-		t := tally{link: db.linkStmts, find: db.findClass}
+		t := db.newTally()
 		var repeats int64 // submissions past each row's first: the tally counts one a row
 		args := make([]any, 0, restoreRows*20)
 		for start := 0; start < len(ps); start += restoreRows {
@@ -61,7 +62,7 @@ func (db *DB) Restore(ctx context.Context, ps []sudoku.Puzzle) error {
 				t.add(p)
 				repeats += p.Submissions - 1
 			}
-			if _, err := tx.Exec(restoreSQL(len(part)), args...); err != nil {
+			if _, err := tx.Exec(db.d.sql(restoreSQL(len(part))), args...); err != nil {
 				return fmt.Errorf("puzzles %d-%d: %w", part[0].ID, part[len(part)-1].ID, err)
 			}
 		}
@@ -70,8 +71,15 @@ func (db *DB) Restore(ctx context.Context, ps []sudoku.Puzzle) error {
 		if err := t.commit(tx); err != nil {
 			return err
 		}
-		if _, err := tx.Exec("UPDATE counts SET submissions = submissions + ? WHERE id = 1", repeats); err != nil {
+		if _, err := tx.Exec(db.d.sql("UPDATE counts SET submissions = submissions + ? WHERE id = 1"), repeats); err != nil {
 			return fmt.Errorf("count submissions: %w", err)
+		}
+		if db.d.postgres {
+			// Rows inserted with their ids leave the identity's sequence
+			// where it was: the next submission must get an id past them.
+			if _, err := tx.Exec("SELECT setval(pg_get_serial_sequence('puzzles', 'id'), (SELECT max(id) FROM puzzles))"); err != nil {
+				return fmt.Errorf("move the id sequence past the copied rows: %w", err)
+			}
 		}
 		return nil
 	})
@@ -127,4 +135,49 @@ engine_version, submitted_at, submissions, canonical, canonical_key, same_as, gr
 		q.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 	}
 	return q.String()
+}
+
+// Settings returns the archive's settings rows (the secret Secret keeps,
+// say) by name, without making any.
+func (db *DB) Settings(ctx context.Context) (map[string][]byte, error) {
+	if db.isClosed() {
+		return nil, ErrClosed
+	}
+	rows, err := db.reader.QueryContext(ctx, "SELECT name, value FROM settings")
+	if err != nil {
+		return nil, fmt.Errorf("read settings: %w", err)
+	}
+	defer rows.Close()
+	m := map[string][]byte{}
+	for rows.Next() {
+		var name string
+		var value []byte
+		if err := rows.Scan(&name, &value); err != nil {
+			return nil, fmt.Errorf("read settings: %w", err)
+		}
+		m[name] = value
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read settings: %w", err)
+	}
+	return m, nil
+}
+
+// PutSettings writes settings rows, replacing those of the same names: a
+// copied archive keeps its source's secret, so forms served before a move
+// are still accepted after it.
+func (db *DB) PutSettings(ctx context.Context, m map[string][]byte) error {
+	err := db.write(ctx, func(tx *sql.Tx) error {
+		for _, name := range slices.Sorted(maps.Keys(m)) {
+			if _, err := tx.Exec(db.d.sql(`INSERT INTO settings (name, value) VALUES (?, ?)
+ON CONFLICT (name) DO UPDATE SET value = excluded.value`), name, m[name]); err != nil {
+				return fmt.Errorf("setting %s: %w", name, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("write settings: %w", err)
+	}
+	return nil
 }
