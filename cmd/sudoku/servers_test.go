@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"net/http/cookiejar"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,6 +30,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/sudoku-archive/sudoku/internal/pgtest"
 	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -46,6 +49,7 @@ type backend struct {
 func backends() []backend {
 	return []backend{
 		{name: "sqlite", sqlite: true, archive: func(tb testing.TB) string { return filepath.Join(tb.TempDir(), "sudoku.db") }},
+		{name: "postgres", archive: func(tb testing.TB) string { return pgtest.Start(tb).NewDB(tb) }},
 	}
 }
 
@@ -196,7 +200,9 @@ func submitRetry(ctx context.Context, client *http.Client, base, p string, retri
 
 // TestServersShareArchive starts two servers on one archive: a puzzle
 // submitted to one is there at once on the other, a repeat through the
-// other counts on the same row.
+// other counts on the same row, and a form token from one is accepted by
+// the other (the CSRF secret comes from the archive, so a load balancer
+// may send the page and its post to different servers).
 func TestServersShareArchive(t *testing.T) {
 	eachBackend(t, func(t *testing.T, b backend) {
 		dsn := b.archive(t)
@@ -226,13 +232,42 @@ func TestServersShareArchive(t *testing.T) {
 			t.Fatalf("A after the repeat: status %d, %+v", res.StatusCode, onA)
 		}
 
+		// A form served by A, posted to B. The cookie jar does not tell
+		// the two apart (same host, another port), as behind one name.
+		jar, _ := cookiejar.New(nil)
+		browser := &http.Client{Jar: jar, Timeout: 20 * time.Second,
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+		res, err := browser.Get(sa.url + "/")
+		if err != nil || res.StatusCode != http.StatusOK {
+			t.Fatalf("home page of A: %v %v", res, err)
+		}
+		res.Body.Close()
+		u, _ := url.Parse(sa.url)
+		var token string
+		for _, c := range jar.Cookies(u) {
+			if c.Name == "_csrf" {
+				token = c.Value
+			}
+		}
+		if token == "" {
+			t.Fatal("A set no CSRF cookie")
+		}
+		res, err = browser.PostForm(sb.url+"/puzzles", url.Values{"puzzle": {bOther}, "_csrf": {token}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusSeeOther {
+			t.Fatalf("A's form posted to B: status %d, want 303", res.StatusCode)
+		}
+
 		for _, s := range []*server{sa, sb} {
 			if err := s.stop(); err != nil {
 				t.Fatalf("serve returned %v\n%s", err, s.logs)
 			}
 		}
 		got := checkArchive(t, b, dsn)
-		if d := cmp.Diff(map[string]int64{easy: 2}, got); d != "" {
+		if d := cmp.Diff(map[string]int64{easy: 2, bOther: 1}, got); d != "" {
 			t.Errorf("archive (-want +got):\n%s", d)
 		}
 	})
