@@ -28,7 +28,19 @@ import (
 func BenchmarkArchiveSubmit(b *testing.B) {
 	const clients = 32
 	bin := buildBinary(b)
+	// One cluster for the servers on PostgreSQL and for pgbench, when
+	// this machine has one.
+	var c *pgtest.Cluster
+	if _, err := pgtest.Bin(); err == nil {
+		c = pgtest.Start(b)
+	}
 	for _, be := range backends() {
+		if be.name == "postgres" {
+			if c == nil {
+				continue
+			}
+			be.archive = func(tb testing.TB) string { return c.NewDB(tb) }
+		}
 		for _, n := range []int{1, 2} {
 			b.Run(fmt.Sprintf("%s/servers=%d", be.name, n), func(b *testing.B) {
 				dsn := be.archive(b)
@@ -46,8 +58,11 @@ func BenchmarkArchiveSubmit(b *testing.B) {
 			})
 		}
 	}
+	if c == nil {
+		return
+	}
 	b.Run("pgbench", func(b *testing.B) {
-		pgbenchOnce.Do(func() { pgbenchTPS, pgbenchErr = runPgbench(b) })
+		pgbenchOnce.Do(func() { pgbenchTPS, pgbenchErr = runPgbench(b, c) })
 		if pgbenchErr != nil {
 			b.Fatal(pgbenchErr)
 		}
@@ -65,10 +80,9 @@ var (
 
 var tpsRE = regexp.MustCompile(`tps = ([0-9.]+) \(without initial connection time\)`)
 
-// runPgbench starts a cluster, initializes pgbench's tables in a database
-// of it and returns the rate of pgbench -N -c16 -j2 -T10 there.
-func runPgbench(b *testing.B) (float64, error) {
-	c := pgtest.Start(b)
+// runPgbench initializes pgbench's tables in a new database of c and
+// returns the rate of pgbench -N -c16 -j2 -T10 there.
+func runPgbench(b *testing.B, c *pgtest.Cluster) (float64, error) {
 	bin, err := exec.LookPath("pgbench")
 	if err != nil {
 		bin = filepath.Join(c.BinDir(), "pgbench")
