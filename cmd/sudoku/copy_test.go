@@ -248,21 +248,33 @@ func TestCopyUsage(t *testing.T) {
 }
 
 // BenchmarkCopyMillion copies the archive of a million synthetic puzzles
-// the listing benchmarks use (SUDOKU_BENCH_ARCHIVE, or built first) into a
-// new SQLite file with `sudoku copy`, verification included, and reports
+// the listing benchmarks use (SUDOKU_BENCH_ARCHIVE, or built first) with
+// `sudoku copy`, verification included, into a new SQLite file and into a
+// new PostgreSQL database (when pgtest can start a cluster), and reports
 // puzzles per second for the whole command.
 //
-//	go test -run '^$' -bench CopyMillion -benchtime 1x ./cmd/sudoku
+//	SUDOKU_BENCH_ARCHIVE=/tmp/m.db go test -run '^$' -bench CopyMillion -benchtime 1x ./cmd/sudoku
 func BenchmarkCopyMillion(b *testing.B) {
 	src := millionArchive(b)
-	for b.Loop() {
-		dst := filepath.Join(b.TempDir(), "copy.db")
-		var out, errOut strings.Builder
-		if err := run(context.Background(), []string{"copy", "--from", src, "--to", dst}, func(string) string { return "" },
-			strings.NewReader(""), &out, &errOut); err != nil {
-			b.Fatalf("copy: %v\n%s%s", err, &out, &errOut)
-		}
-		b.Log(strings.TrimSpace(out.String()))
+	for _, to := range []string{"sqlite", "postgres"} {
+		b.Run("to="+to, func(b *testing.B) {
+			var c *pgtest.Cluster
+			if to == "postgres" {
+				c = pgtest.Start(b)
+			}
+			for b.Loop() {
+				dst := filepath.Join(b.TempDir(), "copy.db")
+				if c != nil {
+					dst = c.NewDB(b)
+				}
+				var out, errOut strings.Builder
+				if err := run(context.Background(), []string{"copy", "--from", src, "--to", dst}, func(string) string { return "" },
+					strings.NewReader(""), &out, &errOut); err != nil {
+					b.Fatalf("copy: %v\n%s%s", err, &out, &errOut)
+				}
+				b.Log(strings.TrimSpace(out.String()))
+			}
+			b.ReportMetric(float64(millionRows)*float64(b.N)/b.Elapsed().Seconds(), "puzzles/s")
+		})
 	}
-	b.ReportMetric(float64(millionRows)*float64(b.N)/b.Elapsed().Seconds(), "puzzles/s")
 }
