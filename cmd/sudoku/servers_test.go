@@ -288,7 +288,7 @@ func TestServersSameSubmissions(t *testing.T) {
 		dsn := b.archive(t)
 		servers := []*proc{startProc(t, bin, dsn, "--rate-limit", "0"), startProc(t, bin, dsn, "--rate-limit", "0")}
 		src := newPuzzleSource(t)
-		const puzzles, copies = 400, 4
+		const puzzles, copies = 200, 4
 		type job struct {
 			p string
 			s int // which server
@@ -426,7 +426,7 @@ func TestServersKillOne(t *testing.T) {
 	})
 }
 
-// TestServersWithImport runs `sudoku import` of 10,000 puzzles while two
+// TestServersWithImport runs `sudoku import` of 5,000 puzzles while two
 // server processes take submissions on the same archive. The import
 // reports every line imported, the servers answer every submission (on
 // SQLite some with 503 while the import's batch holds the write lock;
@@ -441,7 +441,7 @@ func TestServersWithImport(t *testing.T) {
 		dsn := b.archive(t)
 		servers := []*proc{startProc(t, bin, dsn, "--rate-limit", "0"), startProc(t, bin, dsn, "--rate-limit", "0")}
 		src := newPuzzleSource(t)
-		lines := make([]string, 10000)
+		lines := make([]string, 5000)
 		for i := range lines {
 			lines[i] = src.next()
 		}
