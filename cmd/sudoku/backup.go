@@ -24,6 +24,9 @@ func runBackup(ctx context.Context, e *env, args []string) error {
 		return errUsage{"backup takes one argument: the file to write, which must not exist yet"}
 	}
 	out := fs.Arg(0)
+	if store.IsPostgres(*dbPath) {
+		return fmt.Errorf("backup: %s is a PostgreSQL database: back it up with pg_dump (pg_dump -Fc -f FILE URL)", store.Redact(*dbPath))
+	}
 	// Opening a missing file would create an empty archive and back that up.
 	if _, err := os.Stat(*dbPath); errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("backup: no database at %s", *dbPath)

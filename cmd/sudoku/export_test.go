@@ -2,14 +2,13 @@ package main
 
 import (
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 )
 
-func TestExportCommand(t *testing.T) {
-	dir := t.TempDir()
-	db := filepath.Join(dir, "a.db")
+func TestExportCommand(t *testing.T) { eachDatabase(t, testExportCommand) }
+
+func testExportCommand(t *testing.T, db string) {
 	hard := "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 	if _, _, err := runCmd(t, easy+"\n"+hard+"\n", "import", "--db", db, "-"); err != nil {
 		t.Fatal(err)

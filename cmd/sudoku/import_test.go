@@ -31,9 +31,10 @@ func summary(t *testing.T, out string) string {
 	return strings.Join(m[1:], " ")
 }
 
-func TestImportCommand(t *testing.T) {
+func TestImportCommand(t *testing.T) { eachDatabase(t, testImportCommand) }
+
+func testImportCommand(t *testing.T, db string) {
 	dir := t.TempDir()
-	db := filepath.Join(dir, "a.db")
 	file := filepath.Join(dir, "in.txt")
 	in := "# a collection\n\n" + easy + "\n" + strings.ReplaceAll(easy, ".", "0") + " 7.2\nnot a puzzle\n" +
 		"55" + easy[2:] + "\n"

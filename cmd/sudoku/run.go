@@ -128,5 +128,5 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 // dbFlag adds the --db flag every database command shares: the flag beats
 // SUDOKU_DB, which beats sudoku.db in the working directory.
 func dbFlag(fs *flag.FlagSet, e *env) *string {
-	return fs.String("db", envOr(e, "SUDOKU_DB", defaultDB), "SQLite database file, created and migrated on first use (env SUDOKU_DB)")
+	return fs.String("db", envOr(e, "SUDOKU_DB", defaultDB), "SQLite database file, created and migrated on first use, or a PostgreSQL URL (postgres://user@host/db, the database must exist) (env SUDOKU_DB)")
 }

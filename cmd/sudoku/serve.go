@@ -9,6 +9,7 @@ import (
 	"net/netip"
 	"strings"
 
+	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/web"
 )
 
@@ -98,7 +99,7 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 	if e.opened != nil {
 		e.opened(db)
 	}
-	cfg.web.Logger.Info("database open", slog.String("path", cfg.db))
+	cfg.web.Logger.Info("database open", slog.String("path", store.Redact(cfg.db)))
 	// Forms are signed with the archive's secret, the same for every
 	// server on it, so a form served by one is accepted by another (and
 	// by this one after a restart).

@@ -188,8 +188,9 @@ type puzzleJSON struct {
 // TestServeEndToEnd runs `sudoku serve` on a real database: submit,
 // duplicate, list, get; then a restart over the same file serves the same
 // data.
-func TestServeEndToEnd(t *testing.T) {
-	dbPath := filepath.Join(t.TempDir(), "sudoku.db")
+func TestServeEndToEnd(t *testing.T) { eachDatabase(t, testServeEndToEnd) }
+
+func testServeEndToEnd(t *testing.T, dbPath string) {
 	s := startServe(t, dbPath, "--rate-limit", "0")
 
 	var first, dup, got puzzleJSON
@@ -225,7 +226,7 @@ func TestServeEndToEnd(t *testing.T) {
 		t.Errorf("logs lack request lines or the shutdown:\n%s", logs)
 	}
 
-	// A new process over the same file.
+	// A new process over the same archive.
 	s = startServe(t, dbPath)
 	var again puzzleJSON
 	if res := call(t, "GET", s.url+"/api/puzzles/1", "", &again); res.StatusCode != http.StatusOK {

@@ -45,7 +45,7 @@ func openArchive(ctx context.Context, e *env, path string) (*store.DB, error) {
 		return db, err
 	}
 	fmt.Fprintf(e.stderr, "upgrading %s: measuring %d puzzles with engine %s (interrupt at any time; the next start resumes)\n",
-		path, stale, sudoku.EngineVersion)
+		store.Redact(path), stale, sudoku.EngineVersion)
 	bar := newCountBar(e.stderr, "measuring")
 	start := time.Now()
 	n, err := bulk.Remeasure(ctx, db, sudoku.Options{MaxNodes: upgradeNodes, Done: ctx.Done()}, bulk.PassOptions{Progress: bar.set})

@@ -79,20 +79,21 @@ var (
 // dialectOf returns the dialect of dsn: PostgreSQL for a postgres:// or
 // postgresql:// URL, SQLite (a file name) for anything else.
 func dialectOf(dsn string) dialect {
-	if isPostgres(dsn) {
+	if IsPostgres(dsn) {
 		return postgresDialect
 	}
 	return sqliteDialect
 }
 
-func isPostgres(dsn string) bool {
+// IsPostgres reports whether Open takes dsn for a PostgreSQL database.
+func IsPostgres(dsn string) bool {
 	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
 }
 
 // Redact returns dsn fit for a log or an error message: a PostgreSQL URL
 // without its password; a file name as it is.
 func Redact(dsn string) string {
-	if !isPostgres(dsn) {
+	if !IsPostgres(dsn) {
 		return dsn
 	}
 	u, err := url.Parse(dsn)

@@ -137,7 +137,7 @@ type DB struct {
 // created if it is missing.
 func Open(ctx context.Context, dsn string) (*DB, error) {
 	open := openSQLite
-	if isPostgres(dsn) {
+	if IsPostgres(dsn) {
 		open = openPostgres
 	}
 	db, err := open(ctx, dsn)

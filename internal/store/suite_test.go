@@ -77,11 +77,17 @@ func runSuite(t *testing.T, bk backend) {
 	}
 }
 
-func TestSQLite(t *testing.T) { runSuite(t, sqliteBackend) }
+// TestSQLite runs the suite on SQLite, beside TestPostgres: one waits on
+// fsync while the other works.
+func TestSQLite(t *testing.T) {
+	t.Parallel()
+	runSuite(t, sqliteBackend)
+}
 
 // TestPostgres runs the suite on a throwaway PostgreSQL cluster (one for
 // the whole suite, a new database for each case).
 func TestPostgres(t *testing.T) {
+	t.Parallel()
 	c := pgtest.Start(t)
 	runSuite(t, backend{"postgres", c.NewDB})
 }

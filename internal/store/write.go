@@ -661,14 +661,54 @@ const findClassSQL = "SELECT first_id FROM classes WHERE canonical_key = ?"
 // seek each), so that it is written with the row; link files the rest
 // (the first entries of new classes, and their repeats in the same
 // transaction) after the rows are in.
+//
+// On PostgreSQL, where each statement is a round trip to the server, the
+// classes of up to classChunk puzzles are read at once.
 func (t *tally) classes(tx *sql.Tx, ps []sudoku.Puzzle) error {
-	for i := range ps {
-		if err := t.classOf(tx, &ps[i]); err != nil {
-			return err
+	if !t.d.postgres {
+		for i := range ps {
+			if err := t.classOf(tx, &ps[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	keys := make([][]byte, 0, min(len(ps), classChunk))
+	for start := 0; start < len(ps); start += classChunk {
+		part := ps[start:min(start+classChunk, len(ps))]
+		keys = keys[:0]
+		for i := range part {
+			keys = append(keys, part[i].Canonical.Key())
+		}
+		rows, err := tx.Query("SELECT canonical_key, first_id FROM classes WHERE canonical_key = ANY($1)", keys)
+		if err != nil {
+			return fmt.Errorf("find classes: %w", err)
+		}
+		first := make(map[string]int64)
+		for rows.Next() {
+			var k []byte
+			var id int64
+			if err := rows.Scan(&k, &id); err != nil {
+				rows.Close()
+				return fmt.Errorf("find classes: %w", err)
+			}
+			first[string(k)] = id
+		}
+		if err := cmp.Or(rows.Err(), rows.Close()); err != nil {
+			return fmt.Errorf("find classes: %w", err)
+		}
+		for i := range part {
+			part[i].SameAs = nil
+			if id, ok := first[string(keys[i])]; ok {
+				part[i].SameAs = &id
+			}
 		}
 	}
 	return nil
 }
+
+// classChunk is how many classes one statement of classes reads.
+const classChunk = 4096
 
 // classOf is classes for one puzzle.
 func (t *tally) classOf(tx *sql.Tx, p *sudoku.Puzzle) error {
