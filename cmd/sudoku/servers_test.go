@@ -30,35 +30,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/sudoku-archive/sudoku/internal/pgtest"
 	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
-
-// backend is a kind of database several servers can share.
-type backend struct {
-	name string
-	// archive returns a new, empty archive for tb: a file path or a
-	// PostgreSQL URL, what --db takes.
-	archive func(tb testing.TB) string
-	// sqlite is whether the archive is a file that dbcheck can inspect.
-	sqlite bool
-}
-
-// backends lists the databases the tests of several servers run on.
-func backends() []backend {
-	return []backend{
-		{name: "sqlite", sqlite: true, archive: func(tb testing.TB) string { return filepath.Join(tb.TempDir(), "sudoku.db") }},
-		{name: "postgres", archive: func(tb testing.TB) string { return pgtest.Start(tb).NewDB(tb) }},
-	}
-}
-
-// eachBackend runs f as a subtest of t per backend.
-func eachBackend(t *testing.T, f func(t *testing.T, b backend)) {
-	for _, b := range backends() {
-		t.Run(b.name, func(t *testing.T) { f(t, b) })
-	}
-}
 
 // archiveRows opens the archive at dsn with the store, a client of its own
 // beside the servers, and returns every stored puzzle in id order. It fails
@@ -150,9 +124,9 @@ func submissionsOf(ps []sudoku.Puzzle) map[string]int64 {
 // it: on SQLite with dbcheck too (integrity_check, givens stored twice),
 // then through the store (counters equal to what the rows add up to). It
 // returns each stored puzzle's submission count.
-func checkArchive(tb testing.TB, b backend, dsn string) map[string]int64 {
+func checkArchive(tb testing.TB, dsn string) map[string]int64 {
 	tb.Helper()
-	if b.sqlite {
+	if !store.IsPostgres(dsn) {
 		inspect(tb, dsn)
 	}
 	ps := archiveRows(tb, dsn)
@@ -204,8 +178,7 @@ func submitRetry(ctx context.Context, client *http.Client, base, p string, retri
 // the other (the CSRF secret comes from the archive, so a load balancer
 // may send the page and its post to different servers).
 func TestServersShareArchive(t *testing.T) {
-	eachBackend(t, func(t *testing.T, b backend) {
-		dsn := b.archive(t)
+	eachDatabase(t, func(t *testing.T, dsn string) {
 		sa := startServe(t, dsn, "--rate-limit", "0")
 		sb := startServe(t, dsn, "--rate-limit", "0")
 
@@ -266,7 +239,7 @@ func TestServersShareArchive(t *testing.T) {
 				t.Fatalf("serve returned %v\n%s", err, s.logs)
 			}
 		}
-		got := checkArchive(t, b, dsn)
+		got := checkArchive(t, dsn)
 		if d := cmp.Diff(map[string]int64{easy: 2, bOther: 1}, got); d != "" {
 			t.Errorf("archive (-want +got):\n%s", d)
 		}
@@ -284,8 +257,7 @@ func TestServersSameSubmissions(t *testing.T) {
 		t.Skip("two server processes under load: skipped with -short")
 	}
 	bin := buildBinary(t)
-	eachBackend(t, func(t *testing.T, b backend) {
-		dsn := b.archive(t)
+	eachDatabase(t, func(t *testing.T, dsn string) {
 		servers := []*proc{startProc(t, bin, dsn, "--rate-limit", "0"), startProc(t, bin, dsn, "--rate-limit", "0")}
 		src := newPuzzleSource(t)
 		const puzzles, copies = 200, 4
@@ -343,7 +315,7 @@ func TestServersSameSubmissions(t *testing.T) {
 		for _, s := range servers {
 			stopProc(t, s)
 		}
-		got := checkArchive(t, b, dsn)
+		got := checkArchive(t, dsn)
 		if len(got) != puzzles {
 			t.Errorf("%d rows, want %d", len(got), puzzles)
 		}
@@ -368,8 +340,7 @@ func TestServersKillOne(t *testing.T) {
 	bin := buildBinary(t)
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
-	eachBackend(t, func(t *testing.T, b backend) {
-		dsn := b.archive(t)
+	eachDatabase(t, func(t *testing.T, dsn string) {
 		servers := []*proc{startProc(t, bin, dsn, "--rate-limit", "0"), startProc(t, bin, dsn, "--rate-limit", "0")}
 		src := newPuzzleSource(t)
 		tl := newTally()
@@ -413,7 +384,7 @@ func TestServersKillOne(t *testing.T) {
 			t.Errorf("the surviving server acknowledged nothing after the kill")
 		}
 		stopProc(t, servers[1])
-		checkAcknowledged(t, checkArchive(t, b, dsn), tl)
+		checkAcknowledged(t, checkArchive(t, dsn), tl)
 
 		// The killed server comes back on the same archive.
 		p := startProc(t, bin, dsn, "--rate-limit", "0")
@@ -437,8 +408,7 @@ func TestServersWithImport(t *testing.T) {
 		t.Skip("two server processes and an import: skipped with -short")
 	}
 	bin := buildBinary(t)
-	eachBackend(t, func(t *testing.T, b backend) {
-		dsn := b.archive(t)
+	eachDatabase(t, func(t *testing.T, dsn string) {
 		servers := []*proc{startProc(t, bin, dsn, "--rate-limit", "0"), startProc(t, bin, dsn, "--rate-limit", "0")}
 		src := newPuzzleSource(t)
 		lines := make([]string, 5000)
@@ -492,7 +462,7 @@ func TestServersWithImport(t *testing.T) {
 		for _, s := range servers {
 			stopProc(t, s)
 		}
-		got := checkArchive(t, b, dsn)
+		got := checkArchive(t, dsn)
 		for i, p := range lines {
 			if got[p] != 1 {
 				t.Fatalf("imported line %d: %d submissions stored, want 1", i+1, got[p])
