@@ -40,6 +40,7 @@ var commands = []command{
 	{"import", "archive every puzzle of files of one puzzle per line", runImport},
 	{"export", "write every archived puzzle as txt, csv or json lines", runExport},
 	{"backup", "write a consistent copy of the database, also while serve runs", runBackup},
+	{"copy", "move an archive to another database (SQLite or PostgreSQL), row for row, and verify it", runCopy},
 }
 
 // errQuiet is returned by a subcommand that has already told the user what

@@ -100,6 +100,12 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 		e.opened(db)
 	}
 	cfg.web.Logger.Info("database open", slog.String("path", store.Redact(cfg.db)))
+	// Forms are signed with the archive's secret, the same for every
+	// server on it, so a form served by one is accepted by another (and
+	// by this one after a restart).
+	if cfg.web.CSRFSecret, err = db.Secret(ctx); err != nil {
+		return err
+	}
 	// Puzzles archived in bulk (uploads, batches, imports) are graded after
 	// they are committed, on one core, so requests keep the other.
 	gctx, stopGrading := context.WithCancel(ctx)

@@ -1,0 +1,183 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+// Restore stores ps, rows read from another archive (Export in id order),
+// exactly as they are: their ids (puzzle URLs name them), submission times
+// and counts, classes (same_as) and grades, all in one transaction. The
+// counters are kept by the same tally as new submissions, so they come out
+// as the source's. ps must be in id order and past every row archived
+// already: Restore fills an archive, it does not merge into one.
+func (db *DB) Restore(ctx context.Context, ps []sudoku.Puzzle) error {
+	for i, p := range ps {
+		if p.ID <= 0 || i > 0 && p.ID <= ps[i-1].ID {
+			return fmt.Errorf("restore: %w: rows out of id order", ErrInvalidPuzzle)
+		}
+		if p.Submissions < 1 {
+			return fmt.Errorf("restore puzzle %d: %w: %d submissions", p.ID, ErrInvalidPuzzle, p.Submissions)
+		}
+		if p.Canonical == (sudoku.Grid{}) {
+			return fmt.Errorf("restore puzzle %d: %w: no canonical form (an archive not upgraded yet: start sudoku serve on it once)", p.ID, ErrInvalidPuzzle)
+		}
+		if err := check(p); err != nil {
+			return fmt.Errorf("restore puzzle %d: %w", p.ID, err)
+		}
+	}
+	if len(ps) == 0 {
+		return nil
+	}
+	err := db.write(ctx, func(tx *sql.Tx) error {
+		var last int64
+		if err := tx.QueryRow("SELECT coalesce(max(id), 0) FROM puzzles").Scan(&last); err != nil {
+			return fmt.Errorf("read last id: %w", err)
+		}
+		if ps[0].ID <= last {
+			return fmt.Errorf("puzzle %d is not past the last archived id %d", ps[0].ID, last)
+		}
+		t := db.newTally()
+		var repeats int64 // submissions past each row's first: the tally counts one a row
+		args := make([]any, 0, restoreRows*20)
+		for start := 0; start < len(ps); start += restoreRows {
+			part := ps[start:min(start+restoreRows, len(ps))]
+			args = args[:0]
+			for i := range part {
+				p := &part[i]
+				var same any
+				if p.SameAs != nil {
+					same = *p.SameAs
+				}
+				args = append(args, p.ID, p.Givens.String(), p.Givens.Key(), p.Solution.String(), p.Givens.Clues(), p.Solutions,
+					p.Backtracks, p.Guesses, p.Nodes, p.SolveNS, p.EngineVersion, p.SubmittedAt.UnixNano(), p.Submissions,
+					p.Canonical.String(), p.Canonical.Key(), same)
+				args = append(args, gradeArgs(p)...)
+				t.add(p)
+				repeats += p.Submissions - 1
+			}
+			if _, err := tx.Exec(db.d.sql(restoreSQL(len(part))), args...); err != nil {
+				return fmt.Errorf("puzzles %d-%d: %w", part[0].ID, part[len(part)-1].ID, err)
+			}
+		}
+		// The tally files the heads of classes (rows without same_as) in
+		// classes and counts them; rows with same_as keep theirs.
+		if err := t.commit(tx); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(db.d.sql("UPDATE counts SET submissions = submissions + ? WHERE id = 1"), repeats); err != nil {
+			return fmt.Errorf("count submissions: %w", err)
+		}
+		if db.d.postgres {
+			// Rows inserted with their ids leave the identity's sequence
+			// where it was: the next submission must get an id past them.
+			if _, err := tx.Exec("SELECT setval(pg_get_serial_sequence('puzzles', 'id'), (SELECT max(id) FROM puzzles))"); err != nil {
+				return fmt.Errorf("move the id sequence past the copied rows: %w", err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("restore puzzles %d-%d: %w", ps[0].ID, ps[len(ps)-1].ID, err)
+	}
+	return nil
+}
+
+// A DailyEntry is one recorded puzzle of the day.
+type DailyEntry struct {
+	Date     string // YYYY-MM-DD
+	PuzzleID int64
+}
+
+// Dailies returns every recorded puzzle of the day, by date.
+func (db *DB) Dailies(ctx context.Context) ([]DailyEntry, error) {
+	if db.isClosed() {
+		return nil, ErrClosed
+	}
+	rows, err := db.reader.QueryContext(ctx, "SELECT date, puzzle_id FROM daily ORDER BY date")
+	if err != nil {
+		return nil, fmt.Errorf("read the puzzles of the day: %w", err)
+	}
+	defer rows.Close()
+	var ds []DailyEntry
+	for rows.Next() {
+		var d DailyEntry
+		if err := rows.Scan(&d.Date, &d.PuzzleID); err != nil {
+			return nil, fmt.Errorf("read the puzzles of the day: %w", err)
+		}
+		ds = append(ds, d)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read the puzzles of the day: %w", err)
+	}
+	return slices.Clip(ds), nil
+}
+
+// restoreRows is how many rows one INSERT of Restore carries (a statement
+// per row made a copy half as fast).
+const restoreRows = 64
+
+// restoreSQL inserts n rows with their ids.
+func restoreSQL(n int) string {
+	var q strings.Builder
+	q.WriteString(`INSERT INTO puzzles (id, givens, givens_key, solution, clues, solutions, backtracks, guesses, nodes, solve_ns,
+engine_version, submitted_at, submissions, canonical, canonical_key, same_as, grade, grade_floor, technique, grade_version) VALUES `)
+	for i := range n {
+		if i > 0 {
+			q.WriteByte(',')
+		}
+		q.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+	}
+	return q.String()
+}
+
+// Settings returns the archive's settings rows (the secret Secret keeps,
+// say) by name, without making any.
+func (db *DB) Settings(ctx context.Context) (map[string][]byte, error) {
+	if db.isClosed() {
+		return nil, ErrClosed
+	}
+	rows, err := db.reader.QueryContext(ctx, "SELECT name, value FROM settings")
+	if err != nil {
+		return nil, fmt.Errorf("read settings: %w", err)
+	}
+	defer rows.Close()
+	m := map[string][]byte{}
+	for rows.Next() {
+		var name string
+		var value []byte
+		if err := rows.Scan(&name, &value); err != nil {
+			return nil, fmt.Errorf("read settings: %w", err)
+		}
+		m[name] = value
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read settings: %w", err)
+	}
+	return m, nil
+}
+
+// PutSettings writes settings rows, replacing those of the same names: a
+// copied archive keeps its source's secret, so forms served before a move
+// are still accepted after it.
+func (db *DB) PutSettings(ctx context.Context, m map[string][]byte) error {
+	err := db.write(ctx, func(tx *sql.Tx) error {
+		for _, name := range slices.Sorted(maps.Keys(m)) {
+			if _, err := tx.Exec(db.d.sql(`INSERT INTO settings (name, value) VALUES (?, ?)
+ON CONFLICT (name) DO UPDATE SET value = excluded.value`), name, m[name]); err != nil {
+				return fmt.Errorf("setting %s: %w", name, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("write settings: %w", err)
+	}
+	return nil
+}
