@@ -248,6 +248,13 @@ func openPostgres(ctx context.Context, dsn string) (_ *DB, err error) {
 	}
 	r := cfg.Copy()
 	r.RuntimeParams["default_transaction_read_only"] = "on"
+	// A listing's statements are prepared once and run with new values
+	// each time; PostgreSQL would plan each of the first runs again (over
+	// a millisecond for the five arms of a merged order), and keep doing so
+	// when the generic plan's estimate looks worse. Every listing is an
+	// index walk whatever its values, so the generic plan is the plan: a
+	// page 10,001 deep by solve time went from 1.7 ms to 0.9 ms.
+	r.RuntimeParams["plan_cache_mode"] = "force_generic_plan"
 	db.reader = stdlib.OpenDB(*r)
 	n := max(4, 2*runtime.GOMAXPROCS(0))
 	db.reader.SetMaxOpenConns(n)
