@@ -108,9 +108,10 @@ type DB struct {
 
 	getStmt   *sql.Stmt
 	countStmt *sql.Stmt
-	linkStmts []stmt               // the statements that file new rows under their classes (link)
-	findClass stmt                 // a class's first entry by canonical key
-	listStmts map[string]*sql.Stmt // listing pages and exports, by their SQL (see prepareReads)
+	linkStmts []stmt // the statements that file new rows under their classes (link)
+	findClass stmt   // a class's first entry by canonical key
+	listMu    sync.Mutex
+	listStmts map[string]*sql.Stmt // listing pages and exports, by their SQL (see stmtOf)
 
 	mu      sync.RWMutex // guards closed against sends on ops
 	closed  bool
@@ -152,7 +153,7 @@ func openSQLite(ctx context.Context, path string) (_ *DB, err error) {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		return nil, errors.New("is a directory, not a database file")
 	}
-	db := &DB{path: path, d: sqliteDialect, ops: make(chan *op, 4*maxBatch), stopped: make(chan struct{})}
+	db := &DB{path: path, d: sqliteDialect, ops: make(chan *op, 4*maxBatch), stopped: make(chan struct{}), listStmts: make(map[string]*sql.Stmt)}
 	defer func() {
 		if err != nil {
 			db.closePools()
@@ -220,7 +221,7 @@ func openSQLite(ctx context.Context, path string) (_ *DB, err error) {
 // and runs its statements by text: pgx prepares each once per connection.
 // Every write transaction begins by locking the counters' row (see inTx).
 func openPostgres(ctx context.Context, dsn string) (_ *DB, err error) {
-	db := &DB{path: Redact(dsn), d: postgresDialect, ops: make(chan *op, 4*maxBatch), stopped: make(chan struct{})}
+	db := &DB{path: Redact(dsn), d: postgresDialect, ops: make(chan *op, 4*maxBatch), stopped: make(chan struct{}), listStmts: make(map[string]*sql.Stmt)}
 	defer func() {
 		if err != nil {
 			db.closePools()
@@ -418,9 +419,11 @@ func (db *DB) Close() error {
 // into the main file and removes it.
 func (db *DB) closePools() error {
 	var errs []error
+	db.listMu.Lock()
 	for _, s := range db.listStmts {
 		errs = append(errs, s.Close())
 	}
+	db.listMu.Unlock()
 	for _, s := range []*sql.Stmt{db.getStmt, db.countStmt} {
 		if s != nil {
 			errs = append(errs, s.Close())

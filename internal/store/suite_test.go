@@ -67,6 +67,7 @@ var suite = []struct {
 	{"SubmitCancelled", testSubmitCancelled},
 	{"CloseDrains", testCloseDrains},
 	{"Secret", testSecret},
+	{"EveryListingPrepares", testEveryListingPrepares},
 	{"TwoServers", testTwoServers},
 	{"TwoServersBulk", testTwoServersBulk},
 }
@@ -308,4 +309,32 @@ func bulkBatch(ctx context.Context, db *DB, ps []sudoku.Puzzle) error {
 	}
 	_, err = bt.Commit()
 	return err
+}
+
+// testEveryListingPrepares prepares every statement of the listing table,
+// pages and exports, as List and Export would on first use: a statement
+// that does not compile, or (on SQLite) names an index the schema lacks,
+// fails here rather than on some rarely used page.
+func testEveryListingPrepares(t *testing.T, bk backend) {
+	ctx := context.Background()
+	db := bk.open(t)
+	tx, err := db.reader.BeginTx(ctx, db.d.readTx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	n := 0
+	for _, k := range append(listKeys(), bandListKeys()...) {
+		qs := []query{db.d.listQuery(k.example(), false, columns)}
+		if k.part == start {
+			qs = append(qs, db.d.listQuery(k.example(), true, columns), db.d.listQuery(k.example(), true, "givens"))
+		}
+		for _, q := range qs {
+			if _, err := db.stmtOf(ctx, tx, q); err != nil {
+				t.Errorf("%+v: %v", k, err)
+			}
+			n++
+		}
+	}
+	t.Logf("%d statements", n)
 }
