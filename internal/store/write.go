@@ -35,10 +35,13 @@ const maxBatch = 256
 // 32 MB cache, 15,900 puzzles/s at a peak of 126 MB; 48 MB, 18,600/s at
 // 163 MB. After it, with batches of 65,536 fed in parts: 32 MB, 33,200/s;
 // 48 MB, 40,300/s; 64 MB, about the same rate at a peak of 158-166 MB.
+// Engine 2's columns and indexes made the writer's work per row larger,
+// not its cache's use: 48 MB keeps a million-puzzle import under 200 MB
+// (AddParts' parts included).
 const (
 	writerCache      = -16000
 	writerCheckpoint = 1000 // SQLite's default
-	bulkCache        = -64000
+	bulkCache        = -48000
 	bulkCheckpoint   = 8000
 	bulkRows         = 1024
 	bulkIdle         = time.Second
@@ -442,7 +445,7 @@ func insertMany(tx *sql.Tx, ps []sudoku.Puzzle, t *tally, countRepeats bool) ([]
 	if t.minID == 0 {
 		t.minID = last + 1
 	}
-	if err := t.classes(ps); err != nil {
+	if err := t.classes(tx, ps); err != nil {
 		return nil, err
 	}
 	// The full statement is compiled once per call: a Stmt prepared on the
@@ -592,15 +595,73 @@ const findClassSQL = "SELECT first_id FROM classes WHERE canonical_key = ?"
 // classes sets SameAs on each of ps whose class is archived already (one
 // seek each), so that it is written with the row; link files the rest
 // (the first entries of new classes, and their repeats in the same
-// transaction) after the rows are in.
-func (t *tally) classes(ps []sudoku.Puzzle) error {
-	for i := range ps {
-		if err := t.classOf(&ps[i]); err != nil {
-			return err
+// transaction) after the rows are in. It looks classGroup puzzles up in
+// one statement: a statement per puzzle cost a bulk import's writer more
+// in database/sql than the seek itself (an eighth of its time).
+func (t *tally) classes(tx *sql.Tx, ps []sudoku.Puzzle) error {
+	var (
+		find  *sql.Stmt
+		keys  [classGroup]any
+		found map[string]int64
+	)
+	for start := 0; start < len(ps); start += classGroup {
+		group := ps[start:min(start+classGroup, len(ps))]
+		if len(group) < classGroup {
+			for i := range group {
+				if err := t.classOf(&group[i]); err != nil {
+					return err
+				}
+			}
+			break
+		}
+		if find == nil {
+			var err error
+			if find, err = tx.Prepare(findClassesSQL); err != nil {
+				return fmt.Errorf("find classes: %w", err)
+			}
+			defer find.Close()
+			found = make(map[string]int64, classGroup)
+		}
+		for i := range group {
+			keys[i] = group[i].Canonical.Key()
+		}
+		clear(found)
+		rows, err := find.Query(keys[:]...)
+		if err != nil {
+			return fmt.Errorf("find classes: %w", err)
+		}
+		for rows.Next() {
+			var key []byte
+			var id int64
+			if err := rows.Scan(&key, &id); err != nil {
+				rows.Close()
+				return fmt.Errorf("find classes: %w", err)
+			}
+			found[string(key)] = id
+		}
+		err = rows.Err()
+		if cerr := rows.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("find classes: %w", err)
+		}
+		for i := range group {
+			group[i].SameAs = nil
+			if id, ok := found[string(keys[i].([]byte))]; ok {
+				group[i].SameAs = &id
+			}
 		}
 	}
 	return nil
 }
+
+// classGroup is how many classes findClassesSQL looks up.
+const classGroup = 64
+
+// findClassesSQL is findClassSQL for classGroup keys at once.
+var findClassesSQL = "SELECT canonical_key, first_id FROM classes WHERE canonical_key IN (?" +
+	strings.Repeat(", ?", classGroup-1) + ")"
 
 // classOf is classes for one puzzle. The statement runs on the writer
 // connection, in its open transaction (see linkSQL).
