@@ -54,7 +54,7 @@ type PartAdder interface {
 
 // partSize is how many puzzles a part of a batch handed to a PartAdder
 // holds.
-const partSize = 2048
+const partSize = 1024
 
 // Input is one stream of puzzle lines; Name is how rejections refer to it
 // (a file name, or "-" for standard input).
