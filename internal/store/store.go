@@ -110,6 +110,7 @@ type DB struct {
 	countStmt   *sql.Stmt
 	linkStmts   []stmt                // the statements that file new rows under their classes (link)
 	findClass   stmt                  // a class's first entry by canonical key
+	findClasses stmt                  // the same for many keys
 	listStmts   map[listKey]*sql.Stmt // listing pages
 	exportStmts map[listKey]*sql.Stmt // whole orders, no limit
 	givensStmts map[listKey]*sql.Stmt // the same, selecting givens only
@@ -324,6 +325,9 @@ func (db *DB) prepareWrites(ctx context.Context) error {
 	if db.findClass, err = db.prepare(ctx, findClassSQL); err != nil {
 		return fmt.Errorf("prepare class lookup: %w", err)
 	}
+	if db.findClasses, err = db.prepare(ctx, findClassesSQL(db.d)); err != nil {
+		return fmt.Errorf("prepare class lookup: %w", err)
+	}
 	for _, q := range linkSQL(db.d) {
 		st, err := db.prepare(ctx, q)
 		if err != nil {
@@ -427,7 +431,7 @@ func (db *DB) closePools() error {
 			errs = append(errs, s.Close())
 		}
 	}
-	for _, s := range append([]stmt{db.upsert, db.findClass}, db.linkStmts...) {
+	for _, s := range append([]stmt{db.upsert, db.findClass, db.findClasses}, db.linkStmts...) {
 		errs = append(errs, s.close())
 	}
 	if db.reader != nil {
