@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -41,6 +42,20 @@ type Adder interface {
 	AddMany(ctx context.Context, ps []sudoku.Puzzle) (duplicate []bool, err error)
 }
 
+// A PartAdder is an Adder that can also take one transaction in parts
+// (store.DB.AddParts): Import then hands it a batch partSize puzzles at a
+// time, so a batch is held whole only in the compact form Import keeps,
+// not as sudoku.Puzzle values. It returns how many of the transaction's
+// puzzles were duplicates and how many of the new ones are another way of
+// writing an archived puzzle.
+type PartAdder interface {
+	AddParts(ctx context.Context, parts iter.Seq[[]sudoku.Puzzle]) (duplicates, equivalents int, err error)
+}
+
+// partSize is how many puzzles a part of a batch handed to a PartAdder
+// holds.
+const partSize = 1024
+
 // Input is one stream of puzzle lines; Name is how rejections refer to it
 // (a file name, or "-" for standard input).
 type Input struct {
@@ -60,7 +75,8 @@ const (
 // once per commit however many of the batch's rows it takes, so larger
 // batches write less per puzzle. A batch is written only once every one of
 // its puzzles is rated, while the next batch is being rated: so an import
-// holds two batches in memory (296 bytes a puzzle, 19 MB at this size),
+// holds two batches in memory (152 bytes a puzzle, 10 MB at this size, see
+// rated),
 // and the last batch commits with nothing left to overlap it. That is why
 // a batch is at most an eighth of what the import cut before it (see
 // growBatch), and a short file such as the 17-clue list (49,158 puzzles)
@@ -153,8 +169,8 @@ type line struct {
 	csvCol int   // the puzzle column when the input is a CSV export, else -1
 	err    error // set by the reader (ErrLineTooLong)
 
-	p   sudoku.Puzzle // set by a worker
-	bad error         // set by a worker: why p could not be rated
+	p   rated // set by a worker
+	bad error // set by a worker: why p could not be rated
 }
 
 // chunk is chunkSize lines, the unit of work of the rating stage.
@@ -208,29 +224,31 @@ type importer struct {
 	inputs  []Input
 	opt     Options
 	add     func(context.Context, []sudoku.Puzzle) ([]bool, error)
+	parts   PartAdder // nil when the sink takes whole batches only
 	rateFn  func(sudoku.Grid, sudoku.Options) (sudoku.Puzzle, error)
 	start   time.Time
 	readErr error // the read stage's, returned once the lines before it are in
 
 	// The order stage's own.
-	batch     []sudoku.Puzzle // the batch being filled
+	batch     []rated // the batch being filled
 	batchSize int
 	grow      bool // batchSize grows (Options.BatchSize 0)
 	cut       int  // puzzles handed to write so far
 	lines     int64
 	bytes     int64
 	lastProg  time.Time
-	free      chan []sudoku.Puzzle // batches written, for reuse
+	free      chan []rated // batches written, for reuse
 
 	imported, duplicates, rejected, equivalents atomic.Int64
 }
 
 func newImporter(sink Sink, inputs []Input, opt Options) *importer {
 	im := &importer{inputs: inputs, opt: opt, add: sink.SubmitMany, rateFn: opt.rate,
-		start: time.Now(), batchSize: opt.BatchSize, free: make(chan []sudoku.Puzzle, 1)}
+		start: time.Now(), batchSize: opt.BatchSize, free: make(chan []rated, 1)}
 	if a, ok := sink.(Adder); ok {
 		im.add = a.AddMany
 	}
+	im.parts, _ = sink.(PartAdder)
 	if im.rateFn == nil {
 		im.rateFn = sudoku.Rate
 	}
@@ -240,14 +258,14 @@ func newImporter(sink Sink, inputs []Input, opt Options) *importer {
 	if im.opt.MaxLineSize <= 0 {
 		im.opt.MaxLineSize = DefaultMaxLineSize
 	}
-	im.batch = make([]sudoku.Puzzle, 0, min(im.batchSize, DefaultBatchSize))
+	im.batch = make([]rated, 0, min(im.batchSize, DefaultBatchSize))
 	return im
 }
 
 // run runs the stages until every batch is written or one stage fails.
 func (im *importer) run(ctx context.Context) error {
 	g, ctx := errgroup.WithContext(ctx)
-	batches := make(chan []sudoku.Puzzle)
+	batches := make(chan []rated)
 	g.Go(func() error { return im.write(ctx, batches) })
 	g.Go(func() error {
 		defer close(batches)
@@ -286,7 +304,10 @@ func (im *importer) rate(ctx context.Context, c *chunk) *chunk {
 			err = sudoku.ErrNoGivens
 		}
 		if err == nil {
-			l.p, err = im.rateFn(g, sopt)
+			var p sudoku.Puzzle
+			if p, err = im.rateFn(g, sopt); err == nil {
+				l.p = compact(&p)
+			}
 		}
 		l.bad = err
 	}
@@ -295,7 +316,7 @@ func (im *importer) rate(ctx context.Context, c *chunk) *chunk {
 
 // order is the third stage, given the chunks in input order: it reports
 // the rejected lines and hands full batches to write.
-func (im *importer) order(ctx context.Context, c *chunk, batches chan<- []sudoku.Puzzle) error {
+func (im *importer) order(ctx context.Context, c *chunk, batches chan<- []rated) error {
 	for i := range c.lines {
 		l := &c.lines[i]
 		err := l.err
@@ -327,7 +348,7 @@ func (im *importer) order(ctx context.Context, c *chunk, batches chan<- []sudoku
 
 // cutBatch hands the batch filled so far to write, waiting while write
 // is busy with the one before, and starts the next.
-func (im *importer) cutBatch(ctx context.Context, batches chan<- []sudoku.Puzzle) error {
+func (im *importer) cutBatch(ctx context.Context, batches chan<- []rated) error {
 	if len(im.batch) == 0 {
 		return nil
 	}
@@ -344,35 +365,52 @@ func (im *importer) cutBatch(ctx context.Context, batches chan<- []sudoku.Puzzle
 	case b := <-im.free:
 		im.batch = b
 	default:
-		im.batch = make([]sudoku.Puzzle, 0, min(im.batchSize, DefaultBatchSize))
+		im.batch = make([]rated, 0, min(im.batchSize, DefaultBatchSize))
 	}
 	return nil
 }
 
 // write is the last stage: one transaction per batch.
-func (im *importer) write(ctx context.Context, batches <-chan []sudoku.Puzzle) error {
-	for ps := range batches {
+func (im *importer) write(ctx context.Context, batches <-chan []rated) error {
+	var ps []sudoku.Puzzle // a part, or the batch for a sink without AddParts
+	for rs := range batches {
 		if err := ctx.Err(); err != nil {
 			return err // stopped: nothing more is committed
 		}
-		dup, err := im.add(ctx, ps)
-		if err != nil {
-			return fmt.Errorf("commit %d puzzles: %w", len(ps), err)
-		}
 		var d, same int64
-		for i, x := range dup {
-			switch {
-			case x:
-				d++
-			case ps[i].SameAs != nil:
-				same++
+		if im.parts != nil {
+			dup, eq, err := im.parts.AddParts(ctx, func(yield func([]sudoku.Puzzle) bool) {
+				for start := 0; start < len(rs); start += partSize {
+					ps = puzzles(ps[:0], rs[start:min(start+partSize, len(rs))])
+					if !yield(ps) {
+						return
+					}
+				}
+			})
+			if err != nil {
+				return fmt.Errorf("commit %d puzzles: %w", len(rs), err)
+			}
+			d, same = int64(dup), int64(eq)
+		} else {
+			ps = puzzles(ps[:0], rs)
+			dup, err := im.add(ctx, ps)
+			if err != nil {
+				return fmt.Errorf("commit %d puzzles: %w", len(ps), err)
+			}
+			for i, x := range dup {
+				switch {
+				case x:
+					d++
+				case ps[i].SameAs != nil:
+					same++
+				}
 			}
 		}
 		im.duplicates.Add(d)
 		im.equivalents.Add(same)
-		im.imported.Add(int64(len(ps)) - d)
+		im.imported.Add(int64(len(rs)) - d)
 		select {
-		case im.free <- ps[:0]:
+		case im.free <- rs[:0]:
 		default:
 		}
 	}

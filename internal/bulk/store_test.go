@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -70,6 +71,15 @@ func (c *cancelAfter) AddMany(ctx context.Context, ps []sudoku.Puzzle) ([]bool, 
 		c.cancel()
 	}
 	return dup, err
+}
+
+// AddParts is the path Import takes with a store: the same count.
+func (c *cancelAfter) AddParts(ctx context.Context, parts iter.Seq[[]sudoku.Puzzle]) (int, int, error) {
+	dup, same, err := c.DB.AddParts(ctx, parts)
+	if err == nil && c.done.Add(1) == c.n {
+		c.cancel()
+	}
+	return dup, same, err
 }
 
 // TestStoreImportInterrupted interrupts an import after three batches,

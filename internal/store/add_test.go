@@ -2,6 +2,9 @@ package store
 
 import (
 	"context"
+	"errors"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -42,5 +45,47 @@ func testAddMany(t *testing.T, bk backend) {
 	}
 	if st.Total != 3 || st.Submissions != 3 {
 		t.Errorf("stats: %d puzzles, %d submissions; want 3 and 3", st.Total, st.Submissions)
+	}
+}
+
+// TestAddParts: AddParts is AddMany over parts of one transaction. It
+// counts the duplicates (archived before, or earlier in another part) and
+// the equivalents (of a class archived before, or new in an earlier part),
+// and an error from a part rolls back every part.
+func TestAddParts(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpenDB(t)
+	rng := rand.New(rand.NewPCG(3, 4))
+	ps := norvig(t, 3)
+	if _, _, err := db.Submit(ctx, ps[0]); err != nil {
+		t.Fatal(err)
+	}
+	parts := [][]sudoku.Puzzle{
+		{ps[0], ps[1], rate(t, shuffled(rng, ps[0].Givens))}, // dup, new, equivalent of an archived class
+		{ps[1], rate(t, shuffled(rng, ps[1].Givens)), ps[2]}, // dup in the batch, equivalent of a new class, new
+	}
+	dup, same, err := db.AddParts(ctx, slices.Values(parts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dup != 2 || same != 2 {
+		t.Errorf("duplicates, equivalents = %d, %d; want 2, 2", dup, same)
+	}
+	st, err := db.Stats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Total != 5 || st.Submissions != 5 {
+		t.Errorf("stats: %d puzzles, %d submissions; want 5 and 5", st.Total, st.Submissions)
+	}
+
+	bad := ps[2]
+	bad.Solution[0] = 0
+	more := [][]sudoku.Puzzle{{rate(t, shuffled(rng, ps[2].Givens))}, {bad}}
+	if _, _, err := db.AddParts(ctx, slices.Values(more)); !errors.Is(err, ErrInvalidPuzzle) {
+		t.Fatalf("a bad part: err = %v, want ErrInvalidPuzzle", err)
+	}
+	if st, err := db.Stats(ctx); err != nil || st.Total != 5 {
+		t.Errorf("after a failed batch: %d puzzles (%v), want 5", st.Total, err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"iter"
 	"slices"
 
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
@@ -29,6 +30,7 @@ type Batch struct {
 	ended  chan struct{} // closed when the writer is done with the batch
 	err    error         // why it ended, once ended is closed
 	closed bool          // Commit or Rollback was called
+	add    bool          // AddMany's rules: repeats are not counted
 }
 
 // A batchReq is one call on a Batch: a part to add, or its end.
@@ -37,11 +39,13 @@ type batchReq struct {
 	commit bool
 	done   chan batchRes // for the end
 	dup    int           // the writer's count, for the answer to commit
+	same   int           // the writer's count of equivalents, likewise
 }
 
 type batchRes struct {
-	dup int // duplicates in the whole batch
-	err error
+	dup  int // duplicates in the whole batch
+	same int // new puzzles that are another way of writing an archived one
+	err  error
 }
 
 // batchQueue is how many parts Add queues for the writer.
@@ -52,7 +56,11 @@ var errRolledBack = errors.New("batch rolled back")
 
 // Begin opens a batch. It waits, as Submit does, until the writer is free.
 func (db *DB) Begin(ctx context.Context) (*Batch, error) {
-	b := &Batch{ctx: ctx, reqs: make(chan batchReq, batchQueue), ended: make(chan struct{})}
+	return db.begin(ctx, false)
+}
+
+func (db *DB) begin(ctx context.Context, add bool) (*Batch, error) {
+	b := &Batch{ctx: ctx, reqs: make(chan batchReq, batchQueue), ended: make(chan struct{}), add: add}
 	if _, err := db.do(ctx, &op{ctx: ctx, w: openBatch{b}}); err != nil {
 		return nil, fmt.Errorf("begin batch: %w", err)
 	}
@@ -94,6 +102,32 @@ func (b *Batch) Add(ps []sudoku.Puzzle) error {
 func (b *Batch) Commit() (duplicates int, err error) {
 	r, err := b.call(batchReq{commit: true})
 	return r.dup, err
+}
+
+// AddParts is AddMany for a transaction too large to hold as one slice:
+// it archives every part that parts yields in one transaction, or none of
+// them, and returns how many of those puzzles were duplicates and how many
+// of the new ones are another way of writing a puzzle archived before them
+// (AddMany's SameAs). The transaction opens before the first part is
+// asked for, and the parts are taken on the caller's goroutine, each
+// copied, so the caller may reuse a part's slice for the next one (see
+// Batch). An error ends parts and rolls everything back.
+func (db *DB) AddParts(ctx context.Context, parts iter.Seq[[]sudoku.Puzzle]) (duplicates, equivalents int, err error) {
+	b, err := db.begin(ctx, true)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer b.Rollback()
+	for ps := range parts {
+		if err = b.Add(ps); err != nil {
+			return 0, 0, err
+		}
+	}
+	r, err := b.call(batchReq{commit: true})
+	if err != nil {
+		return 0, 0, err
+	}
+	return r.dup, r.same, nil
 }
 
 // Rollback drops the batch and ends it; after Commit it does nothing.
@@ -151,7 +185,7 @@ func (db *DB) runBatch(o *op, b *Batch) {
 		opened = true
 		o.done <- result{}
 		t := db.newTally()
-		dups := 0
+		dups, same := 0, 0
 		for {
 			var r batchReq
 			select {
@@ -164,19 +198,26 @@ func (db *DB) runBatch(o *op, b *Batch) {
 				if len(r.ps) >= bulkRows {
 					db.setBulk(true)
 				}
-				dup, err := db.insertMany(tx, r.ps, &t, true)
+				dup, err := db.insertMany(tx, r.ps, &t, !b.add)
 				if err != nil {
 					return err
 				}
-				for _, d := range dup {
-					if d {
+				for i, d := range dup {
+					switch {
+					case d:
 						dups++
+					case r.ps[i].SameAs != nil:
+						same++ // its class was archived before the batch
 					}
 				}
 			case r.commit:
 				end = &r
-				end.dup = dups
-				return t.commit(tx)
+				if err := t.commit(tx); err != nil {
+					return err
+				}
+				// The rows link filed: their class is new in the batch.
+				end.dup, end.same = dups, same+len(t.linked)
+				return nil
 			default:
 				end = &r
 				return errRolledBack
@@ -194,7 +235,7 @@ func (db *DB) runBatch(o *op, b *Batch) {
 		b.err = errRolledBack
 	}
 	if end != nil {
-		end.done <- batchRes{dup: end.dup, err: err} // buffered
+		end.done <- batchRes{dup: end.dup, same: end.same, err: err} // buffered
 	}
 	close(b.ended)
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
@@ -133,6 +134,56 @@ func testClasses(t *testing.T, bk backend) {
 		}
 		if q.Band == "" && len(ids) != 6 {
 			t.Errorf("%+v: %d puzzles listed, want 6", q, len(ids))
+		}
+	}
+}
+
+// testClassesGrouped: a bulk write looks classes up classGroup at a time;
+// every puzzle of a group gets its own class's first entry, or none for a
+// class not archived yet.
+func testClassesGrouped(t *testing.T, bk backend) {
+	ctx := context.Background()
+	db := bk.open(t)
+	rng := rand.New(rand.NewPCG(5, 6))
+	lines := puzzletest.Lines(t, puzzletest.Kaggle, 3*classGroup(sqliteDialect))
+	var firsts, more []sudoku.Puzzle
+	for i, line := range lines {
+		g, _ := sudoku.Parse(line)
+		if i%3 == 0 {
+			more = append(more, rate(t, g)) // a class of its own
+			continue
+		}
+		firsts = append(firsts, rate(t, g))
+	}
+	dup, err := db.AddMany(ctx, firsts)
+	if err != nil || slices.Contains(dup, true) {
+		t.Fatalf("first entries: duplicates %v, %v", dup, err)
+	}
+	byCanonical := map[sudoku.Grid]int64{}
+	for _, p := range firsts {
+		if p.SameAs != nil {
+			t.Fatalf("first entry %s: same_as %d", p.Givens, *p.SameAs)
+		}
+		s, err := db.PuzzleByGivens(ctx, p.Givens)
+		if err != nil {
+			t.Fatal(err)
+		}
+		byCanonical[p.Canonical] = s.ID
+	}
+	for _, f := range firsts {
+		more = append(more, rate(t, shuffled(rng, f.Givens)))
+	}
+	rng.Shuffle(len(more), func(i, j int) { more[i], more[j] = more[j], more[i] })
+	if _, err := db.AddMany(ctx, more); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range more {
+		want, ok := byCanonical[p.Canonical]
+		switch {
+		case !ok && p.SameAs != nil:
+			t.Errorf("%s, of a new class: same_as %d", p.Givens, *p.SameAs)
+		case ok && (p.SameAs == nil || *p.SameAs != want):
+			t.Errorf("%s: same_as %v, want %d", p.Givens, p.SameAs, want)
 		}
 	}
 }

@@ -21,7 +21,7 @@ const exportMmap = 1 << 40
 // consistent snapshot. An error from fn stops the export and is returned.
 func (db *DB) Export(ctx context.Context, q sudoku.ListQuery, fn func(sudoku.Puzzle) error) error {
 	return db.export(ctx, q, columns, func(rows *sql.Rows) error {
-		return pipe(ctx, rows, scanPuzzle, fn)
+		return pipe(ctx, rows, scanRow, puzzleOf, fn)
 	})
 }
 
@@ -41,12 +41,14 @@ func (db *DB) ExportGivens(ctx context.Context, q sudoku.ListQuery, fn func(sudo
 		for i := range dest {
 			dest[i] = &v[i]
 		}
-		return pipe(ctx, rows, func(scan func(...any) error) (sudoku.Grid, error) {
+		return pipe(ctx, rows, func(scan func(...any) error, g *sudoku.Grid) error {
 			if err := scan(dest...); err != nil {
-				return sudoku.Grid{}, err
+				return err
 			}
-			return givensOf(v[0])
-		}, fn)
+			var err error
+			*g, err = givensOf(v[0])
+			return err
+		}, func(g *sudoku.Grid) (sudoku.Grid, error) { return *g, nil }, fn)
 	})
 }
 
@@ -121,38 +123,41 @@ const (
 	exportAhead = 4
 )
 
-// pipe reads rows on a goroutine of its own while the caller's goroutine
-// runs fn on the puzzles already read, so that SQLite and the caller's
-// encoding use two cores. Chunks go back to the reader through free once
-// fn is done with them, so the steady state allocates no slices.
+// pipe reads rows on a goroutine of its own, each by scan into an R,
+// while the caller's goroutine converts the rows already read to T by conv
+// and runs fn on them, so that SQLite and the caller's encoding use two
+// cores. The reading goroutine is the slower one (SQLite's work on every
+// row), so it only scans: the conversion waits for the other side. Chunks
+// go back to the reader through free once fn is done with them, so the
+// steady state allocates no slices.
 //
 // An export either hands fn every row or returns an error: the end of
 // ctx (a deadline, a client gone) is an error, never a short, quiet end.
-func pipe[T any](parent context.Context, rows *sql.Rows, scan func(func(...any) error) (T, error), fn func(T) error) error {
+func pipe[R, T any](parent context.Context, rows *sql.Rows, scan func(func(...any) error, *R) error, conv func(*R) (T, error), fn func(T) error) error {
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
-	full := make(chan []T, exportAhead)
-	free := make(chan []T, exportAhead+2)
+	full := make(chan []R, exportAhead)
+	free := make(chan []R, exportAhead+2)
 	var readErr error
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		defer close(full)
 		for {
-			var ps []T
+			var ps []R
 			select {
 			case ps = <-free:
 				ps = ps[:0]
 			default:
-				ps = make([]T, 0, exportChunk)
+				ps = make([]R, 0, exportChunk)
 			}
 			for len(ps) < exportChunk && rows.Next() {
-				p, err := scan(rows.Scan)
-				if err != nil {
+				var zero R
+				ps = append(ps, zero)
+				if err := scan(rows.Scan, &ps[len(ps)-1]); err != nil {
 					readErr = fmt.Errorf("export: %w", err)
 					return
 				}
-				ps = append(ps, p)
 			}
 			if len(ps) > 0 {
 				select {
@@ -181,7 +186,12 @@ func pipe[T any](parent context.Context, rows *sql.Rows, scan func(func(...any) 
 	var err error
 	for ps := range full {
 		for i := range ps {
-			if err = fn(ps[i]); err != nil {
+			var p T
+			if p, err = conv(&ps[i]); err != nil {
+				err = fmt.Errorf("export: %w", err)
+				break
+			}
+			if err = fn(p); err != nil {
 				break
 			}
 		}
@@ -208,11 +218,24 @@ func pipe[T any](parent context.Context, rows *sql.Rows, scan func(func(...any) 
 // database/sql's reflection (and, for an int field, its round trip through
 // strconv) on every column of every row of an export.
 func scanPuzzle(scan func(...any) error) (sudoku.Puzzle, error) {
-	var v [18]any
-	if err := scan(&v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10], &v[11],
-		&v[12], &v[13], &v[14], &v[15], &v[16], &v[17]); err != nil {
+	var v row
+	if err := scanRow(scan, &v); err != nil {
 		return sudoku.Puzzle{}, err
 	}
+	return puzzleOf(&v)
+}
+
+// A row is the values of columns as the driver returns them.
+type row [18]any
+
+// scanRow reads one row of columns into v.
+func scanRow(scan func(...any) error, v *row) error {
+	return scan(&v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10], &v[11],
+		&v[12], &v[13], &v[14], &v[15], &v[16], &v[17])
+}
+
+// puzzleOf converts a row of columns.
+func puzzleOf(v *row) (sudoku.Puzzle, error) {
 	var bad error
 	num := func(i int) int64 {
 		n, ok := v[i].(int64)

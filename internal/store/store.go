@@ -106,12 +106,13 @@ type DB struct {
 	upsert stmt
 	reader *sql.DB // read-only pool
 
-	getStmt   *sql.Stmt
-	countStmt *sql.Stmt
-	linkStmts []stmt // the statements that file new rows under their classes (link)
-	findClass stmt   // a class's first entry by canonical key
-	listMu    sync.Mutex
-	listStmts map[string]*sql.Stmt // listing pages and exports, by their SQL (see stmtOf)
+	getStmt     *sql.Stmt
+	countStmt   *sql.Stmt
+	linkStmts   []stmt // the statements that file new rows under their classes (link)
+	findClass   stmt   // a class's first entry by canonical key
+	findClasses stmt   // the same for many keys
+	listMu      sync.Mutex
+	listStmts   map[string]*sql.Stmt // listing pages and exports, by their SQL (see stmtOf)
 
 	mu      sync.RWMutex // guards closed against sends on ops
 	closed  bool
@@ -330,6 +331,9 @@ func (db *DB) prepareWrites(ctx context.Context) error {
 	if db.findClass, err = db.prepare(ctx, findClassSQL); err != nil {
 		return fmt.Errorf("prepare class lookup: %w", err)
 	}
+	if db.findClasses, err = db.prepare(ctx, findClassesSQL(db.d)); err != nil {
+		return fmt.Errorf("prepare class lookup: %w", err)
+	}
 	for _, q := range linkSQL(db.d) {
 		st, err := db.prepare(ctx, q)
 		if err != nil {
@@ -429,7 +433,7 @@ func (db *DB) closePools() error {
 			errs = append(errs, s.Close())
 		}
 	}
-	for _, s := range append([]stmt{db.upsert, db.findClass}, db.linkStmts...) {
+	for _, s := range append([]stmt{db.upsert, db.findClass, db.findClasses}, db.linkStmts...) {
 		errs = append(errs, s.close())
 	}
 	if db.reader != nil {

@@ -37,6 +37,7 @@ var suite = []struct {
 	run  func(*testing.T, backend)
 }{
 	{"AddMany", testAddMany},
+	{"ClassesGrouped", testClassesGrouped},
 	{"ListByBand", testListByBand},
 	{"ListBandRejects", testListBandRejects},
 	{"ListAround", testListAround},

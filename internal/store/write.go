@@ -39,10 +39,13 @@ const maxBatch = 256
 // 32 MB cache, 15,900 puzzles/s at a peak of 126 MB; 48 MB, 18,600/s at
 // 163 MB. After it, with batches of 65,536 fed in parts: 32 MB, 33,200/s;
 // 48 MB, 40,300/s; 64 MB, about the same rate at a peak of 158-166 MB.
+// Engine 2's columns and indexes made the writer's work per row larger,
+// not its cache's use: 48 MB keeps a million-puzzle import under 200 MB
+// (AddParts' parts included).
 const (
 	writerCache      = -16000
 	writerCheckpoint = 1000 // SQLite's default
-	bulkCache        = -64000
+	bulkCache        = -48000
 	bulkCheckpoint   = 8000
 	bulkRows         = 1024
 	bulkIdle         = time.Second
@@ -719,6 +722,7 @@ type tally struct {
 	ids  []int64
 	link []stmt // linkSQL
 	find stmt   // findClassSQL
+	many stmt   // findClassesSQL
 	// linked holds the rows link filed after they were written (repeats
 	// of a class new in this transaction): id, then the class's first id.
 	linked map[int64]int64
@@ -726,55 +730,69 @@ type tally struct {
 
 // newTally starts the tally of a write transaction.
 func (db *DB) newTally() tally {
-	return tally{d: db.d, link: db.linkStmts, find: db.findClass}
+	return tally{d: db.d, link: db.linkStmts, find: db.findClass, many: db.findClasses}
 }
 
 // findClassSQL finds the first entry of a class by its canonical key.
 const findClassSQL = "SELECT first_id FROM classes WHERE canonical_key = ?"
 
+// findClassesSQL is findClassSQL for many keys at once: on SQLite exactly
+// classGroup of them, on PostgreSQL an array of up to classGroup.
+func findClassesSQL(d dialect) string {
+	if d.postgres {
+		return "SELECT canonical_key, first_id FROM classes WHERE canonical_key = ANY(?)"
+	}
+	return "SELECT canonical_key, first_id FROM classes WHERE canonical_key IN (?" + strings.Repeat(", ?", classGroup(d)-1) + ")"
+}
+
+// classGroup is how many classes one statement of classes looks up.
+func classGroup(d dialect) int {
+	if d.postgres {
+		return 4096
+	}
+	return 64
+}
+
 // classes sets SameAs on each of ps whose class is archived already (one
 // seek each), so that it is written with the row; link files the rest
 // (the first entries of new classes, and their repeats in the same
-// transaction) after the rows are in.
-//
-// On PostgreSQL, where each statement is a round trip to the server, the
-// classes of up to classChunk puzzles are read at once.
+// transaction) after the rows are in. It looks up many puzzles' classes in
+// one statement: a statement per puzzle costs more in database/sql (and on
+// PostgreSQL in round trips) than the seek itself.
 func (t *tally) classes(tx *sql.Tx, ps []sudoku.Puzzle) error {
-	if !t.d.postgres {
-		for i := range ps {
-			if err := t.classOf(tx, &ps[i]); err != nil {
-				return err
+	group := classGroup(t.d)
+	found := make(map[string]int64, min(len(ps), group))
+	keys := make([]any, 0, group)
+	for start := 0; start < len(ps); start += group {
+		part := ps[start:min(start+group, len(ps))]
+		if !t.d.postgres && len(part) < group {
+			// SQLite's statement takes exactly classGroup keys.
+			for i := range part {
+				if err := t.classOf(tx, &part[i]); err != nil {
+					return err
+				}
 			}
+			break
 		}
-		return nil
-	}
-	keys := make([][]byte, 0, min(len(ps), classChunk))
-	for start := 0; start < len(ps); start += classChunk {
-		part := ps[start:min(start+classChunk, len(ps))]
 		keys = keys[:0]
 		for i := range part {
 			keys = append(keys, part[i].Canonical.Key())
 		}
-		rows, err := tx.Query("SELECT canonical_key, first_id FROM classes WHERE canonical_key = ANY($1)", keys)
-		if err != nil {
-			return fmt.Errorf("find classes: %w", err)
-		}
-		first := make(map[string]int64)
-		for rows.Next() {
-			var k []byte
-			var id int64
-			if err := rows.Scan(&k, &id); err != nil {
-				rows.Close()
-				return fmt.Errorf("find classes: %w", err)
+		args := keys
+		if t.d.postgres {
+			array := make([][]byte, len(keys))
+			for i, k := range keys {
+				array[i] = k.([]byte)
 			}
-			first[string(k)] = id
+			args = []any{array}
 		}
-		if err := cmp.Or(rows.Err(), rows.Close()); err != nil {
+		clear(found)
+		if err := t.findMany(tx, args, found); err != nil {
 			return fmt.Errorf("find classes: %w", err)
 		}
 		for i := range part {
 			part[i].SameAs = nil
-			if id, ok := first[string(keys[i])]; ok {
+			if id, ok := found[string(keys[i].([]byte))]; ok {
 				part[i].SameAs = &id
 			}
 		}
@@ -782,8 +800,24 @@ func (t *tally) classes(tx *sql.Tx, ps []sudoku.Puzzle) error {
 	return nil
 }
 
-// classChunk is how many classes one statement of classes reads.
-const classChunk = 4096
+// findMany runs findClassesSQL with args and puts the classes it finds in
+// found, by canonical key.
+func (t *tally) findMany(tx *sql.Tx, args []any, found map[string]int64) error {
+	rows, err := t.many.query(tx, args...)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var key []byte
+		var id int64
+		if err := rows.Scan(&key, &id); err != nil {
+			rows.Close()
+			return err
+		}
+		found[string(key)] = id
+	}
+	return cmp.Or(rows.Err(), rows.Close())
+}
 
 // classOf is classes for one puzzle.
 func (t *tally) classOf(tx *sql.Tx, p *sudoku.Puzzle) error {
