@@ -224,6 +224,7 @@ func (db *DB) runBatch(o *op, b *Batch) {
 			}
 		}
 	})
+	err = describe(err)
 	if !opened {
 		o.done <- result{err: err}
 	}

@@ -924,13 +924,14 @@ func (db *DB) inTx(fn func(*sql.Tx) error) error {
 	for try := 1; ; try++ {
 		err = db.tryTx(fn)
 		if !retryable(err) || try == maxTries {
-			return err
+			return describe(err)
 		}
 		time.Sleep(time.Duration(try) * 10 * time.Millisecond)
 	}
 }
 
-// tryTx runs fn in a write transaction once. On SQLite the transaction is
+// tryTx runs fn in a write transaction once and returns its error as the
+// database gave it (inTx describes it). On SQLite the transaction is
 // immediate: it holds the file's write lock from BEGIN. On PostgreSQL it
 // begins by locking the counters' row, which every write transaction
 // updates before it commits anyway: taking it first orders every write
@@ -949,7 +950,7 @@ func (db *DB) tryTx(fn func(*sql.Tx) error) error {
 		tx, err = db.writer.BeginTx(ctx, nil)
 	}
 	if err != nil {
-		return describe(fmt.Errorf("begin: %w", err))
+		return fmt.Errorf("begin: %w", err)
 	}
 	if db.d.postgres {
 		if _, err = tx.Exec("SELECT 1 FROM counts WHERE id = 1 FOR UPDATE"); err != nil {
@@ -973,10 +974,7 @@ func (db *DB) tryTx(fn func(*sql.Tx) error) error {
 			// active" is fine.
 			_, _ = db.wconn.ExecContext(ctx, "ROLLBACK")
 		}
-		if retryable(err) {
-			return err
-		}
-		return describe(err)
+		return err
 	}
 	return nil
 }
