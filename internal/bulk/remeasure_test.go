@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/sudoku-archive/sudoku/internal/pgtest"
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
 	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
@@ -32,9 +33,22 @@ func relabel(g sudoku.Grid, rng *rand.Rand) sudoku.Grid {
 // pass is interrupted after a page, resumed, and must end with every row
 // as a fresh archive of the same puzzles would hold it, classes and counts
 // included, and no row lost.
+// TestRemeasure upgrades an archive whose rows an older engine measured,
+// on SQLite and on PostgreSQL (where the counters' triggers are plpgsql).
 func TestRemeasure(t *testing.T) {
+	t.Run("sqlite", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "old.db")
+		testRemeasure(t, path, "sqlite", "file:"+path+"?_pragma=busy_timeout(5000)")
+	})
+	t.Run("postgres", func(t *testing.T) {
+		dsn := pgtest.Start(t).NewDB(t)
+		testRemeasure(t, dsn, "pgx", dsn)
+	})
+}
+
+// testRemeasure runs on the archive at path, which driver opens at raw.
+func testRemeasure(t *testing.T, path, driver, rawDSN string) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "old.db")
 	db := mustOpenDB(t, path)
 	rng := rand.New(rand.NewPCG(3, 4))
 	var ps []sudoku.Puzzle
@@ -58,7 +72,7 @@ func TestRemeasure(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	raw, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)")
+	raw, err := sql.Open(driver, rawDSN)
 	if err != nil {
 		t.Fatal(err)
 	}
