@@ -63,8 +63,9 @@ func (d dialect) listSQL(k listKey, export bool) string {
 // too, after cols, for the merge to compare. Only the fixed names of
 // orders go into the text; every value is a parameter. On SQLite INDEXED
 // BY pins the index, so the plan cannot drift to a sort step, and a missing
-// index is an error at Open. Parameters are numbered (?1, ?2, ...), so that
-// the arms of a merge share them.
+// index is an error (EveryListingPrepares prepares every statement).
+// Parameters are numbered (?1, ?2, ...), so that the arms of a merge share
+// them.
 func (d dialect) listQuery(l listing, export bool, cols string) query {
 	o := orders[l.sort]
 	lead := o.keys[:len(o.keys)-1] // the keys before id
