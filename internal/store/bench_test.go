@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sudoku-archive/sudoku/internal/pgtest"
 	"github.com/sudoku-archive/sudoku/internal/store/storetest"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -111,12 +112,20 @@ func rssMB(b *testing.B) float64 {
 // durably committed (synchronous=FULL) before it returns. submits/s is the
 // throughput; puzzles/commit shows how many submissions each group commit
 // carried.
-func BenchmarkSubmit(b *testing.B) {
+func BenchmarkSubmit(b *testing.B) { benchmarkSubmit(b, sqliteBackend) }
+
+// BenchmarkSubmitPostgres is BenchmarkSubmit on a throwaway PostgreSQL
+// cluster.
+func BenchmarkSubmitPostgres(b *testing.B) {
+	benchmarkSubmit(b, backend{"postgres", pgtest.Start(b).NewDB})
+}
+
+func benchmarkSubmit(b *testing.B, bk backend) {
 	procs := runtime.GOMAXPROCS(0)
 	for _, perProc := range []int{1, 8, 32, 128} {
 		// RunParallel starts parallelism × GOMAXPROCS goroutines.
 		b.Run(fmt.Sprintf("goroutines=%d", perProc*procs), func(b *testing.B) {
-			db := MustOpenDB(b)
+			db := bk.open(b)
 			var next atomic.Int64
 			ctx := context.Background()
 			b.SetParallelism(perProc)
