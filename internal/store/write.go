@@ -396,12 +396,17 @@ func (db *DB) commitBatch(batch []*op) {
 // ops, in order, and sets their results.
 func (db *DB) submit(tx *sql.Tx, ops []*op, results []result, now int64) error {
 	t := db.newTally()
+	// The classes of all the submissions first, in as few statements as
+	// classes takes (on PostgreSQL one round trip instead of one each).
+	ps := make([]sudoku.Puzzle, len(ops))
 	for i, o := range ops {
-		one := o.w.(submitOne).p
-		if err := t.classOf(tx, one); err != nil {
-			return err
-		}
-		p, dup, err := upsertOne(tx, db.upsert, one, now)
+		ps[i] = *o.w.(submitOne).p
+	}
+	if err := t.classes(tx, ps); err != nil {
+		return err
+	}
+	for i := range ps {
+		p, dup, err := upsertOne(tx, db.upsert, &ps[i], now)
 		if err != nil {
 			return err
 		}
@@ -889,9 +894,16 @@ func (t *tally) commit(tx *sql.Tx) error {
 	grades := slices.SortedFunc(maps.Keys(t.grades), func(a, b gradeKey) int {
 		return cmp.Or(cmp.Compare(a.grade, b.grade), strings.Compare(a.technique, b.technique))
 	})
-	for _, k := range grades {
-		if _, err := tx.Exec(t.d.sql(`INSERT INTO grade_counts AS g (grade, technique, n) VALUES (?, ?, ?)
-ON CONFLICT (grade, technique) DO UPDATE SET n = g.n + excluded.n`), k.grade, k.technique, t.grades[k]); err != nil {
+	// One statement for all the rows of a table, in key order (PostgreSQL
+	// takes a VALUES' rows in order): a statement is a round trip on
+	// PostgreSQL, and SQLite compiles each.
+	if len(grades) > 0 {
+		args := make([]any, 0, 3*len(grades))
+		for _, k := range grades {
+			args = append(args, k.grade, k.technique, t.grades[k])
+		}
+		if _, err := tx.Exec(t.d.sql(`INSERT INTO grade_counts AS g (grade, technique, n) VALUES `+rowsOf(3, len(grades))+`
+ON CONFLICT (grade, technique) DO UPDATE SET n = g.n + excluded.n`), args...); err != nil {
 			return fmt.Errorf("count grades: %w", err)
 		}
 	}
@@ -902,14 +914,22 @@ ON CONFLICT (grade, technique) DO UPDATE SET n = g.n + excluded.n`), k.grade, k.
 	buckets := slices.SortedFunc(maps.Keys(t.buckets), func(a, b bucket) int {
 		return cmp.Or(strings.Compare(a.kind, b.kind), cmp.Compare(a.k, b.k))
 	})
+	args := make([]any, 0, 4*len(buckets))
 	for _, b := range buckets {
 		c := t.buckets[b]
-		if _, err := tx.Exec(t.d.sql(`INSERT INTO stat_buckets AS s (kind, bucket, n, uniq) VALUES (?, ?, ?, ?)
-ON CONFLICT (kind, bucket) DO UPDATE SET n = s.n + excluded.n, uniq = s.uniq + excluded.uniq`), b.kind, b.k, c[0], c[1]); err != nil {
-			return fmt.Errorf("count: %w", err)
-		}
+		args = append(args, b.kind, b.k, c[0], c[1])
+	}
+	if _, err := tx.Exec(t.d.sql(`INSERT INTO stat_buckets AS s (kind, bucket, n, uniq) VALUES `+rowsOf(4, len(buckets))+`
+ON CONFLICT (kind, bucket) DO UPDATE SET n = s.n + excluded.n, uniq = s.uniq + excluded.uniq`), args...); err != nil {
+		return fmt.Errorf("count: %w", err)
 	}
 	return nil
+}
+
+// rowsOf writes the placeholders of n rows of cols values: (?, ?), (?, ?).
+func rowsOf(cols, n int) string {
+	row := "(" + strings.TrimSuffix(strings.Repeat("?, ", cols), ", ") + ")"
+	return strings.TrimSuffix(strings.Repeat(row+", ", n), ", ")
 }
 
 // maxTries is how many times inTx runs a transaction that PostgreSQL
