@@ -237,6 +237,9 @@ func openPostgres(ctx context.Context, dsn string) (_ *DB, err error) {
 	// file's: see writerBusyTimeout.
 	w := cfg.Copy()
 	w.RuntimeParams["lock_timeout"] = strconv.FormatInt(writerBusyTimeout.Milliseconds(), 10)
+	// An acknowledged submission is on disk: whatever the server's
+	// default, the writer's commits wait for the WAL flush.
+	w.RuntimeParams["synchronous_commit"] = "on"
 	db.writer = stdlib.OpenDB(*w)
 	db.writer.SetMaxOpenConns(1)
 	if err := db.writer.PingContext(ctx); err != nil {

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"math/rand/v2"
 	"path/filepath"
 	"sync"
@@ -338,4 +339,27 @@ func testEveryListingPrepares(t *testing.T, bk backend) {
 		}
 	}
 	t.Logf("%d statements", n)
+}
+
+// TestPostgresWriterSettings checks the settings the writer's connection
+// must have whatever the server's defaults: commits flushed before they are
+// acknowledged, and a bounded wait for another server's locks.
+func TestPostgresWriterSettings(t *testing.T) {
+	c := pgtest.Start(t)
+	dsn := c.NewDB(t)
+	ctx := context.Background()
+	db := MustOpenDBAt(t, dsn)
+	var syncCommit, lock string
+	err := db.write(ctx, func(tx *sql.Tx) error {
+		if err := tx.QueryRow("SHOW synchronous_commit").Scan(&syncCommit); err != nil {
+			return err
+		}
+		return tx.QueryRow("SHOW lock_timeout").Scan(&lock)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if syncCommit != "on" || lock != "2s" {
+		t.Errorf("synchronous_commit %q, lock_timeout %q; want on, 2s", syncCommit, lock)
+	}
 }
