@@ -3,9 +3,12 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -87,5 +90,48 @@ func TestAddParts(t *testing.T) {
 	}
 	if st, err := db.Stats(ctx); err != nil || st.Total != 5 {
 		t.Errorf("after a failed batch: %d puzzles (%v), want 5", st.Total, err)
+	}
+}
+
+// testFreshListings runs many listings at once, each of a kind not listed
+// before, so that each prepares its statement while it holds a reading
+// connection: far more of them than the pool has connections must all
+// answer (a listing once waited for a free connection to prepare on while
+// holding one, and with every connection held so, none went on).
+func testFreshListings(t *testing.T, bk backend) {
+	db := bk.open(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if _, err := db.AddMany(ctx, norvig(t, 5)); err != nil {
+		t.Fatal(err)
+	}
+	var queries []sudoku.ListQuery
+	for _, s := range sudoku.Sorts {
+		for _, desc := range []bool{false, true} {
+			for _, unique := range []bool{false, true} {
+				for _, distinct := range []bool{false, true} {
+					queries = append(queries, sudoku.ListQuery{Sort: s, Desc: desc, UniqueOnly: unique, Distinct: distinct, Limit: 3})
+				}
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, len(queries))
+	for i, q := range queries {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			page, err := db.List(ctx, q)
+			if err == nil && len(page.Puzzles) != 3 {
+				err = fmt.Errorf("%d puzzles, want 3", len(page.Puzzles))
+			}
+			errs[i] = err
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("%+v: %v", queries[i], err)
+		}
 	}
 }

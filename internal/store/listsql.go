@@ -220,24 +220,45 @@ func (db *DB) prepareReads(ctx context.Context) error {
 
 // stmtOf returns the statement of q in tx, prepared once for the archive
 // (a listing finds it by its own SQL text, so the statement and the values
-// bound to it come from one build).
+// bound to it come from one build). The first time q is met it is prepared
+// on tx's own connection for this call, and for the archive in the
+// background: preparing on the pool here would wait for a free connection
+// while tx holds one, and with every connection held by a listing doing the
+// same, no listing would go on until its request timed out.
 func (db *DB) stmtOf(ctx context.Context, tx *sql.Tx, q query) (*sql.Stmt, error) {
 	db.listMu.Lock()
 	s, ok := db.listStmts[q.sql]
+	if !ok && !db.listPending[q.sql] && !db.listClosed {
+		db.listPending[q.sql] = true
+		db.listWG.Add(1)
+		go db.prepareListing(q.sql)
+	}
 	db.listMu.Unlock()
 	if !ok {
-		var err error
-		if s, err = db.reader.PrepareContext(ctx, q.sql); err != nil {
+		st, err := tx.PrepareContext(ctx, q.sql)
+		if err != nil {
 			return nil, fmt.Errorf("prepare: %w", err)
 		}
-		db.listMu.Lock()
-		if old, ok := db.listStmts[q.sql]; ok {
-			s.Close() // another call prepared it meanwhile
-			s = old
-		} else {
-			db.listStmts[q.sql] = s
-		}
-		db.listMu.Unlock()
+		return st, nil
 	}
 	return tx.StmtContext(ctx, s), nil
+}
+
+// prepareListing prepares the listing statement q on the reader pool, once
+// a connection is free, and files it for stmtOf.
+func (db *DB) prepareListing(q string) {
+	defer db.listWG.Done()
+	s, err := db.reader.PrepareContext(context.Background(), q)
+	db.listMu.Lock()
+	defer db.listMu.Unlock()
+	delete(db.listPending, q)
+	switch {
+	case err != nil:
+		// The pool is closing, or the statement is broken: the next
+		// listing prepares it in its transaction and says why.
+	case db.listClosed:
+		s.Close()
+	default:
+		db.listStmts[q] = s
+	}
 }

@@ -113,6 +113,9 @@ type DB struct {
 	findClasses stmt   // the same for many keys
 	listMu      sync.Mutex
 	listStmts   map[string]*sql.Stmt // listing pages and exports, by their SQL (see stmtOf)
+	listPending map[string]bool      // statements being prepared in the background
+	listClosed  bool                 // set by Close: prepare no more
+	listWG      sync.WaitGroup       // the background preparations
 
 	mu      sync.RWMutex // guards closed against sends on ops
 	closed  bool
@@ -154,7 +157,7 @@ func openSQLite(ctx context.Context, path string) (_ *DB, err error) {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		return nil, errors.New("is a directory, not a database file")
 	}
-	db := &DB{path: path, d: sqliteDialect, ops: make(chan *op, 4*maxBatch), stopped: make(chan struct{}), listStmts: make(map[string]*sql.Stmt)}
+	db := &DB{path: path, d: sqliteDialect, ops: make(chan *op, 4*maxBatch), stopped: make(chan struct{}), listStmts: make(map[string]*sql.Stmt), listPending: make(map[string]bool)}
 	defer func() {
 		if err != nil {
 			db.closePools()
@@ -222,7 +225,7 @@ func openSQLite(ctx context.Context, path string) (_ *DB, err error) {
 // and runs its statements by text: pgx prepares each once per connection.
 // Every write transaction begins by locking the counters' row (see inTx).
 func openPostgres(ctx context.Context, dsn string) (_ *DB, err error) {
-	db := &DB{path: Redact(dsn), d: postgresDialect, ops: make(chan *op, 4*maxBatch), stopped: make(chan struct{}), listStmts: make(map[string]*sql.Stmt)}
+	db := &DB{path: Redact(dsn), d: postgresDialect, ops: make(chan *op, 4*maxBatch), stopped: make(chan struct{}), listStmts: make(map[string]*sql.Stmt), listPending: make(map[string]bool)}
 	defer func() {
 		if err != nil {
 			db.closePools()
@@ -427,6 +430,7 @@ func (db *DB) Close() error {
 func (db *DB) closePools() error {
 	var errs []error
 	db.listMu.Lock()
+	db.listClosed = true
 	for _, s := range db.listStmts {
 		errs = append(errs, s.Close())
 	}
@@ -442,6 +446,7 @@ func (db *DB) closePools() error {
 	if db.reader != nil {
 		errs = append(errs, db.reader.Close())
 	}
+	db.listWG.Wait() // their PrepareContext fails once the pool is closed
 	if db.wconn != nil {
 		errs = append(errs, db.wconn.Close())
 	}

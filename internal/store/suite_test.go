@@ -39,6 +39,7 @@ var suite = []struct {
 }{
 	{"AddMany", testAddMany},
 	{"ClassesGrouped", testClassesGrouped},
+	{"FreshListings", testFreshListings},
 	{"ListByBand", testListByBand},
 	{"ListBandRejects", testListBandRejects},
 	{"ListAround", testListAround},
