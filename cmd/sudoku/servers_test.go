@@ -31,6 +31,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/sudoku-archive/sudoku/internal/store"
+	"github.com/sudoku-archive/sudoku/internal/store/storetest"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -60,54 +61,10 @@ func archiveRows(tb testing.TB, dsn string) []sudoku.Puzzle {
 		tb.Fatal(err)
 	}
 	slices.SortFunc(ps, func(a, b sudoku.Puzzle) int { return int(a.ID - b.ID) })
-	if d := cmp.Diff(countRows(ps), got, cmpopts.EquateEmpty()); d != "" {
+	if d := cmp.Diff(storetest.StatsOf(ps), got, cmpopts.EquateEmpty()); d != "" {
 		tb.Errorf("the counters disagree with the %d rows (-rows +counters):\n%s", len(ps), d)
 	}
 	return ps
-}
-
-// countRows computes in Go the Stats of the stored puzzles ps (the store's
-// own test has the same function, wantStats).
-func countRows(ps []sudoku.Puzzle) sudoku.Stats {
-	var s sudoku.Stats
-	bump := func(h *[]int64, k int) {
-		for len(*h) <= k {
-			*h = append(*h, 0)
-		}
-		(*h)[k]++
-	}
-	grades := map[sudoku.GradeCount]int64{}
-	for _, p := range ps {
-		s.Total++
-		if p.Unique {
-			s.Unique++
-		}
-		s.Submissions += p.Submissions
-		if p.SameAs == nil && p.Canonical != (sudoku.Grid{}) {
-			s.Distinct++
-		}
-		if p.Unique && p.GradeVersion == "" {
-			s.Ungraded++
-		}
-		if p.GradeVersion != "" && p.Grade != nil {
-			grades[sudoku.GradeCount{Tenths: p.GradeTenths(), Technique: p.Technique}]++
-		}
-		bump(&s.Backtracks, sudoku.BacktracksBucket(p.Backtracks))
-		bump(&s.SolveTime, sudoku.SolveTimeBucket(p.SolveNS))
-		bump(&s.Clues, p.Clues)
-	}
-	for k, n := range grades {
-		k.N = n
-		s.Grades = append(s.Grades, k)
-	}
-	// Stats's order: hardest first, then by technique.
-	slices.SortFunc(s.Grades, func(a, b sudoku.GradeCount) int {
-		if a.Tenths != b.Tenths {
-			return int(b.Tenths - a.Tenths)
-		}
-		return strings.Compare(a.Technique, b.Technique)
-	})
-	return s
 }
 
 // submissionsOf maps the givens of ps (canonical text) to their submission

@@ -8,6 +8,7 @@ import (
 
 	gocmp "github.com/google/go-cmp/cmp"
 
+	"github.com/sudoku-archive/sudoku/internal/store/storetest"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -74,7 +75,7 @@ func testBatch(t *testing.T, bk backend) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := gocmp.Diff(wantStats(rows), st); d != "" {
+	if d := gocmp.Diff(storetest.StatsOf(rows), st); d != "" {
 		t.Errorf("stats (-want +got):\n%s", d)
 	}
 	if _, err := b.Commit(); err == nil {

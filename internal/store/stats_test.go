@@ -3,68 +3,15 @@ package store
 import (
 	"context"
 	"path/filepath"
-	"slices"
-	"strings"
 	"testing"
 
 	gocmp "github.com/google/go-cmp/cmp"
 	"github.com/pressly/goose/v3"
 
+	"github.com/sudoku-archive/sudoku/internal/store/storetest"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/migrations"
 )
-
-// wantStats computes in Go what Stats must return for the stored puzzles ps.
-func wantStats(ps []sudoku.Puzzle) sudoku.Stats {
-	var s sudoku.Stats
-	bump := func(h *[]int64, k int) {
-		for len(*h) <= k {
-			*h = append(*h, 0)
-		}
-		(*h)[k]++
-	}
-	for _, p := range ps {
-		s.Total++
-		if p.Unique {
-			s.Unique++
-		}
-		s.Submissions += p.Submissions
-		if p.SameAs == nil && p.Canonical != (sudoku.Grid{}) {
-			s.Distinct++
-		}
-		if p.Unique && p.GradeVersion == "" {
-			s.Ungraded++
-		}
-		if p.GradeVersion != "" && p.Grade != nil {
-			s.Grades = addGrade(s.Grades, p)
-		}
-		bump(&s.Backtracks, sudoku.BacktracksBucket(p.Backtracks))
-		bump(&s.SolveTime, sudoku.SolveTimeBucket(p.SolveNS))
-		bump(&s.Clues, p.Clues)
-	}
-	return s
-}
-
-// addGrade counts p in gs, kept in Stats's order: hardest first, then by
-// technique.
-func addGrade(gs []sudoku.GradeCount, p sudoku.Puzzle) []sudoku.GradeCount {
-	k := sudoku.GradeCount{Tenths: p.GradeTenths(), Technique: p.Technique}
-	for i := range gs {
-		if gs[i].Tenths == k.Tenths && gs[i].Technique == k.Technique {
-			gs[i].N++
-			return gs
-		}
-	}
-	k.N = 1
-	gs = append(gs, k)
-	slices.SortFunc(gs, func(a, b sudoku.GradeCount) int {
-		if a.Tenths != b.Tenths {
-			return int(b.Tenths - a.Tenths)
-		}
-		return strings.Compare(a.Technique, b.Technique)
-	})
-	return gs
-}
 
 func testStats(t *testing.T, bk backend) {
 	ctx := context.Background()
@@ -104,7 +51,7 @@ func testStats(t *testing.T, bk backend) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := wantStats(ps)
+	want := storetest.StatsOf(ps)
 	if d := gocmp.Diff(want, got); d != "" {
 		t.Fatalf("(-want +got):\n%s", d)
 	}
@@ -189,7 +136,7 @@ func TestStatsMigrationCountsOldRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := gocmp.Diff(wantStats(ps), got); d != "" {
+	if d := gocmp.Diff(storetest.StatsOf(ps), got); d != "" {
 		t.Fatalf("(-want +got):\n%s", d)
 	}
 }
@@ -236,7 +183,7 @@ func testStatsSubmitMany(t *testing.T, bk backend) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := wantStats(rows)
+	want := storetest.StatsOf(rows)
 	if d := gocmp.Diff(want, got); d != "" {
 		t.Fatalf("(-want +got):\n%s", d)
 	}
@@ -260,7 +207,7 @@ func TestBuildArchive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := gocmp.Diff(wantStats(rows), got); d != "" || len(rows) != 3000 {
+	if d := gocmp.Diff(storetest.StatsOf(rows), got); d != "" || len(rows) != 3000 {
 		t.Fatalf("%d rows; stats (-want +got):\n%s", len(rows), d)
 	}
 	for i := range rows[:100] {

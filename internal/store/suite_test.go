@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sudoku-archive/sudoku/internal/pgtest"
+	"github.com/sudoku-archive/sudoku/internal/store/storetest"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -157,7 +158,7 @@ func checkArchive(t *testing.T, db *DB, want map[sudoku.Grid]int64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws := wantStats(all)
+	ws := storetest.StatsOf(all)
 	if s.Total != ws.Total || s.Unique != ws.Unique || s.Submissions != ws.Submissions || s.Distinct != int64(len(heads)) {
 		t.Errorf("stats: total %d, unique %d, submissions %d, distinct %d; want %d, %d, %d, %d",
 			s.Total, s.Unique, s.Submissions, s.Distinct, ws.Total, ws.Unique, ws.Submissions, len(heads))

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -234,4 +235,57 @@ func ProcStatusMB(field string) (float64, error) {
 		}
 	}
 	return 0, fmt.Errorf("no %s in /proc/self/status", field)
+}
+
+// StatsOf computes in Go what the store's Stats must return for the stored
+// puzzles ps: the tests compare the counters the store keeps with it.
+func StatsOf(ps []sudoku.Puzzle) sudoku.Stats {
+	var s sudoku.Stats
+	bump := func(h *[]int64, k int) {
+		for len(*h) <= k {
+			*h = append(*h, 0)
+		}
+		(*h)[k]++
+	}
+	for _, p := range ps {
+		s.Total++
+		if p.Unique {
+			s.Unique++
+		}
+		s.Submissions += p.Submissions
+		if p.SameAs == nil && p.Canonical != (sudoku.Grid{}) {
+			s.Distinct++
+		}
+		if p.Unique && p.GradeVersion == "" {
+			s.Ungraded++
+		}
+		if p.GradeVersion != "" && p.Grade != nil {
+			s.Grades = addGrade(s.Grades, p)
+		}
+		bump(&s.Backtracks, sudoku.BacktracksBucket(p.Backtracks))
+		bump(&s.SolveTime, sudoku.SolveTimeBucket(p.SolveNS))
+		bump(&s.Clues, p.Clues)
+	}
+	return s
+}
+
+// addGrade counts p in gs, kept in Stats's order: hardest first, then by
+// technique.
+func addGrade(gs []sudoku.GradeCount, p sudoku.Puzzle) []sudoku.GradeCount {
+	k := sudoku.GradeCount{Tenths: p.GradeTenths(), Technique: p.Technique}
+	for i := range gs {
+		if gs[i].Tenths == k.Tenths && gs[i].Technique == k.Technique {
+			gs[i].N++
+			return gs
+		}
+	}
+	k.N = 1
+	gs = append(gs, k)
+	slices.SortFunc(gs, func(a, b sudoku.GradeCount) int {
+		if a.Tenths != b.Tenths {
+			return int(b.Tenths - a.Tenths)
+		}
+		return strings.Compare(a.Technique, b.Technique)
+	})
+	return gs
 }
