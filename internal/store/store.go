@@ -206,18 +206,24 @@ func openSQLite(ctx context.Context, path string) (_ *DB, err error) {
 	if err != nil {
 		return nil, err
 	}
-	n := max(4, 2*runtime.GOMAXPROCS(0))
-	db.reader.SetMaxOpenConns(n)
-	db.reader.SetMaxIdleConns(n)
-	if err := db.reader.PingContext(ctx); err != nil {
-		return nil, describe(err)
-	}
-	if err := db.prepareReads(ctx); err != nil {
+	if err := db.startReaders(ctx); err != nil {
 		return nil, err
 	}
 
 	go db.writeLoop()
 	return db, nil
+}
+
+// startReaders sizes the read pool, checks that it answers and prepares
+// its statements.
+func (db *DB) startReaders(ctx context.Context) error {
+	n := max(4, 2*runtime.GOMAXPROCS(0))
+	db.reader.SetMaxOpenConns(n)
+	db.reader.SetMaxIdleConns(n)
+	if err := db.reader.PingContext(ctx); err != nil {
+		return describe(err)
+	}
+	return db.prepareReads(ctx)
 }
 
 // openPostgres opens the archive in the PostgreSQL database at dsn. The
@@ -264,13 +270,7 @@ func openPostgres(ctx context.Context, dsn string) (_ *DB, err error) {
 	// page 10,001 deep by solve time went from 1.7 ms to 0.9 ms.
 	r.RuntimeParams["plan_cache_mode"] = "force_generic_plan"
 	db.reader = stdlib.OpenDB(*r)
-	n := max(4, 2*runtime.GOMAXPROCS(0))
-	db.reader.SetMaxOpenConns(n)
-	db.reader.SetMaxIdleConns(n)
-	if err := db.reader.PingContext(ctx); err != nil {
-		return nil, describe(err)
-	}
-	if err := db.prepareReads(ctx); err != nil {
+	if err := db.startReaders(ctx); err != nil {
 		return nil, err
 	}
 	go db.writeLoop()
