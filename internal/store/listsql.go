@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -159,8 +160,12 @@ func (d dialect) listQuery(l listing, export bool, cols string) query {
 		b.WriteString(orderBy)
 		return query{d.sql(b.String()), where.args}
 	}
-	if cols != columns {
-		cols += ", " + strings.Join(o.keys, ", ")
+	// The merge orders the arms' rows by the keys: select those cols lacks.
+	have := strings.Split(cols, ", ")
+	for _, k := range o.keys {
+		if !slices.Contains(have, k) {
+			cols += ", " + k
+		}
 	}
 	// PostgreSQL merges the arms in order only when each is ordered on its
 	// own: it does not see that band = k orders an arm's band index by the

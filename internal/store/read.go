@@ -20,9 +20,64 @@ const exportMmap = 1 << 40
 // memory stays flat however large the archive, and the puzzles are a
 // consistent snapshot. An error from fn stops the export and is returned.
 func (db *DB) Export(ctx context.Context, q sudoku.ListQuery, fn func(sudoku.Puzzle) error) error {
-	return db.export(ctx, q, columns, func(rows *sql.Rows) error {
-		return pipe(ctx, rows, scanRow, puzzleOf, fn)
+	return db.export(ctx, q, exportColumns, func(rows *sql.Rows) error {
+		cols, err := rows.Columns()
+		if err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+		// A merged order selects its key columns after the packed ones;
+		// they are read and dropped.
+		extra := make([]any, len(cols)-len(packed{}))
+		return pipe(ctx, rows, func(scan func(...any) error, v *packed) error {
+			return scanPacked(scan, v, extra)
+		}, unpack, fn)
 	})
+}
+
+// exportColumns is columns packed into fewer values for an export, whose
+// reading goroutine steps the database one column at a time (with the
+// SQLite driver, several calls and a mutex per column): the three grids as
+// one text, and solutions with the grade floor as one integer. unpack
+// turns a row of them back into a puzzle. The orders' key columns (clues,
+// grade, solve_ns, ...) stay columns of their own.
+const exportColumns = `id, givens || solution || coalesce(canonical, ''), clues, solutions | (grade_floor << 2), backtracks, guesses, nodes, solve_ns, engine_version, submitted_at, submissions, same_as, grade, technique, grade_version`
+
+// A packed row is the values of exportColumns.
+type packed [15]any
+
+// scanPacked reads one row of exportColumns into v, and whatever columns
+// follow into extra.
+func scanPacked(scan func(...any) error, v *packed, extra []any) error {
+	dest := make([]any, 0, len(v)+len(extra))
+	for i := range v {
+		dest = append(dest, &v[i])
+	}
+	for i := range extra {
+		dest = append(dest, &extra[i])
+	}
+	return scan(dest...)
+}
+
+// unpack converts a row of exportColumns.
+func unpack(v *packed) (sudoku.Puzzle, error) {
+	var r row
+	grids, ok := v[1].(string)
+	if !ok || len(grids) != 2*81 && len(grids) != 3*81 {
+		return sudoku.Puzzle{}, fmt.Errorf("puzzle %v: stored grids hold %T of %d characters, want 162 or 243", v[0], v[1], len(grids))
+	}
+	r[1], r[2] = grids[:81], grids[81:162]
+	if len(grids) == 3*81 {
+		r[12] = grids[162:]
+	}
+	n, ok := v[3].(int64)
+	if !ok {
+		return sudoku.Puzzle{}, fmt.Errorf("puzzle %v: solutions and grade floor hold %T, want an integer", v[0], v[3])
+	}
+	r[4], r[15] = n&3, n>>2
+	r[0], r[3] = v[0], v[2]
+	copy(r[5:12], v[4:11]) // backtracks ... submissions
+	r[13], r[14], r[16], r[17] = v[11], v[12], v[13], v[14]
+	return puzzleOf(&r)
 }
 
 // ExportGivens is Export for a caller that needs only each puzzle's givens
