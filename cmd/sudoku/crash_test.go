@@ -95,14 +95,7 @@ func TestCrashServe(t *testing.T) {
 						pz = src.next()
 					}
 					res, err := submit(ctx, client, p.url, pz)
-					switch {
-					case err != nil:
-						tl.lost(pz) // cut off: committed or not, we cannot tell
-					case res.status == http.StatusCreated || res.status == http.StatusOK:
-						tl.ack(pz, res.id)
-					default:
-						t.Errorf("submission answered %d: %s", res.status, res.body)
-					}
+					tl.record(t, pz, res, err)
 				}
 			}()
 		}

@@ -77,6 +77,20 @@ func (t *tally) lost(p string) {
 	t.unknown[p]++
 }
 
+// record files the outcome of submitting p: acknowledged (201 or 200),
+// lost (no answer: committed or not, the client cannot tell), or an error
+// of tb for any other answer.
+func (t *tally) record(tb testing.TB, p string, res submitResult, err error) {
+	switch {
+	case err != nil:
+		t.lost(p)
+	case res.status == http.StatusCreated || res.status == http.StatusOK:
+		t.ack(p, res.id)
+	default:
+		tb.Errorf("submission answered %d: %s", res.status, res.body)
+	}
+}
+
 // pick returns an acknowledged puzzle and its id, or "" if there is none yet.
 func (t *tally) pick(r uint64) (string, int64) {
 	t.mu.Lock()

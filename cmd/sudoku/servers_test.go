@@ -316,14 +316,7 @@ func TestServersKillOne(t *testing.T) {
 					}
 					s := servers[c%2]
 					res, err := submitRetry(ctx, client, s.url, pz, &retries)
-					switch {
-					case err != nil:
-						tl.lost(pz) // cut off: committed or not, we cannot tell
-					case res.status == http.StatusCreated || res.status == http.StatusOK:
-						tl.ack(pz, res.id)
-					default:
-						t.Errorf("submission answered %d: %s", res.status, res.body)
-					}
+					tl.record(t, pz, res, err)
 				}
 			})
 		}
