@@ -89,36 +89,11 @@ func (s *solver) ape() (Step, bool) {
 // them must hold an extra digit, they act as one cell holding the extras,
 // which with k-1 other cells of the unit forms a naked set of k digits.
 func (s *solver) urType3() (Step, bool) {
-	b := &s.b
 	var best Step
 	found := false
-	near := s.nearRows()
-	for r1 := 0; r1 < 9; r1++ {
-		for r2 := r1 + 1; r2 < 9; r2++ {
-			nc := near[r1] | near[r2]
-			if nc == 0 {
-				continue // no rectangle on these rows has a changed unit
-			}
-			for c1 := 0; c1 < 9; c1++ {
-				for c2 := c1 + 1; c2 < 9; c2++ {
-					if (r1/3 == r2/3) == (c1/3 == c2/3) || nc&(1<<c1|1<<c2) == 0 {
-						continue
-					}
-					cells := [4]int{r1*9 + c1, r1*9 + c2, r2*9 + c1, r2*9 + c2}
-					common := allDigits
-					for _, c := range cells {
-						common &= b.cand[c]
-					}
-					if popcount(common) < 2 {
-						continue
-					}
-					for _, pair := range pairsOf(common) {
-						if st, ok := s.ur3At(cells, pair); ok && (!found || st.Grade < best.Grade) {
-							best, found = st, true
-						}
-					}
-				}
-			}
+	for cells, pair := range s.rectangles() {
+		if st, ok := s.ur3At(cells, pair); ok && (!found || st.Grade < best.Grade) {
+			best, found = st, true
 		}
 	}
 	return best, found

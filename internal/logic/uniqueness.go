@@ -1,42 +1,58 @@
 package logic
 
-import "slices"
+import (
+	"iter"
+	"slices"
+)
 
 // uniqueRectangles finds unique rectangles of types 1, 2 and 4 (4.5): four
 // cells in two rows, two columns and two boxes that would otherwise hold
 // only the same two digits, giving the puzzle two solutions.
 func (s *solver) uniqueRectangles() (Step, bool) {
-	b := &s.b
-	near := s.nearRows()
-	for r1 := 0; r1 < 9; r1++ {
-		for r2 := r1 + 1; r2 < 9; r2++ {
-			nc := near[r1] | near[r2]
-			if nc == 0 {
-				continue // no rectangle on these rows has a changed unit
-			}
-			for c1 := 0; c1 < 9; c1++ {
-				for c2 := c1 + 1; c2 < 9; c2++ {
-					if (r1/3 == r2/3) == (c1/3 == c2/3) || nc&(1<<c1|1<<c2) == 0 {
-						continue // the four cells must span exactly two boxes
-					}
-					cells := [4]int{r1*9 + c1, r1*9 + c2, r2*9 + c1, r2*9 + c2}
-					common := allDigits
-					for _, c := range cells {
-						common &= b.cand[c]
-					}
-					if popcount(common) < 2 {
-						continue
-					}
-					for _, pair := range pairsOf(common) {
-						if st, ok := s.urAt(cells, pair); ok {
-							return st, true
+	for cells, pair := range s.rectangles() {
+		if st, ok := s.urAt(cells, pair); ok {
+			return st, true
+		}
+	}
+	return Step{}, false
+}
+
+// rectangles yields every rectangle that could be deadly, with each pair of
+// digits all four cells can hold: four cells in two rows, two columns and
+// two boxes, on rows with a unit changed since the last search (nearRows).
+func (s *solver) rectangles() iter.Seq2[[4]int, uint16] {
+	return func(yield func([4]int, uint16) bool) {
+		b := &s.b
+		near := s.nearRows()
+		for r1 := 0; r1 < 9; r1++ {
+			for r2 := r1 + 1; r2 < 9; r2++ {
+				nc := near[r1] | near[r2]
+				if nc == 0 {
+					continue // no rectangle on these rows has a changed unit
+				}
+				for c1 := 0; c1 < 9; c1++ {
+					for c2 := c1 + 1; c2 < 9; c2++ {
+						if (r1/3 == r2/3) == (c1/3 == c2/3) || nc&(1<<c1|1<<c2) == 0 {
+							continue // the four cells must span exactly two boxes
+						}
+						cells := [4]int{r1*9 + c1, r1*9 + c2, r2*9 + c1, r2*9 + c2}
+						common := allDigits
+						for _, c := range cells {
+							common &= b.cand[c]
+						}
+						if popcount(common) < 2 {
+							continue
+						}
+						for _, pair := range pairsOf(common) {
+							if !yield(cells, pair) {
+								return
+							}
 						}
 					}
 				}
 			}
 		}
 	}
-	return Step{}, false
 }
 
 // nearRows returns, for each row, the columns of its cells that lie in a

@@ -28,8 +28,15 @@ func (db *DB) Export(ctx context.Context, q sudoku.ListQuery, fn func(sudoku.Puz
 		// A merged order selects its key columns after the packed ones;
 		// they are read and dropped.
 		extra := make([]any, len(cols)-len(packed{}))
+		dest := make([]any, len(cols)) // reused row after row
+		for i := range extra {
+			dest[len(packed{})+i] = &extra[i]
+		}
 		return pipe(ctx, rows, func(scan func(...any) error, v *packed) error {
-			return scanPacked(scan, v, extra)
+			for i := range v {
+				dest[i] = &v[i]
+			}
+			return scan(dest...)
 		}, unpack, fn)
 	})
 }
@@ -44,19 +51,6 @@ const exportColumns = `id, givens || solution || coalesce(canonical, ''), clues,
 
 // A packed row is the values of exportColumns.
 type packed [15]any
-
-// scanPacked reads one row of exportColumns into v, and whatever columns
-// follow into extra.
-func scanPacked(scan func(...any) error, v *packed, extra []any) error {
-	dest := make([]any, 0, len(v)+len(extra))
-	for i := range v {
-		dest = append(dest, &v[i])
-	}
-	for i := range extra {
-		dest = append(dest, &extra[i])
-	}
-	return scan(dest...)
-}
 
 // unpack converts a row of exportColumns.
 func unpack(v *packed) (sudoku.Puzzle, error) {

@@ -78,10 +78,7 @@ func (s *Server) csrfCheck(next echo.HandlerFunc) echo.HandlerFunc {
 			if token == "" {
 				token = s.csrf.token()
 			}
-			c.SetCookie(&http.Cookie{
-				Name: csrfCookie, Value: token, Path: "/", MaxAge: 86400,
-				HttpOnly: true, SameSite: http.SameSiteLaxMode,
-			})
+			setCSRFCookie(c, token)
 			c.Set(csrfKey, token)
 			return next(c)
 		}
@@ -107,12 +104,17 @@ func (s *Server) csrfCheck(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		if token == "" {
 			token = s.csrf.token()
-			c.SetCookie(&http.Cookie{
-				Name: csrfCookie, Value: token, Path: "/", MaxAge: 86400,
-				HttpOnly: true, SameSite: http.SameSiteLaxMode,
-			})
+			setCSRFCookie(c, token)
 		}
 		c.Set(csrfKey, token)
 		return next(c)
 	}
+}
+
+// setCSRFCookie hands the browser token, for a day.
+func setCSRFCookie(c echo.Context, token string) {
+	c.SetCookie(&http.Cookie{
+		Name: csrfCookie, Value: token, Path: "/", MaxAge: 86400,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode,
+	})
 }

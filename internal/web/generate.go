@@ -292,14 +292,21 @@ func (s *Server) daily(ctx context.Context, date time.Time) (sudoku.Puzzle, erro
 	return sudoku.Puzzle{}, fmt.Errorf("puzzle of the day %s: %d puzzles in a row were other days' puzzles", key, dailyMaxAttempts)
 }
 
+// requestedDaily returns the date a request asks for (?date, today
+// without) and that date's puzzle.
+func (s *Server) requestedDaily(c echo.Context) (time.Time, sudoku.Puzzle, error) {
+	d, err := dailyDate(c)
+	if err != nil {
+		return d, sudoku.Puzzle{}, err
+	}
+	p, err := s.daily(c.Request().Context(), d)
+	return d, p, err
+}
+
 // dailyPage is GET /daily: 303 to the page of the date's puzzle (today's
 // without ?date).
 func (s *Server) dailyPage(c echo.Context) error {
-	d, err := dailyDate(c)
-	if err != nil {
-		return err
-	}
-	p, err := s.daily(c.Request().Context(), d)
+	d, p, err := s.requestedDaily(c)
 	if err != nil {
 		return err
 	}
@@ -308,11 +315,7 @@ func (s *Server) dailyPage(c echo.Context) error {
 
 // apiDaily is GET /api/daily?date=YYYY-MM-DD: 200 with the puzzle object.
 func (s *Server) apiDaily(c echo.Context) error {
-	d, err := dailyDate(c)
-	if err != nil {
-		return err
-	}
-	p, err := s.daily(c.Request().Context(), d)
+	_, p, err := s.requestedDaily(c)
 	if err != nil {
 		return err
 	}
