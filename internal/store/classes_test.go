@@ -187,3 +187,61 @@ func testClassesGrouped(t *testing.T, bk backend) {
 		}
 	}
 }
+
+// testKnownClasses: the writer files a class's later puzzles by what it
+// found before (knownClasses), and a batch rolled back teaches it nothing:
+// a class started in that batch is started again by the next puzzle of it.
+func testKnownClasses(t *testing.T, bk backend) {
+	ctx := context.Background()
+	db := bk.open(t)
+	rng := rand.New(rand.NewPCG(7, 8))
+	lines := puzzletest.Lines(t, puzzletest.Top1465, 2)
+	ga, _ := sudoku.Parse(lines[0])
+	gb, _ := sudoku.Parse(lines[1])
+	a, _, err := db.Submit(ctx, rate(t, ga))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := db.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Add([]sudoku.Puzzle{rate(t, shuffled(rng, ga)), rate(t, gb)}); err != nil {
+		t.Fatal(err)
+	}
+	b.Rollback()
+
+	// One write per step: the first finds a's class by a statement, the
+	// later ones know it; b's class starts with the first of its puzzles
+	// that is committed.
+	var bFirst int64
+	for step := range 3 {
+		ps := []sudoku.Puzzle{rate(t, shuffled(rng, gb)), rate(t, shuffled(rng, ga))}
+		dup, err := db.AddMany(ctx, ps)
+		if err != nil || slices.Contains(dup, true) {
+			t.Fatalf("step %d: duplicates %v, %v", step, dup, err)
+		}
+		stored, err := db.PuzzleByGivens(ctx, ps[0].Givens)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case step == 0 && stored.SameAs != nil:
+			t.Fatalf("step 0: the first of b's class committed has same_as %d", *stored.SameAs)
+		case step == 0:
+			bFirst = stored.ID
+		case stored.SameAs == nil || *stored.SameAs != bFirst:
+			t.Errorf("step %d: b's puzzle %d has same_as %v, want %d", step, stored.ID, stored.SameAs, bFirst)
+		}
+		if ps[1].SameAs == nil || *ps[1].SameAs != a.ID {
+			t.Errorf("step %d: a's puzzle has same_as %v, want %d", step, ps[1].SameAs, a.ID)
+		}
+	}
+	st, err := db.Stats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Total != 7 || st.Distinct != 2 {
+		t.Errorf("stats: %d entries, %d distinct; want 7, 2", st.Total, st.Distinct)
+	}
+}

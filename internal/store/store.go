@@ -111,6 +111,7 @@ type DB struct {
 	linkStmts   []stmt // the statements that file new rows under their classes (link)
 	findClass   stmt   // a class's first entry by canonical key
 	findClasses stmt   // the same for many keys
+	known       *knownClasses
 	listMu      sync.Mutex
 	listStmts   map[string]*sql.Stmt // listing pages and exports, by their SQL (see stmtOf)
 	listPending map[string]bool      // statements being prepared in the background
@@ -157,7 +158,7 @@ func openSQLite(ctx context.Context, path string) (_ *DB, err error) {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		return nil, errors.New("is a directory, not a database file")
 	}
-	db := &DB{path: path, d: sqliteDialect, ops: make(chan *op, 4*maxBatch), stopped: make(chan struct{}), listStmts: make(map[string]*sql.Stmt), listPending: make(map[string]bool)}
+	db := &DB{path: path, d: sqliteDialect, ops: make(chan *op, 4*maxBatch), stopped: make(chan struct{}), listStmts: make(map[string]*sql.Stmt), listPending: make(map[string]bool), known: newKnownClasses()}
 	defer func() {
 		if err != nil {
 			db.closePools()
@@ -231,7 +232,7 @@ func (db *DB) startReaders(ctx context.Context) error {
 // and runs its statements by text: pgx prepares each once per connection.
 // Every write transaction begins by locking the counters' row (see inTx).
 func openPostgres(ctx context.Context, dsn string) (_ *DB, err error) {
-	db := &DB{path: Redact(dsn), d: postgresDialect, ops: make(chan *op, 4*maxBatch), stopped: make(chan struct{}), listStmts: make(map[string]*sql.Stmt), listPending: make(map[string]bool)}
+	db := &DB{path: Redact(dsn), d: postgresDialect, ops: make(chan *op, 4*maxBatch), stopped: make(chan struct{}), listStmts: make(map[string]*sql.Stmt), listPending: make(map[string]bool), known: newKnownClasses()}
 	defer func() {
 		if err != nil {
 			db.closePools()

@@ -40,6 +40,7 @@ var suite = []struct {
 }{
 	{"AddMany", testAddMany},
 	{"ClassesGrouped", testClassesGrouped},
+	{"KnownClasses", testKnownClasses},
 	{"FreshListings", testFreshListings},
 	{"ListByBand", testListByBand},
 	{"ListBandRejects", testListBandRejects},

@@ -724,10 +724,16 @@ type tally struct {
 	grades      map[gradeKey]int64  // rows inserted graded
 	// ids are the ids of the rows inserted in the transaction, in the
 	// order they were inserted (ascending on SQLite).
-	ids  []int64
+	ids []int64
+	// open counts the rows inserted without same_as, which link files:
+	// the first entries of new classes, and their repeats.
+	open int64
 	link []stmt // linkSQL
 	find stmt   // findClassSQL
 	many stmt   // findClassesSQL
+	// known holds the classes looked up before, and takes those that
+	// this transaction finds.
+	known *knownClasses
 	// linked holds the rows link filed after they were written (repeats
 	// of a class new in this transaction): id, then the class's first id.
 	linked map[int64]int64
@@ -735,7 +741,7 @@ type tally struct {
 
 // newTally starts the tally of a write transaction.
 func (db *DB) newTally() tally {
-	return tally{d: db.d, link: db.linkStmts, find: db.findClass, many: db.findClasses}
+	return tally{d: db.d, link: db.linkStmts, find: db.findClass, many: db.findClasses, known: db.known}
 }
 
 // findClassSQL finds the first entry of a class by its canonical key.
@@ -758,30 +764,40 @@ func classGroup(d dialect) int {
 	return 64
 }
 
-// classes sets SameAs on each of ps whose class is archived already (one
-// seek each), so that it is written with the row; link files the rest
-// (the first entries of new classes, and their repeats in the same
-// transaction) after the rows are in. It looks up many puzzles' classes in
-// one statement: a statement per puzzle costs more in database/sql (and on
-// PostgreSQL in round trips) than the seek itself.
+// classes sets SameAs on each of ps whose class is archived already, so
+// that it is written with the row; link files the rest (the first entries
+// of new classes, and their repeats in the same transaction) after the rows
+// are in. A class the writer knows (knownClasses) costs no statement; the
+// others are looked up many to a statement: a statement per puzzle costs
+// more in database/sql (and on PostgreSQL in round trips) than the seek
+// itself.
 func (t *tally) classes(tx *sql.Tx, ps []sudoku.Puzzle) error {
+	var unknown []int // the puzzles of ps whose class is not known
+	for i := range ps {
+		ps[i].SameAs = nil
+		if id, ok := t.known.first(ps[i].Canonical.Key()); ok {
+			ps[i].SameAs = &id
+		} else {
+			unknown = append(unknown, i)
+		}
+	}
 	group := classGroup(t.d)
-	found := make(map[string]int64, min(len(ps), group))
+	found := make(map[string]int64, min(len(unknown), group))
 	keys := make([]any, 0, group)
-	for start := 0; start < len(ps); start += group {
-		part := ps[start:min(start+group, len(ps))]
+	for start := 0; start < len(unknown); start += group {
+		part := unknown[start:min(start+group, len(unknown))]
 		if !t.d.postgres && len(part) < group {
 			// SQLite's statement takes exactly classGroup keys.
-			for i := range part {
-				if err := t.classOf(tx, &part[i]); err != nil {
+			for _, i := range part {
+				if err := t.classOf(tx, &ps[i]); err != nil {
 					return err
 				}
 			}
 			break
 		}
 		keys = keys[:0]
-		for i := range part {
-			keys = append(keys, part[i].Canonical.Key())
+		for _, i := range part {
+			keys = append(keys, ps[i].Canonical.Key())
 		}
 		args := keys
 		if t.d.postgres {
@@ -795,10 +811,11 @@ func (t *tally) classes(tx *sql.Tx, ps []sudoku.Puzzle) error {
 		if err := t.findMany(tx, args, found); err != nil {
 			return fmt.Errorf("find classes: %w", err)
 		}
-		for i := range part {
-			part[i].SameAs = nil
-			if id, ok := found[string(keys[i].([]byte))]; ok {
-				part[i].SameAs = &id
+		for j, i := range part {
+			key := keys[j].([]byte)
+			if id, ok := found[string(key)]; ok {
+				ps[i].SameAs = &id
+				t.known.saw(key, id)
 			}
 		}
 	}
@@ -824,12 +841,14 @@ func (t *tally) findMany(tx *sql.Tx, args []any, found map[string]int64) error {
 	return cmp.Or(rows.Err(), rows.Close())
 }
 
-// classOf is classes for one puzzle.
+// classOf is classes for one puzzle whose class is not known.
 func (t *tally) classOf(tx *sql.Tx, p *sudoku.Puzzle) error {
 	var id int64
-	switch err := t.find.queryRow(tx, p.Canonical.Key()).Scan(&id); {
+	key := p.Canonical.Key()
+	switch err := t.find.queryRow(tx, key).Scan(&id); {
 	case err == nil:
 		p.SameAs = &id
+		t.known.saw(key, id)
 	case errors.Is(err, sql.ErrNoRows):
 		p.SameAs = nil
 	default:
@@ -861,6 +880,9 @@ func (t *tally) add(p *sudoku.Puzzle) {
 	}
 	t.total++
 	t.uniq += u
+	if p.SameAs == nil {
+		t.open++
+	}
 	if p.GradeVersion != "" {
 		if t.grades == nil {
 			t.grades = make(map[gradeKey]int64)
@@ -887,9 +909,11 @@ func (t *tally) commit(tx *sql.Tx) error {
 	if t.total == 0 {
 		return nil
 	}
-	var err error
-	if t.linked, err = link(tx, t.link, t.d.newRowsArg(t.ids)); err != nil {
-		return err
+	if t.open > 0 { // else every new row is filed under its class already
+		var err error
+		if t.linked, err = link(tx, t.link, t.d.newRowsArg(t.ids)); err != nil {
+			return err
+		}
 	}
 	grades := slices.SortedFunc(maps.Keys(t.grades), func(a, b gradeKey) int {
 		return cmp.Or(cmp.Compare(a.grade, b.grade), strings.Compare(a.technique, b.technique))
@@ -985,6 +1009,7 @@ func (db *DB) tryTx(fn func(*sql.Tx) error) error {
 			err = fmt.Errorf("commit: %w", err)
 		}
 	}
+	db.known.end(err == nil)
 	if err != nil {
 		_ = tx.Rollback()
 		if db.wconn != nil {
