@@ -79,17 +79,79 @@ func Remeasure(ctx context.Context, db Stale, opt sudoku.Options, po PassOptions
 // Grade grades every row without a grade with grade (which sets Grade,
 // GradeFloor, Technique and GradeVersion) and stores the grades page by page,
 // like Remeasure. It returns how many rows it graded.
+//
+// A grade belongs to the puzzle, not to the way it is written
+// (logic.GradePuzzle grades the canonical form, which every row of a class
+// shares), so grade runs once a class: the other rows of the class (same_as)
+// that the pass meets take the grade of the first one graded. An import of
+// a puzzle written twenty ways is graded once, not twenty times.
 func Grade(ctx context.Context, db Ungraded, grade func(*sudoku.Puzzle), po PassOptions) (int64, error) {
 	total, err := db.CountUngraded(ctx)
 	if err != nil || total == 0 {
 		return 0, err
 	}
+	graded := classGrades{by: make(map[int64]classGrade)}
 	return runPass(ctx, pass{
 		total: total,
 		read:  db.Ungraded,
 		write: db.SetGrades,
-		work:  func(p *sudoku.Puzzle) bool { grade(p); return true },
+		work:  func(p *sudoku.Puzzle) bool { graded.grade(p, grade); return true },
 	}, po)
+}
+
+// classGrades holds the grades a pass has given, by class: the id of the
+// class's first entry. Rows of one page are graded at once on every core,
+// so two rows of a new class in one page may both be graded: the same
+// grade twice, which costs only the time.
+type classGrades struct {
+	mu sync.Mutex
+	by map[int64]classGrade
+}
+
+// classGrade is a puzzle's grade: the fields grade sets.
+type classGrade struct {
+	grade              float64
+	graded, floor      bool // graded: grade is set (one solution, not a full grid)
+	technique, version string
+}
+
+// maxClassGrades bounds the memory of a pass over many distinct puzzles
+// (about 6 MB when full): past it the memory is emptied and fills again.
+const maxClassGrades = 1 << 16
+
+// grade grades p with grade, or gives it its class's grade.
+func (c *classGrades) grade(p *sudoku.Puzzle, grade func(*sudoku.Puzzle)) {
+	class, ok := p.ID, p.Canonical != (sudoku.Grid{})
+	if p.SameAs != nil {
+		class = *p.SameAs
+	}
+	if ok {
+		c.mu.Lock()
+		g, known := c.by[class]
+		c.mu.Unlock()
+		if known {
+			p.Grade, p.GradeFloor, p.Technique, p.GradeVersion = nil, g.floor, g.technique, g.version
+			if g.graded {
+				v := g.grade
+				p.Grade = &v
+			}
+			return
+		}
+	}
+	grade(p)
+	if !ok {
+		return // no class: graded as written (see logic.GradePuzzle)
+	}
+	g := classGrade{graded: p.Grade != nil, floor: p.GradeFloor, technique: p.Technique, version: p.GradeVersion}
+	if g.graded {
+		g.grade = *p.Grade
+	}
+	c.mu.Lock()
+	if len(c.by) >= maxClassGrades {
+		clear(c.by)
+	}
+	c.by[class] = g
+	c.mu.Unlock()
 }
 
 // pass is one walk over pending rows in id order: read a page, work on its

@@ -32,9 +32,8 @@ func relabel(g sudoku.Grid, rng *rand.Rand) sudoku.Grid {
 // measures, no canonical forms, no classes), then measures it again: the
 // pass is interrupted after a page, resumed, and must end with every row
 // as a fresh archive of the same puzzles would hold it, classes and counts
-// included, and no row lost.
-// TestRemeasure upgrades an archive whose rows an older engine measured,
-// on SQLite and on PostgreSQL (where the counters' triggers are plpgsql).
+// included, and no row lost. It runs on SQLite and on PostgreSQL (where
+// the counters' triggers are plpgsql).
 func TestRemeasure(t *testing.T) {
 	t.Run("sqlite", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "old.db")
