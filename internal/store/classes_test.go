@@ -237,11 +237,47 @@ func testKnownClasses(t *testing.T, bk backend) {
 			t.Errorf("step %d: a's puzzle has same_as %v, want %d", step, ps[1].SameAs, a.ID)
 		}
 	}
+
+	// A new class met twice in one transaction: in one write, and in two
+	// parts of one batch. The second of each is filed under the first.
+	more := puzzletest.Lines(t, puzzletest.Top1465, 4)[2:]
+	gc, _ := sudoku.Parse(more[0])
+	gd, _ := sudoku.Parse(more[1])
+	twice := []sudoku.Puzzle{rate(t, gc), rate(t, shuffled(rng, gc))}
+	if _, err := db.AddMany(ctx, twice); err != nil {
+		t.Fatal(err)
+	}
+	bt, err := db.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := [][]sudoku.Puzzle{{rate(t, gd)}, {rate(t, shuffled(rng, gd))}}
+	for _, part := range parts {
+		if err := bt.Add(part); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := bt.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	for _, pair := range [][2]sudoku.Grid{{twice[0].Givens, twice[1].Givens}, {parts[0][0].Givens, parts[1][0].Givens}} {
+		first, err := db.PuzzleByGivens(ctx, pair[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		second, err := db.PuzzleByGivens(ctx, pair[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first.SameAs != nil || second.SameAs == nil || *second.SameAs != first.ID {
+			t.Errorf("a new class twice in one transaction: same_as %v and %v, want none and %d", first.SameAs, second.SameAs, first.ID)
+		}
+	}
 	st, err := db.Stats(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Total != 7 || st.Distinct != 2 {
-		t.Errorf("stats: %d entries, %d distinct; want 7, 2", st.Total, st.Distinct)
+	if st.Total != 11 || st.Distinct != 4 {
+		t.Errorf("stats: %d entries, %d distinct; want 11, 4", st.Total, st.Distinct)
 	}
 }
