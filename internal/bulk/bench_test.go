@@ -15,7 +15,10 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
-var million = flag.Bool("bulk.million", false, "run BenchmarkMillion: import and export 1,000,000 generated puzzles (a few minutes, ~250 MB of disk)")
+var (
+	million  = flag.Bool("bulk.million", false, "run BenchmarkMillion: import and export 1,000,000 generated puzzles (a few minutes, ~250 MB of disk)")
+	distinct = flag.Bool("bulk.distinct", false, "run BenchmarkMillionDistinct: import 1,000,000 generated puzzles of as many classes (about two minutes)")
+)
 
 // BenchmarkImport17Clue imports 17_clue.txt (49,158 puzzles) into a fresh
 // database per iteration, the way `sudoku import` does, Close included.
@@ -103,6 +106,47 @@ func BenchmarkMillion(b *testing.B) {
 			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/export")
 		})
 	}
+}
+
+// BenchmarkMillionDistinct (with -bulk.distinct) is BenchmarkMillion's
+// import on a million puzzles of a million classes (writeDistinctFrom),
+// where BenchmarkMillion's are 49,158 puzzles written about twenty ways
+// each: every puzzle starts a class, so the archive's class table grows
+// as large as the puzzles' indexes. It reports the same rates and ratio.
+//
+//	go test ./internal/bulk -run '^$' -bench MillionDistinct -benchtime 1x -timeout 30m -bulk.distinct
+func BenchmarkMillionDistinct(b *testing.B) {
+	if !*distinct {
+		b.Skip("needs -bulk.distinct")
+	}
+	dir := b.TempDir()
+	gs, err := loadCollections(puzzletest.SeventeenClue)
+	if err != nil {
+		b.Fatal(err)
+	}
+	seventeen := filepath.Join(dir, puzzletest.SeventeenClue)
+	if err := os.WriteFile(seventeen, puzzletest.Text(b, puzzletest.SeventeenClue), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	src := filepath.Join(dir, "distinct.txt")
+	f, err := os.Create(src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := writeDistinctFrom(f, 1_000_000, 11, gs); err != nil {
+		b.Fatal(err)
+	}
+	f.Close()
+	for i := 0; b.Loop(); i++ {
+		before := importFile(b, filepath.Join(b.TempDir(), "before.db"), seventeen)
+		rate := importFile(b, filepath.Join(b.TempDir(), "distinct.db"), src)
+		after := importFile(b, filepath.Join(b.TempDir(), "after.db"), seventeen)
+		small := max(before, after)
+		b.ReportMetric(rate, "puzzles/s")
+		b.ReportMetric(small, "17-clue-puzzles/s")
+		b.ReportMetric(rate/small, "rate-ratio")
+	}
+	b.ReportMetric(peakRSSMB(b), "peak-RSS-MB")
 }
 
 // importFile imports the file src into a fresh database at path, as

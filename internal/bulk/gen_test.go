@@ -101,6 +101,50 @@ func writeTransformedFrom(w io.Writer, n int, seed uint64, gs []sudoku.Grid) (in
 	return n, bw.Flush()
 }
 
+// writeDistinctFrom writes n puzzles of (almost always) n different
+// classes: puzzle i is gs[i%len(gs)] with one more given, its solution's
+// digit in the (i/len(gs))-th empty cell, under a random symmetry. A given
+// more keeps one solution, and makes another puzzle unless the puzzle has
+// a symmetry that maps one added cell onto another (376 of a million from
+// the 17-clue list). gs must have one solution each, and n at most
+// len(gs) times their fewest empty cells.
+func writeDistinctFrom(w io.Writer, n int, seed uint64, gs []sudoku.Grid) (int, error) {
+	sols := make([]sudoku.Grid, len(gs))
+	for i, g := range gs {
+		res, err := sudoku.Solve(g, sudoku.Options{})
+		if err != nil || res.Solutions != 1 {
+			return 0, fmt.Errorf("puzzle %d: %d solutions, %v", i, res.Solutions, err)
+		}
+		sols[i] = res.Solution
+	}
+	r := rand.New(rand.NewPCG(seed, seed^0xd157))
+	bw := bufio.NewWriterSize(w, 1<<16)
+	line := make([]byte, 82)
+	line[81] = '\n'
+	for i := range n {
+		b, more := i%len(gs), i/len(gs)
+		g := gs[b]
+		for c := range g {
+			if g[c] != 0 {
+				continue
+			}
+			if more == 0 {
+				g[c] = sols[b][c]
+				break
+			}
+			more--
+		}
+		if g.Clues() != gs[b].Clues()+1 {
+			return i, fmt.Errorf("puzzle %d has too few empty cells for %d puzzles", b, n)
+		}
+		transform(g, r).Append(line[:0])
+		if _, err := bw.Write(line); err != nil {
+			return i, err
+		}
+	}
+	return n, bw.Flush()
+}
+
 // TestTransformKeepsPuzzles checks that a transformed puzzle is still a
 // valid puzzle with one solution, the same clue count, and that the
 // solution transforms along.
@@ -126,5 +170,38 @@ func TestTransformKeepsPuzzles(t *testing.T) {
 	}
 	if len(seen) < 3*len(gs)-3 {
 		t.Errorf("only %d distinct puzzles from %d transforms", len(seen), 3*len(gs))
+	}
+}
+
+// TestDistinctPuzzles checks writeDistinctFrom: every puzzle has one given
+// more than its source and one solution, and (almost) every one is a class
+// of its own.
+func TestDistinctPuzzles(t *testing.T) {
+	gs, err := loadCollections(puzzletest.Norvig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf strings.Builder
+	n := 3 * len(gs)
+	if _, err := writeDistinctFrom(&buf, n, 1, gs); err != nil {
+		t.Fatal(err)
+	}
+	classes := map[sudoku.Grid]bool{}
+	for i, line := range strings.Fields(buf.String()) {
+		g, err := sudoku.Parse(line)
+		if err != nil {
+			t.Fatalf("line %d: %v", i+1, err)
+		}
+		if g.Clues() != gs[i%len(gs)].Clues()+1 {
+			t.Errorf("line %d: %d clues, want %d", i+1, g.Clues(), gs[i%len(gs)].Clues()+1)
+		}
+		p, err := sudoku.Rate(g, sudoku.Options{})
+		if err != nil || p.Solutions != 1 {
+			t.Fatalf("line %d: %d solutions, %v; want one", i+1, p.Solutions, err)
+		}
+		classes[p.Canonical] = true
+	}
+	if len(classes) < n-n/50 {
+		t.Errorf("%d classes among %d puzzles", len(classes), n)
 	}
 }
