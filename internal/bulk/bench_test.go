@@ -56,47 +56,16 @@ func BenchmarkMillion(b *testing.B) {
 		b.Skip("needs -bulk.million")
 	}
 	dir := b.TempDir()
-	src := filepath.Join(dir, "million.txt")
-	gs, err := loadCollections(puzzletest.SeventeenClue)
-	if err != nil {
-		b.Fatal(err)
-	}
-	seventeen := filepath.Join(dir, puzzletest.SeventeenClue)
-	if err := os.WriteFile(seventeen, puzzletest.Text(b, puzzletest.SeventeenClue), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	f, err := os.Create(src)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, err := writeTransformedFrom(f, 1_000_000, 7, gs); err != nil {
-		b.Fatal(err)
-	}
-	f.Close()
-	gs = nil
+	seventeen, src := millionFiles(b, dir, "million.txt", writeTransformedFrom, 7)
 	path := filepath.Join(dir, "million.db")
 
-	b.Run("import", func(b *testing.B) {
-		for i := 0; b.Loop(); i++ {
-			os.Remove(path)
-			os.Remove(path + "-wal")
-			before := importFile(b, filepath.Join(b.TempDir(), "before.db"), seventeen)
-			rate := importFile(b, path, src)
-			after := importFile(b, filepath.Join(b.TempDir(), "after.db"), seventeen)
-			// The faster of the two: right after the million, the
-			// kernel is still writing its pages back.
-			small := max(before, after)
-			b.ReportMetric(rate, "puzzles/s")
-			b.ReportMetric(small, "17-clue-puzzles/s")
-			b.ReportMetric(rate/small, "rate-ratio")
-		}
-		b.ReportMetric(peakRSSMB(b), "peak-RSS-MB")
-	})
+	b.Run("import", func(b *testing.B) { importBeside(b, seventeen, src, path) })
 	for _, format := range Formats {
 		b.Run("export/"+string(format), func(b *testing.B) {
 			db := mustOpenDB(b, path)
 			var n int64
 			for b.Loop() {
+				var err error
 				n, err = Export(context.Background(), db, io.Discard, format, sudoku.ListQuery{Sort: sudoku.SortDifficulty, Desc: true})
 				if err != nil {
 					b.Fatal(err)
@@ -120,26 +89,45 @@ func BenchmarkMillionDistinct(b *testing.B) {
 		b.Skip("needs -bulk.distinct")
 	}
 	dir := b.TempDir()
+	seventeen, src := millionFiles(b, dir, "distinct.txt", writeDistinctFrom, 11)
+	importBeside(b, seventeen, src, filepath.Join(dir, "distinct.db"))
+}
+
+// millionFiles writes 17_clue.txt into dir, and beside it the file name
+// of 1,000,000 puzzles that write makes from the 17-clue list with seed.
+// It returns both paths.
+func millionFiles(b *testing.B, dir, name string, write func(io.Writer, int, uint64, []sudoku.Grid) (int, error), seed uint64) (seventeen, src string) {
 	gs, err := loadCollections(puzzletest.SeventeenClue)
 	if err != nil {
 		b.Fatal(err)
 	}
-	seventeen := filepath.Join(dir, puzzletest.SeventeenClue)
+	seventeen = filepath.Join(dir, puzzletest.SeventeenClue)
 	if err := os.WriteFile(seventeen, puzzletest.Text(b, puzzletest.SeventeenClue), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	src := filepath.Join(dir, "distinct.txt")
+	src = filepath.Join(dir, name)
 	f, err := os.Create(src)
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := writeDistinctFrom(f, 1_000_000, 11, gs); err != nil {
+	defer f.Close()
+	if _, err := write(f, 1_000_000, seed, gs); err != nil {
 		b.Fatal(err)
 	}
-	f.Close()
-	for i := 0; b.Loop(); i++ {
+	return seventeen, src
+}
+
+// importBeside imports src into a fresh database at path, with an import
+// of seventeen into a fresh database right before and right after, and
+// reports src's rate, the faster 17-clue rate (right after the large
+// import the kernel is still writing its pages back) and their ratio, then
+// the peak RSS.
+func importBeside(b *testing.B, seventeen, src, path string) {
+	for b.Loop() {
+		os.Remove(path)
+		os.Remove(path + "-wal")
 		before := importFile(b, filepath.Join(b.TempDir(), "before.db"), seventeen)
-		rate := importFile(b, filepath.Join(b.TempDir(), "distinct.db"), src)
+		rate := importFile(b, path, src)
 		after := importFile(b, filepath.Join(b.TempDir(), "after.db"), seventeen)
 		small := max(before, after)
 		b.ReportMetric(rate, "puzzles/s")

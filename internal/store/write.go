@@ -772,13 +772,19 @@ func classGroup(d dialect) int {
 // more in database/sql (and on PostgreSQL in round trips) than the seek
 // itself.
 func (t *tally) classes(tx *sql.Tx, ps []sudoku.Puzzle) error {
-	var unknown []int // the puzzles of ps whose class is not known
+	// The puzzles of ps whose class is not known, with their class keys.
+	type lookup struct {
+		p   *sudoku.Puzzle
+		key []byte
+	}
+	var unknown []lookup
 	for i := range ps {
+		key := ps[i].Canonical.Key()
 		ps[i].SameAs = nil
-		if id, ok := t.known.first(ps[i].Canonical.Key()); ok {
+		if id, ok := t.known.first(key); ok {
 			ps[i].SameAs = &id
 		} else {
-			unknown = append(unknown, i)
+			unknown = append(unknown, lookup{&ps[i], key})
 		}
 	}
 	group := classGroup(t.d)
@@ -788,22 +794,22 @@ func (t *tally) classes(tx *sql.Tx, ps []sudoku.Puzzle) error {
 		part := unknown[start:min(start+group, len(unknown))]
 		if !t.d.postgres && len(part) < group {
 			// SQLite's statement takes exactly classGroup keys.
-			for _, i := range part {
-				if err := t.classOf(tx, &ps[i]); err != nil {
+			for _, u := range part {
+				if err := t.classOf(tx, u.p, u.key); err != nil {
 					return err
 				}
 			}
 			break
 		}
 		keys = keys[:0]
-		for _, i := range part {
-			keys = append(keys, ps[i].Canonical.Key())
+		for _, u := range part {
+			keys = append(keys, u.key)
 		}
 		args := keys
 		if t.d.postgres {
-			array := make([][]byte, len(keys))
-			for i, k := range keys {
-				array[i] = k.([]byte)
+			array := make([][]byte, len(part))
+			for i, u := range part {
+				array[i] = u.key
 			}
 			args = []any{array}
 		}
@@ -811,11 +817,10 @@ func (t *tally) classes(tx *sql.Tx, ps []sudoku.Puzzle) error {
 		if err := t.findMany(tx, args, found); err != nil {
 			return fmt.Errorf("find classes: %w", err)
 		}
-		for j, i := range part {
-			key := keys[j].([]byte)
-			if id, ok := found[string(key)]; ok {
-				ps[i].SameAs = &id
-				t.known.saw(key, id)
+		for _, u := range part {
+			if id, ok := found[string(u.key)]; ok {
+				u.p.SameAs = &id
+				t.known.saw(u.key, id)
 			}
 		}
 	}
@@ -841,10 +846,10 @@ func (t *tally) findMany(tx *sql.Tx, args []any, found map[string]int64) error {
 	return cmp.Or(rows.Err(), rows.Close())
 }
 
-// classOf is classes for one puzzle whose class is not known.
-func (t *tally) classOf(tx *sql.Tx, p *sudoku.Puzzle) error {
+// classOf is classes for one puzzle whose class is not known, key its
+// canonical key.
+func (t *tally) classOf(tx *sql.Tx, p *sudoku.Puzzle, key []byte) error {
 	var id int64
-	key := p.Canonical.Key()
 	switch err := t.find.queryRow(tx, key).Scan(&id); {
 	case err == nil:
 		p.SameAs = &id
