@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"math"
 	"net/netip"
+	"runtime"
 	"strings"
 
 	"github.com/sudoku-archive/sudoku/internal/store"
@@ -25,6 +26,7 @@ type serveConfig struct {
 	addr      string
 	db        string
 	logFormat string
+	graders   int
 	web       web.Config
 }
 
@@ -39,6 +41,7 @@ func parseServeFlags(e *env, args []string) (serveConfig, error) {
 	fs.Float64Var(&cfg.web.RateLimit, "rate-limit", defaultRateLimit, "submissions (POSTs) per second per client address, burst 3x; 0 turns the limit off")
 	proxies := fs.String("trusted-proxy", "", "comma-separated networks (CIDR) of reverse proxies whose X-Forwarded-For names the client")
 	fs.StringVar(&cfg.logFormat, "log-format", "text", "log format on stderr: text or json")
+	fs.IntVar(&cfg.graders, "graders", runtime.GOMAXPROCS(0), "background graders: they grade new puzzles on the cores requests leave idle; 0 leaves grading to another server or `sudoku import`")
 	if err := parseFlags(fs, args); err != nil {
 		return cfg, err
 	}
@@ -48,6 +51,9 @@ func parseServeFlags(e *env, args []string) (serveConfig, error) {
 	}
 	if r := cfg.web.RateLimit; r < 0 || math.IsNaN(r) || math.IsInf(r, 0) {
 		return cfg, errUsage{fmt.Sprintf("--rate-limit %v: use 0 (off) or a positive number", r)}
+	}
+	if cfg.graders < 0 {
+		return cfg, errUsage{fmt.Sprintf("--graders %d: use 0 (none) or more", cfg.graders)}
 	}
 	if cfg.logFormat != "text" && cfg.logFormat != "json" {
 		return cfg, errUsage{fmt.Sprintf("--log-format %q: use text or json", cfg.logFormat)}
@@ -106,14 +112,17 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 	if cfg.web.CSRFSecret, err = db.Secret(ctx); err != nil {
 		return err
 	}
-	// Puzzles archived in bulk (uploads, batches, imports) are graded after
-	// they are committed, on one core, so requests keep the other.
-	gctx, stopGrading := context.WithCancel(ctx)
-	graded := make(chan struct{})
-	go func() {
-		defer close(graded)
-		gradeInBackground(gctx, e, db, cfg.web.Logger)
-	}()
-	defer func() { stopGrading(); <-graded }()
+	// Puzzles are graded after they are acknowledged, by background
+	// graders on the cores requests leave idle; on SIGTERM they stop at
+	// the next puzzle, keeping the grades they finished.
+	if cfg.graders > 0 {
+		cfg.web.Graders = newGraders(db, cfg.graders, cfg.web.Logger)
+		graded := make(chan struct{})
+		go func() {
+			defer close(graded)
+			_ = cfg.web.Graders.Run(ctx)
+		}()
+		defer func() { <-graded }()
+	}
 	return web.New(db, cfg.web).ListenAndServe(ctx, cfg.addr)
 }

@@ -45,7 +45,7 @@ func (db *DB) Restore(ctx context.Context, ps []sudoku.Puzzle) error {
 		}
 		t := db.newTally()
 		var repeats int64 // submissions past each row's first: the tally counts one a row
-		args := make([]any, 0, restoreRows*20)
+		args := make([]any, 0, restoreRows*23)
 		for start := 0; start < len(ps); start += restoreRows {
 			part := ps[start:min(start+restoreRows, len(ps))]
 			args = args[:0]
@@ -127,12 +127,13 @@ const restoreRows = 64
 func restoreSQL(n int) string {
 	var q strings.Builder
 	q.WriteString(`INSERT INTO puzzles (id, givens, givens_key, solution, clues, solutions, backtracks, guesses, nodes, solve_ns,
-engine_version, submitted_at, submissions, canonical, canonical_key, same_as, grade, grade_floor, technique, grade_version) VALUES `)
+engine_version, submitted_at, submissions, canonical, canonical_key, same_as, grade, grade_floor, technique, grade_version,
+grade_ep, grade_ed, techniques) VALUES `)
 	for i := range n {
 		if i > 0 {
 			q.WriteByte(',')
 		}
-		q.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+		q.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 	}
 	return q.String()
 }

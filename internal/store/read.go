@@ -47,10 +47,10 @@ func (db *DB) Export(ctx context.Context, q sudoku.ListQuery, fn func(sudoku.Puz
 // one text, and solutions with the grade floor as one integer. unpack
 // turns a row of them back into a puzzle. The orders' key columns (clues,
 // grade, solve_ns, ...) stay columns of their own.
-const exportColumns = `id, givens || solution || coalesce(canonical, ''), clues, solutions | (grade_floor << 2), backtracks, guesses, nodes, solve_ns, engine_version, submitted_at, submissions, same_as, grade, technique, grade_version`
+const exportColumns = `id, givens || solution || coalesce(canonical, ''), clues, solutions | (grade_floor << 2), backtracks, guesses, nodes, solve_ns, engine_version, submitted_at, submissions, same_as, grade, technique, grade_version, grade_ep, grade_ed, techniques`
 
 // A packed row is the values of exportColumns.
-type packed [15]any
+type packed [18]any
 
 // unpack converts a row of exportColumns.
 func unpack(v *packed) (sudoku.Puzzle, error) {
@@ -71,6 +71,7 @@ func unpack(v *packed) (sudoku.Puzzle, error) {
 	r[0], r[3] = v[0], v[2]
 	copy(r[5:12], v[4:11]) // backtracks ... submissions
 	r[13], r[14], r[16], r[17] = v[11], v[12], v[13], v[14]
+	r[18], r[19], r[20] = v[15], v[16], v[17]
 	return puzzleOf(&r)
 }
 
@@ -275,12 +276,12 @@ func scanPuzzle(scan func(...any) error) (sudoku.Puzzle, error) {
 }
 
 // A row is the values of columns as the driver returns them.
-type row [18]any
+type row [21]any
 
 // scanRow reads one row of columns into v.
 func scanRow(scan func(...any) error, v *row) error {
 	return scan(&v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10], &v[11],
-		&v[12], &v[13], &v[14], &v[15], &v[16], &v[17])
+		&v[12], &v[13], &v[14], &v[15], &v[16], &v[17], &v[18], &v[19], &v[20])
 }
 
 // puzzleOf converts a row of columns.
@@ -317,6 +318,9 @@ func puzzleOf(v *row) (sudoku.Puzzle, error) {
 	if v[17] != nil {
 		p.GradeVersion = text(17)
 	}
+	p.GradeEP, p.GradeED = sudoku.FromTenths(num(18)), sudoku.FromTenths(num(19))
+	p.Techniques = sudoku.Techniques(text(20))
+	p.SetGradeStatus()
 	givens, solution := text(1), text(2)
 	var canonical string
 	if v[12] != nil {

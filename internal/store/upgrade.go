@@ -114,7 +114,7 @@ func (db *DB) Remeasure(ctx context.Context, ps []sudoku.Puzzle) error {
 		defer find.Close()
 		update, err := tx.Prepare(db.d.sql(`UPDATE puzzles SET solution = ?, solutions = ?, backtracks = ?, guesses = ?, nodes = ?,
 solve_ns = ?, engine_version = ?, canonical = ?, canonical_key = ?, same_as = ?,
-grade = ?, grade_floor = ?, technique = ?, grade_version = ?
+grade = ?, grade_floor = ?, technique = ?, grade_version = ?, grade_ep = ?, grade_ed = ?, techniques = ?
 WHERE id = ? AND givens_key = ?`))
 		if err != nil {
 			return err
@@ -181,7 +181,7 @@ func (db *DB) SetGrades(ctx context.Context, ps []sudoku.Puzzle) error {
 		return db.setGradesArrays(ctx, ps)
 	}
 	err := db.write(ctx, func(tx *sql.Tx) error {
-		update, err := tx.Prepare(db.d.sql("UPDATE puzzles SET grade = ?, grade_floor = ?, technique = ?, grade_version = ? WHERE id = ?"))
+		update, err := tx.Prepare(db.d.sql("UPDATE puzzles SET grade = ?, grade_floor = ?, technique = ?, grade_version = ?, grade_ep = ?, grade_ed = ?, techniques = ? WHERE id = ?"))
 		if err != nil {
 			return err
 		}
@@ -207,15 +207,19 @@ func (db *DB) setGradesArrays(ctx context.Context, ps []sudoku.Puzzle) error {
 	n := len(ps)
 	ids, grades, floors := make([]int64, n), make([]int64, n), make([]int64, n)
 	techniques, versions := make([]string, n), make([]string, n)
+	eps, eds, lists := make([]int64, n), make([]int64, n), make([]string, n)
 	for i := range ps {
 		g := gradeArgs(&ps[i])
 		ids[i], grades[i], techniques[i], versions[i] = ps[i].ID, g[0].(int64), g[2].(string), g[3].(string)
 		floors[i] = int64(g[1].(int))
+		eps[i], eds[i], lists[i] = g[4].(int64), g[5].(int64), g[6].(string)
 	}
 	err := db.write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.Exec(`UPDATE puzzles AS p SET grade = u.grade, grade_floor = u.floor, technique = u.technique, grade_version = u.version
-FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[]) AS u (id, grade, floor, technique, version)
-WHERE p.id = u.id`, ids, grades, floors, techniques, versions)
+		_, err := tx.Exec(`UPDATE puzzles AS p SET grade = u.grade, grade_floor = u.floor, technique = u.technique, grade_version = u.version,
+grade_ep = u.ep, grade_ed = u.ed, techniques = u.list
+FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::text[])
+    AS u (id, grade, floor, technique, version, ep, ed, list)
+WHERE p.id = u.id`, ids, grades, floors, techniques, versions, eps, eds, lists)
 		return err
 	})
 	if err != nil {

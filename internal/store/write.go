@@ -52,7 +52,7 @@ const (
 )
 
 // columns lists a puzzle row in the order scanPuzzle reads it.
-const columns = `id, givens, solution, clues, solutions, backtracks, guesses, nodes, solve_ns, engine_version, submitted_at, submissions, canonical, same_as, grade, grade_floor, technique, grade_version`
+const columns = `id, givens, solution, clues, solutions, backtracks, guesses, nodes, solve_ns, engine_version, submitted_at, submissions, canonical, same_as, grade, grade_floor, technique, grade_version, grade_ep, grade_ed, techniques`
 
 // upsertSQL stores a new puzzle or, for givens already archived, counts one
 // more submission; either way it returns the stored row, whose submissions
@@ -65,10 +65,10 @@ RETURNING ` + columns
 const (
 	upsertHead   = `INSERT INTO puzzles ` + insertColumns + ` VALUES `
 	insertHead   = ` puzzles ` + insertColumns + ` VALUES ` // after the dialect's insertIgnore
-	upsertValues = `(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?)`
+	upsertValues = `(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	upsertTail   = `
 ON CONFLICT (givens_key) DO UPDATE SET submissions = puzzles.submissions + 1`
-	insertColumns = `(givens, givens_key, solution, clues, solutions, backtracks, guesses, nodes, solve_ns, engine_version, submitted_at, submissions, canonical, canonical_key, same_as, grade, grade_floor, technique, grade_version)`
+	insertColumns = `(givens, givens_key, solution, clues, solutions, backtracks, guesses, nodes, solve_ns, engine_version, submitted_at, submissions, canonical, canonical_key, same_as, grade, grade_floor, technique, grade_version, grade_ep, grade_ed, techniques)`
 )
 
 // upsertArgs appends the arguments of upsertValues for p, whose givens key
@@ -84,17 +84,19 @@ func upsertArgs(args []any, p *sudoku.Puzzle, key []byte, now int64) []any {
 	return append(args, gradeArgs(p)...)
 }
 
-// gradeArgs returns the values of grade, grade_floor, technique and
-// grade_version for p: NULL grade_version while p is not graded.
+// gradeArgs returns the values of grade, grade_floor, technique,
+// grade_version, grade_ep, grade_ed and techniques for p: NULL
+// grade_version while p is not graded.
 func gradeArgs(p *sudoku.Puzzle) []any {
 	if p.GradeVersion == "" {
-		return []any{0, 0, "", nil}
+		return []any{0, 0, "", nil, 0, 0, ""}
 	}
 	floor := 0
 	if p.GradeFloor {
 		floor = 1
 	}
-	return []any{p.GradeTenths(), floor, p.Technique, p.GradeVersion}
+	return []any{p.GradeTenths(), floor, p.Technique, p.GradeVersion,
+		sudoku.Tenths(p.GradeEP), sudoku.Tenths(p.GradeED), string(p.Techniques)}
 }
 
 // An op is one request to the writer goroutine: a write, and its answer.
@@ -652,16 +654,17 @@ func newRows(tx *sql.Tx, last int64, ps []sudoku.Puzzle) ([]bool, error) {
 // file (BenchmarkWrite17) took 3.3 s with VALUES of 256 rows (3.8 s with
 // 64, 5.7 s with 1,024), 2.2 s with arrays of 2,048.
 var unnestSQL = `INSERT INTO puzzles ` + insertColumns + `
-SELECT c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, 1, c12, c13, c14, c15, c16, c17, c18
+SELECT c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, 1, c12, c13, c14, c15, c16, c17, c18, c19, c20, c21
 FROM unnest($1::text[], $2::bytea[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[],
-    $10::text[], $11::bigint[], $12::text[], $13::bytea[], $14::bigint[], $15::bigint[], $16::bigint[], $17::text[], $18::text[])
-    WITH ORDINALITY AS u (c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, n)
+    $10::text[], $11::bigint[], $12::text[], $13::bytea[], $14::bigint[], $15::bigint[], $16::bigint[], $17::text[], $18::text[],
+    $19::bigint[], $20::bigint[], $21::text[])
+    WITH ORDINALITY AS u (c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20, c21, n)
 ORDER BY n
 ON CONFLICT DO NOTHING RETURNING id, givens_key`
 
 // unnestKinds are the types of the columns of upsertValues (but its
 // literal submissions): t text, b bytes, i integer.
-const unnestKinds = "tbtiiiiiititbiiitt"
+const unnestKinds = "tbtiiiiiititbiiittiit"
 
 // unnestArgs turns args, the upsertArgs of n rows, into one array per
 // column for unnestSQL.

@@ -221,6 +221,7 @@ func (s *Server) importText(ctx context.Context, name string, body []byte) (bulk
 	sum := bulk.Summary{Rejected: int64(len(rejected))}
 	if len(ps) > 0 {
 		dups, err := s.archive.SubmitMany(ctx, ps)
+		s.graded()
 		if err != nil {
 			return bulk.Summary{}, nil, err
 		}
