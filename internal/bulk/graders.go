@@ -65,6 +65,11 @@ func (g *Graders) Wake() {
 // look at the database, less those it graded since (0 before it starts).
 func (g *Graders) Queued() int64 { return max(g.queued.Load(), 0) }
 
+// Pending counts the rows that wait for a grade now, in the database.
+func (g *Graders) Pending(ctx context.Context) (int64, error) {
+	return g.DB.CountUngraded(ctx)
+}
+
 // Graded returns how many rows the pipeline has graded and committed.
 func (g *Graders) Graded() int64 { return g.done.Load() }
 

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -31,8 +32,8 @@ func (s *Server) graded() {
 // healthVerbose is the answer to GET /healthz?verbose.
 type healthVerbose struct {
 	Status string `json:"status"`
-	// GradeQueue is how many puzzles wait for their grade (as the
-	// graders last counted), null when this server runs no graders.
+	// GradeQueue is how many puzzles wait for their grade, null when
+	// this server runs no graders.
 	GradeQueue *int64 `json:"grade_queue"`
 	Graders    int    `json:"graders"`
 }
@@ -42,7 +43,10 @@ type healthVerbose struct {
 func (s *Server) healthzVerbose(c echo.Context) error {
 	h := healthVerbose{Status: "ok"}
 	if g := s.cfg.Graders; g != nil {
-		n := g.Queued()
+		n, err := g.Pending(c.Request().Context())
+		if err != nil {
+			return fmt.Errorf("count the grade queue: %w", err)
+		}
 		h.GradeQueue, h.Graders = &n, g.WorkerCount()
 	}
 	return c.JSON(http.StatusOK, h)
