@@ -35,7 +35,7 @@ type serveConfig struct {
 // default.
 func parseServeFlags(e *env, args []string) (serveConfig, error) {
 	var cfg serveConfig
-	fs := newFlagSet(e, "serve", "[--addr HOST:PORT] [--db FILE] [--rate-limit N] [--trusted-proxy CIDR,...]")
+	fs := newFlagSet(e, "serve", "[--addr HOST:PORT] [--db FILE] [--rate-limit N] [--graders N] [--trusted-proxy CIDR,...]")
 	fs.StringVar(&cfg.addr, "addr", envOr(e, "SUDOKU_ADDR", defaultAddr), "listen address; port 0 picks a free port (env SUDOKU_ADDR)")
 	db := dbFlag(fs, e)
 	fs.Float64Var(&cfg.web.RateLimit, "rate-limit", defaultRateLimit, "submissions (POSTs) per second per client address, burst 3x; 0 turns the limit off")
