@@ -107,14 +107,22 @@ func (db *DB) insertMany(tx *sql.Tx, ps []sudoku.Puzzle, t *tally, countRepeats 
 		}
 		last += n
 	}
+	t.addNew(ps, dup)
+	if countRepeats {
+		if err := db.countRepeats(tx, ps, dup); err != nil {
+			return nil, err
+		}
+	}
+	return dup, nil
+}
+
+// countRepeats counts the puzzles of ps that dup marks as repeats as
+// submissions of their stored rows, one UPDATE per repeated givens.
+func (db *DB) countRepeats(tx *sql.Tx, ps []sudoku.Puzzle, dup []bool) error {
 	repeats := map[sudoku.Grid]int64{} // submissions to add
 	for i := range ps {
 		if dup[i] {
-			if countRepeats {
-				repeats[ps[i].Givens]++
-			}
-		} else {
-			t.add(&ps[i])
+			repeats[ps[i].Givens]++
 		}
 	}
 	// In key order, so that two servers counting repeats of the same
@@ -132,13 +140,13 @@ func (db *DB) insertMany(tx *sql.Tx, ps []sudoku.Puzzle, t *tally, countRepeats 
 		g := r.g
 		res, err := tx.Exec(db.d.sql("UPDATE puzzles SET submissions = submissions + ? WHERE givens_key = ?"), repeats[g], r.key)
 		if err != nil {
-			return nil, fmt.Errorf("count a repeat of %s: %w", g, err)
+			return fmt.Errorf("count a repeat of %s: %w", g, err)
 		}
 		if n, err := res.RowsAffected(); err != nil || n != 1 {
-			return nil, fmt.Errorf("puzzle %s was not stored (%d rows, %v)", g, n, err)
+			return fmt.Errorf("puzzle %s was not stored (%d rows, %v)", g, n, err)
 		}
 	}
-	return dup, nil
+	return nil
 }
 
 // returned reads the rows an INSERT of ps added (RETURNING id, givens_key),

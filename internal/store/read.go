@@ -143,6 +143,17 @@ const (
 	exportAhead = 4
 )
 
+// grow returns ps one element longer. A chunk back from pipe's free list
+// keeps its old rows past its length: scan overwrites them (and reuses what
+// they hold, such as a slice).
+func grow[R any](ps []R) []R {
+	if len(ps) < cap(ps) {
+		return ps[:len(ps)+1]
+	}
+	var zero R
+	return append(ps, zero)
+}
+
 // pipe reads rows on a goroutine of its own, each by scan into an R,
 // while the caller's goroutine converts the rows already read to T by conv
 // and runs fn on them, so that SQLite and the caller's encoding use two
@@ -172,14 +183,7 @@ func pipe[R, T any](parent context.Context, rows *sql.Rows, scan func(func(...an
 				ps = make([]R, 0, exportChunk)
 			}
 			for len(ps) < exportChunk && rows.Next() {
-				if len(ps) < cap(ps) {
-					// A chunk back from free: scan overwrites its
-					// old rows (and reuses what they hold).
-					ps = ps[:len(ps)+1]
-				} else {
-					var zero R
-					ps = append(ps, zero)
-				}
+				ps = grow(ps)
 				if err := scan(rows.Scan, &ps[len(ps)-1]); err != nil {
 					readErr = fmt.Errorf("export: %w", err)
 					return

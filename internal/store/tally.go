@@ -91,6 +91,15 @@ func (t *tally) add(p *sudoku.Puzzle) {
 	}
 }
 
+// addNew counts the puzzles of ps that dup does not mark, the new rows.
+func (t *tally) addNew(ps []sudoku.Puzzle, dup []bool) {
+	for i := range ps {
+		if !dup[i] {
+			t.add(&ps[i])
+		}
+	}
+}
+
 // commit adds the tally to the counters, in tx. The counters' rows are
 // written in one order (grade_counts, counts, stat_buckets, each in key
 // order), the same in every transaction.
