@@ -57,3 +57,17 @@ func TestLongValuesCutInErrors(t *testing.T) {
 		t.Errorf("long Content-Type: status %d, message of %d bytes", rec.Code, len(msg))
 	}
 }
+
+// TestHintListsAreArrays: a hint's step has "eliminations": [] (and
+// "cells", "placements") like the explain path's steps, never null.
+func TestHintListsAreArrays(t *testing.T) {
+	s, _ := newTestServer(t, Config{})
+	rec := post(t, s, "/api/hint", `{"puzzle": "`+easy+`"}`)
+	if rec.Code != http.StatusOK {
+		t.Fatalf("status %d: %s", rec.Code, rec.Body)
+	}
+	body := rec.Body.String()
+	if strings.Contains(body, "null") || !strings.Contains(body, `"eliminations":[`) || !strings.Contains(body, `"cells":[`) {
+		t.Errorf("hint: %s", body)
+	}
+}
