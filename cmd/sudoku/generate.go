@@ -86,7 +86,7 @@ func runGenerate(ctx context.Context, e *env, args []string) error {
 	g := &generateCmd{target: t, count: int(*count), symmetric: *symmetric, seed: seed,
 		json: *asJSON, budget: *budget, out: bufio.NewWriter(e.stdout)}
 	if *archive {
-		db, err := openArchive(ctx, e, *dbPath)
+		db, err := openOrCreate(ctx, e, *dbPath)
 		if err != nil {
 			return fmt.Errorf("generate: %w", err)
 		}

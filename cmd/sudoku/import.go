@@ -57,7 +57,7 @@ func runImport(ctx context.Context, e *env, args []string) error {
 		inputs = append(inputs, bulk.Input{Name: name, Reader: f})
 	}
 
-	db, err := openArchive(ctx, e, *dbPath)
+	db, err := openOrCreate(ctx, e, *dbPath)
 	if err != nil {
 		return fmt.Errorf("import: %w", err)
 	}

@@ -4,6 +4,8 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -85,5 +87,68 @@ func TestCLIRefusesNonNumbers(t *testing.T) {
 	}
 	if _, _, err := runCmd(t, "", "generate", "--grade", "nan-8"); err == nil || !strings.Contains(err.Error(), "NaN is not a number") {
 		t.Errorf("generate --grade nan-8: %v", err)
+	}
+}
+
+// TestReadingCommandsRefuseMissingArchive: a mistyped --db used to become
+// a new, empty archive. Reading commands refuse it (exit 1, one line, no
+// file left behind); writing ones create it and say so in one line.
+func TestReadingCommandsRefuseMissingArchive(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "sudoku-typo.db")
+	for _, args := range [][]string{
+		{"export", "--db", missing},
+		{"backup", "--db", missing, filepath.Join(dir, "out.db")},
+		{"copy", "--from", missing, "--to", filepath.Join(dir, "to.db")},
+	} {
+		stdout, stderr, err := runCmd(t, "", args...)
+		if exitCode(err) != 1 || stdout != "" || !strings.Contains(err.Error(), "no archive at "+missing) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%q: exit %d, err %v, stdout %q, stderr %q", args, exitCode(err), err, stdout, stderr)
+		}
+		if _, serr := os.Stat(missing); serr == nil {
+			t.Fatalf("%q created %s", args, missing)
+		}
+	}
+
+	fresh := filepath.Join(dir, "new.db")
+	_, stderr, err := runCmd(t, easy+"\n", "import", "--db", fresh, "-")
+	if err != nil || strings.Count(stderr, "created a new archive at "+fresh+"\n") != 1 {
+		t.Errorf("import into a new file: %v, stderr %q", err, stderr)
+	}
+	_, stderr, err = runCmd(t, easy+"\n", "import", "--db", fresh, "-")
+	if err != nil || strings.Contains(stderr, "created") {
+		t.Errorf("import into the same file again: %v, stderr %q", err, stderr)
+	}
+	if out, _, err := runCmd(t, "", "export", "--db", fresh); err != nil || !strings.Contains(out, easy) {
+		t.Errorf("export of an existing archive: %v, %q", err, out)
+	}
+	served := filepath.Join(dir, "served.db")
+	s := startServe(t, served, "--rate-limit", "0")
+	s.stop()
+	if !strings.Contains(s.logs.String(), "created a new archive at "+served+"\n") {
+		t.Errorf("serve on a new file did not say it created it:\n%s", s.logs)
+	}
+}
+
+// TestEmptyFileIsNoArchive: a 0-byte file named by --db is refused with a
+// one-line error that says what it is, and left as it was; before, SQLite
+// took it for an empty database and it became an archive.
+func TestEmptyFileIsNoArchive(t *testing.T) {
+	empty := filepath.Join(t.TempDir(), "empty.db")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"export", "--db", empty},
+		{"import", "--db", empty, "-"},
+		{"serve", "--addr", "127.0.0.1:0", "--db", empty},
+	} {
+		_, _, err := runCmd(t, easy+"\n", args...)
+		if exitCode(err) != 1 || !strings.Contains(err.Error(), "empty file (0 bytes), not an SQLite database") || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%q: exit %d: %v", args, exitCode(err), err)
+		}
+		if fi, err := os.Stat(empty); err != nil || fi.Size() != 0 {
+			t.Fatalf("%q changed the file: %v", args, err)
+		}
 	}
 }

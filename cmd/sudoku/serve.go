@@ -83,7 +83,7 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 	}
 	cfg.web.Logger = slog.New(h)
 
-	db, err := openArchive(ctx, e, cfg.db)
+	db, err := openOrCreate(ctx, e, cfg.db)
 	if err != nil {
 		return err
 	}
