@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 	"testing"
@@ -69,5 +70,76 @@ func TestHintListsAreArrays(t *testing.T) {
 	body := rec.Body.String()
 	if strings.Contains(body, "null") || !strings.Contains(body, `"eliminations":[`) || !strings.Contains(body, `"cells":[`) {
 		t.Errorf("hint: %s", body)
+	}
+}
+
+// TestShareLinkTakesSearchTurns: a share link of a puzzle not archived
+// runs the solver, so it takes a turn at the search gate like POST
+// /api/solve: with every slot busy it waits and then answers 503, where
+// before it searched anyway.
+func TestShareLinkTakesSearchTurns(t *testing.T) {
+	s, _ := newTestServer(t, Config{SearchSlots: 1, SearchQueueTimeout: 50 * time.Millisecond})
+	if rec := get(t, s, "/p/"+shareEasy); rec.Code != http.StatusOK {
+		t.Fatalf("free gate: status %d", rec.Code)
+	}
+	if err := s.search.enter(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	defer s.search.leave()
+	if rec := get(t, s, "/p/"+shareEasy); rec.Code != http.StatusServiceUnavailable || rec.Header().Get("Retry-After") == "" {
+		t.Errorf("busy gate: status %d, Retry-After %q", rec.Code, rec.Header().Get("Retry-After"))
+	}
+}
+
+// TestShareLinkRateLimited: share links count against the same per-client
+// limit as POSTs; other reads do not.
+func TestShareLinkRateLimited(t *testing.T) {
+	s, _ := newTestServer(t, Config{RateLimit: 1}) // burst 3
+	codes := []int{}
+	for range 5 {
+		codes = append(codes, get(t, s, "/p/"+shareEasy).Code)
+	}
+	if codes[0] != http.StatusOK || codes[4] != http.StatusTooManyRequests {
+		t.Errorf("five share links in a row: %v, want 200 first and 429 last", codes)
+	}
+	for range 5 {
+		if rec := get(t, s, "/api/puzzles"); rec.Code != http.StatusOK {
+			t.Fatalf("a listing was limited: %d", rec.Code)
+		}
+	}
+}
+
+// TestForwardedProtoOnlyFromTrustedProxy: the absolute links of the share
+// and puzzle pages take X-Forwarded-Proto only from a --trusted-proxy
+// peer; before, any client could make the page link to https (or worse).
+func TestForwardedProtoOnlyFromTrustedProxy(t *testing.T) {
+	s, _ := newTestServer(t, Config{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}})
+	for _, tc := range []struct {
+		peer, proto, want string
+	}{
+		{"192.0.2.1:1234", "https", "http://example.com/p/"},
+		{"192.168.1.5:1234", "https", "http://example.com/p/"},
+		{"127.0.0.1:1234", "https", "http://example.com/p/"},
+		{"192.0.2.1:1234", "", "http://example.com/p/"},
+		{"10.1.2.3:1234", "https", "https://example.com/p/"},
+		{"10.1.2.3:1234", "javascript", "http://example.com/p/"},
+	} {
+		req := httptestRequest(http.MethodGet, "/p/"+shareEasy, "")
+		req.RemoteAddr = tc.peer
+		if tc.proto != "" {
+			req.Header.Set("X-Forwarded-Proto", tc.proto)
+		}
+		doc := page(t, serve(s, req), http.StatusOK)
+		if got := tid(doc, "share-link").AttrOr("value", ""); got != tc.want+shareEasy {
+			t.Errorf("peer %s, X-Forwarded-Proto %q: share link %q, want %s…", tc.peer, tc.proto, got, tc.want)
+		}
+	}
+	// Without --trusted-proxy no peer is trusted, loopback included.
+	direct, _ := newTestServer(t, Config{})
+	req := httptestRequest(http.MethodGet, "/p/"+shareEasy, "")
+	req.RemoteAddr = "127.0.0.1:1234"
+	req.Header.Set("X-Forwarded-Proto", "https")
+	if got := tid(page(t, serve(direct, req), http.StatusOK), "share-link").AttrOr("value", ""); got != "http://example.com/p/"+shareEasy {
+		t.Errorf("no trusted proxy, loopback peer says https: share link %q", got)
 	}
 }
