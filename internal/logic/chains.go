@@ -432,19 +432,19 @@ func (s *solver) targetStep(target int32) (Step, bool) {
 // candidate of the cell or by every place of the digit in a unit is proven.
 func (s *solver) multiChains(mode chainMode) (Step, bool) {
 	p := s.pool()
-	var base float64
 	var name string
 	y, dynamic, plus := true, true, false
 	switch mode {
 	case modeNishio:
-		base, name, y = 7.5, Nishio, false
+		name, y = Nishio, false
 	case modeMultiple:
-		base, name, dynamic = 8.0, CellForcingChain, false
+		name, dynamic = CellForcingChain, false
 	case modeDynamic:
-		base, name = 8.5, DynamicForcingChain
+		name = DynamicForcingChain
 	case modeDynamicPlus:
-		base, name, plus = 9.0, DynamicForcingChainPlus, true
+		name, plus = DynamicForcingChainPlus, true
 	}
+	base := gradeOf(name)
 	contradiction := mode != modeMultiple
 	for _, ch := range append(append([]*chainer{p.offRun}, p.onRuns[:]...), p.regRuns[:]...) {
 		ch.src = s.b.cand

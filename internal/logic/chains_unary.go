@@ -297,13 +297,13 @@ func (s *solver) unaryChains() (Step, bool) {
 				key = 4
 			}
 		}
-		cycBase, cycName := 6.5, XCycle
-		fcBase, fcName := 6.6, ForcingXChain
+		cycName, fcName := XCycle, ForcingXChain
 		if y && x {
-			cycBase, cycName, fcBase, fcName = 7.0, XYCycle, 7.0, ForcingChain
+			cycName, fcName = XYCycle, ForcingChain
 		} else if y {
 			cycName = YCycle
 		}
+		cycBase, fcBase := gradeOf(cycName), gradeOf(fcName)
 		if best.ok && best.grade < cycBase {
 			break
 		}

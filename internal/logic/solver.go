@@ -9,55 +9,6 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
-// Technique names, as Step.Technique and Result.Technique carry them.
-const (
-	FullHouse               = "Full House"
-	HiddenSingle            = "Hidden Single"
-	DirectPointing          = "Direct Pointing"
-	DirectClaiming          = "Direct Claiming"
-	DirectHiddenPair        = "Direct Hidden Pair"
-	NakedSingle             = "Naked Single"
-	DirectHiddenTriple      = "Direct Hidden Triple"
-	Pointing                = "Pointing"
-	Claiming                = "Claiming"
-	NakedPair               = "Naked Pair"
-	XWing                   = "X-Wing"
-	HiddenPair              = "Hidden Pair"
-	NakedTriple             = "Naked Triple"
-	Swordfish               = "Swordfish"
-	HiddenTriple            = "Hidden Triple"
-	XYWing                  = "XY-Wing"
-	XYZWing                 = "XYZ-Wing"
-	UniqueRectangle1        = "Unique Rectangle Type 1"
-	UniqueRectangle2        = "Unique Rectangle Type 2"
-	UniqueRectangle3        = "Unique Rectangle Type 3"
-	UniqueRectangle4        = "Unique Rectangle Type 4"
-	NakedQuad               = "Naked Quad"
-	Jellyfish               = "Jellyfish"
-	HiddenQuad              = "Hidden Quad"
-	WXYZWing                = "WXYZ-Wing"
-	BUG1                    = "BUG+1"
-	BUG2                    = "BUG Type 2"
-	BUG3                    = "BUG Type 3"
-	BUG4                    = "BUG Type 4"
-	VWXYZWing               = "VWXYZ-Wing"
-	AlignedPairExclusion    = "Aligned Pair Exclusion"
-	XCycle                  = "Bidirectional X-Cycle"
-	YCycle                  = "Bidirectional Y-Cycle"
-	XYCycle                 = "Bidirectional Cycle"
-	ForcingXChain           = "Forcing X-Chain"
-	SimpleColouring         = "Simple Colouring"
-	XChain                  = "X-Chain"
-	XYChain                 = "XY-Chain"
-	WWing                   = "W-Wing"
-	ForcingChain            = "Forcing Chain"
-	Nishio                  = "Nishio Forcing Chain"
-	CellForcingChain        = "Cell Forcing Chains"
-	RegionForcingChain      = "Region Forcing Chains"
-	DynamicForcingChain     = "Dynamic Forcing Chains"
-	DynamicForcingChainPlus = "Dynamic Forcing Chains (+)"
-)
-
 // Errors of Solve and Next.
 var (
 	// ErrNoSolution: the givens admit no solution.
@@ -94,53 +45,6 @@ type Result struct {
 	Floor     bool    // the solver stopped (budget or beyond its techniques) before the end
 	Steps     []Step
 	Solved    bool
-}
-
-// technique is one rung of the ladder.
-type technique struct {
-	name string
-	base float64 // the lowest grade it can give: Floor's bound when it is the next rung
-	find func(*solver) (Step, bool)
-}
-
-// ladder is the techniques easiest first, in Sudoku Explainer's order: the
-// first technique that finds a step gives the step (see doc.go).
-var ladder []technique
-
-func init() {
-	ladder = []technique{
-		{HiddenSingle, 1.0, (*solver).singles},
-		{DirectPointing, 1.7, func(s *solver) (Step, bool) { return s.locking(true) }},
-		{DirectHiddenPair, 2.0, func(s *solver) (Step, bool) { return s.hiddenSet(2, true) }},
-		{NakedSingle, 2.3, (*solver).nakedSingle},
-		{DirectHiddenTriple, 2.5, func(s *solver) (Step, bool) { return s.hiddenSet(3, true) }},
-		{Pointing, 2.6, func(s *solver) (Step, bool) { return s.locking(false) }},
-		{NakedPair, 3.0, func(s *solver) (Step, bool) { return s.nakedSet(2) }},
-		{XWing, 3.2, func(s *solver) (Step, bool) { return s.fish(2) }},
-		{HiddenPair, 3.4, func(s *solver) (Step, bool) { return s.hiddenSet(2, false) }},
-		{NakedTriple, 3.6, func(s *solver) (Step, bool) { return s.nakedSet(3) }},
-		{Swordfish, 3.8, func(s *solver) (Step, bool) { return s.fish(3) }},
-		{HiddenTriple, 4.0, func(s *solver) (Step, bool) { return s.hiddenSet(3, false) }},
-		{XYWing, 4.2, func(s *solver) (Step, bool) { return s.xyWing(false) }},
-		{XYZWing, 4.4, func(s *solver) (Step, bool) { return s.xyWing(true) }},
-		{UniqueRectangle1, 4.5, (*solver).uniqueRectangles},
-		{UniqueRectangle3, 4.6, (*solver).urType3},
-		{NakedQuad, 5.0, func(s *solver) (Step, bool) { return s.nakedSet(4) }},
-		{Jellyfish, 5.2, func(s *solver) (Step, bool) { return s.fish(4) }},
-		{HiddenQuad, 5.4, func(s *solver) (Step, bool) { return s.hiddenSet(4, false) }},
-		{WXYZWing, 5.5, func(s *solver) (Step, bool) { return s.alsWing(3) }},
-		{BUG1, 5.6, (*solver).bug},
-		{VWXYZWing, 6.2, func(s *solver) (Step, bool) { return s.alsWing(4) }},
-		{AlignedPairExclusion, 6.2, (*solver).ape},
-		{ForcingChain, 6.5, (*solver).unaryChains}, // ladder[nMemo]
-		{Nishio, 7.5, func(s *solver) (Step, bool) { return s.multiChains(modeNishio) }},
-		{CellForcingChain, 8.0, func(s *solver) (Step, bool) { return s.multiChains(modeMultiple) }},
-		{DynamicForcingChain, 8.5, func(s *solver) (Step, bool) { return s.multiChains(modeDynamic) }},
-		{DynamicForcingChainPlus, 9.0, func(s *solver) (Step, bool) { return s.multiChains(modeDynamicPlus) }},
-	}
-	if ladder[nMemo].name != ForcingChain {
-		panic("logic: nMemo is not the first chain rung")
-	}
 }
 
 // beyondGrade is the floor of a puzzle that no rung of the ladder can move.
@@ -282,14 +186,14 @@ func newSolver(b board, opt Options) *solver {
 // floor is the grade the next rung would have given at least.
 func (s *solver) next() (st Step, ok bool, floor float64) {
 	s.refresh()
-	for i, t := range ladder {
+	for i, r := range ladder {
 		if s.broke() {
-			return Step{}, false, t.base
+			return Step{}, false, r.base
 		}
 		if i < nMemo {
 			s.since(&s.memos[i])
 		}
-		st, ok := t.find(s)
+		st, ok := r.find(s)
 		if i < nMemo {
 			s.memos[i].ok = !ok
 			if !ok {

@@ -75,7 +75,7 @@ func (s *solver) ape() (Step, bool) {
 			common.each(func(c int) { excl = append(excl, c) })
 			cells = append(cells, excl...)
 			slices.Sort(cells)
-			st := Step{Technique: AlignedPairExclusion, Grade: 6.2, Cells: cells, Eliminations: elim}
+			st := Step{Technique: AlignedPairExclusion, Grade: gradeOf(AlignedPairExclusion), Cells: cells, Eliminations: elim}
 			st.roof, st.set = []int{c1, c2}, excl
 			return st, true
 		}
@@ -126,7 +126,8 @@ func (s *solver) ur3At(cells [4]int, pair uint16) (Step, bool) {
 			}
 		}
 		for n := 1; n <= 3; n++ {
-			if found && 4.5+0.1*float64(n) >= best.Grade {
+			grade := fromTenths(tenths(gradeOf(UniqueRectangle3)) + n - 1)
+			if found && grade >= best.Grade {
 				break
 			}
 			combos(open, n, func(js uint16) bool {
@@ -136,7 +137,6 @@ func (s *solver) ur3At(cells [4]int, pair uint16) (Step, bool) {
 				}
 				cs := slices.Clone(cells[:])
 				slices.Sort(cs)
-				grade := float64(45+n) / 10
 				best = Step{Technique: UniqueRectangle3, Grade: grade, Cells: cs, Eliminations: elim,
 					Digits: digitsOf(pair), Units: []int{u}}
 				best.roof = slices.Clone(roof)
@@ -237,7 +237,7 @@ func (s *solver) bugOthers() (Step, bool) {
 		var elim []Candidate
 		see.and(s.dcells[d]).each(func(c int) { elim = append(elim, Candidate{c, d}) })
 		if len(elim) > 0 {
-			return Step{Technique: BUG2, Grade: 5.7, Cells: cells, Eliminations: elim, Digits: []int{d}}, true
+			return Step{Technique: BUG2, Grade: gradeOf(BUG2), Cells: cells, Eliminations: elim, Digits: []int{d}}, true
 		}
 	}
 	// The units holding every BUG cell.
@@ -270,8 +270,8 @@ func (s *solver) bugOthers() (Step, bool) {
 				if o := k2 &^ (1 << x); o != 0 {
 					elim = append(elim, Candidate{c2, firstDigit(o)})
 				}
-				if len(elim) > 0 && (!found || best.Grade > 5.7) {
-					best, found = Step{Technique: BUG4, Grade: 5.7, Cells: cells, Eliminations: elim, Digits: []int{x}, Units: []int{u}}, true
+				if len(elim) > 0 && (!found || best.Grade > gradeOf(BUG4)) {
+					best, found = Step{Technique: BUG4, Grade: gradeOf(BUG4), Cells: cells, Eliminations: elim, Digits: []int{x}, Units: []int{u}}, true
 				}
 			}
 		}
@@ -283,7 +283,7 @@ func (s *solver) bugOthers() (Step, bool) {
 			}
 		}
 		for n := 1; n <= 3; n++ {
-			g := float64(56+n) / 10
+			g := fromTenths(tenths(gradeOf(BUG3)) + n - 1)
 			if found && g >= best.Grade {
 				break
 			}

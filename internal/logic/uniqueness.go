@@ -5,7 +5,7 @@ import (
 	"slices"
 )
 
-// uniqueRectangles finds unique rectangles of types 1, 2 and 4 (4.5): four
+// uniqueRectangles finds unique rectangles of types 1, 2 and 4: four
 // cells in two rows, two columns and two boxes that would otherwise hold
 // only the same two digits, giving the puzzle two solutions.
 func (s *solver) uniqueRectangles() (Step, bool) {
@@ -96,7 +96,7 @@ func (s *solver) urAt(cells [4]int, pair uint16) (Step, bool) {
 		cs := cells[:]
 		cs = slices.Clone(cs)
 		slices.Sort(cs)
-		return Step{Technique: name, Grade: 4.5, Cells: cs, Eliminations: elim, Digits: digitsOf(pair)}, true
+		return Step{Technique: name, Grade: gradeOf(name), Cells: cs, Eliminations: elim, Digits: digitsOf(pair)}, true
 	}
 	switch len(roof) {
 	case 1:
@@ -139,7 +139,7 @@ func (s *solver) urAt(cells [4]int, pair uint16) (Step, bool) {
 	return Step{}, false
 }
 
-// bug finds BUG+1 (5.6): every unsolved cell has two candidates but one,
+// bug finds BUG+1: every unsolved cell has two candidates but one,
 // which has three; the digit appearing three times in its units must go there.
 func (s *solver) bug() (Step, bool) {
 	if st, ok := s.bug1(); ok {
@@ -174,7 +174,7 @@ func (s *solver) bug1() (Step, bool) {
 			}
 		}
 		if all {
-			return Step{Technique: BUG1, Grade: 5.6, Cells: []int{odd}, Placements: []Candidate{{odd, d}}, Digits: []int{d}}, true
+			return Step{Technique: BUG1, Grade: gradeOf(BUG1), Cells: []int{odd}, Placements: []Candidate{{odd, d}}, Digits: []int{d}}, true
 		}
 	}
 	return Step{}, false
