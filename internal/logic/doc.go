@@ -100,7 +100,7 @@
 //
 // Options.Budget (DefaultBudget, 20 million work units, a unit being one
 // chain node taken up by one search, bit-parallel searches counting each
-// of their searches) bounds one Solve or Next, and Options.MaxSteps
+// of their searches) bounds one Solve or NextSolved, and Options.MaxSteps
 // (DefaultMaxSteps, 1000) the path. When the budget runs out, or no
 // technique applies (the puzzle needs nested chains beyond Dynamic+), Solve
 // stops and returns Floor=true with the grade proven so far raised to the

@@ -1,6 +1,7 @@
 package logic
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -46,4 +47,41 @@ func TestTechniqueDocs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// gradeText writes a technique's grade as the docs show it: "2.6",
+// "4.6–4.8", or "6.5+" for a chain.
+func (t technique) gradeText() string {
+	switch {
+	case t.chain:
+		return fmt.Sprintf("%.1f+", t.grade)
+	case t.top != 0:
+		return fmt.Sprintf("%.1f–%.1f", t.grade, t.top)
+	}
+	return fmt.Sprintf("%.1f", t.grade)
+}
+
+// techniqueMarkdown is the table of docs/engine.md: one row per technique.
+func techniqueMarkdown() string {
+	var b strings.Builder
+	b.WriteString("| technique | grade | note | file |\n| --- | --- | --- | --- |\n")
+	for _, r := range ladder {
+		for _, t := range r.techniques {
+			fmt.Fprintf(&b, "| %s | %s | %s | `%s` |\n", t.name, t.gradeText(), t.note, r.file)
+		}
+	}
+	return b.String()
+}
+
+// techniqueText is the table of the package documentation (doc.go).
+func techniqueText() string {
+	var b strings.Builder
+	b.WriteString("//\ttechnique                     grade      file\n")
+	for _, r := range ladder {
+		for _, t := range r.techniques {
+			line := fmt.Sprintf("//\t%-29s %-10s %s", t.name, t.gradeText(), r.file)
+			b.WriteString(strings.TrimRight(line, " ") + "\n")
+		}
+	}
+	return b.String()
 }

@@ -9,15 +9,15 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
-// Errors of Solve and Next.
+// Errors of Solve and NextSolved.
 var (
 	// ErrNoSolution: the givens admit no solution.
 	ErrNoSolution = errors.New("logic: puzzle has no solution")
 	// ErrMultipleSolutions: the givens admit several solutions, so no grade.
 	ErrMultipleSolutions = errors.New("logic: puzzle has several solutions")
-	// ErrSolved: Next was asked for a step on a full grid.
+	// ErrSolved: NextSolved was asked for a step on a full grid.
 	ErrSolved = errors.New("logic: grid is already solved")
-	// ErrStuck: Next found no step within its techniques and budget.
+	// ErrStuck: NextSolved found no step within its techniques and budget.
 	ErrStuck = errors.New("logic: no logical step found within the budget")
 	// ErrProgress: the progress grid does not extend the givens.
 	ErrProgress = errors.New("logic: progress does not keep the givens")
@@ -26,7 +26,7 @@ var (
 // Defaults of Options.
 const (
 	DefaultMaxSteps = 1000
-	// DefaultBudget is the work budget of one Solve or Next: one unit is one
+	// DefaultBudget is the work budget of one Solve or NextSolved: one unit is one
 	// candidate taken up by the chaining engine (about 25 ns). It keeps the
 	// worst puzzles of the forum's hardest list under a second.
 	DefaultBudget = 20_000_000
@@ -114,8 +114,6 @@ func (s *solver) changedUnit(u int) bool { return s.chgUnit&(1<<u) != 0 }
 
 // changedDigit reports whether digit d lost a candidate (since).
 func (s *solver) changedDigit(d int) bool { return s.chgDigit&(1<<d) != 0 }
-
-var errBudget = errors.New("budget")
 
 // nextGen numbers board generations across solvers, so a pooled cache
 // never mistakes another solve's board for its own.
@@ -222,25 +220,25 @@ func (b *board) apply(st Step) {
 }
 
 // check validates the givens and proves the solution unique.
-func check(g sudoku.Grid) (sudoku.Grid, error) {
+func check(g sudoku.Grid) error {
 	res, err := sudoku.Solve(g, sudoku.Options{})
 	if err != nil {
-		return sudoku.Grid{}, fmt.Errorf("logic: %w", err)
+		return fmt.Errorf("logic: %w", err)
 	}
 	switch res.Solutions {
 	case 0:
-		return sudoku.Grid{}, ErrNoSolution
+		return ErrNoSolution
 	case 1:
-		return res.Solution, nil
+		return nil
 	}
-	return sudoku.Grid{}, ErrMultipleSolutions
+	return ErrMultipleSolutions
 }
 
 // Solve grades g: the whole path of easiest steps from the givens. It fails
 // for givens that break the rules (a wrapped *sudoku.ConflictError or
 // *sudoku.CellError), ErrNoSolution and ErrMultipleSolutions.
 func Solve(g sudoku.Grid, opt Options) (Result, error) {
-	if _, err := check(g); err != nil {
+	if err := check(g); err != nil {
 		return Result{}, err
 	}
 	return solveFrom(newBoard(g), opt), nil
@@ -263,8 +261,7 @@ func solveFrom(b board, opt Options) Result {
 		if !ok {
 			r.Floor = true
 			if floor > r.Grade {
-				r.Grade, r.Technique = floor, "beyond "+r.Technique
-				r.Technique = "beyond the solver's techniques or budget"
+				r.Grade, r.Technique = floor, "beyond the solver's techniques or budget"
 			}
 			break
 		}
@@ -278,21 +275,14 @@ func solveFrom(b board, opt Options) Result {
 	return r
 }
 
-// Next returns the next step from a player's progress (the givens plus the
-// player's digits; candidates are recomputed from the filled cells). The
-// caller checks the progress against the solution first. It fails like Solve,
-// with ErrProgress when progress drops or changes a given, ErrSolved on a full
-// grid and ErrStuck when no step is found within the budget.
-func Next(givens, progress sudoku.Grid, opt Options) (Step, error) {
-	if _, err := check(givens); err != nil {
-		return Step{}, err
-	}
-	return NextSolved(givens, progress, opt)
-}
-
-// NextSolved is Next for givens the caller has already proven to have one
-// solution (the hint endpoint does, within its request's search budget): it
-// skips Next's own search for the solution.
+// NextSolved returns the next step from a player's progress (the givens
+// plus the player's digits; candidates are recomputed from the filled
+// cells), for givens the caller has already proven to have one solution (the
+// hint endpoint does, within its request's search budget) and progress it
+// has checked against that solution. It fails with ErrProgress when progress
+// drops or changes a given, a wrapped *sudoku.ConflictError when it breaks
+// the rules, ErrSolved on a full grid and ErrStuck when no step is found
+// within the budget.
 func NextSolved(givens, progress sudoku.Grid, opt Options) (Step, error) {
 	for c, v := range givens {
 		if v != 0 && progress[c] != v {

@@ -1,9 +1,7 @@
 package logic
 
 import (
-	"fmt"
 	"math"
-	"strings"
 )
 
 // The technique table: every technique's name, grade, finder and sentence
@@ -220,40 +218,3 @@ func tenths(g float64) int { return int(g*10 + 0.5) }
 
 // fromTenths is the grade of t tenths.
 func fromTenths(t int) float64 { return float64(t) / 10 }
-
-// gradeText writes a technique's grade as the docs show it: "2.6",
-// "4.6–4.8", or "6.5+" for a chain.
-func (t technique) gradeText() string {
-	switch {
-	case t.chain:
-		return fmt.Sprintf("%.1f+", t.grade)
-	case t.top != 0:
-		return fmt.Sprintf("%.1f–%.1f", t.grade, t.top)
-	}
-	return fmt.Sprintf("%.1f", t.grade)
-}
-
-// techniqueMarkdown is the table of docs/engine.md: one row per technique.
-func techniqueMarkdown() string {
-	var b strings.Builder
-	b.WriteString("| technique | grade | note | file |\n| --- | --- | --- | --- |\n")
-	for _, r := range ladder {
-		for _, t := range r.techniques {
-			fmt.Fprintf(&b, "| %s | %s | %s | `%s` |\n", t.name, t.gradeText(), t.note, r.file)
-		}
-	}
-	return b.String()
-}
-
-// techniqueText is the table of the package documentation (doc.go).
-func techniqueText() string {
-	var b strings.Builder
-	b.WriteString("//\ttechnique                     grade      file\n")
-	for _, r := range ladder {
-		for _, t := range r.techniques {
-			line := fmt.Sprintf("//\t%-29s %-10s %s", t.name, t.gradeText(), r.file)
-			b.WriteString(strings.TrimRight(line, " ") + "\n")
-		}
-	}
-	return b.String()
-}

@@ -69,8 +69,8 @@ func (s *solver) xyWing(xyz bool) (Step, bool) {
 // n cells that all see each other holding n+1 digits, and a bivalue cell
 // x/z outside them whose x is restricted (every set cell with x sees it):
 // one of the set cells or the bivalue cell is z, so z goes from every cell
-// seeing all of them that hold z. Grades 5.5-5.6 and 6.2-6.4, by the largest
-// set cell.
+// seeing all of them that hold z. Graded by the largest set cell (see the
+// technique table).
 func (s *solver) alsWing(n int) (Step, bool) {
 	b := &s.b
 	var best Step
