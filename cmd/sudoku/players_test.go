@@ -160,7 +160,16 @@ func testPlayersFlow(t *testing.T, db string) {
 		t.Fatalf("reload gave %+v, want attempt %d open", again, a.ID)
 	}
 
-	// Refusals: each a clear 4xx, nothing recorded.
+	me := checkFinishes(t, srv, ann, pz, a)
+	checkForgedCookie(t, srv, ann, pz, a, me)
+	checkAccounts(t, srv, ann, me)
+	checkPrivacy(t, ann, pz, a)
+}
+
+// checkFinishes refuses every bad finish of a, recording nothing, then
+// finishes it, and returns the player's object.
+func checkFinishes(t *testing.T, srv *server, ann *client, pz puzzleJSON, a attemptJSON) playerJSON {
+	start := fmt.Sprintf(`{"puzzle_id": %d}`, pz.ID)
 	bob := newClient(t, srv.url)
 	var b attemptJSON
 	bob.json(http.MethodPost, "/api/attempts", start, http.StatusCreated, &b)
@@ -204,8 +213,13 @@ func testPlayersFlow(t *testing.T, db string) {
 	if me.Name != nil || me.Solved != 1 || me.Attempts != 1 || me.Role != "player" || me.Skill != 1 {
 		t.Errorf("anonymous me = %+v", me)
 	}
+	return me
+}
 
-	// A forged cookie gets a fresh player, never someone else's.
+// checkForgedCookie: a forged cookie gets a fresh player, never someone
+// else's.
+func checkForgedCookie(t *testing.T, srv *server, ann *client, pz puzzleJSON, a attemptJSON, me playerJSON) {
+	start := fmt.Sprintf(`{"puzzle_id": %d}`, pz.ID)
 	eve := newClient(t, srv.url)
 	u, _ := url.Parse(srv.url)
 	forged := *ann.sessionCookie()
@@ -219,14 +233,19 @@ func testPlayersFlow(t *testing.T, db string) {
 	if eveMe.ID == me.ID || e.ID == a.ID || eveMe.Solved != 0 {
 		t.Errorf("forged cookie acted as player %d (ann is %d)", eveMe.ID, me.ID)
 	}
+}
 
-	// Sign up: the same player, named, its history kept, a new session id.
+// checkAccounts signs the anonymous player ann up, logs out and logs in:
+// the same player throughout, a new session id each time.
+func checkAccounts(t *testing.T, srv *server, ann *client, me playerJSON) {
+	u, _ := url.Parse(srv.url)
+	bob := newClient(t, srv.url)
 	before := ann.sessionCookie().Value
-	status, body, _ = ann.form("/signup", "/signup", url.Values{"name": {"ann"}, "password": {"short"}})
+	status, body, _ := ann.form("/signup", "/signup", url.Values{"name": {"ann"}, "password": {"short"}})
 	if status != http.StatusUnprocessableEntity || !strings.Contains(body, "at least 10") {
 		t.Errorf("short password: %d", status)
 	}
-	status, _, res = ann.form("/signup", "/signup", url.Values{"name": {"ann"}, "password": {"correct horse battery"}})
+	status, _, res := ann.form("/signup", "/signup", url.Values{"name": {"ann"}, "password": {"correct horse battery"}})
 	if status != http.StatusSeeOther || res.Header.Get("Location") != "/me" {
 		t.Fatalf("sign up: %d %s", status, res.Header.Get("Location"))
 	}
@@ -270,12 +289,14 @@ func testPlayersFlow(t *testing.T, db string) {
 	if back.ID != me.ID || back.Solved != 1 {
 		t.Errorf("after login me = %+v, want player %d with its solve", back, me.ID)
 	}
+}
+
+// checkPrivacy pages ann's attempts, exports and deletes ann.
+func checkPrivacy(t *testing.T, ann *client, pz puzzleJSON, a attemptJSON) {
 	_, page, _ := ann.do(http.MethodGet, "/me", "")
 	if !strings.Contains(page, `data-testid="me-solved">1<`) || !strings.Contains(page, "#"+fmt.Sprint(pz.ID)) {
 		t.Errorf("/me does not show the solve")
 	}
-
-	// Paging, export, delete.
 	var page1 struct {
 		Attempts   []attemptJSON `json:"attempts"`
 		NextCursor *string       `json:"next_cursor"`

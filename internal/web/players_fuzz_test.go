@@ -39,9 +39,11 @@ func (f *fakePlayers) Signup(context.Context, int64, string, string, []byte, []b
 func (f *fakePlayers) Credentials(context.Context, string) (account.Player, string, error) {
 	return account.Player{}, "", account.ErrNoPlayer
 }
-func (f *fakePlayers) StartSession(context.Context, int64, []byte, []byte, time.Time) error { return nil }
-func (f *fakePlayers) EndSession(context.Context, []byte) error                             { return nil }
-func (f *fakePlayers) LoginFailures(context.Context, string, time.Time) (int, error)        { return 0, nil }
+func (f *fakePlayers) StartSession(context.Context, int64, []byte, []byte, time.Time) error {
+	return nil
+}
+func (f *fakePlayers) EndSession(context.Context, []byte) error                      { return nil }
+func (f *fakePlayers) LoginFailures(context.Context, string, time.Time) (int, error) { return 0, nil }
 func (f *fakePlayers) RecordLoginFailure(context.Context, string, time.Time, time.Duration) error {
 	return nil
 }
