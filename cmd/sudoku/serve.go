@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math"
 	"net/netip"
 	"runtime"
 	"strings"
@@ -20,6 +19,9 @@ const (
 	defaultDB        = "sudoku.db"
 	defaultRateLimit = 10
 )
+
+// maxGraders bounds --graders: far more than any machine's cores.
+const maxGraders = 1024
 
 // serveConfig is what `sudoku serve` was asked to do.
 type serveConfig struct {
@@ -38,22 +40,17 @@ func parseServeFlags(e *env, args []string) (serveConfig, error) {
 	fs := newFlagSet(e, "serve", "[--addr HOST:PORT] [--db FILE] [--rate-limit N] [--graders N] [--trusted-proxy CIDR,...]")
 	fs.StringVar(&cfg.addr, "addr", envOr(e, "SUDOKU_ADDR", defaultAddr), "listen address; port 0 picks a free port (env SUDOKU_ADDR)")
 	db := dbFlag(fs, e)
-	fs.Float64Var(&cfg.web.RateLimit, "rate-limit", defaultRateLimit, "submissions (POSTs) per second per client address, burst 3x; 0 turns the limit off")
+	rateFlagVar(fs, &cfg.web.RateLimit, "rate-limit", defaultRateLimit, "submissions (POSTs) per second per client address, burst 3x; 0 turns the limit off")
+	fs.BoolVar(&cfg.web.SecureCookies, "secure-cookies", false, "mark the session cookie Secure on plain HTTP too (behind a proxy that ends TLS)")
 	proxies := fs.String("trusted-proxy", "", "comma-separated networks (CIDR) of reverse proxies whose X-Forwarded-For names the client")
 	fs.StringVar(&cfg.logFormat, "log-format", "text", "log format on stderr: text or json")
-	fs.IntVar(&cfg.graders, "graders", runtime.GOMAXPROCS(0), "background graders: they grade new puzzles on the cores requests leave idle; 0 leaves grading to another server or `sudoku import`")
+	graders := wholeFlag(fs, "graders", int64(runtime.GOMAXPROCS(0)), 0, maxGraders, "background graders (default one per core): they grade new puzzles on the cores requests leave idle; 0 leaves grading to another server or `sudoku import`")
 	if err := parseFlags(fs, args); err != nil {
 		return cfg, err
 	}
-	cfg.db = *db
+	cfg.db, cfg.graders = *db, int(*graders)
 	if fs.NArg() > 0 {
 		return cfg, errUsage{fmt.Sprintf("serve takes no arguments, got %q", fs.Args())}
-	}
-	if r := cfg.web.RateLimit; r < 0 || math.IsNaN(r) || math.IsInf(r, 0) {
-		return cfg, errUsage{fmt.Sprintf("--rate-limit %v: use 0 (off) or a positive number", r)}
-	}
-	if cfg.graders < 0 {
-		return cfg, errUsage{fmt.Sprintf("--graders %d: use 0 (none) or more", cfg.graders)}
 	}
 	if cfg.logFormat != "text" && cfg.logFormat != "json" {
 		return cfg, errUsage{fmt.Sprintf("--log-format %q: use text or json", cfg.logFormat)}
@@ -93,7 +90,7 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 	}
 	cfg.web.Logger = slog.New(h)
 
-	db, err := openArchive(ctx, e, cfg.db)
+	db, err := openOrCreate(ctx, e, cfg.db)
 	if err != nil {
 		return err
 	}

@@ -135,7 +135,7 @@ func (c *classGrades) grade(p *sudoku.Puzzle, grade func(*sudoku.Puzzle)) {
 	if !ok {
 		return // no class: graded as written (see logic.GradePuzzle)
 	}
-	g := classGrade{grade: sudoku.Tenths(p.Grade), ep: sudoku.Tenths(p.GradeEP), ed: sudoku.Tenths(p.GradeED),
+	g := classGrade{grade: sudoku.TenthsOf(p.Grade), ep: sudoku.TenthsOf(p.GradeEP), ed: sudoku.TenthsOf(p.GradeED),
 		floor: p.GradeFloor, technique: p.Technique, version: p.GradeVersion, techniques: p.Techniques}
 	c.mu.Lock()
 	if len(c.by) >= maxClassGrades {

@@ -2,6 +2,7 @@ package sudoku
 
 import (
 	"errors"
+	"strings"
 	"time"
 )
 
@@ -88,8 +89,8 @@ func (p *Puzzle) GradeTenths() int64 {
 	return int64(*p.Grade*10 + 0.5)
 }
 
-// Tenths returns g in tenths (72 for 7.2), 0 for nil.
-func Tenths(g *float64) int64 {
+// TenthsOf returns g in tenths (72 for 7.2), 0 for nil.
+func TenthsOf(g *float64) int64 {
 	if g == nil {
 		return 0
 	}
@@ -148,6 +149,15 @@ const (
 
 // Sorts lists every valid Sort, default first.
 var Sorts = []Sort{SortDifficulty, SortBacktracks, SortSolveTime, SortSubmitted, SortClues, SortGrade}
+
+// SortNames lists Sorts for a message: "difficulty, backtracks, ...".
+func SortNames() string {
+	names := make([]string, len(Sorts))
+	for i, s := range Sorts {
+		names[i] = string(s)
+	}
+	return strings.Join(names, ", ")
+}
 
 // Valid reports whether s is one of Sorts.
 func (s Sort) Valid() bool {
