@@ -6,12 +6,16 @@ import (
 	"io"
 	"net/http"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+
+	"github.com/sudoku-archive/sudoku/internal/bulk"
 	"github.com/sudoku-archive/sudoku/internal/logic"
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
 	"github.com/sudoku-archive/sudoku/internal/store"
@@ -267,4 +271,42 @@ func get(t *testing.T, url string) string {
 		t.Fatalf("GET %s: %s %v", url, res.Status, err)
 	}
 	return string(b)
+}
+
+// TestBrowserGradeArrives opens the page of a puzzle whose grade is
+// pending (a server without graders), grades the puzzle beside the server,
+// and watches the page: it says "grading…", then shows the grade by itself,
+// without a reload.
+func TestBrowserGradeArrives(t *testing.T) {
+	ctx := newBrowser(t) // before the server: a missing browser skips at once
+	dbPath := filepath.Join(t.TempDir(), "sudoku.db")
+	s := startServe(t, dbPath, "--graders", "0", "--rate-limit", "0")
+	line := puzzletest.Lines(t, puzzletest.Diabolical, 1)[0]
+	var got gradeState
+	call(t, http.MethodPost, s.url+"/api/puzzles", `{"puzzle": "`+line+`"}`, &got)
+	value := `document.querySelector('[data-testid="measure-grade"] .measure-value').textContent`
+	chromeStep(t, ctx, "open the puzzle page",
+		chromedp.Navigate(s.url+"/puzzles/"+itoa(got.ID)),
+		chromedp.WaitVisible(tidSel("board")),
+	)
+	if v := chromeJS[string](t, ctx, value); v != "grading…" {
+		t.Fatalf("pending grade shown as %q, want grading…", v)
+	}
+	chromeJS[any](t, ctx, `window.notReloaded = true`)
+
+	db, err := store.Open(context.Background(), dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := bulk.Grade(context.Background(), db, logic.GradePuzzle, bulk.PassOptions{Workers: 1})
+	db.Close()
+	if err != nil || n != 1 {
+		t.Fatalf("graded %d puzzles (%v), want 1", n, err)
+	}
+	call(t, http.MethodGet, s.url+"/api/puzzles/"+itoa(got.ID), "", &got)
+	want := strconv.FormatFloat(*got.Grade, 'f', 1, 64)
+	chromeValue(t, ctx, "wait for the grade to show", chromedp.Poll[bool](value+` === "`+want+`"`, chromedp.WithPollingTimeout(15*time.Second)))
+	if !chromeJS[bool](t, ctx, `window.notReloaded === true`) {
+		t.Error("the page reloaded to show the grade")
+	}
 }
