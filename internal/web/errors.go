@@ -12,6 +12,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/sudoku-archive/sudoku/internal/daily"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -92,7 +93,7 @@ func kindOf(err error) kind {
 	case errors.As(err, &conflict),
 		errors.Is(err, sudoku.ErrNoSolution), errors.Is(err, sudoku.ErrBudget), errors.Is(err, sudoku.ErrNoGivens):
 		return kindUnprocessable
-	case errors.Is(err, sudoku.ErrNotFound):
+	case errors.Is(err, sudoku.ErrNotFound), errors.Is(err, daily.ErrNoDaily):
 		return kindNotFound
 	case errors.Is(err, sudoku.ErrInvalidCursor):
 		return kindInvalid
@@ -176,13 +177,18 @@ func classify(err error) answer {
 		a.body.Error = err.Error()
 	}
 	var (
-		parseErr *sudoku.ParseError
-		conflict *sudoku.ConflictError
-		r        retryable
+		parseErr  *sudoku.ParseError
+		conflict  *sudoku.ConflictError
+		notChosen *daily.NotChosenError
+		r         retryable
 	)
 	switch {
 	case errors.As(err, &parseErr):
 		a.body.Error, a.body.Position = parseErr.Error(), parseErr.Pos
+	case errors.Is(err, daily.ErrNoDaily):
+		a.body.Error = daily.ErrNoDaily.Error()
+	case errors.As(err, &notChosen):
+		a.body.Error, a.retryAfter = notChosen.Error(), notChosen.RetryAfter()
 	case errors.As(err, &conflict):
 		a.body.Error, a.body.Cells = conflict.Error(), conflict.Cells[:]
 	case errors.Is(err, sudoku.ErrInvalidCursor):

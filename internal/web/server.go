@@ -21,6 +21,7 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 	"golang.org/x/time/rate"
 
+	"github.com/sudoku-archive/sudoku/internal/daily"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -168,7 +169,7 @@ type Server struct {
 	exports *gate // turns at streaming an export
 	traces  *traceCache
 	csrf    csrfSigner
-	dailies dailyCache // the puzzle of the day by date (generate.go)
+	dailies *daily.Keeper // chooses the coming days' puzzles of the day (Serve)
 }
 
 // New returns a server over archive with its middleware and routes in place.
@@ -204,6 +205,7 @@ func New(archive Archive, cfg Config) *Server {
 	if s.log == nil {
 		s.log = slog.Default()
 	}
+	s.dailies = &daily.Keeper{Archive: archive, Slot: s.searching, Log: s.log}
 	e := s.echo
 	e.HideBanner = true
 	e.HidePort = true
@@ -378,6 +380,13 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	s.log.Info("listening", slog.String("addr", ln.Addr().String()))
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
+	// The puzzles of the day are chosen ahead, in the background, never by
+	// a request; the keeper stops with ctx and Serve waits for it, so the
+	// archive is not closed under it.
+	kctx, stopKeeper := context.WithCancel(ctx)
+	kept := make(chan struct{})
+	go func() { defer close(kept); s.dailies.Run(kctx) }()
+	defer func() { stopKeeper(); <-kept }()
 
 	select {
 	case err := <-served:
