@@ -162,7 +162,8 @@ func TestEmptyFileIsNoArchive(t *testing.T) {
 func TestServeDailyChosenAheadGetsOnlyRead(t *testing.T) { eachDatabase(t, testServeDailyChosenAhead) }
 
 func testServeDailyChosenAhead(t *testing.T, db string) {
-	s := startServe(t, db, "--rate-limit", "0")
+	s := startServe(t, db, "--rate-limit", "0", "--daily=true")
+	yesterday := time.Now().UTC().AddDate(0, 0, -1).Format(time.DateOnly)
 	tomorrow := time.Now().UTC().AddDate(0, 0, 1).Format(time.DateOnly)
 	var today, next puzzleJSON
 	deadline := time.Now().Add(2 * time.Minute) // liveness on a loaded machine, not speed
@@ -184,6 +185,13 @@ func testServeDailyChosenAhead(t *testing.T, db string) {
 		time.Sleep(200 * time.Millisecond)
 	}
 	call(t, "GET", s.url+"/api/daily?date="+tomorrow, "", &next)
+	// Yesterday is chosen last: then the keeper's window is done.
+	for call(t, "GET", s.url+"/api/daily?date="+yesterday, "", nil).StatusCode != http.StatusOK {
+		if time.Now().After(deadline) {
+			t.Fatal("yesterday's puzzle was not chosen")
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 	if today.ID == 0 || next.ID == 0 || today.ID == next.ID {
 		t.Fatalf("today %d, tomorrow %d", today.ID, next.ID)
 	}

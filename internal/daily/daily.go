@@ -87,8 +87,8 @@ func Puzzle(ctx context.Context, date time.Time, attempt int) (sudoku.Puzzle, er
 
 // Ahead is how many days past today the keeper chooses: a server started
 // just before midnight, or one whose keeper is slow, still has the next
-// day's puzzle ready.
-const Ahead = 2
+// day's puzzle ready (and readers ahead of UTC may ask for tomorrow's).
+const Ahead = 1
 
 // Window is the dates a keeper chooses at now: yesterday (the home page
 // links it) to Ahead days after today, oldest first.

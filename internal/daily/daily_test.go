@@ -104,7 +104,7 @@ func TestKeeperChoosesWindow(t *testing.T) {
 		}
 	}
 	w := Window(now)
-	if len(w) != Ahead+2 || Key(w[0]) != "2026-03-04" || Key(w[len(w)-1]) != "2026-03-07" {
+	if len(w) != Ahead+2 || Key(w[0]) != "2026-03-04" || Key(w[len(w)-1]) != "2026-03-06" {
 		t.Fatalf("window %v", w)
 	}
 	for _, d := range w {

@@ -105,6 +105,10 @@ type Config struct {
 	// An export has no deadline for the whole response: a slow but steady
 	// client gets the whole archive. 0 means DefaultExportStall.
 	ExportStall time.Duration
+	// NoDaily stops this server from choosing the puzzles of the day (the
+	// keeper of package daily, run by Serve): another server on the same
+	// archive does. Reads of a date not chosen then answer 503.
+	NoDaily bool
 	// CSRFSecret signs the form tokens; empty means a random one per
 	// process (forms served before a restart must then be reloaded).
 	CSRFSecret []byte
@@ -383,10 +387,12 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	// The puzzles of the day are chosen ahead, in the background, never by
 	// a request; the keeper stops with ctx and Serve waits for it, so the
 	// archive is not closed under it.
-	kctx, stopKeeper := context.WithCancel(ctx)
-	kept := make(chan struct{})
-	go func() { defer close(kept); s.dailies.Run(kctx) }()
-	defer func() { stopKeeper(); <-kept }()
+	if !s.cfg.NoDaily {
+		kctx, stopKeeper := context.WithCancel(ctx)
+		kept := make(chan struct{})
+		go func() { defer close(kept); s.dailies.Run(kctx) }()
+		defer func() { stopKeeper(); <-kept }()
+	}
 
 	select {
 	case err := <-served:
