@@ -33,7 +33,19 @@ type Archive interface {
 
 // ErrNoDaily is a date before the keeper's window that no keeper chose:
 // no server ran then. It is not chosen on a reader's request.
-var ErrNoDaily = errors.New("no puzzle of the day was chosen for that date: the server chooses each day's puzzle ahead, and none ran then")
+var ErrNoDaily error = noDailyError{}
+
+type noDailyError struct{}
+
+func (noDailyError) Error() string {
+	return "no puzzle of the day was chosen for that date: the server chooses each day's puzzle ahead, and none ran then"
+}
+
+// Kind is sudoku.KindNotFound; the text is for users.
+func (noDailyError) Kind() sudoku.Kind { return sudoku.KindNotFound }
+
+// ForUsers says the text is meant for users.
+func (noDailyError) ForUsers() bool { return true }
 
 // NotChosenError is a date of the keeper's window whose puzzle is not
 // chosen yet: the keeper is at it (a server just started, or its searches
@@ -46,6 +58,12 @@ func (e *NotChosenError) Error() string {
 
 // RetryAfter is how long a reader should wait before it asks again.
 func (e *NotChosenError) RetryAfter() time.Duration { return RetryAfter }
+
+// Kind is sudoku.KindUnavailable: not now, later.
+func (e *NotChosenError) Kind() sudoku.Kind { return sudoku.KindUnavailable }
+
+// ForUsers says the text is meant for users.
+func (e *NotChosenError) ForUsers() bool { return true }
 
 // RetryAfter is what a reader of a date not chosen yet is told to wait.
 const RetryAfter = 5 * time.Second
