@@ -252,6 +252,7 @@ type PrintCard struct {
 	Clues    int
 	Band     sudoku.Band
 	ShareURL string
+	SheetEnd bool // the last card of a printed sheet of four
 }
 
 // CardOf is the print card of an archived puzzle.
