@@ -251,7 +251,7 @@ func playKeyboard(t *testing.T, ctx context.Context, base string, p apiPuzzle, s
 		chromedp.Focus(cellSel(first)),
 		keys("p12"), keys("3", chromedp.ModifierShift), keys("p"),
 	)
-	board = waitPlay(t, ctx, "marks 1 2 3", func(c []playCell) bool { return c[first].Marks == "1 2 3" && c[first].V == "" })
+	waitPlay(t, ctx, "marks 1 2 3", func(c []playCell) bool { return c[first].Marks == "1 2 3" && c[first].V == "" })
 
 	chromeStep(t, ctx, "a wrong digit, undo, redo", keys(wrong))
 	waitPlay(t, ctx, "the wrong digit", func(c []playCell) bool { return c[first].V == wrong })

@@ -211,8 +211,6 @@ func (s *solver) changedUnit(u int) bool { return s.chgUnit&(1<<u) != 0 }
 // changedDigit reports whether digit d lost a candidate (since).
 func (s *solver) changedDigit(d int) bool { return s.chgDigit&(1<<d) != 0 }
 
-var errBudget = errors.New("budget")
-
 // nextGen numbers board generations across solvers, so a pooled cache
 // never mistakes another solve's board for its own.
 var nextGen atomic.Uint64

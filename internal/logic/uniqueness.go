@@ -84,11 +84,9 @@ func pairsOf(m uint16) []uint16 {
 
 func (s *solver) urAt(cells [4]int, pair uint16) (Step, bool) {
 	b := &s.b
-	var floor, roof []int
+	var roof []int // the cells holding more than the pair
 	for _, c := range cells {
-		if b.cand[c] == pair {
-			floor = append(floor, c)
-		} else {
+		if b.cand[c] != pair {
 			roof = append(roof, c)
 		}
 	}
