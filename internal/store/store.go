@@ -140,6 +140,8 @@ type DB struct {
 	// batches and batched count group commits and the submissions they
 	// carried, for the benchmarks.
 	batches, batched atomic.Int64
+
+	finishes finishQueue // attempts finished together (attempts.go)
 }
 
 // Open opens the archive at dsn and applies every migration it lacks, each

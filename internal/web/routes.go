@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/sudoku-archive/sudoku/internal/account"
 )
 
 // Paths the middleware and handlers refer to.
@@ -53,6 +55,10 @@ func (s *Server) routes() {
 	e.POST("/generate", s.generateForm, s.csrfCheck)
 	e.POST(importPath, s.importUpload, s.csrfCheck) // multipart upload of a file of puzzles (upload.go)
 
+	if s.players != nil {
+		s.playerRoutes(get)
+	}
+
 	// A static path that is also a value of a parameter route
 	// (/api/puzzles/:id) would fall through to it for the methods it does
 	// not take: GET /api/puzzles/batch answered "puzzle not found". They
@@ -79,4 +85,26 @@ func (s *Server) healthz(c echo.Context) error {
 		return echo.NewHTTPError(http.StatusServiceUnavailable, "database unavailable").SetInternal(err)
 	}
 	return c.String(http.StatusOK, "ok")
+}
+
+// playerRoutes are the routes of players and attempts (players.go): each
+// says who may use it. ensurePlayer makes an anonymous player on the first
+// play; need(RolePlayer) wants any player (401 or /login without one).
+func (s *Server) playerRoutes(get func(string, echo.HandlerFunc, ...echo.MiddlewareFunc)) {
+	e := s.echo
+	player := s.need(account.RolePlayer)
+	e.POST("/api/attempts", s.apiStartAttempt, s.ensurePlayer)
+	e.POST("/api/attempts/:id", s.apiFinishAttempt, player)
+	get("/api/me", s.apiMe, player)
+	get("/api/me/attempts", s.apiMeAttempts, player)
+	get("/api/me/export", s.apiMeExport, player)
+	e.DELETE("/api/me", s.apiMeDelete, player)
+
+	get("/me", s.mePage, s.csrfCheck) // anyone: without a player it says how to become one
+	e.POST("/me/delete", s.meDelete, s.csrfCheck, player)
+	get("/signup", s.signupPage, s.csrfCheck)
+	e.POST("/signup", s.signupForm, s.csrfCheck)
+	get("/login", s.loginPage, s.csrfCheck)
+	e.POST("/login", s.loginForm, s.csrfCheck)
+	e.POST("/logout", s.logout, s.csrfCheck)
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 	"golang.org/x/time/rate"
 
+	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/daily"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -114,6 +115,9 @@ type Config struct {
 	CSRFSecret []byte
 	// Logger receives request logs and 5xx errors; nil means slog.Default().
 	Logger *slog.Logger
+	// SecureCookies marks the session cookie Secure even on plain HTTP
+	// (behind a proxy that ends TLS); over TLS it is always Secure.
+	SecureCookies bool
 }
 
 // Defaults for the zero fields of Config.
@@ -174,6 +178,8 @@ type Server struct {
 	traces  *traceCache
 	csrf    csrfSigner
 	dailies *daily.Keeper // chooses the coming days' puzzles of the day (Serve)
+	players Players       // nil: the archive keeps no players (players.go)
+	signer  account.Signer
 }
 
 // New returns a server over archive with its middleware and routes in place.
@@ -205,7 +211,9 @@ func New(archive Archive, cfg Config) *Server {
 		exports: newGate(maxExports, time.Second),
 		traces:  newTraceCache(traceCacheBytes),
 		csrf:    newCSRFSigner(cfg.CSRFSecret),
+		signer:  account.NewSigner(cfg.CSRFSecret),
 	}
+	s.players, _ = archive.(Players)
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -291,6 +299,9 @@ func (s *Server) middleware() {
 	}))
 	e.Use(s.crossOrigin())
 	e.Use(s.bodyLimit())
+	if s.players != nil {
+		e.Use(s.loadPlayer) // before the rate limit, which counts per token
+	}
 	if s.cfg.RateLimit > 0 {
 		e.Use(s.rateLimiter())
 	}
@@ -337,7 +348,12 @@ func (s *Server) rateLimiter() echo.MiddlewareFunc {
 		Store: middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
 			Rate: rate.Limit(r), Burst: burst, ExpiresIn: 3 * time.Minute,
 		}),
-		IdentifierExtractor: func(c echo.Context) (string, error) { return c.RealIP(), nil },
+		IdentifierExtractor: func(c echo.Context) (string, error) {
+			if key, ok := c.Get(rateKeyKey).(string); ok {
+				return key, nil // an API token's own budget
+			}
+			return c.RealIP(), nil
+		},
 		DenyHandler: func(c echo.Context, _ string, _ error) error {
 			c.Response().Header().Set("Retry-After", retryAfter)
 			return echo.NewHTTPError(http.StatusTooManyRequests,
