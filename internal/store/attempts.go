@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
@@ -123,6 +124,10 @@ type finishQueue struct {
 	mu      sync.Mutex
 	pending []*finishReq
 	busy    bool
+
+	// groups and grouped count the group commits and the finishes they
+	// carried, for the benchmarks.
+	groups, grouped atomic.Int64
 }
 
 // maxFinishes bounds a group.
@@ -146,6 +151,8 @@ func (q *finishQueue) do(ctx context.Context, db *DB, r *finishReq) finishResult
 	q.mu.Unlock()
 
 	db.commitFinishes(ctx, group)
+	q.groups.Add(1)
+	q.grouped.Add(int64(len(group)))
 
 	q.mu.Lock()
 	if len(q.pending) > 0 {
