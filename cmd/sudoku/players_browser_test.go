@@ -25,11 +25,11 @@ func TestPlayersBrowser(t *testing.T) {
 		chromedp.Navigate(fmt.Sprintf("%s/puzzles/%d", base, p.ID)),
 		chromedp.WaitVisible(tidSel("play-board")),
 	)
-	board := waitPlay(t, ctx, "the board is ready", func(c []playCell) bool { return len(c) == 81 && c[0].Class != "" })
+	waitPlay(t, ctx, "the board is ready", func(c []playCell) bool { return len(c) == 81 && c[0].Class != "" })
 	chromeStep(t, ctx, "a Check and a hint", chromedp.Focus(cellSel(0)), press("play-check"), press("play-hint"), chromedp.WaitVisible(tidSel("hint-box")))
 	chromeStep(t, ctx, "back to the board", chromedp.Focus(cellSel(0)))
 	for r := range 9 {
-		board = readPlay(t, ctx)
+		board := readPlay(t, ctx)
 		chromeStep(t, ctx, fmt.Sprintf("row %d", r+1), keys(rowKeys(board, p.Solution, r)))
 	}
 	chromeStep(t, ctx, "finished and recorded", chromedp.WaitVisible(tidSel("play-done")), chromedp.WaitVisible(tidSel("play-recorded")))

@@ -14,6 +14,7 @@ const (
 	exportPath  = "/api/export"
 	tracePath   = "/api/puzzles/:id/trace"
 	explainPath = "/api/puzzles/:id/explain"
+	sharePath   = "/p/:cells"
 )
 
 // routes is the route table: every path the server answers, in one place.
@@ -47,7 +48,7 @@ func (s *Server) routes() {
 	get("/puzzles/print", s.printSheet, s.csrfCheck) // the history's page, four puzzles to a printed sheet (share.go)
 	get("/puzzles/:id", s.puzzlePage, s.csrfCheck)
 	get("/stats", s.stats, s.csrfCheck)
-	get("/p/:cells", s.sharedPuzzle, s.csrfCheck) // share link: the puzzle in the path (share.go)
+	get(sharePath, s.sharedPuzzle, s.csrfCheck)   // share link: the puzzle in the path (share.go)
 	get("/generate", s.generatePage, s.csrfCheck) // the "New puzzle" form (generate.go)
 	get("/daily", s.dailyPage, s.csrfCheck)       // 303 to the puzzle of the day (generate.go)
 	e.POST("/puzzles", s.submitForm, s.csrfCheck)
