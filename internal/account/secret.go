@@ -118,7 +118,9 @@ func (s Signer) Session(cookie string) ([]byte, error) {
 	if !ok || len(token) != base64.RawURLEncoding.EncodedLen(tokenBytes) {
 		return nil, ErrBadCookie
 	}
-	mac, err := base64.RawURLEncoding.DecodeString(sig)
+	// Strict: a signature whose unused low bits were changed is another
+	// text, so it is refused, not read as the same bytes.
+	mac, err := base64.RawURLEncoding.Strict().DecodeString(sig)
 	if err != nil || !hmac.Equal(mac, s.mac(token)) {
 		return nil, ErrBadCookie
 	}
