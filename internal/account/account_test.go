@@ -103,6 +103,13 @@ func TestSigner(t *testing.T) {
 			t.Errorf("Session(%q) = %v, want ErrBadCookie", bad, err)
 		}
 	}
+	// The signature's last character carries 4 bits and 2 unused ones:
+	// changing only those is another cookie, refused.
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+	twin := cookie[:len(cookie)-1] + string(alphabet[strings.IndexByte(alphabet, cookie[len(cookie)-1])^1])
+	if _, err := s.Session(twin); !errors.Is(err, ErrBadCookie) {
+		t.Errorf("a cookie differing in the signature's unused bits: %v, want ErrBadCookie", err)
+	}
 	if _, err := other.Session(cookie); !errors.Is(err, ErrBadCookie) {
 		t.Error("another archive's signer accepts the cookie")
 	}
