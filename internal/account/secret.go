@@ -118,8 +118,8 @@ func (s Signer) Session(cookie string) ([]byte, error) {
 	if !ok || len(token) != base64.RawURLEncoding.EncodedLen(tokenBytes) {
 		return nil, ErrBadCookie
 	}
-	// Strict: a signature whose unused low bits were changed is another
-	// text, so it is refused, not read as the same bytes.
+	// Strict: a signature's last character carries unused bits that a
+	// lenient decoder ignores, so one cookie would have several spellings.
 	mac, err := base64.RawURLEncoding.Strict().DecodeString(sig)
 	if err != nil || !hmac.Equal(mac, s.mac(token)) {
 		return nil, ErrBadCookie
