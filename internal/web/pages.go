@@ -107,8 +107,12 @@ func (s *Server) submitForm(c echo.Context) error {
 }
 
 // rejectedForm turns an engine error about the input into the form to show
-// again; ok is false for errors that are not the input's fault.
+// again; ok is false for errors that are not the input's fault (by the one
+// classification, sudoku.KindOf).
 func rejectedForm(input string, err error) (form templates.SubmitForm, ok bool) {
+	if k := sudoku.KindOf(err); k != sudoku.KindInvalid && k != sudoku.KindUnprocessable {
+		return templates.SubmitForm{}, false
+	}
 	input = printable(input)
 	form = templates.SubmitForm{Input: input, Cells: previewCells(input), Error: sentence(err.Error())}
 	var perr *sudoku.ParseError
@@ -124,8 +128,6 @@ func rejectedForm(input string, err error) (form templates.SubmitForm, ok bool) 
 		form.Error = "This puzzle is too hard for the archive: the search gave up before finishing"
 	case errors.Is(err, sudoku.ErrNoGivens):
 		form.Error = "The grid is empty: give at least one digit (an empty grid has countless solutions)"
-	default:
-		return templates.SubmitForm{}, false
 	}
 	return form, true
 }
@@ -249,12 +251,35 @@ func (s *Server) puzzlePage(c echo.Context) error {
 	// Whoever just submitted the puzzle came for its analysis; everyone
 	// else gets the givens to play, the solution one click away.
 	v.ShowSolution = v.Fresh || v.Duplicate || c.QueryParam("solution") == "1"
+	if v.Daily, err = s.dailyOf(c, p); err != nil {
+		return err
+	}
 	if p.Canonical != (sudoku.Grid{}) {
 		if v.Equivalents, err = s.archive.Equivalents(c.Request().Context(), p); err != nil {
 			return fmt.Errorf("puzzle %d: %w", id, err)
 		}
 	}
 	return s.render(c, http.StatusOK, templates.PuzzlePage(v))
+}
+
+// dailyOf is the date of ?daily=YYYY-MM-DD (where /daily sends its
+// visitors) when p is that date's recorded puzzle of the day, so the page
+// can say so; "" for any other date or puzzle, which the page ignores.
+func (s *Server) dailyOf(c echo.Context, p sudoku.Puzzle) (string, error) {
+	date := c.QueryParam("daily")
+	if _, err := time.Parse(time.DateOnly, date); err != nil {
+		return "", nil
+	}
+	d, err := s.archive.Daily(c.Request().Context(), date)
+	switch {
+	case errors.Is(err, sudoku.ErrNotFound):
+		return "", nil
+	case err != nil:
+		return "", fmt.Errorf("puzzle of the day %s: %w", date, err)
+	case d.ID != p.ID:
+		return "", nil
+	}
+	return date, nil
 }
 
 // stats shows the archive at a glance: counts, bands and histograms, all

@@ -2,6 +2,7 @@ package web
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/static"
 )
 
 func TestRateLimit(t *testing.T) {
@@ -196,6 +198,15 @@ func TestStatic(t *testing.T) {
 	if ct := h.Get("Content-Type"); !strings.HasPrefix(ct, "text/css") {
 		t.Errorf("Content-Type %q", ct)
 	}
+	// The stylesheet is its parts joined in order, the last one whole.
+	css, err := static.Stylesheet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	last, _ := static.FS.ReadFile("css/" + static.Stylesheets[len(static.Stylesheets)-1])
+	if rec.Body.String() != string(css) || !bytes.HasSuffix(rec.Body.Bytes(), last) {
+		t.Errorf("/static/css/app.css is not the parts joined (%d bytes, want %d)", rec.Body.Len(), len(css))
+	}
 	if h.Get("Cache-Control") != assetCacheControl || h.Get("ETag") == "" {
 		t.Errorf("Cache-Control %q, ETag %q", h.Get("Cache-Control"), h.Get("ETag"))
 	}
@@ -266,19 +277,23 @@ func (b *brokenArchive) Puzzle(ctx context.Context, id int64) (sudoku.Puzzle, er
 }
 
 // unavailable stands in for the store's unavailable errors (ErrFull,
-// ErrBusy, ErrClosed): web knows them by their RetryAfter method.
+// ErrBusy, ErrClosed): web knows them by their kind (sudoku.Classified)
+// and their RetryAfter method, never by their text.
 type unavailable struct {
 	msg   string
 	retry time.Duration
+	kind  sudoku.Kind
 }
 
 func (u *unavailable) Error() string             { return u.msg }
 func (u *unavailable) RetryAfter() time.Duration { return u.retry }
+func (u *unavailable) Kind() sudoku.Kind         { return u.kind }
 
-// errFull and errBusy stand in for store.ErrFull and store.ErrBusy.
+// errFull and errBusy stand in for store.ErrFull and store.ErrBusy. Their
+// texts are not the store's: the answer must not depend on them.
 var (
-	errFull = &unavailable{"database or disk is full", time.Minute}
-	errBusy = &unavailable{"database is locked by another process", 2 * time.Second}
+	errFull = &unavailable{"no room", time.Minute, sudoku.KindFull}
+	errBusy = &unavailable{"held by another", 2 * time.Second, sudoku.KindBusy}
 )
 
 func TestArchiveFailures(t *testing.T) {
@@ -299,7 +314,7 @@ func TestArchiveFailures(t *testing.T) {
 		msg     string
 	}{
 		{"store full", &brokenArchive{submitErr: fmt.Errorf("insert: %w", errFull)}, Config{},
-			"/api/puzzles", 503, msgUnavailable},
+			"/api/puzzles", 503, msgFull},
 		{"unknown store error", &brokenArchive{submitErr: errors.New("SQL logic error near SELECT")}, Config{},
 			"/api/puzzles", 500, msgInternal},
 		{"request timeout", &brokenArchive{block: true}, Config{RequestTimeout: 20 * time.Millisecond},
@@ -367,7 +382,8 @@ func TestClassify(t *testing.T) {
 func TestServeShutsDownGracefully(t *testing.T) {
 	gate := make(chan struct{})
 	arch := &gatedArchive{gate: gate, entered: make(chan struct{}, 1)}
-	s := New(arch, Config{Logger: slog.New(slog.DiscardHandler)})
+	// No keeper of the puzzle of the day: its Submit would pass the gate.
+	s := New(arch, Config{Logger: slog.New(slog.DiscardHandler), NoDaily: true})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
