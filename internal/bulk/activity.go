@@ -10,7 +10,11 @@ import (
 // Activity is the gate between requests and background graders: every
 // request holds a place while it is served (Enter, Leave), and a grader
 // starts a puzzle only while the requests in hand and the graders at work
-// together leave a core free. Requests never wait for it; graders yield
+// together leave a core free, and no request has come in the last
+// Quiet (2 ms): a flood, whose requests come closer than that, keeps the
+// graders off even in the instants when few requests are in hand (the
+// load generator on the same machine, or the answers being written).
+// Requests never wait for it; graders yield
 // between puzzles as soon as requests come, so a flood of submissions
 // finds the cores it had before grades existed, and the graders take the
 // cores back when it ends. A grader's turn is one puzzle: the longest a
@@ -18,21 +22,29 @@ import (
 // milliseconds for most puzzles).
 type Activity struct {
 	cores int
+	quiet time.Duration
 
 	mu       sync.Mutex
 	requests int
 	grading  int
+	last     time.Time // the last request's arrival
 }
+
+// Quiet is how long after a request's arrival a grader may start a
+// puzzle.
+const Quiet = 2 * time.Millisecond
 
 // NewActivity returns a gate over GOMAXPROCS cores.
 func NewActivity() *Activity {
-	return &Activity{cores: runtime.GOMAXPROCS(0)}
+	return &Activity{cores: runtime.GOMAXPROCS(0), quiet: Quiet}
 }
 
 // Enter records a request being served; Leave its end.
 func (a *Activity) Enter() {
+	now := time.Now()
 	a.mu.Lock()
 	a.requests++
+	a.last = now
 	a.mu.Unlock()
 }
 
@@ -50,7 +62,7 @@ const gatePoll = 2 * time.Millisecond
 func (a *Activity) waitTurn(ctx context.Context) error {
 	for {
 		a.mu.Lock()
-		if a.requests+a.grading < a.cores {
+		if a.requests+a.grading < a.cores && time.Since(a.last) >= a.quiet {
 			a.grading++
 			a.mu.Unlock()
 			return nil

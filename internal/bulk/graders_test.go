@@ -155,9 +155,10 @@ func TestGradersStopKeepsFinished(t *testing.T) {
 }
 
 // TestActivityGate: a grader waits while requests hold the cores, and
-// goes on when they leave.
+// until the quiet after the last request's arrival has passed, and goes on
+// when a core is free and the requests have stopped coming.
 func TestActivityGate(t *testing.T) {
-	a := &Activity{cores: 2}
+	a := &Activity{cores: 2, quiet: 40 * time.Millisecond}
 	a.Enter()
 	a.Enter()
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
@@ -166,8 +167,14 @@ func TestActivityGate(t *testing.T) {
 		t.Fatal("a grader got a turn while requests held both cores")
 	}
 	a.Leave()
+	a.Enter() // a request comes and goes: the quiet starts again
+	a.Leave()
+	came := time.Now()
 	if err := a.waitTurn(context.Background()); err != nil {
 		t.Fatal(err)
+	}
+	if waited := time.Since(came); waited < a.quiet {
+		t.Errorf("a grader got a turn %v after a request came, within the quiet %v", waited, a.quiet)
 	}
 	// One core is a request's, one a grader's: a second grader waits.
 	ctx2, cancel2 := context.WithTimeout(context.Background(), 50*time.Millisecond)
