@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -24,8 +25,9 @@ import (
 )
 
 // scaleClients is how many clients BenchmarkPostgresScaleOut runs, spread
-// evenly over the servers: enough to keep two servers' writers busy.
-const scaleClients = 64
+// evenly over the servers: by default enough to keep two servers' writers
+// busy.
+var scaleClients = flag.Int("scale.clients", 64, "clients of BenchmarkPostgresScaleOut, spread over the servers")
 
 // BenchmarkPostgresScaleOut measures durable submissions of distinct real
 // puzzles (the Kaggle easy collection, then the 17-clue one; every request
@@ -34,7 +36,7 @@ const scaleClients = 64
 // the cluster's Unix socket, then through delayProxy, which holds every
 // packet 1 ms each way (a 2 ms round trip, as if the servers ran on other
 // hosts than the database). scaleClients clients post, spread over the
-// servers. Each run checks that the archive holds exactly the puzzles
+// servers (-scale.clients sets how many). Each run checks that the archive holds exactly the puzzles
 // acknowledged, its counters included. Beside them, pgbench -N on the
 // same cluster.
 //
@@ -67,7 +69,7 @@ func BenchmarkPostgresScaleOut(b *testing.B) {
 					p := startProc(b, bin, dsn, "--rate-limit", "0")
 					procs, urls = append(procs, p), append(urls, p.url)
 				}
-				postLoad(b, urls, scaleClients, bodies[:b.N])
+				postLoad(b, urls, *scaleClients, bodies[:b.N])
 				for _, p := range procs {
 					stopProc(b, p)
 				}
@@ -292,8 +294,10 @@ func TestDelayProxy(t *testing.T) {
 		conn.SetDeadline(dl)
 	}
 	buf := make([]byte, 1000)
-	for i := range 5 {
-		msg := strings.Repeat(string(rune('a'+i)), 1000)
+	var sum time.Duration
+	const trips = 50
+	for i := range trips {
+		msg := strings.Repeat(string(rune('a'+i%26)), 1000)
 		start := time.Now()
 		if _, err := conn.Write([]byte(msg)); err != nil {
 			t.Fatal(err)
@@ -301,13 +305,16 @@ func TestDelayProxy(t *testing.T) {
 		if _, err := io.ReadFull(conn, buf); err != nil {
 			t.Fatal(err)
 		}
-		if rtt := time.Since(start); rtt < 2*delay {
+		rtt := time.Since(start)
+		if rtt < 2*delay {
 			t.Errorf("round trip %d took %v, want at least %v", i, rtt, 2*delay)
 		}
+		sum += rtt
 		if string(buf) != msg {
 			t.Errorf("round trip %d: got back %q..., want %q...", i, buf[:10], msg[:10])
 		}
 	}
+	t.Logf("mean round trip through a proxy of %v each way: %v", delay, sum/trips)
 	if err := conn.Close(); err != nil && !errors.Is(err, net.ErrClosed) {
 		t.Fatal(err)
 	}
