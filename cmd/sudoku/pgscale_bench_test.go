@@ -25,9 +25,11 @@ import (
 )
 
 // scaleClients is how many clients BenchmarkPostgresScaleOut runs, spread
-// evenly over the servers: by default enough to keep two servers' writers
-// busy.
-var scaleClients = flag.Int("scale.clients", 64, "clients of BenchmarkPostgresScaleOut, spread over the servers")
+// evenly over the servers. A server commits the submissions waiting in one
+// transaction, so with few clients its writer idles between round trips
+// and a second server adds little; 128 keep two servers' writers busy
+// (docs/performance.md has the figures at 64 too).
+var scaleClients = flag.Int("scale.clients", 128, "clients of BenchmarkPostgresScaleOut, spread over the servers")
 
 // BenchmarkPostgresScaleOut measures durable submissions of distinct real
 // puzzles (the Kaggle easy collection, then the 17-clue one; every request
