@@ -15,7 +15,7 @@ func runExport(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "export", "[--db sudoku.db] [--format txt|csv|json] [--sort FIELD] [--order asc|desc]")
 	dbPath := dbFlag(fs, e)
 	format := fs.String("format", string(bulk.TXT), "txt (one puzzle per line), csv (header row, every field) or json (one object per line)")
-	sortBy := fs.String("sort", string(sudoku.SortDifficulty), "difficulty, backtracks, solve_time, submitted or clues")
+	sortBy := fs.String("sort", string(sudoku.SortDifficulty), "one of "+sudoku.SortNames())
 	order := fs.String("order", "desc", "asc or desc")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -39,9 +39,9 @@ func runExport(ctx context.Context, e *env, args []string) error {
 		return errUsage{fmt.Sprintf("export: unknown order %q (want asc or desc)", *order)}
 	}
 
-	db, err := openArchive(ctx, e, *dbPath)
+	db, err := openExisting(ctx, e, "export", *dbPath)
 	if err != nil {
-		return fmt.Errorf("export: %w", err)
+		return err
 	}
 	defer db.Close()
 	if _, err := bulk.Export(ctx, db, e.stdout, f, q); err != nil {

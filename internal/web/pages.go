@@ -39,9 +39,10 @@ const homeListLen = 5
 func (s *Server) home(c echo.Context) error {
 	form := templates.SubmitForm{CSRF: csrfToken(c)}
 	if v := c.QueryParam("example"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > len(examples) {
-			return badRequest("there is no example %q: the examples are numbered 1 to %d", v, len(examples))
+		n, err := sudoku.ParseWhole(`"example"`, v, 1, int64(len(examples)))
+		if err != nil {
+			return &sudoku.InputError{Name: `"example"`, Value: v,
+				Reason: fmt.Sprintf("there is no such example: the examples are numbered 1 to %d", len(examples))}
 		}
 		form.Input = inLines(examples[n-1].Puzzle)
 		form.Cells = previewCells(form.Input)
@@ -209,9 +210,9 @@ func (s *Server) history(c echo.Context) error {
 	}
 	view := templates.HistoryView{Sort: q.Sort, Desc: q.Desc, UniqueOnly: q.UniqueOnly, Distinct: q.Distinct, GradeMin: q.GradeMin, GradeMax: q.GradeMax, Band: q.Band, Limit: q.Limit, Cursor: q.Cursor}
 	if a := v.Get("around"); a != "" && q.Cursor == "" {
-		id, err := strconv.ParseInt(a, 10, 64)
-		if err != nil || id < 1 {
-			return badRequest("invalid \"around\" %q: use the id of an archived puzzle", a)
+		id, err := sudoku.ParseID(`"around"`, a)
+		if err != nil {
+			return err
 		}
 		q.Around = id
 		view.Highlight = id
@@ -247,12 +248,35 @@ func (s *Server) puzzlePage(c echo.Context) error {
 	// Whoever just submitted the puzzle came for its analysis; everyone
 	// else gets the givens to play, the solution one click away.
 	v.ShowSolution = v.Fresh || v.Duplicate || c.QueryParam("solution") == "1"
+	if v.Daily, err = s.dailyOf(c, p); err != nil {
+		return err
+	}
 	if p.Canonical != (sudoku.Grid{}) {
 		if v.Equivalents, err = s.archive.Equivalents(c.Request().Context(), p); err != nil {
 			return fmt.Errorf("puzzle %d: %w", id, err)
 		}
 	}
 	return s.render(c, http.StatusOK, templates.PuzzlePage(v))
+}
+
+// dailyOf is the date of ?daily=YYYY-MM-DD (where /daily sends its
+// visitors) when p is that date's recorded puzzle of the day, so the page
+// can say so; "" for any other date or puzzle, which the page ignores.
+func (s *Server) dailyOf(c echo.Context, p sudoku.Puzzle) (string, error) {
+	date := c.QueryParam("daily")
+	if _, err := time.Parse(time.DateOnly, date); err != nil {
+		return "", nil
+	}
+	d, err := s.archive.Daily(c.Request().Context(), date)
+	switch {
+	case errors.Is(err, sudoku.ErrNotFound):
+		return "", nil
+	case err != nil:
+		return "", fmt.Errorf("puzzle of the day %s: %w", date, err)
+	case d.ID != p.ID:
+		return "", nil
+	}
+	return date, nil
 }
 
 // stats shows the archive at a glance: counts, bands and histograms, all
