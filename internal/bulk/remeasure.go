@@ -64,7 +64,8 @@ func Remeasure(ctx context.Context, db Stale, opt sudoku.Options, po PassOptions
 			}
 			r.ID, r.SubmittedAt, r.Submissions = p.ID, p.SubmittedAt, p.Submissions
 			if p.GradeVersion != "" && p.Canonical == r.Canonical {
-				r.Grade, r.GradeFloor, r.Technique, r.GradeVersion = p.Grade, p.GradeFloor, p.Technique, p.GradeVersion
+				r.GradeFloor, r.Technique, r.GradeVersion = p.GradeFloor, p.Technique, p.GradeVersion
+				r.SetGrade(p.Grade)
 			}
 			*p = r
 			return true
@@ -130,10 +131,11 @@ func (c *classGrades) grade(p *sudoku.Puzzle, grade func(*sudoku.Puzzle)) {
 		g, known := c.by[class]
 		c.mu.Unlock()
 		if known {
-			p.Grade, p.GradeFloor, p.Technique, p.GradeVersion = nil, g.floor, g.technique, g.version
+			p.GradeFloor, p.Technique, p.GradeVersion = g.floor, g.technique, g.version
+			p.SetGrade(nil)
 			if g.graded {
 				v := g.grade
-				p.Grade = &v
+				p.SetGrade(&v)
 			}
 			return
 		}

@@ -12,7 +12,7 @@ import (
 const Version = "1"
 
 // GradePuzzle grades an archived or rated puzzle p: it sets p.Grade,
-// p.GradeFloor, p.Technique and p.GradeVersion. The path graded is the one
+// p.GradeFloor, p.Technique and p.GradeVersion, and p.Band with the grade. The path graded is the one
 // of p's canonical form, so every way of writing a puzzle gets the same
 // grade. A puzzle with several solutions gets no grade (nil).
 func GradePuzzle(p *sudoku.Puzzle) {
@@ -31,14 +31,16 @@ const RequestBudget = DefaultBudget / 10
 func GradeWithin(p *sudoku.Puzzle, budget int64) bool {
 	gradeWithin(p, budget)
 	if p.GradeFloor {
-		p.Grade, p.GradeFloor, p.Technique, p.GradeVersion = nil, false, "", ""
+		p.GradeFloor, p.Technique, p.GradeVersion = false, "", ""
+		p.SetGrade(nil)
 		return false
 	}
 	return true
 }
 
 func gradeWithin(p *sudoku.Puzzle, budget int64) {
-	p.Grade, p.GradeFloor, p.Technique, p.GradeVersion = nil, false, "", Version
+	p.GradeFloor, p.Technique, p.GradeVersion = false, "", Version
+	p.SetGrade(nil)
 	if !p.Unique {
 		return
 	}
@@ -51,7 +53,8 @@ func gradeWithin(p *sudoku.Puzzle, budget int64) {
 		return // a full grid: nothing to grade
 	}
 	g := r.Grade
-	p.Grade, p.GradeFloor, p.Technique = &g, r.Floor, r.Technique
+	p.GradeFloor, p.Technique = r.Floor, r.Technique
+	p.SetGrade(&g)
 }
 
 // Explain returns the logical path of an archived puzzle p, written as p is

@@ -306,7 +306,6 @@ func puzzleOf(v *row) (sudoku.Puzzle, error) {
 		EngineVersion: text(9), SubmittedAt: time.Unix(0, num(10)).UTC(), Submissions: num(11),
 	}
 	p.Unique = p.Solutions == 1
-	p.Band = sudoku.BandFor(p.Solutions, p.Backtracks)
 	if v[13] != nil {
 		id := num(13)
 		p.SameAs = &id

@@ -83,27 +83,32 @@ func (db *DB) Stats(ctx context.Context) (sudoku.Stats, error) {
 	return s, tx.Commit()
 }
 
-// bandTotal is the number of puzzles in band b (only those with one
-// solution when unique), from the backtracks histogram.
+// bandTotal is the number of puzzles in band b: from the grade counters (a
+// band is a range of grades), or, one row per puzzle, by counting the
+// band's first entries of their classes on the band and grade index (its
+// cost grows with the band, not with the archive).
 func (db *DB) bandTotal(ctx context.Context, tx *sql.Tx, b sudoku.BandInfo, distinct bool) (int64, error) {
-	col := "uniq" // a band holds only puzzles with one solution
-	if distinct {
-		col = "heads"
-	}
-	lo, hi := sudoku.BacktracksBucket(b.Min), sudoku.BacktracksBucket(b.Max)
 	var n int64
-	err := tx.QueryRowContext(ctx, db.d.sql("SELECT coalesce(sum("+col+"), 0) FROM stat_buckets WHERE kind = 'backtracks' AND bucket BETWEEN ? AND ?"), lo, hi).Scan(&n)
+	if !distinct {
+		err := tx.QueryRowContext(ctx, db.d.sql("SELECT coalesce(sum(n), 0) FROM grade_counts WHERE grade BETWEEN ? AND ?"), b.Min, min(b.Max, 1<<31)).Scan(&n)
+		return n, err
+	}
+	err := tx.QueryRowContext(ctx, db.d.sql("SELECT count(*) FROM puzzles"+db.d.indexedBy("puzzles_band_grade")+" WHERE band = ? AND same_as IS NULL"), int64(b.Band.Rank())).Scan(&n)
 	return n, err
 }
 
 // gradeTotal counts the puzzles of a listing with a grade range: from the
-// grade counters alone, or, with a band or one row per puzzle, by counting
-// the range on the band and grade index (a seek per band; its cost grows
-// with the puzzles in the range, not with the archive).
+// grade counters alone (a band is a range of grades too), or, one row per
+// puzzle, by counting the range on the band and grade index (a seek per
+// band; its cost grows with the puzzles in the range, not with the
+// archive).
 func (db *DB) gradeTotal(ctx context.Context, tx *sql.Tx, q sudoku.ListQuery) (int64, error) {
 	r := gradeRange(q)
 	var n int64
-	if q.Band == "" && !q.Distinct {
+	if b, ok := q.Band.Info(); ok {
+		r = []int64{max(r[0], b.Min), min(r[1], b.Max)}
+	}
+	if !q.Distinct {
 		err := tx.QueryRowContext(ctx, db.d.sql("SELECT coalesce(sum(n), 0) FROM grade_counts WHERE grade BETWEEN ? AND ?"), r[0], r[1]).Scan(&n)
 		return n, err
 	}

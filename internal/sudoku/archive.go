@@ -10,15 +10,19 @@ import (
 // the fields that need a database (id, submitted_at, submissions) are left out
 // when zero, so `sudoku solve --json` prints the same object without them.
 type Puzzle struct {
-	ID            int64     `json:"id,omitzero"`
-	Givens        Grid      `json:"puzzle"`
-	Canonical     Grid      `json:"canonical"` // the same for every way of writing the puzzle; see Canonical
-	Solution      Grid      `json:"solution"`
-	Clues         int       `json:"clues"`
-	Solutions     int       `json:"solutions"`
-	Unique        bool      `json:"unique"`
-	Backtracks    int64     `json:"backtracks"`
-	Band          Band      `json:"band"` // BandFor(Solutions, Backtracks), set by Rate and by the archive
+	ID         int64 `json:"id,omitzero"`
+	Givens     Grid  `json:"puzzle"`
+	Canonical  Grid  `json:"canonical"` // the same for every way of writing the puzzle; see Canonical
+	Solution   Grid  `json:"solution"`
+	Clues      int   `json:"clues"`
+	Solutions  int   `json:"solutions"`
+	Unique     bool  `json:"unique"`
+	Backtracks int64 `json:"backtracks"`
+	// Band is BandOf(GradeTenths()): the grade's band, "" while the
+	// puzzle has no grade (several solutions, or not graded yet). Whoever
+	// sets Grade sets Band (SetGradeTenths, logic.GradePuzzle, the
+	// archive's reads).
+	Band          Band      `json:"band"`
 	Guesses       int64     `json:"guesses"`
 	Nodes         int64     `json:"nodes"`
 	SolveNS       int64     `json:"solve_ns"`
@@ -51,14 +55,21 @@ func (p *Puzzle) GradeTenths() int64 {
 	return int64(*p.Grade*10 + 0.5)
 }
 
-// SetGradeTenths sets Grade from tenths, nil for 0.
+// SetGradeTenths sets Grade from tenths, nil for 0, and Band with it.
 func (p *Puzzle) SetGradeTenths(t int64) {
+	p.Band = BandOf(t)
 	if t <= 0 {
 		p.Grade = nil
 		return
 	}
 	g := float64(t) / 10
 	p.Grade = &g
+}
+
+// SetGrade sets Grade to g (nil for none) and Band with it.
+func (p *Puzzle) SetGrade(g *float64) {
+	p.Grade = g
+	p.Band = BandOf(p.GradeTenths())
 }
 
 // ErrNoGivens refuses to archive a grid without a single given: every full

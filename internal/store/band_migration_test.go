@@ -1,0 +1,175 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"testing"
+
+	gocmp "github.com/google/go-cmp/cmp"
+	"github.com/pressly/goose/v3"
+
+	"github.com/sudoku-archive/sudoku/internal/logic"
+	"github.com/sudoku-archive/sudoku/internal/store/storetest"
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/migrations"
+)
+
+// bandMigration is migration 00011: the band from the grade.
+const bandMigration = 11
+
+// testMigrationBandFromGrade upgrades an archive of the schema before
+// migration 00011 (bands from backtracks), whose rows were written and
+// graded by that version, and checks that every band is then the grade's,
+// by the column itself, the puzzles read, the band listings and the stats;
+// that the migration can be undone, keeping every row and giving back the
+// backtracks' bands; and that it can be done again.
+func testMigrationBandFromGrade(t *testing.T, bk backend) {
+	ctx := context.Background()
+	dsn := bk.dsn(t)
+	d := dialectOf(dsn)
+	driver := "sqlite"
+	if d.postgres {
+		driver = "pgx"
+	}
+	raw, err := sql.Open(driver, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	p, err := goose.NewProvider(d.goose, raw, d.fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.UpTo(ctx, bandMigration-1); err != nil {
+		t.Fatal(err)
+	}
+	// Backtracks whose old band is far from the grade's: a 7.2 with none
+	// (old "easy"), a 1.2 with 300 (old "extreme"); one with two solutions
+	// and one waiting for its grade have no band now.
+	rows := []struct {
+		backtracks, grade int64
+		solutions         int
+		graded            bool
+	}{
+		{0, 72, 1, true}, {300, 12, 1, true}, {20, 23, 1, true}, {64, 40, 1, true}, {2, 56, 1, true},
+		{1, 66, 1, true}, {5, 67, 1, true}, {130, 95, 1, true}, {3, 0, 2, true}, {200, 0, 1, false},
+	}
+	for i, r := range rows {
+		s := storetest.Synthetic(int64(i+1), r.backtracks, 1000, r.solutions)
+		var version any
+		if r.graded {
+			version = logic.Version
+		}
+		if _, err := raw.ExecContext(ctx, d.sql(`INSERT INTO puzzles (givens, givens_key, solution, clues, solutions, backtracks, guesses, nodes, solve_ns,
+			engine_version, submitted_at, submissions, canonical, canonical_key, grade, technique, grade_version)
+			VALUES (?, ?, ?, ?, ?, ?, 0, 1, 1000, ?, 0, 1, ?, ?, ?, 't', ?)`),
+			s.Givens.String(), s.Givens.Key(), s.Solution.String(), s.Clues, r.solutions, r.backtracks,
+			sudoku.EngineVersion, s.Givens.String(), s.Givens.Key(), r.grade, version); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := raw.ExecContext(ctx, "INSERT INTO classes (canonical_key, first_id) SELECT canonical_key, id FROM puzzles"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.ExecContext(ctx, migrations.Recount); err != nil {
+		t.Fatal(err)
+	}
+	oldBand := func(backtracks int64) int64 {
+		switch {
+		case backtracks >= 128:
+			return 4
+		case backtracks >= 64:
+			return 3
+		case backtracks >= 16:
+			return 2
+		case backtracks >= 1:
+			return 1
+		}
+		return 0
+	}
+	columnIs := func(want func(i int) sql.NullInt64) {
+		t.Helper()
+		for i := range rows {
+			var got sql.NullInt64
+			if err := raw.QueryRowContext(ctx, d.sql("SELECT band FROM puzzles WHERE id = ?"), i+1).Scan(&got); err != nil {
+				t.Fatal(err)
+			}
+			if got != want(i) {
+				t.Errorf("row %d: band column %v, want %v", i+1, got, want(i))
+			}
+		}
+	}
+	columnIs(func(i int) sql.NullInt64 { return sql.NullInt64{Int64: oldBand(rows[i].backtracks), Valid: true} })
+	gradeBand := func(i int) sql.NullInt64 {
+		if r := sudoku.BandOf(rows[i].grade).Rank(); r >= 0 {
+			return sql.NullInt64{Int64: int64(r), Valid: true}
+		}
+		return sql.NullInt64{}
+	}
+
+	check := func() {
+		t.Helper()
+		db := MustOpenDBAt(t, dsn) // migrates
+		defer db.Close()
+		columnIs(gradeBand)
+		all := exportAll(t, db, sudoku.ListQuery{Sort: sudoku.SortSubmitted})
+		if len(all) != len(rows) {
+			t.Fatalf("%d rows after the migration, want %d", len(all), len(rows))
+		}
+		want := make([]int64, len(sudoku.Bands))
+		for i, p := range all {
+			if wb := sudoku.BandOf(rows[i].grade); p.Band != wb {
+				t.Errorf("puzzle %d (grade %d, %d backtracks): band %q, want %q", p.ID, rows[i].grade, rows[i].backtracks, p.Band, wb)
+			}
+			if r := p.Band.Rank(); r >= 0 {
+				want[r]++
+			}
+		}
+		st, err := db.Stats(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := gocmp.Diff(want, st.BandCounts()); d != "" {
+			t.Errorf("band counts (-want +got):\n%s", d)
+		}
+		for _, b := range sudoku.Bands {
+			for _, s := range sudoku.Sorts {
+				page, err := db.List(ctx, sudoku.ListQuery{Band: b.Band, Sort: s, Limit: 20})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if page.Total != want[b.Band.Rank()] || int64(len(page.Puzzles)) != page.Total {
+					t.Errorf("band %s by %s: %d rows, total %d, want %d", b.Band, s, len(page.Puzzles), page.Total, want[b.Band.Rank()])
+				}
+				for _, p := range page.Puzzles {
+					if p.Band != b.Band {
+						t.Errorf("band %s by %s lists puzzle %d of band %q", b.Band, s, p.ID, p.Band)
+					}
+				}
+			}
+		}
+		// The whole archive in every order still has every row, those
+		// without a band included.
+		for _, s := range sudoku.Sorts {
+			page, err := db.List(ctx, sudoku.ListQuery{Sort: s, Limit: 20})
+			if err != nil || len(page.Puzzles) != len(rows) {
+				t.Errorf("by %s: %d rows (%v), want %d", s, len(page.Puzzles), err, len(rows))
+			}
+		}
+	}
+	check()
+
+	p, err = goose.NewProvider(d.goose, raw, d.fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.DownTo(ctx, bandMigration-1); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := raw.QueryRowContext(ctx, "SELECT count(*) FROM puzzles").Scan(&n); err != nil || n != len(rows) {
+		t.Fatalf("%d rows after undoing 00011 (%v), want %d", n, err, len(rows))
+	}
+	columnIs(func(i int) sql.NullInt64 { return sql.NullInt64{Int64: oldBand(rows[i].backtracks), Valid: true} })
+	check()
+}
