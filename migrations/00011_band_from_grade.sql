@@ -3,8 +3,11 @@
 -- tenths of a grade: 0 easy up to 2.0, 1 medium to 3.4, 2 hard to 4.6,
 -- 3 fiendish to 6.6, 4 extreme above), so that the word a person reads says
 -- how hard the puzzle is for a person. A row without a grade (several
--- solutions, or waiting for its grade: grade 0) has no band: NULL. Whoever
--- writes a grade moves the band with it, since the column is computed.
+-- solutions: grade 0) or waiting for one (grade_version NULL, also when a
+-- new solver version grades the archive again and the old grade is still
+-- there) has no band: NULL, so the bands hold exactly the rows that
+-- grade_counts counts. Whoever writes a grade moves the band with it,
+-- since the column is computed.
 -- A store test checks that the expression agrees with sudoku.BandOf.
 --
 -- SQLite cannot change a generated column's expression, but a VIRTUAL
@@ -24,7 +27,7 @@ DROP INDEX puzzles_backtracks;
 DROP INDEX puzzles_difficulty;
 ALTER TABLE puzzles DROP COLUMN band;
 ALTER TABLE puzzles ADD COLUMN band INTEGER GENERATED ALWAYS AS
-    (CASE WHEN grade > 0 THEN (grade > 20) + (grade > 34) + (grade > 46) + (grade > 66) END) VIRTUAL;
+    (CASE WHEN grade > 0 AND grade_version IS NOT NULL THEN (grade > 20) + (grade > 34) + (grade > 46) + (grade > 66) END) VIRTUAL;
 CREATE INDEX puzzles_band_difficulty ON puzzles (band, backtracks, solve_ns);
 CREATE INDEX puzzles_band_backtracks ON puzzles (band, backtracks);
 CREATE INDEX puzzles_band_solve_ns   ON puzzles (band, solve_ns);

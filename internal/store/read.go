@@ -315,6 +315,8 @@ func puzzleOf(v *row) (sudoku.Puzzle, error) {
 	p.Technique = text(16)
 	if v[17] != nil {
 		p.GradeVersion = text(17)
+	} else {
+		p.Band = "" // waiting for a grade (again): no band, as the band column says
 	}
 	givens, solution := text(1), text(2)
 	var canonical string

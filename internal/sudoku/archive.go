@@ -19,9 +19,9 @@ type Puzzle struct {
 	Unique     bool  `json:"unique"`
 	Backtracks int64 `json:"backtracks"`
 	// Band is BandOf(GradeTenths()): the grade's band, "" while the
-	// puzzle has no grade (several solutions, or not graded yet). Whoever
-	// sets Grade sets Band (SetGradeTenths, logic.GradePuzzle, the
-	// archive's reads).
+	// puzzle has no grade (several solutions, or not graded yet) and while
+	// the archive grades it again (GradeVersion ""). Whoever sets Grade
+	// sets Band (SetGradeTenths, logic.GradePuzzle, the archive's reads).
 	Band          Band      `json:"band"`
 	Guesses       int64     `json:"guesses"`
 	Nodes         int64     `json:"nodes"`

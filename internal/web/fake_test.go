@@ -30,7 +30,9 @@ func (f *fakeArchive) Submit(_ context.Context, p sudoku.Puzzle) (sudoku.Puzzle,
 		}
 	}
 	p.ID = int64(len(f.puzzles) + 1)
-	p.Band = sudoku.BandOf(p.GradeTenths()) // as the store does
+	if p.Band = sudoku.BandOf(p.GradeTenths()); p.GradeVersion == "" { // as the store does
+		p.Band = ""
+	}
 	for i := range f.puzzles {
 		if f.puzzles[i].Canonical == p.Canonical && f.puzzles[i].SameAs == nil {
 			id := f.puzzles[i].ID

@@ -1,6 +1,7 @@
 -- +goose Up
 -- The band comes from the grade, not from backtracks: see SQLite's 00011.
--- A row without a grade (grade 0) has no band (NULL). PostgreSQL 15 cannot
+-- A row without a grade (grade 0) or waiting for one (grade_version NULL)
+-- has no band (NULL). PostgreSQL 15 cannot
 -- change a generated column's expression, and its generated columns are
 -- stored, so the column is dropped and added again: one rewrite of the
 -- table, then its band indexes are built anew. The difficulty and
@@ -13,7 +14,7 @@ DROP INDEX puzzles_backtracks;
 DROP INDEX puzzles_difficulty;
 ALTER TABLE puzzles DROP COLUMN band;
 ALTER TABLE puzzles ADD COLUMN band BIGINT GENERATED ALWAYS AS
-    (CASE WHEN grade > 0 THEN (grade > 20)::int + (grade > 34)::int + (grade > 46)::int + (grade > 66)::int END) STORED;
+    (CASE WHEN grade > 0 AND grade_version IS NOT NULL THEN (grade > 20)::int + (grade > 34)::int + (grade > 46)::int + (grade > 66)::int END) STORED;
 CREATE INDEX puzzles_band_difficulty ON puzzles (band, backtracks, solve_ns, id);
 CREATE INDEX puzzles_band_backtracks ON puzzles (band, backtracks, id);
 CREATE INDEX puzzles_band_solve_ns   ON puzzles (band, solve_ns, id);
