@@ -14,6 +14,7 @@ const (
 	NavSubmit  = "submit"
 	NavHistory = "history"
 	NavStats   = "stats"
+	NavMe      = "me"
 )
 
 // Meta describes a page to the layout.

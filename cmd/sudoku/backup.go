@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -28,8 +27,8 @@ func runBackup(ctx context.Context, e *env, args []string) error {
 		return fmt.Errorf("backup: %s is a PostgreSQL database: back it up with pg_dump (pg_dump -Fc -f FILE URL)", store.Redact(*dbPath))
 	}
 	// Opening a missing file would create an empty archive and back that up.
-	if _, err := os.Stat(*dbPath); errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("backup: no database at %s", *dbPath)
+	if missingArchive(*dbPath) {
+		return fmt.Errorf("backup: no archive at %s: check --db or SUDOKU_DB (backup does not create one)", *dbPath)
 	}
 	start := time.Now()
 	db, err := store.Open(ctx, *dbPath)

@@ -174,7 +174,7 @@ func TestBackupErrors(t *testing.T) {
 		return run(context.Background(), append([]string{"backup"}, args...), func(string) string { return "" },
 			strings.NewReader(""), &strings.Builder{}, &strings.Builder{})
 	}
-	if err := backup("--db", dbPath, filepath.Join(dir, "a.db")); err == nil || !strings.Contains(err.Error(), "no database at") {
+	if err := backup("--db", dbPath, filepath.Join(dir, "a.db")); err == nil || !strings.Contains(err.Error(), "no archive at") {
 		t.Errorf("missing database: %v", err)
 	}
 	if _, err := os.Stat(dbPath); !errors.Is(err, os.ErrNotExist) {

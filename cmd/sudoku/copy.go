@@ -34,6 +34,9 @@ func runCopy(ctx context.Context, e *env, args []string) (err error) {
 	case *from == *to:
 		return errUsage{"--from and --to name the same archive"}
 	}
+	if missingArchive(*from) {
+		return fmt.Errorf("copy: no archive at %s: check --from (copy does not create the source)", *from)
+	}
 	src, err := store.Open(ctx, *from)
 	if err != nil {
 		return err

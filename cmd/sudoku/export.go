@@ -39,9 +39,9 @@ func runExport(ctx context.Context, e *env, args []string) error {
 		return errUsage{fmt.Sprintf("export: unknown order %q (want asc or desc)", *order)}
 	}
 
-	db, err := openArchive(ctx, e, *dbPath)
+	db, err := openExisting(ctx, e, "export", *dbPath)
 	if err != nil {
-		return fmt.Errorf("export: %w", err)
+		return err
 	}
 	defer db.Close()
 	if _, err := bulk.Export(ctx, db, e.stdout, f, q); err != nil {

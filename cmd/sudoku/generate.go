@@ -23,6 +23,9 @@ import (
 // targets that are truly rare.
 const defaultGenerateBudget = time.Minute
 
+// maxGenerateCount bounds --count: a billion puzzles is days of work.
+const maxGenerateCount = 1_000_000_000
+
 // archiveBatch is how many generated puzzles go into one SubmitMany.
 const archiveBatch = 100
 
@@ -33,7 +36,7 @@ func runGenerate(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "generate", "[--band BAND | --grade MIN-MAX] [--count N] [--symmetric] [--seed S] [--json] [--archive [--db sudoku.db]]\n\nPrints new puzzles, one per line ('.' for blanks) or with --json the solve\nobject, each with exactly one solution, minimal, and in the asked band or\ngrade range. The same --seed prints the same puzzles.")
 	band := fs.String("band", "", "band: easy, medium, hard, fiendish or extreme, a range of grades (see docs/engine.md; default medium)")
 	grade := fs.String("grade", "", "grade range MIN-MAX on Sudoku Explainer's scale, e.g. 4.0-6.5")
-	count := fs.Int("count", 1, "how many puzzles")
+	count := wholeFlag(fs, "count", 1, 1, maxGenerateCount, "how many puzzles")
 	symmetric := fs.Bool("symmetric", false, "givens in 180° rotational symmetry")
 	seedText := fs.String("seed", "", "seed (a whole number) that reproduces the run; random when left out, and then printed on stderr")
 	asJSON := fs.Bool("json", false, "print the solve object of each puzzle, as `sudoku solve --json` does")
@@ -52,8 +55,8 @@ func runGenerate(ctx context.Context, e *env, args []string) error {
 		return errUsage{"generate: give --band or --grade, not both"}
 	case *grade != "":
 		var err error
-		if t, err = generate.ParseGrade(*grade); err != nil {
-			return errUsage{"generate: --grade: " + err.Error()}
+		if t, err = generate.ParseGrade("--grade", *grade); err != nil {
+			return errUsage{"generate: " + err.Error()}
 		}
 	default:
 		t.Band = sudoku.BandMedium
@@ -63,9 +66,6 @@ func runGenerate(ctx context.Context, e *env, args []string) error {
 		if err := t.Validate(); err != nil {
 			return errUsage{"generate: --band: " + err.Error()}
 		}
-	}
-	if *count < 1 {
-		return errUsage{fmt.Sprintf("generate: --count %d: use 1 or more", *count)}
 	}
 	if *budget <= 0 {
 		return errUsage{"generate: --budget must be positive"}
@@ -83,10 +83,10 @@ func runGenerate(ctx context.Context, e *env, args []string) error {
 		}
 	}
 
-	g := &generateCmd{target: t, count: *count, symmetric: *symmetric, seed: seed,
+	g := &generateCmd{target: t, count: int(*count), symmetric: *symmetric, seed: seed,
 		json: *asJSON, budget: *budget, out: bufio.NewWriter(e.stdout)}
 	if *archive {
-		db, err := openArchive(ctx, e, *dbPath)
+		db, err := openOrCreate(ctx, e, *dbPath)
 		if err != nil {
 			return fmt.Errorf("generate: %w", err)
 		}

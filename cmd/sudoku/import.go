@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"time"
 
@@ -22,12 +23,9 @@ import (
 func runImport(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "import", "[--db sudoku.db] [--max-nodes N] FILE ...   ('-' reads standard input)")
 	dbPath := dbFlag(fs, e)
-	maxNodes := fs.Int64("max-nodes", web.DefaultMaxNodes, "search budget per puzzle, the server's by default; a puzzle past it is rejected as too hard")
+	maxNodes := wholeFlag(fs, "max-nodes", web.DefaultMaxNodes, 1, math.MaxInt64, "search budget per puzzle, the server's by default; a puzzle past it is rejected as too hard")
 	if err := parseFlags(fs, args); err != nil {
 		return err
-	}
-	if *maxNodes <= 0 {
-		return errUsage{fmt.Sprintf("import: --max-nodes %d: use a positive number", *maxNodes)}
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()
@@ -59,7 +57,7 @@ func runImport(ctx context.Context, e *env, args []string) error {
 		inputs = append(inputs, bulk.Input{Name: name, Reader: f})
 	}
 
-	db, err := openArchive(ctx, e, *dbPath)
+	db, err := openOrCreate(ctx, e, *dbPath)
 	if err != nil {
 		return fmt.Errorf("import: %w", err)
 	}

@@ -40,6 +40,7 @@ var commands = []command{
 	{"import", "archive every puzzle of files of one puzzle per line", runImport},
 	{"export", "write every archived puzzle as txt, csv or json lines", runExport},
 	{"backup", "write a consistent copy of the database, also while serve runs", runBackup},
+	{"user", "accounts and API tokens: add, passwd, role, list, token", runUser},
 	{"copy", "move an archive to another database (SQLite or PostgreSQL), row for row, and verify it", runCopy},
 }
 

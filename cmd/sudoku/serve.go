@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math"
 	"net/netip"
 	"strings"
 
@@ -36,7 +35,8 @@ func parseServeFlags(e *env, args []string) (serveConfig, error) {
 	fs := newFlagSet(e, "serve", "[--addr HOST:PORT] [--db FILE] [--rate-limit N] [--trusted-proxy CIDR,...]")
 	fs.StringVar(&cfg.addr, "addr", envOr(e, "SUDOKU_ADDR", defaultAddr), "listen address; port 0 picks a free port (env SUDOKU_ADDR)")
 	db := dbFlag(fs, e)
-	fs.Float64Var(&cfg.web.RateLimit, "rate-limit", defaultRateLimit, "submissions (POSTs) per second per client address, burst 3x; 0 turns the limit off")
+	rateFlagVar(fs, &cfg.web.RateLimit, "rate-limit", defaultRateLimit, "submissions (POSTs) per second per client address, burst 3x; 0 turns the limit off")
+	fs.BoolVar(&cfg.web.SecureCookies, "secure-cookies", false, "mark the session cookie Secure on plain HTTP too (behind a proxy that ends TLS)")
 	proxies := fs.String("trusted-proxy", "", "comma-separated networks (CIDR) of reverse proxies whose X-Forwarded-For names the client")
 	fs.StringVar(&cfg.logFormat, "log-format", "text", "log format on stderr: text or json")
 	if err := parseFlags(fs, args); err != nil {
@@ -45,9 +45,6 @@ func parseServeFlags(e *env, args []string) (serveConfig, error) {
 	cfg.db = *db
 	if fs.NArg() > 0 {
 		return cfg, errUsage{fmt.Sprintf("serve takes no arguments, got %q", fs.Args())}
-	}
-	if r := cfg.web.RateLimit; r < 0 || math.IsNaN(r) || math.IsInf(r, 0) {
-		return cfg, errUsage{fmt.Sprintf("--rate-limit %v: use 0 (off) or a positive number", r)}
 	}
 	if cfg.logFormat != "text" && cfg.logFormat != "json" {
 		return cfg, errUsage{fmt.Sprintf("--log-format %q: use text or json", cfg.logFormat)}
@@ -87,7 +84,7 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 	}
 	cfg.web.Logger = slog.New(h)
 
-	db, err := openArchive(ctx, e, cfg.db)
+	db, err := openOrCreate(ctx, e, cfg.db)
 	if err != nil {
 		return err
 	}

@@ -38,7 +38,7 @@ func TestParseServeFlags(t *testing.T) {
 		{name: "rate limit off", args: []string{"--rate-limit", "0"}, addr: defaultAddr, db: defaultDB, rate: 0},
 		{name: "trusted proxies", args: []string{"--trusted-proxy", "10.0.0.0/8, fd00::/8"}, addr: defaultAddr, db: defaultDB, rate: defaultRateLimit,
 			proxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("fd00::/8")}},
-		{name: "negative rate", args: []string{"--rate-limit", "-1"}, wantErrMsg: "--rate-limit -1"},
+		{name: "negative rate", args: []string{"--rate-limit", "-1"}, wantErrMsg: `--rate-limit "-1"`},
 		{name: "bad proxy", args: []string{"--trusted-proxy", "10.0.0.1"}, wantErrMsg: `--trusted-proxy "10.0.0.1"`},
 		{name: "bad log format", args: []string{"--log-format", "xml"}, wantErrMsg: "--log-format"},
 		{name: "stray argument", args: []string{"extra"}, wantErrMsg: "no arguments"},

@@ -48,7 +48,7 @@ func ParseFormat(s string) (Format, error) {
 			return f, nil
 		}
 	}
-	return "", fmt.Errorf("unknown format %q (want txt, csv or json)", s)
+	return "", fmt.Errorf("unknown format %s (want txt, csv or json)", sudoku.Echo(s))
 }
 
 // ContentType is the MIME type of f, for HTTP.

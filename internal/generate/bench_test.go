@@ -2,6 +2,7 @@ package generate
 
 import (
 	"context"
+	"math"
 	"testing"
 	"time"
 
@@ -42,13 +43,22 @@ func TestTargetValidate(t *testing.T) {
 		{Target{}, false},
 		{Target{Band: "hard", MinGrade: 1, MaxGrade: 2}, false},
 		{Target{MinGrade: 0.5, MaxGrade: 2}, false},
+		{Target{MinGrade: math.NaN(), MaxGrade: 8}, false},
+		{Target{MinGrade: 2, MaxGrade: math.NaN()}, false},
+		{Target{MinGrade: math.NaN(), MaxGrade: math.NaN()}, false},
+		{Target{MinGrade: 2, MaxGrade: math.Inf(1)}, false},
 	} {
 		if err := tc.t.Validate(); (err == nil) != tc.ok {
 			t.Errorf("%+v: %v", tc.t, err)
 		}
 	}
-	if got, err := ParseGrade("7-8.5"); err != nil || got.MinGrade != 7 || got.MaxGrade != 8.5 {
+	if got, err := ParseGrade("--grade", "7-8.5"); err != nil || got.MinGrade != 7 || got.MaxGrade != 8.5 {
 		t.Errorf("ParseGrade: %+v %v", got, err)
+	}
+	for _, bad := range []string{"nan-8", "NaN", "2-inf", "-Inf-3", "1e1", "0x8", "+7", "7.", "8-7", "0.5-2", "2-12.1"} {
+		if got, err := ParseGrade("--grade", bad); err == nil {
+			t.Errorf("ParseGrade(%q) = %+v, want an error", bad, got)
+		}
 	}
 }
 

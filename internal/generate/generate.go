@@ -41,12 +41,11 @@ type Target struct {
 	MinGrade, MaxGrade float64
 }
 
-// Grade bounds accepted in a target: the scale of package logic runs from
-// 1.0 (a full house) to its floor past the ladder, 9.5, and SE's scale for
-// the hardest known puzzles goes to about 12.
+// Grade bounds accepted in a target: the one scale of every grade a user
+// gives (sudoku.LowestGrade to sudoku.HighestGrade).
 const (
-	LowestGrade  = 1.0
-	HighestGrade = 12.0
+	LowestGrade  = sudoku.LowestGrade
+	HighestGrade = sudoku.HighestGrade
 )
 
 // Validate reports what is wrong with t, in words a user can act on.
@@ -63,8 +62,10 @@ func (t Target) Validate() error {
 	switch {
 	case t.MinGrade == 0 && t.MaxGrade == 0:
 		return fmt.Errorf("give a band (%s) or a grade range", bandNames())
-	case t.MinGrade < LowestGrade || t.MaxGrade > HighestGrade:
-		return fmt.Errorf("grade range %s: grades run from %.1f to %.1f", t.rangeText(), LowestGrade, HighestGrade)
+	case sudoku.CheckGrade(t.MinGrade) != "":
+		return fmt.Errorf("grade range %s: the minimum is %s", t.rangeText(), sudoku.CheckGrade(t.MinGrade))
+	case sudoku.CheckGrade(t.MaxGrade) != "":
+		return fmt.Errorf("grade range %s: the maximum is %s", t.rangeText(), sudoku.CheckGrade(t.MaxGrade))
 	case t.MinGrade > t.MaxGrade:
 		return fmt.Errorf("grade range %s: the minimum is above the maximum", t.rangeText())
 	}
@@ -84,19 +85,14 @@ func (t Target) String() string {
 }
 
 // ParseGrade reads a grade range "MIN-MAX" ("7-8.5"), or a single grade
-// "7.2" meaning exactly that grade.
-func ParseGrade(s string) (Target, error) {
-	lo, hi, found := strings.Cut(strings.TrimSpace(s), "-")
-	if !found {
-		hi = lo
+// "7.2" meaning exactly that grade, given as the value called name (a
+// flag, a form field): sudoku.ParseGradeRange, the one reader of grades.
+func ParseGrade(name, s string) (Target, error) {
+	r, err := sudoku.ParseGradeRange(name, s)
+	if err != nil {
+		return Target{}, err
 	}
-	min, err1 := strconv.ParseFloat(strings.TrimSpace(lo), 64)
-	max, err2 := strconv.ParseFloat(strings.TrimSpace(hi), 64)
-	if err1 != nil || err2 != nil {
-		return Target{}, fmt.Errorf("grade range %q: use MIN-MAX, e.g. 7.0-8.5", s)
-	}
-	t := Target{MinGrade: min, MaxGrade: max}
-	return t, t.Validate()
+	return Target{MinGrade: r.Min, MaxGrade: r.Max}, nil
 }
 
 func bandNames() string {

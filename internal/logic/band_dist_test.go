@@ -55,7 +55,7 @@ func TestBandDistribution(t *testing.T) {
 	for _, name := range puzzletest.Collections {
 		var tenths []int64
 		floors := 0
-		for _, l := range evenSample(puzzletest.Lines(t, name, 0), *bandSample) {
+		for _, l := range spread(puzzletest.Lines(t, name, 0), *bandSample) {
 			r, err := Solve(parse(t, l), Options{})
 			if err != nil {
 				t.Fatalf("%s: %s: %v", name, l, err)
@@ -76,8 +76,8 @@ func TestBandDistribution(t *testing.T) {
 	fmt.Fprint(os.Stdout, b.String())
 }
 
-// evenSample returns n lines of ls at even steps (all of them for n <= 0).
-func evenSample(ls []string, n int) []string {
+// spread returns n lines of ls at even steps (all of them for n <= 0).
+func spread(ls []string, n int) []string {
 	if n <= 0 || n >= len(ls) {
 		return ls
 	}

@@ -3,11 +3,12 @@ package logic
 import (
 	"testing"
 
-	"github.com/sudoku-archive/sudoku/internal/puzzletest"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
 // BenchmarkGrade grades the first 200 rated puzzles per iteration and

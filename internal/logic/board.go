@@ -142,18 +142,6 @@ func (b *board) has(c, d int) bool { return b.cand[c]&(1<<d) != 0 }
 // It reads the table refresh made.
 func (b *board) positions(u, d int) uint16 { return b.pos[u][d] }
 
-// digitCells returns the cells of unit-free set where d is a candidate.
-func (b *board) digitCells(d int) cellSet {
-	var s cellSet
-	bit := uint16(1 << d)
-	for c := range 81 {
-		if b.cand[c]&bit != 0 {
-			s.add(c)
-		}
-	}
-	return s
-}
-
 func popcount(m uint16) int { return bits.OnesCount16(m) }
 
 // digitsOf lists the digits of a candidate mask.

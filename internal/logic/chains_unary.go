@@ -3,8 +3,8 @@ package logic
 import "math/bits"
 
 // unary is the static, single-parent search of Sudoku Explainer's "Forcing
-// Chains & Cycles": X-cycles and Y-cycles (6.5), forcing X-chains (6.6) and
-// chains mixing both links (7.0), plus the length bonus.
+// Chains & Cycles": X-cycles and Y-cycles, forcing X-chains and chains
+// mixing both links, graded by the technique table plus the length bonus.
 type unary struct {
 	objs   []uobj
 	onSet  nodeSet
@@ -297,13 +297,13 @@ func (s *solver) unaryChains() (Step, bool) {
 				key = 4
 			}
 		}
-		cycBase, cycName := 6.5, XCycle
-		fcBase, fcName := 6.6, ForcingXChain
+		cycName, fcName := XCycle, ForcingXChain
 		if y && x {
-			cycBase, cycName, fcBase, fcName = 7.0, XYCycle, 7.0, ForcingChain
+			cycName, fcName = XYCycle, ForcingChain
 		} else if y {
 			cycName = YCycle
 		}
+		cycBase, fcBase := gradeOf(cycName), gradeOf(fcName)
 		if best.ok && best.grade < cycBase {
 			break
 		}

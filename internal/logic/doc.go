@@ -7,44 +7,62 @@
 //
 // The techniques are tried in SE's order (Solver.java), and the first one
 // that finds something gives the step; within a technique the easiest
-// instance is taken (for chains: lowest grade, then shortest chain). The
-// table is the variable ladder in solver.go.
+// instance is taken (for chains: lowest grade, then shortest chain). Every
+// technique's name, grade, finder and sentence are declared once, in the
+// technique table (ladder, techniques.go); the table below and the one of
+// docs/engine.md are generated from it. A grade with + is a chain's base,
+// to which the length bonus is added (see below).
 //
-//	technique                       grade     file
-//	Full House                      1.0       singles.go
-//	Hidden Single                   1.2 box, 1.5 row/column
-//	Direct Pointing / Claiming      1.7 / 1.9 intersections.go (leaves a hidden single, placed)
-//	Direct Hidden Pair              2.0       subsets.go (leaves a hidden single, placed)
-//	Naked Single                    2.3       singles.go
-//	Direct Hidden Triple            2.5       subsets.go
-//	Pointing / Claiming             2.6 / 2.8 intersections.go
-//	Naked Pair                      3.0       subsets.go
-//	X-Wing                          3.2       fish.go
-//	Hidden Pair                     3.4       subsets.go
-//	Naked Triple                    3.6       subsets.go
-//	Swordfish                       3.8       fish.go
-//	Hidden Triple                   4.0       subsets.go
-//	XY-Wing                         4.2       wings.go
-//	XYZ-Wing                        4.4       wings.go
-//	Unique Rectangle types 1, 2, 4  4.5       uniqueness.go
-//	Unique Rectangle type 3         4.6-4.8   techniques2.go (naked set)
-//	Naked Quad                      5.0       subsets.go
-//	Jellyfish                       5.2       fish.go
-//	Hidden Quad                     5.4       subsets.go
-//	WXYZ-Wing                       5.5-5.6   wings.go (Sukaku Explainer's rating)
-//	BUG+1                           5.6       uniqueness.go
-//	BUG types 2, 4 / type 3         5.7 / 5.7-5.9 techniques2.go
-//	VWXYZ-Wing                      6.2-6.4   wings.go (Sukaku Explainer's rating)
-//	Aligned Pair Exclusion          6.2       techniques2.go
-//	Bidirectional X- / Y-Cycle      6.5+      chains_unary.go
-//	Forcing X-Chain                 6.6+      chains_unary.go
-//	  named: Simple Colouring, X-Chain  6.6+  techniques2.go (nameChain; see below)
-//	Bidirectional Cycle, Forcing Chain (X and Y links) 7.0+
-//	  named: W-Wing (7.1), XY-Chain     7.0+  techniques2.go (nameChain; see below)
-//	Nishio Forcing Chain            7.5+      chains.go (X-links, dynamic, contradictions)
-//	Cell / Region Forcing Chains    8.0+      chains.go (static, every branch agrees)
-//	Dynamic Forcing Chains          8.5+      chains.go
-//	Dynamic Forcing Chains (+)      9.0+      chains.go (plus pointing, pairs, X-Wing inside)
+// The table (generated from techniques.go; go test -run TestTechniqueDocs -update):
+//
+//	technique                     grade      file
+//	Full House                    1.0        singles.go
+//	Hidden Single                 1.2–1.5    singles.go
+//	Direct Pointing               1.7        intersections.go
+//	Direct Claiming               1.9        intersections.go
+//	Direct Hidden Pair            2.0        subsets.go
+//	Naked Single                  2.3        singles.go
+//	Direct Hidden Triple          2.5        subsets.go
+//	Pointing                      2.6        intersections.go
+//	Claiming                      2.8        intersections.go
+//	Naked Pair                    3.0        subsets.go
+//	X-Wing                        3.2        fish.go
+//	Hidden Pair                   3.4        subsets.go
+//	Naked Triple                  3.6        subsets.go
+//	Swordfish                     3.8        fish.go
+//	Hidden Triple                 4.0        subsets.go
+//	XY-Wing                       4.2        wings.go
+//	XYZ-Wing                      4.4        wings.go
+//	Unique Rectangle Type 1       4.5        uniqueness.go
+//	Unique Rectangle Type 2       4.5        uniqueness.go
+//	Unique Rectangle Type 4       4.5        uniqueness.go
+//	Unique Rectangle Type 3       4.6–4.8    uniqueness.go
+//	Naked Quad                    5.0        subsets.go
+//	Jellyfish                     5.2        fish.go
+//	Hidden Quad                   5.4        subsets.go
+//	WXYZ-Wing                     5.5–5.6    wings.go
+//	BUG+1                         5.6        uniqueness.go
+//	BUG Type 2                    5.7        uniqueness.go
+//	BUG Type 3                    5.7–5.9    uniqueness.go
+//	BUG Type 4                    5.7        uniqueness.go
+//	VWXYZ-Wing                    6.2–6.4    wings.go
+//	Aligned Pair Exclusion        6.2        exclusion.go
+//	Bidirectional X-Cycle         6.5+       chains_unary.go
+//	Bidirectional Y-Cycle         6.5+       chains_unary.go
+//	Forcing X-Chain               6.6+       chains_unary.go
+//	Simple Colouring              6.6+       chains_unary.go
+//	X-Chain                       6.6+       chains_unary.go
+//	Bidirectional Cycle           7.0+       chains_unary.go
+//	Forcing Chain                 7.0+       chains_unary.go
+//	XY-Chain                      7.0+       chains_unary.go
+//	W-Wing                        7.0+       chains_unary.go
+//	Nishio Forcing Chain          7.5+       chains_multi.go
+//	Cell Forcing Chains           8.0+       chains_multi.go
+//	Region Forcing Chains         8.0+       chains_multi.go
+//	Dynamic Forcing Chains        8.5+       chains_multi.go
+//	Dynamic Forcing Chains (+)    9.0+       chains_multi.go
+//
+// (end of the table)
 //
 // The WXYZ- and VWXYZ-Wings come from Sukaku Explainer, the SE fork that
 // rated the Sudoku Exchange puzzles, which places them at those rungs. The
@@ -82,7 +100,7 @@
 //
 // Options.Budget (DefaultBudget, 20 million work units, a unit being one
 // chain node taken up by one search, bit-parallel searches counting each
-// of their searches) bounds one Solve or Next, and Options.MaxSteps
+// of their searches) bounds one Solve or NextSolved, and Options.MaxSteps
 // (DefaultMaxSteps, 1000) the path. When the budget runs out, or no
 // technique applies (the puzzle needs nested chains beyond Dynamic+), Solve
 // stops and returns Floor=true with the grade proven so far raised to the

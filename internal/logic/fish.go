@@ -2,8 +2,8 @@ package logic
 
 import "math/bits"
 
+// fishNames names the fish by size.
 var fishNames = [5]string{2: XWing, 3: Swordfish, 4: Jellyfish}
-var fishGrades = [5]float64{2: 3.2, 3: 3.8, 4: 5.2}
 
 // fish finds n rows (or columns) whose places for a digit lie in n columns
 // (rows): the digit is removed from the rest of those columns (rows).
@@ -54,7 +54,7 @@ func (s *solver) fish(n int) (Step, bool) {
 				for m := lines; m != 0; m &= m - 1 {
 					units = append(units, kind*9+bits.TrailingZeros16(m))
 				}
-				st = Step{Technique: fishNames[n], Grade: fishGrades[n], Cells: cells, Eliminations: elim,
+				st = Step{Technique: fishNames[n], Grade: gradeOf(fishNames[n]), Cells: cells, Eliminations: elim,
 					Units: append(units, covers...), Digits: []int{d}}
 				return true
 			}) {

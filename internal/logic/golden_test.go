@@ -57,3 +57,64 @@ func TestGolden(t *testing.T) {
 		t.Errorf("step texts differ from %s; got:\n%s", path, out.String())
 	}
 }
+
+// pathsPer is how many puzzles of each collection, evenly spread,
+// testdata/paths.golden pins (all of a smaller collection): 300, but 100 of
+// the forum's hardest lists, whose every puzzle runs the chains until the
+// budget stops it (about 35 ms each, two thirds of the test's CPU).
+func pathsPer(collection string) int {
+	if collection == puzzletest.Forum1905 || collection == puzzletest.Forum1106 {
+		return 100
+	}
+	return 300
+}
+
+// TestPaths pins the whole path of 300 puzzles of every collection: each
+// line of testdata/paths.golden is a puzzle's grade, Floor, step count,
+// hardest technique and a hash of every field of every step (pathLine), so
+// a refactor that changes any step anywhere on those paths fails here.
+// -short and -race check the first 30 of each collection; -update rewrites
+// the file (from a full run only).
+func TestPaths(t *testing.T) {
+	short := testing.Short() || raceEnabled
+	if short && *update {
+		t.Fatal("-update needs the full run (no -short, no -race)")
+	}
+	var samples []pathSample
+	for _, c := range puzzletest.Collections {
+		s := evenSample(t, c, pathsPer(c))
+		if short {
+			s = s[:min(len(s), 30)]
+		}
+		samples = append(samples, s...)
+	}
+	got := pathLines(t, samples)
+	path := filepath.Join("testdata", "paths.golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(strings.Join(got, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	want := map[string]string{} // "collection line" -> the whole line
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		f := strings.Fields(l)
+		want[f[0]+" "+f[1]] = l
+	}
+	bad := 0
+	for i, l := range got {
+		key := fmt.Sprintf("%s %d", samples[i].collection, samples[i].line+1)
+		if want[key] != l {
+			if bad++; bad <= 10 {
+				t.Errorf("path differs from %s:\n got %s\nwant %s", path, l, want[key])
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d of %d paths differ", bad, len(got))
+	}
+}

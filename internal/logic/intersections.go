@@ -9,10 +9,10 @@ var lockingOrder = [4][2]int{{2, 1}, {2, 0}, {1, 2}, {0, 2}}
 // crosses reports whether units u and v share cells (and are different).
 func crosses(u, v int) bool { return crossing[u][v] }
 
-// locking finds pointing (a box's digit confined to one row or column, 2.6)
-// and claiming (a line's digit confined to one box, 2.8). In direct mode it
+// locking finds pointing (a box's digit confined to one row or column)
+// and claiming (a line's digit confined to one box). In direct mode it
 // only takes those that leave a hidden single in a unit of the first kind
-// (1.7 pointing, 1.9 claiming), and places it.
+// (direct pointing, direct claiming), and places it.
 func (s *solver) locking(direct bool) (Step, bool) {
 	b := &s.b
 	for _, kinds := range lockingOrder {
@@ -50,10 +50,11 @@ func (s *solver) locking(direct bool) (Step, bool) {
 					}
 					st := Step{Cells: cells, Eliminations: elim, Digits: []int{d}, Units: []int{u1, u2}}
 					if !direct {
-						st.Technique, st.Grade = Pointing, 2.6
+						st.Technique = Pointing
 						if kinds[0] != 2 {
-							st.Technique, st.Grade = Claiming, 2.8
+							st.Technique = Claiming
 						}
+						st.Grade = gradeOf(st.Technique)
 						return st, true
 					}
 					for i3 := range 9 {
@@ -73,10 +74,11 @@ func (s *solver) locking(direct bool) (Step, bool) {
 							}
 						}
 						if n == 1 {
-							st.Technique, st.Grade = DirectPointing, 1.7
+							st.Technique = DirectPointing
 							if kinds[0] != 2 {
-								st.Technique, st.Grade = DirectClaiming, 1.9
+								st.Technique = DirectClaiming
 							}
+							st.Grade = gradeOf(st.Technique)
 							st.Units = append(st.Units, u3)
 							st.Placements = []Candidate{{left, d}}
 							return st, true

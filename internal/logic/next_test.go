@@ -15,9 +15,9 @@ func TestNext(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := Next(g, g, Options{})
+	st, err := NextSolved(g, g, Options{})
 	if err != nil || st.Text != r.Steps[0].Text {
-		t.Fatalf("Next from the givens: %v %q, want %q", err, st.Text, r.Steps[0].Text)
+		t.Fatalf("NextSolved from the givens: %v %q, want %q", err, st.Text, r.Steps[0].Text)
 	}
 	// Progress: the solution's digits of the first ten placements.
 	res, _ := sudoku.Solve(g, sudoku.Options{})
@@ -29,7 +29,7 @@ func TestNext(t *testing.T) {
 			n++
 		}
 	}
-	st, err = Next(g, prog, Options{})
+	st, err = NextSolved(g, prog, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,11 +38,11 @@ func TestNext(t *testing.T) {
 			t.Fatalf("unsound hint %q", st.Text)
 		}
 	}
-	if _, err := Next(g, res.Solution, Options{}); !errors.Is(err, ErrSolved) {
+	if _, err := NextSolved(g, res.Solution, Options{}); !errors.Is(err, ErrSolved) {
 		t.Errorf("full grid: %v, want ErrSolved", err)
 	}
 	var empty sudoku.Grid
-	if _, err := Next(g, empty, Options{}); !errors.Is(err, ErrProgress) {
+	if _, err := NextSolved(g, empty, Options{}); !errors.Is(err, ErrProgress) {
 		t.Errorf("givens dropped: %v, want ErrProgress", err)
 	}
 	if _, err := Solve(empty, Options{}); !errors.Is(err, ErrMultipleSolutions) {

@@ -11,8 +11,8 @@ var unitOrder = func() [27]int {
 	return o
 }()
 
-// singles finds a full house (the last empty cell of a unit, 1.0), else a
-// hidden single (1.2 in a box, 1.5 in a row or column).
+// singles finds a full house (the last empty cell of a unit), else a
+// hidden single (graded lower in a box than in a row or column).
 func (s *solver) singles() (Step, bool) {
 	b := &s.b
 	for _, u := range unitOrder {
@@ -27,7 +27,7 @@ func (s *solver) singles() (Step, bool) {
 		}
 		if n == 1 && b.cand[last] != 0 {
 			d := firstDigit(b.cand[last])
-			return Step{Technique: FullHouse, Grade: 1.0, Cells: []int{last}, Units: []int{u},
+			return Step{Technique: FullHouse, Grade: gradeOf(FullHouse), Cells: []int{last}, Units: []int{u},
 				Placements: []Candidate{{last, d}}, Digits: []int{d}}, true
 		}
 		s.fhAt[u] = s.uver[u] + 1
@@ -40,9 +40,9 @@ func (s *solver) singles() (Step, bool) {
 			m := b.positions(u, d)
 			if popcount(m) == 1 {
 				c := unitCells[u][bits.TrailingZeros16(m)]
-				g := 1.5
+				g := topOf(HiddenSingle) // in a row or column
 				if u >= 18 {
-					g = 1.2
+					g = gradeOf(HiddenSingle) // in a box
 				}
 				return Step{Technique: HiddenSingle, Grade: g, Cells: []int{c}, Units: []int{u},
 					Placements: []Candidate{{c, d}}, Digits: []int{d}}, true
@@ -53,12 +53,12 @@ func (s *solver) singles() (Step, bool) {
 	return Step{}, false
 }
 
-// nakedSingle finds a cell with one candidate left (2.3).
+// nakedSingle finds a cell with one candidate left.
 func (s *solver) nakedSingle() (Step, bool) {
 	for c := range 81 {
 		if m := s.b.cand[c]; m != 0 && m&(m-1) == 0 && s.chg.has(c) {
 			d := firstDigit(m)
-			return Step{Technique: NakedSingle, Grade: 2.3, Cells: []int{c},
+			return Step{Technique: NakedSingle, Grade: gradeOf(NakedSingle), Cells: []int{c},
 				Placements: []Candidate{{c, d}}, Digits: []int{d}}, true
 		}
 	}

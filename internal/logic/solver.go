@@ -9,64 +9,15 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
-// Technique names, as Step.Technique and Result.Technique carry them.
-const (
-	FullHouse               = "Full House"
-	HiddenSingle            = "Hidden Single"
-	DirectPointing          = "Direct Pointing"
-	DirectClaiming          = "Direct Claiming"
-	DirectHiddenPair        = "Direct Hidden Pair"
-	NakedSingle             = "Naked Single"
-	DirectHiddenTriple      = "Direct Hidden Triple"
-	Pointing                = "Pointing"
-	Claiming                = "Claiming"
-	NakedPair               = "Naked Pair"
-	XWing                   = "X-Wing"
-	HiddenPair              = "Hidden Pair"
-	NakedTriple             = "Naked Triple"
-	Swordfish               = "Swordfish"
-	HiddenTriple            = "Hidden Triple"
-	XYWing                  = "XY-Wing"
-	XYZWing                 = "XYZ-Wing"
-	UniqueRectangle1        = "Unique Rectangle Type 1"
-	UniqueRectangle2        = "Unique Rectangle Type 2"
-	UniqueRectangle3        = "Unique Rectangle Type 3"
-	UniqueRectangle4        = "Unique Rectangle Type 4"
-	NakedQuad               = "Naked Quad"
-	Jellyfish               = "Jellyfish"
-	HiddenQuad              = "Hidden Quad"
-	WXYZWing                = "WXYZ-Wing"
-	BUG1                    = "BUG+1"
-	BUG2                    = "BUG Type 2"
-	BUG3                    = "BUG Type 3"
-	BUG4                    = "BUG Type 4"
-	VWXYZWing               = "VWXYZ-Wing"
-	AlignedPairExclusion    = "Aligned Pair Exclusion"
-	XCycle                  = "Bidirectional X-Cycle"
-	YCycle                  = "Bidirectional Y-Cycle"
-	XYCycle                 = "Bidirectional Cycle"
-	ForcingXChain           = "Forcing X-Chain"
-	SimpleColouring         = "Simple Colouring"
-	XChain                  = "X-Chain"
-	XYChain                 = "XY-Chain"
-	WWing                   = "W-Wing"
-	ForcingChain            = "Forcing Chain"
-	Nishio                  = "Nishio Forcing Chain"
-	CellForcingChain        = "Cell Forcing Chains"
-	RegionForcingChain      = "Region Forcing Chains"
-	DynamicForcingChain     = "Dynamic Forcing Chains"
-	DynamicForcingChainPlus = "Dynamic Forcing Chains (+)"
-)
-
-// Errors of Solve and Next.
+// Errors of Solve and NextSolved.
 var (
 	// ErrNoSolution: the givens admit no solution.
 	ErrNoSolution = errors.New("logic: puzzle has no solution")
 	// ErrMultipleSolutions: the givens admit several solutions, so no grade.
 	ErrMultipleSolutions = errors.New("logic: puzzle has several solutions")
-	// ErrSolved: Next was asked for a step on a full grid.
+	// ErrSolved: NextSolved was asked for a step on a full grid.
 	ErrSolved = errors.New("logic: grid is already solved")
-	// ErrStuck: Next found no step within its techniques and budget.
+	// ErrStuck: NextSolved found no step within its techniques and budget.
 	ErrStuck = errors.New("logic: no logical step found within the budget")
 	// ErrProgress: the progress grid does not extend the givens.
 	ErrProgress = errors.New("logic: progress does not keep the givens")
@@ -75,7 +26,7 @@ var (
 // Defaults of Options.
 const (
 	DefaultMaxSteps = 1000
-	// DefaultBudget is the work budget of one Solve or Next: one unit is one
+	// DefaultBudget is the work budget of one Solve or NextSolved: one unit is one
 	// candidate taken up by the chaining engine (about 25 ns). It keeps the
 	// worst puzzles of the forum's hardest list under a second.
 	DefaultBudget = 20_000_000
@@ -94,53 +45,6 @@ type Result struct {
 	Floor     bool    // the solver stopped (budget or beyond its techniques) before the end
 	Steps     []Step
 	Solved    bool
-}
-
-// technique is one rung of the ladder.
-type technique struct {
-	name string
-	base float64 // the lowest grade it can give: Floor's bound when it is the next rung
-	find func(*solver) (Step, bool)
-}
-
-// ladder is the techniques easiest first, in Sudoku Explainer's order: the
-// first technique that finds a step gives the step (see doc.go).
-var ladder []technique
-
-func init() {
-	ladder = []technique{
-		{HiddenSingle, 1.0, (*solver).singles},
-		{DirectPointing, 1.7, func(s *solver) (Step, bool) { return s.locking(true) }},
-		{DirectHiddenPair, 2.0, func(s *solver) (Step, bool) { return s.hiddenSet(2, true) }},
-		{NakedSingle, 2.3, (*solver).nakedSingle},
-		{DirectHiddenTriple, 2.5, func(s *solver) (Step, bool) { return s.hiddenSet(3, true) }},
-		{Pointing, 2.6, func(s *solver) (Step, bool) { return s.locking(false) }},
-		{NakedPair, 3.0, func(s *solver) (Step, bool) { return s.nakedSet(2) }},
-		{XWing, 3.2, func(s *solver) (Step, bool) { return s.fish(2) }},
-		{HiddenPair, 3.4, func(s *solver) (Step, bool) { return s.hiddenSet(2, false) }},
-		{NakedTriple, 3.6, func(s *solver) (Step, bool) { return s.nakedSet(3) }},
-		{Swordfish, 3.8, func(s *solver) (Step, bool) { return s.fish(3) }},
-		{HiddenTriple, 4.0, func(s *solver) (Step, bool) { return s.hiddenSet(3, false) }},
-		{XYWing, 4.2, func(s *solver) (Step, bool) { return s.xyWing(false) }},
-		{XYZWing, 4.4, func(s *solver) (Step, bool) { return s.xyWing(true) }},
-		{UniqueRectangle1, 4.5, (*solver).uniqueRectangles},
-		{UniqueRectangle3, 4.6, (*solver).urType3},
-		{NakedQuad, 5.0, func(s *solver) (Step, bool) { return s.nakedSet(4) }},
-		{Jellyfish, 5.2, func(s *solver) (Step, bool) { return s.fish(4) }},
-		{HiddenQuad, 5.4, func(s *solver) (Step, bool) { return s.hiddenSet(4, false) }},
-		{WXYZWing, 5.5, func(s *solver) (Step, bool) { return s.alsWing(3) }},
-		{BUG1, 5.6, (*solver).bug},
-		{VWXYZWing, 6.2, func(s *solver) (Step, bool) { return s.alsWing(4) }},
-		{AlignedPairExclusion, 6.2, (*solver).ape},
-		{ForcingChain, 6.5, (*solver).unaryChains}, // ladder[nMemo]
-		{Nishio, 7.5, func(s *solver) (Step, bool) { return s.multiChains(modeNishio) }},
-		{CellForcingChain, 8.0, func(s *solver) (Step, bool) { return s.multiChains(modeMultiple) }},
-		{DynamicForcingChain, 8.5, func(s *solver) (Step, bool) { return s.multiChains(modeDynamic) }},
-		{DynamicForcingChainPlus, 9.0, func(s *solver) (Step, bool) { return s.multiChains(modeDynamicPlus) }},
-	}
-	if ladder[nMemo].name != ForcingChain {
-		panic("logic: nMemo is not the first chain rung")
-	}
 }
 
 // beyondGrade is the floor of a puzzle that no rung of the ladder can move.
@@ -211,8 +115,6 @@ func (s *solver) changedUnit(u int) bool { return s.chgUnit&(1<<u) != 0 }
 // changedDigit reports whether digit d lost a candidate (since).
 func (s *solver) changedDigit(d int) bool { return s.chgDigit&(1<<d) != 0 }
 
-var errBudget = errors.New("budget")
-
 // nextGen numbers board generations across solvers, so a pooled cache
 // never mistakes another solve's board for its own.
 var nextGen atomic.Uint64
@@ -282,14 +184,14 @@ func newSolver(b board, opt Options) *solver {
 // floor is the grade the next rung would have given at least.
 func (s *solver) next() (st Step, ok bool, floor float64) {
 	s.refresh()
-	for i, t := range ladder {
+	for i, r := range ladder {
 		if s.broke() {
-			return Step{}, false, t.base
+			return Step{}, false, r.base
 		}
 		if i < nMemo {
 			s.since(&s.memos[i])
 		}
-		st, ok := t.find(s)
+		st, ok := r.find(s)
 		if i < nMemo {
 			s.memos[i].ok = !ok
 			if !ok {
@@ -318,25 +220,25 @@ func (b *board) apply(st Step) {
 }
 
 // check validates the givens and proves the solution unique.
-func check(g sudoku.Grid) (sudoku.Grid, error) {
+func check(g sudoku.Grid) error {
 	res, err := sudoku.Solve(g, sudoku.Options{})
 	if err != nil {
-		return sudoku.Grid{}, fmt.Errorf("logic: %w", err)
+		return fmt.Errorf("logic: %w", err)
 	}
 	switch res.Solutions {
 	case 0:
-		return sudoku.Grid{}, ErrNoSolution
+		return ErrNoSolution
 	case 1:
-		return res.Solution, nil
+		return nil
 	}
-	return sudoku.Grid{}, ErrMultipleSolutions
+	return ErrMultipleSolutions
 }
 
 // Solve grades g: the whole path of easiest steps from the givens. It fails
 // for givens that break the rules (a wrapped *sudoku.ConflictError or
 // *sudoku.CellError), ErrNoSolution and ErrMultipleSolutions.
 func Solve(g sudoku.Grid, opt Options) (Result, error) {
-	if _, err := check(g); err != nil {
+	if err := check(g); err != nil {
 		return Result{}, err
 	}
 	return solveFrom(newBoard(g), opt), nil
@@ -359,8 +261,7 @@ func solveFrom(b board, opt Options) Result {
 		if !ok {
 			r.Floor = true
 			if floor > r.Grade {
-				r.Grade, r.Technique = floor, "beyond "+r.Technique
-				r.Technique = "beyond the solver's techniques or budget"
+				r.Grade, r.Technique = floor, "beyond the solver's techniques or budget"
 			}
 			break
 		}
@@ -374,21 +275,14 @@ func solveFrom(b board, opt Options) Result {
 	return r
 }
 
-// Next returns the next step from a player's progress (the givens plus the
-// player's digits; candidates are recomputed from the filled cells). The
-// caller checks the progress against the solution first. It fails like Solve,
-// with ErrProgress when progress drops or changes a given, ErrSolved on a full
-// grid and ErrStuck when no step is found within the budget.
-func Next(givens, progress sudoku.Grid, opt Options) (Step, error) {
-	if _, err := check(givens); err != nil {
-		return Step{}, err
-	}
-	return NextSolved(givens, progress, opt)
-}
-
-// NextSolved is Next for givens the caller has already proven to have one
-// solution (the hint endpoint does, within its request's search budget): it
-// skips Next's own search for the solution.
+// NextSolved returns the next step from a player's progress (the givens
+// plus the player's digits; candidates are recomputed from the filled
+// cells), for givens the caller has already proven to have one solution (the
+// hint endpoint does, within its request's search budget) and progress it
+// has checked against that solution. It fails with ErrProgress when progress
+// drops or changes a given, a wrapped *sudoku.ConflictError when it breaks
+// the rules, ErrSolved on a full grid and ErrStuck when no step is found
+// within the budget.
 func NextSolved(givens, progress sudoku.Grid, opt Options) (Step, error) {
 	for c, v := range givens {
 		if v != 0 && progress[c] != v {

@@ -136,11 +136,11 @@ func (s Step) outcome() string {
 
 // render writes the step's sentence from its data.
 func (s Step) render() string {
-	f := renderers[s.Technique]
-	if f == nil {
+	t := techByName[s.Technique]
+	if t == nil {
 		return fmt.Sprintf("%s: %s.", s.Technique, s.outcome())
 	}
-	return f(s)
+	return t.render(s)
 }
 
 // Map returns the step with every cell and digit it refers to remapped
@@ -216,143 +216,4 @@ func unitThrough(a, b int) int {
 		return 9 + colOf(a)
 	}
 	return 18 + boxOf(a)
-}
-
-var renderers = map[string]func(Step) string{}
-
-func init() {
-	renderers[FullHouse] = func(s Step) string {
-		p := s.Placements[0]
-		return fmt.Sprintf("Full house: %s is the last empty cell of %s, so it is %d.", cellName(p.Cell), unitName(s.Units[0]), p.Digit)
-	}
-	renderers[HiddenSingle] = func(s Step) string {
-		p := s.Placements[0]
-		return fmt.Sprintf("Hidden single: in %s the only place for %d is %s.", unitName(s.Units[0]), p.Digit, cellName(p.Cell))
-	}
-	renderers[NakedSingle] = func(s Step) string {
-		p := s.Placements[0]
-		return fmt.Sprintf("Naked single: %s can only be %d.", cellName(p.Cell), p.Digit)
-	}
-	lock := func(s Step) string {
-		d := s.Digits[0]
-		name := s.Technique
-		txt := fmt.Sprintf("%s: in %s the %ds lie in %s, so %d is removed from %s", name, unitName(s.Units[0]), d, unitName(s.Units[1]), d, cellList(elimCells(s)))
-		if len(s.Placements) > 0 {
-			txt += fmt.Sprintf(", which leaves %s as the only place for %d in %s", cellName(s.Placements[0].Cell), d, unitName(s.Units[2]))
-		}
-		return txt + "."
-	}
-	for _, t := range []string{Pointing, Claiming, DirectPointing, DirectClaiming} {
-		renderers[t] = lock
-	}
-	naked := func(s Step) string {
-		return fmt.Sprintf("%s: %s hold only %s in %s, so %s.", s.Technique, cellList(s.Cells), digitList(s.Digits), unitName(s.Units[0]), s.outcome())
-	}
-	for _, t := range []string{NakedPair, NakedTriple, NakedQuad} {
-		renderers[t] = naked
-	}
-	hidden := func(s Step) string {
-		txt := fmt.Sprintf("%s: in %s, %s fit only %s, so %s", s.Technique, unitName(s.Units[0]), digitList(s.Digits), cellList(s.Cells), s.outcome())
-		return txt + "."
-	}
-	for _, t := range []string{HiddenPair, HiddenTriple, HiddenQuad, DirectHiddenPair, DirectHiddenTriple} {
-		renderers[t] = hidden
-	}
-	fish := func(s Step) string {
-		n := len(s.Units) / 2
-		base, cover := make([]string, n), make([]string, n)
-		for i := range n {
-			base[i] = unitName(s.Units[i])
-			cover[i] = unitName(s.Units[n+i])
-		}
-		return fmt.Sprintf("%s: the %ds of %s lie in %s, so %s.", s.Technique, s.Digits[0], andList(base), andList(cover), s.outcome())
-	}
-	for _, t := range []string{XWing, Swordfish, Jellyfish} {
-		renderers[t] = fish
-	}
-	wing := func(s Step) string {
-		return fmt.Sprintf("%s: whichever way %s resolve, one of the cells holding %d is %d, so %s.", s.Technique, cellList(s.Cells), s.Digits[0], s.Digits[0], s.outcome())
-	}
-	for _, t := range []string{XYWing, XYZWing, WXYZWing, VWXYZWing} {
-		renderers[t] = wing
-	}
-	ur := func(s Step) string {
-		return fmt.Sprintf("%s: %s would otherwise hold only %s and the puzzle would have two solutions, so %s.", s.Technique, cellList(s.Cells), digitList(s.Digits), s.outcome())
-	}
-	for _, t := range []string{UniqueRectangle1, UniqueRectangle2, UniqueRectangle4} {
-		renderers[t] = ur
-	}
-	setName := func(n int) string { return [...]string{"", "", "pair", "triple", "quad"}[min(n, 4)] }
-	renderers[UniqueRectangle3] = func(s Step) string {
-		return fmt.Sprintf("%s: %s would otherwise hold only %s and the puzzle would have two solutions, so one of %s holds another digit, and together with %s they act as a naked %s of %s in %s, so %s.",
-			s.Technique, cellList(s.Cells), digitList(s.Digits), cellList(s.roof), cellList(s.set), setName(len(s.setDigits)), digitList(s.setDigits), unitName(s.Units[0]), s.outcome())
-	}
-	renderers[BUG2] = func(s Step) string {
-		return fmt.Sprintf("BUG type 2: every unsolved cell but %s has two candidates, and without their %ds the grid would have several solutions, so one of them is %d and %s.", cellList(s.Cells), s.Digits[0], s.Digits[0], s.outcome())
-	}
-	renderers[BUG3] = func(s Step) string {
-		return fmt.Sprintf("BUG type 3: every unsolved cell but %s has two candidates, and without their extra %s the grid would have several solutions, so one of them holds an extra digit, and together with %s they act as a naked %s of %s in %s, so %s.",
-			cellList(s.Cells), digitList(s.Digits), cellList(s.set), setName(len(s.setDigits)), digitList(s.setDigits), unitName(s.Units[0]), s.outcome())
-	}
-	renderers[BUG4] = func(s Step) string {
-		return fmt.Sprintf("BUG type 4: every unsolved cell but %s has two candidates, so one of them holds its extra candidate and the other the %d, whose only places in %s they are, so %s.", cellList(s.Cells), s.Digits[0], unitName(s.Units[0]), s.outcome())
-	}
-	renderers[BUG1] = func(s Step) string {
-		return fmt.Sprintf("BUG+1: every unsolved cell but %s has two candidates, and without %d the grid would have several solutions, so %s.", cellList(s.Cells), s.Digits[0], s.outcome())
-	}
-	renderers[AlignedPairExclusion] = func(s Step) string {
-		return fmt.Sprintf("Aligned pair exclusion: of the pairs of values for %s, those that would empty one of the bivalue cells %s they both see are impossible, so %s.", cellList(s.roof), cellList(s.set), s.outcome())
-	}
-	chain := func(s Step) string {
-		path := make([]string, len(s.Chain))
-		for i, n := range s.Chain {
-			path[i] = nodeName(n)
-		}
-		return fmt.Sprintf("%s: %s, so %s.", s.Technique, strings.Join(path, " → "), s.outcome())
-	}
-	for _, t := range []string{XCycle, YCycle, XYCycle, ForcingXChain, ForcingChain} {
-		renderers[t] = chain
-	}
-	aic := func(s Step) string {
-		path := make([]string, len(s.Chain))
-		for i, n := range s.Chain {
-			path[i] = nodeName(n)
-		}
-		a, b := s.Chain[0], s.Chain[len(s.Chain)-1]
-		return fmt.Sprintf("%s: %s, so %s or %s is %d and %s.", s.Technique, strings.Join(path, " → "), cellName(a.Cell), cellName(b.Cell), b.Digit, s.outcome())
-	}
-	for _, t := range []string{SimpleColouring, XChain, XYChain, WWing} {
-		renderers[t] = aic
-	}
-	multi := func(s Step) string {
-		if len(s.Chain) < 2 {
-			return fmt.Sprintf("%s: %s.", s.Technique, s.outcome())
-		}
-		src, dst := s.Chain[0], s.Chain[len(s.Chain)-1]
-		var why string
-		switch {
-		case len(s.Units) > 0:
-			why = fmt.Sprintf("each of the %d places for %d in %s leads to %s", s.Branches, src.Digit, unitName(s.Units[0]), nodeName(dst))
-		case s.Branches > 1 && src.Digit == 0:
-			why = fmt.Sprintf("each candidate of %s leads to %s", cellName(src.Cell), nodeName(dst))
-		case s.Branches > 1:
-			why = fmt.Sprintf("each candidate of %s leads to %s", cellName(src.Cell), nodeName(dst))
-		case dst.Cell == src.Cell && dst.Digit == src.Digit:
-			why = fmt.Sprintf("assuming %s leads to a contradiction", nodeName(src))
-		default:
-			why = fmt.Sprintf("both %s and %s lead to %s", nodeName(src), nodeName(Node{src.Candidate, !src.On}), nodeName(dst))
-		}
-		return fmt.Sprintf("%s: %s (%d nodes in all), so %s.", s.Technique, why, s.Length, s.outcome())
-	}
-	for _, t := range []string{Nishio, CellForcingChain, RegionForcingChain, DynamicForcingChain, DynamicForcingChainPlus} {
-		renderers[t] = multi
-	}
-}
-
-func elimCells(s Step) []int {
-	var cs []int
-	for _, e := range s.Eliminations {
-		cs = append(cs, e.Cell)
-	}
-	return cs
 }

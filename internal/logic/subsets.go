@@ -11,10 +11,12 @@ var hiddenOrder = func() [27]int {
 	return o
 }()
 
-var hiddenNames = [5]string{2: HiddenPair, 3: HiddenTriple, 4: HiddenQuad}
-var hiddenGrades = [5]float64{2: 3.4, 3: 4.0, 4: 5.4}
-var nakedNames = [5]string{2: NakedPair, 3: NakedTriple, 4: NakedQuad}
-var nakedGrades = [5]float64{2: 3.0, 3: 3.6, 4: 5.0}
+// The names of the sets by size.
+var (
+	hiddenNames       = [5]string{2: HiddenPair, 3: HiddenTriple, 4: HiddenQuad}
+	directHiddenNames = [4]string{2: DirectHiddenPair, 3: DirectHiddenTriple}
+	nakedNames        = [5]string{2: NakedPair, 3: NakedTriple, 4: NakedQuad}
+)
 
 // combos calls f with every n-subset of the bits of m (as a mask), lowest
 // bits first, until f returns true.
@@ -68,8 +70,8 @@ func (b *board) emptyIn(u int) int {
 }
 
 // hiddenSet finds n digits confined to n cells of a unit; direct mode keeps
-// only those leaving a hidden single for another digit in the unit (2.0
-// pair, 2.5 triple) and places it.
+// only those leaving a hidden single for another digit in the unit (n 2 or
+// 3) and places it.
 func (s *solver) hiddenSet(n int, direct bool) (Step, bool) {
 	b := &s.b
 	var st Step
@@ -110,7 +112,7 @@ func (s *solver) hiddenSet(n int, direct bool) (Step, bool) {
 			if len(elim) == 0 {
 				return false
 			}
-			st = Step{Technique: hiddenNames[n], Grade: hiddenGrades[n], Cells: cells, Eliminations: elim, Units: []int{u}, Digits: digitsOf(ds)}
+			st = Step{Technique: hiddenNames[n], Grade: gradeOf(hiddenNames[n]), Cells: cells, Eliminations: elim, Units: []int{u}, Digits: digitsOf(ds)}
 			if !direct {
 				return true
 			}
@@ -119,10 +121,8 @@ func (s *solver) hiddenSet(n int, direct bool) (Step, bool) {
 					continue
 				}
 				if rest := pos[d] &^ union; popcount(rest) == 1 {
-					st.Technique, st.Grade = DirectHiddenPair, 2.0
-					if n == 3 {
-						st.Technique, st.Grade = DirectHiddenTriple, 2.5
-					}
+					st.Technique = directHiddenNames[n]
+					st.Grade = gradeOf(st.Technique)
 					st.Placements = []Candidate{{unitCells[u][bits.TrailingZeros16(rest)], d}}
 					return true
 				}
@@ -172,7 +172,7 @@ func (s *solver) nakedSet(n int) (Step, bool) {
 			if len(elim) == 0 {
 				return false
 			}
-			st = Step{Technique: nakedNames[n], Grade: nakedGrades[n], Cells: cells, Eliminations: elim, Units: []int{u}, Digits: digitsOf(digits)}
+			st = Step{Technique: nakedNames[n], Grade: gradeOf(nakedNames[n]), Cells: cells, Eliminations: elim, Units: []int{u}, Digits: digitsOf(digits)}
 			return true
 		}) {
 			return st, true

@@ -1,11 +1,15 @@
+// Uniqueness techniques: unique rectangles (types 1 to 4) and the
+// bivalue universal grave (BUG+1, types 2 to 4).
+
 package logic
 
 import (
 	"iter"
+	"math/bits"
 	"slices"
 )
 
-// uniqueRectangles finds unique rectangles of types 1, 2 and 4 (4.5): four
+// uniqueRectangles finds unique rectangles of types 1, 2 and 4: four
 // cells in two rows, two columns and two boxes that would otherwise hold
 // only the same two digits, giving the puzzle two solutions.
 func (s *solver) uniqueRectangles() (Step, bool) {
@@ -84,11 +88,9 @@ func pairsOf(m uint16) []uint16 {
 
 func (s *solver) urAt(cells [4]int, pair uint16) (Step, bool) {
 	b := &s.b
-	var floor, roof []int
+	var roof []int // the cells holding more than the pair
 	for _, c := range cells {
-		if b.cand[c] == pair {
-			floor = append(floor, c)
-		} else {
+		if b.cand[c] != pair {
 			roof = append(roof, c)
 		}
 	}
@@ -96,7 +98,7 @@ func (s *solver) urAt(cells [4]int, pair uint16) (Step, bool) {
 		cs := cells[:]
 		cs = slices.Clone(cs)
 		slices.Sort(cs)
-		return Step{Technique: name, Grade: 4.5, Cells: cs, Eliminations: elim, Digits: digitsOf(pair)}, true
+		return Step{Technique: name, Grade: gradeOf(name), Cells: cs, Eliminations: elim, Digits: digitsOf(pair)}, true
 	}
 	switch len(roof) {
 	case 1:
@@ -139,7 +141,7 @@ func (s *solver) urAt(cells [4]int, pair uint16) (Step, bool) {
 	return Step{}, false
 }
 
-// bug finds BUG+1 (5.6): every unsolved cell has two candidates but one,
+// bug finds BUG+1: every unsolved cell has two candidates but one,
 // which has three; the digit appearing three times in its units must go there.
 func (s *solver) bug() (Step, bool) {
 	if st, ok := s.bug1(); ok {
@@ -174,8 +176,245 @@ func (s *solver) bug1() (Step, bool) {
 			}
 		}
 		if all {
-			return Step{Technique: BUG1, Grade: 5.6, Cells: []int{odd}, Placements: []Candidate{{odd, d}}, Digits: []int{d}}, true
+			return Step{Technique: BUG1, Grade: gradeOf(BUG1), Cells: []int{odd}, Placements: []Candidate{{odd, d}}, Digits: []int{d}}, true
 		}
 	}
 	return Step{}, false
+}
+
+// urType3 finds unique rectangles of type 3 (graded by the size of the
+// naked set, see the technique table): the two cells of the rectangle holding extra digits share a unit; as one of
+// them must hold an extra digit, they act as one cell holding the extras,
+// which with k-1 other cells of the unit forms a naked set of k digits.
+func (s *solver) urType3() (Step, bool) {
+	var best Step
+	found := false
+	for cells, pair := range s.rectangles() {
+		if st, ok := s.ur3At(cells, pair); ok && (!found || st.Grade < best.Grade) {
+			best, found = st, true
+		}
+	}
+	return best, found
+}
+
+func (s *solver) ur3At(cells [4]int, pair uint16) (Step, bool) {
+	b := &s.b
+	var roof []int
+	for _, c := range cells {
+		if b.cand[c] != pair {
+			roof = append(roof, c)
+		}
+	}
+	if len(roof) != 2 {
+		return Step{}, false
+	}
+	extra := (b.cand[roof[0]] | b.cand[roof[1]]) &^ pair
+	var best Step
+	found := false
+	for k := 0; k < 3; k++ {
+		u := cellUnit[roof[0]][k]
+		if cellUnit[roof[1]][k] != u {
+			continue
+		}
+		// other cells of the unit that can join the set: no digit of the pair
+		var open uint16
+		for j, c := range unitCells[u] {
+			if c != roof[0] && c != roof[1] && popcount(b.cand[c]) >= 2 && b.cand[c]&pair == 0 {
+				open |= 1 << j
+			}
+		}
+		for n := 1; n <= 3; n++ {
+			grade := fromTenths(tenths(gradeOf(UniqueRectangle3)) + n - 1)
+			if found && grade >= best.Grade {
+				break
+			}
+			combos(open, n, func(js uint16) bool {
+				set, digits, elim := s.virtualSet(u, js, n, extra, roof)
+				if len(elim) == 0 {
+					return false
+				}
+				cs := slices.Clone(cells[:])
+				slices.Sort(cs)
+				best = Step{Technique: UniqueRectangle3, Grade: grade, Cells: cs, Eliminations: elim,
+					Digits: digitsOf(pair), Units: []int{u}}
+				best.roof = slices.Clone(roof)
+				best.set = set
+				best.setDigits = digitsOf(digits)
+				found = true
+				return true
+			})
+		}
+	}
+	return best, found
+}
+
+// virtualSet checks for a naked set in unit u made of the cells js picks
+// (a bitset of the unit's positions, n of them) and the virtual cell that
+// the cells virtual form together with their candidates extra: n+1 digits
+// over n+1 cells, as in unique rectangles and BUGs of type 3. It returns
+// the set's real cells, its digits and the candidates of those digits in the
+// unit's other cells, which go; no eliminations when js forms no such set.
+func (s *solver) virtualSet(u int, js uint16, n int, extra uint16, virtual []int) (set []int, digits uint16, elim []Candidate) {
+	b := &s.b
+	digits = extra
+	for m := js; m != 0; m &= m - 1 {
+		digits |= b.cand[unitCells[u][bits.TrailingZeros16(m)]]
+	}
+	if popcount(digits) != n+1 {
+		return nil, 0, nil
+	}
+	for j, c := range unitCells[u] {
+		if js&(1<<j) != 0 {
+			set = append(set, c)
+			continue
+		}
+		if slices.Contains(virtual, c) {
+			continue
+		}
+		for _, d := range digitsOf(b.cand[c] & digits) {
+			elim = append(elim, Candidate{c, d})
+		}
+	}
+	return set, digits, elim
+}
+
+// bugOthers finds the bivalue universal grave types 2 to 4: every unsolved
+// cell but a few "BUG cells" has two candidates, and with the BUG cells'
+// extra candidates gone every digit would fill every unit exactly twice,
+// a deadly pattern; so some extra candidate is true. Type 2: one common
+// extra digit; type 4: two BUG cells of a unit with a conjugate digit;
+// type 3: the BUG cells of a unit act as one cell holding the extras, in a
+// naked set (graded by its size, see the technique table).
+func (s *solver) bugOthers() (Step, bool) {
+	b := &s.b
+	var bugCells []int
+	for c := range 81 {
+		switch k := popcount(b.cand[c]); {
+		case k >= 3:
+			bugCells = append(bugCells, c)
+		}
+	}
+	if len(bugCells) < 2 || len(bugCells) > 4 {
+		return Step{}, false
+	}
+	// Choose the two digits each BUG cell keeps so that every digit
+	// appears exactly twice (or not at all) in every unit.
+	extras := make([]uint16, len(bugCells))
+	var try func(i int) bool
+	try = func(i int) bool {
+		if i == len(bugCells) {
+			return s.bugShape(bugCells, extras)
+		}
+		m := b.cand[bugCells[i]]
+		for _, keep := range pairsOf(m) {
+			extras[i] = m &^ keep
+			if try(i + 1) {
+				return true
+			}
+		}
+		return false
+	}
+	if !try(0) {
+		return Step{}, false
+	}
+	cells := slices.Clone(bugCells)
+	// Type 2: one extra digit, the same in every BUG cell.
+	all := uint16(0)
+	single := true
+	for _, e := range extras {
+		all |= e
+		single = single && popcount(e) == 1
+	}
+	if single && popcount(all) == 1 {
+		d := firstDigit(all)
+		see := sees[bugCells[0]]
+		for _, c := range bugCells[1:] {
+			see = see.and(sees[c])
+		}
+		var elim []Candidate
+		see.and(s.dcells[d]).each(func(c int) { elim = append(elim, Candidate{c, d}) })
+		if len(elim) > 0 {
+			return Step{Technique: BUG2, Grade: gradeOf(BUG2), Cells: cells, Eliminations: elim, Digits: []int{d}}, true
+		}
+	}
+	// The units holding every BUG cell.
+	var best Step
+	found := false
+	for k := 0; k < 3; k++ {
+		u := cellUnit[bugCells[0]][k]
+		in := true
+		for _, c := range bugCells[1:] {
+			in = in && cellUnit[c][k] == u
+		}
+		if !in {
+			continue
+		}
+		// Type 4: two BUG cells, one extra each, and a digit of both whose
+		// only places in the unit are these cells: each cell is its extra
+		// or that digit, so its other kept digit goes.
+		if len(bugCells) == 2 && popcount(extras[0]) == 1 && popcount(extras[1]) == 1 {
+			c1, c2 := bugCells[0], bugCells[1]
+			k1, k2 := b.cand[c1]&^extras[0], b.cand[c2]&^extras[1]
+			for m := k1 & k2; m != 0; m &= m - 1 {
+				x := bits.TrailingZeros16(m)
+				if popcount(b.positions(u, x)) != 2 {
+					continue
+				}
+				var elim []Candidate
+				if o := k1 &^ (1 << x); o != 0 {
+					elim = append(elim, Candidate{c1, firstDigit(o)})
+				}
+				if o := k2 &^ (1 << x); o != 0 {
+					elim = append(elim, Candidate{c2, firstDigit(o)})
+				}
+				if len(elim) > 0 && (!found || best.Grade > gradeOf(BUG4)) {
+					best, found = Step{Technique: BUG4, Grade: gradeOf(BUG4), Cells: cells, Eliminations: elim, Digits: []int{x}, Units: []int{u}}, true
+				}
+			}
+		}
+		// Type 3: a naked set of the extras with other cells of the unit.
+		var open uint16
+		for j, c := range unitCells[u] {
+			if popcount(b.cand[c]) == 2 {
+				open |= 1 << j
+			}
+		}
+		for n := 1; n <= 3; n++ {
+			g := fromTenths(tenths(gradeOf(BUG3)) + n - 1)
+			if found && g >= best.Grade {
+				break
+			}
+			combos(open, n, func(js uint16) bool {
+				set, digits, elim := s.virtualSet(u, js, n, all, bugCells)
+				if len(elim) == 0 {
+					return false
+				}
+				best = Step{Technique: BUG3, Grade: g, Cells: cells, Eliminations: elim, Units: []int{u}, Digits: digitsOf(all)}
+				best.set = set
+				best.setDigits = digitsOf(digits)
+				found = true
+				return true
+			})
+		}
+	}
+	return best, found
+}
+
+// bugShape reports whether, with extras[i] taken out of bugCells[i], every
+// digit has zero or two places in every unit.
+func (s *solver) bugShape(bugCells []int, extras []uint16) bool {
+	for u := 0; u < 27; u++ {
+		for d := 1; d <= 9; d++ {
+			n := popcount(s.b.positions(u, d))
+			for i, c := range bugCells {
+				if extras[i]&(1<<d) != 0 && unitSet[u].has(c) {
+					n--
+				}
+			}
+			if n != 0 && n != 2 {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -11,10 +11,11 @@ import (
 func (s *solver) xyWing(xyz bool) (Step, bool) {
 	b := &s.b
 	want := 2
-	name, grade := XYWing, 4.2
+	name := XYWing
 	if xyz {
-		want, name, grade = 3, XYZWing, 4.4
+		want, name = 3, XYZWing
 	}
+	grade := gradeOf(name)
 	for p := range 81 {
 		pm := b.cand[p]
 		if popcount(pm) != want || (!s.chg.has(p) && sees[p].and(s.chg).empty()) {
@@ -68,8 +69,8 @@ func (s *solver) xyWing(xyz bool) (Step, bool) {
 // n cells that all see each other holding n+1 digits, and a bivalue cell
 // x/z outside them whose x is restricted (every set cell with x sees it):
 // one of the set cells or the bivalue cell is z, so z goes from every cell
-// seeing all of them that hold z. Grades 5.5-5.6 and 6.2-6.4, by the largest
-// set cell.
+// seeing all of them that hold z. Graded by the largest set cell (see the
+// technique table).
 func (s *solver) alsWing(n int) (Step, bool) {
 	b := &s.b
 	var best Step
@@ -134,17 +135,17 @@ func (s *solver) alsWingAt(set []int, digits uint16, best *Step, bestElim *int, 
 		around[0] |= sees[c][0]
 		around[1] |= sees[c][1]
 	}
-	var base float64 = 5.5
-	spread := 1
+	name := WXYZWing
 	if n == 4 {
-		base, spread = 6.2, 2
+		name = VWXYZWing
 	}
+	// Sukaku Explainer: the top grade less 0.1 for each candidate the
+	// largest set cell is away from three.
 	diff := 3 - maxCard
 	if diff < 0 {
 		diff = -diff
 	}
-	grade := base + float64(spread-diff)*0.1
-	grade = float64(int(grade*10+0.5)) / 10
+	grade := fromTenths(tenths(topOf(name)) - diff)
 	if *found && grade > best.Grade {
 		return // cannot beat the best set found
 	}
@@ -193,10 +194,6 @@ func (s *solver) alsWingAt(set []int, digits uint16, best *Step, bestElim *int, 
 				see.each(func(c int) { elim = append(elim, Candidate{c, z}) })
 				cells := append(slices.Clone(set), yz)
 				slices.Sort(cells)
-				name := WXYZWing
-				if n == 4 {
-					name = VWXYZWing
-				}
 				*best = Step{Technique: name, Grade: grade, Cells: cells, Eliminations: elim, Digits: []int{z}}
 				*bestElim = ne
 				*found = true

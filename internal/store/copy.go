@@ -45,20 +45,13 @@ func (db *DB) Restore(ctx context.Context, ps []sudoku.Puzzle) error {
 		}
 		t := db.newTally()
 		var repeats int64 // submissions past each row's first: the tally counts one a row
-		args := make([]any, 0, restoreRows*20)
+		args := make([]any, 0, restoreRows*len(restoreColumns))
 		for start := 0; start < len(ps); start += restoreRows {
 			part := ps[start:min(start+restoreRows, len(ps))]
 			args = args[:0]
 			for i := range part {
 				p := &part[i]
-				var same any
-				if p.SameAs != nil {
-					same = *p.SameAs
-				}
-				args = append(args, p.ID, p.Givens.String(), p.Givens.Key(), p.Solution.String(), p.Givens.Clues(), p.Solutions,
-					p.Backtracks, p.Guesses, p.Nodes, p.SolveNS, p.EngineVersion, p.SubmittedAt.UnixNano(), p.Submissions,
-					p.Canonical.String(), p.Canonical.Key(), same)
-				args = append(args, gradeArgs(p)...)
+				args = appendArgs(args, restoreColumns, p)
 				t.add(p)
 				repeats += p.Submissions - 1
 			}
@@ -126,13 +119,13 @@ const restoreRows = 64
 // restoreSQL inserts n rows with their ids.
 func restoreSQL(n int) string {
 	var q strings.Builder
-	q.WriteString(`INSERT INTO puzzles (id, givens, givens_key, solution, clues, solutions, backtracks, guesses, nodes, solve_ns,
-engine_version, submitted_at, submissions, canonical, canonical_key, same_as, grade, grade_floor, technique, grade_version) VALUES `)
+	q.WriteString("INSERT INTO puzzles (" + names(restoreColumns, "") + ") VALUES ")
+	row := placeholders(len(restoreColumns))
 	for i := range n {
 		if i > 0 {
 			q.WriteByte(',')
 		}
-		q.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+		q.WriteString(row)
 	}
 	return q.String()
 }

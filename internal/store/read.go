@@ -6,7 +6,6 @@ import (
 	"database/sql/driver"
 	"fmt"
 	"strconv"
-	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -20,58 +19,30 @@ const exportMmap = 1 << 40
 // memory stays flat however large the archive, and the puzzles are a
 // consistent snapshot. An error from fn stops the export and is returned.
 func (db *DB) Export(ctx context.Context, q sudoku.ListQuery, fn func(sudoku.Puzzle) error) error {
-	return db.export(ctx, q, exportColumns, func(rows *sql.Rows) error {
+	return db.export(ctx, q, export.sql, func(rows *sql.Rows) error {
 		cols, err := rows.Columns()
 		if err != nil {
 			return fmt.Errorf("export: %w", err)
 		}
-		// A merged order selects its key columns after the packed ones;
-		// they are read and dropped.
-		extra := make([]any, len(cols)-len(packed{}))
+		// A merged order selects its key columns after the export's
+		// values; they are read and dropped.
+		n := len(export.packAt)
 		dest := make([]any, len(cols)) // reused row after row
+		extra := make([]any, len(cols)-n)
 		for i := range extra {
-			dest[len(packed{})+i] = &extra[i]
+			dest[n+i] = &extra[i]
 		}
-		return pipe(ctx, rows, func(scan func(...any) error, v *packed) error {
-			for i := range v {
-				dest[i] = &v[i]
+		r := make([]any, len(readColumns))
+		return pipe(ctx, rows, func(scan func(...any) error, v *[]any) error {
+			if *v == nil {
+				*v = make([]any, n)
+			}
+			for i := range *v {
+				dest[i] = &(*v)[i]
 			}
 			return scan(dest...)
-		}, unpack, fn)
+		}, func(v *[]any) (sudoku.Puzzle, error) { return export.unpack(*v, r) }, fn)
 	})
-}
-
-// exportColumns is columns packed into fewer values for an export, whose
-// reading goroutine steps the database one column at a time (with the
-// SQLite driver, several calls and a mutex per column): the three grids as
-// one text, and solutions with the grade floor as one integer. unpack
-// turns a row of them back into a puzzle. The orders' key columns (clues,
-// grade, solve_ns, ...) stay columns of their own.
-const exportColumns = `id, givens || solution || coalesce(canonical, ''), clues, solutions | (grade_floor << 2), backtracks, guesses, nodes, solve_ns, engine_version, submitted_at, submissions, same_as, grade, technique, grade_version`
-
-// A packed row is the values of exportColumns.
-type packed [15]any
-
-// unpack converts a row of exportColumns.
-func unpack(v *packed) (sudoku.Puzzle, error) {
-	var r row
-	grids, ok := v[1].(string)
-	if !ok || len(grids) != 2*81 && len(grids) != 3*81 {
-		return sudoku.Puzzle{}, fmt.Errorf("puzzle %v: stored grids hold %T of %d characters, want 162 or 243", v[0], v[1], len(grids))
-	}
-	r[1], r[2] = grids[:81], grids[81:162]
-	if len(grids) == 3*81 {
-		r[12] = grids[162:]
-	}
-	n, ok := v[3].(int64)
-	if !ok {
-		return sudoku.Puzzle{}, fmt.Errorf("puzzle %v: solutions and grade floor hold %T, want an integer", v[0], v[3])
-	}
-	r[4], r[15] = n&3, n>>2
-	r[0], r[3] = v[0], v[2]
-	copy(r[5:12], v[4:11]) // backtracks ... submissions
-	r[13], r[14], r[16], r[17] = v[11], v[12], v[13], v[14]
-	return puzzleOf(&r)
 }
 
 // ExportGivens is Export for a caller that needs only each puzzle's givens
@@ -172,6 +143,17 @@ const (
 	exportAhead = 4
 )
 
+// grow returns ps one element longer. A chunk back from pipe's free list
+// keeps its old rows past its length: scan overwrites them (and reuses what
+// they hold, such as a slice).
+func grow[R any](ps []R) []R {
+	if len(ps) < cap(ps) {
+		return ps[:len(ps)+1]
+	}
+	var zero R
+	return append(ps, zero)
+}
+
 // pipe reads rows on a goroutine of its own, each by scan into an R,
 // while the caller's goroutine converts the rows already read to T by conv
 // and runs fn on them, so that SQLite and the caller's encoding use two
@@ -201,8 +183,7 @@ func pipe[R, T any](parent context.Context, rows *sql.Rows, scan func(func(...an
 				ps = make([]R, 0, exportChunk)
 			}
 			for len(ps) < exportChunk && rows.Next() {
-				var zero R
-				ps = append(ps, zero)
+				ps = grow(ps)
 				if err := scan(rows.Scan, &ps[len(ps)-1]); err != nil {
 					readErr = fmt.Errorf("export: %w", err)
 					return
@@ -260,85 +241,6 @@ func pipe[R, T any](parent context.Context, rows *sql.Rows, scan func(func(...an
 		return err
 	}
 	return readErr
-}
-
-// scanPuzzle reads one row of columns through scan (a Row's or Rows'
-// Scan). It scans into interface values and converts by hand, which skips
-// database/sql's reflection (and, for an int field, its round trip through
-// strconv) on every column of every row of an export.
-func scanPuzzle(scan func(...any) error) (sudoku.Puzzle, error) {
-	var v row
-	if err := scanRow(scan, &v); err != nil {
-		return sudoku.Puzzle{}, err
-	}
-	return puzzleOf(&v)
-}
-
-// A row is the values of columns as the driver returns them.
-type row [18]any
-
-// scanRow reads one row of columns into v.
-func scanRow(scan func(...any) error, v *row) error {
-	return scan(&v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10], &v[11],
-		&v[12], &v[13], &v[14], &v[15], &v[16], &v[17])
-}
-
-// puzzleOf converts a row of columns.
-func puzzleOf(v *row) (sudoku.Puzzle, error) {
-	var bad error
-	num := func(i int) int64 {
-		n, ok := v[i].(int64)
-		if !ok && bad == nil {
-			bad = fmt.Errorf("column %d holds %T, want an integer", i, v[i])
-		}
-		return n
-	}
-	text := func(i int) string {
-		s, ok := v[i].(string)
-		if !ok && bad == nil {
-			bad = fmt.Errorf("column %d holds %T, want text", i, v[i])
-		}
-		return s
-	}
-	p := sudoku.Puzzle{
-		ID: num(0), Clues: int(num(3)), Solutions: int(num(4)),
-		Backtracks: num(5), Guesses: num(6), Nodes: num(7), SolveNS: num(8),
-		EngineVersion: text(9), SubmittedAt: time.Unix(0, num(10)).UTC(), Submissions: num(11),
-	}
-	p.Unique = p.Solutions == 1
-	if v[13] != nil {
-		id := num(13)
-		p.SameAs = &id
-	}
-	p.SetGradeTenths(num(14))
-	p.GradeFloor = num(15) != 0
-	p.Technique = text(16)
-	if v[17] != nil {
-		p.GradeVersion = text(17)
-	} else {
-		p.Band = "" // waiting for a grade (again): no band, as the band column says
-	}
-	givens, solution := text(1), text(2)
-	var canonical string
-	if v[12] != nil {
-		canonical = text(12)
-	}
-	if bad != nil {
-		return p, fmt.Errorf("puzzle %d: %w", p.ID, bad)
-	}
-	var err error
-	if p.Givens, err = gridOf(givens); err != nil {
-		return p, fmt.Errorf("puzzle %d: givens: %w", p.ID, err)
-	}
-	if p.Solution, err = gridOf(solution); err != nil {
-		return p, fmt.Errorf("puzzle %d: solution: %w", p.ID, err)
-	}
-	if canonical != "" {
-		if p.Canonical, err = gridOf(canonical); err != nil {
-			return p, fmt.Errorf("puzzle %d: canonical: %w", p.ID, err)
-		}
-	}
-	return p, nil
 }
 
 // gridOf decodes the canonical text of a stored grid.

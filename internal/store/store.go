@@ -133,6 +133,8 @@ type DB struct {
 	// batches and batched count group commits and the submissions they
 	// carried, for the benchmarks.
 	batches, batched atomic.Int64
+
+	finishes finishQueue // attempts finished together (attempts.go)
 }
 
 // Open opens the archive at dsn and applies every migration it lacks, each
@@ -157,6 +159,11 @@ func openSQLite(ctx context.Context, path string) (_ *DB, err error) {
 	}
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		return nil, errors.New("is a directory, not a database file")
+	} else if err == nil && fi.Size() == 0 {
+		// SQLite would take an empty file for an empty database and
+		// make it an archive: whatever the file was meant for, it was
+		// not that. A new archive is made where no file is.
+		return nil, errors.New("is an empty file (0 bytes), not an SQLite database: remove it, or name another file")
 	}
 	db := &DB{path: path, d: sqliteDialect, ops: make(chan *op, 4*maxBatch), stopped: make(chan struct{}), listStmts: make(map[string]*sql.Stmt), listPending: make(map[string]bool), known: newKnownClasses()}
 	defer func() {

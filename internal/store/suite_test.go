@@ -81,7 +81,7 @@ var suite = []struct {
 }
 
 func runSuite(t *testing.T, bk backend) {
-	for _, tc := range suite {
+	for _, tc := range append(suite, playersSuite...) {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t, bk) })
 	}
 }

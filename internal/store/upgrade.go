@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -112,10 +113,7 @@ func (db *DB) Remeasure(ctx context.Context, ps []sudoku.Puzzle) error {
 			return err
 		}
 		defer find.Close()
-		update, err := tx.Prepare(db.d.sql(`UPDATE puzzles SET solution = ?, solutions = ?, backtracks = ?, guesses = ?, nodes = ?,
-solve_ns = ?, engine_version = ?, canonical = ?, canonical_key = ?, same_as = ?,
-grade = ?, grade_floor = ?, technique = ?, grade_version = ?
-WHERE id = ? AND givens_key = ?`))
+		update, err := tx.Prepare(db.d.sql(remeasureSQL))
 		if err != nil {
 			return err
 		}
@@ -126,7 +124,7 @@ WHERE id = ? AND givens_key = ?`))
 			p := &ps[i]
 			key := p.Canonical.Key()
 			var first int64
-			var same any
+			var same *int64
 			switch err := find.QueryRow(key).Scan(&first); {
 			case errors.Is(err, sql.ErrNoRows):
 				if _, err := tx.Exec(db.d.sql("INSERT INTO classes (canonical_key, first_id) VALUES (?, ?)"), key, p.ID); err != nil {
@@ -140,11 +138,11 @@ WHERE id = ? AND givens_key = ?`))
 			case err != nil:
 				return err
 			case first != p.ID:
-				same = first
+				same = &first
 			}
-			args := []any{p.Solution.String(), p.Solutions, p.Backtracks, p.Guesses, p.Nodes,
-				p.SolveNS, p.EngineVersion, p.Canonical.String(), key, same}
-			args = append(args, gradeArgs(p)...)
+			q := *p
+			q.SameAs = same
+			args := appendArgs(make([]any, 0, len(measureColumns)+2), measureColumns, &q)
 			res, err := update.Exec(append(args, p.ID, p.Givens.Key())...)
 			if err != nil {
 				return fmt.Errorf("puzzle %d: %w", p.ID, err)
@@ -181,13 +179,14 @@ func (db *DB) SetGrades(ctx context.Context, ps []sudoku.Puzzle) error {
 		return db.setGradesArrays(ctx, ps)
 	}
 	err := db.write(ctx, func(tx *sql.Tx) error {
-		update, err := tx.Prepare(db.d.sql("UPDATE puzzles SET grade = ?, grade_floor = ?, technique = ?, grade_version = ? WHERE id = ?"))
+		update, err := tx.Prepare(db.d.sql("UPDATE puzzles SET " + assignments(gradeColumns) + " WHERE id = ?"))
 		if err != nil {
 			return err
 		}
 		defer update.Close()
 		for i := range ps {
-			if _, err := update.Exec(append(gradeArgs(&ps[i]), ps[i].ID)...); err != nil {
+			args := appendArgs(make([]any, 0, len(gradeColumns)+1), gradeColumns, &ps[i])
+			if _, err := update.Exec(append(args, ps[i].ID)...); err != nil {
 				return fmt.Errorf("puzzle %d: %w", ps[i].ID, err)
 			}
 		}
@@ -205,17 +204,12 @@ func (db *DB) SetGrades(ctx context.Context, ps []sudoku.Puzzle) error {
 // took 27 s that way and 15 s this way (as long as on SQLite).
 func (db *DB) setGradesArrays(ctx context.Context, ps []sudoku.Puzzle) error {
 	n := len(ps)
-	ids, grades, floors := make([]int64, n), make([]int64, n), make([]int64, n)
-	techniques, versions := make([]string, n), make([]string, n)
+	args := make([]any, 0, n*len(setGradesColumns))
 	for i := range ps {
-		g := gradeArgs(&ps[i])
-		ids[i], grades[i], techniques[i], versions[i] = ps[i].ID, g[0].(int64), g[2].(string), g[3].(string)
-		floors[i] = int64(g[1].(int))
+		args = appendArgs(args, setGradesColumns, &ps[i])
 	}
 	err := db.write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.Exec(`UPDATE puzzles AS p SET grade = u.grade, grade_floor = u.floor, technique = u.technique, grade_version = u.version
-FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[]) AS u (id, grade, floor, technique, version)
-WHERE p.id = u.id`, ids, grades, floors, techniques, versions)
+		_, err := tx.Exec(setGradesArraysSQL, unnestArgs(setGradesColumns, args, n)...)
 		return err
 	})
 	if err != nil {
@@ -223,6 +217,28 @@ WHERE p.id = u.id`, ids, grades, floors, techniques, versions)
 	}
 	return nil
 }
+
+// remeasureSQL rewrites a row's measures and grade (Remeasure).
+var remeasureSQL = "UPDATE puzzles SET " + assignments(measureColumns) + " WHERE id = ? AND givens_key = ?"
+
+// setGradesColumns are the values setGradesArraysSQL takes for each row:
+// the grade's columns, then the id.
+var setGradesColumns = append(slices.Clone(gradeColumns), columnsWhere(func(c *column) bool { return c.name == "id" })...)
+
+// setGradesArraysSQL writes the grades of many rows, one array per column
+// of setGradesColumns.
+var setGradesArraysSQL = func() string {
+	var set, arrays []string
+	for i, c := range setGradesColumns {
+		arrays = append(arrays, fmt.Sprintf("$%d::%s[]", i+1, c.kind.pgType()))
+		if c.name != "id" {
+			set = append(set, c.name+" = u."+c.name)
+		}
+	}
+	return "UPDATE puzzles AS p SET " + strings.Join(set, ", ") + `
+FROM unnest(` + strings.Join(arrays, ", ") + ") AS u (" + names(setGradesColumns, "") + `)
+WHERE p.id = u.id`
+}()
 
 // write runs fn in a transaction of the writer goroutine.
 func (db *DB) write(ctx context.Context, fn func(*sql.Tx) error) error {

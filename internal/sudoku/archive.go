@@ -2,6 +2,7 @@ package sudoku
 
 import (
 	"errors"
+	"strings"
 	"time"
 )
 
@@ -105,6 +106,15 @@ const (
 
 // Sorts lists every valid Sort, default first.
 var Sorts = []Sort{SortDifficulty, SortBacktracks, SortSolveTime, SortSubmitted, SortClues, SortGrade}
+
+// SortNames lists Sorts for a message: "difficulty, backtracks, ...".
+func SortNames() string {
+	names := make([]string, len(Sorts))
+	for i, s := range Sorts {
+		names[i] = string(s)
+	}
+	return strings.Join(names, ", ")
+}
 
 // Valid reports whether s is one of Sorts.
 func (s Sort) Valid() bool {

@@ -129,10 +129,11 @@ func (s *Server) apiPuzzle(c echo.Context) error {
 }
 
 // puzzleParam loads the puzzle named by the :id path parameter. An id that
-// is not a positive number names no puzzle: 404, like an unknown one.
+// is not a canonical positive number ("+1", "01" are not) names no puzzle:
+// 404, like an unknown one.
 func (s *Server) puzzleParam(c echo.Context) (sudoku.Puzzle, error) {
-	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
-	if err != nil || id < 1 {
+	id, err := sudoku.ParseID("id", c.Param("id"))
+	if err != nil {
 		return sudoku.Puzzle{}, sudoku.ErrNotFound
 	}
 	p, err := s.archive.Puzzle(c.Request().Context(), id)
@@ -160,13 +161,14 @@ func requestListQuery(c echo.Context) (sudoku.ListQuery, url.Values, error) {
 
 // parseListQuery validates the query parameters of a listing. An empty value
 // means the default; anything else unknown is a 400 that names the parameter
-// and what it takes.
+// and what it takes. Numbers go through the one reader of user numbers
+// (sudoku.ParseWhole, sudoku.ParseGrade).
 func parseListQuery(v url.Values) (sudoku.ListQuery, error) {
 	q := sudoku.ListQuery{Sort: sudoku.SortDifficulty, Desc: true, Limit: sudoku.DefaultLimit}
 	if s := v.Get("sort"); s != "" {
 		q.Sort = sudoku.Sort(s)
 		if !q.Sort.Valid() {
-			return q, badRequest("invalid \"sort\" %q: use one of difficulty, backtracks, solve_time, submitted, clues, grade", s)
+			return q, &sudoku.InputError{Name: `"sort"`, Value: s, Reason: "use one of " + sudoku.SortNames()}
 		}
 	}
 	switch o := v.Get("order"); o {
@@ -174,48 +176,29 @@ func parseListQuery(v url.Values) (sudoku.ListQuery, error) {
 	case "asc":
 		q.Desc = false
 	default:
-		return q, badRequest("invalid \"order\" %q: use asc or desc", o)
+		return q, &sudoku.InputError{Name: `"order"`, Value: o, Reason: "use asc or desc"}
 	}
 	if l := v.Get("limit"); l != "" {
-		n, err := strconv.Atoi(l)
-		if err != nil || n < 1 || n > sudoku.MaxLimit {
-			return q, badRequest("invalid \"limit\" %q: use a whole number from 1 to %d", l, sudoku.MaxLimit)
-		}
-		q.Limit = n
-	}
-	if u := v.Get("unique"); u != "" {
-		b, err := strconv.ParseBool(u)
+		n, err := sudoku.ParseWhole(`"limit"`, l, 1, sudoku.MaxLimit)
 		if err != nil {
-			return q, badRequest("invalid \"unique\" %q: use true or false", u)
+			return q, err
 		}
-		q.UniqueOnly = b
+		q.Limit = int(n)
 	}
-	for _, f := range []struct {
-		name string
-		to   *int64
-	}{{"grade_min", &q.GradeMin}, {"grade_max", &q.GradeMax}} {
-		if g := v.Get(f.name); g != "" {
-			x, err := strconv.ParseFloat(g, 64)
-			if err != nil || x < 1 || x > 20 {
-				return q, badRequest("invalid %q %q: use a grade from 1.0 to 20.0, like 7.2", f.name, g)
-			}
-			*f.to = int64(x*10 + 0.5)
-		}
+	var err error
+	if q.UniqueOnly, err = boolParam(v, "unique", "use true or false"); err != nil {
+		return q, err
 	}
-	if q.GradeMin > 0 && q.GradeMax > 0 && q.GradeMin > q.GradeMax {
-		return q, badRequest("invalid grade range: \"grade_min\" %.1f is above \"grade_max\" %.1f", float64(q.GradeMin)/10, float64(q.GradeMax)/10)
+	if q.Distinct, err = boolParam(v, "distinct", "use 1 (one row per puzzle) or 0"); err != nil {
+		return q, err
 	}
-	if d := v.Get("distinct"); d != "" {
-		b, err := strconv.ParseBool(d)
-		if err != nil {
-			return q, badRequest("invalid \"distinct\" %q: use 1 (one row per puzzle) or 0", d)
-		}
-		q.Distinct = b
+	if q.GradeMin, q.GradeMax, err = gradeParams(v); err != nil {
+		return q, err
 	}
 	if b := v.Get("band"); b != "" {
 		q.Band = sudoku.Band(b)
 		if !q.Band.Valid() {
-			return q, badRequest("invalid \"band\" %q: use one of %s", b, bandNames())
+			return q, &sudoku.InputError{Name: `"band"`, Value: b, Reason: "use one of " + bandNames()}
 		}
 	}
 	q.Cursor = v.Get("cursor")
@@ -223,6 +206,39 @@ func parseListQuery(v url.Values) (sudoku.ListQuery, error) {
 		return q, sudoku.ErrInvalidCursor
 	}
 	return q, nil
+}
+
+// boolParam reads an optional true/false parameter.
+func boolParam(v url.Values, name, reason string) (bool, error) {
+	s := v.Get(name)
+	if s == "" {
+		return false, nil
+	}
+	b, err := strconv.ParseBool(s)
+	if err != nil {
+		return false, &sudoku.InputError{Name: strconv.Quote(name), Value: s, Reason: reason}
+	}
+	return b, nil
+}
+
+// gradeParams reads grade_min and grade_max, in tenths (0 for none).
+func gradeParams(v url.Values) (lo, hi int64, err error) {
+	for _, f := range []struct {
+		name string
+		to   *int64
+	}{{"grade_min", &lo}, {"grade_max", &hi}} {
+		if g := v.Get(f.name); g != "" {
+			x, err := sudoku.ParseGrade(strconv.Quote(f.name), g)
+			if err != nil {
+				return 0, 0, err
+			}
+			*f.to = sudoku.Tenths(x)
+		}
+	}
+	if lo > 0 && hi > 0 && lo > hi {
+		return 0, 0, badRequest("invalid grade range: \"grade_min\" %.1f is above \"grade_max\" %.1f", float64(lo)/10, float64(hi)/10)
+	}
+	return lo, hi, nil
 }
 
 // bandNames lists the bands for an error message: "easy, medium, ...".
@@ -276,7 +292,7 @@ func readJSON(c echo.Context, v any) error {
 	ct := req.Header.Get(echo.HeaderContentType)
 	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != echo.MIMEApplicationJSON {
 		return echo.NewHTTPError(http.StatusUnsupportedMediaType,
-			fmt.Sprintf("send the body as application/json (Content-Type was %q)", ct))
+			fmt.Sprintf("send the body as application/json (Content-Type was %s)", sudoku.Echo(ct)))
 	}
 	body, err := io.ReadAll(req.Body)
 	if err != nil {

@@ -87,7 +87,7 @@ func kindOf(err error) kind {
 		r        retryable
 	)
 	switch {
-	case errors.As(err, &parseErr):
+	case errors.As(err, &parseErr), errors.As(err, new(*sudoku.InputError)):
 		return kindInvalid
 	case errors.As(err, &conflict),
 		errors.Is(err, sudoku.ErrNoSolution), errors.Is(err, sudoku.ErrBudget), errors.Is(err, sudoku.ErrNoGivens):

@@ -42,7 +42,7 @@ func readGenerateRequest(c echo.Context) (generate.Target, bool, error) {
 	ct := req.Header.Get(echo.HeaderContentType)
 	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != echo.MIMEApplicationJSON {
 		return generate.Target{}, false, echo.NewHTTPError(http.StatusUnsupportedMediaType,
-			fmt.Sprintf("send the body as application/json (Content-Type was %q)", ct))
+			fmt.Sprintf("send the body as application/json (Content-Type was %s)", sudoku.Echo(ct)))
 	}
 	body, err := io.ReadAll(req.Body)
 	if err != nil {
@@ -135,18 +135,14 @@ func (s *Server) generatePage(c echo.Context) error {
 // play; a bad form or a missed target comes back as the form with the
 // message (422).
 func (s *Server) generateForm(c echo.Context) error {
-	f := templates.GenerateForm{
+	f := &templates.GenerateForm{
 		CSRF: csrfToken(c), Kind: c.FormValue("kind"), Band: c.FormValue("band"),
 		Min: c.FormValue("min"), Max: c.FormValue("max"), Symmetric: c.FormValue("symmetric") != "",
 	}
-	var t generate.Target
-	var err error
-	if f.Kind == "grade" {
-		t, err = generate.ParseGrade(f.Min + "-" + f.Max)
-	} else {
-		f.Kind = "band"
-		t = generate.Target{Band: sudoku.Band(f.Band)}
-		err = t.Validate()
+	t, err := formTarget(f)
+	status := http.StatusUnprocessableEntity
+	if errors.As(err, new(*sudoku.InputError)) {
+		status = http.StatusBadRequest
 	}
 	if err == nil {
 		var p sudoku.Puzzle
@@ -161,7 +157,28 @@ func (s *Server) generateForm(c echo.Context) error {
 		err = errors.New(fmt.Sprint(he.Message))
 	}
 	f.Error = sentence(err.Error())
-	return s.render(c, http.StatusUnprocessableEntity, templates.GeneratePage(f))
+	return s.render(c, status, templates.GeneratePage(*f))
+}
+
+// formTarget reads the target of the generate form; f.Kind is "band"
+// afterwards unless it was "grade". A grade that is no number on the scale
+// is an *sudoku.InputError, checked before any search starts.
+func formTarget(f *templates.GenerateForm) (generate.Target, error) {
+	if f.Kind != "grade" {
+		f.Kind = "band"
+		t := generate.Target{Band: sudoku.Band(f.Band)}
+		return t, t.Validate()
+	}
+	lo, err := sudoku.ParseGrade("minimum grade", f.Min)
+	if err != nil {
+		return generate.Target{}, err
+	}
+	hi, err := sudoku.ParseGrade("maximum grade", f.Max)
+	if err != nil {
+		return generate.Target{}, err
+	}
+	t := generate.Target{MinGrade: lo, MaxGrade: hi}
+	return t, t.Validate()
 }
 
 // The puzzle of the day. Every date from DailyFirst on has its own
@@ -242,7 +259,7 @@ func dailyDate(c echo.Context) (time.Time, error) {
 	}
 	d, err := time.Parse(time.DateOnly, v)
 	if err != nil {
-		return d, badRequest("invalid \"date\" %q: use YYYY-MM-DD", v)
+		return d, &sudoku.InputError{Name: `"date"`, Value: v, Reason: "use YYYY-MM-DD"}
 	}
 	if d.Before(DailyFirst) || d.After(today().AddDate(0, 0, 1)) {
 		return d, badRequest("there is no puzzle of the day for %s: they run from %s to tomorrow", v, DailyFirst.Format(time.DateOnly))

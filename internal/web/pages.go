@@ -39,9 +39,10 @@ const homeListLen = 5
 func (s *Server) home(c echo.Context) error {
 	form := templates.SubmitForm{CSRF: csrfToken(c)}
 	if v := c.QueryParam("example"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > len(examples) {
-			return badRequest("there is no example %q: the examples are numbered 1 to %d", v, len(examples))
+		n, err := sudoku.ParseWhole(`"example"`, v, 1, int64(len(examples)))
+		if err != nil {
+			return &sudoku.InputError{Name: `"example"`, Value: v,
+				Reason: fmt.Sprintf("there is no such example: the examples are numbered 1 to %d", len(examples))}
 		}
 		form.Input = inLines(examples[n-1].Puzzle)
 		form.Cells = previewCells(form.Input)
@@ -209,9 +210,9 @@ func (s *Server) history(c echo.Context) error {
 	}
 	view := templates.HistoryView{Sort: q.Sort, Desc: q.Desc, UniqueOnly: q.UniqueOnly, Distinct: q.Distinct, GradeMin: q.GradeMin, GradeMax: q.GradeMax, Band: q.Band, Limit: q.Limit, Cursor: q.Cursor}
 	if a := v.Get("around"); a != "" && q.Cursor == "" {
-		id, err := strconv.ParseInt(a, 10, 64)
-		if err != nil || id < 1 {
-			return badRequest("invalid \"around\" %q: use the id of an archived puzzle", a)
+		id, err := sudoku.ParseID(`"around"`, a)
+		if err != nil {
+			return err
 		}
 		q.Around = id
 		view.Highlight = id

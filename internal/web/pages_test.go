@@ -468,7 +468,7 @@ func TestPuzzlePageNotFound(t *testing.T) {
 			if got := tid(doc, "error-message").Text(); !strings.HasPrefix(got, "There is no") {
 				t.Errorf("message %q", got)
 			}
-			if doc.Find("nav a").Length() != 4 {
+			if doc.Find("nav a").Length() != 5 {
 				t.Error("error page lacks the site's navigation")
 			}
 		})

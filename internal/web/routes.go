@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/sudoku-archive/sudoku/internal/account"
 )
 
 // Paths the middleware and handlers refer to.
@@ -12,6 +14,7 @@ const (
 	exportPath  = "/api/export"
 	tracePath   = "/api/puzzles/:id/trace"
 	explainPath = "/api/puzzles/:id/explain"
+	sharePath   = "/p/:cells"
 )
 
 // routes is the route table: every path the server answers, in one place.
@@ -45,12 +48,16 @@ func (s *Server) routes() {
 	get("/puzzles/print", s.printSheet, s.csrfCheck) // the history's page, four puzzles to a printed sheet (share.go)
 	get("/puzzles/:id", s.puzzlePage, s.csrfCheck)
 	get("/stats", s.stats, s.csrfCheck)
-	get("/p/:cells", s.sharedPuzzle, s.csrfCheck) // share link: the puzzle in the path (share.go)
+	get(sharePath, s.sharedPuzzle, s.csrfCheck)   // share link: the puzzle in the path (share.go)
 	get("/generate", s.generatePage, s.csrfCheck) // the "New puzzle" form (generate.go)
 	get("/daily", s.dailyPage, s.csrfCheck)       // 303 to the puzzle of the day (generate.go)
 	e.POST("/puzzles", s.submitForm, s.csrfCheck)
 	e.POST("/generate", s.generateForm, s.csrfCheck)
 	e.POST(importPath, s.importUpload, s.csrfCheck) // multipart upload of a file of puzzles (upload.go)
+
+	if s.players != nil {
+		s.playerRoutes(get)
+	}
 
 	// A static path that is also a value of a parameter route
 	// (/api/puzzles/:id) would fall through to it for the methods it does
@@ -78,4 +85,26 @@ func (s *Server) healthz(c echo.Context) error {
 		return echo.NewHTTPError(http.StatusServiceUnavailable, "database unavailable").SetInternal(err)
 	}
 	return c.String(http.StatusOK, "ok")
+}
+
+// playerRoutes are the routes of players and attempts (players.go): each
+// says who may use it. ensurePlayer makes an anonymous player on the first
+// play; need(RolePlayer) wants any player (401 or /login without one).
+func (s *Server) playerRoutes(get func(string, echo.HandlerFunc, ...echo.MiddlewareFunc)) {
+	e := s.echo
+	player := s.need(account.RolePlayer)
+	e.POST("/api/attempts", s.apiStartAttempt, s.ensurePlayer)
+	e.POST("/api/attempts/:id", s.apiFinishAttempt, player)
+	get("/api/me", s.apiMe, player)
+	get("/api/me/attempts", s.apiMeAttempts, player)
+	get("/api/me/export", s.apiMeExport, player)
+	e.DELETE("/api/me", s.apiMeDelete, player)
+
+	get("/me", s.mePage, s.csrfCheck) // anyone: without a player it says how to become one
+	e.POST("/me/delete", s.meDelete, s.csrfCheck, player)
+	get("/signup", s.signupPage, s.csrfCheck)
+	e.POST("/signup", s.signupForm, s.csrfCheck)
+	get("/login", s.loginPage, s.csrfCheck)
+	e.POST("/login", s.loginForm, s.csrfCheck)
+	e.POST("/logout", s.logout, s.csrfCheck)
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 	"golang.org/x/time/rate"
 
+	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -109,6 +110,9 @@ type Config struct {
 	CSRFSecret []byte
 	// Logger receives request logs and 5xx errors; nil means slog.Default().
 	Logger *slog.Logger
+	// SecureCookies marks the session cookie Secure even on plain HTTP
+	// (behind a proxy that ends TLS); over TLS it is always Secure.
+	SecureCookies bool
 }
 
 // Defaults for the zero fields of Config.
@@ -169,6 +173,8 @@ type Server struct {
 	traces  *traceCache
 	csrf    csrfSigner
 	dailies dailyCache // the puzzle of the day by date (generate.go)
+	players Players    // nil: the archive keeps no players (players.go)
+	signer  account.Signer
 }
 
 // New returns a server over archive with its middleware and routes in place.
@@ -200,7 +206,9 @@ func New(archive Archive, cfg Config) *Server {
 		exports: newGate(maxExports, time.Second),
 		traces:  newTraceCache(traceCacheBytes),
 		csrf:    newCSRFSigner(cfg.CSRFSecret),
+		signer:  account.NewSigner(cfg.CSRFSecret),
 	}
+	s.players, _ = archive.(Players)
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -209,6 +217,7 @@ func New(archive Archive, cfg Config) *Server {
 	e.HidePort = true
 	e.HTTPErrorHandler = s.handleError
 	e.IPExtractor = ipExtractor(cfg.TrustedProxies)
+	e.SchemeExtractor = schemeExtractor(cfg.TrustedProxies)
 	s.assets = loadAssets()
 	s.middleware()
 	s.routes()
@@ -227,8 +236,22 @@ func ipExtractor(proxies []netip.Prefix) echo.IPExtractor {
 	if len(proxies) == 0 {
 		return echo.ExtractIPDirect()
 	}
-	// Trust exactly the configured networks: echo would otherwise also trust
-	// loopback, link-local and private addresses by default.
+	return echo.ExtractIPFromXFFHeader(trustOnly(proxies)...)
+}
+
+// schemeExtractor returns how the server tells whether the client came
+// over https: the connection, or from a trusted proxy, its
+// X-Forwarded-Proto. Forwarded headers count from those networks only.
+func schemeExtractor(proxies []netip.Prefix) echo.SchemeExtractor {
+	if len(proxies) == 0 {
+		return echo.ExtractSchemeDirect()
+	}
+	return echo.ExtractSchemeFromHeaders(trustOnly(proxies)...)
+}
+
+// trustOnly trusts exactly the configured networks: echo would otherwise
+// also trust loopback, link-local and private addresses by default.
+func trustOnly(proxies []netip.Prefix) []echo.TrustOption {
 	opts := []echo.TrustOption{echo.TrustLoopback(false), echo.TrustLinkLocal(false), echo.TrustPrivateNet(false)}
 	for _, p := range proxies {
 		p = p.Masked()
@@ -237,7 +260,7 @@ func ipExtractor(proxies []netip.Prefix) echo.IPExtractor {
 			Mask: net.CIDRMask(p.Bits(), p.Addr().BitLen()),
 		}))
 	}
-	return echo.ExtractIPFromXFFHeader(opts...)
+	return opts
 }
 
 // middleware installs what runs around every handler, outermost first.
@@ -270,6 +293,9 @@ func (s *Server) middleware() {
 	}))
 	e.Use(s.crossOrigin())
 	e.Use(s.bodyLimit())
+	if s.players != nil {
+		e.Use(s.loadPlayer) // before the rate limit, which counts per token
+	}
 	if s.cfg.RateLimit > 0 {
 		e.Use(s.rateLimiter())
 	}
@@ -305,21 +331,27 @@ func (s *Server) middleware() {
 }
 
 // rateLimiter limits POSTs per client to cfg.RateLimit per second with a
-// burst of three times that. Reads are never limited.
+// burst of three times that, and share links (GET /p/{cells}, which search
+// like POST /api/solve) with them. Other reads are never limited.
 func (s *Server) rateLimiter() echo.MiddlewareFunc {
 	r := s.cfg.RateLimit
 	burst := max(1, int(math.Ceil(3*r)))
 	retryAfter := strconv.Itoa(max(1, int(math.Ceil(1/r)))) // one token regrows in 1/r s
 	return middleware.RateLimiterWithConfig(middleware.RateLimiterConfig{
-		Skipper: func(c echo.Context) bool { return c.Request().Method != http.MethodPost },
+		Skipper: func(c echo.Context) bool { return c.Request().Method != http.MethodPost && c.Path() != sharePath },
 		Store: middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
 			Rate: rate.Limit(r), Burst: burst, ExpiresIn: 3 * time.Minute,
 		}),
-		IdentifierExtractor: func(c echo.Context) (string, error) { return c.RealIP(), nil },
+		IdentifierExtractor: func(c echo.Context) (string, error) {
+			if key, ok := c.Get(rateKeyKey).(string); ok {
+				return key, nil // an API token's own budget
+			}
+			return c.RealIP(), nil
+		},
 		DenyHandler: func(c echo.Context, _ string, _ error) error {
 			c.Response().Header().Set("Retry-After", retryAfter)
 			return echo.NewHTTPError(http.StatusTooManyRequests,
-				fmt.Sprintf("too many submissions: at most %g per second from one address; retry after %s s", r, retryAfter))
+				fmt.Sprintf("too many submissions or searches: at most %g per second from one address; retry after %s s", r, retryAfter))
 		},
 	})
 }

@@ -14,7 +14,10 @@ import (
 )
 
 // origin is the site's origin as the browser reached it, for links meant
-// to be copied out of the page (share links, print-outs).
+// to be copied out of the page (share links, print-outs): the request's
+// Host, and the scheme of the connection, or X-Forwarded-Proto from a
+// --trusted-proxy peer only (the server's SchemeExtractor: echo's default
+// believed it from every loopback and private address).
 func origin(c echo.Context) string {
 	return c.Scheme() + "://" + c.Request().Host
 }
@@ -33,11 +36,22 @@ func (s *Server) sharedPuzzle(c echo.Context) error {
 	if err != nil {
 		return badRequest("This share link holds no puzzle: %s.", err)
 	}
-	// These givens, or the same puzzle written another way.
+	// These givens, or the same puzzle written another way. The searches
+	// (the canonical form, the solution) take turns at the search gate like
+	// every other search, and the route is rate limited like a POST
+	// (rateLimiter): a GET anyone can send must not outrun the gate.
 	p, err := s.archive.PuzzleByGivens(ctx, g)
 	if errors.Is(err, sudoku.ErrNotFound) && g.Clues() > 0 {
-		if c, _, cerr := sudoku.Canonical(g, s.solveOptions(ctx)); cerr == nil {
-			p, err = s.archive.ByCanonical(ctx, c)
+		var canon sudoku.Grid
+		var cerr error
+		if err := s.searching(ctx, func() error {
+			canon, _, cerr = sudoku.Canonical(g, s.solveOptions(ctx))
+			return nil
+		}); err != nil {
+			return err
+		}
+		if cerr == nil {
+			p, err = s.archive.ByCanonical(ctx, canon)
 		}
 	}
 	switch {
@@ -56,7 +70,15 @@ func (s *Server) sharedPuzzle(c echo.Context) error {
 	// and the measures are taken when the puzzle is archived.
 	var res sudoku.Result
 	if err == nil {
-		res, err = sudoku.Solve(g, s.solveOptions(ctx))
+		var serr error
+		if err = s.searching(ctx, func() error {
+			res, serr = sudoku.Solve(g, s.solveOptions(ctx))
+			return nil
+		}); err == nil {
+			err = serr
+		} else {
+			return err
+		}
 	}
 	if err == nil && res.Solutions == 0 {
 		err = sudoku.ErrNoSolution

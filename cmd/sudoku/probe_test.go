@@ -1,0 +1,154 @@
+package main
+
+import (
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestServeRefusesNonNumbers: every number a user gives the server is
+// read by the one reader of user numbers. NaN, infinities, exponents,
+// hexadecimal and signs in a grade filter are a 400 that says why, on the
+// API, the history page and the export, on both databases; before, NaN
+// answered 200 and dropped the filter. Ids not written the one way ("+1",
+// "01") name no puzzle.
+func TestServeRefusesNonNumbers(t *testing.T) { eachDatabase(t, testServeRefusesNonNumbers) }
+
+func testServeRefusesNonNumbers(t *testing.T, db string) {
+	s := startServe(t, db, "--rate-limit", "0")
+	var p puzzleJSON
+	if res := call(t, "POST", s.url+"/api/puzzles", `{"puzzle": "`+easy+`"}`, &p); res.StatusCode != http.StatusCreated {
+		t.Fatalf("submit: status %d", res.StatusCode)
+	}
+	for _, v := range []string{"NaN", "nan", "Inf", "+Inf", "-Inf", "infinity", "1e1", "0x8", "+7", "7.", "0.5", "12.5", " "} {
+		for _, path := range []string{"/api/puzzles", "/puzzles", "/api/export"} {
+			for _, param := range []string{"grade_min", "grade_max"} {
+				u := s.url + path + "?" + param + "=" + url.QueryEscape(v)
+				res, err := http.Get(u)
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, _ := io.ReadAll(res.Body)
+				res.Body.Close()
+				if res.StatusCode != http.StatusBadRequest {
+					t.Errorf("%s: status %d, want 400: %.200s", u, res.StatusCode, b)
+					continue
+				}
+				if !strings.Contains(string(b), "grades run from 1.0 to 12.0") {
+					t.Errorf("%s: the answer does not state the grade scale: %.300s", u, b)
+				}
+			}
+		}
+	}
+	for _, id := range []string{"+1", "01", "1.0", "%201"} {
+		if res := call(t, "GET", s.url+"/api/puzzles/"+id, "", nil); res.StatusCode != http.StatusNotFound {
+			t.Errorf("/api/puzzles/%s: status %d, want 404", id, res.StatusCode)
+		}
+	}
+	if res := call(t, "GET", s.url+"/api/puzzles/1", "", nil); res.StatusCode != http.StatusOK {
+		t.Errorf("/api/puzzles/1: status %d", res.StatusCode)
+	}
+	for _, q := range []string{"around=+1", "around=01", "limit=+5", "limit=05", "limit=0x10"} {
+		if res := call(t, "GET", s.url+"/puzzles?"+q, "", nil); res.StatusCode != http.StatusBadRequest {
+			t.Errorf("/puzzles?%s: status %d, want 400", q, res.StatusCode)
+		}
+	}
+}
+
+// TestCLIRefusesNonNumbers: the command's numeric flags refuse NaN,
+// infinities and numbers not written plainly, exit 2 with the reason;
+// before, `generate --grade nan-8` printed a puzzle.
+func TestCLIRefusesNonNumbers(t *testing.T) {
+	for _, args := range [][]string{
+		{"generate", "--grade", "nan-8"},
+		{"generate", "--grade", "NaN"},
+		{"generate", "--grade", "2-inf"},
+		{"generate", "--grade", "1e0-8"},
+		{"generate", "--grade", "3-20"},
+		{"generate", "--count", "0x10"},
+		{"generate", "--count", "+2"},
+		{"import", "--max-nodes", "1e9", "-"},
+		{"serve", "--rate-limit", "NaN"},
+		{"serve", "--rate-limit", "Inf"},
+		{"serve", "--rate-limit", "-1"},
+	} {
+		stdout, stderr, err := runCmd(t, "", args...)
+		if exitCode(err) != 2 || stdout != "" {
+			t.Errorf("%q: exit %d (%v), stdout %q", args, exitCode(err), err, stdout)
+			continue
+		}
+		if msg := err.Error() + stderr; !strings.Contains(msg, "invalid") {
+			t.Errorf("%q: no reason given: %s", args, msg)
+		}
+	}
+	if _, _, err := runCmd(t, "", "generate", "--grade", "nan-8"); err == nil || !strings.Contains(err.Error(), "NaN is not a number") {
+		t.Errorf("generate --grade nan-8: %v", err)
+	}
+}
+
+// TestReadingCommandsRefuseMissingArchive: a mistyped --db used to become
+// a new, empty archive. Reading commands refuse it (exit 1, one line, no
+// file left behind); writing ones create it and say so in one line.
+func TestReadingCommandsRefuseMissingArchive(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "sudoku-typo.db")
+	for _, args := range [][]string{
+		{"export", "--db", missing},
+		{"backup", "--db", missing, filepath.Join(dir, "out.db")},
+		{"copy", "--from", missing, "--to", filepath.Join(dir, "to.db")},
+	} {
+		stdout, stderr, err := runCmd(t, "", args...)
+		if exitCode(err) != 1 || stdout != "" || !strings.Contains(err.Error(), "no archive at "+missing) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%q: exit %d, err %v, stdout %q, stderr %q", args, exitCode(err), err, stdout, stderr)
+		}
+		if _, serr := os.Stat(missing); serr == nil {
+			t.Fatalf("%q created %s", args, missing)
+		}
+	}
+
+	fresh := filepath.Join(dir, "new.db")
+	_, stderr, err := runCmd(t, easy+"\n", "import", "--db", fresh, "-")
+	if err != nil || strings.Count(stderr, "created a new archive at "+fresh+"\n") != 1 {
+		t.Errorf("import into a new file: %v, stderr %q", err, stderr)
+	}
+	_, stderr, err = runCmd(t, easy+"\n", "import", "--db", fresh, "-")
+	if err != nil || strings.Contains(stderr, "created") {
+		t.Errorf("import into the same file again: %v, stderr %q", err, stderr)
+	}
+	if out, _, err := runCmd(t, "", "export", "--db", fresh); err != nil || !strings.Contains(out, easy) {
+		t.Errorf("export of an existing archive: %v, %q", err, out)
+	}
+	served := filepath.Join(dir, "served.db")
+	s := startServe(t, served, "--rate-limit", "0")
+	s.stop()
+	if !strings.Contains(s.logs.String(), "created a new archive at "+served+"\n") {
+		t.Errorf("serve on a new file did not say it created it:\n%s", s.logs)
+	}
+}
+
+// TestEmptyFileIsNoArchive: a 0-byte file named by --db is refused with a
+// one-line error that says what it is, and left as it was; before, SQLite
+// took it for an empty database and it became an archive.
+func TestEmptyFileIsNoArchive(t *testing.T) {
+	empty := filepath.Join(t.TempDir(), "empty.db")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"export", "--db", empty},
+		{"import", "--db", empty, "-"},
+		{"serve", "--addr", "127.0.0.1:0", "--db", empty},
+	} {
+		_, _, err := runCmd(t, easy+"\n", args...)
+		if exitCode(err) != 1 || !strings.Contains(err.Error(), "empty file (0 bytes), not an SQLite database") || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%q: exit %d: %v", args, exitCode(err), err)
+		}
+		if fi, err := os.Stat(empty); err != nil || fi.Size() != 0 {
+			t.Fatalf("%q changed the file: %v", args, err)
+		}
+	}
+}

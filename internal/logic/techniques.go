@@ -1,0 +1,220 @@
+package logic
+
+import (
+	"math"
+)
+
+// The technique table: every technique's name, grade, finder and sentence
+// are declared here once, in the ladder's order. The solver tries the rungs
+// in this order, the finders take their grades from it (gradeOf, topOf),
+// Step.render takes the sentence from it, and the tables of the package
+// documentation and of docs/engine.md are generated from it
+// (TestTechniqueDocs; -update rewrites them).
+
+// Technique names, as Step.Technique and Result.Technique carry them.
+const (
+	FullHouse               = "Full House"
+	HiddenSingle            = "Hidden Single"
+	DirectPointing          = "Direct Pointing"
+	DirectClaiming          = "Direct Claiming"
+	DirectHiddenPair        = "Direct Hidden Pair"
+	NakedSingle             = "Naked Single"
+	DirectHiddenTriple      = "Direct Hidden Triple"
+	Pointing                = "Pointing"
+	Claiming                = "Claiming"
+	NakedPair               = "Naked Pair"
+	XWing                   = "X-Wing"
+	HiddenPair              = "Hidden Pair"
+	NakedTriple             = "Naked Triple"
+	Swordfish               = "Swordfish"
+	HiddenTriple            = "Hidden Triple"
+	XYWing                  = "XY-Wing"
+	XYZWing                 = "XYZ-Wing"
+	UniqueRectangle1        = "Unique Rectangle Type 1"
+	UniqueRectangle2        = "Unique Rectangle Type 2"
+	UniqueRectangle3        = "Unique Rectangle Type 3"
+	UniqueRectangle4        = "Unique Rectangle Type 4"
+	NakedQuad               = "Naked Quad"
+	Jellyfish               = "Jellyfish"
+	HiddenQuad              = "Hidden Quad"
+	WXYZWing                = "WXYZ-Wing"
+	BUG1                    = "BUG+1"
+	BUG2                    = "BUG Type 2"
+	BUG3                    = "BUG Type 3"
+	BUG4                    = "BUG Type 4"
+	VWXYZWing               = "VWXYZ-Wing"
+	AlignedPairExclusion    = "Aligned Pair Exclusion"
+	XCycle                  = "Bidirectional X-Cycle"
+	YCycle                  = "Bidirectional Y-Cycle"
+	XYCycle                 = "Bidirectional Cycle"
+	ForcingXChain           = "Forcing X-Chain"
+	SimpleColouring         = "Simple Colouring"
+	XChain                  = "X-Chain"
+	XYChain                 = "XY-Chain"
+	WWing                   = "W-Wing"
+	ForcingChain            = "Forcing Chain"
+	Nishio                  = "Nishio Forcing Chain"
+	CellForcingChain        = "Cell Forcing Chains"
+	RegionForcingChain      = "Region Forcing Chains"
+	DynamicForcingChain     = "Dynamic Forcing Chains"
+	DynamicForcingChainPlus = "Dynamic Forcing Chains (+)"
+)
+
+// rung is one rung of the ladder: a finder and the techniques it gives.
+type rung struct {
+	find       func(*solver) (Step, bool)
+	file       string // the file holding the finder
+	techniques []technique
+	base       float64 // the lowest grade of its techniques: Floor's bound when it is the next rung (init)
+}
+
+// technique is one row of the table.
+type technique struct {
+	name  string
+	grade float64 // its grade; the lowest when it varies
+	top   float64 // when not 0: the highest, the grade varying in tenths between (see note)
+	chain bool    // a chain: grade is its type's base, plus the length bonus (chainGrade)
+	// note says what the grade depends on (and a line of the docs).
+	note   string
+	render func(Step) string // the step's sentence
+}
+
+// ladder is the technique table, easiest rung first, in Sudoku Explainer's
+// order: the first rung that finds a step gives the step (see doc.go).
+var ladder []rung
+
+// techByName finds a technique's row by its name (init).
+var techByName = map[string]*technique{}
+
+func init() {
+	ladder = []rung{
+		{find: (*solver).singles, file: "singles.go", techniques: []technique{
+			{name: FullHouse, grade: 1.0, render: renderFullHouse},
+			{name: HiddenSingle, grade: 1.2, top: 1.5, note: "1.2 in a box, 1.5 in a row or column", render: renderHiddenSingle},
+		}},
+		{find: func(s *solver) (Step, bool) { return s.locking(true) }, file: "intersections.go", techniques: []technique{
+			{name: DirectPointing, grade: 1.7, note: "pointing that leaves a hidden single, placed", render: renderLocking},
+			{name: DirectClaiming, grade: 1.9, note: "claiming that leaves a hidden single, placed", render: renderLocking},
+		}},
+		{find: func(s *solver) (Step, bool) { return s.hiddenSet(2, true) }, file: "subsets.go", techniques: []technique{
+			{name: DirectHiddenPair, grade: 2.0, note: "leaves a hidden single, placed", render: renderHiddenSet},
+		}},
+		{find: (*solver).nakedSingle, file: "singles.go", techniques: []technique{
+			{name: NakedSingle, grade: 2.3, render: renderNakedSingle},
+		}},
+		{find: func(s *solver) (Step, bool) { return s.hiddenSet(3, true) }, file: "subsets.go", techniques: []technique{
+			{name: DirectHiddenTriple, grade: 2.5, note: "leaves a hidden single, placed", render: renderHiddenSet},
+		}},
+		{find: func(s *solver) (Step, bool) { return s.locking(false) }, file: "intersections.go", techniques: []technique{
+			{name: Pointing, grade: 2.6, render: renderLocking},
+			{name: Claiming, grade: 2.8, render: renderLocking},
+		}},
+		{find: func(s *solver) (Step, bool) { return s.nakedSet(2) }, file: "subsets.go", techniques: []technique{
+			{name: NakedPair, grade: 3.0, render: renderNakedSet},
+		}},
+		{find: func(s *solver) (Step, bool) { return s.fish(2) }, file: "fish.go", techniques: []technique{
+			{name: XWing, grade: 3.2, render: renderFish},
+		}},
+		{find: func(s *solver) (Step, bool) { return s.hiddenSet(2, false) }, file: "subsets.go", techniques: []technique{
+			{name: HiddenPair, grade: 3.4, render: renderHiddenSet},
+		}},
+		{find: func(s *solver) (Step, bool) { return s.nakedSet(3) }, file: "subsets.go", techniques: []technique{
+			{name: NakedTriple, grade: 3.6, render: renderNakedSet},
+		}},
+		{find: func(s *solver) (Step, bool) { return s.fish(3) }, file: "fish.go", techniques: []technique{
+			{name: Swordfish, grade: 3.8, render: renderFish},
+		}},
+		{find: func(s *solver) (Step, bool) { return s.hiddenSet(3, false) }, file: "subsets.go", techniques: []technique{
+			{name: HiddenTriple, grade: 4.0, render: renderHiddenSet},
+		}},
+		{find: func(s *solver) (Step, bool) { return s.xyWing(false) }, file: "wings.go", techniques: []technique{
+			{name: XYWing, grade: 4.2, render: renderWing},
+		}},
+		{find: func(s *solver) (Step, bool) { return s.xyWing(true) }, file: "wings.go", techniques: []technique{
+			{name: XYZWing, grade: 4.4, render: renderWing},
+		}},
+		{find: (*solver).uniqueRectangles, file: "uniqueness.go", techniques: []technique{
+			{name: UniqueRectangle1, grade: 4.5, render: renderRectangle},
+			{name: UniqueRectangle2, grade: 4.5, render: renderRectangle},
+			{name: UniqueRectangle4, grade: 4.5, render: renderRectangle},
+		}},
+		{find: (*solver).urType3, file: "uniqueness.go", techniques: []technique{
+			{name: UniqueRectangle3, grade: 4.6, top: 4.8, note: "4.5 plus 0.1 for each other cell of the naked set", render: renderRectangle3},
+		}},
+		{find: func(s *solver) (Step, bool) { return s.nakedSet(4) }, file: "subsets.go", techniques: []technique{
+			{name: NakedQuad, grade: 5.0, render: renderNakedSet},
+		}},
+		{find: func(s *solver) (Step, bool) { return s.fish(4) }, file: "fish.go", techniques: []technique{
+			{name: Jellyfish, grade: 5.2, render: renderFish},
+		}},
+		{find: func(s *solver) (Step, bool) { return s.hiddenSet(4, false) }, file: "subsets.go", techniques: []technique{
+			{name: HiddenQuad, grade: 5.4, render: renderHiddenSet},
+		}},
+		{find: func(s *solver) (Step, bool) { return s.alsWing(3) }, file: "wings.go", techniques: []technique{
+			{name: WXYZWing, grade: 5.5, top: 5.6, note: "Sukaku Explainer's rating, by the largest set cell", render: renderWing},
+		}},
+		{find: (*solver).bug, file: "uniqueness.go", techniques: []technique{
+			{name: BUG1, grade: 5.6, render: renderBUG1},
+			{name: BUG2, grade: 5.7, render: renderBUG2},
+			{name: BUG3, grade: 5.7, top: 5.9, note: "5.6 plus 0.1 for each other cell of the naked set", render: renderBUG3},
+			{name: BUG4, grade: 5.7, render: renderBUG4},
+		}},
+		{find: func(s *solver) (Step, bool) { return s.alsWing(4) }, file: "wings.go", techniques: []technique{
+			{name: VWXYZWing, grade: 6.2, top: 6.4, note: "Sukaku Explainer's rating, by the largest set cell", render: renderWing},
+		}},
+		{find: (*solver).ape, file: "exclusion.go", techniques: []technique{
+			{name: AlignedPairExclusion, grade: 6.2, render: renderAPE},
+		}},
+		{find: (*solver).unaryChains, file: "chains_unary.go", techniques: []technique{
+			{name: XCycle, grade: 6.5, chain: true, render: renderChain},
+			{name: YCycle, grade: 6.5, chain: true, render: renderChain},
+			{name: ForcingXChain, grade: 6.6, chain: true, render: renderChain},
+			{name: SimpleColouring, grade: 6.6, chain: true, note: "a Forcing X-Chain named by its links (chains_named.go)", render: renderAIC},
+			{name: XChain, grade: 6.6, chain: true, note: "a Forcing X-Chain named by its links (chains_named.go)", render: renderAIC},
+			{name: XYCycle, grade: 7.0, chain: true, render: renderChain},
+			{name: ForcingChain, grade: 7.0, chain: true, note: "X- and Y-links", render: renderChain},
+			{name: XYChain, grade: 7.0, chain: true, note: "a Forcing Chain named by its links (chains_named.go)", render: renderAIC},
+			{name: WWing, grade: 7.0, chain: true, note: "a Forcing Chain named by its links (chains_named.go); 7.1 with its eight nodes", render: renderAIC},
+		}},
+		{find: func(s *solver) (Step, bool) { return s.multiChains(modeNishio) }, file: "chains_multi.go", techniques: []technique{
+			{name: Nishio, grade: 7.5, chain: true, note: "X-links, dynamic, contradictions", render: renderMulti},
+		}},
+		{find: func(s *solver) (Step, bool) { return s.multiChains(modeMultiple) }, file: "chains_multi.go", techniques: []technique{
+			{name: CellForcingChain, grade: 8.0, chain: true, note: "static; every branch agrees", render: renderMulti},
+			{name: RegionForcingChain, grade: 8.0, chain: true, note: "static; every branch agrees", render: renderMulti},
+		}},
+		{find: func(s *solver) (Step, bool) { return s.multiChains(modeDynamic) }, file: "chains_multi.go", techniques: []technique{
+			{name: DynamicForcingChain, grade: 8.5, chain: true, render: renderMulti},
+		}},
+		{find: func(s *solver) (Step, bool) { return s.multiChains(modeDynamicPlus) }, file: "chains_multi.go", techniques: []technique{
+			{name: DynamicForcingChainPlus, grade: 9.0, chain: true, note: "pointing, claiming, pairs and X-Wing inside the chains", render: renderMulti},
+		}},
+	}
+	for i := range ladder {
+		r := &ladder[i]
+		r.base = math.Inf(1)
+		for j := range r.techniques {
+			t := &r.techniques[j]
+			if techByName[t.name] != nil {
+				panic("logic: technique " + t.name + " declared twice")
+			}
+			techByName[t.name] = t
+			r.base = min(r.base, t.grade)
+		}
+	}
+	if ladder[nMemo].file != "chains_unary.go" {
+		panic("logic: nMemo is not the first chain rung")
+	}
+}
+
+// gradeOf is the grade of the technique named (its lowest when it varies).
+func gradeOf(name string) float64 { return techByName[name].grade }
+
+// topOf is the highest grade of a technique whose grade varies within a range.
+func topOf(name string) float64 { return techByName[name].top }
+
+// tenths is a grade in tenths, rounded.
+func tenths(g float64) int { return int(g*10 + 0.5) }
+
+// fromTenths is the grade of t tenths.
+func fromTenths(t int) float64 { return float64(t) / 10 }

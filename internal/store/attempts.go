@@ -1,0 +1,303 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sudoku-archive/sudoku/internal/account"
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+// attemptColumns are the attempts table's columns as scanAttempt reads them.
+const attemptColumns = "attempts.id, attempts.player_id, attempts.puzzle_id, attempts.started_at, attempts.finished_at, attempts.outcome, " +
+	"attempts.seconds, attempts.hints, attempts.checks, attempts.mistakes, attempts.first, attempts.techniques"
+
+// scanAttempt reads a row of attemptColumns.
+func scanAttempt(scan func(...any) error, extra ...any) (account.Attempt, error) {
+	var a account.Attempt
+	var started int64
+	var finished sql.NullInt64
+	var outcome, techniques string
+	var first int64
+	dest := append([]any{&a.ID, &a.PlayerID, &a.PuzzleID, &started, &finished, &outcome,
+		&a.Seconds, &a.Hints, &a.Checks, &a.Mistakes, &first, &techniques}, extra...)
+	if err := scan(dest...); err != nil {
+		return a, err
+	}
+	a.StartedAt = time.Unix(0, started).UTC()
+	if finished.Valid {
+		a.FinishedAt = time.Unix(0, finished.Int64).UTC()
+	}
+	a.Outcome, a.First = account.Outcome(outcome), first == 1
+	if techniques != "" {
+		a.Techniques = strings.Split(techniques, "\n")
+	}
+	return a, nil
+}
+
+// attemptNotFound is the error of an attempt that does not exist or is
+// another player's: the two are not told apart.
+func attemptNotFound(id int64) error {
+	return fmt.Errorf("attempt %d: %w", id, sudoku.ErrNotFound)
+}
+
+// StartAttempt opens an attempt of player at the puzzle puzzleID, its clock
+// started now, or returns the player's attempt at that puzzle still open
+// (created false). sudoku.ErrNotFound when there is no such puzzle.
+func (db *DB) StartAttempt(ctx context.Context, player, puzzleID int64) (a account.Attempt, created bool, err error) {
+	now := time.Now().UTC()
+	err = db.write(ctx, func(tx *sql.Tx) error {
+		row := tx.QueryRow(db.d.sql("SELECT "+attemptColumns+" FROM attempts WHERE player_id = ? AND puzzle_id = ? AND outcome = 'open'"), player, puzzleID)
+		var err error
+		if a, err = scanAttempt(row.Scan); err == nil {
+			created = false
+			return nil
+		} else if !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		var key []byte
+		err = tx.QueryRow(db.d.sql("SELECT coalesce(canonical_key, givens_key) FROM puzzles WHERE id = ?"), puzzleID).Scan(&key)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("puzzle %d: %w", puzzleID, sudoku.ErrNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		err = tx.QueryRow(db.d.sql("INSERT INTO attempts (player_id, puzzle_id, class_key, started_at) VALUES (?, ?, ?, ?) RETURNING id"),
+			player, puzzleID, key, now.UnixNano()).Scan(&a.ID)
+		if err != nil {
+			return err
+		}
+		a = account.Attempt{ID: a.ID, PlayerID: player, PuzzleID: puzzleID, StartedAt: now, Outcome: account.OutcomeOpen}
+		created = true
+		return nil
+	})
+	if err != nil {
+		return account.Attempt{}, false, fmt.Errorf("start attempt at puzzle %d: %w", puzzleID, err)
+	}
+	return a, created, nil
+}
+
+// FinishAttempt records the end of the attempt id of player: solved (the
+// grid checked against the puzzle) or given up, with seconds capped by the
+// server's clock since the start. Errors: sudoku.ErrNotFound when the
+// attempt is not the player's (or does not exist), account.ErrFinished when
+// it has an outcome already, account.ErrWrongGrid and account.ErrBadFinish
+// for a finish that cannot be recorded; nothing is recorded then.
+//
+// Concurrent finishes are committed together (group commit: one
+// transaction and one sync for all that wait), each deciding its own
+// outcome inside it.
+func (db *DB) FinishAttempt(ctx context.Context, player, id int64, f account.Finish) (account.Attempt, error) {
+	r := &finishReq{player: player, id: id, f: f, done: make(chan finishResult, 1)}
+	res := db.finishes.do(ctx, db, r)
+	if res.err != nil {
+		return account.Attempt{}, fmt.Errorf("finish attempt %d: %w", id, res.err)
+	}
+	return res.a, nil
+}
+
+// A finishReq is one FinishAttempt waiting for its group commit.
+type finishReq struct {
+	player, id int64
+	f          account.Finish
+	done       chan finishResult // buffered
+}
+
+type finishResult struct {
+	a    account.Attempt
+	err  error
+	lead bool // not a result: the receiver is to commit the next group
+}
+
+// finishQueue gathers concurrent finishes. The caller that finds no commit
+// running commits every finish waiting, its own included; whoever queued
+// meanwhile waits, and the first of them commits the next group (a leader
+// handed on, so that no goroutine of the store's own is needed).
+type finishQueue struct {
+	mu      sync.Mutex
+	pending []*finishReq
+	busy    bool
+}
+
+// maxFinishes bounds a group.
+const maxFinishes = 256
+
+func (q *finishQueue) do(ctx context.Context, db *DB, r *finishReq) finishResult {
+	q.mu.Lock()
+	q.pending = append(q.pending, r)
+	if q.busy {
+		q.mu.Unlock()
+		res := <-r.done
+		if !res.lead {
+			return res
+		}
+		q.mu.Lock()
+	}
+	q.busy = true
+	n := min(len(q.pending), maxFinishes)
+	group := q.pending[:n:n]
+	q.pending = q.pending[n:]
+	q.mu.Unlock()
+
+	db.commitFinishes(ctx, group)
+
+	q.mu.Lock()
+	if len(q.pending) > 0 {
+		q.pending[0].done <- finishResult{lead: true}
+	} else {
+		q.busy = false
+	}
+	q.mu.Unlock()
+	return <-r.done
+}
+
+// commitFinishes records a group of finishes in one transaction and answers
+// each. A finish refused (not found, finished, wrong grid) is answered with
+// its error and changes nothing; a database error fails the whole group.
+func (db *DB) commitFinishes(ctx context.Context, group []*finishReq) {
+	results := make([]finishResult, len(group))
+	err := db.write(context.WithoutCancel(ctx), func(tx *sql.Tx) error {
+		f, err := db.prepareFinish(tx)
+		if err != nil {
+			return err
+		}
+		defer f.close()
+		now := time.Now().UTC()
+		for i, r := range group {
+			a, err := f.finish(r, now)
+			if err != nil && !refused(err) {
+				return err
+			}
+			results[i] = finishResult{a: a, err: err}
+		}
+		return nil
+	})
+	for i, r := range group {
+		if err != nil {
+			results[i] = finishResult{err: err}
+		}
+		r.done <- results[i]
+	}
+}
+
+// refused reports whether err is a finish refused for its own sake, not a
+// failure of the database.
+func refused(err error) bool {
+	return errors.Is(err, sudoku.ErrNotFound) || errors.Is(err, account.ErrFinished) ||
+		errors.Is(err, account.ErrWrongGrid) || errors.Is(err, account.ErrBadFinish)
+}
+
+// finisher holds a group commit's statements, prepared once for the group.
+type finisher struct {
+	read, first, update *sql.Stmt
+}
+
+func (db *DB) prepareFinish(tx *sql.Tx) (*finisher, error) {
+	var f finisher
+	var err error
+	if f.read, err = tx.Prepare(db.d.sql("SELECT " + attemptColumns + ", attempts.class_key, puzzles.givens FROM attempts JOIN puzzles ON puzzles.id = attempts.puzzle_id WHERE attempts.id = ?")); err != nil {
+		return nil, err
+	}
+	if f.first, err = tx.Prepare(db.d.sql("SELECT count(*) FROM attempts WHERE player_id = ? AND class_key = ? AND outcome <> 'open'")); err != nil {
+		f.close()
+		return nil, err
+	}
+	if f.update, err = tx.Prepare(db.d.sql("UPDATE attempts SET finished_at = ?, outcome = ?, seconds = ?, hints = ?, checks = ?, mistakes = ?, first = ?, techniques = ? WHERE id = ? AND outcome = 'open'")); err != nil {
+		f.close()
+		return nil, err
+	}
+	return &f, nil
+}
+
+func (f *finisher) close() {
+	for _, s := range []*sql.Stmt{f.read, f.first, f.update} {
+		if s != nil {
+			s.Close()
+		}
+	}
+}
+
+// finish records one finish, or says why not.
+func (f *finisher) finish(r *finishReq, now time.Time) (account.Attempt, error) {
+	var key []byte
+	var givens string
+	a, err := scanAttempt(f.read.QueryRow(r.id).Scan, &key, &givens)
+	if errors.Is(err, sql.ErrNoRows) || err == nil && a.PlayerID != r.player {
+		return account.Attempt{}, attemptNotFound(r.id)
+	}
+	if err != nil {
+		return account.Attempt{}, err
+	}
+	if a.Outcome != account.OutcomeOpen {
+		return account.Attempt{}, account.ErrFinished
+	}
+	fin, err := r.f.Check(now.Sub(a.StartedAt))
+	if err != nil {
+		return account.Attempt{}, err
+	}
+	if fin.Outcome == account.OutcomeSolved {
+		if err := account.CheckSolved(givens, fin.Grid); err != nil {
+			return account.Attempt{}, err
+		}
+	}
+	var before int64
+	if err := f.first.QueryRow(r.player, key).Scan(&before); err != nil {
+		return account.Attempt{}, err
+	}
+	a.FinishedAt, a.Outcome, a.Seconds = now, fin.Outcome, fin.ActiveSeconds
+	a.Hints, a.Checks, a.Mistakes, a.First, a.Techniques = fin.Hints, fin.Checks, fin.Mistakes, before == 0, fin.Techniques
+	first := int64(0)
+	if a.First {
+		first = 1
+	}
+	_, err = f.update.Exec(now.UnixNano(), string(a.Outcome), a.Seconds, a.Hints, a.Checks, a.Mistakes, first, strings.Join(a.Techniques, "\n"), a.ID)
+	return a, err
+}
+
+// Attempt returns the attempt id if it is player's, else sudoku.ErrNotFound.
+func (db *DB) Attempt(ctx context.Context, player, id int64) (account.Attempt, error) {
+	a, err := scanAttempt(db.reader.QueryRowContext(ctx, db.d.sql("SELECT "+attemptColumns+" FROM attempts WHERE id = ? AND player_id = ?"), id, player).Scan)
+	if errors.Is(err, sql.ErrNoRows) {
+		return account.Attempt{}, attemptNotFound(id)
+	}
+	if err != nil {
+		return account.Attempt{}, fmt.Errorf("attempt %d: %w", id, err)
+	}
+	return a, nil
+}
+
+// Attempts returns up to limit of player's attempts, newest first, those
+// older than the attempt before when before > 0 (the cursor: the last id of
+// the previous page). Each carries its puzzle's grade and technique.
+func (db *DB) Attempts(ctx context.Context, player, before int64, limit int) ([]account.Attempt, error) {
+	if before <= 0 {
+		before = 1<<63 - 1
+	}
+	rows, err := db.reader.QueryContext(ctx, db.d.sql("SELECT "+attemptColumns+", puzzles.grade, puzzles.technique FROM attempts JOIN puzzles ON puzzles.id = attempts.puzzle_id"+
+		" WHERE attempts.player_id = ? AND attempts.id < ? ORDER BY attempts.id DESC LIMIT ?"), player, before, limit)
+	if err != nil {
+		return nil, fmt.Errorf("attempts of player %d: %w", player, err)
+	}
+	defer rows.Close()
+	as := make([]account.Attempt, 0, limit)
+	for rows.Next() {
+		var a account.Attempt
+		var grade int
+		var technique string
+		if a, err = scanAttempt(rows.Scan, &grade, &technique); err != nil {
+			return nil, fmt.Errorf("attempts of player %d: %w", player, err)
+		}
+		a.Grade, a.Technique = grade, technique
+		as = append(as, a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("attempts of player %d: %w", player, err)
+	}
+	return as, nil
+}

@@ -1,0 +1,402 @@
+package store
+
+// columns.go holds the puzzle row's columns, listed once (puzzleColumns):
+// every statement that writes, rereads, copies or upgrades a row is built
+// from the table, and every scan reads a row through it. Adding a column
+// to the puzzles table is one entry here (and the migration in both
+// dialects).
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+// A column is one column of the puzzles table: its name, its type, which
+// statements use it, the value a puzzle gives it and where a value read
+// back goes.
+type column struct {
+	name string
+	kind colKind
+	use  colUse
+	// null says the column may hold NULL, which reads as the puzzle
+	// field's zero value (set is not called).
+	null bool
+	// arg returns the value written for p (an int64, a string, a []byte,
+	// or nil for NULL). An insert writes p.SubmittedAt and p.Submissions
+	// as the row's (see insertArgs).
+	arg func(p *sudoku.Puzzle) any
+	// set puts v, a value read back (int64, string or []byte by kind),
+	// into p; nil for a column that is written but never read back.
+	set func(p *sudoku.Puzzle, v any) error
+	// pack is the export's packed value this column is read through
+	// (see exportColumns), nil for a column of its own.
+	pack *pack
+}
+
+// A colKind is a column's type: the Go type of its values and, for
+// PostgreSQL's unnest arrays, its array type.
+type colKind int
+
+const (
+	colInt colKind = iota
+	colText
+	colBytes
+)
+
+// A colUse says which statements write a column (it is read back when
+// its set is not nil).
+type colUse int
+
+const (
+	// useInsert: written by every insert (submissions, imports, Restore).
+	useInsert colUse = 1 << iota
+	// useRestore: written only when a row is copied with its id (Restore).
+	useRestore
+	// useMeasure: rewritten by Remeasure, the engine's measures of a row.
+	useMeasure
+	// useGrade: written by SetGrades (and Remeasure), the human-style
+	// grade.
+	useGrade
+)
+
+// puzzleColumns is the puzzle row: every column of the puzzles table that
+// the store writes or reads, and the Puzzle field it maps to, in the order
+// statements list them.
+var puzzleColumns = []column{
+	{name: "id", kind: colInt, use: useRestore, arg: func(p *sudoku.Puzzle) any { return p.ID },
+		set: func(p *sudoku.Puzzle, v any) error { p.ID = v.(int64); return nil }},
+	{name: "givens", kind: colText, use: useInsert, arg: func(p *sudoku.Puzzle) any { return p.Givens.String() },
+		set: gridSet(func(p *sudoku.Puzzle) *sudoku.Grid { return &p.Givens }), pack: gridsPack},
+	{name: "givens_key", kind: colBytes, use: useInsert, arg: func(p *sudoku.Puzzle) any { return p.Givens.Key() }},
+	{name: "solution", kind: colText, use: useInsert | useMeasure, arg: func(p *sudoku.Puzzle) any { return p.Solution.String() },
+		set: gridSet(func(p *sudoku.Puzzle) *sudoku.Grid { return &p.Solution }), pack: gridsPack},
+	{name: "clues", kind: colInt, use: useInsert, arg: func(p *sudoku.Puzzle) any { return int64(p.Givens.Clues()) },
+		set: func(p *sudoku.Puzzle, v any) error { p.Clues = int(v.(int64)); return nil }},
+	{name: "solutions", kind: colInt, use: useInsert | useMeasure, arg: func(p *sudoku.Puzzle) any { return int64(p.Solutions) },
+		set: func(p *sudoku.Puzzle, v any) error { p.Solutions = int(v.(int64)); return nil }, pack: solutionsPack},
+	intColumn("backtracks", useInsert|useMeasure, func(p *sudoku.Puzzle) *int64 { return &p.Backtracks }),
+	intColumn("guesses", useInsert|useMeasure, func(p *sudoku.Puzzle) *int64 { return &p.Guesses }),
+	intColumn("nodes", useInsert|useMeasure, func(p *sudoku.Puzzle) *int64 { return &p.Nodes }),
+	intColumn("solve_ns", useInsert|useMeasure, func(p *sudoku.Puzzle) *int64 { return &p.SolveNS }),
+	{name: "engine_version", kind: colText, use: useInsert | useMeasure, arg: func(p *sudoku.Puzzle) any { return p.EngineVersion },
+		set: func(p *sudoku.Puzzle, v any) error { p.EngineVersion = v.(string); return nil }},
+	{name: "submitted_at", kind: colInt, use: useInsert, arg: func(p *sudoku.Puzzle) any { return p.SubmittedAt.UnixNano() },
+		set: func(p *sudoku.Puzzle, v any) error { p.SubmittedAt = time.Unix(0, v.(int64)).UTC(); return nil }},
+	intColumn("submissions", useInsert, func(p *sudoku.Puzzle) *int64 { return &p.Submissions }),
+	{name: "canonical", kind: colText, use: useInsert | useMeasure, null: true, arg: func(p *sudoku.Puzzle) any { return p.Canonical.String() },
+		set: func(p *sudoku.Puzzle, v any) error {
+			if v == "" { // as the export reads a NULL
+				return nil
+			}
+			return gridSet(func(p *sudoku.Puzzle) *sudoku.Grid { return &p.Canonical })(p, v)
+		}, pack: gridsPack},
+	{name: "canonical_key", kind: colBytes, use: useInsert | useMeasure, arg: func(p *sudoku.Puzzle) any { return p.Canonical.Key() }},
+	{name: "same_as", kind: colInt, use: useInsert | useMeasure, null: true, arg: func(p *sudoku.Puzzle) any {
+		if p.SameAs == nil {
+			return nil
+		}
+		return *p.SameAs
+	}, set: func(p *sudoku.Puzzle, v any) error { id := v.(int64); p.SameAs = &id; return nil }},
+	// The grade's columns hold 0, 0, "" and NULL while a row is not graded.
+	{name: "grade", kind: colInt, use: useInsert | useMeasure | useGrade, arg: func(p *sudoku.Puzzle) any {
+		if p.GradeVersion == "" {
+			return int64(0)
+		}
+		return p.GradeTenths()
+	}, set: func(p *sudoku.Puzzle, v any) error { p.SetGradeTenths(v.(int64)); return nil }},
+	{name: "grade_floor", kind: colInt, use: useInsert | useMeasure | useGrade, arg: func(p *sudoku.Puzzle) any {
+		if p.GradeVersion == "" || !p.GradeFloor {
+			return int64(0)
+		}
+		return int64(1)
+	}, set: func(p *sudoku.Puzzle, v any) error { p.GradeFloor = v.(int64) != 0; return nil }, pack: solutionsPack},
+	{name: "technique", kind: colText, use: useInsert | useMeasure | useGrade, arg: func(p *sudoku.Puzzle) any {
+		if p.GradeVersion == "" {
+			return ""
+		}
+		return p.Technique
+	}, set: func(p *sudoku.Puzzle, v any) error { p.Technique = v.(string); return nil }},
+	{name: "grade_version", kind: colText, use: useInsert | useMeasure | useGrade, null: true, arg: func(p *sudoku.Puzzle) any {
+		if p.GradeVersion == "" {
+			return nil
+		}
+		return p.GradeVersion
+	}, set: func(p *sudoku.Puzzle, v any) error { p.GradeVersion = v.(string); return nil }},
+}
+
+// intColumn is a column of integers that maps to an int64 field as it is.
+func intColumn(name string, use colUse, field func(p *sudoku.Puzzle) *int64) column {
+	return column{name: name, kind: colInt, use: use,
+		arg: func(p *sudoku.Puzzle) any { return *field(p) },
+		set: func(p *sudoku.Puzzle, v any) error { *field(p) = v.(int64); return nil }}
+}
+
+// gridSet reads a grid column into the grid field returns.
+func gridSet(field func(p *sudoku.Puzzle) *sudoku.Grid) func(p *sudoku.Puzzle, v any) error {
+	return func(p *sudoku.Puzzle, v any) error {
+		g, err := gridOf(v.(string))
+		*field(p) = g
+		return err
+	}
+}
+
+// Column lists and statements derived from puzzleColumns once.
+var (
+	// readColumns are the columns read back into a puzzle, in table
+	// order: scanPuzzle reads a row of them.
+	readColumns = columnsWhere(func(c *column) bool { return c.set != nil })
+	// insertColumns are the columns an insert writes.
+	insertColumns = columnsWhere(func(c *column) bool { return c.use&useInsert != 0 })
+	// restoreColumns are the columns Restore writes: the id too.
+	restoreColumns = columnsWhere(func(c *column) bool { return c.use&(useInsert|useRestore) != 0 })
+	// measureColumns are the columns Remeasure rewrites.
+	measureColumns = columnsWhere(func(c *column) bool { return c.use&useMeasure != 0 })
+	// gradeColumns are the columns SetGrades writes.
+	gradeColumns = columnsWhere(func(c *column) bool { return c.use&useGrade != 0 })
+
+	// columns lists readColumns for a SELECT.
+	columns = names(readColumns, "")
+)
+
+// columnsWhere returns the columns of puzzleColumns that keep selects.
+func columnsWhere(keep func(c *column) bool) []*column {
+	var cs []*column
+	for i := range puzzleColumns {
+		if keep(&puzzleColumns[i]) {
+			cs = append(cs, &puzzleColumns[i])
+		}
+	}
+	return cs
+}
+
+// names lists the names of cs, separated by commas, each after prefix.
+func names(cs []*column, prefix string) string {
+	var b strings.Builder
+	for i, c := range cs {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(prefix + c.name)
+	}
+	return b.String()
+}
+
+// placeholders returns a row of n placeholders: (?, ?, ?).
+func placeholders(n int) string {
+	return "(" + strings.TrimSuffix(strings.Repeat("?, ", n), ", ") + ")"
+}
+
+// assignments lists "name = ?" for each of cs.
+func assignments(cs []*column) string {
+	var b strings.Builder
+	for i, c := range cs {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(c.name + " = ?")
+	}
+	return b.String()
+}
+
+// appendArgs appends the values of cs for p to args.
+func appendArgs(args []any, cs []*column, p *sudoku.Puzzle) []any {
+	for _, c := range cs {
+		args = append(args, c.arg(p))
+	}
+	return args
+}
+
+// insertArgs appends the values of insertColumns for p, a new row
+// submitted at now (Unix nanoseconds) with one submission, to args. p is
+// left as it is.
+func insertArgs(args []any, p *sudoku.Puzzle, now int64) []any {
+	q := *p
+	q.SubmittedAt = time.Unix(0, now)
+	q.Submissions = 1
+	return appendArgs(args, insertColumns, &q)
+}
+
+// scanPuzzle reads one row of readColumns through scan (a Row's or Rows'
+// Scan). It scans into interface values and converts by hand, which skips
+// database/sql's reflection (and, for an int field, its round trip through
+// strconv) on every column of every row of an export.
+func scanPuzzle(scan func(...any) error) (sudoku.Puzzle, error) {
+	v := make([]any, len(readColumns))
+	dest := make([]any, len(v))
+	for i := range v {
+		dest[i] = &v[i]
+	}
+	if err := scan(dest...); err != nil {
+		return sudoku.Puzzle{}, err
+	}
+	return puzzleOf(v)
+}
+
+// puzzleOf converts a row of readColumns, as the driver returns them.
+func puzzleOf(v []any) (sudoku.Puzzle, error) {
+	var p sudoku.Puzzle
+	var bad error
+	for i, c := range readColumns {
+		if err := c.read(&p, v[i]); err != nil && bad == nil {
+			bad = err
+		}
+	}
+	p.Unique = p.Solutions == 1
+	// The band follows the grade, and a row waiting for its grade (again)
+	// has none, as the band column says (migration 00011).
+	if p.Band = sudoku.BandOf(p.GradeTenths()); p.GradeVersion == "" {
+		p.Band = ""
+	}
+	if bad != nil {
+		return p, fmt.Errorf("puzzle %d: %w", p.ID, bad)
+	}
+	return p, nil
+}
+
+// read checks that v, a value of c read back, is of c's kind and puts it
+// into p.
+func (c *column) read(p *sudoku.Puzzle, v any) error {
+	if v == nil && c.null {
+		return nil
+	}
+	ok := false
+	switch c.kind {
+	case colInt:
+		_, ok = v.(int64)
+	case colText:
+		_, ok = v.(string)
+	case colBytes:
+		_, ok = v.([]byte)
+	}
+	if !ok {
+		return fmt.Errorf("column %s holds %T, want %s", c.name, v, c.kind)
+	}
+	if err := c.set(p, v); err != nil {
+		return fmt.Errorf("%s: %w", c.name, err)
+	}
+	return nil
+}
+
+// String names k in messages.
+func (k colKind) String() string {
+	switch k {
+	case colText:
+		return "text"
+	case colBytes:
+		return "bytes"
+	}
+	return "an integer"
+}
+
+// pgType is k's PostgreSQL type.
+func (k colKind) pgType() string {
+	switch k {
+	case colText:
+		return "text"
+	case colBytes:
+		return "bytea"
+	}
+	return "bigint"
+}
+
+// A pack is several columns an export reads as one value. The export's
+// reading goroutine steps the database one column at a time (with the
+// SQLite driver, several calls and a mutex per column), so fewer values
+// make a faster export.
+type pack struct {
+	expr string // the SQL of the value
+	// split returns the values of the pack's columns, in table order.
+	split func(v any) ([]any, error)
+}
+
+// The packs: the three grids as one text, and solutions with the grade
+// floor as one integer. The orders' key columns (clues, grade, solve_ns,
+// ...) stay columns of their own.
+var (
+	gridsPack = &pack{expr: "givens || solution || coalesce(canonical, '')", split: func(v any) ([]any, error) {
+		grids, ok := v.(string)
+		if !ok || len(grids) != 2*81 && len(grids) != 3*81 {
+			return nil, fmt.Errorf("stored grids hold %T of %d characters, want 162 or 243", v, len(grids))
+		}
+		var canonical any
+		if len(grids) == 3*81 {
+			canonical = grids[162:]
+		}
+		return []any{grids[:81], grids[81:162], canonical}, nil
+	}}
+	solutionsPack = &pack{expr: "solutions | (grade_floor << 2)", split: func(v any) ([]any, error) {
+		n, ok := v.(int64)
+		if !ok {
+			return nil, fmt.Errorf("solutions and grade floor hold %T, want an integer", v)
+		}
+		return []any{n & 3, n >> 2}, nil
+	}}
+)
+
+// An exportPlan is what an export selects: readColumns with the columns of
+// each pack read as one value, at the place of the pack's first column.
+type exportPlan struct {
+	sql    string  // the select list
+	packAt []*pack // by value selected: its pack, nil for a column of its own
+	// from gives, for each of readColumns, the value it is read from and
+	// its part of that value's pack (-1: the value is the column's).
+	from []struct{ value, part int }
+}
+
+// export is the plan of Export.
+var export = planExport()
+
+func planExport() exportPlan {
+	var x exportPlan
+	var list []string
+	at := map[*pack]int{}    // value index of each pack
+	parts := map[*pack]int{} // columns of each pack met so far
+	for _, c := range readColumns {
+		if c.pack == nil {
+			x.from = append(x.from, struct{ value, part int }{len(list), -1})
+			list = append(list, c.name)
+			x.packAt = append(x.packAt, nil)
+			continue
+		}
+		j, ok := at[c.pack]
+		if !ok {
+			j = len(list)
+			at[c.pack] = j
+			list = append(list, c.pack.expr)
+			x.packAt = append(x.packAt, c.pack)
+		}
+		x.from = append(x.from, struct{ value, part int }{j, parts[c.pack]})
+		parts[c.pack]++
+	}
+	x.sql = strings.Join(list, ", ")
+	return x
+}
+
+// unpack converts v, a row of the export's values, into a puzzle; r is a
+// row of readColumns to fill (reused row after row).
+func (x *exportPlan) unpack(v, r []any) (sudoku.Puzzle, error) {
+	var parts [][]any
+	for j, pk := range x.packAt {
+		if pk == nil {
+			continue
+		}
+		if parts == nil {
+			parts = make([][]any, len(v))
+		}
+		var err error
+		if parts[j], err = pk.split(v[j]); err != nil {
+			return sudoku.Puzzle{}, fmt.Errorf("puzzle %v: %w", v[x.from[0].value], err)
+		}
+	}
+	for i, f := range x.from {
+		if f.part < 0 {
+			r[i] = v[f.value]
+		} else {
+			r[i] = parts[f.value][f.part]
+		}
+	}
+	return puzzleOf(r)
+}

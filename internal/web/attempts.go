@@ -1,0 +1,153 @@
+package web
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/sudoku-archive/sudoku/internal/account"
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+// attemptJSON is the attempt object of the API.
+type attemptJSON struct {
+	ID         int64      `json:"id"`
+	PuzzleID   int64      `json:"puzzle_id"`
+	StartedAt  time.Time  `json:"started_at"`
+	FinishedAt *time.Time `json:"finished_at"`
+	Outcome    string     `json:"outcome"`
+	Seconds    int64      `json:"seconds"`
+	Hints      int64      `json:"hints"`
+	Checks     int64      `json:"checks"`
+	Mistakes   int64      `json:"mistakes"`
+	First      bool       `json:"first"`
+	Techniques []string   `json:"techniques"`
+}
+
+func attemptOf(a account.Attempt) attemptJSON {
+	j := attemptJSON{
+		ID: a.ID, PuzzleID: a.PuzzleID, StartedAt: a.StartedAt, Outcome: string(a.Outcome),
+		Seconds: a.Seconds, Hints: a.Hints, Checks: a.Checks, Mistakes: a.Mistakes, First: a.First,
+		Techniques: a.Techniques,
+	}
+	if !a.FinishedAt.IsZero() {
+		j.FinishedAt = &a.FinishedAt
+	}
+	if j.Techniques == nil {
+		j.Techniques = []string{}
+	}
+	return j
+}
+
+// startRequest is the body of POST /api/attempts.
+type startRequest struct {
+	PuzzleID *int64 `json:"puzzle_id"`
+}
+
+// apiStartAttempt opens an attempt at a puzzle (201), or returns the
+// player's attempt at it still open (200): a reload or a second tab
+// continues it.
+func (s *Server) apiStartAttempt(c echo.Context) error {
+	var req startRequest
+	if err := readJSON(c, &req); err != nil {
+		return err
+	}
+	if req.PuzzleID == nil || *req.PuzzleID <= 0 {
+		return badRequest(`send {"puzzle_id": N}, the id of an archived puzzle`)
+	}
+	p, _ := playerOf(c)
+	a, created, err := s.players.StartAttempt(c.Request().Context(), p.ID, *req.PuzzleID)
+	if errors.Is(err, sudoku.ErrNotFound) {
+		return echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("puzzle %d not found", *req.PuzzleID))
+	}
+	if err != nil {
+		return err
+	}
+	status := http.StatusOK
+	if created {
+		status = http.StatusCreated
+	}
+	return c.JSON(status, attemptOf(a))
+}
+
+// finishRequest is the body of POST /api/attempts/{id}. Counts are numbers
+// so that a fraction or a huge value is refused with a message of ours,
+// not the decoder's.
+type finishRequest struct {
+	Outcome       string   `json:"outcome"`
+	Grid          string   `json:"grid"`
+	ActiveSeconds *float64 `json:"active_seconds"`
+	Hints         *float64 `json:"hints"`
+	Checks        *float64 `json:"checks"`
+	Mistakes      *float64 `json:"mistakes"`
+	Techniques    []string `json:"techniques"`
+}
+
+// finish turns the request into an account.Finish, refusing what is out of
+// range (422) with the field's name.
+func (r finishRequest) finish() (account.Finish, error) {
+	f := account.Finish{Outcome: account.Outcome(r.Outcome), Grid: r.Grid, Techniques: r.Techniques}
+	fields := []struct {
+		name string
+		v    *float64
+		max  int64
+		dst  *int64
+	}{
+		{"active_seconds", r.ActiveSeconds, account.MaxSeconds, &f.ActiveSeconds},
+		{"hints", r.Hints, account.MaxCount, &f.Hints},
+		{"checks", r.Checks, account.MaxCount, &f.Checks},
+		{"mistakes", r.Mistakes, account.MaxCount, &f.Mistakes},
+	}
+	for _, fd := range fields {
+		if fd.v == nil {
+			continue
+		}
+		v := *fd.v
+		if math.IsNaN(v) || v < 0 || v > float64(fd.max) {
+			return f, unprocessable("%q must be between 0 and %d, not %v", fd.name, fd.max, v)
+		}
+		if fd.name != "active_seconds" && v != math.Trunc(v) {
+			return f, unprocessable("%q must be a whole number, not %v", fd.name, v)
+		}
+		*fd.dst = int64(math.Round(v))
+	}
+	return f, nil
+}
+
+func unprocessable(format string, a ...any) error {
+	return echo.NewHTTPError(http.StatusUnprocessableEntity, fmt.Sprintf(format, a...))
+}
+
+// apiFinishAttempt records the end of one of the player's attempts.
+func (s *Server) apiFinishAttempt(c echo.Context) error {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("attempt %q not found: ids are positive integers", c.Param("id")))
+	}
+	var req finishRequest
+	if err := readJSON(c, &req); err != nil {
+		return err
+	}
+	f, err := req.finish()
+	if err != nil {
+		return err
+	}
+	p, _ := playerOf(c)
+	a, err := s.players.FinishAttempt(c.Request().Context(), p.ID, id, f)
+	switch {
+	case errors.Is(err, sudoku.ErrNotFound):
+		return echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("attempt %d not found among this player's attempts", id))
+	case errors.Is(err, account.ErrFinished):
+		return echo.NewHTTPError(http.StatusConflict, fmt.Sprintf("attempt %d is finished already: start a new one with POST /api/attempts", id))
+	case errors.Is(err, account.ErrWrongGrid), errors.Is(err, account.ErrBadFinish):
+		return echo.NewHTTPError(http.StatusUnprocessableEntity, err.Error()).SetInternal(err)
+	case err != nil:
+		return err
+	}
+	return c.JSON(http.StatusOK, attemptOf(a))
+}
