@@ -48,8 +48,9 @@ fmt:
 	gofmt -w .
 	$(TEMPL) fmt .
 
-lint: ## go vet, gofmt and templ fmt must be clean
+lint: ## go vet, staticcheck (pinned in go.mod as a tool), gofmt and templ fmt must be clean
 	$(GO) vet ./...
+	$(GO) tool staticcheck ./...
 	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
 	$(TEMPL) fmt -fail .
 

@@ -338,7 +338,7 @@ func HistoryPage(v HistoryView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			} else {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 40, "<div class=\"table-wrap\"><table class=\"history\" data-testid=\"history-table\"><caption class=\"visually-hidden\">Archived puzzles, ")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 40, "<div class=\"table-wrap history-wrap\"><table class=\"history\" data-testid=\"history-table\"><caption class=\"visually-hidden\">Archived puzzles, ")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

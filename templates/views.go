@@ -99,6 +99,30 @@ type PuzzleView struct {
 	// Equivalents are the archived ways of writing this puzzle (this one
 	// included, the first archived first); one entry when there are none.
 	Equivalents []sudoku.Puzzle
+	// Daily is the date (YYYY-MM-DD) this puzzle is the puzzle of the day
+	// of, when the visitor came by /daily; "" otherwise.
+	Daily string
+}
+
+// title is the page's title: the puzzle's number, after the day it is the
+// puzzle of.
+func (v PuzzleView) title() string {
+	t := "Puzzle #" + strconv.FormatInt(v.Puzzle.ID, 10)
+	if v.Daily != "" {
+		t = "Puzzle of the day, " + DailyDate(v.Daily) + " · " + t
+	}
+	return t
+}
+
+// DailyDate writes a date of the puzzle of the day (YYYY-MM-DD) as people
+// read it: "Wednesday, 25 November 2026". Text that is no date is returned
+// as it is.
+func DailyDate(date string) string {
+	d, err := time.Parse(time.DateOnly, date)
+	if err != nil {
+		return date
+	}
+	return d.Format("Monday, 2 January 2006")
 }
 
 // HistoryView is one page of the history table.
@@ -213,6 +237,7 @@ var SortLabels = map[sudoku.Sort]string{
 	sudoku.SortSolveTime:  "Solve time",
 	sudoku.SortSubmitted:  "Submitted",
 	sudoku.SortClues:      "Clues",
+	sudoku.SortGrade:      "Grade",
 }
 
 // StatsView is the archive at a glance (see stats.go for the charts).
@@ -253,6 +278,7 @@ type PrintCard struct {
 	Clues    int
 	Band     sudoku.Band
 	ShareURL string
+	SheetEnd bool // the last card of a printed sheet of four
 }
 
 // CardOf is the print card of an archived puzzle.

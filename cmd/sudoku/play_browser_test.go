@@ -38,10 +38,16 @@ func TestPlayBrowser(t *testing.T) {
 	t.Run("a hint step and the explanation, from stubbed endpoints", func(t *testing.T) {
 		playStubbed(t, ctx, base, submitAPI(t, base, bExtreme), shots)
 	})
+	t.Run("a puzzle only opened is not welcomed back", func(t *testing.T) {
+		playOpenedOnly(t, ctx, base, submitAPI(t, base, bHardish))
+	})
 	t.Run("solve on a phone with the number pad", func(t *testing.T) {
 		playPhone(t, ctx, base, submitAPI(t, base, bOther), shots)
 	})
 }
+
+// bHardish is a puzzle no other browser step opens (grade 7.x).
+const bHardish = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 
 type apiPuzzle struct {
 	ID       int64  `json:"id"`
@@ -245,7 +251,7 @@ func playKeyboard(t *testing.T, ctx context.Context, base string, p apiPuzzle, s
 		chromedp.Focus(cellSel(first)),
 		keys("p12"), keys("3", chromedp.ModifierShift), keys("p"),
 	)
-	board = waitPlay(t, ctx, "marks 1 2 3", func(c []playCell) bool { return c[first].Marks == "1 2 3" && c[first].V == "" })
+	waitPlay(t, ctx, "marks 1 2 3", func(c []playCell) bool { return c[first].Marks == "1 2 3" && c[first].V == "" })
 
 	chromeStep(t, ctx, "a wrong digit, undo, redo", keys(wrong))
 	waitPlay(t, ctx, "the wrong digit", func(c []playCell) bool { return c[first].V == wrong })
@@ -438,6 +444,43 @@ func playStubbed(t *testing.T, ctx context.Context, base string, p apiPuzzle, sh
 	chromeStep(t, ctx, "Home", keys(kb.Home))
 	if got := counter(); !strings.HasPrefix(got, "Step 1 of 2") {
 		t.Errorf("after Home: %q", got)
+	}
+	// Next, clicked, has the focus; End disables it. The keys once stopped
+	// there: nothing had the focus any more.
+	chromeStep(t, ctx, "Next, then End", chromedp.Click(tidSel("explain-forward")), keys(kb.End))
+	if got := counter(); got != "Solved: 2 steps" {
+		t.Errorf("after End: %q", got)
+	}
+	chromeStep(t, ctx, "Home after End", keys(kb.Home))
+	if got := counter(); !strings.HasPrefix(got, "Step 1 of 2") {
+		t.Errorf("Home after End: %q, want step 1: the keys stopped after End", got)
+	}
+	chromeStep(t, ctx, "→ after Home", keys(kb.ArrowRight))
+	if got := counter(); !strings.HasPrefix(got, "Step 2 of 2") {
+		t.Errorf("→ after Home: %q, want step 2", got)
+	}
+	chromeStep(t, ctx, "Back at step 2, then Home, then End", chromedp.Click(tidSel("explain-back")), keys(kb.Home), keys(kb.End))
+	if got := counter(); got != "Solved: 2 steps" {
+		t.Errorf("End after Home (Back disabled): %q", got)
+	}
+}
+
+// playOpenedOnly: a puzzle that was only opened is not "welcomed back" with
+// "0:00 so far" on the next visit; one with a digit entered is.
+func playOpenedOnly(t *testing.T, ctx context.Context, base string, p apiPuzzle) {
+	url := fmt.Sprintf("%s/puzzles/%d", base, p.ID)
+	for i := range 2 { // the second visit finds what the first left
+		chromeStep(t, ctx, fmt.Sprintf("open the puzzle, visit %d", i+1), chromedp.Navigate(url), chromedp.WaitVisible(tidSel("play-board")))
+	}
+	if st := playStatus(t, ctx); strings.Contains(st, "Welcome back") {
+		t.Errorf("a puzzle only opened before says %q", st)
+	}
+	cell := strings.IndexByte(p.Puzzle, '.')
+	chromeStep(t, ctx, "enter a digit", chromedp.Focus(cellSel(cell)), keys(p.Solution[cell:cell+1]))
+	waitPlay(t, ctx, "the digit entered", func(c []playCell) bool { return c[cell].V == p.Solution[cell:cell+1] })
+	chromeStep(t, ctx, "come back", chromedp.Navigate(url), chromedp.WaitVisible(tidSel("play-board")))
+	if st := playStatus(t, ctx); !strings.Contains(st, "Welcome back") {
+		t.Errorf("after a digit was entered, coming back says %q, want a welcome back", st)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -15,16 +16,27 @@ import (
 // machine with only Go: it must name the three missing prerequisites in one
 // line each, with the command that installs them, and tell make test to run
 // without -race, the browser and PostgreSQL; with CI=true it must fail.
+// The tests it names as skipped under -race or as root must exist
+// (TestPrereqsNamesExist).
 func TestPrereqs(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("a shell script")
 	}
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goBin); err != nil {
-		t.Skipf("no go binary in GOROOT: %v", err)
+	// go test puts its own GOROOT/bin first on the PATH of the tests.
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("no go binary on PATH: %v", err)
 	}
 	bin := t.TempDir()
 	if err := os.Symlink(goBin, filepath.Join(bin, "go")); err != nil {
+		t.Fatal(err)
+	}
+	// id tells the script whether it runs as root.
+	id, err := exec.LookPath("id")
+	if err != nil {
+		t.Fatalf("no id command: %v", err)
+	}
+	if err := os.Symlink(id, filepath.Join(bin, "id")); err != nil {
 		t.Fatal(err)
 	}
 	var env []string
@@ -54,6 +66,14 @@ func TestPrereqs(t *testing.T) {
 		t.Errorf("settings %q, want %q", got, want)
 	}
 	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	root := os.Geteuid() == 0
+	if root {
+		if n := len(lines); n == 0 || !strings.Contains(lines[n-1], "running as root, skipping TestOpenReadOnly") {
+			t.Errorf("as root, the last line must name the test skipped as root, got:\n%s", stderr)
+		} else {
+			lines = lines[:n-1]
+		}
+	}
 	if len(lines) != 3 ||
 		!strings.Contains(lines[0], "without -race") || !strings.Contains(lines[0], "apt-get install -y gcc") ||
 		!strings.Contains(lines[1], "skipping the browser tests") || !strings.Contains(lines[1], "apt-get install -y chromium") ||
@@ -61,7 +81,47 @@ func TestPrereqs(t *testing.T) {
 		t.Errorf("want one line each on the race detector, the browser tests and PostgreSQL, got:\n%s", stderr)
 	}
 
+	// With the race detector, the two timing tests it skips are named.
+	_, stderr, err = run("CGO_ENABLED=1")
+	if err != nil {
+		t.Fatalf("prereqs with cgo: %v\n%s", err, stderr)
+	}
+	if !strings.Contains(stderr, "with -race, skipping TestServeHostilePuzzle and TestHardenReadsUnderHostileSolves") {
+		t.Errorf("with -race the skipped timing tests are not named:\n%s", stderr)
+	}
+
 	if _, stderr, err := run("CI=true"); err == nil || !strings.Contains(stderr, "CI=true") {
 		t.Errorf("with CI=true: err %v, stderr:\n%s\nwant a failure that says why", err, stderr)
+	}
+}
+
+// TestPrereqsNamesExist: every test .ci/prereqs names as skipped is a test
+// function of the repository, so a renamed test cannot leave the summary
+// naming one that no longer exists while the real one skips silently.
+func TestPrereqsNamesExist(t *testing.T) {
+	script, err := os.ReadFile("../../.ci/prereqs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := regexp.MustCompile(`\bTest[A-Z]\w*`).FindAllString(string(script), -1)
+	if len(names) < 3 {
+		t.Fatalf("prereqs names %v, want the three tests make test skips", names)
+	}
+	var src strings.Builder
+	err = filepath.WalkDir("../..", func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		src.Write(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names {
+		if !strings.Contains(src.String(), "func "+n+"(t *testing.T)") {
+			t.Errorf(".ci/prereqs names %s as skipped, but no test has that name", n)
+		}
 	}
 }

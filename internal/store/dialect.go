@@ -81,15 +81,6 @@ var (
 	}
 )
 
-// dialectOf returns the dialect of dsn: PostgreSQL for a postgres:// or
-// postgresql:// URL, SQLite (a file name) for anything else.
-func dialectOf(dsn string) dialect {
-	if IsPostgres(dsn) {
-		return postgresDialect
-	}
-	return sqliteDialect
-}
-
 // IsPostgres reports whether Open takes dsn for a PostgreSQL database.
 func IsPostgres(dsn string) bool {
 	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")

@@ -24,7 +24,8 @@ type asset struct {
 // would keep stale CSS or JavaScript after an upgrade.
 const assetCacheControl = "public, max-age=3600"
 
-// loadAssets reads every file of static.FS into memory, keyed by its path.
+// loadAssets reads every file of static.FS into memory, keyed by its path,
+// and the stylesheet joined from its parts (static.Stylesheet).
 // Serving from this map rather than from a file system means there is no
 // directory to list and no path to traverse: a name is either a known file or
 // a 404.
@@ -38,16 +39,28 @@ func loadAssets() map[string]asset {
 		if err != nil {
 			return err
 		}
-		sum := sha256.Sum256(body)
-		assets[name] = asset{body: body, etag: `"` + base64.RawURLEncoding.EncodeToString(sum[:12]) + `"`}
+		assets[name] = newAsset(body)
 		return nil
 	})
+	if err == nil {
+		// The stylesheet's parts, one per page or component, joined in
+		// their cascade order.
+		var css []byte
+		css, err = static.Stylesheet()
+		assets[static.StylesheetPath] = newAsset(css)
+	}
 	if err != nil {
 		// The files are embedded in the binary: failing to read them is a
 		// build defect, not a runtime condition.
 		panic("web: read embedded static files: " + err.Error())
 	}
 	return assets
+}
+
+// newAsset is body with its ETag.
+func newAsset(body []byte) asset {
+	sum := sha256.Sum256(body)
+	return asset{body: body, etag: `"` + base64.RawURLEncoding.EncodeToString(sum[:12]) + `"`}
 }
 
 // staticFile serves GET /static/*.

@@ -28,6 +28,12 @@ func (s *Server) apiExplain(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if !p.Unique {
+		// No logical path leads to one of several solutions: the request
+		// is understood but cannot be answered, which is no server fault.
+		return echo.NewHTTPError(http.StatusUnprocessableEntity,
+			fmt.Sprintf("puzzle %d has more than one solution: there is no logical path to explain and no grade", p.ID))
+	}
 	var r logic.Result
 	err = s.searching(c.Request().Context(), func() error {
 		var err error

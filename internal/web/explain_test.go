@@ -141,3 +141,30 @@ func TestAPIHint(t *testing.T) {
 		t.Errorf("text/plain: %d", rec.Code)
 	}
 }
+
+// TestAPIExplainSeveralSolutions: a puzzle with several solutions has no
+// logical path. The docs promise 422 with the reason; it answered 500 and
+// logged an ERROR.
+func TestAPIExplainSeveralSolutions(t *testing.T) {
+	var logs logSink
+	s, _ := newTestServer(t, Config{Logger: logs.logger()})
+	several := "1" + empty[1:] // one given: many solutions
+	rec := post(t, s, "/api/puzzles", puzzleBody(several))
+	if rec.Code != http.StatusCreated {
+		t.Fatalf("submit: %d %s", rec.Code, rec.Body)
+	}
+	p := decode[sudoku.Puzzle](t, rec)
+	if p.Unique {
+		t.Fatalf("puzzle %s is stored as unique", several)
+	}
+	rec = get(t, s, fmt.Sprintf("/api/puzzles/%d/explain", p.ID))
+	if rec.Code != http.StatusUnprocessableEntity {
+		t.Fatalf("explain a puzzle with several solutions: %d %s, want 422", rec.Code, rec.Body)
+	}
+	if msg := decode[apiErr](t, rec).Error; !strings.Contains(msg, "more than one solution") {
+		t.Errorf("error %q does not say why", msg)
+	}
+	if l := logs.String(); strings.Contains(l, "level=ERROR") {
+		t.Errorf("a client's request logged an error:\n%s", l)
+	}
+}

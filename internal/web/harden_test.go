@@ -34,10 +34,9 @@ var fullSize = flag.Bool("harden.full", false, "issue 18 tests at full size (e.g
 // chunks, or fails part way, as a large archive or a broken one would.
 type slowArchive struct {
 	fakeArchive
-	rows    int
-	pause   time.Duration // after every 100 rows
-	failAt  int           // 0: never
-	exports int
+	rows   int
+	pause  time.Duration // after every 100 rows
+	failAt int           // 0: never
 }
 
 func (a *slowArchive) Export(ctx context.Context, _ sudoku.ListQuery, fn func(sudoku.Puzzle) error) error {

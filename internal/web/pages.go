@@ -248,12 +248,35 @@ func (s *Server) puzzlePage(c echo.Context) error {
 	// Whoever just submitted the puzzle came for its analysis; everyone
 	// else gets the givens to play, the solution one click away.
 	v.ShowSolution = v.Fresh || v.Duplicate || c.QueryParam("solution") == "1"
+	if v.Daily, err = s.dailyOf(c, p); err != nil {
+		return err
+	}
 	if p.Canonical != (sudoku.Grid{}) {
 		if v.Equivalents, err = s.archive.Equivalents(c.Request().Context(), p); err != nil {
 			return fmt.Errorf("puzzle %d: %w", id, err)
 		}
 	}
 	return s.render(c, http.StatusOK, templates.PuzzlePage(v))
+}
+
+// dailyOf is the date of ?daily=YYYY-MM-DD (where /daily sends its
+// visitors) when p is that date's recorded puzzle of the day, so the page
+// can say so; "" for any other date or puzzle, which the page ignores.
+func (s *Server) dailyOf(c echo.Context, p sudoku.Puzzle) (string, error) {
+	date := c.QueryParam("daily")
+	if _, err := time.Parse(time.DateOnly, date); err != nil {
+		return "", nil
+	}
+	d, err := s.archive.Daily(c.Request().Context(), date)
+	switch {
+	case errors.Is(err, sudoku.ErrNotFound):
+		return "", nil
+	case err != nil:
+		return "", fmt.Errorf("puzzle of the day %s: %w", date, err)
+	case d.ID != p.ID:
+		return "", nil
+	}
+	return date, nil
 }
 
 // stats shows the archive at a glance: counts, bands and histograms, all

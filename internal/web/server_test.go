@@ -2,6 +2,7 @@ package web
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/static"
 )
 
 func TestRateLimit(t *testing.T) {
@@ -195,6 +197,15 @@ func TestStatic(t *testing.T) {
 	h := rec.Header()
 	if ct := h.Get("Content-Type"); !strings.HasPrefix(ct, "text/css") {
 		t.Errorf("Content-Type %q", ct)
+	}
+	// The stylesheet is its parts joined in order, the last one whole.
+	css, err := static.Stylesheet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	last, _ := static.FS.ReadFile("css/" + static.Stylesheets[len(static.Stylesheets)-1])
+	if rec.Body.String() != string(css) || !bytes.HasSuffix(rec.Body.Bytes(), last) {
+		t.Errorf("/static/css/app.css is not the parts joined (%d bytes, want %d)", rec.Body.Len(), len(css))
 	}
 	if h.Get("Cache-Control") != assetCacheControl || h.Get("ETag") == "" {
 		t.Errorf("Cache-Control %q, ETag %q", h.Get("Cache-Control"), h.Get("ETag"))

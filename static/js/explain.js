@@ -7,7 +7,7 @@
 // no placed peer rules out, then each step's placements and eliminations.
 // It also opens the analysis (the solution, the replay and this section)
 // at once for a visitor who asked for that once.
-import { PEERS, candidatesOf, maskAttr, prepareCell, cellName } from "./grid.js";
+import { PEERS, candidatesOf, paintMarks, prepareCell, cellName } from "./grid.js";
 
 const ANALYSIS_KEY = "sudoku:open-analysis";
 
@@ -78,10 +78,7 @@ function initExplain(section) {
       const v = values[i];
       tds[i].className = (givens[i] ? "given" : v ? "placed" : "empty") + (hot.has(i) ? " hint-cell" : "");
       parts[i].v.textContent = v ? String(v) : "";
-      const m = parts[i].marks.dataset;
-      m.marks = v ? "" : maskAttr(cands[i]);
-      m.struck = struck.has(i) ? maskAttr(struck.get(i)) : "";
-      m.good = good.has(i) ? maskAttr(good.get(i)) : "";
+      paintMarks(parts[i].marks, v ? 0 : cands[i], struck.get(i) || 0, good.get(i) || 0);
     }
     ctl.back.disabled = pos === 0;
     ctl.forward.disabled = pos >= steps.length;
@@ -99,7 +96,12 @@ function initExplain(section) {
   function go(to) {
     if (!snaps.length) return;
     pos = Math.max(0, Math.min(steps.length, to));
+    const had = document.activeElement;
     render();
+    // The last step disables Next (the first, Back): a button that loses
+    // its use loses the focus too, and the keys would stop with it. The
+    // board takes the focus over, so Home, End and the arrows go on.
+    if (had && had.disabled && section.contains(had)) table.focus();
   }
 
   function load() {

@@ -71,10 +71,8 @@ export function conflictsOf(values) {
 }
 
 // prepareCell gives a board cell the two parts a playing or explaining board
-// paints: the digit (.v) and the nine pencil marks (.marks). Which marks
-// show, which are struck and which are picked out is set by the attributes
-// data-marks, data-struck and data-good ("1 4 7"), read by the CSS, so a
-// change of marks is one attribute write.
+// paints: the digit (.v) and the nine pencil marks (.marks), one span a
+// digit. paintMarks says which show.
 export function prepareCell(td) {
   const v = document.createElement("span");
   v.className = "v";
@@ -93,6 +91,24 @@ export function prepareCell(td) {
 
 // maskAttr writes a candidate mask as the marks attributes want it.
 export const maskAttr = (mask) => digitsOf(mask).join(" ");
+
+// paintMarks shows a cell's pencil marks (candidate masks): each digit's
+// span gets data-mark "good" (a step places it), "struck" (a step removes
+// it) or "on" (pencilled in), or none (hidden), which the CSS reads. The
+// .marks element keeps the three sets as data-marks, data-struck and
+// data-good ("1 4 7") for whoever reads the board.
+export function paintMarks(el, marks, struck, good) {
+  el.dataset.marks = maskAttr(marks);
+  el.dataset.struck = maskAttr(struck);
+  el.dataset.good = maskAttr(good);
+  for (let d = 1; d <= 9; d++) {
+    const bit = 1 << d, span = el.children[d - 1];
+    const state = good & bit ? "good" : struck & bit ? "struck" : marks & bit ? "on" : "";
+    if ((span.dataset.mark || "") === state) continue;
+    if (state) span.dataset.mark = state;
+    else delete span.dataset.mark;
+  }
+}
 
 // formatTime writes milliseconds as m:ss, or h:mm:ss past an hour.
 export function formatTime(ms) {

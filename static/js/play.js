@@ -8,7 +8,7 @@
 // Every keystroke changes a model (values, marks) and then paints only the
 // cells whose look changed, from per-cell caches, so a keystroke costs well
 // under a frame.
-import { PEERS, cellName, candidatesOf, conflictsOf, digitsOf, formatTime, maskAttr, prepareCell, rowOf, colOf, boxOf } from "./grid.js";
+import { PEERS, cellName, candidatesOf, conflictsOf, digitsOf, formatTime, maskAttr, paintMarks, prepareCell, rowOf, colOf, boxOf } from "./grid.js";
 import { format } from "./puzzletext.js";
 
 const HINT_URL = "/api/hint";
@@ -72,12 +72,14 @@ function init(section) {
       if (p.cls !== cls) { tds[i].className = cls; p.cls = cls; }
       const text = v ? String(v) : "";
       if (p.text !== text) { part.v.textContent = text; p.text = text; }
-      const m = v ? "" : maskAttr(marks[i]);
-      if (p.marks !== m) { part.marks.dataset.marks = m; p.marks = m; }
-      const struck = hint && hint.struck.has(i) ? maskAttr(hint.struck.get(i)) : "";
-      if (p.struck !== struck) { part.marks.dataset.struck = struck; p.struck = struck; }
-      const good = hint && hint.good.has(i) ? maskAttr(hint.good.get(i)) : "";
-      if (p.good !== good) { part.marks.dataset.good = good; p.good = good; }
+      const mm = v ? 0 : marks[i];
+      const struck = hint && hint.struck.has(i) ? hint.struck.get(i) : 0;
+      const good = hint && hint.good.has(i) ? hint.good.get(i) : 0;
+      if (p.marks !== mm || p.struck !== struck || p.good !== good) {
+        paintMarks(part.marks, mm, struck, good);
+        p.marks = mm; p.struck = struck; p.good = good;
+      }
+      const m = maskAttr(mm);
       let label = `${cellName(i)}, `;
       if (givens[i]) label += `given ${v}`;
       else if (v) label += String(v);
@@ -449,7 +451,10 @@ function init(section) {
   if (finishedBefore) finish();
   else {
     startTimer();
-    if (restored) say(`Welcome back: your progress is restored (${formatTime(elapsed)} so far).`);
+    // Only a player who did something is welcomed back: digits or marks
+    // entered, or a second on the clock, not a page that was only opened.
+    const progress = values.some((v, i) => v && !givens[i]) || marks.some(Boolean) || elapsed >= 1000;
+    if (restored && progress) say(`Welcome back: your progress is restored (${formatTime(elapsed)} so far).`);
   }
 }
 
