@@ -31,7 +31,10 @@ const bandMigration = 11
 func testMigrationBandFromGrade(t *testing.T, bk backend) {
 	ctx := context.Background()
 	dsn := bk.dsn(t)
-	d := dialectOf(dsn)
+	d := sqliteDialect
+	if IsPostgres(dsn) {
+		d = postgresDialect
+	}
 	driver := "sqlite"
 	if d.postgres {
 		driver = "pgx"
