@@ -59,7 +59,7 @@ func startBrowserServer(t *testing.T, db string) string {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, []string{"serve", "--addr", addr, "--db", db}, func(string) string { return "" },
+		done <- run(ctx, []string{"serve", "--addr", addr, "--db", db, "--daily=false"}, func(string) string { return "" },
 			strings.NewReader(""), io.Discard, &logs)
 	}()
 	t.Cleanup(func() {

@@ -15,7 +15,7 @@ func runExport(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "export", "[--db sudoku.db] [--format txt|csv|json] [--sort FIELD] [--order asc|desc]")
 	dbPath := dbFlag(fs, e)
 	format := fs.String("format", string(bulk.TXT), "txt (one puzzle per line), csv (header row, every field) or json (one object per line)")
-	sortBy := fs.String("sort", string(sudoku.SortDifficulty), "difficulty, backtracks, solve_time, submitted or clues")
+	sortBy := fs.String("sort", string(sudoku.SortDifficulty), "one of "+sudoku.SortNames())
 	order := fs.String("order", "desc", "asc or desc")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -29,14 +29,14 @@ func runExport(ctx context.Context, e *env, args []string) error {
 	}
 	q := sudoku.ListQuery{Sort: sudoku.Sort(*sortBy)}
 	if !q.Sort.Valid() {
-		return errUsage{fmt.Sprintf("export: unknown sort %q (want difficulty, backtracks, solve_time, submitted or clues)", *sortBy)}
+		return errUsage{fmt.Sprintf("export: unknown sort %s (want one of %s)", sudoku.Echo(*sortBy), sudoku.SortNames())}
 	}
 	switch *order {
 	case "asc":
 	case "desc":
 		q.Desc = true
 	default:
-		return errUsage{fmt.Sprintf("export: unknown order %q (want asc or desc)", *order)}
+		return errUsage{fmt.Sprintf("export: unknown order %s (want asc or desc)", sudoku.Echo(*order))}
 	}
 
 	db, err := openExisting(ctx, e, "export", *dbPath)

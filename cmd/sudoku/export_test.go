@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
 func TestExportCommand(t *testing.T) { eachDatabase(t, testExportCommand) }
@@ -47,5 +49,19 @@ func testExportCommand(t *testing.T, db string) {
 				t.Errorf("stdout %q, want it to start with %q", out, tc.want)
 			}
 		})
+	}
+}
+
+// TestExportHelpSorts: `sudoku export --help` offers every sort the export
+// takes (its list had drifted: grade was missing).
+func TestExportHelpSorts(t *testing.T) {
+	_, errOut, err := runCmd(t, "", "export", "--help")
+	if err != nil {
+		t.Fatalf("--help: %v", err)
+	}
+	for _, s := range sudoku.Sorts {
+		if !strings.Contains(errOut, string(s)) {
+			t.Errorf("export --help does not offer --sort %s:\n%s", s, errOut)
+		}
 	}
 }

@@ -81,6 +81,7 @@ func TestLayoutBrowser(t *testing.T) {
 		{"solution", fmt.Sprintf("/puzzles/%d?solution=1", easy.ID), "board"},
 		{"share", "/p/" + strings.ReplaceAll(bEasy, ".", "0"), ""},
 		{"stats", "/stats", "chart-backtracks"},
+		{"daily", "/daily", "daily-label"},
 		{"print", "/puzzles/print", ""},
 	}
 	chromeStep(t, ctx, "open the history", chromedp.Navigate(base+"/puzzles"), chromedp.WaitVisible(tidSel("history-table")))

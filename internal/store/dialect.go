@@ -16,6 +16,7 @@ import (
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/migrations"
 )
 
@@ -151,7 +152,7 @@ func (d dialect) newRowsArg(ids []int64) any {
 
 // errDown is the error of a PostgreSQL server that cannot be reached or is
 // shutting down: temporary, like ErrBusy.
-var errDown error = &UnavailableError{msg: "database server unavailable", retry: 5 * time.Second}
+var errDown error = &UnavailableError{msg: "database server unavailable", retry: 5 * time.Second, kind: sudoku.KindUnavailable}
 
 // pgCode returns the SQLSTATE of a PostgreSQL error, or "".
 func pgCode(err error) string {

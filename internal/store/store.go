@@ -27,31 +27,38 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/lock"
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
 // ErrFull is returned (wrapped) by writes that failed because the disk or the
 // database is full. Nothing of the failed write is kept; writes succeed again
 // once there is room, without reopening.
-var ErrFull error = &UnavailableError{msg: "database or disk is full", retry: time.Minute}
+var ErrFull error = &UnavailableError{msg: "database or disk is full", retry: time.Minute, kind: sudoku.KindFull}
 
 // ErrBusy is returned (wrapped) by writes that gave up waiting for SQLite's
 // write lock, held by another connection to the file (a `sudoku import`, a
 // sqlite3 session, a second server) for longer than writerBusyTimeout.
 // Nothing of the failed write is kept; it is an expected, temporary state.
-var ErrBusy error = &UnavailableError{msg: "database is locked by another process", retry: 2 * time.Second}
+var ErrBusy error = &UnavailableError{msg: "database is locked by another process", retry: 2 * time.Second, kind: sudoku.KindBusy}
 
 // ErrClosed is returned by calls made after Close.
-var ErrClosed error = &UnavailableError{msg: "store is closed", retry: 5 * time.Second}
+var ErrClosed error = &UnavailableError{msg: "store is closed", retry: 5 * time.Second, kind: sudoku.KindUnavailable}
 
 // UnavailableError is the type of the errors that mean the archive cannot
 // take a request right now but may later: ErrFull, ErrBusy, ErrClosed.
-// Callers match them with errors.Is; a server answers them with 503.
+// Callers match them with errors.Is; each says its kind (sudoku.KindOf),
+// which a server answers with 503.
 type UnavailableError struct {
 	msg   string
 	retry time.Duration
+	kind  sudoku.Kind
 }
 
 func (e *UnavailableError) Error() string { return e.msg }
+
+// Kind is what the error means: sudoku.KindBusy, KindFull or KindUnavailable.
+func (e *UnavailableError) Kind() sudoku.Kind { return e.kind }
 
 // RetryAfter is how long a client should wait before it tries again.
 func (e *UnavailableError) RetryAfter() time.Duration { return e.retry }

@@ -2,7 +2,6 @@ package sudoku
 
 import (
 	"errors"
-	"strings"
 	"time"
 )
 
@@ -103,28 +102,6 @@ const (
 	SortClues      Sort = "clues"      // clue count, then id
 	SortGrade      Sort = "grade"      // human-style grade, then id (ungraded first in ascending order)
 )
-
-// Sorts lists every valid Sort, default first.
-var Sorts = []Sort{SortDifficulty, SortBacktracks, SortSolveTime, SortSubmitted, SortClues, SortGrade}
-
-// SortNames lists Sorts for a message: "difficulty, backtracks, ...".
-func SortNames() string {
-	names := make([]string, len(Sorts))
-	for i, s := range Sorts {
-		names[i] = string(s)
-	}
-	return strings.Join(names, ", ")
-}
-
-// Valid reports whether s is one of Sorts.
-func (s Sort) Valid() bool {
-	for _, v := range Sorts {
-		if s == v {
-			return true
-		}
-	}
-	return false
-}
 
 // ListQuery selects one page of the archive.
 type ListQuery struct {

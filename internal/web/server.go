@@ -22,6 +22,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
+	"github.com/sudoku-archive/sudoku/internal/daily"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -105,6 +106,10 @@ type Config struct {
 	// An export has no deadline for the whole response: a slow but steady
 	// client gets the whole archive. 0 means DefaultExportStall.
 	ExportStall time.Duration
+	// NoDaily stops this server from choosing the puzzles of the day (the
+	// keeper of package daily, run by Serve): another server on the same
+	// archive does. Reads of a date not chosen then answer 503.
+	NoDaily bool
 	// CSRFSecret signs the form tokens; empty means a random one per
 	// process (forms served before a restart must then be reloaded).
 	CSRFSecret []byte
@@ -172,8 +177,8 @@ type Server struct {
 	exports *gate // turns at streaming an export
 	traces  *traceCache
 	csrf    csrfSigner
-	dailies dailyCache // the puzzle of the day by date (generate.go)
-	players Players    // nil: the archive keeps no players (players.go)
+	dailies *daily.Keeper // chooses the coming days' puzzles of the day (Serve)
+	players Players       // nil: the archive keeps no players (players.go)
 	signer  account.Signer
 }
 
@@ -212,6 +217,7 @@ func New(archive Archive, cfg Config) *Server {
 	if s.log == nil {
 		s.log = slog.Default()
 	}
+	s.dailies = &daily.Keeper{Archive: archive, Slot: s.searching, Log: s.log}
 	e := s.echo
 	e.HideBanner = true
 	e.HidePort = true
@@ -394,6 +400,15 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	s.log.Info("listening", slog.String("addr", ln.Addr().String()))
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
+	// The puzzles of the day are chosen ahead, in the background, never by
+	// a request; the keeper stops with ctx and Serve waits for it, so the
+	// archive is not closed under it.
+	if !s.cfg.NoDaily {
+		kctx, stopKeeper := context.WithCancel(ctx)
+		kept := make(chan struct{})
+		go func() { defer close(kept); s.dailies.Run(kctx) }()
+		defer func() { stopKeeper(); <-kept }()
+	}
 
 	select {
 	case err := <-served:
