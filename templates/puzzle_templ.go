@@ -249,7 +249,7 @@ func PuzzlePage(v PuzzleView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = PlayBoard(p.Givens, p.Solution).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = PlayBoard(p.Givens, p.Solution, p.ID).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -48,6 +48,20 @@ const widerJS = `(() => {
 		" (right edge at " + Math.round(el.getBoundingClientRect().right) + " px)");
 })()`
 
+// splitLabelsJS names the navigation links and buttons whose label takes
+// more than one line.
+const splitLabelsJS = `Array.from(document.querySelectorAll(".site-nav a, button, .button")).filter(el => {
+	const r = document.createRange();
+	r.selectNodeContents(el);
+	// Boxes that overlap in height are one line (a symbol's glyph may sit
+	// higher than the letters beside it).
+	let lines = 0, bottom = -Infinity;
+	for (const x of Array.from(r.getClientRects()).filter(x => x.width > 0 && x.height > 0).sort((a, b) => a.top - b.top)) {
+		if (x.top >= bottom - 1) { lines++; bottom = x.bottom; } else bottom = Math.max(bottom, x.bottom);
+	}
+	return lines > 1;
+}).map(el => el.textContent.trim())`
+
 // barContrastJS gives, for each share bar of the stats page's band and
 // grade tables, its contrast ratio (WCAG) against the track it is drawn on.
 const barContrastJS = `(() => {
@@ -63,7 +77,8 @@ const barContrastJS = `(() => {
 // TestLayoutBrowser opens every page the browser tests visit on a desktop
 // and on a phone, light and dark, and checks that none scrolls sideways,
 // that on the desktop nothing is cut off, and that the labels of the
-// history's sort control all say something, and that the stats page's
+// history's sort control all say something, that no link of the
+// navigation and no button breaks its label over two lines, and that the stats page's
 // bars stand out from their tracks in both colour schemes. It saves a screenshot of each
 // (layout-<page>-<view>-<scheme>.png in screenshotDir).
 func TestLayoutBrowser(t *testing.T) {
@@ -108,6 +123,9 @@ func TestLayoutBrowser(t *testing.T) {
 				chromeStep(t, ctx, "open "+where, chromedp.Navigate(base+p.path), wait, chromedp.Sleep(250*time.Millisecond))
 				if w := chromeJS[int](t, ctx, `document.documentElement.scrollWidth`); w > int(v.width) {
 					t.Errorf("%s: the page is %d px wide and scrolls sideways: %s", where, w, strings.Join(chromeJS[[]string](t, ctx, widerJS), "; "))
+				}
+				if split := chromeJS[[]string](t, ctx, splitLabelsJS); len(split) > 0 {
+					t.Errorf("%s: a label breaks over two lines: %s", where, strings.Join(split, "; "))
 				}
 				if !v.phone {
 					if cut := chromeJS[[]string](t, ctx, clippedJS); len(cut) > 0 {

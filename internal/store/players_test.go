@@ -382,20 +382,21 @@ func testPlayersSummaryExportDelete(t *testing.T, bk backend) {
 			t.Fatal(err)
 		}
 	}
-	finish(pz[0], account.Finish{Outcome: account.OutcomeSolved, Grid: solvedGrid()})
-	finish(pz[1], account.Finish{Outcome: account.OutcomeSolved, Grid: solvedGrid(), Hints: 2, Techniques: []string{"X-Wing", "X-Wing"}})
-	finish(pz[2], account.Finish{Outcome: account.OutcomeGaveUp})
 	// Today's puzzle of the day, solved today: a streak of one.
 	today := time.Now().UTC()
 	if _, err := db.SetDaily(ctx, today.Format(time.DateOnly), pz[0]); err != nil {
 		t.Fatal(err)
 	}
+	finish(pz[0], account.Finish{Outcome: account.OutcomeSolved, Grid: solvedGrid()})
+	finish(pz[0], account.Finish{Outcome: account.OutcomeSolved, Grid: solvedGrid()}) // counted once in the streak
+	finish(pz[1], account.Finish{Outcome: account.OutcomeSolved, Grid: solvedGrid(), Hints: 2, Techniques: []string{"X-Wing", "X-Wing"}})
+	finish(pz[2], account.Finish{Outcome: account.OutcomeGaveUp})
 	s, err := db.Summary(ctx, p.ID, today)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Attempts != 3 || s.Solved != 2 || s.GaveUp != 1 || s.Streak != 1 {
-		t.Errorf("summary counts %d/%d/%d streak %d, want 3/2/1 streak 1", s.Attempts, s.Solved, s.GaveUp, s.Streak)
+	if s.Attempts != 4 || s.Solved != 3 || s.GaveUp != 1 || s.Streak != 1 {
+		t.Errorf("summary counts %d/%d/%d streak %d, want 4/3/1 streak 1", s.Attempts, s.Solved, s.GaveUp, s.Streak)
 	}
 	if len(s.Techniques) == 0 || s.Techniques[0].Name != "X-Wing" || s.Techniques[0].Hints != 2 {
 		t.Errorf("techniques = %+v", s.Techniques)
@@ -407,8 +408,8 @@ func testPlayersSummaryExportDelete(t *testing.T, bk backend) {
 	for _, g := range s.ByGrade {
 		solves += g.Solves
 	}
-	if solves != 2 {
-		t.Errorf("by grade = %+v: %d solves, want 2", s.ByGrade, solves)
+	if solves != 3 {
+		t.Errorf("by grade = %+v: %d solves, want 3", s.ByGrade, solves)
 	}
 	if s2, _ := db.Summary(ctx, p.ID, today.AddDate(0, 0, 1)); s2.Streak != 1 {
 		t.Errorf("streak tomorrow = %d, want 1 (it ends yesterday)", s2.Streak)
@@ -417,7 +418,7 @@ func testPlayersSummaryExportDelete(t *testing.T, bk backend) {
 		t.Errorf("streak in two days = %d, want 0", s3.Streak)
 	}
 	e, err := db.ExportPlayer(ctx, p.ID)
-	if err != nil || e.Player.ID != p.ID || len(e.Attempts) != 3 || len(e.Sessions) != 1 {
+	if err != nil || e.Player.ID != p.ID || len(e.Attempts) != 4 || len(e.Sessions) != 1 {
 		t.Fatalf("export = %+v, %v", e, err)
 	}
 	if err := db.DeletePlayer(ctx, p.ID); err != nil {

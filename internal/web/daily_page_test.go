@@ -12,8 +12,8 @@ import (
 // reached another way, or with another date in the link, does not.
 func TestDailyPageSaysSo(t *testing.T) {
 	s, _ := newTestServer(t, Config{})
-	d, _ := time.Parse(time.DateOnly, "2026-03-05")
-	if _, err := s.dailies.Choose(t.Context(), d); err != nil { // a GET only reads the chosen day
+	// The keeper chooses the date (Serve runs it; GETs only read).
+	if _, err := s.dailies.Choose(t.Context(), time.Date(2026, 3, 5, 0, 0, 0, 0, time.UTC)); err != nil {
 		t.Fatal(err)
 	}
 	res := get(t, s, "/daily?date=2026-03-05").Result()

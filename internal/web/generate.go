@@ -132,7 +132,8 @@ func (s *Server) generatePage(c echo.Context) error {
 
 // generateForm is POST /generate: 303 to the new puzzle's page, ready to
 // play; a bad form or a missed target comes back as the form with the
-// message (422).
+// message: 400 for a grade that is no number on the scale (refused before
+// any search), 422 otherwise.
 func (s *Server) generateForm(c echo.Context) error {
 	f := &templates.GenerateForm{
 		CSRF: csrfToken(c), Kind: c.FormValue("kind"), Band: c.FormValue("band"),
