@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -351,6 +352,69 @@ func testBandsOfCollections(t *testing.T, bk backend) {
 	for _, p := range exportAll(t, db, sudoku.ListQuery{Sort: sudoku.SortSubmitted}) {
 		if forum[p.Givens] && p.Band != sudoku.BandExtreme {
 			t.Errorf("forum's hardest puzzle %d: grade %v, band %q", p.ID, p.Grade, p.Band)
+		}
+	}
+}
+
+// testBandTotalDistinct lists bands one row per puzzle where one band
+// holds many other ways of writing its puzzles and another none, so that
+// bandTotal counts each way (the archive's other entries, or the band's
+// entries): the totals are the band's first entries of their classes,
+// exactly, and the listings hold them all.
+func testBandTotalDistinct(t *testing.T, bk backend) {
+	ctx := context.Background()
+	db := bk.open(t)
+	rng := rand.New(rand.NewPCG(3, 4))
+	graded := func(g sudoku.Grid) sudoku.Puzzle {
+		p := rate(t, g)
+		logic.GradePuzzle(&p)
+		return p
+	}
+	var ps []sudoku.Puzzle
+	for i, l := range append(puzzletest.Lines(t, puzzletest.Kaggle, 6), puzzletest.Lines(t, puzzletest.Diabolical, 2)...) {
+		g, err := sudoku.Parse(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps = append(ps, graded(g))
+		if i < 6 { // the easy ones, three more ways each
+			for range 3 {
+				ps = append(ps, graded(shuffled(rng, g)))
+			}
+		}
+	}
+	if _, err := db.SubmitMany(ctx, ps); err != nil {
+		t.Fatal(err)
+	}
+	all := exportAll(t, db, sudoku.ListQuery{Sort: sudoku.SortSubmitted})
+	heads := map[sudoku.Band]int64{}
+	for _, p := range all {
+		if p.SameAs == nil {
+			heads[p.Band]++
+		}
+	}
+	if heads[sudoku.BandEasy] != 6 || len(all) != 26 {
+		t.Fatalf("%d entries, heads by band %v: the test archive is wrong", len(all), heads)
+	}
+	for _, b := range sudoku.Bands {
+		var listed int64
+		q := sudoku.ListQuery{Band: b.Band, Distinct: true, Limit: 3, Sort: sudoku.SortClues}
+		for {
+			page, err := db.List(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if page.Total != heads[b.Band] {
+				t.Errorf("band %s, one row per puzzle: total %d, want %d", b.Band, page.Total, heads[b.Band])
+			}
+			listed += int64(len(page.Puzzles))
+			if page.NextCursor == "" {
+				break
+			}
+			q.Cursor = page.NextCursor
+		}
+		if listed != heads[b.Band] {
+			t.Errorf("band %s, one row per puzzle: %d listed, want %d", b.Band, listed, heads[b.Band])
 		}
 	}
 }

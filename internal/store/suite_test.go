@@ -47,6 +47,7 @@ var suite = []struct {
 	{"BandColumnAgrees", testBandColumnAgrees},
 	{"BandsOfCollections", testBandsOfCollections},
 	{"MigrationBandFromGrade", testMigrationBandFromGrade},
+	{"BandTotalDistinct", testBandTotalDistinct},
 	{"ListAround", testListAround},
 	{"Batch", testBatch},
 	{"BatchRollback", testBatchRollback},
