@@ -489,13 +489,13 @@ func PuzzleBand(p sudoku.Puzzle) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		} else if p.Unique && p.GradeVersion == "" && p.ID != 0 {
+		} else if p.GradeStatus == sudoku.GradePending && p.ID != 0 {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 42, "<span class=\"tag\" data-testid=\"band-pending\" title=\"The band comes from the grade, which the archive is still working out\">grading…</span>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 		} else {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 43, "<span class=\"tag\" data-testid=\"band-none\" title=\"A puzzle with several solutions has no grade, so no band\">no band</span>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 43, "<span class=\"tag\" data-testid=\"band-none\" title=\"A puzzle with several solutions (or none the solver can grade) has no grade, so no band\">no band</span>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -56,6 +56,7 @@ func (r *rated) puzzle() sudoku.Puzzle {
 	}
 	p.Clues = p.Givens.Clues()
 	p.Unique = p.Solutions == 1
+	p.SetGradeStatus() // pending, so no band: Rate does not grade
 	return p
 }
 

@@ -47,6 +47,13 @@ func sorted(ps []sudoku.Puzzle, q sudoku.ListQuery) []sudoku.Puzzle {
 		}
 	}
 	slices.SortFunc(out, func(a, b sudoku.Puzzle) int {
+		// Ascending by grade, the ungraded (grade 0) come last.
+		if pendingLast(q) && (a.GradeTenths() == 0) != (b.GradeTenths() == 0) {
+			if a.GradeTenths() == 0 {
+				return 1
+			}
+			return -1
+		}
 		c := slices.Compare(keyOf(q.Sort, &a), keyOf(q.Sort, &b))
 		if q.Desc {
 			c = -c

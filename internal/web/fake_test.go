@@ -30,9 +30,7 @@ func (f *fakeArchive) Submit(_ context.Context, p sudoku.Puzzle) (sudoku.Puzzle,
 		}
 	}
 	p.ID = int64(len(f.puzzles) + 1)
-	if p.Band = sudoku.BandOf(p.GradeTenths()); p.GradeVersion == "" { // as the store does
-		p.Band = ""
-	}
+	p.SetGradeStatus() // and the band, as the store does
 	for i := range f.puzzles {
 		if f.puzzles[i].Canonical == p.Canonical && f.puzzles[i].SameAs == nil {
 			id := f.puzzles[i].ID

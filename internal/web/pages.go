@@ -84,7 +84,7 @@ func (s *Server) submitForm(c echo.Context) error {
 	}
 	var p sudoku.Puzzle
 	if err == nil {
-		p, err = s.rate(ctx, g)
+		p, err = s.rate(ctx, g, false)
 	}
 	if err != nil {
 		form, ok := rejectedForm(input, err)
@@ -98,6 +98,7 @@ func (s *Server) submitForm(c echo.Context) error {
 	if err != nil {
 		return fmt.Errorf("archive puzzle: %w", err)
 	}
+	s.graded()
 	to := templates.PuzzleURL(stored.ID) + "?new=1"
 	if dup {
 		to = templates.PuzzleURL(stored.ID) + "?dup=1"
