@@ -75,7 +75,7 @@ func (s *Server) apiBatch(c echo.Context) error {
 // transaction), its ratings taking turns at the server's search gate.
 func (s *Server) importText(ctx context.Context, name string, body []byte) (bulk.Summary, []bulk.Rejection, error) {
 	sum, rejected, err := bulk.ImportText(ctx, s.archive, name, body, bulk.TextOptions{MaxNodes: s.cfg.MaxNodes, Slot: s.searching})
-	s.graded()
+	s.graded() // the graders take the new rows from the archive
 	return sum, rejected, err
 }
 
