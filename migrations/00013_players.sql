@@ -6,14 +6,24 @@
 -- signing up names it. Names are unique whatever their case. password is an
 -- argon2id hash in the PHC string form ($argon2id$v=19$m=...,t=...,p=...$
 -- salt$hash); role is for the moderation to come. skill is the players'
--- model's figure (1.0 a typical player).
+-- model's figure (1.0 a typical player). attempts, solved and gave_up count
+-- the player's attempts, and streak the days in a row up to streak_day
+-- (YYYY-MM-DD, UTC) on which the player solved that day's puzzle of the
+-- day: the store keeps them (and player_grades, player_techniques) in the
+-- transaction that starts or finishes an attempt, so that a player's
+-- dashboard costs the same however long their history.
 CREATE TABLE players (
     id         INTEGER PRIMARY KEY,
     name       TEXT,
     password   TEXT,
     role       TEXT    NOT NULL DEFAULT 'player' CHECK (role IN ('player', 'moderator', 'admin')),
     skill      REAL    NOT NULL DEFAULT 1.0,
-    created_at INTEGER NOT NULL
+    created_at INTEGER NOT NULL,
+    attempts   INTEGER NOT NULL DEFAULT 0,
+    solved     INTEGER NOT NULL DEFAULT 0,
+    gave_up    INTEGER NOT NULL DEFAULT 0,
+    streak     INTEGER NOT NULL DEFAULT 0,
+    streak_day TEXT    NOT NULL DEFAULT ''
 ) STRICT;
 CREATE UNIQUE INDEX players_name ON players (lower(name)) WHERE name IS NOT NULL;
 
@@ -71,7 +81,31 @@ CREATE INDEX attempts_player ON attempts (player_id, id);
 CREATE INDEX attempts_class ON attempts (player_id, class_key) WHERE outcome <> 'open';
 CREATE INDEX attempts_puzzle ON attempts (puzzle_id);
 
+-- A player's solves by the puzzles' grade (tenths; 0 ungraded): how many,
+-- their seconds summed, the fastest and the slowest.
+CREATE TABLE player_grades (
+    player_id INTEGER NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+    grade     INTEGER NOT NULL,
+    solves    INTEGER NOT NULL,
+    seconds   INTEGER NOT NULL,
+    fastest   INTEGER NOT NULL,
+    slowest   INTEGER NOT NULL,
+    PRIMARY KEY (player_id, grade)
+) STRICT, WITHOUT ROWID;
+
+-- A player's hints by technique, and give-ups by the puzzle's hardest
+-- technique.
+CREATE TABLE player_techniques (
+    player_id INTEGER NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+    technique TEXT    NOT NULL,
+    hints     INTEGER NOT NULL DEFAULT 0,
+    gave_up   INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (player_id, technique)
+) STRICT, WITHOUT ROWID;
+
 -- +goose Down
+DROP TABLE player_techniques;
+DROP TABLE player_grades;
 DROP TABLE attempts;
 DROP TABLE login_failures;
 DROP TABLE tokens;

@@ -36,6 +36,7 @@ var Stylesheets = []string{
 	"print.css",         // print cards and sheets
 	"history-phone.css", // the history as cards on a phone
 	"grade.css",         // equivalent puzzles and the grade
+	"me.css",            // the player's dashboard and the account forms
 }
 
 // StylesheetPath is where the joined stylesheet is served, under /static/.

@@ -119,3 +119,12 @@ func OutcomeText(o account.Outcome) string {
 }
 
 func ftoa(f float64) string { return strconv.FormatFloat(f, 'f', 1, 64) }
+
+// TryAgainNote says how an attempt to try again went: "gave up" or
+// "solved with 2 hints".
+func TryAgainNote(a account.Attempt) string {
+	if a.Outcome == account.OutcomeGaveUp {
+		return "gave up"
+	}
+	return "solved with " + Plural(a.Hints, "hint", "hints")
+}

@@ -230,15 +230,14 @@ func (v HistoryView) arrow(s sudoku.Sort) string {
 	}
 }
 
-// SortLabels names each sort order for people.
-var SortLabels = map[sudoku.Sort]string{
-	sudoku.SortDifficulty: "Difficulty",
-	sudoku.SortBacktracks: "Backtracks",
-	sudoku.SortSolveTime:  "Solve time",
-	sudoku.SortSubmitted:  "Submitted",
-	sudoku.SortClues:      "Clues",
-	sudoku.SortGrade:      "Grade",
-}
+// SortLabels names each sort order for people: sudoku.SortTable's labels.
+var SortLabels = func() map[sudoku.Sort]string {
+	m := make(map[sudoku.Sort]string, len(sudoku.SortTable))
+	for _, info := range sudoku.SortTable {
+		m[info.Sort] = info.Label
+	}
+	return m
+}()
 
 // StatsView is the archive at a glance (see stats.go for the charts).
 type StatsView struct {

@@ -29,14 +29,14 @@ func runExport(ctx context.Context, e *env, args []string) error {
 	}
 	q := sudoku.ListQuery{Sort: sudoku.Sort(*sortBy)}
 	if !q.Sort.Valid() {
-		return errUsage{fmt.Sprintf("export: unknown sort %q (want difficulty, backtracks, solve_time, submitted or clues)", *sortBy)}
+		return errUsage{fmt.Sprintf("export: unknown sort %s (want one of %s)", sudoku.Echo(*sortBy), sudoku.SortNames())}
 	}
 	switch *order {
 	case "asc":
 	case "desc":
 		q.Desc = true
 	default:
-		return errUsage{fmt.Sprintf("export: unknown order %q (want asc or desc)", *order)}
+		return errUsage{fmt.Sprintf("export: unknown order %s (want asc or desc)", sudoku.Echo(*order))}
 	}
 
 	db, err := openExisting(ctx, e, "export", *dbPath)

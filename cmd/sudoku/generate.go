@@ -35,7 +35,7 @@ const archiveBatch = 100
 func runGenerate(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "generate", "[--band BAND | --grade MIN-MAX] [--count N] [--symmetric] [--seed S] [--json] [--archive [--db sudoku.db]]\n\nPrints new puzzles, one per line ('.' for blanks) or with --json the solve\nobject, each with exactly one solution, minimal, and in the asked band or\ngrade range. The same --seed prints the same puzzles.")
 	band := fs.String("band", "", "band: easy, medium, hard, fiendish or extreme (default medium)")
-	grade := fs.String("grade", "", "grade range MIN-MAX on Sudoku Explainer's scale, e.g. 4.0-6.5")
+	grade := fs.String("grade", "", "grade range MIN-MAX on Sudoku Explainer's scale, e.g. 4.0-6.5 ("+sudoku.GradeScale+")")
 	count := wholeFlag(fs, "count", 1, 1, maxGenerateCount, "how many puzzles")
 	symmetric := fs.Bool("symmetric", false, "givens in 180° rotational symmetry")
 	seedText := fs.String("seed", "", "seed (a whole number) that reproduces the run; random when left out, and then printed on stderr")

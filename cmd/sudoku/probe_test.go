@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // TestServeRefusesNonNumbers: every number a user gives the server is
@@ -150,5 +152,73 @@ func TestEmptyFileIsNoArchive(t *testing.T) {
 		if fi, err := os.Stat(empty); err != nil || fi.Size() != 0 {
 			t.Fatalf("%q changed the file: %v", args, err)
 		}
+	}
+}
+
+// TestServeDailyChosenAheadGetsOnlyRead: `sudoku serve` chooses today's
+// and the coming days' puzzles in the background; GETs of the puzzle of
+// the day only read. A flood of GETs for dates no keeper chose (404)
+// leaves the archive's row count as it was, on both databases.
+func TestServeDailyChosenAheadGetsOnlyRead(t *testing.T) { eachDatabase(t, testServeDailyChosenAhead) }
+
+func testServeDailyChosenAhead(t *testing.T, db string) {
+	s := startServe(t, db, "--rate-limit", "0", "--daily=true")
+	yesterday := time.Now().UTC().AddDate(0, 0, -1).Format(time.DateOnly)
+	tomorrow := time.Now().UTC().AddDate(0, 0, 1).Format(time.DateOnly)
+	var today, next puzzleJSON
+	deadline := time.Now().Add(2 * time.Minute) // liveness on a loaded machine, not speed
+	for {
+		res := call(t, "GET", s.url+"/api/daily", "", nil)
+		if res.StatusCode == http.StatusOK {
+			break
+		}
+		if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" || time.Now().After(deadline) {
+			t.Fatalf("today's puzzle: status %d, Retry-After %q", res.StatusCode, res.Header.Get("Retry-After"))
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	call(t, "GET", s.url+"/api/daily", "", &today)
+	for call(t, "GET", s.url+"/api/daily?date="+tomorrow, "", nil).StatusCode != http.StatusOK {
+		if time.Now().After(deadline) {
+			t.Fatal("tomorrow's puzzle was not chosen ahead")
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	call(t, "GET", s.url+"/api/daily?date="+tomorrow, "", &next)
+	// Yesterday is chosen last: then the keeper's window is done.
+	for call(t, "GET", s.url+"/api/daily?date="+yesterday, "", nil).StatusCode != http.StatusOK {
+		if time.Now().After(deadline) {
+			t.Fatal("yesterday's puzzle was not chosen")
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if today.ID == 0 || next.ID == 0 || today.ID == next.ID {
+		t.Fatalf("today %d, tomorrow %d", today.ID, next.ID)
+	}
+	var before, after struct{ Total int64 }
+	call(t, "GET", s.url+"/api/puzzles?limit=1", "", &before)
+	var wg sync.WaitGroup
+	for i := range 40 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			date := time.Date(2026, 1, 2+i%20, 0, 0, 0, 0, time.UTC).Format(time.DateOnly)
+			path := "/api/daily?date=" + date
+			if i%2 == 1 {
+				path = "/daily?date=" + date
+			}
+			if res := call(t, "GET", s.url+path, "", nil); res.StatusCode != http.StatusNotFound {
+				t.Errorf("%s: status %d, want 404", path, res.StatusCode)
+			}
+		}()
+	}
+	wg.Wait()
+	call(t, "GET", s.url+"/api/puzzles?limit=1", "", &after)
+	if before.Total != after.Total || before.Total < 2 {
+		t.Errorf("puzzles archived: %d before the GETs, %d after", before.Total, after.Total)
+	}
+	var again puzzleJSON
+	if call(t, "GET", s.url+"/api/daily", "", &again); again.ID != today.ID {
+		t.Errorf("today's puzzle changed from %d to %d", today.ID, again.ID)
 	}
 }

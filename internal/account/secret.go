@@ -118,7 +118,9 @@ func (s Signer) Session(cookie string) ([]byte, error) {
 	if !ok || len(token) != base64.RawURLEncoding.EncodedLen(tokenBytes) {
 		return nil, ErrBadCookie
 	}
-	mac, err := base64.RawURLEncoding.DecodeString(sig)
+	// Strict: a signature's last character carries unused bits that a
+	// lenient decoder ignores, so one cookie would have several spellings.
+	mac, err := base64.RawURLEncoding.Strict().DecodeString(sig)
 	if err != nil || !hmac.Equal(mac, s.mac(token)) {
 		return nil, ErrBadCookie
 	}

@@ -1,6 +1,9 @@
 package bulk
 
-import "bytes"
+import (
+	"bufio"
+	"bytes"
+)
 
 // ScanLines is a bufio.SplitFunc like bufio.ScanLines, except that a lone
 // carriage return also ends a line: "\n", "\r\n" and "\r" (old Mac files)
@@ -27,3 +30,19 @@ func ScanLines(data []byte, atEOF bool) (advance int, token []byte, err error) {
 	}
 	return 0, nil, nil
 }
+
+// Lines splits a body held in memory into lines at "\n", "\r\n" or "\r"
+// (ScanLines), without the line ends: the lines Import numbers.
+func Lines(body []byte) []string {
+	sc := bufio.NewScanner(bytes.NewReader(body))
+	sc.Buffer(make([]byte, 0, 64<<10), len(body)+1)
+	sc.Split(ScanLines)
+	var lines []string
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	return lines // body is in memory: no read error
+}
+
+// Skipped reports whether Import skips a line: blank, or a # comment.
+func Skipped(line string) bool { return skip([]byte(line)) }

@@ -57,6 +57,7 @@ func (r *rated) puzzle() sudoku.Puzzle {
 	p.Clues = p.Givens.Clues()
 	p.Unique = p.Solutions == 1
 	p.Band = sudoku.BandFor(p.Solutions, p.Backtracks)
+	p.SetGradeStatus()
 	return p
 }
 

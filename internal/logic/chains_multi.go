@@ -15,11 +15,47 @@ const (
 	modeDynamicPlus
 )
 
-// multiChains is Sudoku Explainer's Nishio (7.5), Multiple (8.0), Dynamic
-// (8.5) and Dynamic+ (9.0) forcing chains: from every candidate of a cell
-// assume it on and off; a contradiction, a node implied by both, by every
-// candidate of the cell or by every place of the digit in a unit is proven.
+// multiChains is Sudoku Explainer's Nishio, Multiple, Dynamic and Dynamic+
+// forcing chains: from every candidate of a cell assume it on and off; a
+// contradiction, a node implied by both, by every candidate of the cell or
+// by every place of the digit in a unit is proven.
 func (s *solver) multiChains(mode chainMode) (Step, bool) {
+	m := s.newMultiSearch(mode)
+	for c := range 81 {
+		card := popcount(s.b.cand[c])
+		if card < 2 || (mode == modeMultiple && card < 3) {
+			continue
+		}
+		if s.broke() || !m.canBeat() {
+			break
+		}
+		m.cell(c, card)
+	}
+	if s.broke() {
+		return Step{}, false
+	}
+	return m.best.step, m.best.ok
+}
+
+// multiSearch is one run of multiChains: its mode and the best hint so far.
+type multiSearch struct {
+	s    *solver
+	p    *chainPool
+	mode chainMode
+	name string  // the technique of the mode
+	base float64 // its grade before the length bonus
+	// contradiction: the mode proves candidates by contradictions (all but
+	// Multiple, whose static chains only compare branches).
+	contradiction bool
+	// static: Cell and Region Forcing Chains, which run only where the
+	// branches' closures share a node (closures, from staticClosures).
+	static   bool
+	closures []nodeSet
+	best     chainHint
+}
+
+// newMultiSearch readies the chainers for mode on the current board.
+func (s *solver) newMultiSearch(mode chainMode) *multiSearch {
 	p := s.pool()
 	var name string
 	y, dynamic, plus := true, true, false
@@ -33,199 +69,233 @@ func (s *solver) multiChains(mode chainMode) (Step, bool) {
 	case modeDynamicPlus:
 		name, plus = DynamicForcingChainPlus, true
 	}
-	base := gradeOf(name)
-	contradiction := mode != modeMultiple
 	for _, ch := range append(append([]*chainer{p.offRun}, p.onRuns[:]...), p.regRuns[:]...) {
 		ch.src = s.b.cand
 		ch.srcPos = s.b.pos
 		ch.y, ch.dynamic, ch.plus = y, dynamic, plus
 	}
-	var best chainHint
-	consider := func(cx, key int, build func() (Step, bool)) {
-		g := chainGrade(base, cx)
-		if !best.better(g, cx, key, 1<<30) {
-			return
-		}
-		st, ok := build()
-		if !ok {
-			return
-		}
-		st.Grade, st.Length = g, cx
-		if st.Technique == "" {
-			st.Technique = name
-		}
-		best = chainHint{g, cx, key, true, st, 0}
+	m := &multiSearch{s: s, p: p, mode: mode, name: name, base: gradeOf(name),
+		contradiction: mode != modeMultiple, static: mode == modeMultiple}
+	if m.static {
+		m.closures = s.staticClosures(p)
 	}
-	canBeat := func() bool { return !best.ok || base <= best.grade }
-	// Static chains (Cell and Region Forcing Chains) only run where the
-	// branches' closures share a node (staticClosures).
-	static := mode == modeMultiple
-	var cl []nodeSet
-	if static {
-		cl = s.staticClosures(p)
+	return m
+}
+
+// consider takes the hint build makes when a chain of complexity cx with
+// tie-break key can beat the best one.
+func (m *multiSearch) consider(cx, key int, build func() (Step, bool)) {
+	g := chainGrade(m.base, cx)
+	if !m.best.better(g, cx, key, 1<<30) {
+		return
 	}
-	meet := func(k int, set *nodeSet) bool {
-		for w := range set {
-			set[w] &= cl[k][w]
-		}
-		return *set != nodeSet{}
+	st, ok := build()
+	if !ok {
+		return
 	}
-	for c := range 81 {
-		card := popcount(s.b.cand[c])
-		if card < 2 || (mode == modeMultiple && card < 3) {
+	st.Grade, st.Length = g, cx
+	if st.Technique == "" {
+		st.Technique = m.name
+	}
+	m.best = chainHint{g, cx, key, true, st, 0}
+}
+
+// canBeat reports whether a chain of this mode can still beat the best hint.
+func (m *multiSearch) canBeat() bool { return !m.best.ok || m.base <= m.best.grade }
+
+// meet intersects set with the closure of candidate k and reports whether
+// anything is left.
+func (m *multiSearch) meet(k int, set *nodeSet) bool {
+	for w := range set {
+		set[w] &= m.closures[k][w]
+	}
+	return *set != nodeSet{}
+}
+
+// cell runs the chains from the candidates of cell c (card of them).
+func (m *multiSearch) cell(c, card int) {
+	s := m.s
+	cellNeed := m.cellNeeded(c)
+	for _, v := range digitsOf(s.b.cand[c]) {
+		if m.mode == modeNishio {
+			m.nishio(c, v)
 			continue
 		}
-		if s.broke() || !canBeat() {
-			break
-		}
-		cellNeed := true
-		if static {
-			all := cl[c*9+firstDigit(s.b.cand[c])-1]
-			for m := s.b.cand[c]; m != 0 && cellNeed; m &= m - 1 {
-				cellNeed = meet(c*9+bits.TrailingZeros16(m)-1, &all)
-			}
-		}
-		for _, v := range digitsOf(s.b.cand[c]) {
-			A := p.onRuns[v]
-			src := nodeOf(c, v, true)
-			if mode == modeNishio {
-				// X-links only: the runs read digit v's candidates only,
-				// so their outcome is kept while those stay.
-				r := s.nishioRuns(p, c, v)
-				s.work += int64(r.work)
-				if r.on {
-					consider(int(r.onCx), 7, func() (Step, bool) {
-						st, ok := s.targetStep(conjugate(src))
-						st.Cells = []int{c}
-						st.Chain = []Node{toNode(src), toNode(conjugate(src))}
-						return st, ok
-					})
-				}
-				if r.off {
-					off := nodeOf(c, v, false)
-					consider(int(r.offCx), 7, func() (Step, bool) {
-						st, ok := s.targetStep(src)
-						st.Cells = []int{c}
-						st.Chain = []Node{toNode(off), toNode(src)}
-						return st, ok
-					})
-				}
-				continue
-			}
-			var regNeed [3]bool
-			need := !static || cellNeed
-			for i, k := range [3]int{2, 0, 1} {
-				u := cellUnit[c][k]
-				pos := s.b.positions(u, v)
-				if !static || popcount(pos) < 2 || unitCells[u][bits.TrailingZeros16(pos)] != c {
-					regNeed[i] = !static
-					continue
-				}
-				all := cl[c*9+v-1]
-				ok := true
-				for m := pos; m != 0 && ok; m &= m - 1 {
-					ok = meet(unitCells[u][bits.TrailingZeros16(m)]*9+v-1, &all)
-				}
-				regNeed[i] = ok
-				need = need || ok
-			}
-			if !need {
-				continue
-			}
-			if A.run(src) && contradiction {
-				cx := A.anc(A.confOn) + A.anc(A.confOff)
-				consider(cx, 7, func() (Step, bool) {
-					st, ok := s.targetStep(conjugate(src))
-					st.Cells = []int{c}
-					st.Chain = []Node{toNode(src), toNode(conjugate(src))}
-					return st, ok
-				})
-			}
-			if contradiction {
-				B := p.offRun
-				off := nodeOf(c, v, false)
-				if B.run(off) {
-					cx := B.anc(B.confOn) + B.anc(B.confOff)
-					consider(cx, 7, func() (Step, bool) {
-						st, ok := s.targetStep(src)
-						st.Cells = []int{c}
-						st.Chain = []Node{toNode(off), toNode(src)}
-						return st, ok
-					})
-				}
-				if (mode == modeDynamic || mode == modeDynamicPlus) && card >= 3 {
-					for w := range A.set {
-						for m := A.set[w] & B.set[w]; m != 0; m &= m - 1 {
-							id := int32(w*64 + bits.TrailingZeros64(m))
-							cx := A.anc(id) + B.anc(id)
-							consider(cx, 1, func() (Step, bool) {
-								st, ok := s.targetStep(id)
-								st.Cells = uniqueCells(c, nodeCell(id))
-								st.Chain = []Node{toNode(src), toNode(id)}
-								return st, ok
-							})
-						}
-					}
-				}
-			}
-			if mode == modeNishio {
-				continue
-			}
-			for i, k := range [3]int{2, 0, 1} {
-				u := cellUnit[c][k]
-				pos := s.b.positions(u, v)
-				if popcount(pos) < 2 || unitCells[u][bits.TrailingZeros16(pos)] != c || !regNeed[i] {
-					continue
-				}
-				runs := []*chainer{}
-				for m, j := pos, 0; m != 0; m &= m - 1 {
-					o := unitCells[u][bits.TrailingZeros16(m)]
-					if o == c {
-						runs = append(runs, A)
-						continue
-					}
-					R := p.regRuns[j]
-					j++
-					R.run(nodeOf(o, v, true))
-					runs = append(runs, R)
-				}
-				s.intersect(runs, func(id int32, cx int) {
-					consider(cx, 6, func() (Step, bool) {
-						st, ok := s.targetStep(id)
-						if mode == modeMultiple {
-							st.Technique = RegionForcingChain
-						}
-						st.Cells = uniqueCells(c, nodeCell(id))
-						st.Units = []int{u}
-						st.Branches = len(runs)
-						st.Chain = []Node{toNode(src), toNode(id)}
-						return st, ok
-					})
-				}, canBeat)
-			}
-		}
-		if mode == modeNishio || !cellNeed {
+		m.digit(c, v, card, cellNeed)
+	}
+	if m.mode == modeNishio || !cellNeed {
+		return
+	}
+	m.cellChains(c)
+}
+
+// cellNeeded reports whether a cell forcing chain from c can exist: always,
+// but for static chains only when the closures of c's candidates meet.
+func (m *multiSearch) cellNeeded(c int) bool {
+	if !m.static {
+		return true
+	}
+	cand := m.s.b.cand[c]
+	all := m.closures[c*9+firstDigit(cand)-1]
+	need := true
+	for r := cand; r != 0 && need; r &= r - 1 {
+		need = m.meet(c*9+bits.TrailingZeros16(r)-1, &all)
+	}
+	return need
+}
+
+// nishio takes the Nishio contradictions from c=v and c≠v. X-links only:
+// the runs read digit v's candidates only, so their outcome is kept while
+// those stay (nishioRuns).
+func (m *multiSearch) nishio(c, v int) {
+	s := m.s
+	src := nodeOf(c, v, true)
+	r := s.nishioRuns(m.p, c, v)
+	s.work += int64(r.work)
+	if r.on {
+		m.consider(int(r.onCx), 7, m.contradictionStep(c, src))
+	}
+	if r.off {
+		m.consider(int(r.offCx), 7, m.contradictionStep(c, nodeOf(c, v, false)))
+	}
+}
+
+// contradictionStep builds the step of an assumption from that led to a
+// contradiction: its conjugate is proven.
+func (m *multiSearch) contradictionStep(c int, from int32) func() (Step, bool) {
+	return func() (Step, bool) {
+		st, ok := m.s.targetStep(conjugate(from))
+		st.Cells = []int{c}
+		st.Chain = []Node{toNode(from), toNode(conjugate(from))}
+		return st, ok
+	}
+}
+
+// digit runs the chains from c=v: its contradiction, c≠v's and the nodes
+// both imply, and the region chains through c.
+func (m *multiSearch) digit(c, v, card int, cellNeed bool) {
+	regNeed, need := m.regionsNeeded(c, v, cellNeed)
+	if !need {
+		return
+	}
+	A := m.p.onRuns[v]
+	src := nodeOf(c, v, true)
+	if A.run(src) && m.contradiction {
+		cx := A.anc(A.confOn) + A.anc(A.confOff)
+		m.consider(cx, 7, m.contradictionStep(c, src))
+	}
+	if m.contradiction {
+		m.offBranch(c, v, card, A)
+	}
+	m.regionChains(c, v, A, regNeed)
+}
+
+// regionsNeeded reports, for c's box, row and column, whether a region
+// chain of digit v from c can exist there (for static chains: the
+// closures of v's places meet), and whether c=v needs running at all.
+func (m *multiSearch) regionsNeeded(c, v int, cellNeed bool) (regNeed [3]bool, need bool) {
+	need = !m.static || cellNeed
+	for i, k := range [3]int{2, 0, 1} {
+		u := cellUnit[c][k]
+		pos := m.s.b.positions(u, v)
+		if !m.static || popcount(pos) < 2 || unitCells[u][bits.TrailingZeros16(pos)] != c {
+			regNeed[i] = !m.static
 			continue
 		}
-		var runs []*chainer
-		for _, v := range digitsOf(s.b.cand[c]) {
-			runs = append(runs, p.onRuns[v])
+		all := m.closures[c*9+v-1]
+		ok := true
+		for r := pos; r != 0 && ok; r &= r - 1 {
+			ok = m.meet(unitCells[u][bits.TrailingZeros16(r)]*9+v-1, &all)
 		}
-		first := nodeOf(c, firstDigit(s.b.cand[c]), true)
-		s.intersect(runs, func(id int32, cx int) {
-			consider(cx, 5, func() (Step, bool) {
-				st, ok := s.targetStep(id)
+		regNeed[i] = ok
+		need = need || ok
+	}
+	return regNeed, need
+}
+
+// offBranch runs c≠v: its contradiction, and (dynamic modes, a cell of
+// three or more candidates) the nodes that both c=v (run A) and c≠v imply.
+func (m *multiSearch) offBranch(c, v, card int, A *chainer) {
+	B := m.p.offRun
+	src, off := nodeOf(c, v, true), nodeOf(c, v, false)
+	if B.run(off) {
+		cx := B.anc(B.confOn) + B.anc(B.confOff)
+		m.consider(cx, 7, m.contradictionStep(c, off))
+	}
+	if (m.mode != modeDynamic && m.mode != modeDynamicPlus) || card < 3 {
+		return
+	}
+	for w := range A.set {
+		for r := A.set[w] & B.set[w]; r != 0; r &= r - 1 {
+			id := int32(w*64 + bits.TrailingZeros64(r))
+			cx := A.anc(id) + B.anc(id)
+			m.consider(cx, 1, func() (Step, bool) {
+				st, ok := m.s.targetStep(id)
 				st.Cells = uniqueCells(c, nodeCell(id))
-				st.Branches = len(runs)
-				st.Chain = []Node{toNode(first), toNode(id)}
+				st.Chain = []Node{toNode(src), toNode(id)}
 				return st, ok
 			})
-		}, canBeat)
+		}
 	}
-	if s.broke() {
-		return Step{}, false
+}
+
+// regionChains runs the region forcing chains of digit v in the units
+// through c where c is v's first place (run A is c=v's).
+func (m *multiSearch) regionChains(c, v int, A *chainer, regNeed [3]bool) {
+	s := m.s
+	for i, k := range [3]int{2, 0, 1} {
+		u := cellUnit[c][k]
+		pos := s.b.positions(u, v)
+		if popcount(pos) < 2 || unitCells[u][bits.TrailingZeros16(pos)] != c || !regNeed[i] {
+			continue
+		}
+		runs := []*chainer{}
+		for r, j := pos, 0; r != 0; r &= r - 1 {
+			o := unitCells[u][bits.TrailingZeros16(r)]
+			if o == c {
+				runs = append(runs, A)
+				continue
+			}
+			R := m.p.regRuns[j]
+			j++
+			R.run(nodeOf(o, v, true))
+			runs = append(runs, R)
+		}
+		src := nodeOf(c, v, true)
+		s.intersect(runs, func(id int32, cx int) {
+			m.consider(cx, 6, func() (Step, bool) {
+				st, ok := s.targetStep(id)
+				if m.mode == modeMultiple {
+					st.Technique = RegionForcingChain
+				}
+				st.Cells = uniqueCells(c, nodeCell(id))
+				st.Units = []int{u}
+				st.Branches = len(runs)
+				st.Chain = []Node{toNode(src), toNode(id)}
+				return st, ok
+			})
+		}, m.canBeat)
 	}
-	return best.step, best.ok
+}
+
+// cellChains takes the nodes that every candidate of c implies (the runs
+// from c's candidates are still in the on-chainers).
+func (m *multiSearch) cellChains(c int) {
+	s := m.s
+	var runs []*chainer
+	for _, v := range digitsOf(s.b.cand[c]) {
+		runs = append(runs, m.p.onRuns[v])
+	}
+	first := nodeOf(c, firstDigit(s.b.cand[c]), true)
+	s.intersect(runs, func(id int32, cx int) {
+		m.consider(cx, 5, func() (Step, bool) {
+			st, ok := s.targetStep(id)
+			st.Cells = uniqueCells(c, nodeCell(id))
+			st.Branches = len(runs)
+			st.Chain = []Node{toNode(first), toNode(id)}
+			return st, ok
+		})
+	}, m.canBeat)
 }
 
 // nishioRun is the outcome of the two Nishio runs from a candidate: whether

@@ -25,31 +25,8 @@ func (s *solver) nameChain(st *Step, path []int32) {
 		return
 	}
 	a, b := nodeCell(first), nodeCell(last)
-	oneDigit, conjugateOnly, yStrong := true, true, true
-	for i := 0; i+1 < len(inner); i++ {
-		p, q := inner[i], inner[i+1]
-		sameCell := nodeCell(p) == nodeCell(q)
-		if nodeDigit(p) != x || nodeDigit(q) != x {
-			oneDigit = false
-		}
-		if !sameCell && !s.strong[nodeDigit(p)][nodeCell(p)].has(nodeCell(q)) {
-			conjugateOnly = false
-		}
-		if !nodeOn(p) && !sameCell { // a strong link between cells
-			yStrong = false
-		}
-	}
-	var name string
-	switch {
-	case oneDigit && conjugateOnly:
-		name = SimpleColouring
-	case oneDigit:
-		name = XChain
-	case len(inner) == 6 && s.isWWing(inner):
-		name = WWing
-	case yStrong:
-		name = XYChain
-	default:
+	name := s.chainName(inner, x)
+	if name == "" {
 		return
 	}
 	var elim []Candidate
@@ -72,4 +49,34 @@ func (s *solver) isWWing(in []int32) bool {
 	return nodeCell(in[1]) == a && nodeCell(in[4]) == b &&
 		nodeDigit(in[2]) == y && nodeDigit(in[3]) == y && nodeDigit(in[4]) == y &&
 		nodeCell(in[2]) != nodeCell(in[3]) && s.b.cand[a] == s.b.cand[b] && popcount(s.b.cand[a]) == 2
+}
+
+// chainName names the alternating inference chain inner on digit x by its
+// links, or "" when it is none of the named kinds.
+func (s *solver) chainName(inner []int32, x int) string {
+	oneDigit, conjugateOnly, yStrong := true, true, true
+	for i := 0; i+1 < len(inner); i++ {
+		p, q := inner[i], inner[i+1]
+		sameCell := nodeCell(p) == nodeCell(q)
+		if nodeDigit(p) != x || nodeDigit(q) != x {
+			oneDigit = false
+		}
+		if !sameCell && !s.strong[nodeDigit(p)][nodeCell(p)].has(nodeCell(q)) {
+			conjugateOnly = false
+		}
+		if !nodeOn(p) && !sameCell { // a strong link between cells
+			yStrong = false
+		}
+	}
+	switch {
+	case oneDigit && conjugateOnly:
+		return SimpleColouring
+	case oneDigit:
+		return XChain
+	case len(inner) == 6 && s.isWWing(inner):
+		return WWing
+	case yStrong:
+		return XYChain
+	}
+	return ""
 }

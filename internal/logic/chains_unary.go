@@ -264,184 +264,272 @@ func distinct(ids []int32) int {
 	return n
 }
 
+// unaryConfigs are the link kinds (y, x) of the unary searches in Sudoku
+// Explainer's order: X-links alone, Y-links alone, both.
+var unaryConfigs = [3][2]bool{{false, true}, {true, false}, {true, true}}
+
+// unaryChains finds the easiest cycle or forcing chain of the unary
+// searches (unary).
 func (s *solver) unaryChains() (Step, bool) {
 	p := s.pool()
-	u := &p.u
+	us := &unarySearch{s: s, p: p, u: &p.u, memo: -1}
 	s.cacheStrong()
-	var best chainHint
-	// limit is the longest chain (in nodes, with a margin of two) that can
-	// still rate no higher than the best found so far.
-	var memoBase, memoGrade float64
-	memo := -1
-	limit := func(base float64) int {
-		if !best.ok {
-			return 1 << 30
-		}
-		if memo >= 0 && memoBase == base && memoGrade == best.grade {
-			return memo
-		}
-		n := 2
-		for chainGrade(base, n) <= best.grade {
-			n++
-		}
-		memo, memoBase, memoGrade = n+2, base, best.grade
-		return memo
-	}
-	configs := [3][2]bool{{false, true}, {true, false}, {true, true}} // (y, x)
-	for _, cfg := range configs {
-		y, x := cfg[0], cfg[1]
-		key := 2
-		if y {
-			key = 3
-			if x {
-				key = 4
-			}
-		}
-		cycName, fcName := XCycle, ForcingXChain
-		if y && x {
-			cycName, fcName = XYCycle, ForcingChain
-		} else if y {
-			cycName = YCycle
-		}
-		cycBase, fcBase := gradeOf(cycName), gradeOf(fcName)
-		if best.ok && best.grade < cycBase {
+	for _, cfg := range unaryConfigs {
+		us.configure(cfg[0], cfg[1])
+		if us.best.ok && us.best.grade < us.cycBase {
 			break
 		}
-		u.newLinks()
-		// The starts, in the order of Sudoku Explainer's search: a hint
-		// found from an earlier start wins a tie (ord).
-		p.starts = p.starts[:0]
-		for c := range 81 {
-			card := popcount(s.b.cand[c])
-			if card < 2 || (!x && card > 2) {
-				continue
-			}
-			for m := s.b.cand[c]; m != 0; m &= m - 1 {
-				p.starts = append(p.starts, nodeOf(c, bits.TrailingZeros16(m), true))
-			}
-		}
-		// minCycle: no cycle shorter than this removes anything (see below).
-		minCycle := 0
-		if x {
-			// Forcing chains first: the shortest ones bound the cycle
-			// searches. A cycle that removes candidate Z rests on links
-			// a forcing chain from Z's "on" node can take around the
-			// cycle, so no forcing chain within the limit means no cycle
-			// worth finding either.
-			hits := s.forcingAll(p, p.starts, false, y, x, limit(fcBase))
-			if len(hits) == 0 {
-				continue
-			}
-			minCycle = hits[0].n - 2
-			for _, h := range hits {
-				start, ord := h.start, h.ord
-				n := h.n
-				if !best.better(chainGrade(fcBase, n), n, key, ord) {
-					continue
-				}
-				t := s.forcing(u, start, y, limit(fcBase))
-				if t < 0 {
-					continue
-				}
-				path := u.path(t)
-				cx := distinct(path)
-				g := chainGrade(fcBase, cx)
-				if !best.better(g, cx, key, ord) {
-					continue
-				}
-				st, ok := s.targetStep(u.objs[t].id)
-				if !ok {
-					continue
-				}
-				st.Technique, st.Grade, st.Length = fcName, g, cx
-				st.Chain = make([]Node, len(path))
-				for i, id := range path {
-					st.Chain[i] = toNode(id)
-				}
-				st.Cells = pathCells(path)
-				s.nameChain(&st, path)
-				best = chainHint{g, cx, key, true, st, ord}
-			}
-		}
-		lim := 1 << 30
-		if best.ok {
-			lim = 3
-			for best.better(chainGrade(cycBase, lim+1), lim+1, key, 0) {
-				lim++
-			}
-		}
-		if !x {
-			// Y-cycles: a cycle that removes candidate Z gives, with the
-			// same links, a forcing chain from Z=… to Z≠… at most two
-			// nodes longer; the shortest such chain bounds the cycles.
-			p.zstarts = p.zstarts[:0]
-			for c := range 81 {
-				if popcount(s.b.cand[c]) >= 2 {
-					for m := s.b.cand[c]; m != 0; m &= m - 1 {
-						p.zstarts = append(p.zstarts, nodeOf(c, bits.TrailingZeros16(m), true))
-					}
-				}
-			}
-			hits := s.forcingAll(p, p.zstarts, true, y, x, lim)
-			if len(hits) == 0 {
-				continue
-			}
-			minCycle = hits[0].n - 2
-		}
-		if best.ok && !best.better(chainGrade(cycBase, minCycle), minCycle, key, 0) {
-			continue // no cycle that removes anything can beat the best hint
-		}
-		cyc := s.cycleLengths(p, y, x, lim)
-		for i, on := range p.starts {
-			if s.broke() {
-				return Step{}, false
-			}
-			if cyc[i] == 0 {
-				continue
-			}
-			ord := 3 * i
-			u.cycles = u.cycles[:0]
-			// A cycle found at length L has L nodes; the longest that can
-			// beat the best hint bounds the search.
-			maxLen := 1 << 30
-			if best.ok {
-				maxLen = 3
-				for best.better(chainGrade(cycBase, maxLen+1), maxLen+1, key, ord) {
-					maxLen++
-				}
-			}
-			// The cycles are taken in the order found, by length, and a
-			// cycle's complexity is its length, so once one of them gives
-			// the best hint no later cycle of this start can beat it (same
-			// start, more nodes): the search stops there.
-			done, took := 0, false
-			eval := func() bool {
-				for ; done < len(u.cycles); done++ {
-					u.pbuf = u.pathInto(u.cycles[done], u.pbuf)
-					path := u.pbuf
-					cx := distinct(path)
-					g := chainGrade(cycBase, cx)
-					if !best.better(g, cx, key, ord) {
-						continue
-					}
-					if st, ok := s.cycleStep(path); ok {
-						st.Technique, st.Grade, st.Length = cycName, g, cx
-						best = chainHint{g, cx, key, true, st, ord}
-						took = true
-					}
-				}
-				return took
-			}
-			if l := cyc[i]; l <= maxLen {
-				s.cycleSearch(u, on, y, x, maxLen, eval)
-			}
-			eval()
+		if !us.search() {
+			return Step{}, false
 		}
 	}
 	if s.broke() {
 		return Step{}, false
 	}
-	return best.step, best.ok
+	return us.best.step, us.best.ok
+}
+
+// unarySearch is one run of unaryChains: the best hint so far and the
+// link kinds being searched.
+type unarySearch struct {
+	s    *solver
+	p    *chainPool
+	u    *unary
+	best chainHint
+	// limit's memo: the limit for memoBase while the best grade is memoGrade
+	memo                int
+	memoBase, memoGrade float64
+	// the configuration: its links, its tie-break key, its techniques
+	y, x            bool
+	key             int
+	cycName, fcName string
+	cycBase, fcBase float64
+}
+
+// configure sets the link kinds y (Y-links) and x (X-links).
+func (us *unarySearch) configure(y, x bool) {
+	us.y, us.x = y, x
+	us.key = 2
+	if y {
+		us.key = 3
+		if x {
+			us.key = 4
+		}
+	}
+	us.cycName, us.fcName = XCycle, ForcingXChain
+	if y && x {
+		us.cycName, us.fcName = XYCycle, ForcingChain
+	} else if y {
+		us.cycName = YCycle
+	}
+	us.cycBase, us.fcBase = gradeOf(us.cycName), gradeOf(us.fcName)
+}
+
+// limit is the longest chain (in nodes, with a margin of two) that can
+// still rate no higher than the best found so far.
+func (us *unarySearch) limit(base float64) int {
+	if !us.best.ok {
+		return 1 << 30
+	}
+	if us.memo >= 0 && us.memoBase == base && us.memoGrade == us.best.grade {
+		return us.memo
+	}
+	n := 2
+	for chainGrade(base, n) <= us.best.grade {
+		n++
+	}
+	us.memo, us.memoBase, us.memoGrade = n+2, base, us.best.grade
+	return us.memo
+}
+
+// longestCycle is the longest cycle (in nodes) that can beat the best hint
+// from a start at place ord of the search order.
+func (us *unarySearch) longestCycle(ord int) int {
+	if !us.best.ok {
+		return 1 << 30
+	}
+	n := 3
+	for us.best.better(chainGrade(us.cycBase, n+1), n+1, us.key, ord) {
+		n++
+	}
+	return n
+}
+
+// search runs the forcing chains and the cycles of the configuration; it
+// reports false when the budget ran out among the cycles.
+func (us *unarySearch) search() bool {
+	us.u.newLinks()
+	us.collectStarts()
+	// minCycle: no cycle shorter than this removes anything (see below).
+	minCycle, ok := 0, true
+	if us.x {
+		// Forcing chains first: the shortest ones bound the cycle
+		// searches. A cycle that removes candidate Z rests on links a
+		// forcing chain from Z's "on" node can take around the cycle, so
+		// no forcing chain within the limit means no cycle worth finding
+		// either.
+		if minCycle, ok = us.forcingChains(); !ok {
+			return true
+		}
+	}
+	lim := us.longestCycle(0)
+	if !us.x {
+		if minCycle, ok = us.yCycleBound(lim); !ok {
+			return true
+		}
+	}
+	if us.best.ok && !us.best.better(chainGrade(us.cycBase, minCycle), minCycle, us.key, 0) {
+		return true // no cycle that removes anything can beat the best hint
+	}
+	return us.cycles(lim)
+}
+
+// collectStarts lists the starts, in the order of Sudoku Explainer's
+// search: a hint found from an earlier start wins a tie (ord). Without
+// X-links only bivalue cells start.
+func (us *unarySearch) collectStarts() {
+	s, p := us.s, us.p
+	p.starts = p.starts[:0]
+	for c := range 81 {
+		card := popcount(s.b.cand[c])
+		if card < 2 || (!us.x && card > 2) {
+			continue
+		}
+		for m := s.b.cand[c]; m != 0; m &= m - 1 {
+			p.starts = append(p.starts, nodeOf(c, bits.TrailingZeros16(m), true))
+		}
+	}
+}
+
+// forcingChains takes the shortest forcing chains (forcingAll finds their
+// starts, forcing rebuilds them node by node); it returns the shortest
+// cycle that can remove anything, and false when there is no chain.
+func (us *unarySearch) forcingChains() (int, bool) {
+	hits := us.s.forcingAll(us.p, us.p.starts, false, us.y, us.x, us.limit(us.fcBase))
+	if len(hits) == 0 {
+		return 0, false
+	}
+	minCycle := hits[0].n - 2
+	for _, h := range hits {
+		us.forcingHit(h)
+	}
+	return minCycle, true
+}
+
+// forcingHit rebuilds the chain of a start forcingAll found and takes it
+// if it beats the best hint.
+func (us *unarySearch) forcingHit(h forcingHit) {
+	s, u := us.s, us.u
+	if !us.best.better(chainGrade(us.fcBase, h.n), h.n, us.key, h.ord) {
+		return
+	}
+	t := s.forcing(u, h.start, us.y, us.limit(us.fcBase))
+	if t < 0 {
+		return
+	}
+	path := u.path(t)
+	cx := distinct(path)
+	g := chainGrade(us.fcBase, cx)
+	if !us.best.better(g, cx, us.key, h.ord) {
+		return
+	}
+	st, ok := s.targetStep(u.objs[t].id)
+	if !ok {
+		return
+	}
+	st.Technique, st.Grade, st.Length = us.fcName, g, cx
+	st.Chain = make([]Node, len(path))
+	for i, id := range path {
+		st.Chain[i] = toNode(id)
+	}
+	st.Cells = pathCells(path)
+	s.nameChain(&st, path)
+	us.best = chainHint{g, cx, us.key, true, st, h.ord}
+}
+
+// yCycleBound bounds the Y-cycles: a cycle that removes candidate Z gives,
+// with the same links, a forcing chain from Z=… to Z≠… at most two nodes
+// longer; the shortest such chain (within lim) bounds the cycles. It
+// reports false when there is none.
+func (us *unarySearch) yCycleBound(lim int) (int, bool) {
+	s, p := us.s, us.p
+	p.zstarts = p.zstarts[:0]
+	for c := range 81 {
+		if popcount(s.b.cand[c]) >= 2 {
+			for m := s.b.cand[c]; m != 0; m &= m - 1 {
+				p.zstarts = append(p.zstarts, nodeOf(c, bits.TrailingZeros16(m), true))
+			}
+		}
+	}
+	hits := s.forcingAll(p, p.zstarts, true, us.y, us.x, lim)
+	if len(hits) == 0 {
+		return 0, false
+	}
+	return hits[0].n - 2, true
+}
+
+// cycles searches the cycles of every start whose shortest cycle
+// (cycleLengths) is within lim; it reports false when the budget ran out.
+func (us *unarySearch) cycles(lim int) bool {
+	s := us.s
+	cyc := s.cycleLengths(us.p, us.y, us.x, lim)
+	for i, on := range us.p.starts {
+		if s.broke() {
+			return false
+		}
+		if cyc[i] == 0 {
+			continue
+		}
+		us.cyclesFrom(i, on, cyc[i])
+	}
+	return true
+}
+
+// cyclesFrom searches the cycles of start i (node on), whose shortest
+// cycle has shortest nodes.
+func (us *unarySearch) cyclesFrom(i int, on int32, shortest int) {
+	s, u := us.s, us.u
+	ord := 3 * i
+	u.cycles = u.cycles[:0]
+	// A cycle found at length L has L nodes; the longest that can beat the
+	// best hint bounds the search.
+	maxLen := us.longestCycle(ord)
+	// The cycles are taken in the order found, by length, and a cycle's
+	// complexity is its length, so once one of them gives the best hint no
+	// later cycle of this start can beat it (same start, more nodes): the
+	// search stops there.
+	done, took := 0, false
+	eval := func() bool {
+		for ; done < len(u.cycles); done++ {
+			if us.takeCycle(u.cycles[done], ord) {
+				took = true
+			}
+		}
+		return took
+	}
+	if shortest <= maxLen {
+		s.cycleSearch(u, on, us.y, us.x, maxLen, eval)
+	}
+	eval()
+}
+
+// takeCycle takes the cycle ending at object obj if it beats the best hint.
+func (us *unarySearch) takeCycle(obj int32, ord int) bool {
+	u := us.u
+	u.pbuf = u.pathInto(obj, u.pbuf)
+	path := u.pbuf
+	cx := distinct(path)
+	g := chainGrade(us.cycBase, cx)
+	if !us.best.better(g, cx, us.key, ord) {
+		return false
+	}
+	st, ok := us.s.cycleStep(path)
+	if !ok {
+		return false
+	}
+	st.Technique, st.Grade, st.Length = us.cycName, g, cx
+	us.best = chainHint{g, cx, us.key, true, st, ord}
+	return true
 }
 
 func pathCells(path []int32) []int {

@@ -167,13 +167,15 @@
 //	go test ./internal/logic -run TestAgreement -v -logic.full -timeout 30m
 //
 // measured at commit c399cc5 (later commits change no grade, TestDump):
-// all 19,860 puzzles, Spearman ρ 0.939 and 86.1% within ±0.2 of SE's
+// all 19,860 puzzles, Spearman ρ 0.9386 and 86.08% within ±0.2 of SE's
 // rating, no Floor; 54.6 s of CPU on one core (1 min 45 s wall on the shared 2-core machine
 // under a load of about 9). Before this work (846bd9b): ρ 0.934, 85.4%.
 // Most misses are X-chains, simple colourings and Nishio chains whose
 // length (hence bonus) differs from SE's by a tie-break. The default test
-// run takes an even sample of 300 (ρ 0.937, 82.0% within ±0.2); the whole
-// default run of the package's tests takes about 5 s of CPU.
+// run takes an even sample of 300 (ρ 0.937, 82.0% within ±0.2), -short 30
+// (ρ 0.996, 96.7%); TestAgreement fails when a figure falls below these
+// (agreementFloors). The whole default run of the package's tests takes
+// about 20 s of CPU, most of it TestPaths.
 //
 // Speed, one core, the first 200 rated puzzles:
 //
@@ -184,15 +186,16 @@
 // alternately with it under the same load (about 3 on 2 cores): 1.4x.
 // The whole file on both cores:
 //
-//	go test ./internal/logic -run TestDump -logic.dump /tmp/grades.txt -logic.dumpn 0
+//	go test ./internal/logic -run TestDump -logic.dump /tmp/grades.txt -logic.dumpn 0 \
+//		-logic.dumpsets sudokuexchange_diabolical_even.txt
 //
 // takes 31.5 s of CPU (25 s wall under a load of about 3.4), against
 // 46.3 s of CPU (42 s wall) for d15542e measured right before it under the
 // same load, and 205 s for 846bd9b: 1.47x over d15542e. (d15542e measured
 // 57-61 s of CPU under a heavier load; figures on this shared machine move
 // by 10-20% with the load, so compare builds run back to back.) On one
-// core, the first 2,000 puzzles (the same command with -logic.dumpn 2000
-// and GOMAXPROCS=1, best of 3 alternating runs) take 2.95 s against
+// core, 2,000 puzzles (the same command with -logic.dumpn 2000, which now
+// spreads them evenly over the file, and GOMAXPROCS=1, best of 3 alternating runs) take 2.95 s against
 // 4.28 s (1.45x). Half of what is left is the unary chain searches (the
 // bit-parallel forcing searches and the node-by-node cycle searches, which
 // must keep SE's first-parent paths), 15% the Nishio, cell/region and

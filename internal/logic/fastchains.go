@@ -138,162 +138,194 @@ type forcingHit struct {
 }
 
 // forcingAll runs the forcing search (forcing) from every start, on and
-// off (on only if onOnly), 64 at a time as bits of one word, a layer (on to off, then off
-// to on) at a time, and stops at the first layer where some chain closes: it
-// returns those starts, the shortest chains, in search order. Searches stop
-// at limit as forcing does.
+// off (on only if onOnly), 64 at a time as bits of one word, a layer (on to
+// off, then off to on) at a time, and stops at the first layer where some
+// chain closes: it returns those starts, the shortest chains, in search
+// order. Searches stop at limit as forcing does.
 func (s *solver) forcingAll(p *chainPool, starts []int32, onOnly, y, x bool, limit int) []forcingHit {
 	g := &p.bp
 	g.build(s, y, x)
 	p.hits = p.hits[:0]
-	bestLayer := 1 << 30
+	f := forcingBatch{s: s, p: p, g: g, starts: starts, limit: limit, bestLayer: 1 << 30, qs: g.all}
 	// the searches: 2*i on, 2*i+1 off; an off start needs a link closing
 	// into its cell (a strong link, or a bivalue cell with Y-links).
-	var batch [64]int
-	nb := 0
-	qs := g.all // the ids the searches can reach
-	run := func() {
-		if nb == 0 {
-			return
-		}
-		for _, q := range qs {
-			g.onV[q], g.offV[q], g.frOn[q], g.frOff[q], g.newOn[q], g.newOff[q] = 0, 0, 0, 0, 0, 0
-		}
-		g.son = 0
-		// Frontiers are kept as lists of the ids with bits set, so a layer
-		// costs its links, not a pass over every id.
-		g.lOn, g.lOff = g.lOn[:0], g.lOff[:0]
-		for j := range nb {
-			i := batch[j]
-			start := starts[i/2]
-			q := g.id[int(start>>1)]
-			g.sq[j] = q
-			if i%2 == 0 {
-				g.son |= 1 << j
-				if g.frOn[q] == 0 {
-					g.lOn = append(g.lOn, q)
-				}
-				g.onV[q] |= 1 << j
-				g.frOn[q] |= 1 << j
-			} else {
-				if g.frOff[q] == 0 {
-					g.lOff = append(g.lOff, q)
-				}
-				g.offV[q] |= 1 << j
-				g.frOff[q] |= 1 << j
-			}
-		}
-		for layer := 1; layer <= bestLayer && 2*(layer-1) <= limit; layer++ {
-			var hit uint64
-			work := 0
-			g.touched = g.touched[:0]
-			for _, q := range g.lOn {
-				f := g.frOn[q]
-				g.frOn[q] = 0
-				work += bits.OnesCount64(f)
-				for _, t := range g.onLink[g.onAt[q]:g.onAt[q+1]] {
-					if g.newOff[t] == 0 {
-						g.touched = append(g.touched, t)
-					}
-					g.newOff[t] |= f
-				}
-			}
-			for j := range nb {
-				hit |= g.newOff[g.sq[j]] & (1 << j) & g.son
-			}
-			for _, t := range g.touched {
-				nw := g.newOff[t] &^ g.offV[t]
-				g.newOff[t] = 0
-				if nw == 0 {
-					continue
-				}
-				g.offV[t] |= nw
-				if g.frOff[t] == 0 {
-					g.lOff = append(g.lOff, t)
-				}
-				g.frOff[t] |= nw
-			}
-			g.touched = g.touched[:0]
-			for _, q := range g.lOff {
-				f := g.frOff[q]
-				g.frOff[q] = 0
-				work += bits.OnesCount64(f)
-				for _, t := range g.offLink[g.offAt[q]:g.offAt[q+1]] {
-					if g.newOn[t] == 0 {
-						g.touched = append(g.touched, t)
-					}
-					g.newOn[t] |= f
-				}
-			}
-			g.lOff = g.lOff[:0]
-			for j := range nb {
-				hit |= g.newOn[g.sq[j]] & (1 << j) &^ g.son
-			}
-			g.lOn = g.lOn[:0]
-			for _, t := range g.touched {
-				nw := g.newOn[t] &^ g.onV[t]
-				g.newOn[t] = 0
-				if nw == 0 {
-					continue
-				}
-				g.onV[t] |= nw
-				g.frOn[t] = nw
-				g.lOn = append(g.lOn, t)
-			}
-			s.work += int64(work)
-			if hit != 0 {
-				if layer < bestLayer {
-					bestLayer = layer
-					p.hits = p.hits[:0]
-				}
-				for m := hit; m != 0; m &= m - 1 {
-					j := bits.TrailingZeros64(m)
-					i := batch[j]
-					start := starts[i/2]
-					if i%2 == 1 {
-						start = conjugate(start)
-					}
-					p.hits = append(p.hits, forcingHit{start, 2 * layer, 3*(i/2) + 1 + i%2})
-				}
-				break
-			}
-			if len(g.lOn) == 0 || s.broke() {
-				break
-			}
-		}
-		nb = 0
-	}
 	// Without Y-links a search never leaves its digit: run the starts
 	// digit by digit over that digit's ids only.
 	for d := 1; d <= 9; d++ {
 		if !y {
-			qs = g.byDigit[d]
+			f.qs = g.byDigit[d]
 		}
 		for i, on := range starts {
 			c0, d0 := nodeCell(on), nodeDigit(on)
 			if !y && d0 != d {
 				continue
 			}
-			batch[nb] = 2 * i
-			nb++
-			if nb == 64 {
-				run()
-			}
+			f.add(2 * i)
 			if !onOnly && (y && popcount(s.b.cand[c0]) == 2 || x && !s.strong[d0][c0].empty()) {
-				batch[nb] = 2*i + 1
-				nb++
-				if nb == 64 {
-					run()
-				}
+				f.add(2*i + 1)
 			}
 		}
-		run()
+		f.run()
 		if y {
 			break
 		}
 	}
 	slices.SortFunc(p.hits, func(a, b forcingHit) int { return a.ord - b.ord })
 	return p.hits
+}
+
+// forcingBatch is forcingAll's state: the searches of the batch being
+// filled (search j of the batch is bit j: batch[j] is 2*i for starts[i] on,
+// 2*i+1 for it off) and the shortest layer at which a chain closed so far.
+type forcingBatch struct {
+	s         *solver
+	p         *chainPool
+	g         *bitBFS
+	starts    []int32
+	limit     int
+	bestLayer int
+	qs        []int16 // the ids the searches can reach
+	batch     [64]int
+	nb        int
+}
+
+// add puts search i in the batch, and runs the batch when it is full.
+func (f *forcingBatch) add(i int) {
+	f.batch[f.nb] = i
+	f.nb++
+	if f.nb == 64 {
+		f.run()
+	}
+}
+
+// run runs the searches of the batch layer by layer until a chain closes
+// (recording the hits), the limit, or the budget; then empties the batch.
+func (f *forcingBatch) run() {
+	if f.nb == 0 {
+		return
+	}
+	f.seed()
+	for layer := 1; layer <= f.bestLayer && 2*(layer-1) <= f.limit; layer++ {
+		if hit := f.layer(); hit != 0 {
+			f.record(hit, layer)
+			break
+		}
+		if len(f.g.lOn) == 0 || f.s.broke() {
+			break
+		}
+	}
+	f.nb = 0
+}
+
+// seed clears the reachable ids and puts each search's start on its
+// frontier. Frontiers are kept as lists of the ids with bits set, so a
+// layer costs its links, not a pass over every id.
+func (f *forcingBatch) seed() {
+	g := f.g
+	for _, q := range f.qs {
+		g.onV[q], g.offV[q], g.frOn[q], g.frOff[q], g.newOn[q], g.newOff[q] = 0, 0, 0, 0, 0, 0
+	}
+	g.son = 0
+	g.lOn, g.lOff = g.lOn[:0], g.lOff[:0]
+	for j := range f.nb {
+		i := f.batch[j]
+		q := g.id[int(f.starts[i/2]>>1)]
+		g.sq[j] = q
+		if i%2 == 0 {
+			g.son |= 1 << j
+			if g.frOn[q] == 0 {
+				g.lOn = append(g.lOn, q)
+			}
+			g.onV[q] |= 1 << j
+			g.frOn[q] |= 1 << j
+		} else {
+			if g.frOff[q] == 0 {
+				g.lOff = append(g.lOff, q)
+			}
+			g.offV[q] |= 1 << j
+			g.frOff[q] |= 1 << j
+		}
+	}
+}
+
+// layer follows the links of the frontiers one layer, on to off then off
+// to on, and returns the searches that reached their start's conjugate.
+func (f *forcingBatch) layer() uint64 {
+	g := f.g
+	work := f.spread(g.lOn, g.frOn, g.onLink, g.onAt, g.newOff)
+	var hit uint64
+	for j := range f.nb {
+		hit |= g.newOff[g.sq[j]] & (1 << j) & g.son
+	}
+	for _, t := range g.touched {
+		nw := g.newOff[t] &^ g.offV[t]
+		g.newOff[t] = 0
+		if nw == 0 {
+			continue
+		}
+		g.offV[t] |= nw
+		if g.frOff[t] == 0 {
+			g.lOff = append(g.lOff, t)
+		}
+		g.frOff[t] |= nw
+	}
+	work += f.spread(g.lOff, g.frOff, g.offLink, g.offAt, g.newOn)
+	g.lOff = g.lOff[:0]
+	for j := range f.nb {
+		hit |= g.newOn[g.sq[j]] & (1 << j) &^ g.son
+	}
+	g.lOn = g.lOn[:0]
+	for _, t := range g.touched {
+		nw := g.newOn[t] &^ g.onV[t]
+		g.newOn[t] = 0
+		if nw == 0 {
+			continue
+		}
+		g.onV[t] |= nw
+		g.frOn[t] = nw
+		g.lOn = append(g.lOn, t)
+	}
+	f.s.work += int64(work)
+	return hit
+}
+
+// spread moves the frontier bits of the ids listed in from (clearing them)
+// along their links (link[at[q]:at[q+1]]) into to, listing the ids it
+// touches first in g.touched; it returns the work: one unit a search.
+func (f *forcingBatch) spread(from []int16, fr []uint64, link []int16, at []int32, to []uint64) int {
+	g := f.g
+	work := 0
+	g.touched = g.touched[:0]
+	for _, q := range from {
+		fb := fr[q]
+		fr[q] = 0
+		work += bits.OnesCount64(fb)
+		for _, t := range link[at[q]:at[q+1]] {
+			if to[t] == 0 {
+				g.touched = append(g.touched, t)
+			}
+			to[t] |= fb
+		}
+	}
+	return work
+}
+
+// record keeps the searches of hit, whose chains closed at layer: the
+// shortest so far, replacing longer ones.
+func (f *forcingBatch) record(hit uint64, layer int) {
+	p := f.p
+	if layer < f.bestLayer {
+		f.bestLayer = layer
+		p.hits = p.hits[:0]
+	}
+	for m := hit; m != 0; m &= m - 1 {
+		i := f.batch[bits.TrailingZeros64(m)]
+		start := f.starts[i/2]
+		if i%2 == 1 {
+			start = conjugate(start)
+		}
+		p.hits = append(p.hits, forcingHit{start, 2 * layer, 3*(i/2) + 1 + i%2})
+	}
 }
 
 // staticClosures returns, for every candidate k (c*9+d-1), the nodes its
@@ -378,8 +410,6 @@ func (s *solver) cycleLengths(p *chainPool, y, x bool, limit int) []int {
 	g.build(s, y, x)
 	n := len(p.starts)
 	p.cyc = append(p.cyc[:0], make([]int, n)...)
-	var closing [64][4]int16
-	var nClose [64]int
 	// Batches of up to 64 starts; without Y-links a search never leaves
 	// its digit, so a batch holds one digit and walks only its ids.
 	p.order = p.order[:0]
@@ -393,99 +423,142 @@ func (s *solver) cycleLengths(p *chainPool, y, x bool, limit int) []int {
 			break
 		}
 	}
-	for b0 := 0; b0 < n; {
-		nb := min(64, n-b0)
-		qs := g.all
-		if !y {
-			d := nodeDigit(p.starts[p.order[b0]])
-			qs = g.byDigit[d]
-			for k := 1; k < nb; k++ {
-				if nodeDigit(p.starts[p.order[b0+k]]) != d {
-					nb = k
-					break
-				}
-			}
-		}
-		for _, q := range qs {
-			g.onV[q], g.frOn[q] = 0, 0
-		}
-		var want uint64 // searches that can close and have not yet
-		for j := range nb {
-			start := p.starts[p.order[b0+j]]
-			c0, d0 := nodeCell(start), nodeDigit(start)
-			q := g.id[c0*9+d0-1]
-			g.onV[q] |= 1 << j
-			g.frOn[q] |= 1 << j
-			nClose[j] = 0
-			add := func(c, d int) {
-				if nClose[j] < 4 {
-					closing[j][nClose[j]] = g.id[c*9+d-1]
-					nClose[j]++
-				}
-			}
-			if x {
-				s.strong[d0][c0].each(func(o int) { add(o, d0) })
-			}
-			if y && popcount(s.b.cand[c0]) == 2 {
-				add(c0, firstDigit(s.b.cand[c0]&^(1<<d0)))
-			}
-			if nClose[j] > 0 {
-				want |= 1 << j
-			}
-		}
-		length := 0
-		for want != 0 {
-			if length++; length > limit {
-				break
-			}
-			live := uint64(0)
-			for _, q := range qs {
-				g.newOff[q] = 0
-			}
-			work := 0
-			for _, q := range qs {
-				if f := g.frOn[q] & want; f != 0 {
-					work += bits.OnesCount64(f)
-					for _, t := range g.onLink[g.onAt[q]:g.onAt[q+1]] {
-						g.newOff[t] |= f
-					}
-				}
-			}
-			s.work += int64(work)
-			length++
-			if length >= 4 {
-				for m := want; m != 0; m &= m - 1 {
-					j := bits.TrailingZeros64(m)
-					for _, q := range closing[j][:nClose[j]] {
-						if g.newOff[q]&(1<<j) != 0 {
-							p.cyc[p.order[b0+j]] = length
-							want &^= 1 << j
-							break
-						}
-					}
-				}
-			}
-			for _, q := range qs {
-				g.newOn[q] = 0
-			}
-			for _, q := range qs {
-				if f := g.newOff[q] & want; f != 0 {
-					for _, t := range g.offLink[g.offAt[q]:g.offAt[q+1]] {
-						g.newOn[t] |= f
-					}
-				}
-			}
-			for _, q := range qs {
-				nw := g.newOn[q] &^ g.onV[q]
-				g.onV[q] |= nw
-				g.frOn[q] = nw
-				live |= nw
-			}
-			if live&want == 0 {
-				break
-			}
-		}
-		b0 += nb
+	cb := cycleBatch{s: s, p: p, g: g, y: y, x: x}
+	for b0 := 0; b0 < n; b0 += cb.nb {
+		cb.seed(b0)
+		cb.grow(limit)
 	}
 	return p.cyc
+}
+
+// cycleBatch is one batch of cycleLengths: the searches of p.order[b0:b0+nb]
+// (search j is bit j), the ids they can reach, and the off ids that close
+// each search's cycle.
+type cycleBatch struct {
+	s       *solver
+	p       *chainPool
+	g       *bitBFS
+	y, x    bool
+	b0, nb  int
+	qs      []int16
+	closing [64][4]int16
+	nClose  [64]int
+	want    uint64 // searches that can close and have not yet
+}
+
+// seed takes the batch from p.order[b0] (up to 64 searches, of one digit
+// without Y-links) and puts each start on its frontier.
+func (cb *cycleBatch) seed(b0 int) {
+	p, g := cb.p, cb.g
+	cb.b0, cb.nb = b0, min(64, len(p.starts)-b0)
+	cb.qs = g.all
+	if !cb.y {
+		d := nodeDigit(p.starts[p.order[b0]])
+		cb.qs = g.byDigit[d]
+		for k := 1; k < cb.nb; k++ {
+			if nodeDigit(p.starts[p.order[b0+k]]) != d {
+				cb.nb = k
+				break
+			}
+		}
+	}
+	for _, q := range cb.qs {
+		g.onV[q], g.frOn[q] = 0, 0
+	}
+	cb.want = 0
+	for j := range cb.nb {
+		start := p.starts[p.order[b0+j]]
+		c0, d0 := nodeCell(start), nodeDigit(start)
+		q := g.id[c0*9+d0-1]
+		g.onV[q] |= 1 << j
+		g.frOn[q] |= 1 << j
+		cb.nClose[j] = 0
+		if cb.x {
+			cb.s.strong[d0][c0].each(func(o int) { cb.addClosing(j, o, d0) })
+		}
+		if cb.y && popcount(cb.s.b.cand[c0]) == 2 {
+			cb.addClosing(j, c0, firstDigit(cb.s.b.cand[c0]&^(1<<d0)))
+		}
+		if cb.nClose[j] > 0 {
+			cb.want |= 1 << j
+		}
+	}
+}
+
+// addClosing notes candidate (c, d) off as closing search j's cycle.
+func (cb *cycleBatch) addClosing(j, c, d int) {
+	if cb.nClose[j] < 4 {
+		cb.closing[j][cb.nClose[j]] = cb.g.id[c*9+d-1]
+		cb.nClose[j]++
+	}
+}
+
+// grow runs the batch's searches, a length at a time, until each has
+// closed its cycle (its length goes to p.cyc) or limit is passed.
+func (cb *cycleBatch) grow(limit int) {
+	g := cb.g
+	length := 0
+	for cb.want != 0 {
+		if length++; length > limit {
+			break
+		}
+		for _, q := range cb.qs {
+			g.newOff[q] = 0
+		}
+		work := 0
+		for _, q := range cb.qs {
+			if f := g.frOn[q] & cb.want; f != 0 {
+				work += bits.OnesCount64(f)
+				for _, t := range g.onLink[g.onAt[q]:g.onAt[q+1]] {
+					g.newOff[t] |= f
+				}
+			}
+		}
+		cb.s.work += int64(work)
+		length++
+		if length >= 4 {
+			cb.closed(length)
+		}
+		if !cb.offToOn() {
+			break
+		}
+	}
+}
+
+// closed takes the searches whose closing off ids were reached at length.
+func (cb *cycleBatch) closed(length int) {
+	for m := cb.want; m != 0; m &= m - 1 {
+		j := bits.TrailingZeros64(m)
+		for _, q := range cb.closing[j][:cb.nClose[j]] {
+			if cb.g.newOff[q]&(1<<j) != 0 {
+				cb.p.cyc[cb.p.order[cb.b0+j]] = length
+				cb.want &^= 1 << j
+				break
+			}
+		}
+	}
+}
+
+// offToOn follows the off ids reached along their links to the next on
+// frontier; it reports whether a search still wanted goes on.
+func (cb *cycleBatch) offToOn() bool {
+	g := cb.g
+	for _, q := range cb.qs {
+		g.newOn[q] = 0
+	}
+	for _, q := range cb.qs {
+		if f := g.newOff[q] & cb.want; f != 0 {
+			for _, t := range g.offLink[g.offAt[q]:g.offAt[q+1]] {
+				g.newOn[t] |= f
+			}
+		}
+	}
+	live := uint64(0)
+	for _, q := range cb.qs {
+		nw := g.newOn[q] &^ g.onV[q]
+		g.onV[q] |= nw
+		g.frOn[q] = nw
+		live |= nw
+	}
+	return live&cb.want != 0
 }

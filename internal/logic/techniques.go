@@ -79,117 +79,117 @@ type technique struct {
 	render func(Step) string // the step's sentence
 }
 
-// ladder is the technique table, easiest rung first, in Sudoku Explainer's
-// order: the first rung that finds a step gives the step (see doc.go).
-var ladder []rung
-
 // techByName finds a technique's row by its name (init).
 var techByName = map[string]*technique{}
 
+// ladder is the technique table, easiest rung first, in Sudoku Explainer's
+// order: the first rung that finds a step gives the step (see doc.go).
+var ladder = []rung{
+	{find: (*solver).singles, file: "singles.go", techniques: []technique{
+		{name: FullHouse, grade: 1.0, render: renderFullHouse},
+		{name: HiddenSingle, grade: 1.2, top: 1.5, note: "the lower grade in a box, the higher in a row or column", render: renderHiddenSingle},
+	}},
+	{find: func(s *solver) (Step, bool) { return s.locking(true) }, file: "intersections.go", techniques: []technique{
+		{name: DirectPointing, grade: 1.7, note: "pointing that leaves a hidden single, placed", render: renderLocking},
+		{name: DirectClaiming, grade: 1.9, note: "claiming that leaves a hidden single, placed", render: renderLocking},
+	}},
+	{find: func(s *solver) (Step, bool) { return s.hiddenSet(2, true) }, file: "subsets.go", techniques: []technique{
+		{name: DirectHiddenPair, grade: 2.0, note: "leaves a hidden single, placed", render: renderHiddenSet},
+	}},
+	{find: (*solver).nakedSingle, file: "singles.go", techniques: []technique{
+		{name: NakedSingle, grade: 2.3, render: renderNakedSingle},
+	}},
+	{find: func(s *solver) (Step, bool) { return s.hiddenSet(3, true) }, file: "subsets.go", techniques: []technique{
+		{name: DirectHiddenTriple, grade: 2.5, note: "leaves a hidden single, placed", render: renderHiddenSet},
+	}},
+	{find: func(s *solver) (Step, bool) { return s.locking(false) }, file: "intersections.go", techniques: []technique{
+		{name: Pointing, grade: 2.6, render: renderLocking},
+		{name: Claiming, grade: 2.8, render: renderLocking},
+	}},
+	{find: func(s *solver) (Step, bool) { return s.nakedSet(2) }, file: "subsets.go", techniques: []technique{
+		{name: NakedPair, grade: 3.0, render: renderNakedSet},
+	}},
+	{find: func(s *solver) (Step, bool) { return s.fish(2) }, file: "fish.go", techniques: []technique{
+		{name: XWing, grade: 3.2, render: renderFish},
+	}},
+	{find: func(s *solver) (Step, bool) { return s.hiddenSet(2, false) }, file: "subsets.go", techniques: []technique{
+		{name: HiddenPair, grade: 3.4, render: renderHiddenSet},
+	}},
+	{find: func(s *solver) (Step, bool) { return s.nakedSet(3) }, file: "subsets.go", techniques: []technique{
+		{name: NakedTriple, grade: 3.6, render: renderNakedSet},
+	}},
+	{find: func(s *solver) (Step, bool) { return s.fish(3) }, file: "fish.go", techniques: []technique{
+		{name: Swordfish, grade: 3.8, render: renderFish},
+	}},
+	{find: func(s *solver) (Step, bool) { return s.hiddenSet(3, false) }, file: "subsets.go", techniques: []technique{
+		{name: HiddenTriple, grade: 4.0, render: renderHiddenSet},
+	}},
+	{find: func(s *solver) (Step, bool) { return s.xyWing(false) }, file: "wings.go", techniques: []technique{
+		{name: XYWing, grade: 4.2, render: renderWing},
+	}},
+	{find: func(s *solver) (Step, bool) { return s.xyWing(true) }, file: "wings.go", techniques: []technique{
+		{name: XYZWing, grade: 4.4, render: renderWing},
+	}},
+	{find: (*solver).uniqueRectangles, file: "uniqueness.go", techniques: []technique{
+		{name: UniqueRectangle1, grade: 4.5, render: renderRectangle},
+		{name: UniqueRectangle2, grade: 4.5, render: renderRectangle},
+		{name: UniqueRectangle4, grade: 4.5, render: renderRectangle},
+	}},
+	{find: (*solver).urType3, file: "uniqueness.go", techniques: []technique{
+		{name: UniqueRectangle3, grade: 4.6, top: 4.8, note: "0.1 more for each cell of the naked set past the first", render: renderRectangle3},
+	}},
+	{find: func(s *solver) (Step, bool) { return s.nakedSet(4) }, file: "subsets.go", techniques: []technique{
+		{name: NakedQuad, grade: 5.0, render: renderNakedSet},
+	}},
+	{find: func(s *solver) (Step, bool) { return s.fish(4) }, file: "fish.go", techniques: []technique{
+		{name: Jellyfish, grade: 5.2, render: renderFish},
+	}},
+	{find: func(s *solver) (Step, bool) { return s.hiddenSet(4, false) }, file: "subsets.go", techniques: []technique{
+		{name: HiddenQuad, grade: 5.4, render: renderHiddenSet},
+	}},
+	{find: func(s *solver) (Step, bool) { return s.alsWing(3) }, file: "wings.go", techniques: []technique{
+		{name: WXYZWing, grade: 5.5, top: 5.6, note: "Sukaku Explainer's rating, by the largest set cell", render: renderWing},
+	}},
+	{find: (*solver).bug, file: "uniqueness.go", techniques: []technique{
+		{name: BUG1, grade: 5.6, render: renderBUG1},
+		{name: BUG2, grade: 5.7, render: renderBUG2},
+		{name: BUG3, grade: 5.7, top: 5.9, note: "0.1 more for each cell of the naked set past the first", render: renderBUG3},
+		{name: BUG4, grade: 5.7, render: renderBUG4},
+	}},
+	{find: func(s *solver) (Step, bool) { return s.alsWing(4) }, file: "wings.go", techniques: []technique{
+		{name: VWXYZWing, grade: 6.2, top: 6.4, note: "Sukaku Explainer's rating, by the largest set cell", render: renderWing},
+	}},
+	{find: (*solver).ape, file: "exclusion.go", techniques: []technique{
+		{name: AlignedPairExclusion, grade: 6.2, render: renderAPE},
+	}},
+	{find: (*solver).unaryChains, file: "chains_unary.go", techniques: []technique{
+		{name: XCycle, grade: 6.5, chain: true, render: renderChain},
+		{name: YCycle, grade: 6.5, chain: true, render: renderChain},
+		{name: ForcingXChain, grade: 6.6, chain: true, render: renderChain},
+		{name: SimpleColouring, grade: 6.6, chain: true, note: "a Forcing X-Chain named by its links (chains_named.go)", render: renderAIC},
+		{name: XChain, grade: 6.6, chain: true, note: "a Forcing X-Chain named by its links (chains_named.go)", render: renderAIC},
+		{name: XYCycle, grade: 7.0, chain: true, render: renderChain},
+		{name: ForcingChain, grade: 7.0, chain: true, note: "X- and Y-links", render: renderChain},
+		{name: XYChain, grade: 7.0, chain: true, note: "a Forcing Chain named by its links (chains_named.go)", render: renderAIC},
+		{name: WWing, grade: 7.0, chain: true, note: "a Forcing Chain named by its links (chains_named.go)", render: renderAIC},
+	}},
+	{find: func(s *solver) (Step, bool) { return s.multiChains(modeNishio) }, file: "chains_multi.go", techniques: []technique{
+		{name: Nishio, grade: 7.5, chain: true, note: "X-links, dynamic, contradictions", render: renderMulti},
+	}},
+	{find: func(s *solver) (Step, bool) { return s.multiChains(modeMultiple) }, file: "chains_multi.go", techniques: []technique{
+		{name: CellForcingChain, grade: 8.0, chain: true, note: "static; every branch agrees", render: renderMulti},
+		{name: RegionForcingChain, grade: 8.0, chain: true, note: "static; every branch agrees", render: renderMulti},
+	}},
+	{find: func(s *solver) (Step, bool) { return s.multiChains(modeDynamic) }, file: "chains_multi.go", techniques: []technique{
+		{name: DynamicForcingChain, grade: 8.5, chain: true, render: renderMulti},
+	}},
+	{find: func(s *solver) (Step, bool) { return s.multiChains(modeDynamicPlus) }, file: "chains_multi.go", techniques: []technique{
+		{name: DynamicForcingChainPlus, grade: 9.0, chain: true, note: "pointing, claiming, pairs and X-Wing inside the chains", render: renderMulti},
+	}},
+}
+
+// init indexes the table by name and sets each rung's base.
 func init() {
-	ladder = []rung{
-		{find: (*solver).singles, file: "singles.go", techniques: []technique{
-			{name: FullHouse, grade: 1.0, render: renderFullHouse},
-			{name: HiddenSingle, grade: 1.2, top: 1.5, note: "1.2 in a box, 1.5 in a row or column", render: renderHiddenSingle},
-		}},
-		{find: func(s *solver) (Step, bool) { return s.locking(true) }, file: "intersections.go", techniques: []technique{
-			{name: DirectPointing, grade: 1.7, note: "pointing that leaves a hidden single, placed", render: renderLocking},
-			{name: DirectClaiming, grade: 1.9, note: "claiming that leaves a hidden single, placed", render: renderLocking},
-		}},
-		{find: func(s *solver) (Step, bool) { return s.hiddenSet(2, true) }, file: "subsets.go", techniques: []technique{
-			{name: DirectHiddenPair, grade: 2.0, note: "leaves a hidden single, placed", render: renderHiddenSet},
-		}},
-		{find: (*solver).nakedSingle, file: "singles.go", techniques: []technique{
-			{name: NakedSingle, grade: 2.3, render: renderNakedSingle},
-		}},
-		{find: func(s *solver) (Step, bool) { return s.hiddenSet(3, true) }, file: "subsets.go", techniques: []technique{
-			{name: DirectHiddenTriple, grade: 2.5, note: "leaves a hidden single, placed", render: renderHiddenSet},
-		}},
-		{find: func(s *solver) (Step, bool) { return s.locking(false) }, file: "intersections.go", techniques: []technique{
-			{name: Pointing, grade: 2.6, render: renderLocking},
-			{name: Claiming, grade: 2.8, render: renderLocking},
-		}},
-		{find: func(s *solver) (Step, bool) { return s.nakedSet(2) }, file: "subsets.go", techniques: []technique{
-			{name: NakedPair, grade: 3.0, render: renderNakedSet},
-		}},
-		{find: func(s *solver) (Step, bool) { return s.fish(2) }, file: "fish.go", techniques: []technique{
-			{name: XWing, grade: 3.2, render: renderFish},
-		}},
-		{find: func(s *solver) (Step, bool) { return s.hiddenSet(2, false) }, file: "subsets.go", techniques: []technique{
-			{name: HiddenPair, grade: 3.4, render: renderHiddenSet},
-		}},
-		{find: func(s *solver) (Step, bool) { return s.nakedSet(3) }, file: "subsets.go", techniques: []technique{
-			{name: NakedTriple, grade: 3.6, render: renderNakedSet},
-		}},
-		{find: func(s *solver) (Step, bool) { return s.fish(3) }, file: "fish.go", techniques: []technique{
-			{name: Swordfish, grade: 3.8, render: renderFish},
-		}},
-		{find: func(s *solver) (Step, bool) { return s.hiddenSet(3, false) }, file: "subsets.go", techniques: []technique{
-			{name: HiddenTriple, grade: 4.0, render: renderHiddenSet},
-		}},
-		{find: func(s *solver) (Step, bool) { return s.xyWing(false) }, file: "wings.go", techniques: []technique{
-			{name: XYWing, grade: 4.2, render: renderWing},
-		}},
-		{find: func(s *solver) (Step, bool) { return s.xyWing(true) }, file: "wings.go", techniques: []technique{
-			{name: XYZWing, grade: 4.4, render: renderWing},
-		}},
-		{find: (*solver).uniqueRectangles, file: "uniqueness.go", techniques: []technique{
-			{name: UniqueRectangle1, grade: 4.5, render: renderRectangle},
-			{name: UniqueRectangle2, grade: 4.5, render: renderRectangle},
-			{name: UniqueRectangle4, grade: 4.5, render: renderRectangle},
-		}},
-		{find: (*solver).urType3, file: "uniqueness.go", techniques: []technique{
-			{name: UniqueRectangle3, grade: 4.6, top: 4.8, note: "4.5 plus 0.1 for each other cell of the naked set", render: renderRectangle3},
-		}},
-		{find: func(s *solver) (Step, bool) { return s.nakedSet(4) }, file: "subsets.go", techniques: []technique{
-			{name: NakedQuad, grade: 5.0, render: renderNakedSet},
-		}},
-		{find: func(s *solver) (Step, bool) { return s.fish(4) }, file: "fish.go", techniques: []technique{
-			{name: Jellyfish, grade: 5.2, render: renderFish},
-		}},
-		{find: func(s *solver) (Step, bool) { return s.hiddenSet(4, false) }, file: "subsets.go", techniques: []technique{
-			{name: HiddenQuad, grade: 5.4, render: renderHiddenSet},
-		}},
-		{find: func(s *solver) (Step, bool) { return s.alsWing(3) }, file: "wings.go", techniques: []technique{
-			{name: WXYZWing, grade: 5.5, top: 5.6, note: "Sukaku Explainer's rating, by the largest set cell", render: renderWing},
-		}},
-		{find: (*solver).bug, file: "uniqueness.go", techniques: []technique{
-			{name: BUG1, grade: 5.6, render: renderBUG1},
-			{name: BUG2, grade: 5.7, render: renderBUG2},
-			{name: BUG3, grade: 5.7, top: 5.9, note: "5.6 plus 0.1 for each other cell of the naked set", render: renderBUG3},
-			{name: BUG4, grade: 5.7, render: renderBUG4},
-		}},
-		{find: func(s *solver) (Step, bool) { return s.alsWing(4) }, file: "wings.go", techniques: []technique{
-			{name: VWXYZWing, grade: 6.2, top: 6.4, note: "Sukaku Explainer's rating, by the largest set cell", render: renderWing},
-		}},
-		{find: (*solver).ape, file: "exclusion.go", techniques: []technique{
-			{name: AlignedPairExclusion, grade: 6.2, render: renderAPE},
-		}},
-		{find: (*solver).unaryChains, file: "chains_unary.go", techniques: []technique{
-			{name: XCycle, grade: 6.5, chain: true, render: renderChain},
-			{name: YCycle, grade: 6.5, chain: true, render: renderChain},
-			{name: ForcingXChain, grade: 6.6, chain: true, render: renderChain},
-			{name: SimpleColouring, grade: 6.6, chain: true, note: "a Forcing X-Chain named by its links (chains_named.go)", render: renderAIC},
-			{name: XChain, grade: 6.6, chain: true, note: "a Forcing X-Chain named by its links (chains_named.go)", render: renderAIC},
-			{name: XYCycle, grade: 7.0, chain: true, render: renderChain},
-			{name: ForcingChain, grade: 7.0, chain: true, note: "X- and Y-links", render: renderChain},
-			{name: XYChain, grade: 7.0, chain: true, note: "a Forcing Chain named by its links (chains_named.go)", render: renderAIC},
-			{name: WWing, grade: 7.0, chain: true, note: "a Forcing Chain named by its links (chains_named.go); 7.1 with its eight nodes", render: renderAIC},
-		}},
-		{find: func(s *solver) (Step, bool) { return s.multiChains(modeNishio) }, file: "chains_multi.go", techniques: []technique{
-			{name: Nishio, grade: 7.5, chain: true, note: "X-links, dynamic, contradictions", render: renderMulti},
-		}},
-		{find: func(s *solver) (Step, bool) { return s.multiChains(modeMultiple) }, file: "chains_multi.go", techniques: []technique{
-			{name: CellForcingChain, grade: 8.0, chain: true, note: "static; every branch agrees", render: renderMulti},
-			{name: RegionForcingChain, grade: 8.0, chain: true, note: "static; every branch agrees", render: renderMulti},
-		}},
-		{find: func(s *solver) (Step, bool) { return s.multiChains(modeDynamic) }, file: "chains_multi.go", techniques: []technique{
-			{name: DynamicForcingChain, grade: 8.5, chain: true, render: renderMulti},
-		}},
-		{find: func(s *solver) (Step, bool) { return s.multiChains(modeDynamicPlus) }, file: "chains_multi.go", techniques: []technique{
-			{name: DynamicForcingChainPlus, grade: 9.0, chain: true, note: "pointing, claiming, pairs and X-Wing inside the chains", render: renderMulti},
-		}},
-	}
 	for i := range ladder {
 		r := &ladder[i]
 		r.base = math.Inf(1)

@@ -286,38 +286,10 @@ func (s *solver) virtualSet(u int, js uint16, n int, extra uint16, virtual []int
 // type 3: the BUG cells of a unit act as one cell holding the extras, in a
 // naked set (graded by its size, see the technique table).
 func (s *solver) bugOthers() (Step, bool) {
-	b := &s.b
-	var bugCells []int
-	for c := range 81 {
-		switch k := popcount(b.cand[c]); {
-		case k >= 3:
-			bugCells = append(bugCells, c)
-		}
-	}
-	if len(bugCells) < 2 || len(bugCells) > 4 {
+	bugCells, extras, ok := s.bugExtras()
+	if !ok {
 		return Step{}, false
 	}
-	// Choose the two digits each BUG cell keeps so that every digit
-	// appears exactly twice (or not at all) in every unit.
-	extras := make([]uint16, len(bugCells))
-	var try func(i int) bool
-	try = func(i int) bool {
-		if i == len(bugCells) {
-			return s.bugShape(bugCells, extras)
-		}
-		m := b.cand[bugCells[i]]
-		for _, keep := range pairsOf(m) {
-			extras[i] = m &^ keep
-			if try(i + 1) {
-				return true
-			}
-		}
-		return false
-	}
-	if !try(0) {
-		return Step{}, false
-	}
-	cells := slices.Clone(bugCells)
 	// Type 2: one extra digit, the same in every BUG cell.
 	all := uint16(0)
 	single := true
@@ -326,15 +298,8 @@ func (s *solver) bugOthers() (Step, bool) {
 		single = single && popcount(e) == 1
 	}
 	if single && popcount(all) == 1 {
-		d := firstDigit(all)
-		see := sees[bugCells[0]]
-		for _, c := range bugCells[1:] {
-			see = see.and(sees[c])
-		}
-		var elim []Candidate
-		see.and(s.dcells[d]).each(func(c int) { elim = append(elim, Candidate{c, d}) })
-		if len(elim) > 0 {
-			return Step{Technique: BUG2, Grade: gradeOf(BUG2), Cells: cells, Eliminations: elim, Digits: []int{d}}, true
+		if st, ok := s.bugType2(bugCells, firstDigit(all)); ok {
+			return st, true
 		}
 	}
 	// The units holding every BUG cell.
@@ -349,55 +314,113 @@ func (s *solver) bugOthers() (Step, bool) {
 		if !in {
 			continue
 		}
-		// Type 4: two BUG cells, one extra each, and a digit of both whose
-		// only places in the unit are these cells: each cell is its extra
-		// or that digit, so its other kept digit goes.
 		if len(bugCells) == 2 && popcount(extras[0]) == 1 && popcount(extras[1]) == 1 {
-			c1, c2 := bugCells[0], bugCells[1]
-			k1, k2 := b.cand[c1]&^extras[0], b.cand[c2]&^extras[1]
-			for m := k1 & k2; m != 0; m &= m - 1 {
-				x := bits.TrailingZeros16(m)
-				if popcount(b.positions(u, x)) != 2 {
-					continue
-				}
-				var elim []Candidate
-				if o := k1 &^ (1 << x); o != 0 {
-					elim = append(elim, Candidate{c1, firstDigit(o)})
-				}
-				if o := k2 &^ (1 << x); o != 0 {
-					elim = append(elim, Candidate{c2, firstDigit(o)})
-				}
-				if len(elim) > 0 && (!found || best.Grade > gradeOf(BUG4)) {
-					best, found = Step{Technique: BUG4, Grade: gradeOf(BUG4), Cells: cells, Eliminations: elim, Digits: []int{x}, Units: []int{u}}, true
-				}
-			}
+			s.bugType4(u, bugCells, extras, &best, &found)
 		}
-		// Type 3: a naked set of the extras with other cells of the unit.
-		var open uint16
-		for j, c := range unitCells[u] {
-			if popcount(b.cand[c]) == 2 {
-				open |= 1 << j
-			}
-		}
-		for n := 1; n <= 3; n++ {
-			g := fromTenths(tenths(gradeOf(BUG3)) + n - 1)
-			if found && g >= best.Grade {
-				break
-			}
-			combos(open, n, func(js uint16) bool {
-				set, digits, elim := s.virtualSet(u, js, n, all, bugCells)
-				if len(elim) == 0 {
-					return false
-				}
-				best = Step{Technique: BUG3, Grade: g, Cells: cells, Eliminations: elim, Units: []int{u}, Digits: digitsOf(all)}
-				best.set = set
-				best.setDigits = digitsOf(digits)
-				found = true
-				return true
-			})
-		}
+		s.bugType3(u, bugCells, all, &best, &found)
 	}
 	return best, found
+}
+
+// bugExtras finds the BUG cells (three candidates or more; two to four of
+// them) and the extra candidates of each: those left when it keeps two
+// digits so that every digit appears exactly twice (or not at all) in
+// every unit (bugShape).
+func (s *solver) bugExtras() (bugCells []int, extras []uint16, ok bool) {
+	b := &s.b
+	for c := range 81 {
+		if popcount(b.cand[c]) >= 3 {
+			bugCells = append(bugCells, c)
+		}
+	}
+	if len(bugCells) < 2 || len(bugCells) > 4 {
+		return nil, nil, false
+	}
+	extras = make([]uint16, len(bugCells))
+	var try func(i int) bool
+	try = func(i int) bool {
+		if i == len(bugCells) {
+			return s.bugShape(bugCells, extras)
+		}
+		m := b.cand[bugCells[i]]
+		for _, keep := range pairsOf(m) {
+			extras[i] = m &^ keep
+			if try(i + 1) {
+				return true
+			}
+		}
+		return false
+	}
+	return bugCells, extras, try(0)
+}
+
+// bugType2: every BUG cell's one extra is d, so d goes from the cells that
+// see them all.
+func (s *solver) bugType2(bugCells []int, d int) (Step, bool) {
+	see := sees[bugCells[0]]
+	for _, c := range bugCells[1:] {
+		see = see.and(sees[c])
+	}
+	var elim []Candidate
+	see.and(s.dcells[d]).each(func(c int) { elim = append(elim, Candidate{c, d}) })
+	if len(elim) == 0 {
+		return Step{}, false
+	}
+	return Step{Technique: BUG2, Grade: gradeOf(BUG2), Cells: slices.Clone(bugCells), Eliminations: elim, Digits: []int{d}}, true
+}
+
+// bugType4: two BUG cells of unit u, one extra each, and a digit x of both
+// whose only places in u are these cells: each cell is its extra or x, so
+// its other kept digit goes. It replaces *best when it grades lower.
+func (s *solver) bugType4(u int, bugCells []int, extras []uint16, best *Step, found *bool) {
+	b := &s.b
+	c1, c2 := bugCells[0], bugCells[1]
+	k1, k2 := b.cand[c1]&^extras[0], b.cand[c2]&^extras[1]
+	for m := k1 & k2; m != 0; m &= m - 1 {
+		x := bits.TrailingZeros16(m)
+		if popcount(b.positions(u, x)) != 2 {
+			continue
+		}
+		var elim []Candidate
+		if o := k1 &^ (1 << x); o != 0 {
+			elim = append(elim, Candidate{c1, firstDigit(o)})
+		}
+		if o := k2 &^ (1 << x); o != 0 {
+			elim = append(elim, Candidate{c2, firstDigit(o)})
+		}
+		if len(elim) > 0 && (!*found || best.Grade > gradeOf(BUG4)) {
+			*best, *found = Step{Technique: BUG4, Grade: gradeOf(BUG4), Cells: slices.Clone(bugCells), Eliminations: elim, Digits: []int{x}, Units: []int{u}}, true
+		}
+	}
+}
+
+// bugType3: the BUG cells of unit u act as one cell holding the extras
+// all, in a naked set with n other bivalue cells of u, graded by n. It
+// replaces *best when it grades lower.
+func (s *solver) bugType3(u int, bugCells []int, all uint16, best *Step, found *bool) {
+	var open uint16
+	for j, c := range unitCells[u] {
+		if popcount(s.b.cand[c]) == 2 {
+			open |= 1 << j
+		}
+	}
+	for n := 1; n <= 3; n++ {
+		g := fromTenths(tenths(gradeOf(BUG3)) + n - 1)
+		if *found && g >= best.Grade {
+			break
+		}
+		combos(open, n, func(js uint16) bool {
+			set, digits, elim := s.virtualSet(u, js, n, all, bugCells)
+			if len(elim) == 0 {
+				return false
+			}
+			*best = Step{Technique: BUG3, Grade: g, Cells: slices.Clone(bugCells), Eliminations: elim, Units: []int{u}, Digits: digitsOf(all)}
+			best.set = set
+			best.setDigits = digitsOf(digits)
+			*found = true
+			return true
+		})
+	}
 }
 
 // bugShape reports whether, with extras[i] taken out of bugCells[i], every

@@ -31,17 +31,9 @@ func (s *solver) xyWing(xyz bool) (Step, bool) {
 				if popcount(m2) != 2 || m2 == m1 {
 					continue
 				}
-				var z uint16
-				if xyz {
-					if m2&pm != m2 || m1|m2 != pm {
-						continue
-					}
-					z = m1 & m2
-				} else {
-					z = m1 & m2 &^ pm
-					if popcount(m1&pm) != 1 || popcount(m2&pm) != 1 || m1&pm == m2&pm || popcount(z) != 1 {
-						continue
-					}
+				z, ok := wingDigit(pm, m1, m2, xyz)
+				if !ok {
+					continue
 				}
 				d := firstDigit(z)
 				see := sees[w1].and(sees[w2])
@@ -65,6 +57,17 @@ func (s *solver) xyWing(xyz bool) (Step, bool) {
 	return Step{}, false
 }
 
+// wingDigit checks the candidates of a pivot (pm) and two bivalue wings
+// (m1, m2) for an XY-Wing (XYZ-Wing when xyz) and returns the digit z the
+// wings share, which the pattern removes.
+func wingDigit(pm, m1, m2 uint16, xyz bool) (z uint16, ok bool) {
+	if xyz {
+		return m1 & m2, m2&pm == m2 && m1|m2 == pm
+	}
+	z = m1 & m2 &^ pm
+	return z, popcount(m1&pm) == 1 && popcount(m2&pm) == 1 && m1&pm != m2&pm && popcount(z) == 1
+}
+
 // alsWing finds Sukaku Explainer's WXYZ-Wing (n = 3) and VWXYZ-Wing (n = 4):
 // n cells that all see each other holding n+1 digits, and a bivalue cell
 // x/z outside them whose x is restricted (every set cell with x sees it):
@@ -73,9 +76,7 @@ func (s *solver) xyWing(xyz bool) (Step, bool) {
 // technique table).
 func (s *solver) alsWing(n int) (Step, bool) {
 	b := &s.b
-	var best Step
-	bestElim := 0
-	found := false
+	var best wingBest
 	// open: the cells that can be in the set (2 to n+1 candidates).
 	var open cellSet
 	for c := range 81 {
@@ -104,7 +105,7 @@ func (s *solver) alsWing(n int) (Step, bool) {
 				h := isHot || hot.has(c)
 				if k+1 == n {
 					if h && popcount(ds) == n+1 {
-						s.alsWingAt(set[:n], ds, &best, &bestElim, &found, n)
+						s.alsWingAt(set[:n], ds, &best, n)
 					}
 					continue
 				}
@@ -119,10 +120,18 @@ func (s *solver) alsWing(n int) (Step, bool) {
 		}
 	}
 	try(0, open, 0, false)
-	return best, found
+	return best.st, best.found
 }
 
-func (s *solver) alsWingAt(set []int, digits uint16, best *Step, bestElim *int, found *bool, n int) {
+// wingBest is the best wing alsWing has found: the lowest grade, then the
+// most eliminations.
+type wingBest struct {
+	st    Step
+	elim  int
+	found bool
+}
+
+func (s *solver) alsWingAt(set []int, digits uint16, best *wingBest, n int) {
 	b := &s.b
 	var inSet cellSet
 	maxCard := 0
@@ -146,7 +155,7 @@ func (s *solver) alsWingAt(set []int, digits uint16, best *Step, bestElim *int, 
 		diff = -diff
 	}
 	grade := fromTenths(tenths(topOf(name)) - diff)
-	if *found && grade > best.Grade {
+	if best.found && grade > best.st.Grade {
 		return // cannot beat the best set found
 	}
 	// yz: a bivalue cell outside the set, seeing one of its cells.
@@ -156,48 +165,46 @@ func (s *solver) alsWingAt(set []int, digits uint16, best *Step, bestElim *int, 
 	}
 	around[0] &^= inSet[0]
 	around[1] &^= inSet[1]
-	for w := 0; w < 2; w++ {
-		for mm := around[w]; mm != 0; mm &= mm - 1 {
-			yz := w*64 + bits.TrailingZeros64(mm)
-			m := b.cand[yz]
-			if m&digits != m {
-				continue
-			}
-			lo := firstDigit(m)
-			ds := [2]int{lo, firstDigit(m &^ (1 << lo))}
-			for k := 0; k < 2; k++ {
-				x, z := ds[k], ds[1-k]
-				// x restricted: every set cell holding x sees yz
-				restricted := true
-				for _, c := range set {
-					if b.has(c, x) && !sees[yz].has(c) {
-						restricted = false
-						break
-					}
-				}
-				if !restricted {
-					continue
-				}
-				see := sees[yz].and(s.dcells[z])
-				for _, c := range set {
-					if b.has(c, z) {
-						see = see.and(sees[c])
-					}
-				}
-				see[0] &^= inSet[0]
-				see[1] &^= inSet[1]
-				ne := see.count()
-				if ne == 0 || !(!*found || grade < best.Grade || (grade == best.Grade && ne > *bestElim)) {
-					continue
-				}
-				var elim []Candidate
-				see.each(func(c int) { elim = append(elim, Candidate{c, z}) })
-				cells := append(slices.Clone(set), yz)
-				slices.Sort(cells)
-				*best = Step{Technique: name, Grade: grade, Cells: cells, Eliminations: elim, Digits: []int{z}}
-				*bestElim = ne
-				*found = true
-			}
+	around.each(func(yz int) {
+		m := b.cand[yz]
+		if m&digits != m {
+			return
+		}
+		lo := firstDigit(m)
+		hi := firstDigit(m &^ (1 << lo))
+		s.alsWingWith(set, inSet, yz, lo, hi, name, grade, best)
+		s.alsWingWith(set, inSet, yz, hi, lo, name, grade, best)
+	})
+}
+
+// alsWingWith tries the wing of set and the bivalue cell yz holding x and
+// z, x restricted: every set cell holding x sees yz. Then z goes from the
+// cells outside the set seeing yz and every set cell holding z; the wing
+// replaces *best when it grades lower or, as good, removes more.
+func (s *solver) alsWingWith(set []int, inSet cellSet, yz, x, z int, name string, grade float64, best *wingBest) {
+	b := &s.b
+	for _, c := range set {
+		if b.has(c, x) && !sees[yz].has(c) {
+			return // x not restricted
 		}
 	}
+	see := sees[yz].and(s.dcells[z])
+	for _, c := range set {
+		if b.has(c, z) {
+			see = see.and(sees[c])
+		}
+	}
+	see[0] &^= inSet[0]
+	see[1] &^= inSet[1]
+	ne := see.count()
+	if ne == 0 || !(!best.found || grade < best.st.Grade || (grade == best.st.Grade && ne > best.elim)) {
+		return
+	}
+	var elim []Candidate
+	see.each(func(c int) { elim = append(elim, Candidate{c, z}) })
+	cells := append(slices.Clone(set), yz)
+	slices.Sort(cells)
+	best.st = Step{Technique: name, Grade: grade, Cells: cells, Eliminations: elim, Digits: []int{z}}
+	best.elim = ne
+	best.found = true
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
@@ -75,7 +76,8 @@ func (db *DB) StartAttempt(ctx context.Context, player, puzzleID int64) (a accou
 		}
 		a = account.Attempt{ID: a.ID, PlayerID: player, PuzzleID: puzzleID, StartedAt: now, Outcome: account.OutcomeOpen}
 		created = true
-		return nil
+		_, err = tx.Exec(db.d.sql("UPDATE players SET attempts = attempts + 1 WHERE id = ?"), player)
+		return err
 	})
 	if err != nil {
 		return account.Attempt{}, false, fmt.Errorf("start attempt at puzzle %d: %w", puzzleID, err)
@@ -123,6 +125,10 @@ type finishQueue struct {
 	mu      sync.Mutex
 	pending []*finishReq
 	busy    bool
+
+	// groups and grouped count the group commits and the finishes they
+	// carried, for the benchmarks.
+	groups, grouped atomic.Int64
 }
 
 // maxFinishes bounds a group.
@@ -146,6 +152,8 @@ func (q *finishQueue) do(ctx context.Context, db *DB, r *finishReq) finishResult
 	q.mu.Unlock()
 
 	db.commitFinishes(ctx, group)
+	q.groups.Add(1)
+	q.grouped.Add(int64(len(group)))
 
 	q.mu.Lock()
 	if len(q.pending) > 0 {
@@ -193,32 +201,69 @@ func refused(err error) bool {
 		errors.Is(err, account.ErrWrongGrid) || errors.Is(err, account.ErrBadFinish)
 }
 
-// finisher holds a group commit's statements, prepared once for the group.
+// finisher holds a group commit's statements: on SQLite prepared once for
+// the group; on PostgreSQL run by text, which pgx prepares once per
+// connection (preparing them for each group cost two round trips each).
 type finisher struct {
-	read, first, update *sql.Stmt
+	read, first, update      txStmt
+	solved, gaveUp, grade    txStmt // the player's figures (summary.go)
+	technique, daily, streak txStmt
+}
+
+// A txStmt is a statement of a transaction, prepared (st) or by text (q).
+type txStmt struct {
+	tx *sql.Tx
+	st *sql.Stmt
+	q  string
+}
+
+func (s txStmt) QueryRow(args ...any) *sql.Row {
+	if s.st != nil {
+		return s.st.QueryRow(args...)
+	}
+	return s.tx.QueryRow(s.q, args...)
+}
+
+func (s txStmt) Exec(args ...any) (sql.Result, error) {
+	if s.st != nil {
+		return s.st.Exec(args...)
+	}
+	return s.tx.Exec(s.q, args...)
 }
 
 func (db *DB) prepareFinish(tx *sql.Tx) (*finisher, error) {
 	var f finisher
 	var err error
-	if f.read, err = tx.Prepare(db.d.sql("SELECT " + attemptColumns + ", attempts.class_key, puzzles.givens FROM attempts JOIN puzzles ON puzzles.id = attempts.puzzle_id WHERE attempts.id = ?")); err != nil {
-		return nil, err
-	}
-	if f.first, err = tx.Prepare(db.d.sql("SELECT count(*) FROM attempts WHERE player_id = ? AND class_key = ? AND outcome <> 'open'")); err != nil {
-		f.close()
-		return nil, err
-	}
-	if f.update, err = tx.Prepare(db.d.sql("UPDATE attempts SET finished_at = ?, outcome = ?, seconds = ?, hints = ?, checks = ?, mistakes = ?, first = ?, techniques = ? WHERE id = ? AND outcome = 'open'")); err != nil {
-		f.close()
-		return nil, err
+	for _, st := range []struct {
+		dst *txStmt
+		q   string
+	}{
+		{&f.read, "SELECT " + attemptColumns + ", attempts.class_key, puzzles.givens, puzzles.grade, puzzles.technique FROM attempts JOIN puzzles ON puzzles.id = attempts.puzzle_id WHERE attempts.id = ?"},
+		{&f.first, "SELECT count(*) FROM attempts WHERE player_id = ? AND class_key = ? AND outcome <> 'open'"},
+		{&f.update, "UPDATE attempts SET finished_at = ?, outcome = ?, seconds = ?, hints = ?, checks = ?, mistakes = ?, first = ?, techniques = ? WHERE id = ? AND outcome = 'open'"},
+		{&f.solved, "UPDATE players SET solved = solved + 1 WHERE id = ? RETURNING streak, streak_day"},
+		{&f.gaveUp, "UPDATE players SET gave_up = gave_up + 1 WHERE id = ?"},
+		{&f.grade, gradeUpsert},
+		{&f.technique, techniqueUpsert},
+		{&f.daily, "SELECT date FROM daily WHERE canonical_key = ?"},
+		{&f.streak, "UPDATE players SET streak = ?, streak_day = ? WHERE id = ?"},
+	} {
+		*st.dst = txStmt{tx: tx, q: db.d.sql(st.q)}
+		if db.d.postgres {
+			continue
+		}
+		if st.dst.st, err = tx.Prepare(st.dst.q); err != nil {
+			f.close()
+			return nil, err
+		}
 	}
 	return &f, nil
 }
 
 func (f *finisher) close() {
-	for _, s := range []*sql.Stmt{f.read, f.first, f.update} {
-		if s != nil {
-			s.Close()
+	for _, s := range []txStmt{f.read, f.first, f.update, f.solved, f.gaveUp, f.grade, f.technique, f.daily, f.streak} {
+		if s.st != nil {
+			s.st.Close()
 		}
 	}
 }
@@ -226,8 +271,9 @@ func (f *finisher) close() {
 // finish records one finish, or says why not.
 func (f *finisher) finish(r *finishReq, now time.Time) (account.Attempt, error) {
 	var key []byte
-	var givens string
-	a, err := scanAttempt(f.read.QueryRow(r.id).Scan, &key, &givens)
+	var givens, technique string
+	var grade int
+	a, err := scanAttempt(f.read.QueryRow(r.id).Scan, &key, &givens, &grade, &technique)
 	if errors.Is(err, sql.ErrNoRows) || err == nil && a.PlayerID != r.player {
 		return account.Attempt{}, attemptNotFound(r.id)
 	}
@@ -256,8 +302,11 @@ func (f *finisher) finish(r *finishReq, now time.Time) (account.Attempt, error) 
 	if a.First {
 		first = 1
 	}
-	_, err = f.update.Exec(now.UnixNano(), string(a.Outcome), a.Seconds, a.Hints, a.Checks, a.Mistakes, first, strings.Join(a.Techniques, "\n"), a.ID)
-	return a, err
+	if _, err = f.update.Exec(now.UnixNano(), string(a.Outcome), a.Seconds, a.Hints, a.Checks, a.Mistakes, first, strings.Join(a.Techniques, "\n"), a.ID); err != nil {
+		return account.Attempt{}, err
+	}
+	a.Grade, a.Technique = grade, technique
+	return a, f.figures(a, key, now)
 }
 
 // Attempt returns the attempt id if it is player's, else sudoku.ErrNotFound.

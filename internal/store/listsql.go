@@ -217,7 +217,7 @@ func (db *DB) prepareReads(ctx context.Context) error {
 	if db.getStmt, err = db.reader.PrepareContext(ctx, db.d.sql("SELECT "+columns+" FROM puzzles WHERE id = ?")); err != nil {
 		return fmt.Errorf("prepare: %w", err)
 	}
-	if db.countStmt, err = db.reader.PrepareContext(ctx, "SELECT total, uniq, classes, uniq_classes FROM counts WHERE id = 1"); err != nil {
+	if db.countStmt, err = db.reader.PrepareContext(ctx, "SELECT CAST(sum(total) AS BIGINT), CAST(sum(uniq) AS BIGINT), CAST(sum(classes) AS BIGINT), CAST(sum(uniq_classes) AS BIGINT) FROM counts"); err != nil {
 		return fmt.Errorf("prepare: %w", err)
 	}
 	return nil

@@ -7,57 +7,54 @@ import (
 )
 
 // orders maps each sort to its key columns (id always last, making the order
-// total) and to the index that serves it. An empty index name means the
-// table itself, in id order. The unique-only filter walks the same index and
-// skips the puzzles with several solutions: each index more would slow every
-// insert (five partial indexes for it made a bulk import's writes ~2x
-// slower), while skipping costs only as much as such puzzles are common.
+// total) and to the index that serves it, as sudoku.SortTable (the one list
+// of sorts) declares them. An empty index name means the table itself, in id
+// order. The unique-only filter walks the same index and skips the puzzles
+// with several solutions: each index more would slow every insert (five
+// partial indexes for it made a bulk import's writes ~2x slower), while
+// skipping costs only as much as such puzzles are common.
 //
 // A merged order has no index of its own: its index puts the band in front
 // of the key (bandIndexes), and the whole archive is read as the five bands
 // merged, each walked in order (SQLite's MERGE of a UNION ALL, no sort
 // step). A page costs five short seeks instead of one, and every insert
 // one index fewer (migration 00006).
-var orders = map[sudoku.Sort]struct {
+var orders = func() map[sudoku.Sort]order {
+	m := make(map[sudoku.Sort]order, len(sudoku.SortTable))
+	for _, info := range sudoku.SortTable {
+		m[info.Sort] = order{keys: info.Columns, index: info.Index, merged: info.Merged}
+	}
+	return m
+}()
+
+// order is how the archive reads one sort.
+type order struct {
 	keys   []string
 	index  string
 	merged bool
-}{
-	sudoku.SortDifficulty: {[]string{"backtracks", "solve_ns", "id"}, "puzzles_difficulty", false},
-	sudoku.SortBacktracks: {[]string{"backtracks", "id"}, "puzzles_backtracks", false},
-	sudoku.SortSolveTime:  {[]string{"solve_ns", "id"}, "puzzles_band_solve_ns", true},
-	sudoku.SortSubmitted:  {[]string{"id"}, "", false},
-	sudoku.SortClues:      {[]string{"clues", "id"}, "puzzles_band_clues", true},
-	sudoku.SortGrade:      {[]string{"grade", "id"}, "puzzles_band_grade", true},
 }
 
 // bandIndexes names, for the orders whose key does not begin with
 // backtracks, the index of migration 00005 that puts the band in front of
 // the key, so a page of one band is a seek. The difficulty and backtracks
 // orders need none: a band is a range of their leading key.
-var bandIndexes = map[sudoku.Sort]string{
-	sudoku.SortSolveTime: "puzzles_band_solve_ns",
-	sudoku.SortClues:     "puzzles_band_clues",
-	sudoku.SortSubmitted: "puzzles_band_submitted",
-	sudoku.SortGrade:     "puzzles_band_grade",
-}
+var bandIndexes = func() map[sudoku.Sort]string {
+	m := make(map[sudoku.Sort]string)
+	for _, info := range sudoku.SortTable {
+		if info.BandIndex != "" {
+			m[info.Sort] = info.BandIndex
+		}
+	}
+	return m
+}()
 
 // keyOf returns p's values for the key columns of s.
 func keyOf(s sudoku.Sort, p *sudoku.Puzzle) []int64 {
-	switch s {
-	case sudoku.SortDifficulty:
-		return []int64{p.Backtracks, p.SolveNS, p.ID}
-	case sudoku.SortBacktracks:
-		return []int64{p.Backtracks, p.ID}
-	case sudoku.SortSolveTime:
-		return []int64{p.SolveNS, p.ID}
-	case sudoku.SortClues:
-		return []int64{int64(p.Clues), p.ID}
-	case sudoku.SortGrade:
-		return []int64{p.GradeTenths(), p.ID}
-	default:
+	info, ok := s.Info()
+	if !ok {
 		return []int64{p.ID}
 	}
+	return info.Key(p)
 }
 
 // A page that continues from a key (k1, ..., id) is read in up to two

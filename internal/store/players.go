@@ -247,7 +247,8 @@ func (db *DB) DeletePlayer(ctx context.Context, id int64) error {
 		// The attempts, sessions and tokens go by ON DELETE CASCADE; they
 		// are deleted here too, so that a database without foreign keys
 		// enforced loses them all the same.
-		for _, q := range []string{"DELETE FROM attempts WHERE player_id = ?", "DELETE FROM sessions WHERE player_id = ?", "DELETE FROM tokens WHERE player_id = ?"} {
+		for _, q := range []string{"DELETE FROM attempts WHERE player_id = ?", "DELETE FROM sessions WHERE player_id = ?", "DELETE FROM tokens WHERE player_id = ?",
+			"DELETE FROM player_grades WHERE player_id = ?", "DELETE FROM player_techniques WHERE player_id = ?"} {
 			if _, err := tx.Exec(db.d.sql(q), id); err != nil {
 				return err
 			}

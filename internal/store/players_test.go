@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"sync"
 	"testing"
@@ -26,6 +27,48 @@ var playersSuite = []struct {
 	{"AttemptsRefused", testAttemptsRefused},
 	{"AttemptsConcurrentFinishes", testAttemptsConcurrentFinishes},
 	{"PlayersSummaryExportDelete", testPlayersSummaryExportDelete},
+	{"PlayersStreak", testPlayersStreak},
+}
+
+// testPlayersStreak: solving today's puzzle of the day continues a streak
+// that reached yesterday, and begins a new one after a gap.
+func testPlayersStreak(t *testing.T, bk backend) {
+	ctx := context.Background()
+	db := bk.open(t)
+	today := time.Now().UTC()
+	day := func(d int) string { return today.AddDate(0, 0, d).Format(time.DateOnly) }
+	pz, err := db.SetDaily(ctx, day(0), archived(t, db, 40))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, tc := range []struct {
+		streak int
+		last   string
+		want   int
+	}{{3, day(-1), 4}, {3, day(-2), 1}, {0, "", 1}, {5, day(0), 5}} {
+		p, err := db.NewPlayer(ctx, session(byte(i+1)), today.Add(time.Hour))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The streak as earlier days left it.
+		err = db.write(ctx, func(tx *sql.Tx) error {
+			_, err := tx.Exec(db.d.sql("UPDATE players SET streak = ?, streak_day = ? WHERE id = ?"), tc.streak, tc.last, p.ID)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _, err := db.StartAttempt(ctx, p.ID, pz.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.FinishAttempt(ctx, p.ID, a.ID, account.Finish{Outcome: account.OutcomeSolved, Grid: solvedGrid()}); err != nil {
+			t.Fatal(err)
+		}
+		if s, err := db.Summary(ctx, p.ID, today); err != nil || s.Streak != tc.want {
+			t.Errorf("streak %d up to %q, then today's solved: %d, %v; want %d", tc.streak, tc.last, s.Streak, err, tc.want)
+		}
+	}
 }
 
 // archived submits the synthetic puzzle n and returns it as stored.
@@ -382,20 +425,21 @@ func testPlayersSummaryExportDelete(t *testing.T, bk backend) {
 			t.Fatal(err)
 		}
 	}
-	finish(pz[0], account.Finish{Outcome: account.OutcomeSolved, Grid: solvedGrid()})
-	finish(pz[1], account.Finish{Outcome: account.OutcomeSolved, Grid: solvedGrid(), Hints: 2, Techniques: []string{"X-Wing", "X-Wing"}})
-	finish(pz[2], account.Finish{Outcome: account.OutcomeGaveUp})
 	// Today's puzzle of the day, solved today: a streak of one.
 	today := time.Now().UTC()
 	if _, err := db.SetDaily(ctx, today.Format(time.DateOnly), pz[0]); err != nil {
 		t.Fatal(err)
 	}
+	finish(pz[0], account.Finish{Outcome: account.OutcomeSolved, Grid: solvedGrid()})
+	finish(pz[0], account.Finish{Outcome: account.OutcomeSolved, Grid: solvedGrid()}) // counted once in the streak
+	finish(pz[1], account.Finish{Outcome: account.OutcomeSolved, Grid: solvedGrid(), Hints: 2, Techniques: []string{"X-Wing", "X-Wing"}})
+	finish(pz[2], account.Finish{Outcome: account.OutcomeGaveUp})
 	s, err := db.Summary(ctx, p.ID, today)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Attempts != 3 || s.Solved != 2 || s.GaveUp != 1 || s.Streak != 1 {
-		t.Errorf("summary counts %d/%d/%d streak %d, want 3/2/1 streak 1", s.Attempts, s.Solved, s.GaveUp, s.Streak)
+	if s.Attempts != 4 || s.Solved != 3 || s.GaveUp != 1 || s.Streak != 1 {
+		t.Errorf("summary counts %d/%d/%d streak %d, want 4/3/1 streak 1", s.Attempts, s.Solved, s.GaveUp, s.Streak)
 	}
 	if len(s.Techniques) == 0 || s.Techniques[0].Name != "X-Wing" || s.Techniques[0].Hints != 2 {
 		t.Errorf("techniques = %+v", s.Techniques)
@@ -407,8 +451,8 @@ func testPlayersSummaryExportDelete(t *testing.T, bk backend) {
 	for _, g := range s.ByGrade {
 		solves += g.Solves
 	}
-	if solves != 2 {
-		t.Errorf("by grade = %+v: %d solves, want 2", s.ByGrade, solves)
+	if solves != 3 {
+		t.Errorf("by grade = %+v: %d solves, want 3", s.ByGrade, solves)
 	}
 	if s2, _ := db.Summary(ctx, p.ID, today.AddDate(0, 0, 1)); s2.Streak != 1 {
 		t.Errorf("streak tomorrow = %d, want 1 (it ends yesterday)", s2.Streak)
@@ -417,7 +461,7 @@ func testPlayersSummaryExportDelete(t *testing.T, bk backend) {
 		t.Errorf("streak in two days = %d, want 0", s3.Streak)
 	}
 	e, err := db.ExportPlayer(ctx, p.ID)
-	if err != nil || e.Player.ID != p.ID || len(e.Attempts) != 3 || len(e.Sessions) != 1 {
+	if err != nil || e.Player.ID != p.ID || len(e.Attempts) != 4 || len(e.Sessions) != 1 {
 		t.Fatalf("export = %+v, %v", e, err)
 	}
 	if err := db.DeletePlayer(ctx, p.ID); err != nil {

@@ -15,10 +15,11 @@ import (
 // tables of migrations 00003 and 00004), whatever the archive's size. The
 // store counts the rows it inserts, once per transaction (tally); the
 // triggers left since migration 00006 count rows updated or deleted by hand.
-const statsSQL = `SELECT 'total', 0, total, uniq FROM counts WHERE id = 1
-UNION ALL SELECT 'classes', 0, classes, uniq_classes FROM counts WHERE id = 1
-UNION ALL SELECT 'submissions', 0, submissions, 0 FROM counts WHERE id = 1
-UNION ALL SELECT kind, bucket, n, uniq FROM stat_buckets WHERE n > 0`
+// Each counter is the sum of its shards' rows (migration 00012).
+const statsSQL = `SELECT 'total', 0, CAST(sum(total) AS BIGINT), CAST(sum(uniq) AS BIGINT) FROM counts
+UNION ALL SELECT 'classes', 0, CAST(sum(classes) AS BIGINT), CAST(sum(uniq_classes) AS BIGINT) FROM counts
+UNION ALL SELECT 'submissions', 0, CAST(sum(submissions) AS BIGINT), 0 FROM counts
+UNION ALL SELECT kind, bucket, CAST(sum(n) AS BIGINT), CAST(sum(uniq) AS BIGINT) FROM stat_buckets GROUP BY kind, bucket HAVING sum(n) > 0`
 
 // Stats returns the archive's counts and histograms, from one read
 // transaction so they agree with each other.
@@ -164,7 +165,7 @@ func (db *DB) around(ctx context.Context, tx *sql.Tx, q sudoku.ListQuery, page *
 // gradeCounts reads the grade counters, hardest first, leaving out the
 // ungradable entries (several solutions).
 func gradeCounts(ctx context.Context, tx *sql.Tx) ([]sudoku.GradeCount, error) {
-	rows, err := tx.QueryContext(ctx, "SELECT grade, technique, n FROM grade_counts WHERE n > 0 AND grade > 0 ORDER BY grade DESC, technique")
+	rows, err := tx.QueryContext(ctx, "SELECT grade, technique, CAST(sum(n) AS BIGINT) FROM grade_counts WHERE grade > 0 GROUP BY grade, technique HAVING sum(n) > 0 ORDER BY grade DESC, technique")
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	mrand "math/rand/v2"
 	"net/url"
 	"os"
 	"runtime"
@@ -27,31 +28,38 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/lock"
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
 // ErrFull is returned (wrapped) by writes that failed because the disk or the
 // database is full. Nothing of the failed write is kept; writes succeed again
 // once there is room, without reopening.
-var ErrFull error = &UnavailableError{msg: "database or disk is full", retry: time.Minute}
+var ErrFull error = &UnavailableError{msg: "database or disk is full", retry: time.Minute, kind: sudoku.KindFull}
 
 // ErrBusy is returned (wrapped) by writes that gave up waiting for SQLite's
 // write lock, held by another connection to the file (a `sudoku import`, a
 // sqlite3 session, a second server) for longer than writerBusyTimeout.
 // Nothing of the failed write is kept; it is an expected, temporary state.
-var ErrBusy error = &UnavailableError{msg: "database is locked by another process", retry: 2 * time.Second}
+var ErrBusy error = &UnavailableError{msg: "database is locked by another process", retry: 2 * time.Second, kind: sudoku.KindBusy}
 
 // ErrClosed is returned by calls made after Close.
-var ErrClosed error = &UnavailableError{msg: "store is closed", retry: 5 * time.Second}
+var ErrClosed error = &UnavailableError{msg: "store is closed", retry: 5 * time.Second, kind: sudoku.KindUnavailable}
 
 // UnavailableError is the type of the errors that mean the archive cannot
 // take a request right now but may later: ErrFull, ErrBusy, ErrClosed.
-// Callers match them with errors.Is; a server answers them with 503.
+// Callers match them with errors.Is; each says its kind (sudoku.KindOf),
+// which a server answers with 503.
 type UnavailableError struct {
 	msg   string
 	retry time.Duration
+	kind  sudoku.Kind
 }
 
 func (e *UnavailableError) Error() string { return e.msg }
+
+// Kind is what the error means: sudoku.KindBusy, KindFull or KindUnavailable.
+func (e *UnavailableError) Kind() sudoku.Kind { return e.kind }
 
 // RetryAfter is how long a client should wait before it tries again.
 func (e *UnavailableError) RetryAfter() time.Duration { return e.retry }
@@ -112,6 +120,9 @@ type DB struct {
 	findClass   stmt   // a class's first entry by canonical key
 	findClasses stmt   // the same for many keys
 	known       *knownClasses
+	// shard is the counter shard the writer tries first on PostgreSQL
+	// (see lockShards), one of counterShards chosen at random.
+	shard       int64
 	listMu      sync.Mutex
 	listStmts   map[string]*sql.Stmt // listing pages and exports, by their SQL (see stmtOf)
 	listPending map[string]bool      // statements being prepared in the background
@@ -237,9 +248,10 @@ func (db *DB) startReaders(ctx context.Context) error {
 // openPostgres opens the archive in the PostgreSQL database at dsn. The
 // writer is a pool of one connection (reconnected if the server restarts)
 // and runs its statements by text: pgx prepares each once per connection.
-// Every write transaction begins by locking the counters' row (see inTx).
+// Every write transaction begins by locking counter shards (see tx.go).
 func openPostgres(ctx context.Context, dsn string) (_ *DB, err error) {
-	db := &DB{path: Redact(dsn), d: postgresDialect, ops: make(chan *op, 4*maxBatch), stopped: make(chan struct{}), listStmts: make(map[string]*sql.Stmt), listPending: make(map[string]bool), known: newKnownClasses()}
+	db := &DB{path: Redact(dsn), d: postgresDialect, ops: make(chan *op, 4*maxBatch), stopped: make(chan struct{}), listStmts: make(map[string]*sql.Stmt), listPending: make(map[string]bool), known: newKnownClasses(),
+		shard: 1 + mrand.Int64N(counterShards)}
 	defer func() {
 		if err != nil {
 			db.closePools()

@@ -51,6 +51,7 @@ var suite = []struct {
 	{"Classes", testClasses},
 	{"Daily", testDaily},
 	{"GradeListing", testGradeListing},
+	{"GradePendingLast", testGradePendingLast},
 	{"ExportCancelledIsAnError", testExportCancelledIsAnError},
 	{"ListPagesEveryOrder", testListPagesEveryOrder},
 	{"ListPrevFromShortStart", testListPrevFromShortStart},

@@ -3,17 +3,19 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"maps"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
 )
 
 // Summary returns player's dashboard figures (account.Summary) from one
-// read transaction; today is the date the streak ends at (YYYY-MM-DD).
-// Every query is an index walk over the player's own attempts.
+// read transaction; today ends the streak. The counts, times by grade and
+// techniques are the figures kept by each finish (figures), so the cost
+// does not grow with the player's history.
 func (db *DB) Summary(ctx context.Context, player int64, today time.Time) (account.Summary, error) {
 	var s account.Summary
 	tx, err := db.reader.BeginTx(ctx, db.d.readTx)
@@ -21,100 +23,59 @@ func (db *DB) Summary(ctx context.Context, player int64, today time.Time) (accou
 		return s, fmt.Errorf("summary of player %d: %w", player, err)
 	}
 	defer tx.Rollback()
-	for _, step := range []func(*sql.Tx, int64, *account.Summary) error{
-		db.summaryCounts, db.summaryGrades, db.summaryTechniques, db.summaryTryAgain,
-	} {
+	var streak int
+	var day string
+	err = tx.QueryRow(db.d.sql("SELECT attempts, solved, gave_up, streak, streak_day FROM players WHERE id = ?"), player).
+		Scan(&s.Attempts, &s.Solved, &s.GaveUp, &streak, &day)
+	if err != nil {
+		return s, fmt.Errorf("summary of player %d: %w", player, notFound(err))
+	}
+	if d := today.UTC(); day == d.Format(time.DateOnly) || day == d.AddDate(0, 0, -1).Format(time.DateOnly) {
+		s.Streak = streak
+	}
+	for _, step := range []func(*sql.Tx, int64, *account.Summary) error{db.summaryGrades, db.summaryTechniques, db.summaryTryAgain} {
 		if err := step(tx, player, &s); err != nil {
 			return s, fmt.Errorf("summary of player %d: %w", player, err)
 		}
 	}
-	if s.Streak, err = db.streak(tx, player, today); err != nil {
-		return s, fmt.Errorf("summary of player %d: %w", player, err)
-	}
 	return s, tx.Commit()
 }
 
-func (db *DB) summaryCounts(tx *sql.Tx, player int64, s *account.Summary) error {
-	return tx.QueryRow(db.d.sql("SELECT count(*), coalesce(sum(CASE WHEN outcome = 'solved' THEN 1 ELSE 0 END), 0), "+
-		"coalesce(sum(CASE WHEN outcome = 'gave_up' THEN 1 ELSE 0 END), 0) FROM attempts WHERE player_id = ?"), player).
-		Scan(&s.Attempts, &s.Solved, &s.GaveUp)
-}
-
 func (db *DB) summaryGrades(tx *sql.Tx, player int64, s *account.Summary) error {
-	rows, err := tx.Query(db.d.sql("SELECT puzzles.grade, count(*), avg(attempts.seconds), min(attempts.seconds), max(attempts.seconds) "+
-		"FROM attempts JOIN puzzles ON puzzles.id = attempts.puzzle_id WHERE attempts.player_id = ? AND attempts.outcome = 'solved' "+
-		"GROUP BY puzzles.grade ORDER BY puzzles.grade"), player)
+	rows, err := tx.Query(db.d.sql("SELECT grade, solves, seconds, fastest, slowest FROM player_grades WHERE player_id = ? ORDER BY grade"), player)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var g account.GradeTimes
-		if err := rows.Scan(&g.Grade, &g.Solves, &g.Mean, &g.Fastest, &g.Slowest); err != nil {
+		var sum int64
+		if err := rows.Scan(&g.Grade, &g.Solves, &sum, &g.Fastest, &g.Slowest); err != nil {
 			return err
 		}
+		g.Mean = float64(sum) / float64(max(1, g.Solves))
 		s.ByGrade = append(s.ByGrade, g)
 	}
 	return rows.Err()
 }
 
-// summaryTechniques counts the techniques of the player's hints and the
-// hardest techniques of the puzzles they gave up.
+// summaryTechniques reads the techniques of the player's hints and the
+// hardest techniques of the puzzles they gave up, most often first.
 func (db *DB) summaryTechniques(tx *sql.Tx, player int64, s *account.Summary) error {
-	count := map[string]*account.TechniqueCount{}
-	get := func(name string) *account.TechniqueCount {
-		c := count[name]
-		if c == nil {
-			c = &account.TechniqueCount{Name: name}
-			count[name] = c
-		}
-		return c
-	}
-	rows, err := tx.Query(db.d.sql("SELECT techniques FROM attempts WHERE player_id = ? AND techniques <> ''"), player)
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		var ts string
-		if err := rows.Scan(&ts); err != nil {
-			rows.Close()
-			return err
-		}
-		for _, t := range strings.Split(ts, "\n") {
-			get(t).Hints++
-		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	rows, err = tx.Query(db.d.sql("SELECT puzzles.technique, count(*) FROM attempts JOIN puzzles ON puzzles.id = attempts.puzzle_id "+
-		"WHERE attempts.player_id = ? AND attempts.outcome = 'gave_up' AND puzzles.technique <> '' GROUP BY puzzles.technique"), player)
+	rows, err := tx.Query(db.d.sql("SELECT technique, hints, gave_up FROM player_techniques WHERE player_id = ? "+
+		"ORDER BY hints + gave_up DESC, technique"), player)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var name string
-		var n int64
-		if err := rows.Scan(&name, &n); err != nil {
+		var t account.TechniqueCount
+		if err := rows.Scan(&t.Name, &t.Hints, &t.GaveUp); err != nil {
 			return err
 		}
-		get(name).GaveUp += n
+		s.Techniques = append(s.Techniques, t)
 	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	for _, c := range count {
-		s.Techniques = append(s.Techniques, *c)
-	}
-	slices.SortFunc(s.Techniques, func(a, b account.TechniqueCount) int {
-		if d := (b.Hints + b.GaveUp) - (a.Hints + a.GaveUp); d != 0 {
-			return int(max(-1, min(1, d)))
-		}
-		return strings.Compare(a.Name, b.Name)
-	})
-	return nil
+	return rows.Err()
 }
 
 // tryAgainMax is how many puzzles the dashboard offers to try again.
@@ -144,41 +105,6 @@ func (db *DB) summaryTryAgain(tx *sql.Tx, player int64, s *account.Summary) erro
 		s.TryAgain = append(s.TryAgain, a)
 	}
 	return rows.Err()
-}
-
-// streak counts the days in a row, ending today or yesterday, on which
-// player solved that day's puzzle of the day (any way of writing it).
-func (db *DB) streak(tx *sql.Tx, player int64, today time.Time) (int, error) {
-	rows, err := tx.Query(db.d.sql("SELECT daily.date, attempts.finished_at FROM daily JOIN attempts ON attempts.class_key = daily.canonical_key "+
-		"WHERE attempts.player_id = ? AND attempts.outcome = 'solved'"), player)
-	if err != nil {
-		return 0, err
-	}
-	defer rows.Close()
-	days := map[string]bool{}
-	for rows.Next() {
-		var date string
-		var at int64
-		if err := rows.Scan(&date, &at); err != nil {
-			return 0, err
-		}
-		if time.Unix(0, at).UTC().Format(time.DateOnly) == date {
-			days[date] = true
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return 0, err
-	}
-	day := today.UTC()
-	if !days[day.Format(time.DateOnly)] {
-		day = day.AddDate(0, 0, -1)
-	}
-	n := 0
-	for days[day.Format(time.DateOnly)] {
-		n++
-		day = day.AddDate(0, 0, -1)
-	}
-	return n, nil
 }
 
 // ExportPlayer returns everything stored about player: the player, when
@@ -236,4 +162,67 @@ func dates(tx *sql.Tx, q string, player int64) ([]account.Dates, error) {
 		ds = append(ds, d)
 	}
 	return ds, rows.Err()
+}
+
+// The upserts of a player's figures by grade and by technique.
+const (
+	gradeUpsert = "INSERT INTO player_grades (player_id, grade, solves, seconds, fastest, slowest) VALUES (?1, ?2, 1, ?3, ?3, ?3) " +
+		"ON CONFLICT (player_id, grade) DO UPDATE SET solves = player_grades.solves + 1, seconds = player_grades.seconds + excluded.seconds, " +
+		"fastest = CASE WHEN excluded.fastest < player_grades.fastest THEN excluded.fastest ELSE player_grades.fastest END, " +
+		"slowest = CASE WHEN excluded.slowest > player_grades.slowest THEN excluded.slowest ELSE player_grades.slowest END"
+	techniqueUpsert = "INSERT INTO player_techniques (player_id, technique, hints, gave_up) VALUES (?, ?, ?, ?) " +
+		"ON CONFLICT (player_id, technique) DO UPDATE SET hints = player_techniques.hints + excluded.hints, gave_up = player_techniques.gave_up + excluded.gave_up"
+)
+
+// figures brings the player's figures up to date with the finished
+// attempt a at the puzzle of class key: counts, times by grade, techniques
+// and the daily streak. It runs in the finish's transaction, so the
+// dashboard reads them instead of the whole history.
+func (f *finisher) figures(a account.Attempt, key []byte, now time.Time) error {
+	hints := map[string]int64{}
+	for _, t := range a.Techniques {
+		hints[t]++
+	}
+	for _, t := range slices.Sorted(maps.Keys(hints)) {
+		if _, err := f.technique.Exec(a.PlayerID, t, hints[t], 0); err != nil {
+			return err
+		}
+	}
+	if a.Outcome == account.OutcomeGaveUp {
+		if _, err := f.gaveUp.Exec(a.PlayerID); err != nil {
+			return err
+		}
+		if a.Technique != "" {
+			_, err := f.technique.Exec(a.PlayerID, a.Technique, 0, 1)
+			return err
+		}
+		return nil
+	}
+	var streak int64
+	var day string
+	if err := f.solved.QueryRow(a.PlayerID).Scan(&streak, &day); err != nil {
+		return err
+	}
+	if _, err := f.grade.Exec(a.PlayerID, a.Grade, a.Seconds); err != nil {
+		return err
+	}
+	var date string
+	err := f.daily.QueryRow(key).Scan(&date)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	today := now.UTC().Format(time.DateOnly)
+	if date != today || day == today {
+		return nil // not today's puzzle of the day, or counted already
+	}
+	if day == now.UTC().AddDate(0, 0, -1).Format(time.DateOnly) {
+		streak++
+	} else {
+		streak = 1
+	}
+	_, err = f.streak.Exec(streak, today, a.PlayerID)
+	return err
 }

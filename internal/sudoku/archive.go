@@ -2,7 +2,6 @@ package sudoku
 
 import (
 	"errors"
-	"strings"
 	"time"
 )
 
@@ -38,9 +37,46 @@ type Puzzle struct {
 	Grade      *float64 `json:"grade"`
 	GradeFloor bool     `json:"grade_floor"`
 	Technique  string   `json:"technique,omitempty"`
+	// GradeEP is the hardest step up to and including the first placement,
+	// GradeED the grade of the first step (Sudoku Explainer's other two
+	// figures: GradeED <= GradeEP <= Grade), nil when Grade is; Techniques
+	// names every technique the logical path used, each once, easiest
+	// first (empty when there is no grade).
+	GradeEP    *float64   `json:"grade_ep"`
+	GradeED    *float64   `json:"grade_ed"`
+	Techniques Techniques `json:"techniques"`
 	// GradeVersion names the logical solver that graded the puzzle (or
 	// found it has several solutions, so no grade); "" while not graded.
 	GradeVersion string `json:"-"`
+	// GradeStatus says where the grade is: done, pending (the puzzle is
+	// archived and waits for the graders) or none (several solutions, or
+	// no grade possible). SetGradeStatus derives it from the fields above.
+	GradeStatus GradeStatus `json:"grade_status"`
+}
+
+// GradeStatus is the state of a puzzle's grade (the contract's
+// grade_status).
+type GradeStatus string
+
+// The states of a grade.
+const (
+	GradeDone    GradeStatus = "done"
+	GradePending GradeStatus = "pending"
+	GradeNone    GradeStatus = "none"
+)
+
+// SetGradeStatus sets p.GradeStatus from the grade fields: none for a
+// puzzle with several solutions or a graded one without a grade (a full
+// grid), pending while no solver has graded it, done otherwise.
+func (p *Puzzle) SetGradeStatus() {
+	switch {
+	case p.Solutions > 1 || p.GradeVersion != "" && p.Grade == nil:
+		p.GradeStatus = GradeNone
+	case p.GradeVersion == "":
+		p.GradeStatus = GradePending
+	default:
+		p.GradeStatus = GradeDone
+	}
 }
 
 // GradeTenths returns the grade in tenths (72 for 7.2), 0 for none: the
@@ -50,6 +86,23 @@ func (p *Puzzle) GradeTenths() int64 {
 		return 0
 	}
 	return int64(*p.Grade*10 + 0.5)
+}
+
+// TenthsOf returns g in tenths (72 for 7.2), 0 for nil.
+func TenthsOf(g *float64) int64 {
+	if g == nil {
+		return 0
+	}
+	return int64(*g*10 + 0.5)
+}
+
+// FromTenths returns the grade of t tenths, nil for 0.
+func FromTenths(t int64) *float64 {
+	if t <= 0 {
+		return nil
+	}
+	g := float64(t) / 10
+	return &g
 }
 
 // SetGradeTenths sets Grade from tenths, nil for 0.
@@ -92,28 +145,6 @@ const (
 	SortClues      Sort = "clues"      // clue count, then id
 	SortGrade      Sort = "grade"      // human-style grade, then id (ungraded first in ascending order)
 )
-
-// Sorts lists every valid Sort, default first.
-var Sorts = []Sort{SortDifficulty, SortBacktracks, SortSolveTime, SortSubmitted, SortClues, SortGrade}
-
-// SortNames lists Sorts for a message: "difficulty, backtracks, ...".
-func SortNames() string {
-	names := make([]string, len(Sorts))
-	for i, s := range Sorts {
-		names[i] = string(s)
-	}
-	return strings.Join(names, ", ")
-}
-
-// Valid reports whether s is one of Sorts.
-func (s Sort) Valid() bool {
-	for _, v := range Sorts {
-		if s == v {
-			return true
-		}
-	}
-	return false
-}
 
 // ListQuery selects one page of the archive.
 type ListQuery struct {

@@ -141,12 +141,14 @@ func Rate(g Grid, opt Options) (Puzzle, error) {
 	ts := m.times
 	slices.Sort(ts)
 	res := m.res
-	return Puzzle{
+	p := Puzzle{
 		Givens: g, Canonical: m.canon, Solution: res.Solution, Clues: g.Clues(),
 		Solutions: res.Solutions, Unique: res.Solutions == 1,
 		Backtracks: res.Backtracks, Band: BandFor(res.Solutions, res.Backtracks), Guesses: res.Guesses, Nodes: res.Nodes,
 		SolveNS: ts[len(ts)/2], EngineVersion: EngineVersion,
-	}, nil
+	}
+	p.SetGradeStatus()
+	return p, nil
 }
 
 // The search state is a set of bitboards, one per digit, in the band layout

@@ -1,8 +1,6 @@
 package web
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,14 +8,11 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/sudoku-archive/sudoku/internal/bulk"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
 // batchPath is the batch import's route (MaxBatchBody, BulkTimeout).
@@ -26,11 +21,6 @@ const batchPath = "/api/puzzles/batch"
 // MaxBatchBody is the largest body POST /api/puzzles/batch reads: about
 // 12,000 puzzle lines. Larger collections go through `sudoku import`.
 const MaxBatchBody = 1 << 20
-
-// rateChunk is how many lines of a batch are rated in one turn of the
-// search gate: a few hundred milliseconds of the hardest puzzles, so a
-// batch shares the gate fairly with single submissions and other batches.
-const rateChunk = 256
 
 // batchResult is the answer of POST /api/puzzles/batch: the import's
 // summary and every rejected line.
@@ -80,178 +70,13 @@ func (s *Server) apiBatch(c echo.Context) error {
 	return c.JSON(http.StatusOK, res)
 }
 
-// splitLines splits body into lines at "\n", "\r\n" or "\r" (bulk.ScanLines).
-func splitLines(body []byte) []string {
-	sc := bufio.NewScanner(bytes.NewReader(body))
-	sc.Buffer(make([]byte, 0, 64<<10), len(body)+1)
-	sc.Split(bulk.ScanLines)
-	var lines []string
-	for sc.Scan() {
-		lines = append(lines, sc.Text())
-	}
-	return lines // body is in memory: no read error
-}
-
-// skipLine reports whether import skips a line: blank, or a # comment.
-func skipLine(l string) bool {
-	l = strings.TrimLeft(l, " \t\v\f")
-	return l == "" || l[0] == '#'
-}
-
-// collector is a bulk.Sink that keeps what Import rates instead of
-// storing it: importText stores the whole body in one transaction.
-type collector struct{ ps []sudoku.Puzzle }
-
-func (k *collector) SubmitMany(_ context.Context, ps []sudoku.Puzzle) ([]bool, error) {
-	k.ps = append(k.ps, ps...)
-	return make([]bool, len(ps)), nil
-}
-
-// importText archives body, one puzzle per line, with the rules of
-// `sudoku import` (bulk.Import rates each line), all in one transaction: on
-// success every counted puzzle is committed, on error none is. It returns
-// the summary and every rejected line, in order. Lines may end in "\n",
-// "\r\n" or "\r".
-//
-// Rating is the expensive part, so it is bounded: lines that repeat an
-// earlier line's puzzle are not rated again (they count as duplicates, or
-// share the earlier line's rejection), and the rest are rated rateChunk
-// lines at a time, each chunk in a turn of the search gate, on one core.
+// importText archives body, one puzzle per line, through the import's one
+// pipeline (bulk.ImportText: the rules of `sudoku import`, one
+// transaction), its ratings taking turns at the server's search gate.
 func (s *Server) importText(ctx context.Context, name string, body []byte) (bulk.Summary, []bulk.Rejection, error) {
-	start := time.Now()
-	lines := splitLines(body)
-	if len(lines) > 0 {
-		lines[0] = strings.TrimPrefix(lines[0], "\uFEFF")
-	}
-	// A CSV export's header row names the puzzle column: it goes in front
-	// of every chunk, so that Import reads each chunk as CSV.
-	header := ""
-	first := slices.IndexFunc(lines, func(l string) bool { return !skipLine(l) })
-	if first >= 0 && isCSVHeader(lines[first]) {
-		header = lines[first]
-		lines[first] = ""
-	}
-
-	// Repeats: a line whose puzzle (or, unread, its text) came before.
-	firstOf := make(map[string]int)
-	dupOf := make(map[int]int) // line index -> index of the first line
-	for i, l := range lines {
-		if skipLine(l) {
-			continue
-		}
-		key := "t:" + strings.TrimSpace(l)
-		if header == "" && !strings.HasPrefix(strings.TrimSpace(l), "{") {
-			if g, err := sudoku.ParseLine(l); err == nil {
-				key = "g:" + g.String()
-			}
-		}
-		if j, ok := firstOf[key]; ok {
-			dupOf[i] = j
-		} else {
-			firstOf[key] = i
-		}
-	}
-
-	rated := make(map[int]sudoku.Puzzle)
-	rejectedAt := make(map[int]error)
-	for from := 0; from < len(lines); from += rateChunk {
-		to := min(from+rateChunk, len(lines))
-		var text strings.Builder
-		offset := from // chunk line k (1-based) is lines[offset+k-1]
-		if header != "" {
-			text.WriteString(header + "\n")
-			offset--
-		}
-		var want []int // indexes of the lines Import rates, in order
-		for i := from; i < to; i++ {
-			if _, dup := dupOf[i]; !dup && !skipLine(lines[i]) {
-				text.WriteString(lines[i])
-				want = append(want, i)
-			}
-			text.WriteByte('\n')
-		}
-		if len(want) == 0 {
-			continue
-		}
-		var k collector
-		var rej []bulk.Rejection
-		err := s.searching(ctx, func() error {
-			_, err := bulk.Import(ctx, &k, []bulk.Input{{Name: name, Reader: strings.NewReader(text.String())}}, bulk.Options{
-				Workers:   1,
-				BatchSize: rateChunk + 1,
-				MaxNodes:  s.cfg.MaxNodes,
-				Reject:    func(r bulk.Rejection) { rej = append(rej, r) },
-			})
-			return err
-		})
-		if err != nil {
-			return bulk.Summary{}, nil, err
-		}
-		for _, r := range rej {
-			rejectedAt[offset+int(r.Line)-1] = r.Err
-		}
-		n := 0
-		for _, i := range want {
-			if _, bad := rejectedAt[i]; bad {
-				continue
-			}
-			if n == len(k.ps) {
-				return bulk.Summary{}, nil, fmt.Errorf("import of lines %d-%d: %d puzzles rated, more lines accepted", from+1, to, len(k.ps))
-			}
-			rated[i] = k.ps[n]
-			n++
-		}
-	}
-
-	var (
-		ps       []sudoku.Puzzle
-		rejected []bulk.Rejection
-	)
-	for i := range lines {
-		j, dup := dupOf[i]
-		if !dup {
-			j = i
-		}
-		if p, ok := rated[j]; ok {
-			ps = append(ps, p)
-		} else if err, ok := rejectedAt[j]; ok {
-			rejected = append(rejected, bulk.Rejection{Input: name, Line: int64(i + 1), Err: err})
-		}
-	}
-	sum := bulk.Summary{Rejected: int64(len(rejected))}
-	if len(ps) > 0 {
-		dups, err := s.archive.SubmitMany(ctx, ps)
-		if err != nil {
-			return bulk.Summary{}, nil, err
-		}
-		for i, d := range dups {
-			switch {
-			case d:
-				sum.Duplicates++
-			case ps[i].SameAs != nil:
-				sum.Equivalents++
-				sum.Imported++
-			default:
-				sum.Imported++
-			}
-		}
-	}
-	sum.Elapsed = time.Since(start)
-	return sum, rejected, nil
-}
-
-// isCSVHeader reports whether l is the header row of a CSV export: it
-// starts with a letter (no puzzle line does) and has a "puzzle" column.
-func isCSVHeader(l string) bool {
-	if l == "" || !('a' <= l[0] && l[0] <= 'z' || 'A' <= l[0] && l[0] <= 'Z') || !strings.Contains(l, ",") {
-		return false
-	}
-	for _, f := range strings.Split(l, ",") {
-		if strings.EqualFold(strings.Trim(strings.TrimSpace(f), `"`), "puzzle") {
-			return true
-		}
-	}
-	return false
+	sum, rejected, err := bulk.ImportText(ctx, s.archive, name, body, bulk.TextOptions{MaxNodes: s.cfg.MaxNodes, Slot: s.searching})
+	s.graded() // the graders take the new rows from the archive
+	return sum, rejected, err
 }
 
 // apiExport streams the archive as a download: format txt (default), csv

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestDailyPageSaysSo: the page /daily leads to says it is the puzzle of
@@ -11,6 +12,10 @@ import (
 // reached another way, or with another date in the link, does not.
 func TestDailyPageSaysSo(t *testing.T) {
 	s, _ := newTestServer(t, Config{})
+	// The keeper chooses the date (Serve runs it; GETs only read).
+	if _, err := s.dailies.Choose(t.Context(), time.Date(2026, 3, 5, 0, 0, 0, 0, time.UTC)); err != nil {
+		t.Fatal(err)
+	}
 	res := get(t, s, "/daily?date=2026-03-05").Result()
 	loc := res.Header.Get("Location")
 	if res.StatusCode != http.StatusSeeOther || loc == "" {

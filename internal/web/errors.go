@@ -1,7 +1,6 @@
 package web
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -29,7 +28,8 @@ type errorBody struct {
 const (
 	msgInternal    = "internal error: the request could not be completed; it has been logged"
 	msgTimeout     = "the request took too long and was stopped; try again"
-	msgUnavailable = "the archive cannot store puzzles right now (storage full); try again later"
+	msgFull        = "the archive cannot store puzzles right now (storage full); try again later"
+	msgUnavailable = "the archive cannot answer right now; try again in a moment"
 	msgBusy        = "the archive is busy: another program is writing to it; try again in a moment"
 	msgOverloaded  = "the server is busy with other requests; try again in a moment"
 	msgBadCursor   = `invalid "cursor": use a next_cursor or prev_cursor returned for the same sort, order and filter, or leave it out for the first page`
@@ -37,75 +37,34 @@ const (
 	pageNoPuzzle   = "There is no puzzle with that number in the archive."
 )
 
-// kind is what an error means to a client, whatever its origin: the engine,
-// the archive, the server itself. kindOf finds it; kinds says how each is
-// answered.
-type kind int
-
-const (
-	kindInternal      kind = iota // a bug: 500, logged as an error
-	kindInvalid                   // the request cannot be read
-	kindUnprocessable             // it can be read but not accepted
-	kindNotFound
-	kindTimeout     // the request ran out of time
-	kindOverloaded  // the server's queue for expensive work is full
-	kindUnavailable // the archive cannot take it now (busy, full, closing)
-)
-
-// kinds is the one table from kind to answer: its status, and for kinds
-// whose errors do not carry a message fit for users, the message.
-var kinds = map[kind]struct {
+// kinds is the one table from the kind of an error (sudoku.KindOf, the one
+// classification) to its answer: the status, the message for kinds whose
+// errors do not carry one fit for users, and the Retry-After of the 503s
+// whose error does not say.
+var kinds = map[sudoku.Kind]struct {
 	status int
-	msg    string // "" means the error's own text
+	msg    string        // "" means the error's own text
+	retry  time.Duration // 0: no Retry-After unless the error says
 }{
-	kindInternal:      {http.StatusInternalServerError, msgInternal},
-	kindInvalid:       {http.StatusBadRequest, ""},
-	kindUnprocessable: {http.StatusUnprocessableEntity, ""},
-	kindNotFound:      {http.StatusNotFound, msgNoPuzzle},
-	kindTimeout:       {http.StatusServiceUnavailable, msgTimeout},
-	kindOverloaded:    {http.StatusServiceUnavailable, msgOverloaded},
-	kindUnavailable:   {http.StatusServiceUnavailable, msgUnavailable},
-}
-
-// retryable is an error that says when to try again: the archive's
-// unavailable errors (store.ErrBusy, ErrFull, ErrClosed). web does not
-// import the store; it knows them by this method.
-type retryable interface {
-	error
-	RetryAfter() time.Duration
+	sudoku.KindInternal:      {http.StatusInternalServerError, msgInternal, 0},
+	sudoku.KindInvalid:       {http.StatusBadRequest, "", 0},
+	sudoku.KindUnprocessable: {http.StatusUnprocessableEntity, "", 0},
+	sudoku.KindNotFound:      {http.StatusNotFound, msgNoPuzzle, 0},
+	sudoku.KindTimeout:       {http.StatusServiceUnavailable, msgTimeout, 0},
+	sudoku.KindOverloaded:    {http.StatusServiceUnavailable, msgOverloaded, time.Second},
+	sudoku.KindBusy:          {http.StatusServiceUnavailable, msgBusy, 0},
+	sudoku.KindFull:          {http.StatusServiceUnavailable, msgFull, 0},
+	sudoku.KindUnavailable:   {http.StatusServiceUnavailable, msgUnavailable, 0},
 }
 
 // errOverloaded is returned when a request waited too long for a turn at
 // expensive work (a search, an export).
-var errOverloaded = errors.New("overloaded: no free slot for expensive work")
+var errOverloaded error = overloaded{}
 
-// kindOf classifies err.
-func kindOf(err error) kind {
-	var (
-		parseErr *sudoku.ParseError
-		conflict *sudoku.ConflictError
-		r        retryable
-	)
-	switch {
-	case errors.As(err, &parseErr), errors.As(err, new(*sudoku.InputError)):
-		return kindInvalid
-	case errors.As(err, &conflict),
-		errors.Is(err, sudoku.ErrNoSolution), errors.Is(err, sudoku.ErrBudget), errors.Is(err, sudoku.ErrNoGivens):
-		return kindUnprocessable
-	case errors.Is(err, sudoku.ErrNotFound):
-		return kindNotFound
-	case errors.Is(err, sudoku.ErrInvalidCursor):
-		return kindInvalid
-	case errors.Is(err, errOverloaded):
-		return kindOverloaded
-	case errors.As(err, &r):
-		return kindUnavailable
-	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled), errors.Is(err, sudoku.ErrCanceled):
-		return kindTimeout
-	default:
-		return kindInternal
-	}
-}
+type overloaded struct{}
+
+func (overloaded) Error() string     { return "overloaded: no free slot for expensive work" }
+func (overloaded) Kind() sudoku.Kind { return sudoku.KindOverloaded }
 
 // answer is how an error is answered.
 type answer struct {
@@ -163,23 +122,31 @@ func (s *Server) handleError(err error, c echo.Context) {
 }
 
 // classify returns the answer to err: an *echo.HTTPError's own status,
-// else its kind's row of the kinds table.
+// else its kind's row of the kinds table, with what the error itself says
+// for users (where in the puzzle, which cells, when to retry).
 func classify(err error) answer {
 	var he *echo.HTTPError
 	if errors.As(err, &he) {
 		return httpErrorAnswer(he)
 	}
-	k := kindOf(err)
+	k := sudoku.KindOf(err)
 	row := kinds[k]
-	a := answer{status: row.status, body: errorBody{Error: row.msg}}
+	a := answer{status: row.status, body: errorBody{Error: row.msg}, retryAfter: row.retry}
 	if a.body.Error == "" {
 		a.body.Error = err.Error()
 	}
 	var (
 		parseErr *sudoku.ParseError
 		conflict *sudoku.ConflictError
-		r        retryable
+		own      sudoku.ForUsers
+		r        sudoku.Retryable
 	)
+	if errors.As(err, &own) && own.ForUsers() {
+		a.body.Error = own.Error()
+	}
+	if k != sudoku.KindInternal && errors.As(err, &r) {
+		a.retryAfter = r.RetryAfter()
+	}
 	switch {
 	case errors.As(err, &parseErr):
 		a.body.Error, a.body.Position = parseErr.Error(), parseErr.Pos
@@ -187,17 +154,10 @@ func classify(err error) answer {
 		a.body.Error, a.body.Cells = conflict.Error(), conflict.Cells[:]
 	case errors.Is(err, sudoku.ErrInvalidCursor):
 		a.body.Error = msgBadCursor
-	case k == kindNotFound:
+	case k == sudoku.KindNotFound && a.body.Error == msgNoPuzzle:
 		a.page = pageNoPuzzle
-	case k == kindOverloaded:
-		a.retryAfter = time.Second
-	case k == kindUnavailable && errors.As(err, &r):
-		a.retryAfter = r.RetryAfter()
-		if strings.Contains(r.Error(), "locked") {
-			a.body.Error = msgBusy
-		}
 	}
-	if a.page == "" && k != kindInternal {
+	if a.page == "" && k != sudoku.KindInternal {
 		a.page = a.body.Error
 	}
 	return a

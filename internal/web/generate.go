@@ -6,16 +6,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"math/rand/v2"
 	"mime"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/sudoku-archive/sudoku/internal/daily"
 	"github.com/sudoku-archive/sudoku/internal/generate"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/templates"
@@ -133,7 +132,8 @@ func (s *Server) generatePage(c echo.Context) error {
 
 // generateForm is POST /generate: 303 to the new puzzle's page, ready to
 // play; a bad form or a missed target comes back as the form with the
-// message (422).
+// message: 400 for a grade that is no number on the scale (refused before
+// any search), 422 otherwise.
 func (s *Server) generateForm(c echo.Context) error {
 	f := &templates.GenerateForm{
 		CSRF: csrfToken(c), Kind: c.FormValue("kind"), Band: c.FormValue("band"),
@@ -181,144 +181,48 @@ func formTarget(f *templates.GenerateForm) (generate.Target, error) {
 	return t, t.Validate()
 }
 
-// The puzzle of the day. Every date from DailyFirst on has its own
-// puzzle, generated from a seed derived from the date (so the same for
-// everyone, and for every server) and archived; see docs/engine.md.
-var (
-	// DailyFirst is the first date with a puzzle of the day.
-	DailyFirst = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	// dailyBands rotate with the day number. Extreme is left out: it takes
-	// seconds to find, too long for a page view.
-	dailyBands = []sudoku.Band{sudoku.BandEasy, sudoku.BandMedium, sudoku.BandHard, sudoku.BandFiendish}
-)
-
-// dailyMaxCandidates bounds a daily search by work, not time, so the
-// outcome never depends on the machine; a fiendish puzzle needs about 1,600
-// candidates on average (BenchmarkGenerate).
-const dailyMaxCandidates = 20_000
-
-// dailySeedBase keys the daily seeds: changing it changes every date's
-// puzzle, so it never changes.
-var dailySeedBase = func() uint64 {
-	h := fnv.New64a()
-	h.Write([]byte("sudoku-archive puzzle of the day"))
-	return h.Sum64()
-}()
-
-// dailyDay is the day number of date since DailyFirst.
-func dailyDay(date time.Time) int { return int(date.Sub(DailyFirst).Hours() / 24) }
-
-// DailyBand is the band of date's puzzle.
-func DailyBand(date time.Time) sudoku.Band {
-	return dailyBands[dailyDay(date)%len(dailyBands)]
-}
-
-// DailyPuzzle makes date's puzzle: a pure function of the date and attempt
-// (and sudoku.GeneratorVersion, and the engine's measures). Attempt 0 is
-// the date's puzzle; a later attempt is used only when an earlier one was
-// the puzzle of another day already. When the band's candidate budget runs
-// out (never seen), the next easier band is tried from the same seed,
-// which is deterministic too.
-func DailyPuzzle(ctx context.Context, date time.Time, attempt int) (sudoku.Puzzle, error) {
-	day := dailyDay(date)
-	seed := generate.SeedFor(dailySeedBase+uint64(attempt)*0x9e3779b97f4a7c15, day)
-	i := day % len(dailyBands)
-	for {
-		p, _, err := generate.Generate(ctx, generate.Request{
-			Target: generate.Target{Band: dailyBands[i]}, Seed: seed, MaxCandidates: dailyMaxCandidates,
-		})
-		var miss *generate.MissError
-		if errors.As(err, &miss) && i > 0 && ctx.Err() == nil {
-			i--
-			continue
-		}
-		return p, err
-	}
-}
-
-// dailyMaxAttempts bounds the puzzles tried for one date that were the
-// puzzle of another day already (one in 10^20 or so each).
-const dailyMaxAttempts = 8
-
-// dailyCache makes one date's puzzle at a time in this process, so that two
-// requests for a new date do not both generate it.
-type dailyCache struct {
-	mu sync.Mutex
-}
-
-// today is the current date in UTC: the puzzle of the day changes at
-// midnight UTC for everyone.
-func today() time.Time { return time.Now().UTC().Truncate(24 * time.Hour) }
-
-// dailyDate reads ?date=YYYY-MM-DD (today when absent): 400 before
-// DailyFirst or after tomorrow (a day's grace for time zones ahead of UTC).
-func dailyDate(c echo.Context) (time.Time, error) {
-	v := c.QueryParam("date")
-	if v == "" {
-		return today(), nil
-	}
-	d, err := time.Parse(time.DateOnly, v)
-	if err != nil {
-		return d, &sudoku.InputError{Name: `"date"`, Value: v, Reason: "use YYYY-MM-DD"}
-	}
-	if d.Before(DailyFirst) || d.After(today().AddDate(0, 0, 1)) {
-		return d, badRequest("there is no puzzle of the day for %s: they run from %s to tomorrow", v, DailyFirst.Format(time.DateOnly))
-	}
-	return d, nil
-}
-
-// daily returns date's puzzle: the one the archive recorded for the date,
-// or, the first time, a new one made from the date, archived (looked up by
-// its givens first, so it counts no new submission) and recorded. The
-// archive keeps the date's puzzle for good and never records one puzzle
-// (however written) for two dates; several servers on one archive agree,
-// the first to record a date wins.
-func (s *Server) daily(ctx context.Context, date time.Time) (sudoku.Puzzle, error) {
-	key := date.Format(time.DateOnly)
-	s.dailies.mu.Lock()
-	defer s.dailies.mu.Unlock()
-	switch p, err := s.archive.Daily(ctx, key); {
-	case err == nil:
-		return p, nil
-	case !errors.Is(err, sudoku.ErrNotFound):
-		return p, fmt.Errorf("puzzle of the day %s: %w", key, err)
-	}
-	for attempt := range dailyMaxAttempts {
-		var p sudoku.Puzzle
-		err := s.searching(ctx, func() error {
-			var err error
-			p, err = DailyPuzzle(ctx, date, attempt)
-			return err
-		})
-		if err != nil {
-			return p, fmt.Errorf("puzzle of the day %s: %w", key, err)
-		}
-		stored, err := s.archive.PuzzleByGivens(ctx, p.Givens)
-		if errors.Is(err, sudoku.ErrNotFound) {
-			stored, _, err = s.archive.Submit(ctx, p)
-		}
-		if err != nil {
-			return p, fmt.Errorf("archive puzzle of the day %s: %w", key, err)
-		}
-		day, err := s.archive.SetDaily(ctx, key, stored)
-		if errors.Is(err, sudoku.ErrDailyRepeat) {
-			continue
-		}
-		return day, err
-	}
-	return sudoku.Puzzle{}, fmt.Errorf("puzzle of the day %s: %d puzzles in a row were other days' puzzles", key, dailyMaxAttempts)
-}
+// The puzzle of the day: package daily holds the policy (which puzzle for
+// which date, chosen ahead by the server's keeper, Serve); the handlers
+// only read what the archive recorded. A GET never generates and never
+// writes; the first request for a date not chosen yet wakes the keeper
+// (which then chooses the window's few dates, each once for good) and
+// waits a little for it, so reading a date never waits on choosing another
+// and no other site can make a visitor's browser archive more than those.
 
 // requestedDaily returns the date a request asks for (?date, today
-// without) and that date's puzzle.
+// without) and that date's puzzle as recorded: 503 with Retry-After while
+// the keeper is choosing it, 404 for an earlier date no keeper chose.
 func (s *Server) requestedDaily(c echo.Context) (time.Time, sudoku.Puzzle, error) {
-	d, err := dailyDate(c)
+	now := time.Now()
+	d, err := daily.ParseDate(`"date"`, c.QueryParam("date"), now)
 	if err != nil {
 		return d, sudoku.Puzzle{}, err
 	}
-	p, err := s.daily(c.Request().Context(), d)
+	ctx := c.Request().Context()
+	p, err := daily.Read(ctx, s.archive, d, now)
+	var notYet *daily.NotChosenError
+	if !errors.As(err, &notYet) {
+		return d, p, err
+	}
+	// The keeper starts choosing at the first request for the daily (see
+	// daily.Keeper.Run); this reader waits a little for it, reading only.
+	s.dailies.Wake()
+	for wait := time.Now().Add(dailyWait); s.dailies.Running() && time.Now().Before(wait); {
+		select {
+		case <-ctx.Done():
+			return d, p, err
+		case <-time.After(100 * time.Millisecond):
+		}
+		if p, again := daily.Read(ctx, s.archive, d, now); again == nil {
+			return d, p, nil
+		}
+	}
 	return d, p, err
 }
+
+// dailyWait bounds how long a reader of a date not chosen yet waits for
+// the keeper before it is told to come back (503, Retry-After).
+const dailyWait = 3 * time.Second
 
 // dailyPage is GET /daily: 303 to the page of the date's puzzle (today's
 // without ?date).
@@ -327,7 +231,7 @@ func (s *Server) dailyPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, templates.PuzzleURL(p.ID)+"?daily="+d.Format(time.DateOnly))
+	return c.Redirect(http.StatusSeeOther, templates.PuzzleURL(p.ID)+"?daily="+daily.Key(d))
 }
 
 // apiDaily is GET /api/daily?date=YYYY-MM-DD: 200 with the puzzle object.
@@ -343,11 +247,11 @@ func (s *Server) apiDaily(c echo.Context) error {
 // dailyLinks is what the home page shows of the puzzle of the day: today's
 // and yesterday's, by date and band (known without making them).
 func dailyLinks() templates.DailyLinks {
-	t := today()
+	t := daily.Today(time.Now())
 	y := t.AddDate(0, 0, -1)
 	return templates.DailyLinks{
-		Today: t.Format(time.DateOnly), TodayBand: DailyBand(t),
-		Yesterday: y.Format(time.DateOnly), YesterdayBand: DailyBand(y),
-		HasYesterday: !y.Before(DailyFirst),
+		Today: daily.Key(t), TodayBand: daily.Band(t),
+		Yesterday: daily.Key(y), YesterdayBand: daily.Band(y),
+		HasYesterday: !y.Before(daily.First),
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sudoku-archive/sudoku/internal/daily"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/templates"
 )
@@ -111,33 +112,29 @@ func TestGenerateForm(t *testing.T) {
 func TestDaily(t *testing.T) {
 	s, f := newTestServer(t, Config{})
 	day := "2026-03-05"
+	d, _ := time.Parse(time.DateOnly, day)
+	chosen, err := s.dailies.Choose(t.Context(), d)
+	if err != nil {
+		t.Fatal(err)
+	}
 	rec := get(t, s, "/api/daily?date="+day)
 	if rec.Code != http.StatusOK {
 		t.Fatalf("status %d: %s", rec.Code, rec.Body)
 	}
 	p := decode[sudoku.Puzzle](t, rec)
-	d, _ := time.Parse(time.DateOnly, day)
-	if p.Band != DailyBand(d) || !p.Unique {
-		t.Errorf("band %s, want %s", p.Band, DailyBand(d))
+	if p.ID != chosen.ID || p.Band != daily.Band(d) || !p.Unique {
+		t.Errorf("id %d band %s, want the chosen %d of band %s", p.ID, p.Band, chosen.ID, daily.Band(d))
 	}
-	// The same date is the same puzzle, for another server too (another
-	// process, another archive): it depends on the date alone.
-	s2, _ := newTestServer(t, Config{})
-	if q := decode[sudoku.Puzzle](t, get(t, s2, "/api/daily?date="+day)); q.Givens != p.Givens {
-		t.Errorf("two servers, two puzzles for %s: %s and %s", day, p.Givens, q.Givens)
-	}
-	if q := decode[sudoku.Puzzle](t, get(t, s, "/api/daily?date="+day)); q.ID != p.ID || len(f.puzzles) != 1 {
-		t.Errorf("asked twice: ids %d and %d, %d archived", p.ID, q.ID, len(f.puzzles))
-	}
-	// Another date, another puzzle.
-	if q := decode[sudoku.Puzzle](t, get(t, s, "/api/daily?date=2026-03-06")); q.Givens == p.Givens {
-		t.Errorf("2026-03-05 and -06 share %s", p.Givens)
+	// Choosing again, by this server or another over the same archive,
+	// keeps the date's puzzle.
+	if again, err := s.dailies.Choose(t.Context(), d); err != nil || again.ID != p.ID || len(f.puzzles) != 1 {
+		t.Errorf("chosen twice: ids %d and %d (%v), %d archived", p.ID, again.ID, err, len(f.puzzles))
 	}
 	res := get(t, s, "/daily?date="+day).Result()
 	if res.StatusCode != http.StatusSeeOther || !strings.HasPrefix(res.Header.Get("Location"), templates.PuzzleURL(p.ID)) {
 		t.Errorf("/daily: %d %q", res.StatusCode, res.Header.Get("Location"))
 	}
-	for _, bad := range []string{"2026-13-01", "yesterday", "2025-12-31", today().AddDate(0, 0, 2).Format(time.DateOnly)} {
+	for _, bad := range []string{"2026-13-01", "yesterday", "2025-12-31", daily.Today(time.Now()).AddDate(0, 0, 2).Format(time.DateOnly)} {
 		if rec := get(t, s, "/api/daily?date="+bad); rec.Code != http.StatusBadRequest {
 			t.Errorf("%s: status %d, want 400", bad, rec.Code)
 		}
@@ -145,30 +142,6 @@ func TestDaily(t *testing.T) {
 	home := page(t, get(t, s, "/"), http.StatusOK)
 	if tid(home, "daily-today").Length() != 1 || tid(home, "daily-yesterday").Length() != 1 {
 		t.Error("the home page does not link today's and yesterday's puzzles")
-	}
-}
-
-// TestDailyDistinct: the first four weeks of puzzles of the day are all
-// different puzzles (no two share a canonical form).
-func TestDailyDistinct(t *testing.T) {
-	n := 28
-	if testing.Short() {
-		n = 8
-	}
-	seen := map[sudoku.Grid]string{}
-	for i := range n {
-		d := DailyFirst.AddDate(0, 0, i)
-		p, err := DailyPuzzle(t.Context(), d, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if p.Band != DailyBand(d) {
-			t.Errorf("%s: band %s, want %s", d, p.Band, DailyBand(d))
-		}
-		if other, ok := seen[p.Canonical]; ok {
-			t.Fatalf("%s repeats the puzzle of %s", d.Format(time.DateOnly), other)
-		}
-		seen[p.Canonical] = d.Format(time.DateOnly)
 	}
 }
 

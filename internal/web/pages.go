@@ -84,7 +84,7 @@ func (s *Server) submitForm(c echo.Context) error {
 	}
 	var p sudoku.Puzzle
 	if err == nil {
-		p, err = s.rate(ctx, g)
+		p, err = s.rate(ctx, g, false)
 	}
 	if err != nil {
 		form, ok := rejectedForm(input, err)
@@ -98,6 +98,7 @@ func (s *Server) submitForm(c echo.Context) error {
 	if err != nil {
 		return fmt.Errorf("archive puzzle: %w", err)
 	}
+	s.graded()
 	to := templates.PuzzleURL(stored.ID) + "?new=1"
 	if dup {
 		to = templates.PuzzleURL(stored.ID) + "?dup=1"
@@ -106,8 +107,12 @@ func (s *Server) submitForm(c echo.Context) error {
 }
 
 // rejectedForm turns an engine error about the input into the form to show
-// again; ok is false for errors that are not the input's fault.
+// again; ok is false for errors that are not the input's fault (by the one
+// classification, sudoku.KindOf).
 func rejectedForm(input string, err error) (form templates.SubmitForm, ok bool) {
+	if k := sudoku.KindOf(err); k != sudoku.KindInvalid && k != sudoku.KindUnprocessable {
+		return templates.SubmitForm{}, false
+	}
 	input = printable(input)
 	form = templates.SubmitForm{Input: input, Cells: previewCells(input), Error: sentence(err.Error())}
 	var perr *sudoku.ParseError
@@ -123,8 +128,6 @@ func rejectedForm(input string, err error) (form templates.SubmitForm, ok bool) 
 		form.Error = "This puzzle is too hard for the archive: the search gave up before finishing"
 	case errors.Is(err, sudoku.ErrNoGivens):
 		form.Error = "The grid is empty: give at least one digit (an empty grid has countless solutions)"
-	default:
-		return templates.SubmitForm{}, false
 	}
 	return form, true
 }

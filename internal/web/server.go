@@ -22,6 +22,8 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
+	"github.com/sudoku-archive/sudoku/internal/bulk"
+	"github.com/sudoku-archive/sudoku/internal/daily"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -105,11 +107,22 @@ type Config struct {
 	// An export has no deadline for the whole response: a slow but steady
 	// client gets the whole archive. 0 means DefaultExportStall.
 	ExportStall time.Duration
+	// NoDaily stops this server from choosing the puzzles of the day (the
+	// keeper of package daily, run by Serve): another server on the same
+	// archive does. Reads of a date not chosen then answer 503.
+	NoDaily bool
 	// CSRFSecret signs the form tokens; empty means a random one per
 	// process (forms served before a restart must then be reloaded).
 	CSRFSecret []byte
 	// Logger receives request logs and 5xx errors; nil means slog.Default().
 	Logger *slog.Logger
+	// Graders grade the puzzles the server archives, after they are
+	// acknowledged (see bulk.Graders): the server wakes them after each
+	// write, tells their gate about every request it serves, and shows
+	// their queue on /healthz?verbose. nil: the archive is graded
+	// elsewhere (another server, `sudoku import`), the puzzles stay
+	// pending meanwhile.
+	Graders *bulk.Graders
 	// SecureCookies marks the session cookie Secure even on plain HTTP
 	// (behind a proxy that ends TLS); over TLS it is always Secure.
 	SecureCookies bool
@@ -172,8 +185,8 @@ type Server struct {
 	exports *gate // turns at streaming an export
 	traces  *traceCache
 	csrf    csrfSigner
-	dailies dailyCache // the puzzle of the day by date (generate.go)
-	players Players    // nil: the archive keeps no players (players.go)
+	dailies *daily.Keeper // chooses the coming days' puzzles of the day (Serve)
+	players Players       // nil: the archive keeps no players (players.go)
 	signer  account.Signer
 }
 
@@ -212,6 +225,7 @@ func New(archive Archive, cfg Config) *Server {
 	if s.log == nil {
 		s.log = slog.Default()
 	}
+	s.dailies = &daily.Keeper{Archive: archive, Slot: s.searching, Log: s.log}
 	e := s.echo
 	e.HideBanner = true
 	e.HidePort = true
@@ -278,6 +292,9 @@ func (s *Server) middleware() {
 			return nil
 		},
 	}))
+	if g := s.cfg.Graders; g != nil && g.Gate != nil {
+		e.Use(busy(g.Gate))
+	}
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
 		DisableStackAll:     true, // the panicking goroutine's stack is the one that matters
 		DisableErrorHandler: true, // return the error: the request logger hands it to handleError
@@ -394,6 +411,15 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	s.log.Info("listening", slog.String("addr", ln.Addr().String()))
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
+	// The puzzles of the day are chosen ahead, in the background, never by
+	// a request; the keeper stops with ctx and Serve waits for it, so the
+	// archive is not closed under it.
+	if !s.cfg.NoDaily {
+		kctx, stopKeeper := context.WithCancel(ctx)
+		kept := make(chan struct{})
+		go func() { defer close(kept); s.dailies.Run(kctx) }()
+		defer func() { stopKeeper(); <-kept }()
+	}
 
 	select {
 	case err := <-served:

@@ -277,19 +277,23 @@ func (b *brokenArchive) Puzzle(ctx context.Context, id int64) (sudoku.Puzzle, er
 }
 
 // unavailable stands in for the store's unavailable errors (ErrFull,
-// ErrBusy, ErrClosed): web knows them by their RetryAfter method.
+// ErrBusy, ErrClosed): web knows them by their kind (sudoku.Classified)
+// and their RetryAfter method, never by their text.
 type unavailable struct {
 	msg   string
 	retry time.Duration
+	kind  sudoku.Kind
 }
 
 func (u *unavailable) Error() string             { return u.msg }
 func (u *unavailable) RetryAfter() time.Duration { return u.retry }
+func (u *unavailable) Kind() sudoku.Kind         { return u.kind }
 
-// errFull and errBusy stand in for store.ErrFull and store.ErrBusy.
+// errFull and errBusy stand in for store.ErrFull and store.ErrBusy. Their
+// texts are not the store's: the answer must not depend on them.
 var (
-	errFull = &unavailable{"database or disk is full", time.Minute}
-	errBusy = &unavailable{"database is locked by another process", 2 * time.Second}
+	errFull = &unavailable{"no room", time.Minute, sudoku.KindFull}
+	errBusy = &unavailable{"held by another", 2 * time.Second, sudoku.KindBusy}
 )
 
 func TestArchiveFailures(t *testing.T) {
@@ -310,7 +314,7 @@ func TestArchiveFailures(t *testing.T) {
 		msg     string
 	}{
 		{"store full", &brokenArchive{submitErr: fmt.Errorf("insert: %w", errFull)}, Config{},
-			"/api/puzzles", 503, msgUnavailable},
+			"/api/puzzles", 503, msgFull},
 		{"unknown store error", &brokenArchive{submitErr: errors.New("SQL logic error near SELECT")}, Config{},
 			"/api/puzzles", 500, msgInternal},
 		{"request timeout", &brokenArchive{block: true}, Config{RequestTimeout: 20 * time.Millisecond},
@@ -378,7 +382,8 @@ func TestClassify(t *testing.T) {
 func TestServeShutsDownGracefully(t *testing.T) {
 	gate := make(chan struct{})
 	arch := &gatedArchive{gate: gate, entered: make(chan struct{}, 1)}
-	s := New(arch, Config{Logger: slog.New(slog.DiscardHandler)})
+	// No keeper of the puzzle of the day: its Submit would pass the gate.
+	s := New(arch, Config{Logger: slog.New(slog.DiscardHandler), NoDaily: true})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -178,7 +178,7 @@ func (s *Server) importUpload(c echo.Context) error {
 // rejections come in file order), shortened for the page.
 func lineTexts(body []byte, rejected []bulk.Rejection) []string {
 	out := make([]string, len(rejected))
-	lines := splitLines(body)
+	lines := bulk.Lines(body)
 	for i, r := range rejected {
 		if r.Line >= 1 && r.Line <= int64(len(lines)) {
 			out[i] = shorten(lines[r.Line-1], maxLineShown)

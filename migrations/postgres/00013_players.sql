@@ -8,7 +8,12 @@ CREATE TABLE players (
     password   TEXT,
     role       TEXT    NOT NULL DEFAULT 'player' CHECK (role IN ('player', 'moderator', 'admin')),
     skill      DOUBLE PRECISION NOT NULL DEFAULT 1.0,
-    created_at BIGINT  NOT NULL
+    created_at BIGINT  NOT NULL,
+    attempts   BIGINT  NOT NULL DEFAULT 0,
+    solved     BIGINT  NOT NULL DEFAULT 0,
+    gave_up    BIGINT  NOT NULL DEFAULT 0,
+    streak     BIGINT  NOT NULL DEFAULT 0,
+    streak_day TEXT    NOT NULL DEFAULT ''
 );
 CREATE UNIQUE INDEX players_name ON players (lower(name)) WHERE name IS NOT NULL;
 
@@ -53,7 +58,27 @@ CREATE INDEX attempts_player ON attempts (player_id, id);
 CREATE INDEX attempts_class ON attempts (player_id, class_key) WHERE outcome <> 'open';
 CREATE INDEX attempts_puzzle ON attempts (puzzle_id);
 
+CREATE TABLE player_grades (
+    player_id BIGINT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+    grade     BIGINT NOT NULL,
+    solves    BIGINT NOT NULL,
+    seconds   BIGINT NOT NULL,
+    fastest   BIGINT NOT NULL,
+    slowest   BIGINT NOT NULL,
+    PRIMARY KEY (player_id, grade)
+);
+
+CREATE TABLE player_techniques (
+    player_id BIGINT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+    technique TEXT   NOT NULL,
+    hints     BIGINT NOT NULL DEFAULT 0,
+    gave_up   BIGINT NOT NULL DEFAULT 0,
+    PRIMARY KEY (player_id, technique)
+);
+
 -- +goose Down
+DROP TABLE player_techniques;
+DROP TABLE player_grades;
 DROP TABLE attempts;
 DROP TABLE login_failures;
 DROP TABLE tokens;

@@ -10,6 +10,7 @@
 // under a frame.
 import { PEERS, cellName, candidatesOf, conflictsOf, digitsOf, formatTime, maskAttr, paintMarks, prepareCell, rowOf, colOf, boxOf } from "./grid.js";
 import { format } from "./puzzletext.js";
+import { recorder } from "./attempt.js";
 
 const HINT_URL = "/api/hint";
 
@@ -27,6 +28,8 @@ function init(section) {
   const ctl = {};
   section.querySelectorAll("[data-play]").forEach((el) => { ctl[el.dataset.play] = el; });
   const storeKey = `sudoku:play:${givensText}`;
+  const puzzleId = +section.dataset.puzzleId || 0;
+  let rec = recorder(puzzleId, null); // the attempt (attempt.js); restore brings back its counts
 
   // The model.
   const values = Uint8Array.from(givens);
@@ -110,6 +113,7 @@ function init(section) {
       action.push([i, values[i], marks[i], v, m]);
     }
     if (!action.length) return;
+    rec.start(); // the first move opens the attempt
     undoStack.push(action);
     redoStack = [];
     applyAction(action, true);
@@ -173,6 +177,7 @@ function init(section) {
       change([[i, 0, values[i] ? marks[i] : 0]], `${cellName(i)} cleared.`);
       return;
     }
+    if (solution && solution[i] !== d) rec.mistake();
     const bit = 1 << d;
     const edits = [[i, d, 0]];
     for (const p of PEERS[i]) if (!values[p] && marks[p] & bit) edits.push([p, 0, marks[p] & ~bit]);
@@ -221,7 +226,8 @@ function init(section) {
   }
 
   function check() {
-    if (!solution) return;
+    if (!solution || done) return;
+    rec.check();
     const bad = wrongCells();
     bad.forEach((i) => { wrong[i] = 1; });
     paint();
@@ -250,6 +256,7 @@ function init(section) {
       try {
         const body = await res.json();
         if (body && body.step) {
+          rec.hint(body.step.technique);
           showStep(body.step);
           return;
         }
@@ -324,6 +331,7 @@ function init(section) {
       }
     }
     if (best < 0) return;
+    rec.hint("");
     select(best, table.contains(document.activeElement));
     place(best, solution[best]);
     if (!done) say(`Hint: ${cellName(best)} is ${solution[best]}.`);
@@ -364,11 +372,37 @@ function init(section) {
       ctl.done.hidden = false;
     }
     say(`Solved in ${t}. Well done!`);
+    record("solved");
+  }
+
+  // record sends the attempt's outcome, unless it was sent before.
+  function record(outcome) {
+    if (rec.state.recorded) {
+      if (ctl.recorded) ctl.recorded.hidden = false;
+      return;
+    }
+    rec.finish(outcome, format(values), elapsed / 1000).then((ok) => {
+      save();
+      if (ok && ctl.recorded) ctl.recorded.hidden = false;
+    });
+  }
+
+  // giveUp ends the attempt as given up; the board stays as it is, and the
+  // next move begins a new attempt.
+  function giveUp() {
+    if (done) return;
+    pauseTimer();
+    section.classList.remove("paused");
+    record("gave_up");
+    say("Given up: this attempt is recorded as such. Show the solution below, or keep playing for a new attempt.");
+    rec = recorder(puzzleId, null);
+    elapsed = 0;
+    startTimer();
   }
 
   function save() {
     try {
-      localStorage.setItem(storeKey, JSON.stringify({ v: format(values), m: Array.from(marks), t: Math.round(timeNow()), done }));
+      localStorage.setItem(storeKey, JSON.stringify({ v: format(values), m: Array.from(marks), t: Math.round(timeNow()), done, r: rec.state }));
     } catch { /* storage full or disabled: progress is not kept */ }
   }
 
@@ -381,6 +415,7 @@ function init(section) {
     values.set(v);
     if (Array.isArray(saved.m) && saved.m.length === 81) marks.set(saved.m.map((x) => x & 0x3fe));
     elapsed = Math.max(0, +saved.t || 0);
+    rec = recorder(puzzleId, saved.r);
     return true;
   }
 
@@ -430,7 +465,7 @@ function init(section) {
     const b = e.target.closest("button[data-digit], button[data-act]");
     if (!b || !section.contains(b)) return;
     if (b.dataset.digit !== undefined) return input(+b.dataset.digit);
-    const acts = { pencil: () => setPencil(!pencil), undo, redo, auto: autoCandidates, check, hint: askHint, restart, "hint-apply": applyHint, "hint-close": () => { hint = null; ctl.hint.hidden = true; paint(); } };
+    const acts = { pencil: () => setPencil(!pencil), undo, redo, auto: autoCandidates, check, hint: askHint, restart, giveup: giveUp, "hint-apply": applyHint, "hint-close": () => { hint = null; ctl.hint.hidden = true; paint(); } };
     const f = acts[b.dataset.act];
     if (f) f();
   });
@@ -450,6 +485,7 @@ function init(section) {
   showTime();
   if (finishedBefore) finish();
   else {
+    if (restored && values.some((v, i) => v && !givens[i])) rec.start(); // a reload continues the open attempt
     startTimer();
     // Only a player who did something is welcomed back: digits or marks
     // entered, or a second on the clock, not a page that was only opened.

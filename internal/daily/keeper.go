@@ -1,0 +1,266 @@
+package daily
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+// Reader is what reading the puzzle of the day needs of the archive.
+type Reader interface {
+	// Daily returns the puzzle recorded for date (YYYY-MM-DD), or
+	// sudoku.ErrNotFound.
+	Daily(ctx context.Context, date string) (sudoku.Puzzle, error)
+}
+
+// Archive is what choosing the puzzle of the day needs of the archive.
+type Archive interface {
+	Reader
+	// SetDaily records the archived p as date's puzzle unless the date has
+	// one, and returns the date's puzzle; sudoku.ErrDailyRepeat when p is
+	// another date's puzzle.
+	SetDaily(ctx context.Context, date string, p sudoku.Puzzle) (sudoku.Puzzle, error)
+	// PuzzleByGivens returns the archived puzzle with these givens, or
+	// sudoku.ErrNotFound.
+	PuzzleByGivens(ctx context.Context, givens sudoku.Grid) (sudoku.Puzzle, error)
+	// Submit archives p.
+	Submit(ctx context.Context, p sudoku.Puzzle) (sudoku.Puzzle, bool, error)
+}
+
+// ErrNoDaily is a date before the keeper's window that no keeper chose:
+// no server ran then. It is not chosen on a reader's request.
+var ErrNoDaily error = noDailyError{}
+
+type noDailyError struct{}
+
+func (noDailyError) Error() string {
+	return "no puzzle of the day was chosen for that date: the server chooses each day's puzzle ahead, and none ran then"
+}
+
+// Kind is sudoku.KindNotFound; the text is for users.
+func (noDailyError) Kind() sudoku.Kind { return sudoku.KindNotFound }
+
+// ForUsers says the text is meant for users.
+func (noDailyError) ForUsers() bool { return true }
+
+// NotChosenError is a date of the keeper's window whose puzzle is not
+// chosen yet: the keeper is at it (a server just started, or its searches
+// wait their turn). It says when to ask again.
+type NotChosenError struct{ Date string }
+
+func (e *NotChosenError) Error() string {
+	return fmt.Sprintf("the puzzle of the day for %s is being chosen; try again in a few seconds", e.Date)
+}
+
+// RetryAfter is how long a reader should wait before it asks again.
+func (e *NotChosenError) RetryAfter() time.Duration { return RetryAfter }
+
+// Kind is sudoku.KindUnavailable: not now, later.
+func (e *NotChosenError) Kind() sudoku.Kind { return sudoku.KindUnavailable }
+
+// ForUsers says the text is meant for users.
+func (e *NotChosenError) ForUsers() bool { return true }
+
+// RetryAfter is what a reader of a date not chosen yet is told to wait.
+const RetryAfter = 5 * time.Second
+
+// Read returns date's puzzle as recorded. It never generates or writes:
+// an unrecorded date in the keeper's window at now is a *NotChosenError,
+// an earlier one ErrNoDaily.
+func Read(ctx context.Context, a Reader, date, now time.Time) (sudoku.Puzzle, error) {
+	key := Key(date)
+	p, err := a.Daily(ctx, key)
+	switch {
+	case err == nil:
+		return p, nil
+	case !errors.Is(err, sudoku.ErrNotFound):
+		return p, fmt.Errorf("puzzle of the day %s: %w", key, err)
+	case date.Before(Window(now)[0]):
+		return p, fmt.Errorf("%s: %w", key, ErrNoDaily)
+	}
+	return p, &NotChosenError{Date: key}
+}
+
+// Keeper chooses the puzzles of the coming days ahead, in the background.
+type Keeper struct {
+	Archive Archive
+	// Slot runs fn, a search, in a turn of the caller's search gate (the
+	// server's, shared with requests); nil runs it at once.
+	Slot func(ctx context.Context, fn func() error) error
+	// Log receives what went wrong; nil means slog.Default().
+	Log *slog.Logger
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+
+	once    sync.Once
+	wake    chan struct{} // Wake's knock: the first reader of a date not chosen
+	running atomic.Bool   // Run is choosing (a reader may wait for it)
+}
+
+// Wake tells a waiting Run that somebody asked for the puzzle of the day.
+// It never blocks and never writes: the keeper chooses, in the background,
+// at most the window's dates, each once for good.
+func (k *Keeper) Wake() {
+	select {
+	case k.knock() <- struct{}{}:
+	default:
+	}
+}
+
+// Running reports whether Run is choosing the window's puzzles, so that a
+// reader of a date not chosen yet can expect it soon.
+func (k *Keeper) Running() bool { return k.running.Load() }
+
+func (k *Keeper) knock() chan struct{} {
+	k.once.Do(func() { k.wake = make(chan struct{}, 1) })
+	return k.wake
+}
+
+// inUse reports whether the archive has a puzzle of the day for a date of
+// the window: a keeper chose them before, so the days ahead are wanted.
+func (k *Keeper) inUse(ctx context.Context) bool {
+	for _, d := range Window(k.now()) {
+		if _, err := k.Archive.Daily(ctx, Key(d)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// RetryEvery is how long the keeper waits after a failure (a busy gate, a
+// busy archive) before it tries the window again.
+const RetryEvery = time.Minute
+
+// Run chooses the window's puzzles and again after every midnight UTC,
+// until ctx is done. It starts at once when the archive has a puzzle of the
+// day for a date of the window already; otherwise it waits for the first
+// Wake, so an archive whose puzzle of the day nobody asked for holds only
+// what was submitted. A failure is logged and retried after RetryEvery.
+func (k *Keeper) Run(ctx context.Context) {
+	if !k.inUse(ctx) {
+		select {
+		case <-ctx.Done():
+			return
+		case <-k.knock():
+		}
+	}
+	k.running.Store(true)
+	defer k.running.Store(false)
+	for {
+		wait := k.untilMidnight()
+		if err := k.ChooseWindow(ctx); err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			k.log().Warn("puzzle of the day not chosen yet; trying again", slog.Duration("in", RetryEvery), slog.Any("err", err))
+			wait = min(wait, RetryEvery)
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// ChooseWindow chooses every date of the window at this moment, nearest
+// first (today before tomorrow before yesterday), and returns the first
+// failure after trying them all.
+func (k *Keeper) ChooseWindow(ctx context.Context) error {
+	w := Window(k.now())
+	today := Key(Today(k.now()))
+	// Today first, then the days ahead, then yesterday.
+	var order []time.Time
+	for _, d := range w {
+		if Key(d) >= today {
+			order = append(order, d)
+		}
+	}
+	for _, d := range w {
+		if Key(d) < today {
+			order = append(order, d)
+		}
+	}
+	var first error
+	for _, d := range order {
+		if _, err := k.Choose(ctx, d); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// Choose returns date's puzzle: the one the archive recorded for the date,
+// or, the first time, a new one made from the date (Puzzle), archived
+// (looked up by its givens first, so it counts no new submission) and
+// recorded. The archive keeps the date's puzzle for good and never records
+// one puzzle (however written) for two dates; several servers on one
+// archive agree, the first to record a date wins.
+func (k *Keeper) Choose(ctx context.Context, date time.Time) (sudoku.Puzzle, error) {
+	key := Key(date)
+	switch p, err := k.Archive.Daily(ctx, key); {
+	case err == nil:
+		return p, nil
+	case !errors.Is(err, sudoku.ErrNotFound):
+		return p, fmt.Errorf("puzzle of the day %s: %w", key, err)
+	}
+	for attempt := range MaxAttempts {
+		var p sudoku.Puzzle
+		err := k.slot(ctx, func() error {
+			var err error
+			p, err = Puzzle(ctx, date, attempt)
+			return err
+		})
+		if err != nil {
+			return p, fmt.Errorf("puzzle of the day %s: %w", key, err)
+		}
+		stored, err := k.Archive.PuzzleByGivens(ctx, p.Givens)
+		if errors.Is(err, sudoku.ErrNotFound) {
+			stored, _, err = k.Archive.Submit(ctx, p)
+		}
+		if err != nil {
+			return p, fmt.Errorf("archive puzzle of the day %s: %w", key, err)
+		}
+		day, err := k.Archive.SetDaily(ctx, key, stored)
+		if errors.Is(err, sudoku.ErrDailyRepeat) {
+			continue
+		}
+		return day, err
+	}
+	return sudoku.Puzzle{}, fmt.Errorf("puzzle of the day %s: %d puzzles in a row were other days' puzzles", key, MaxAttempts)
+}
+
+func (k *Keeper) slot(ctx context.Context, fn func() error) error {
+	if k.Slot == nil {
+		return fn()
+	}
+	return k.Slot(ctx, fn)
+}
+
+func (k *Keeper) now() time.Time {
+	if k.Now == nil {
+		return time.Now()
+	}
+	return k.Now()
+}
+
+func (k *Keeper) log() *slog.Logger {
+	if k.Log == nil {
+		return slog.Default()
+	}
+	return k.Log
+}
+
+// untilMidnight is the time from now to just after the next midnight UTC.
+func (k *Keeper) untilMidnight() time.Duration {
+	now := k.now()
+	return Today(now).AddDate(0, 0, 1).Sub(now) + time.Second
+}
