@@ -8,6 +8,9 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/sudoku-archive/sudoku/internal/daily"
+	"github.com/sudoku-archive/sudoku/internal/store"
 )
 
 // layoutView is a screen the layout test sizes the pages to.
@@ -83,7 +86,9 @@ const barContrastJS = `(() => {
 // (layout-<page>-<view>-<scheme>.png in screenshotDir).
 func TestLayoutBrowser(t *testing.T) {
 	ctx := newBrowser(t)
-	base := startBrowserServer(t, filepath.Join(t.TempDir(), "sudoku.db"))
+	dbPath := filepath.Join(t.TempDir(), "sudoku.db")
+	base := startBrowserServer(t, dbPath)
+	chooseToday(t, dbPath) // /daily only reads what a keeper chose
 	shots := screenshotDir(t)
 	easy := submitAPI(t, base, bEasy)
 	submitAPI(t, base, bOther)
@@ -146,5 +151,20 @@ func TestLayoutBrowser(t *testing.T) {
 				screenshot(t, ctx, shots, fmt.Sprintf("layout-%s-%s-%s", p.name, v.name, scheme))
 			}
 		}
+	}
+}
+
+// chooseToday records today's puzzle of the day in the archive at dbPath,
+// as the keeper of a server run without --daily=false does in the
+// background: the browser servers run without it (their tests count rows).
+func chooseToday(t *testing.T, dbPath string) {
+	t.Helper()
+	db, err := store.Open(t.Context(), dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := (&daily.Keeper{Archive: db}).Choose(t.Context(), daily.Today(time.Now())); err != nil {
+		t.Fatal(err)
 	}
 }
