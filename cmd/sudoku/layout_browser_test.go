@@ -2,15 +2,13 @@ package main
 
 import (
 	"fmt"
+	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
-
-	"github.com/sudoku-archive/sudoku/internal/daily"
-	"github.com/sudoku-archive/sudoku/internal/store"
 )
 
 // layoutView is a screen the layout test sizes the pages to.
@@ -86,10 +84,9 @@ const barContrastJS = `(() => {
 // (layout-<page>-<view>-<scheme>.png in screenshotDir).
 func TestLayoutBrowser(t *testing.T) {
 	ctx := newBrowser(t)
-	dbPath := filepath.Join(t.TempDir(), "sudoku.db")
-	base := startBrowserServer(t, dbPath)
-	chooseToday(t, dbPath) // /daily only reads what a keeper chose
+	base := startBrowserServer(t, filepath.Join(t.TempDir(), "sudoku.db"), "--daily=true")
 	shots := screenshotDir(t)
+	waitDaily(t, base)
 	easy := submitAPI(t, base, bEasy)
 	submitAPI(t, base, bOther)
 	submitAPI(t, base, bExtreme)
@@ -154,17 +151,20 @@ func TestLayoutBrowser(t *testing.T) {
 	}
 }
 
-// chooseToday records today's puzzle of the day in the archive at dbPath,
-// as the keeper of a server run without --daily=false does in the
-// background: the browser servers run without it (their tests count rows).
-func chooseToday(t *testing.T, dbPath string) {
+// waitDaily asks for today's puzzle of the day until the server's keeper
+// has chosen it (the first request wakes the keeper; a 503 with
+// Retry-After means it is at it).
+func waitDaily(t *testing.T, base string) {
 	t.Helper()
-	db, err := store.Open(t.Context(), dbPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := (&daily.Keeper{Archive: db}).Choose(t.Context(), daily.Today(time.Now())); err != nil {
-		t.Fatal(err)
+	deadline := time.Now().Add(2 * time.Minute) // liveness on a loaded machine, not speed
+	for {
+		res := call(t, "GET", base+"/api/daily", "", nil)
+		if res.StatusCode == http.StatusOK {
+			return
+		}
+		if res.StatusCode != http.StatusServiceUnavailable || time.Now().After(deadline) {
+			t.Fatalf("today's puzzle of the day: status %d", res.StatusCode)
+		}
+		time.Sleep(200 * time.Millisecond)
 	}
 }

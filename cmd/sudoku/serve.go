@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/netip"
+	"runtime"
 	"strings"
 
 	"github.com/sudoku-archive/sudoku/internal/store"
@@ -19,11 +20,15 @@ const (
 	defaultRateLimit = 10
 )
 
+// maxGraders bounds --graders: far more than any machine's cores.
+const maxGraders = 1024
+
 // serveConfig is what `sudoku serve` was asked to do.
 type serveConfig struct {
 	addr      string
 	db        string
 	logFormat string
+	graders   int
 	web       web.Config
 }
 
@@ -32,7 +37,7 @@ type serveConfig struct {
 // default.
 func parseServeFlags(e *env, args []string) (serveConfig, error) {
 	var cfg serveConfig
-	fs := newFlagSet(e, "serve", "[--addr HOST:PORT] [--db FILE] [--rate-limit N] [--trusted-proxy CIDR,...] [--daily=false]")
+	fs := newFlagSet(e, "serve", "[--addr HOST:PORT] [--db FILE] [--rate-limit N] [--graders N] [--trusted-proxy CIDR,...] [--daily=false]")
 	fs.StringVar(&cfg.addr, "addr", envOr(e, "SUDOKU_ADDR", defaultAddr), "listen address; port 0 picks a free port (env SUDOKU_ADDR)")
 	db := dbFlag(fs, e)
 	rateFlagVar(fs, &cfg.web.RateLimit, "rate-limit", defaultRateLimit, "submissions (POSTs) per second per client address, burst 3x; 0 turns the limit off")
@@ -40,10 +45,11 @@ func parseServeFlags(e *env, args []string) (serveConfig, error) {
 	proxies := fs.String("trusted-proxy", "", "comma-separated networks (CIDR) of reverse proxies whose X-Forwarded-For names the client")
 	daily := fs.Bool("daily", true, "choose the puzzles of the day (today's and the next day's, in the background); false when another server on the archive does")
 	fs.StringVar(&cfg.logFormat, "log-format", "text", "log format on stderr: text or json")
+	graders := wholeFlag(fs, "graders", int64(runtime.GOMAXPROCS(0)), 0, maxGraders, "background graders (default one per core): they grade new puzzles on the cores requests leave idle; 0 leaves grading to another server or `sudoku import`")
 	if err := parseFlags(fs, args); err != nil {
 		return cfg, err
 	}
-	cfg.db = *db
+	cfg.db, cfg.graders = *db, int(*graders)
 	cfg.web.NoDaily = !*daily
 	if fs.NArg() > 0 {
 		return cfg, errUsage{fmt.Sprintf("serve takes no arguments, got %q", fs.Args())}
@@ -105,14 +111,17 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 	if cfg.web.CSRFSecret, err = db.Secret(ctx); err != nil {
 		return err
 	}
-	// Puzzles archived in bulk (uploads, batches, imports) are graded after
-	// they are committed, on one core, so requests keep the other.
-	gctx, stopGrading := context.WithCancel(ctx)
-	graded := make(chan struct{})
-	go func() {
-		defer close(graded)
-		gradeInBackground(gctx, e, db, cfg.web.Logger)
-	}()
-	defer func() { stopGrading(); <-graded }()
+	// Puzzles are graded after they are acknowledged, by background
+	// graders on the cores requests leave idle; on SIGTERM they stop at
+	// the next puzzle, keeping the grades they finished.
+	if cfg.graders > 0 {
+		cfg.web.Graders = newGraders(db, cfg.graders, cfg.web.Logger)
+		graded := make(chan struct{})
+		go func() {
+			defer close(graded)
+			_ = cfg.web.Graders.Run(ctx)
+		}()
+		defer func() { <-graded }()
+	}
 	return web.New(db, cfg.web).ListenAndServe(ctx, cfg.addr)
 }

@@ -10,6 +10,7 @@ import (
 	"net/netip"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -39,6 +40,7 @@ func TestParseServeFlags(t *testing.T) {
 		{name: "trusted proxies", args: []string{"--trusted-proxy", "10.0.0.0/8, fd00::/8"}, addr: defaultAddr, db: defaultDB, rate: defaultRateLimit,
 			proxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("fd00::/8")}},
 		{name: "negative rate", args: []string{"--rate-limit", "-1"}, wantErrMsg: `--rate-limit "-1"`},
+		{name: "negative graders", args: []string{"--graders", "-1"}, wantErrMsg: `--graders "-1"`},
 		{name: "bad proxy", args: []string{"--trusted-proxy", "10.0.0.1"}, wantErrMsg: `--trusted-proxy "10.0.0.1"`},
 		{name: "bad log format", args: []string{"--log-format", "xml"}, wantErrMsg: "--log-format"},
 		{name: "stray argument", args: []string{"extra"}, wantErrMsg: "no arguments"},
@@ -55,6 +57,9 @@ func TestParseServeFlags(t *testing.T) {
 			}
 			if err != nil {
 				t.Fatal(err)
+			}
+			if cfg.graders != runtime.GOMAXPROCS(0) {
+				t.Errorf("graders %d, want one per core (%d) by default", cfg.graders, runtime.GOMAXPROCS(0))
 			}
 			if cfg.addr != tc.addr || cfg.db != tc.db || cfg.web.RateLimit != tc.rate {
 				t.Errorf("addr %q db %q rate %v; want %q %q %v", cfg.addr, cfg.db, cfg.web.RateLimit, tc.addr, tc.db, tc.rate)

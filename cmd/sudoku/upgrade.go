@@ -63,37 +63,25 @@ func openArchive(ctx context.Context, e *env, path string) (*store.DB, error) {
 	return db, nil
 }
 
-// gradeArchive grades the rows that have no grade yet (puzzles archived in
-// bulk are graded after they are committed), with a progress bar on a
-// terminal when bar is true. workers 0 means every core.
-func gradeArchive(ctx context.Context, e *env, db *store.DB, bar bool, workers int) (int64, error) {
+// gradeArchive grades the rows that have no grade yet (puzzles are graded
+// after they are committed) with the grading pipeline on every core, with a
+// progress bar on a terminal when bar is true.
+func gradeArchive(ctx context.Context, e *env, db *store.DB, bar bool) (int64, error) {
 	var b *countBar
 	if bar {
 		b = newCountBar(e.stderr, "grading")
 		defer b.finish()
 	}
-	return bulk.Grade(ctx, db, logic.GradePuzzle, bulk.PassOptions{Workers: workers, Progress: b.set})
+	g := &bulk.Graders{DB: db, Grade: logic.GradePuzzle, Progress: b.set}
+	return g.Drain(ctx)
 }
 
-// gradeInBackground grades new ungraded rows on one core until ctx is done,
-// looking for them every few seconds: the server's uploads and batches are
-// answered before they are graded.
-func gradeInBackground(ctx context.Context, e *env, db *store.DB, log *slog.Logger) {
-	for {
-		n, err := gradeArchive(ctx, e, db, false, 1)
-		switch {
-		case ctx.Err() != nil:
-			return
-		case err != nil:
-			log.Error("grading", slog.Any("err", err))
-		case n > 0:
-			log.Info("graded", slog.Int64("puzzles", n))
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(2 * time.Second):
-		}
+// newGraders returns the server's grading pipeline over db: workers
+// graders behind a gate that gives them only the cores requests leave idle.
+func newGraders(db *store.DB, workers int, log *slog.Logger) *bulk.Graders {
+	return &bulk.Graders{
+		DB: db, Grade: logic.GradePuzzle, Workers: workers, Gate: bulk.NewActivity(),
+		OnError: func(err error) { log.Error("grading", slog.Any("err", err)) },
 	}
 }
 

@@ -76,7 +76,8 @@ var CSVHeader = []string{
 	"id", "puzzle", "solution", "clues", "solutions", "unique", "band",
 	"backtracks", "guesses", "nodes", "solve_ns", "engine_version",
 	"submitted_at", "submissions", "canonical", "same_as", "grade",
-	"grade_floor", "technique",
+	"grade_floor", "technique", "grade_ep", "grade_ed", "techniques",
+	"grade_status",
 }
 
 // Export writes every puzzle of src to w in format f, in q's order, and
@@ -204,6 +205,15 @@ func csvRow(row []string, p sudoku.Puzzle) []string {
 	}
 	row[17] = strconv.FormatBool(p.GradeFloor)
 	row[18] = p.Technique
+	row[19], row[20] = "", ""
+	if p.GradeEP != nil {
+		row[19] = strconv.FormatFloat(*p.GradeEP, 'f', -1, 64)
+	}
+	if p.GradeED != nil {
+		row[20] = strconv.FormatFloat(*p.GradeED, 'f', -1, 64)
+	}
+	row[21] = string(p.Techniques) // names joined by sudoku.TechniqueSeparator
+	row[22] = string(p.GradeStatus)
 	return row
 }
 
@@ -212,7 +222,7 @@ func csvRow(row []string, p sudoku.Puzzle) []string {
 // false, having appended garbage, when a text field would need quoting;
 // the caller then writes the row with encoding/csv.
 func appendCSV(b []byte, p sudoku.Puzzle) ([]byte, bool) {
-	if !plainCSV(p.EngineVersion) || !plainCSV(string(p.Band)) || !plainCSV(p.Technique) {
+	if !plainCSV(p.EngineVersion) || !plainCSV(string(p.Band)) || !plainCSV(p.Technique) || !plainCSV(string(p.Techniques)) {
 		return b, false
 	}
 	b = strconv.AppendInt(b, p.ID, 10)
@@ -258,6 +268,18 @@ func appendCSV(b []byte, p sudoku.Puzzle) ([]byte, bool) {
 	b = strconv.AppendBool(b, p.GradeFloor)
 	b = append(b, ',')
 	b = append(b, p.Technique...)
+	b = append(b, ',')
+	if p.GradeEP != nil {
+		b = strconv.AppendFloat(b, *p.GradeEP, 'f', -1, 64)
+	}
+	b = append(b, ',')
+	if p.GradeED != nil {
+		b = strconv.AppendFloat(b, *p.GradeED, 'f', -1, 64)
+	}
+	b = append(b, ',')
+	b = append(b, p.Techniques...)
+	b = append(b, ',')
+	b = append(b, p.GradeStatus...)
 	return append(b, '\n'), true
 }
 
@@ -282,6 +304,7 @@ func plainCSV(s string) bool {
 // that encoding/json would refuse (a year past 9999) go the slow way.
 func appendJSON(b []byte, p sudoku.Puzzle) ([]byte, error) {
 	if !plainJSON(p.EngineVersion) || !plainJSON(string(p.Band)) || !plainJSON(p.Technique) ||
+		!plainJSON(string(p.Techniques)) || !plainJSON(string(p.GradeStatus)) ||
 		p.SubmittedAt.Year() < 0 || p.SubmittedAt.Year() > 9999 {
 		j, err := json.Marshal(p)
 		return append(b, j...), err
@@ -347,7 +370,26 @@ func appendJSON(b []byte, p sudoku.Puzzle) ([]byte, error) {
 		b = append(b, p.Technique...)
 		b = append(b, '"')
 	}
-	return append(b, '}'), nil
+	b = appendGrade(append(b, `,"grade_ep":`...), p.GradeEP)
+	b = appendGrade(append(b, `,"grade_ed":`...), p.GradeED)
+	b = append(b, `,"techniques":[`...)
+	for i, name := range p.Techniques.Names() {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(append(append(b, '"'), name...), '"')
+	}
+	b = append(b, `],"grade_status":"`...)
+	b = append(b, p.GradeStatus...)
+	return append(b, `"}`...), nil
+}
+
+// appendGrade appends a grade as JSON: the number, or null.
+func appendGrade(b []byte, g *float64) []byte {
+	if g == nil {
+		return append(b, "null"...)
+	}
+	return strconv.AppendFloat(b, *g, 'f', -1, 64)
 }
 
 // plainJSON reports whether s needs no escaping in a JSON string, by

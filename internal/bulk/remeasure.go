@@ -65,6 +65,8 @@ func Remeasure(ctx context.Context, db Stale, opt sudoku.Options, po PassOptions
 			r.ID, r.SubmittedAt, r.Submissions = p.ID, p.SubmittedAt, p.Submissions
 			if p.GradeVersion != "" && p.Canonical == r.Canonical {
 				r.Grade, r.GradeFloor, r.Technique, r.GradeVersion = p.Grade, p.GradeFloor, p.Technique, p.GradeVersion
+				r.GradeEP, r.GradeED, r.Techniques = p.GradeEP, p.GradeED, p.Techniques
+				r.SetGradeStatus()
 			}
 			*p = r
 			return true
@@ -77,8 +79,9 @@ func Remeasure(ctx context.Context, db Stale, opt sudoku.Options, po PassOptions
 }
 
 // Grade grades every row without a grade with grade (which sets Grade,
-// GradeFloor, Technique and GradeVersion) and stores the grades page by page,
-// like Remeasure. It returns how many rows it graded.
+// GradeFloor, Technique and GradeVersion) until none is left, with the
+// grading pipeline (Graders: rows in id order, grades committed in small
+// groups). It returns how many rows it graded. po.Page is not used.
 //
 // A grade belongs to the puzzle, not to the way it is written
 // (logic.GradePuzzle grades the canonical form, which every row of a class
@@ -86,23 +89,14 @@ func Remeasure(ctx context.Context, db Stale, opt sudoku.Options, po PassOptions
 // that the pass meets take the grade of the first one graded. An import of
 // a puzzle written twenty ways is graded once, not twenty times.
 func Grade(ctx context.Context, db Ungraded, grade func(*sudoku.Puzzle), po PassOptions) (int64, error) {
-	total, err := db.CountUngraded(ctx)
-	if err != nil || total == 0 {
-		return 0, err
-	}
-	graded := classGrades{by: make(map[int64]classGrade)}
-	return runPass(ctx, pass{
-		total: total,
-		read:  db.Ungraded,
-		write: db.SetGrades,
-		work:  func(p *sudoku.Puzzle) bool { graded.grade(p, grade); return true },
-	}, po)
+	g := &Graders{DB: db, Grade: grade, Workers: po.Workers, Progress: po.Progress}
+	return g.Drain(ctx)
 }
 
 // classGrades holds the grades a pass has given, by class: the id of the
-// class's first entry. Rows of one page are graded at once on every core,
-// so two rows of a new class in one page may both be graded: the same
-// grade twice, which costs only the time.
+// class's first entry. Rows are graded at once on every core, so two rows
+// of a new class handed out together may both be graded: the same grade
+// twice, which costs only the time.
 type classGrades struct {
 	mu sync.Mutex
 	by map[int64]classGrade
@@ -110,9 +104,10 @@ type classGrades struct {
 
 // classGrade is a puzzle's grade: the fields grade sets.
 type classGrade struct {
-	grade              float64
-	graded, floor      bool // graded: grade is set (one solution, not a full grid)
+	grade, ep, ed      int64 // tenths
+	floor              bool
 	technique, version string
+	techniques         sudoku.Techniques
 }
 
 // maxClassGrades bounds the memory of a pass over many distinct puzzles
@@ -130,11 +125,9 @@ func (c *classGrades) grade(p *sudoku.Puzzle, grade func(*sudoku.Puzzle)) {
 		g, known := c.by[class]
 		c.mu.Unlock()
 		if known {
-			p.Grade, p.GradeFloor, p.Technique, p.GradeVersion = nil, g.floor, g.technique, g.version
-			if g.graded {
-				v := g.grade
-				p.Grade = &v
-			}
+			p.Grade, p.GradeFloor, p.Technique, p.GradeVersion = sudoku.FromTenths(g.grade), g.floor, g.technique, g.version
+			p.GradeEP, p.GradeED, p.Techniques = sudoku.FromTenths(g.ep), sudoku.FromTenths(g.ed), g.techniques
+			p.SetGradeStatus()
 			return
 		}
 	}
@@ -142,10 +135,8 @@ func (c *classGrades) grade(p *sudoku.Puzzle, grade func(*sudoku.Puzzle)) {
 	if !ok {
 		return // no class: graded as written (see logic.GradePuzzle)
 	}
-	g := classGrade{graded: p.Grade != nil, floor: p.GradeFloor, technique: p.Technique, version: p.GradeVersion}
-	if g.graded {
-		g.grade = *p.Grade
-	}
+	g := classGrade{grade: sudoku.TenthsOf(p.Grade), ep: sudoku.TenthsOf(p.GradeEP), ed: sudoku.TenthsOf(p.GradeED),
+		floor: p.GradeFloor, technique: p.Technique, version: p.GradeVersion, techniques: p.Techniques}
 	c.mu.Lock()
 	if len(c.by) >= maxClassGrades {
 		clear(c.by)

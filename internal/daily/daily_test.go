@@ -156,3 +156,49 @@ func TestParseDate(t *testing.T) {
 		}
 	}
 }
+
+// TestKeeperWaitsToBeAsked: on an archive with no puzzle of the day in the
+// window, Run writes nothing until Wake (an archive nobody asked for a
+// daily holds only what was submitted); after Wake it chooses the window.
+// On an archive that has one, Run chooses the rest at once.
+func TestKeeperWaitsToBeAsked(t *testing.T) {
+	now := time.Date(2026, 3, 5, 12, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	chosen := func(m *memArchive) int {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		return len(m.daily)
+	}
+	waitFor := func(m *memArchive, n int) {
+		t.Helper()
+		for deadline := time.Now().Add(30 * time.Second); chosen(m) < n; time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d dates chosen, want %d", chosen(m), n)
+			}
+		}
+	}
+
+	idle := &memArchive{}
+	k := &Keeper{Archive: idle, Now: clock}
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() { defer close(done); k.Run(ctx) }()
+	time.Sleep(200 * time.Millisecond)
+	if n, w := chosen(idle), idle.writes; n != 0 || w != 0 || k.Running() {
+		t.Fatalf("before anyone asked: %d dates, %d writes, running %v", n, w, k.Running())
+	}
+	k.Wake()
+	k.Wake() // a second knock never blocks
+	waitFor(idle, len(Window(now)))
+	cancel()
+	<-done
+
+	used := &memArchive{}
+	if _, err := (&Keeper{Archive: used, Now: clock}).Choose(t.Context(), Today(now)); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel = context.WithCancel(t.Context())
+	defer cancel()
+	go (&Keeper{Archive: used, Now: clock}).Run(ctx)
+	waitFor(used, len(Window(now)))
+}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
@@ -95,15 +97,61 @@ type Keeper struct {
 	Log *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+
+	once    sync.Once
+	wake    chan struct{} // Wake's knock: the first reader of a date not chosen
+	running atomic.Bool   // Run is choosing (a reader may wait for it)
+}
+
+// Wake tells a waiting Run that somebody asked for the puzzle of the day.
+// It never blocks and never writes: the keeper chooses, in the background,
+// at most the window's dates, each once for good.
+func (k *Keeper) Wake() {
+	select {
+	case k.knock() <- struct{}{}:
+	default:
+	}
+}
+
+// Running reports whether Run is choosing the window's puzzles, so that a
+// reader of a date not chosen yet can expect it soon.
+func (k *Keeper) Running() bool { return k.running.Load() }
+
+func (k *Keeper) knock() chan struct{} {
+	k.once.Do(func() { k.wake = make(chan struct{}, 1) })
+	return k.wake
+}
+
+// inUse reports whether the archive has a puzzle of the day for a date of
+// the window: a keeper chose them before, so the days ahead are wanted.
+func (k *Keeper) inUse(ctx context.Context) bool {
+	for _, d := range Window(k.now()) {
+		if _, err := k.Archive.Daily(ctx, Key(d)); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // RetryEvery is how long the keeper waits after a failure (a busy gate, a
 // busy archive) before it tries the window again.
 const RetryEvery = time.Minute
 
-// Run chooses the window's puzzles at once and again after every midnight
-// UTC, until ctx is done. A failure is logged and retried after RetryEvery.
+// Run chooses the window's puzzles and again after every midnight UTC,
+// until ctx is done. It starts at once when the archive has a puzzle of the
+// day for a date of the window already; otherwise it waits for the first
+// Wake, so an archive whose puzzle of the day nobody asked for holds only
+// what was submitted. A failure is logged and retried after RetryEvery.
 func (k *Keeper) Run(ctx context.Context) {
+	if !k.inUse(ctx) {
+		select {
+		case <-ctx.Done():
+			return
+		case <-k.knock():
+		}
+	}
+	k.running.Store(true)
+	defer k.running.Store(false)
 	for {
 		wait := k.untilMidnight()
 		if err := k.ChooseWindow(ctx); err != nil {

@@ -9,10 +9,10 @@ import (
 // Version names the grades this solver gives. Bump it whenever a change to
 // the ladder, the ratings or the budget can change a puzzle's grade: the
 // archive grades its puzzles again on the next start.
-const Version = "1"
+const Version = "2"
 
 // GradePuzzle grades an archived or rated puzzle p: it sets p.Grade,
-// p.GradeFloor, p.Technique and p.GradeVersion. The path graded is the one
+// p.GradeFloor, p.Technique and p.GradeVersion, and p.Band with the grade. The path graded is the one
 // of p's canonical form, so every way of writing a puzzle gets the same
 // grade. A puzzle with several solutions gets no grade (nil).
 func GradePuzzle(p *sudoku.Puzzle) {
@@ -31,14 +31,15 @@ const RequestBudget = DefaultBudget / 10
 func GradeWithin(p *sudoku.Puzzle, budget int64) bool {
 	gradeWithin(p, budget)
 	if p.GradeFloor {
-		p.Grade, p.GradeFloor, p.Technique, p.GradeVersion = nil, false, "", ""
+		clearGrade(p, "")
+		p.GradeStatus = sudoku.GradeNone // none within this budget
 		return false
 	}
 	return true
 }
 
 func gradeWithin(p *sudoku.Puzzle, budget int64) {
-	p.Grade, p.GradeFloor, p.Technique, p.GradeVersion = nil, false, "", Version
+	clearGrade(p, Version)
 	if !p.Unique {
 		return
 	}
@@ -46,12 +47,7 @@ func gradeWithin(p *sudoku.Puzzle, budget int64) {
 	if c == (sudoku.Grid{}) {
 		c = p.Givens // a row not measured by engine 2 yet: grade it as written
 	}
-	r := solveFrom(newBoard(c), Options{Budget: budget})
-	if r.Grade == 0 {
-		return // a full grid: nothing to grade
-	}
-	g := r.Grade
-	p.Grade, p.GradeFloor, p.Technique = &g, r.Floor, r.Technique
+	setGrade(p, solveFrom(newBoard(c), Options{Budget: budget}))
 }
 
 // Explain returns the logical path of an archived puzzle p, written as p is

@@ -181,7 +181,7 @@ func (db *DB) runBatch(o *op, b *Batch) {
 	// tryTx, not inTx: the parts taken are not kept, so the transaction
 	// cannot be run again. (It locks the counters first, so it meets no
 	// deadlock on PostgreSQL.)
-	err := db.tryTx(func(tx *sql.Tx) error {
+	err := db.tryTx(allShards, func(tx *sql.Tx) error {
 		opened = true
 		o.done <- result{}
 		t := db.newTally()

@@ -125,6 +125,28 @@ var puzzleColumns = []column{
 		}
 		return p.GradeVersion
 	}, set: func(p *sudoku.Puzzle, v any) error { p.GradeVersion = v.(string); return nil }},
+	// The grade's other figures (migration 00010): 0, 0 and "" likewise.
+	gradeFigure("grade_ep", func(p *sudoku.Puzzle) **float64 { return &p.GradeEP }),
+	gradeFigure("grade_ed", func(p *sudoku.Puzzle) **float64 { return &p.GradeED }),
+	{name: "techniques", kind: colText, use: useInsert | useMeasure | useGrade, arg: func(p *sudoku.Puzzle) any {
+		if p.GradeVersion == "" {
+			return ""
+		}
+		return string(p.Techniques)
+	}, set: func(p *sudoku.Puzzle, v any) error { p.Techniques = sudoku.Techniques(v.(string)); return nil }},
+}
+
+// gradeFigure is a column of a grade figure in tenths (0 for none) that
+// maps to a *float64 field.
+func gradeFigure(name string, field func(p *sudoku.Puzzle) **float64) column {
+	return column{name: name, kind: colInt, use: useInsert | useMeasure | useGrade,
+		arg: func(p *sudoku.Puzzle) any {
+			if p.GradeVersion == "" {
+				return int64(0)
+			}
+			return sudoku.TenthsOf(*field(p))
+		},
+		set: func(p *sudoku.Puzzle, v any) error { *field(p) = sudoku.FromTenths(v.(int64)); return nil }}
 }
 
 // intColumn is a column of integers that maps to an int64 field as it is.
@@ -245,7 +267,7 @@ func puzzleOf(v []any) (sudoku.Puzzle, error) {
 		}
 	}
 	p.Unique = p.Solutions == 1
-	p.Band = sudoku.BandFor(p.Solutions, p.Backtracks)
+	p.SetGradeStatus() // and the band: the grade's when graded (migration 00011)
 	if bad != nil {
 		return p, fmt.Errorf("puzzle %d: %w", p.ID, bad)
 	}

@@ -64,7 +64,7 @@ func (db *DB) Restore(ctx context.Context, ps []sudoku.Puzzle) error {
 		if err := t.commit(tx); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(db.d.sql("UPDATE counts SET submissions = submissions + ? WHERE id = 1"), repeats); err != nil {
+		if _, err := tx.Exec(db.d.sql("UPDATE counts SET submissions = submissions + ? WHERE id = "+db.d.shard), repeats); err != nil {
 			return fmt.Errorf("count submissions: %w", err)
 		}
 		if db.d.postgres {

@@ -50,6 +50,13 @@ type dialect struct {
 	// listQuery), for PostgreSQL's planner.
 	orderArms bool
 
+	// shard is the SQL of the counters' shard of the transaction (see
+	// tx.go): SQLite keeps one, 1; on PostgreSQL counter_shard() reads the
+	// shard the transaction locked (migration 00012). shardKey ends the
+	// conflict target of a histogram row: on PostgreSQL the shard is part
+	// of its key.
+	shard, shardKey string
+
 	// readTx are the options of a read transaction: on PostgreSQL it
 	// must be REPEATABLE READ for its statements to see one snapshot (a
 	// total and its rows agree), as every SQLite transaction does.
@@ -67,6 +74,7 @@ var (
 		// about 2x faster (and 16 or 256 were slower than 64 for a
 		// million).
 		manyRows: 64,
+		shard:    "1",
 		readTx:   &sql.TxOptions{ReadOnly: true},
 	}
 	postgresDialect = dialect{
@@ -78,6 +86,8 @@ var (
 		newRows:      "id = ANY(?1)",
 		manyRows:     2048,
 		orderArms:    true,
+		shard:        "counter_shard()",
+		shardKey:     ", shard",
 		readTx:       &sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead},
 	}
 )

@@ -187,31 +187,33 @@ SELECT canonical_key, min(id) FROM puzzles WHERE ` + d.newRows + ` AND same_as I
 		`UPDATE puzzles SET same_as = c.first_id FROM classes AS c
 WHERE puzzles.` + d.newRows + ` AND puzzles.same_as IS NULL AND c.canonical_key = puzzles.canonical_key AND c.first_id <> puzzles.id
 RETURNING puzzles.id, puzzles.same_as`,
-		countHeadsSQL(d.newRows),
-		countHeadBucketsSQL(d.newRows),
+		countHeadsSQL(d, d.newRows),
+		countHeadBucketsSQL(d, d.newRows),
 	}
 }
 
 // countHeadsSQL counts the class heads (rows with same_as NULL) among the
 // rows cond selects into counts: link adds those of a transaction's new
 // rows.
-func countHeadsSQL(cond string) string {
+func countHeadsSQL(d dialect, cond string) string {
 	return `UPDATE counts SET classes = classes + h.n, uniq_classes = uniq_classes + h.uniq
 FROM (SELECT count(*) AS n, count(*) FILTER (WHERE solutions = 1) AS uniq
     FROM puzzles WHERE same_as IS NULL AND canonical_key IS NOT NULL AND ` + cond + `) AS h
-WHERE counts.id = 1`
+WHERE counts.id = ` + d.shard
 }
 
 // countHeadBucketsSQL is countHeadsSQL for the heads of stat_buckets.
-func countHeadBucketsSQL(cond string) string {
-	return `INSERT INTO stat_buckets AS s (kind, bucket, n, uniq, heads)
-SELECT 'backtracks', (SELECT bucket FROM stat_edges WHERE kind = 'backtracks' AND lo <= p.backtracks ORDER BY lo DESC LIMIT 1) AS b, 0, 0, count(*)
+func countHeadBucketsSQL(d dialect, cond string) string {
+	return `INSERT INTO stat_buckets AS s (shard, kind, bucket, n, uniq, heads)
+SELECT ` + d.shard + `, 'backtracks', (SELECT bucket FROM stat_edges WHERE kind = 'backtracks' AND lo <= p.backtracks ORDER BY lo DESC LIMIT 1) AS b, 0, 0, count(*)
 FROM puzzles AS p WHERE same_as IS NULL AND solutions = 1 AND canonical_key IS NOT NULL AND ` + cond + `
-GROUP BY b ORDER BY b` + onHeadBucketSQL
+GROUP BY b ORDER BY b` + onHeadBucketSQL(d)
 }
 
 // onHeadBucketSQL adds to the heads of a bucket.
-const onHeadBucketSQL = ` ON CONFLICT (kind, bucket) DO UPDATE SET heads = s.heads + excluded.heads`
+func onHeadBucketSQL(d dialect) string {
+	return ` ON CONFLICT (kind, bucket` + d.shardKey + `) DO UPDATE SET heads = s.heads + excluded.heads`
+}
 
 // readSameAs completes the class link of a puzzle stored in this
 // transaction: link may have filed it after its INSERT returned it.

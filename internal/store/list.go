@@ -93,6 +93,9 @@ func (db *DB) List(ctx context.Context, q sudoku.ListQuery) (sudoku.Page, error)
 	fetchN := func(desc bool, from []int64, n int) ([]sudoku.Puzzle, error) {
 		l := base
 		l.desc = desc
+		if pendingLast(q) {
+			return db.fetchPendingLast(ctx, tx, l, from, n)
+		}
 		return db.fetch(ctx, tx, l, from, n)
 	}
 	fetch := func(desc bool, from []int64) ([]sudoku.Puzzle, error) { return fetchN(desc, from, q.Limit+1) }

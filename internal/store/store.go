@@ -15,6 +15,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	mrand "math/rand/v2"
 	"net/url"
 	"os"
 	"runtime"
@@ -119,6 +120,9 @@ type DB struct {
 	findClass   stmt   // a class's first entry by canonical key
 	findClasses stmt   // the same for many keys
 	known       *knownClasses
+	// shard is the counter shard the writer tries first on PostgreSQL
+	// (see lockShards), one of counterShards chosen at random.
+	shard       int64
 	listMu      sync.Mutex
 	listStmts   map[string]*sql.Stmt // listing pages and exports, by their SQL (see stmtOf)
 	listPending map[string]bool      // statements being prepared in the background
@@ -244,9 +248,10 @@ func (db *DB) startReaders(ctx context.Context) error {
 // openPostgres opens the archive in the PostgreSQL database at dsn. The
 // writer is a pool of one connection (reconnected if the server restarts)
 // and runs its statements by text: pgx prepares each once per connection.
-// Every write transaction begins by locking the counters' row (see inTx).
+// Every write transaction begins by locking counter shards (see tx.go).
 func openPostgres(ctx context.Context, dsn string) (_ *DB, err error) {
-	db := &DB{path: Redact(dsn), d: postgresDialect, ops: make(chan *op, 4*maxBatch), stopped: make(chan struct{}), listStmts: make(map[string]*sql.Stmt), listPending: make(map[string]bool), known: newKnownClasses()}
+	db := &DB{path: Redact(dsn), d: postgresDialect, ops: make(chan *op, 4*maxBatch), stopped: make(chan struct{}), listStmts: make(map[string]*sql.Stmt), listPending: make(map[string]bool), known: newKnownClasses(),
+		shard: 1 + mrand.Int64N(counterShards)}
 	defer func() {
 		if err != nil {
 			db.closePools()

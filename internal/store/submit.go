@@ -5,9 +5,11 @@ package store
 // puzzle passes before it is written.
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
@@ -77,7 +79,7 @@ func (db *DB) many(ctx context.Context, ps []sudoku.Puzzle, add bool) (duplicate
 func (db *DB) commitBatch(batch []*op) {
 	results := make([]result, len(batch))
 	now := time.Now().UTC().UnixNano()
-	err := db.inTx(func(tx *sql.Tx) error { return db.submit(tx, batch, results, now) })
+	err := db.inScopedTx(oneShard, func(tx *sql.Tx) error { return db.submit(tx, batch, results, now) })
 	if err == nil {
 		db.batches.Add(1)
 		db.batched.Add(int64(len(batch)))
@@ -96,7 +98,7 @@ func (db *DB) commitBatch(batch []*op) {
 		return
 	}
 	for i, o := range batch {
-		err := db.inTx(func(tx *sql.Tx) error { return db.submit(tx, batch[i:i+1], results[i:i+1], now) })
+		err := db.inScopedTx(oneShard, func(tx *sql.Tx) error { return db.submit(tx, batch[i:i+1], results[i:i+1], now) })
 		if err != nil {
 			results[i] = result{err: err}
 		}
@@ -117,7 +119,7 @@ func (db *DB) submit(tx *sql.Tx, ops []*op, results []result, now int64) error {
 	if err := t.classes(tx, ps); err != nil {
 		return err
 	}
-	for i := range ps {
+	for _, i := range db.upsertOrder(ps) {
 		p, dup, err := upsertOne(tx, db.upsert, &ps[i], now)
 		if err != nil {
 			return err
@@ -134,6 +136,25 @@ func (db *DB) submit(tx *sql.Tx, ops []*op, results []result, now int64) error {
 		readSameAs(&t, &results[i])
 	}
 	return nil
+}
+
+// upsertOrder returns the order in which submit writes ps: as they came
+// on SQLite; in givens-key order on PostgreSQL, the lock order of a
+// one-shard transaction (see tx.go), the first of equal givens first.
+func (db *DB) upsertOrder(ps []sudoku.Puzzle) []int {
+	order := make([]int, len(ps))
+	for i := range order {
+		order[i] = i
+	}
+	if !db.d.postgres {
+		return order
+	}
+	keys := make([][]byte, len(ps))
+	for i := range ps {
+		keys[i] = ps[i].Givens.Key()
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return bytes.Compare(keys[a], keys[b]) })
+	return order
 }
 
 // commitMany commits a SubmitMany or AddMany request in one transaction.

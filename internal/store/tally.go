@@ -100,9 +100,9 @@ func (t *tally) addNew(ps []sudoku.Puzzle, dup []bool) {
 	}
 }
 
-// commit adds the tally to the counters, in tx. The counters' rows are
-// written in one order (grade_counts, counts, stat_buckets, each in key
-// order), the same in every transaction.
+// commit adds the tally to the counters of the transaction's shard, in
+// tx. The counters' rows are written in one order (grade_counts, counts,
+// stat_buckets, each in key order), the same in every transaction.
 func (t *tally) commit(tx *sql.Tx) error {
 	if t.total == 0 {
 		return nil
@@ -124,12 +124,12 @@ func (t *tally) commit(tx *sql.Tx) error {
 		for _, k := range grades {
 			args = append(args, k.grade, k.technique, t.grades[k])
 		}
-		if _, err := tx.Exec(t.d.sql(`INSERT INTO grade_counts AS g (grade, technique, n) VALUES `+rowsOf(3, len(grades))+`
-ON CONFLICT (grade, technique) DO UPDATE SET n = g.n + excluded.n`), args...); err != nil {
+		if _, err := tx.Exec(t.d.sql(`INSERT INTO grade_counts AS g (shard, grade, technique, n) VALUES `+rowsOf(t.d.shard, 3, len(grades))+`
+ON CONFLICT (grade, technique`+t.d.shardKey+`) DO UPDATE SET n = g.n + excluded.n`), args...); err != nil {
 			return fmt.Errorf("count grades: %w", err)
 		}
 	}
-	if _, err := tx.Exec(t.d.sql("UPDATE counts SET total = total + ?, uniq = uniq + ?, submissions = submissions + ? WHERE id = 1"),
+	if _, err := tx.Exec(t.d.sql("UPDATE counts SET total = total + ?, uniq = uniq + ?, submissions = submissions + ? WHERE id = "+t.d.shard),
 		t.total, t.uniq, t.total); err != nil {
 		return fmt.Errorf("count: %w", err)
 	}
@@ -141,15 +141,16 @@ ON CONFLICT (grade, technique) DO UPDATE SET n = g.n + excluded.n`), args...); e
 		c := t.buckets[b]
 		args = append(args, b.kind, b.k, c[0], c[1])
 	}
-	if _, err := tx.Exec(t.d.sql(`INSERT INTO stat_buckets AS s (kind, bucket, n, uniq) VALUES `+rowsOf(4, len(buckets))+`
-ON CONFLICT (kind, bucket) DO UPDATE SET n = s.n + excluded.n, uniq = s.uniq + excluded.uniq`), args...); err != nil {
+	if _, err := tx.Exec(t.d.sql(`INSERT INTO stat_buckets AS s (shard, kind, bucket, n, uniq) VALUES `+rowsOf(t.d.shard, 4, len(buckets))+`
+ON CONFLICT (kind, bucket`+t.d.shardKey+`) DO UPDATE SET n = s.n + excluded.n, uniq = s.uniq + excluded.uniq`), args...); err != nil {
 		return fmt.Errorf("count: %w", err)
 	}
 	return nil
 }
 
-// rowsOf writes the placeholders of n rows of cols values: (?, ?), (?, ?).
-func rowsOf(cols, n int) string {
-	row := "(" + strings.TrimSuffix(strings.Repeat("?, ", cols), ", ") + ")"
+// rowsOf writes the values of n rows, each first, then cols placeholders:
+// (first, ?, ?), (first, ?, ?).
+func rowsOf(first string, cols, n int) string {
+	row := "(" + first + strings.Repeat(", ?", cols) + ")"
 	return strings.TrimSuffix(strings.Repeat(row+", ", n), ", ")
 }

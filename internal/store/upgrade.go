@@ -151,11 +151,11 @@ func (db *DB) Remeasure(ctx context.Context, ps []sudoku.Puzzle) error {
 				return fmt.Errorf("puzzle %d with givens %s is not archived (%d rows, %v)", p.ID, p.Givens, n, err)
 			}
 		}
-		if _, err := tx.Exec(db.d.sql("UPDATE counts SET classes = classes + ?, uniq_classes = uniq_classes + ? WHERE id = 1"), classes, uniq); err != nil {
+		if _, err := tx.Exec(db.d.sql("UPDATE counts SET classes = classes + ?, uniq_classes = uniq_classes + ? WHERE id = "+db.d.shard), classes, uniq); err != nil {
 			return err
 		}
 		for _, b := range slices.Sorted(maps.Keys(heads)) {
-			if _, err := tx.Exec(db.d.sql(`INSERT INTO stat_buckets AS s (kind, bucket, n, uniq, heads) VALUES ('backtracks', ?, 0, 0, ?)`+onHeadBucketSQL), b, heads[b]); err != nil {
+			if _, err := tx.Exec(db.d.sql(`INSERT INTO stat_buckets AS s (shard, kind, bucket, n, uniq, heads) VALUES (`+db.d.shard+`, 'backtracks', ?, 0, 0, ?)`+onHeadBucketSQL(db.d)), b, heads[b]); err != nil {
 				return err
 			}
 		}
@@ -208,7 +208,17 @@ func (db *DB) setGradesArrays(ctx context.Context, ps []sudoku.Puzzle) error {
 	for i := range ps {
 		args = appendArgs(args, setGradesColumns, &ps[i])
 	}
-	err := db.write(ctx, func(tx *sql.Tx) error {
+	ids := make([]int64, n)
+	for i := range ps {
+		ids[i] = ps[i].ID
+	}
+	// One shard, so grading runs beside the submissions of every server:
+	// the rows are locked in givens-key order first, the lock order of a
+	// one-shard transaction (see tx.go).
+	err := db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
+		if _, err := tx.Exec("SELECT 1 FROM puzzles WHERE id = ANY($1) ORDER BY givens_key FOR UPDATE", ids); err != nil {
+			return err
+		}
 		_, err := tx.Exec(setGradesArraysSQL, unnestArgs(setGradesColumns, args, n)...)
 		return err
 	})
@@ -240,8 +250,14 @@ FROM unnest(` + strings.Join(arrays, ", ") + ") AS u (" + names(setGradesColumns
 WHERE p.id = u.id`
 }()
 
-// write runs fn in a transaction of the writer goroutine.
+// write runs fn in a transaction of the writer goroutine that holds every
+// counter shard.
 func (db *DB) write(ctx context.Context, fn func(*sql.Tx) error) error {
-	_, err := db.do(ctx, &op{ctx: ctx, w: maintenance{func(*sql.Conn) error { return db.inTx(fn) }}})
+	return db.writeIn(ctx, allShards, fn)
+}
+
+// writeIn runs fn in a transaction of scope of the writer goroutine.
+func (db *DB) writeIn(ctx context.Context, scope txScope, fn func(*sql.Tx) error) error {
+	_, err := db.do(ctx, &op{ctx: ctx, w: maintenance{func(*sql.Conn) error { return db.inScopedTx(scope, fn) }}})
 	return err
 }

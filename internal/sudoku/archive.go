@@ -10,15 +10,20 @@ import (
 // the fields that need a database (id, submitted_at, submissions) are left out
 // when zero, so `sudoku solve --json` prints the same object without them.
 type Puzzle struct {
-	ID            int64     `json:"id,omitzero"`
-	Givens        Grid      `json:"puzzle"`
-	Canonical     Grid      `json:"canonical"` // the same for every way of writing the puzzle; see Canonical
-	Solution      Grid      `json:"solution"`
-	Clues         int       `json:"clues"`
-	Solutions     int       `json:"solutions"`
-	Unique        bool      `json:"unique"`
-	Backtracks    int64     `json:"backtracks"`
-	Band          Band      `json:"band"` // BandFor(Solutions, Backtracks), set by Rate and by the archive
+	ID         int64 `json:"id,omitzero"`
+	Givens     Grid  `json:"puzzle"`
+	Canonical  Grid  `json:"canonical"` // the same for every way of writing the puzzle; see Canonical
+	Solution   Grid  `json:"solution"`
+	Clues      int   `json:"clues"`
+	Solutions  int   `json:"solutions"`
+	Unique     bool  `json:"unique"`
+	Backtracks int64 `json:"backtracks"`
+	// Band is BandOf(GradeTenths()): the grade's band, "" while the
+	// puzzle has no grade (several solutions, or not graded yet) and while
+	// the archive grades it again (GradeVersion ""). Whoever sets Grade
+	// sets Band (SetGradeStatus, SetGradeTenths, SetGrade: package logic
+	// and the archive's reads call them).
+	Band          Band      `json:"band"`
 	Guesses       int64     `json:"guesses"`
 	Nodes         int64     `json:"nodes"`
 	SolveNS       int64     `json:"solve_ns"`
@@ -37,9 +42,52 @@ type Puzzle struct {
 	Grade      *float64 `json:"grade"`
 	GradeFloor bool     `json:"grade_floor"`
 	Technique  string   `json:"technique,omitempty"`
+	// GradeEP is the hardest step up to and including the first placement,
+	// GradeED the grade of the first step (Sudoku Explainer's other two
+	// figures: GradeED <= GradeEP <= Grade), nil when Grade is; Techniques
+	// names every technique the logical path used, each once, easiest
+	// first (empty when there is no grade).
+	GradeEP    *float64   `json:"grade_ep"`
+	GradeED    *float64   `json:"grade_ed"`
+	Techniques Techniques `json:"techniques"`
 	// GradeVersion names the logical solver that graded the puzzle (or
 	// found it has several solutions, so no grade); "" while not graded.
 	GradeVersion string `json:"-"`
+	// GradeStatus says where the grade is: done, pending (the puzzle is
+	// archived and waits for the graders) or none (several solutions, or
+	// no grade possible). SetGradeStatus derives it from the fields above.
+	GradeStatus GradeStatus `json:"grade_status"`
+}
+
+// GradeStatus is the state of a puzzle's grade (the contract's
+// grade_status).
+type GradeStatus string
+
+// The states of a grade.
+const (
+	GradeDone    GradeStatus = "done"
+	GradePending GradeStatus = "pending"
+	GradeNone    GradeStatus = "none"
+)
+
+// SetGradeStatus sets p.GradeStatus from the grade fields: none for a
+// puzzle with several solutions or a graded one without a grade (a full
+// grid), pending while no solver has graded it, done otherwise; and p.Band
+// with it: the grade's band when done, none otherwise (as the archive's
+// band column, migration 00011).
+func (p *Puzzle) SetGradeStatus() {
+	switch {
+	case p.Solutions > 1 || p.GradeVersion != "" && p.Grade == nil:
+		p.GradeStatus = GradeNone
+	case p.GradeVersion == "":
+		p.GradeStatus = GradePending
+	default:
+		p.GradeStatus = GradeDone
+	}
+	p.Band = ""
+	if p.GradeStatus == GradeDone {
+		p.Band = BandOf(p.GradeTenths())
+	}
 }
 
 // GradeTenths returns the grade in tenths (72 for 7.2), 0 for none: the
@@ -51,14 +99,38 @@ func (p *Puzzle) GradeTenths() int64 {
 	return int64(*p.Grade*10 + 0.5)
 }
 
-// SetGradeTenths sets Grade from tenths, nil for 0.
+// TenthsOf returns g in tenths (72 for 7.2), 0 for nil.
+func TenthsOf(g *float64) int64 {
+	if g == nil {
+		return 0
+	}
+	return int64(*g*10 + 0.5)
+}
+
+// FromTenths returns the grade of t tenths, nil for 0.
+func FromTenths(t int64) *float64 {
+	if t <= 0 {
+		return nil
+	}
+	g := float64(t) / 10
+	return &g
+}
+
+// SetGradeTenths sets Grade from tenths, nil for 0, and Band with it.
 func (p *Puzzle) SetGradeTenths(t int64) {
+	p.Band = BandOf(t)
 	if t <= 0 {
 		p.Grade = nil
 		return
 	}
 	g := float64(t) / 10
 	p.Grade = &g
+}
+
+// SetGrade sets Grade to g (nil for none) and Band with it.
+func (p *Puzzle) SetGrade(g *float64) {
+	p.Grade = g
+	p.Band = BandOf(p.GradeTenths())
 }
 
 // ErrNoGivens refuses to archive a grid without a single given: every full

@@ -53,7 +53,7 @@ func (s *Server) apiSubmit(c echo.Context) error {
 		return sudoku.ErrNoGivens
 	}
 	ctx := c.Request().Context()
-	p, err := s.rate(ctx, g)
+	p, err := s.rate(ctx, g, false)
 	if err != nil {
 		return err
 	}
@@ -61,6 +61,7 @@ func (s *Server) apiSubmit(c echo.Context) error {
 	if err != nil {
 		return fmt.Errorf("archive puzzle %s: %w", g, err)
 	}
+	s.graded()
 	if dup {
 		return c.JSON(http.StatusOK, submitResponse{Puzzle: stored, Duplicate: true})
 	}
@@ -74,21 +75,23 @@ func (s *Server) apiSolve(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p, err := s.rate(c.Request().Context(), g)
+	p, err := s.rate(c.Request().Context(), g, true)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, p)
 }
 
-// rate solves, measures and grades g in a turn of the search gate. The
-// grade gets logic.RequestBudget: a puzzle that needs more is stored
-// ungraded and graded by the server's background grader moments later.
-func (s *Server) rate(ctx context.Context, g sudoku.Grid) (sudoku.Puzzle, error) {
+// rate solves and measures g in a turn of the search gate, and with grade
+// grades it too, within logic.RequestBudget (for /api/solve, which stores
+// nothing). A puzzle to archive is not graded here: the server's graders
+// grade it after it is acknowledged (see bulk.Graders), so a hard puzzle
+// costs a submission no more than an easy one.
+func (s *Server) rate(ctx context.Context, g sudoku.Grid, grade bool) (sudoku.Puzzle, error) {
 	var p sudoku.Puzzle
 	err := s.searching(ctx, func() error {
 		var err error
-		if p, err = sudoku.Rate(g, s.solveOptions(ctx)); err == nil {
+		if p, err = sudoku.Rate(g, s.solveOptions(ctx)); err == nil && grade {
 			logic.GradeWithin(&p, logic.RequestBudget)
 		}
 		return err

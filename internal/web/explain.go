@@ -17,6 +17,9 @@ type explainResponse struct {
 	Grade      float64      `json:"grade"`
 	Technique  string       `json:"technique"`
 	GradeFloor bool         `json:"grade_floor"`
+	GradeEP    float64      `json:"grade_ep"`
+	GradeED    float64      `json:"grade_ed"`
+	Techniques []string     `json:"techniques"`
 	Steps      []logic.Step `json:"steps"`
 }
 
@@ -47,7 +50,9 @@ func (s *Server) apiExplain(c echo.Context) error {
 	if steps == nil {
 		steps = []logic.Step{}
 	}
-	return c.JSON(http.StatusOK, explainResponse{Grade: r.Grade, Technique: r.Technique, GradeFloor: r.Floor, Steps: steps})
+	f := logic.FiguresOf(r)
+	return c.JSON(http.StatusOK, explainResponse{Grade: r.Grade, Technique: r.Technique, GradeFloor: r.Floor,
+		GradeEP: f.EP, GradeED: f.ED, Techniques: f.Techniques, Steps: steps})
 }
 
 // hintRequest is the body of POST /api/hint.

@@ -21,9 +21,9 @@ import (
 )
 
 // GenerateBudget is how long a request may look for a new puzzle before it
-// is answered 422: enough for every band but the rarest (an extreme puzzle
-// takes about 6 s of one core on average, a symmetric fiendish or extreme
-// one far longer; `sudoku generate` has a minute).
+// is answered 422: every band takes well under a second of one core on
+// average (BenchmarkGenerate), a narrow grade range may take longer
+// (`sudoku generate` has a minute).
 const GenerateBudget = 3 * time.Second
 
 // generateRequest is the body of POST /api/generate.
@@ -184,8 +184,10 @@ func formTarget(f *templates.GenerateForm) (generate.Target, error) {
 // The puzzle of the day: package daily holds the policy (which puzzle for
 // which date, chosen ahead by the server's keeper, Serve); the handlers
 // only read what the archive recorded. A GET never generates and never
-// writes, so no page of another site can make a visitor's browser archive
-// anything, and reading a date never waits on choosing another.
+// writes; the first request for a date not chosen yet wakes the keeper
+// (which then chooses the window's few dates, each once for good) and
+// waits a little for it, so reading a date never waits on choosing another
+// and no other site can make a visitor's browser archive more than those.
 
 // requestedDaily returns the date a request asks for (?date, today
 // without) and that date's puzzle as recorded: 503 with Retry-After while
@@ -196,9 +198,31 @@ func (s *Server) requestedDaily(c echo.Context) (time.Time, sudoku.Puzzle, error
 	if err != nil {
 		return d, sudoku.Puzzle{}, err
 	}
-	p, err := daily.Read(c.Request().Context(), s.archive, d, now)
+	ctx := c.Request().Context()
+	p, err := daily.Read(ctx, s.archive, d, now)
+	var notYet *daily.NotChosenError
+	if !errors.As(err, &notYet) {
+		return d, p, err
+	}
+	// The keeper starts choosing at the first request for the daily (see
+	// daily.Keeper.Run); this reader waits a little for it, reading only.
+	s.dailies.Wake()
+	for wait := time.Now().Add(dailyWait); s.dailies.Running() && time.Now().Before(wait); {
+		select {
+		case <-ctx.Done():
+			return d, p, err
+		case <-time.After(100 * time.Millisecond):
+		}
+		if p, again := daily.Read(ctx, s.archive, d, now); again == nil {
+			return d, p, nil
+		}
+	}
 	return d, p, err
 }
+
+// dailyWait bounds how long a reader of a date not chosen yet waits for
+// the keeper before it is told to come back (503, Retry-After).
+const dailyWait = 3 * time.Second
 
 // dailyPage is GET /daily: 303 to the page of the date's puzzle (today's
 // without ?date).

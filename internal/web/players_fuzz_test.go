@@ -138,6 +138,10 @@ func TestNeedRoles(t *testing.T) {
 	fp := &fakePlayers{fakeArchive: &fakeArchive{}, attempts: map[int64]account.Attempt{}}
 	s := New(fp, Config{Logger: quiet})
 	cookie, _ := s.signer.NewSession()
+	forged := cookie[:len(cookie)-1] + "x"
+	if strings.HasSuffix(cookie, "x") {
+		forged = cookie[:len(cookie)-1] + "y"
+	}
 	for _, tc := range []struct {
 		method, path string
 		body         string
@@ -156,7 +160,7 @@ func TestNeedRoles(t *testing.T) {
 			name   string
 			cookie string
 			want   int
-		}{{"none", "", tc.none}, {"forged", cookie[:len(cookie)-1] + "x", tc.none}, {"player", cookie, tc.player}} {
+		}{{"none", "", tc.none}, {"forged", forged, tc.none}, {"player", cookie, tc.player}} {
 			r := request{method: tc.method, path: tc.path, body: tc.body}
 			if who.cookie != "" {
 				r.header = http.Header{"Cookie": {sessionCookie + "=" + who.cookie}}
@@ -164,6 +168,31 @@ func TestNeedRoles(t *testing.T) {
 			if rec := do(t, s, r); rec.Code != who.want {
 				t.Errorf("%s %s as %s: %d, want %d", tc.method, tc.path, who.name, rec.Code, who.want)
 			}
+		}
+	}
+}
+
+// TestSessionCookieFlags: the player cookie is HttpOnly and SameSite=Lax
+// always, Secure with Config.SecureCookies (serve --secure-cookies).
+func TestSessionCookieFlags(t *testing.T) {
+	for _, secure := range []bool{false, true} {
+		fp := &fakePlayers{fakeArchive: &fakeArchive{}, attempts: map[int64]account.Attempt{}}
+		s := New(fp, Config{Logger: quiet, SecureCookies: secure})
+		rec := post(t, s, "/api/attempts", `{"puzzle_id": 1}`)
+		if rec.Code != http.StatusCreated {
+			t.Fatalf("start: %d %s", rec.Code, rec.Body)
+		}
+		var ck *http.Cookie
+		for _, c := range rec.Result().Cookies() {
+			if c.Name == sessionCookie {
+				ck = c
+			}
+		}
+		if ck == nil || !ck.HttpOnly || ck.SameSite != http.SameSiteLaxMode || ck.Secure != secure {
+			t.Errorf("SecureCookies %v: cookie %+v", secure, ck)
+		}
+		if _, err := s.signer.Session(ck.Value); err != nil {
+			t.Errorf("the cookie is not signed by the server: %v", err)
 		}
 	}
 }

@@ -79,10 +79,14 @@ func methodNotAllowed(allow ...string) echo.HandlerFunc {
 	}
 }
 
-// healthz answers 200 "ok" once the database answers, 503 otherwise.
+// healthz answers 200 "ok" once the database answers, 503 otherwise;
+// with ?verbose, a JSON object that also gives the grade queue.
 func (s *Server) healthz(c echo.Context) error {
 	if err := s.archive.Ping(c.Request().Context()); err != nil {
 		return echo.NewHTTPError(http.StatusServiceUnavailable, "database unavailable").SetInternal(err)
+	}
+	if c.QueryParams().Has("verbose") {
+		return s.healthzVerbose(c)
 	}
 	return c.String(http.StatusOK, "ok")
 }

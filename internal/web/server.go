@@ -22,6 +22,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
+	"github.com/sudoku-archive/sudoku/internal/bulk"
 	"github.com/sudoku-archive/sudoku/internal/daily"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -115,6 +116,13 @@ type Config struct {
 	CSRFSecret []byte
 	// Logger receives request logs and 5xx errors; nil means slog.Default().
 	Logger *slog.Logger
+	// Graders grade the puzzles the server archives, after they are
+	// acknowledged (see bulk.Graders): the server wakes them after each
+	// write, tells their gate about every request it serves, and shows
+	// their queue on /healthz?verbose. nil: the archive is graded
+	// elsewhere (another server, `sudoku import`), the puzzles stay
+	// pending meanwhile.
+	Graders *bulk.Graders
 	// SecureCookies marks the session cookie Secure even on plain HTTP
 	// (behind a proxy that ends TLS); over TLS it is always Secure.
 	SecureCookies bool
@@ -284,6 +292,9 @@ func (s *Server) middleware() {
 			return nil
 		},
 	}))
+	if g := s.cfg.Graders; g != nil && g.Gate != nil {
+		e.Use(busy(g.Gate))
+	}
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
 		DisableStackAll:     true, // the panicking goroutine's stack is the one that matters
 		DisableErrorHandler: true, // return the error: the request logger hands it to handleError

@@ -69,7 +69,7 @@ func check(path string) error {
 		}
 		return json.NewEncoder(os.Stdout).Encode(s)
 	}
-	if err := db.QueryRow("SELECT total, uniq FROM counts WHERE id = 1").Scan(&s.Total, &s.Uniq); err != nil {
+	if err := db.QueryRow("SELECT sum(total), sum(uniq) FROM counts").Scan(&s.Total, &s.Uniq); err != nil {
 		return fmt.Errorf("counts: %w", err)
 	}
 	if err := db.QueryRow("SELECT count(*), count(*) FILTER (WHERE solutions = 1) FROM puzzles").Scan(&s.Rows, &s.UniqRows); err != nil {

@@ -1,0 +1,336 @@
+package bulk
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+// Graders is the archive's grading pipeline, the one owner of the grades
+// that follow a puzzle's acknowledgement: `sudoku serve` runs it for as long
+// as it serves (Run), `sudoku import` until the queue is empty (Drain).
+//
+// The queue is the database itself: the rows without a grade version
+// (store.DB's Ungraded, on the puzzles_pending index), so nothing pending is
+// held only in memory and a kill -9 loses nothing: the next start grades
+// what is left. One reader hands the rows out in id order (submission order)
+// to Workers goroutines, which grade them; the grades are committed in small
+// groups (at most Group rows, or what is finished after GroupDelay), so
+// stopping keeps everything finished. On ctx's end each worker finishes the
+// puzzle in its hands, the finished grades are committed, and Run returns.
+//
+// Gate, when set, is asked before each puzzle: graders then run only on the
+// cores requests leave idle (see Activity).
+type Graders struct {
+	DB         Ungraded
+	Grade      func(*sudoku.Puzzle) // sets Grade, GradeFloor, Technique, GradeVersion
+	Workers    int                  // 0 means GOMAXPROCS
+	Gate       *Activity            // nil: grade at once, on every worker
+	Group      int                  // rows a commit at most; 0 means 32
+	GroupDelay time.Duration        // a finished grade waits at most this for its group; 0 means 100 ms
+	Poll       time.Duration        // how often an empty queue is looked at again; 0 means 1 s
+	Progress   func(done, total int64)
+	// OnError receives an error of a read or a commit; Run waits a Poll
+	// and goes on. nil drops it.
+	OnError func(error)
+
+	wake   chan struct{}
+	once   sync.Once
+	queued atomic.Int64 // rows known pending at the last look, minus those graded since
+	done   atomic.Int64
+	failed atomic.Bool // a commit failed since the reader last looked
+}
+
+func (g *Graders) init() {
+	g.once.Do(func() { g.wake = make(chan struct{}, 1) })
+}
+
+// Wake tells a running pipeline that new rows may wait, so it looks at
+// once instead of at its next Poll.
+func (g *Graders) Wake() {
+	g.init()
+	select {
+	case g.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Queued returns how many rows waited for a grade at the pipeline's last
+// look at the database, less those it graded since (0 before it starts).
+func (g *Graders) Queued() int64 { return max(g.queued.Load(), 0) }
+
+// Pending counts the rows that wait for a grade now, in the database.
+func (g *Graders) Pending(ctx context.Context) (int64, error) {
+	return g.DB.CountUngraded(ctx)
+}
+
+// Graded returns how many rows the pipeline has graded and committed.
+func (g *Graders) Graded() int64 { return g.done.Load() }
+
+// Run grades pending rows until ctx is done, then returns nil once the
+// grades finished so far are committed.
+func (g *Graders) Run(ctx context.Context) error {
+	return g.run(ctx, false)
+}
+
+// Drain grades until no row is pending (or ctx is done) and returns how many
+// it graded. A read or commit error ends it.
+func (g *Graders) Drain(ctx context.Context) (int64, error) {
+	err := g.run(ctx, true)
+	return g.done.Load(), err
+}
+
+// graded is a finished grade, in the order its row was handed out.
+type graded struct {
+	seq int64
+	p   sudoku.Puzzle
+}
+
+func (g *Graders) run(ctx context.Context, drain bool) error {
+	g.init()
+	workers := g.WorkerCount()
+	classes := &classGrades{by: make(map[int64]classGrade)}
+	jobs := make(chan graded)
+	results := make(chan graded, workers)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			g.work(ctx, jobs, results, classes)
+		}()
+	}
+	var commitErr error
+	committed := make(chan struct{})
+	outstanding := &sync.WaitGroup{} // rows handed out, not yet committed
+	go func() {
+		defer close(committed)
+		commitErr = g.commit(ctx, results, outstanding)
+	}()
+	err := g.feed(ctx, jobs, outstanding, drain)
+	close(jobs)
+	wg.Wait()
+	close(results)
+	<-committed
+	if ctx.Err() != nil && !drain {
+		err = nil // stopped: what was finished is kept
+	}
+	if commitErr != nil && (err == nil || errors.Is(err, errCommit)) {
+		err = commitErr
+	}
+	return err
+}
+
+// errCommit ends a Drain whose commit failed (the error itself is
+// returned by the committer).
+var errCommit = errors.New("a commit of grades failed")
+
+// feedPage is how many pending rows the reader takes at a time.
+const feedPage = 256
+
+// feed hands the pending rows out in id order. When no row is left after
+// the last one handed out, it waits for the rows in hand to be committed and
+// looks again from the start (a row may have been committed late with a
+// lower id, on PostgreSQL, or withdrawn by ResetGrades), then waits for Wake
+// or Poll; with drain it returns instead.
+func (g *Graders) feed(ctx context.Context, jobs chan<- graded, outstanding *sync.WaitGroup, drain bool) error {
+	poll := g.Poll
+	if poll <= 0 {
+		poll = time.Second
+	}
+	var after, seq int64
+	g.count(ctx)
+	if g.Progress != nil {
+		g.Progress(0, g.Queued())
+	}
+	for ctx.Err() == nil {
+		ps, err := g.DB.Ungraded(ctx, after, feedPage)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if drain {
+				return err
+			}
+			g.report(err)
+			sleep(ctx, poll)
+			continue
+		}
+		for i := range ps {
+			outstanding.Add(1)
+			seq++
+			select {
+			case jobs <- graded{seq: seq, p: ps[i]}:
+			case <-ctx.Done():
+				outstanding.Done()
+				return ctx.Err()
+			}
+			after = ps[i].ID
+		}
+		if len(ps) == feedPage {
+			continue
+		}
+		outstanding.Wait()
+		if g.failed.Swap(false) {
+			if drain {
+				return errCommit
+			}
+			after = 0
+			sleep(ctx, poll) // the rows stay pending: try again later
+			continue
+		}
+		if after > 0 && len(ps) > 0 {
+			continue // look once more from after: rows may have come
+		}
+		if after > 0 {
+			after = 0 // once more from the start before resting
+			continue
+		}
+		if g.count(ctx); drain {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+		case <-g.wake:
+			g.count(ctx)
+		case <-time.After(poll):
+			g.count(ctx)
+		}
+	}
+	return ctx.Err()
+}
+
+// count refreshes Queued from the database.
+func (g *Graders) count(ctx context.Context) {
+	if n, err := g.DB.CountUngraded(ctx); err == nil {
+		g.queued.Store(n)
+	}
+}
+
+func (g *Graders) report(err error) {
+	if g.OnError != nil {
+		g.OnError(err)
+	}
+}
+
+// work grades the rows it is handed until jobs is closed or ctx is done;
+// a puzzle it has started it finishes and hands on.
+func (g *Graders) work(ctx context.Context, jobs <-chan graded, results chan<- graded, classes *classGrades) {
+	for {
+		var j graded
+		var ok bool
+		select {
+		case j, ok = <-jobs:
+		case <-ctx.Done():
+		}
+		if !ok || ctx.Err() != nil {
+			if ok {
+				results <- graded{seq: -1} // handed out, not graded: not committed
+			}
+			return
+		}
+		if g.Gate != nil && g.Gate.waitTurn(ctx) != nil {
+			results <- graded{seq: -1}
+			return
+		}
+		classes.grade(&j.p, g.Grade)
+		if g.Gate != nil {
+			g.Gate.endTurn()
+		}
+		results <- j
+	}
+}
+
+// commit stores finished grades in groups until results is closed. After
+// ctx's end it still commits what the workers finished, under a context of
+// its own with a short deadline.
+func (g *Graders) commit(ctx context.Context, results <-chan graded, outstanding *sync.WaitGroup) error {
+	size, delay := g.Group, g.GroupDelay
+	if size <= 0 {
+		size = 32
+	}
+	if delay <= 0 {
+		delay = 100 * time.Millisecond
+	}
+	var group []sudoku.Puzzle
+	var handed int // results taken, graded or not, for outstanding
+	var firstErr error
+	flush := func() {
+		if len(group) > 0 {
+			wctx := ctx
+			if ctx.Err() != nil {
+				var cancel context.CancelFunc
+				wctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+				defer cancel()
+			}
+			slices.SortFunc(group, func(a, b sudoku.Puzzle) int { return int(a.ID - b.ID) })
+			if err := g.DB.SetGrades(wctx, group); err != nil {
+				g.failed.Store(true)
+				g.report(err)
+				if firstErr == nil {
+					firstErr = err
+				}
+			} else {
+				n := g.done.Add(int64(len(group)))
+				g.queued.Add(-int64(len(group)))
+				if g.Progress != nil {
+					g.Progress(n, n+g.Queued())
+				}
+			}
+		}
+		group = group[:0]
+		for ; handed > 0; handed-- {
+			outstanding.Done()
+		}
+	}
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	for {
+		select {
+		case r, ok := <-results:
+			if !ok {
+				flush()
+				return firstErr
+			}
+			if r.seq < 0 { // handed out, not graded: it stays pending
+				outstanding.Done()
+				continue
+			}
+			handed++
+			if len(group) == 0 {
+				timer.Reset(delay)
+			}
+			group = append(group, r.p)
+			if len(group) >= size {
+				timer.Stop()
+				flush()
+			}
+		case <-timer.C:
+			flush()
+		}
+	}
+}
+
+// sleep waits d or until ctx is done.
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
+
+// WorkerCount returns how many workers Run starts.
+func (g *Graders) WorkerCount() int {
+	if g.Workers > 0 {
+		return g.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}

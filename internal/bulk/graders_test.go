@@ -1,0 +1,184 @@
+package bulk
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/sudoku-archive/sudoku/internal/logic"
+	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/store"
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+// pendingRows rates the first n puzzles of the named collection and archives
+// them ungraded, returning them in id order.
+func pendingRows(t *testing.T, db *store.DB, name string, n int) []sudoku.Puzzle {
+	t.Helper()
+	var ps []sudoku.Puzzle
+	for _, line := range puzzletest.Lines(t, name, n) {
+		g, err := sudoku.Parse(line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := sudoku.Rate(g, sudoku.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps = append(ps, p)
+	}
+	if _, err := db.AddMany(context.Background(), ps); err != nil {
+		t.Fatal(err)
+	}
+	for i := range ps {
+		stored, err := db.PuzzleByGivens(context.Background(), ps[i].Givens)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps[i] = stored
+	}
+	return ps
+}
+
+// TestGradersRunInOrder: the pipeline grades the pending rows in id order
+// (submission order), commits them, with the figures, and takes the rows
+// archived while it runs once woken.
+func TestGradersRunInOrder(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	db := mustOpenDB(t, filepath.Join(t.TempDir(), "graders.db"))
+	ps := pendingRows(t, db, puzzletest.Top1465, 40)
+	var mu sync.Mutex
+	var order []int64
+	g := &Graders{DB: db, Workers: 1, Group: 4, Poll: time.Hour, Grade: func(p *sudoku.Puzzle) {
+		mu.Lock()
+		order = append(order, p.ID)
+		mu.Unlock()
+		logic.GradePuzzle(p)
+	}}
+	done := make(chan error, 1)
+	go func() { done <- g.Run(ctx) }()
+	waitQueue(t, db, 0)
+	if !slices.IsSorted(order) || len(order) != len(ps) {
+		t.Errorf("graded ids %v, want the %d rows in id order", order, len(ps))
+	}
+	more := pendingRows(t, db, puzzletest.Forum1106, 5)
+	g.Wake() // Poll is an hour: only the wake finds them
+	waitQueue(t, db, 0)
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("Run after its context ended: %v, want nil", err)
+	}
+	for _, p := range append(ps, more...) {
+		got, err := db.Puzzle(context.Background(), p.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := p
+		logic.GradePuzzle(&want)
+		if got.GradeStatus != sudoku.GradeDone || *got.Grade != *want.Grade || *got.GradeEP != *want.GradeEP ||
+			*got.GradeED != *want.GradeED || got.Techniques != want.Techniques {
+			t.Errorf("puzzle %d: status %s grade %v ep %v ed %v %q; want done %v %v %v %q", p.ID, got.GradeStatus,
+				*got.Grade, *got.GradeEP, *got.GradeED, got.Techniques, *want.Grade, *want.GradeEP, *want.GradeED, want.Techniques)
+		}
+	}
+	if g.Graded() != int64(len(ps)+len(more)) || g.Queued() != 0 {
+		t.Errorf("Graded %d, Queued %d; want %d and 0", g.Graded(), g.Queued(), len(ps)+len(more))
+	}
+}
+
+// waitQueue waits until n rows are pending.
+func waitQueue(t *testing.T, db *store.DB, n int64) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		left, err := db.CountUngraded(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if left == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d rows pending after a minute, want %d", left, n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestGradersStopKeepsFinished: stopped mid-queue, the pipeline returns
+// after the puzzles in its workers' hands, and every grade it finished is
+// committed: the ones it had not reached stay pending, nothing is lost.
+func TestGradersStopKeepsFinished(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	db := mustOpenDB(t, filepath.Join(t.TempDir(), "stop.db"))
+	ps := pendingRows(t, db, puzzletest.Top1465, 30)
+	var mu sync.Mutex
+	finished := map[int64]bool{}
+	g := &Graders{DB: db, Workers: 2, Group: 1000, GroupDelay: time.Hour, Grade: func(p *sudoku.Puzzle) {
+		logic.GradePuzzle(p)
+		mu.Lock()
+		defer mu.Unlock()
+		finished[p.ID] = true
+		if len(finished) == 10 {
+			cancel() // mid-queue, with a group of 1,000 not yet full
+		}
+	}}
+	start := time.Now()
+	if err := g.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("Run took %v to stop", d)
+	}
+	var graded int
+	for _, p := range ps {
+		got, err := db.Puzzle(context.Background(), p.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case finished[p.ID] && got.GradeStatus != sudoku.GradeDone:
+			t.Errorf("puzzle %d was graded before the stop but is %s", p.ID, got.GradeStatus)
+		case !finished[p.ID] && got.GradeStatus != sudoku.GradePending:
+			t.Errorf("puzzle %d was never graded but is %s", p.ID, got.GradeStatus)
+		case finished[p.ID]:
+			graded++
+		}
+	}
+	if graded < 10 || graded >= len(ps) {
+		t.Errorf("%d of %d rows graded at the stop, want from 10 to fewer than all", graded, len(ps))
+	}
+}
+
+// TestActivityGate: a grader waits while requests hold the cores, and
+// goes on when they leave.
+func TestActivityGate(t *testing.T) {
+	a := &Activity{cores: 2}
+	a.Enter()
+	a.Enter()
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if err := a.waitTurn(ctx); err == nil {
+		t.Fatal("a grader got a turn while requests held both cores")
+	}
+	a.Leave()
+	if err := a.waitTurn(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	// One core is a request's, one a grader's: a second grader waits.
+	ctx2, cancel2 := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel2()
+	if err := a.waitTurn(ctx2); err == nil {
+		t.Fatal("a second grader got a turn with every core taken")
+	}
+	a.endTurn()
+	a.Leave()
+	if err := a.waitTurn(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	a.endTurn()
+}

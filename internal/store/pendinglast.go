@@ -1,0 +1,49 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"math"
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+// The grade order puts the puzzles without a grade (pending, or with
+// several solutions: grade 0 in the table) after the graded ones in both
+// directions (the contract). Descending, that is the index's own order;
+// ascending, the listing is two walks of the same index: the graded rows
+// (grade 1 and up) by grade, then the ungraded ones (grade 0) by id. A key
+// (0, id) is one of the second walk, so cursors need no new field.
+
+// pendingLast reports whether q's listing walks the graded rows first,
+// then the ungraded: an ascending grade order with no grade range (a range
+// leaves the ungraded out).
+func pendingLast(q sudoku.ListQuery) bool {
+	return q.Sort == sudoku.SortGrade && !q.Desc && gradeRange(q) == nil
+}
+
+// fetchPendingLast is fetch for a pendingLast listing l: forward (l.desc
+// false) the graded rows then the ungraded, backward the other way round,
+// from the row with key from (nil: from the start of that direction).
+func (db *DB) fetchPendingLast(ctx context.Context, tx *sql.Tx, l listing, from []int64, n int) ([]sudoku.Puzzle, error) {
+	graded, ungraded := l, l
+	graded.listKey.grades, graded.grades = true, [2]int64{1, math.MaxInt64}
+	ungraded.listKey.grades, ungraded.grades = true, [2]int64{0, 0}
+	inUngraded := from != nil && from[0] == 0
+	first, second := graded, ungraded
+	firstFrom := from
+	switch {
+	case !l.desc && inUngraded:
+		return db.fetch(ctx, tx, ungraded, from, n)
+	case l.desc && from != nil && !inUngraded:
+		return db.fetch(ctx, tx, graded, from, n)
+	case l.desc:
+		first, second = ungraded, graded
+	}
+	ps, err := db.fetch(ctx, tx, first, firstFrom, n)
+	if err != nil || len(ps) == n {
+		return ps, err
+	}
+	more, err := db.fetch(ctx, tx, second, nil, n-len(ps))
+	return append(ps, more...), err
+}

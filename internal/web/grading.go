@@ -1,0 +1,53 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/sudoku-archive/sudoku/internal/bulk"
+)
+
+// busy tells the graders' gate about every request while it is served, so
+// the graders take only the cores requests leave idle.
+func busy(a *bulk.Activity) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			a.Enter()
+			defer a.Leave()
+			return next(c)
+		}
+	}
+}
+
+// graded wakes the graders after puzzles were archived, so a new puzzle's
+// grade follows at once when the cores are idle.
+func (s *Server) graded() {
+	if s.cfg.Graders != nil {
+		s.cfg.Graders.Wake()
+	}
+}
+
+// healthVerbose is the answer to GET /healthz?verbose.
+type healthVerbose struct {
+	Status string `json:"status"`
+	// GradeQueue is how many puzzles wait for their grade, null when
+	// this server runs no graders.
+	GradeQueue *int64 `json:"grade_queue"`
+	Graders    int    `json:"graders"`
+}
+
+// healthzVerbose answers /healthz?verbose: the database answers, and the
+// grade queue.
+func (s *Server) healthzVerbose(c echo.Context) error {
+	h := healthVerbose{Status: "ok"}
+	if g := s.cfg.Graders; g != nil {
+		n, err := g.Pending(c.Request().Context())
+		if err != nil {
+			return fmt.Errorf("count the grade queue: %w", err)
+		}
+		h.GradeQueue, h.Graders = &n, g.WorkerCount()
+	}
+	return c.JSON(http.StatusOK, h)
+}
