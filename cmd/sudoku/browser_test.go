@@ -47,7 +47,9 @@ func TestBrowser(t *testing.T) {
 // startBrowserServer runs `sudoku serve` on a free loopback port over a
 // new database, through run as main calls it, and returns its base URL
 // once /healthz answers. The server stops when the test ends.
-func startBrowserServer(t *testing.T, db string) string {
+// Extra flags come after the defaults, so they can override them (the
+// last of a repeated flag wins).
+func startBrowserServer(t *testing.T, db string, extra ...string) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -59,7 +61,8 @@ func startBrowserServer(t *testing.T, db string) string {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, []string{"serve", "--addr", addr, "--db", db, "--daily=false"}, func(string) string { return "" },
+		args := append([]string{"serve", "--addr", addr, "--db", db, "--daily=false"}, extra...)
+		done <- run(ctx, args, func(string) string { return "" },
 			strings.NewReader(""), io.Discard, &logs)
 	}()
 	t.Cleanup(func() {
