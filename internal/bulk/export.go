@@ -357,6 +357,12 @@ func appendJSON(b []byte, p sudoku.Puzzle) ([]byte, error) {
 	} else {
 		b = append(b, "null"...)
 	}
+	return append(appendJSONGrades(b, p), '}'), nil
+}
+
+// appendJSONGrades appends the grade fields of p's JSON object, from
+// "grade" to "grade_status"; appendJSON checked the strings are plain.
+func appendJSONGrades(b []byte, p sudoku.Puzzle) []byte {
 	b = append(b, `,"grade":`...)
 	if p.Grade != nil {
 		b = strconv.AppendFloat(b, *p.Grade, 'f', -1, 64)
@@ -381,7 +387,7 @@ func appendJSON(b []byte, p sudoku.Puzzle) ([]byte, error) {
 	}
 	b = append(b, `],"grade_status":"`...)
 	b = append(b, p.GradeStatus...)
-	return append(b, `"}`...), nil
+	return append(b, '"')
 }
 
 // appendGrade appends a grade as JSON: the number, or null.
