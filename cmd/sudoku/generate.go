@@ -49,38 +49,16 @@ func runGenerate(ctx context.Context, e *env, args []string) error {
 	if fs.NArg() > 0 {
 		return errUsage{fmt.Sprintf("generate: unexpected argument %q", fs.Arg(0))}
 	}
-	var t generate.Target
-	switch {
-	case *band != "" && *grade != "":
-		return errUsage{"generate: give --band or --grade, not both"}
-	case *grade != "":
-		var err error
-		if t, err = generate.ParseGrade("--grade", *grade); err != nil {
-			return errUsage{"generate: " + err.Error()}
-		}
-	default:
-		t.Band = sudoku.BandMedium
-		if *band != "" {
-			t.Band = sudoku.Band(*band)
-		}
-		if err := t.Validate(); err != nil {
-			return errUsage{"generate: --band: " + err.Error()}
-		}
+	t, err := generateTarget(*band, *grade)
+	if err != nil {
+		return err
 	}
 	if *budget <= 0 {
 		return errUsage{"generate: --budget must be positive"}
 	}
-	var seed uint64
-	if *seedText == "" {
-		var b [8]byte
-		rand.Read(b[:])
-		seed = binary.LittleEndian.Uint64(b[:]) >> 1 // fits an int64 too, for scripts
-		fmt.Fprintf(e.stderr, "sudoku generate: seed %d\n", seed)
-	} else {
-		var err error
-		if seed, err = strconv.ParseUint(*seedText, 10, 64); err != nil {
-			return errUsage{fmt.Sprintf("generate: --seed %q: use a whole number from 0 to %d", *seedText, uint64(1<<64-1))}
-		}
+	seed, err := generateSeed(e, *seedText)
+	if err != nil {
+		return err
 	}
 
 	g := &generateCmd{target: t, count: int(*count), symmetric: *symmetric, seed: seed,
@@ -94,7 +72,7 @@ func runGenerate(ctx context.Context, e *env, args []string) error {
 		g.db = db
 	}
 	g.bar = newCountBar(e.stderr, "generating")
-	err := bulk.Ordered(ctx, 0, g.read, g.work, g.emit)
+	err = bulk.Ordered(ctx, 0, g.read, g.work, g.emit)
 	if err == nil {
 		err = g.flush(ctx)
 	}
@@ -112,6 +90,47 @@ func runGenerate(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stderr, "archived %d puzzles\n", g.archived)
 	}
 	return nil
+}
+
+// generateTarget is the band or grade range that --band and --grade ask
+// for: medium when neither is given, a usage error when both are.
+func generateTarget(band, grade string) (generate.Target, error) {
+	var t generate.Target
+	switch {
+	case band != "" && grade != "":
+		return t, errUsage{"generate: give --band or --grade, not both"}
+	case grade != "":
+		var err error
+		if t, err = generate.ParseGrade("--grade", grade); err != nil {
+			return t, errUsage{"generate: " + err.Error()}
+		}
+	default:
+		t.Band = sudoku.BandMedium
+		if band != "" {
+			t.Band = sudoku.Band(band)
+		}
+		if err := t.Validate(); err != nil {
+			return t, errUsage{"generate: --band: " + err.Error()}
+		}
+	}
+	return t, nil
+}
+
+// generateSeed is the seed of --seed, or a random one (printed on stderr, so
+// the run can be reproduced) when it is left out.
+func generateSeed(e *env, text string) (uint64, error) {
+	if text == "" {
+		var b [8]byte
+		rand.Read(b[:])
+		seed := binary.LittleEndian.Uint64(b[:]) >> 1 // fits an int64 too, for scripts
+		fmt.Fprintf(e.stderr, "sudoku generate: seed %d\n", seed)
+		return seed, nil
+	}
+	seed, err := strconv.ParseUint(text, 10, 64)
+	if err != nil {
+		return 0, errUsage{fmt.Sprintf("generate: --seed %q: use a whole number from 0 to %d", text, uint64(1<<64-1))}
+	}
+	return seed, nil
 }
 
 // generateCmd is one `sudoku generate` run, a pipeline of three stages

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/sudoku-archive/sudoku/internal/bulk"
+	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/web"
 )
 
@@ -32,30 +33,11 @@ func runImport(ctx context.Context, e *env, args []string) error {
 		return errUsage{"import: no FILE given ('-' reads standard input)"}
 	}
 
-	// Open every file before the first puzzle is archived, so a typo in the
-	// last name does not leave a half-done import.
-	var (
-		inputs []bulk.Input
-		total  int64 // bytes to read, -1 when unknown (standard input)
-	)
-	for _, name := range fs.Args() {
-		if name == "-" {
-			inputs = append(inputs, bulk.Input{Name: "-", Reader: e.stdin})
-			total = -1
-			continue
-		}
-		f, err := os.Open(name)
-		if err != nil {
-			return fmt.Errorf("import: %w", err)
-		}
-		defer f.Close()
-		if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-			total = -1
-		} else if total >= 0 {
-			total += st.Size()
-		}
-		inputs = append(inputs, bulk.Input{Name: name, Reader: f})
+	inputs, total, closeInputs, err := openInputs(e, fs.Args())
+	if err != nil {
+		return err
 	}
+	defer closeInputs()
 
 	db, err := openOrCreate(ctx, e, *dbPath)
 	if err != nil {
@@ -81,23 +63,58 @@ func runImport(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "equivalent to archived puzzles: %d\n", sum.Equivalents)
 	}
 	if err == nil {
-		// The grades come after the commit (see docs/engine.md): what is
-		// counted above is archived whatever happens to this pass.
-		if _, gerr := gradeArchive(ctx, e, db, true); gerr != nil && ctx.Err() == nil {
-			return fmt.Errorf("import: grading: %w", gerr)
-		}
-		if ctx.Err() != nil {
-			// The puzzles are safe; the grades finish in the background
-			// of the next `sudoku serve` (or import).
-			fmt.Fprintln(e.stderr, "grading interrupted: the grades finished are kept; the next serve or import grades the rest")
-			return nil
+		return gradeAfterImport(ctx, e, db)
+	}
+	if ctx.Err() != nil {
+		return errors.New("import interrupted: the summary counts the committed batches only; run the same import again to finish it")
+	}
+	return fmt.Errorf("import: %w", err)
+}
+
+// openInputs opens every file before the first puzzle is archived, so a typo
+// in the last name does not leave a half-done import. total is the bytes to
+// read, -1 when unknown (standard input, or a file that is not regular).
+// closeAll closes the files opened; it is set even when err is not nil.
+func openInputs(e *env, names []string) (inputs []bulk.Input, total int64, closeAll func(), err error) {
+	var files []*os.File
+	closeAll = func() {
+		for _, f := range files {
+			f.Close()
 		}
 	}
-	switch {
-	case err != nil && ctx.Err() != nil:
-		return errors.New("import interrupted: the summary counts the committed batches only; run the same import again to finish it")
-	case err != nil:
-		return fmt.Errorf("import: %w", err)
+	for _, name := range names {
+		if name == "-" {
+			inputs = append(inputs, bulk.Input{Name: "-", Reader: e.stdin})
+			total = -1
+			continue
+		}
+		f, err := os.Open(name)
+		if err != nil {
+			closeAll()
+			return nil, 0, func() {}, fmt.Errorf("import: %w", err)
+		}
+		files = append(files, f)
+		if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+			total = -1
+		} else if total >= 0 {
+			total += st.Size()
+		}
+		inputs = append(inputs, bulk.Input{Name: name, Reader: f})
+	}
+	return inputs, total, closeAll, nil
+}
+
+// gradeAfterImport grades what the import archived. The grades come after
+// the commit (see docs/engine.md): what the summary counts is archived
+// whatever happens to this pass.
+func gradeAfterImport(ctx context.Context, e *env, db *store.DB) error {
+	if _, gerr := gradeArchive(ctx, e, db, true); gerr != nil && ctx.Err() == nil {
+		return fmt.Errorf("import: grading: %w", gerr)
+	}
+	if ctx.Err() != nil {
+		// The puzzles are safe; the grades finish in the background
+		// of the next `sudoku serve` (or import).
+		fmt.Fprintln(e.stderr, "grading interrupted: the grades finished are kept; the next serve or import grades the rest")
 	}
 	return nil
 }

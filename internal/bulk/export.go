@@ -85,73 +85,13 @@ var CSVHeader = []string{
 // the database to a buffered writer.
 func Export(ctx context.Context, src Source, w io.Writer, f Format, q sudoku.ListQuery) (int64, error) {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	var (
-		n     int64
-		write func(p sudoku.Puzzle) error
-		cw    *csv.Writer
-	)
-	switch f {
-	case TXT:
-		buf := make([]byte, 82)
-		buf[81] = '\n'
-		write = func(p sudoku.Puzzle) error {
-			p.Givens.Append(buf[:0])
-			_, err := bw.Write(buf)
-			return err
-		}
-	case CSV:
-		cw = csv.NewWriter(bw)
-		if err := cw.Write(CSVHeader); err != nil {
-			return 0, fmt.Errorf("write csv header: %w", err)
-		}
-		cw.Flush()
-		var (
-			buf []byte
-			row []string
-		)
-		write = func(p sudoku.Puzzle) error {
-			var ok bool
-			if buf, ok = appendCSV(buf[:0], p); ok {
-				_, err := bw.Write(buf)
-				return err
-			}
-			// A field that needs quoting: encoding/csv writes the row.
-			if row == nil {
-				row = make([]string, len(CSVHeader))
-			}
-			if err := cw.Write(csvRow(row, p)); err != nil {
-				return err
-			}
-			cw.Flush()
-			return cw.Error()
-		}
-	case JSON:
-		var buf []byte
-		write = func(p sudoku.Puzzle) error {
-			var err error
-			buf, err = appendJSON(buf[:0], p)
-			if err != nil {
-				return err
-			}
-			buf = append(buf, '\n')
-			_, err = bw.Write(buf)
-			return err
-		}
-	default:
-		return 0, fmt.Errorf("unknown format %q", f)
+	write, cw, err := puzzleWriter(bw, f)
+	if err != nil {
+		return 0, err
 	}
-	var err error
+	var n int64
 	if gs, ok := src.(GivensSource); ok && f == TXT {
-		buf := make([]byte, 82)
-		buf[81] = '\n'
-		err = gs.ExportGivens(ctx, q, func(g sudoku.Grid) error {
-			g.Append(buf[:0])
-			if _, err := bw.Write(buf); err != nil {
-				return fmt.Errorf("write puzzle %d of the export: %w", n+1, err)
-			}
-			n++
-			return nil
-		})
+		n, err = exportGivens(ctx, gs, bw, q)
 	} else {
 		err = src.Export(ctx, q, func(p sudoku.Puzzle) error {
 			if err := write(p); err != nil {
@@ -174,6 +114,85 @@ func Export(ctx context.Context, src Source, w io.Writer, f Format, q sudoku.Lis
 		return n, fmt.Errorf("export: %w", err)
 	}
 	return n, nil
+}
+
+// puzzleWriter returns the function that writes one puzzle to bw in format
+// f, and for CSV the csv.Writer it may use (to be flushed at the end), the
+// header row written already.
+func puzzleWriter(bw *bufio.Writer, f Format) (write func(sudoku.Puzzle) error, cw *csv.Writer, err error) {
+	switch f {
+	case TXT:
+		buf := make([]byte, 82)
+		buf[81] = '\n'
+		return func(p sudoku.Puzzle) error {
+			p.Givens.Append(buf[:0])
+			_, err := bw.Write(buf)
+			return err
+		}, nil, nil
+	case CSV:
+		cw = csv.NewWriter(bw)
+		if err := cw.Write(CSVHeader); err != nil {
+			return nil, nil, fmt.Errorf("write csv header: %w", err)
+		}
+		cw.Flush()
+		return csvWriter(bw, cw), cw, nil
+	case JSON:
+		var buf []byte
+		return func(p sudoku.Puzzle) error {
+			var err error
+			buf, err = appendJSON(buf[:0], p)
+			if err != nil {
+				return err
+			}
+			buf = append(buf, '\n')
+			_, err = bw.Write(buf)
+			return err
+		}, nil, nil
+	default:
+		return nil, nil, fmt.Errorf("unknown format %q", f)
+	}
+}
+
+// csvWriter writes one CSV row per puzzle: straight into bw when no field
+// needs quoting (appendCSV), through encoding/csv (cw) when one does.
+func csvWriter(bw *bufio.Writer, cw *csv.Writer) func(sudoku.Puzzle) error {
+	var (
+		buf []byte
+		row []string
+	)
+	return func(p sudoku.Puzzle) error {
+		var ok bool
+		if buf, ok = appendCSV(buf[:0], p); ok {
+			_, err := bw.Write(buf)
+			return err
+		}
+		// A field that needs quoting: encoding/csv writes the row.
+		if row == nil {
+			row = make([]string, len(CSVHeader))
+		}
+		if err := cw.Write(csvRow(row, p)); err != nil {
+			return err
+		}
+		cw.Flush()
+		return cw.Error()
+	}
+}
+
+// exportGivens is a text export from a GivensSource: only the givens of
+// each puzzle leave the database. It returns how many puzzles it wrote.
+func exportGivens(ctx context.Context, gs GivensSource, bw *bufio.Writer, q sudoku.ListQuery) (int64, error) {
+	var n int64
+	buf := make([]byte, 82)
+	buf[81] = '\n'
+	err := gs.ExportGivens(ctx, q, func(g sudoku.Grid) error {
+		g.Append(buf[:0])
+		if _, err := bw.Write(buf); err != nil {
+			return fmt.Errorf("write puzzle %d of the export: %w", n+1, err)
+		}
+		n++
+		return nil
+	})
+	return n, err
 }
 
 // csvRow fills row with p's fields in CSVHeader order.
@@ -357,6 +376,12 @@ func appendJSON(b []byte, p sudoku.Puzzle) ([]byte, error) {
 	} else {
 		b = append(b, "null"...)
 	}
+	return append(appendJSONGrades(b, p), '}'), nil
+}
+
+// appendJSONGrades appends the grade fields of p's JSON object, from
+// "grade" to "grade_status"; appendJSON checked the strings are plain.
+func appendJSONGrades(b []byte, p sudoku.Puzzle) []byte {
 	b = append(b, `,"grade":`...)
 	if p.Grade != nil {
 		b = strconv.AppendFloat(b, *p.Grade, 'f', -1, 64)
@@ -381,7 +406,7 @@ func appendJSON(b []byte, p sudoku.Puzzle) ([]byte, error) {
 	}
 	b = append(b, `],"grade_status":"`...)
 	b = append(b, p.GradeStatus...)
-	return append(b, `"}`...), nil
+	return append(b, '"')
 }
 
 // appendGrade appends a grade as JSON: the number, or null.

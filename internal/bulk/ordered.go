@@ -70,29 +70,7 @@ func Ordered[T any](ctx context.Context, workers int,
 		return nil
 	})
 
-	g.Go(func() error {
-		pending := map[int64]T{}
-		var next int64
-		for it := range done {
-			pending[it.seq] = it.v
-			for {
-				v, ok := pending[next]
-				if !ok {
-					break
-				}
-				delete(pending, next)
-				next++
-				<-tokens
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				if err := emit(v); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	})
+	g.Go(func() error { return emitInOrder(ctx, done, tokens, emit) })
 	if err := g.Wait(); err != nil {
 		return err
 	}
@@ -100,6 +78,33 @@ func Ordered[T any](ctx context.Context, workers int,
 		return err // ended before the first item, or between the last two
 	}
 	return readErr
+}
+
+// emitInOrder is Ordered's last stage: it hands the worked items of done to
+// emit in the order they were read, holding back the ones that come early,
+// and gives back a token for each item emitted.
+func emitInOrder[T any](ctx context.Context, done <-chan numbered[T], tokens <-chan struct{}, emit func(item T) error) error {
+	pending := map[int64]T{}
+	var next int64
+	for it := range done {
+		pending[it.seq] = it.v
+		for {
+			v, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			next++
+			<-tokens
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if err := emit(v); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // numbered is an item with its place in the input.
