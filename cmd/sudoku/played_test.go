@@ -84,6 +84,12 @@ func TestListPlayed(t *testing.T) {
 		t.Errorf("played=mine: %d %s", status, body)
 	}
 
+	// The download of the filtered history holds the same puzzles.
+	status, body, _ = ann.do(http.MethodGet, "/api/export?format=txt&played=solved", "")
+	if status != http.StatusOK || body != pzs[0].Puzzle+"\n" {
+		t.Errorf("export played=solved: %d %q, want puzzle %d alone", status, body, pzs[0].ID)
+	}
+
 	// The page: the filter is offered, and applied.
 	_, body, _ = ann.do(http.MethodGet, "/puzzles", "")
 	if !strings.Contains(body, `data-testid="played-filter"`) {
@@ -91,7 +97,7 @@ func TestListPlayed(t *testing.T) {
 	}
 	_, body, _ = ann.do(http.MethodGet, "/puzzles?played=solved", "")
 	if !strings.Contains(body, "1 puzzle you solved") || !strings.Contains(body, fmt.Sprintf("/puzzles/%d", pzs[0].ID)) ||
-		strings.Contains(body, fmt.Sprintf("/puzzles/%d\"", pzs[3].ID)) {
+		strings.Contains(body, fmt.Sprintf("/puzzles/%d\"", pzs[3].ID)) || !strings.Contains(body, "played=solved") {
 		t.Errorf("history played=solved does not list exactly puzzle %d:\n%s", pzs[0].ID, body)
 	}
 }
