@@ -25,11 +25,13 @@ import (
 )
 
 // Puzzles the browser test types, pastes and submits: Project Euler 96's
-// first grid (the submit page's easy example) and its hard example.
+// first grid (the submit page's easy example), another puzzle, and the
+// submit page's hard example (example 3).
 const (
 	bEasy         = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 	bEasySolution = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
 	bOther        = "2.......863.....299.4...6.7..39.24.....547............3.68712.4.2.....6..4..6..8."
+	bHard         = ".8..1......5....3.......4.....6.5.7.89....2.....3.....2.....1.9..67........4....."
 )
 
 // TestBrowser drives Chromium through the pages of a real `sudoku serve` on
@@ -473,7 +475,7 @@ func browserSuite(t *testing.T, ctx context.Context, base string) {
 			chromedp.Click(tidSel("submit")),
 			chromedp.WaitVisible(tidSel("board")),
 		)
-		if got := chromeValue(t, tab, "puzzle string", chromedp.AttributeValue(tidSel("puzzle-string"), "value")); got.Value != bOther {
+		if got := chromeValue(t, tab, "puzzle string", chromedp.AttributeValue(tidSel("puzzle-string"), "value")); got.Value != bHard {
 			t.Errorf("puzzle page shows %q, want example 3", got.Value)
 		}
 	})
