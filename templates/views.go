@@ -134,11 +134,15 @@ type HistoryView struct {
 	// GradeMin and GradeMax bound the grade, in tenths; 0 for no bound.
 	GradeMin, GradeMax int64
 	Band               sudoku.Band // "" for every band
-	Limit              int         // 0 for the default
-	Cursor             string
-	Highlight          int64 // a puzzle to mark in the table (the "around" puzzle); 0 for none
-	Page               sudoku.Page
-	Now                time.Time
+	// Played is the played filter ("" for none); HasPlayer says whether the
+	// request has a player, for whom the filter is offered.
+	Played    sudoku.Played
+	HasPlayer bool
+	Limit     int // 0 for the default
+	Cursor    string
+	Highlight int64 // a puzzle to mark in the table (the "around" puzzle); 0 for none
+	Page      sudoku.Page
+	Now       time.Time
 }
 
 // query returns the URL query of the view with sort, order and cursor
@@ -166,6 +170,9 @@ func (v HistoryView) query(s sudoku.Sort, desc bool, cursor string) string {
 	if v.Band != "" {
 		q.Set("band", string(v.Band))
 	}
+	if v.Played != "" {
+		q.Set("played", string(v.Played))
+	}
 	if v.Limit != 0 && v.Limit != sudoku.DefaultLimit {
 		q.Set("limit", strconv.Itoa(v.Limit))
 	}
@@ -173,6 +180,12 @@ func (v HistoryView) query(s sudoku.Sort, desc bool, cursor string) string {
 		q.Set("cursor", cursor)
 	}
 	return "/puzzles?" + q.Encode()
+}
+
+// AllPlayedURL is the listing without its played filter.
+func (v HistoryView) AllPlayedURL() string {
+	v.Played = ""
+	return v.query(v.Sort, v.Desc, "")
 }
 
 // SortURL is where a column header links: the same column in the other

@@ -17,13 +17,23 @@ type cursor struct {
 	sort                 sudoku.Sort
 	desc, unique, before bool
 	distinct, grades     bool
-	band                 sudoku.Band // "" for every band
+	band                 sudoku.Band   // "" for every band
+	played               sudoku.Played // "" for none
 	key                  []int64
 }
 
 // cursorVersion is the first byte of every cursor: bump it when the layout
-// changes, and old cursors are refused instead of misread.
-const cursorVersion = 1
+// changes, and old cursors are refused instead of misread. A cursor of a
+// listing with a played filter is of playedVersion: the flags byte is full,
+// so a fourth byte after it holds the filter (1 + its position in
+// playedFilters). Cursors without one keep version 1, unchanged.
+const (
+	cursorVersion = 1
+	playedVersion = 2
+)
+
+// playedFilters are the played filters in their cursor order.
+var playedFilters = []sudoku.Played{sudoku.PlayedSolved, sudoku.PlayedUnplayed}
 
 const (
 	flagDesc = 1 << iota
@@ -58,6 +68,10 @@ func (c cursor) encode() string {
 	if c.band != "" {
 		b[2] |= byte(bandRank(c.band)+1) << bandShift
 	}
+	if c.played != "" {
+		b[0] = playedVersion
+		b = append(b, byte(slices.Index(playedFilters, c.played)+1))
+	}
 	for _, k := range c.key {
 		b = binary.AppendVarint(b, k)
 	}
@@ -74,8 +88,16 @@ func decodeCursor(s string, nkeys int) (*cursor, error) {
 	if err != nil {
 		return nil, invalid("not base64url")
 	}
-	if len(b) < 3 || b[0] != cursorVersion {
+	if len(b) < 3 || b[0] != cursorVersion && b[0] != playedVersion {
 		return nil, invalid("unknown format")
+	}
+	var played sudoku.Played
+	if b[0] == playedVersion {
+		if len(b) < 4 || b[3] == 0 || int(b[3]) > len(playedFilters) {
+			return nil, invalid("unknown played filter")
+		}
+		played = playedFilters[b[3]-1]
+		b = append(b[:3:3], b[4:]...)
 	}
 	if int(b[1]) >= len(sudoku.Sorts) || b[2]&^(flagDesc|flagUnique|flagBefore|flagDistinct|flagGrades|bandMask) != 0 {
 		return nil, invalid("unknown format")
@@ -91,6 +113,7 @@ func decodeCursor(s string, nkeys int) (*cursor, error) {
 		before:   b[2]&flagBefore != 0,
 		distinct: b[2]&flagDistinct != 0,
 		grades:   b[2]&flagGrades != 0,
+		played:   played,
 	}
 	if band > 0 {
 		c.band = sudoku.Bands[band-1].Band

@@ -46,7 +46,7 @@ func (db *DB) List(ctx context.Context, q sudoku.ListQuery) (sudoku.Page, error)
 		if cur, err = decodeCursor(q.Cursor, len(orders[q.Sort].keys)); err != nil {
 			return sudoku.Page{}, err
 		}
-		if cur.sort != q.Sort || cur.desc != q.Desc || cur.unique != q.UniqueOnly || cur.distinct != q.Distinct || cur.grades != (gradeRange(q) != nil) || cur.band != q.Band {
+		if cur.sort != q.Sort || cur.desc != q.Desc || cur.unique != q.UniqueOnly || cur.distinct != q.Distinct || cur.grades != (gradeRange(q) != nil) || cur.band != q.Band || cur.played != q.Played {
 			return sudoku.Page{}, fmt.Errorf("%w: issued for another sort, order or filter", sudoku.ErrInvalidCursor)
 		}
 	}
@@ -83,10 +83,15 @@ func (db *DB) List(ctx context.Context, q sudoku.ListQuery) (sudoku.Page, error)
 			return sudoku.Page{}, fmt.Errorf("list: count band %s: %w", q.Band, err)
 		}
 	}
+	if q.Played != "" {
+		if page.Total, err = db.playedTotal(ctx, tx, q); err != nil {
+			return sudoku.Page{}, fmt.Errorf("list: count %s: %w", q.Played, err)
+		}
+	}
 
 	at := func(c cursor) string {
 		c.sort, c.desc, c.unique, c.distinct, c.band = q.Sort, q.Desc, q.UniqueOnly, q.Distinct, q.Band
-		c.grades = gradeRange(q) != nil
+		c.grades, c.played = gradeRange(q) != nil, q.Played
 		return c.encode()
 	}
 	base := listingOf(q)
@@ -184,6 +189,12 @@ func normalize(q sudoku.ListQuery) (sudoku.ListQuery, error) {
 	if q.Band != "" && !q.Band.Valid() {
 		return q, fmt.Errorf("%w: unknown band %q", ErrInvalidQuery, q.Band)
 	}
+	if q.Played != "" && !q.Played.Valid() {
+		return q, fmt.Errorf("%w: unknown played filter %q", ErrInvalidQuery, q.Played)
+	}
+	if q.Played != "" && q.Player <= 0 {
+		return q, fmt.Errorf("%w: the played filter %q needs a player", ErrInvalidQuery, q.Played)
+	}
 	return q, nil
 }
 
@@ -196,6 +207,7 @@ func listingOf(q sudoku.ListQuery) listing {
 	if r := gradeRange(q); r != nil {
 		l.listKey.grades, l.grades = true, [2]int64{r[0], r[1]}
 	}
+	l.listKey.played, l.player = q.Played, q.Player
 	return l
 }
 

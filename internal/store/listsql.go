@@ -46,6 +46,7 @@ type listing struct {
 	band   int      // position in sudoku.Bands, when listKey.band
 	grades [2]int64 // lowest and highest grade in tenths, when listKey.grades
 	from   []int64  // the key continued from, for the ties and beyond parts
+	player int64    // whose attempts listKey.played is of
 }
 
 // example returns a listing of k with values of the right shape, for
@@ -87,6 +88,7 @@ func (d dialect) listQuery(l listing, export bool, cols string) query {
 	if l.listKey.grades {
 		where.and("grade BETWEEN ? AND ?", l.grades[0], l.grades[1])
 	}
+	addPlayed(&where, l)
 	cmp := " > "
 	if l.desc {
 		cmp = " < "

@@ -77,6 +77,7 @@ type listKey struct {
 	part         part
 	band         bool
 	grades       bool // a grade range: two arguments after the band's
+	played       sudoku.Played
 }
 
 // gradeRange returns the arguments of a grade range filter, lowest and
@@ -120,8 +121,8 @@ func listKeys() []listKey {
 						if p == ties && len(orders[s].keys) == 1 {
 							continue
 						}
-						ks = append(ks, listKey{s, desc, unique, distinct, p, false, false})
-						ks = append(ks, listKey{s, desc, unique, distinct, p, false, true})
+						ks = append(ks, listKey{s, desc, unique, distinct, p, false, false, ""})
+						ks = append(ks, listKey{s, desc, unique, distinct, p, false, true, ""})
 					}
 				}
 			}

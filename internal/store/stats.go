@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -154,6 +155,9 @@ func (db *DB) around(ctx context.Context, tx *sql.Tx, q sudoku.ListQuery, page *
 	}
 	if err != nil {
 		return err
+	}
+	if in, err := db.inPlayed(ctx, tx, q, p.ID); err != nil || !in {
+		return cmp.Or(err, fmt.Errorf("puzzle %d in this listing: %w", q.Around, sudoku.ErrNotFound))
 	}
 	key := keyOf(q.Sort, &p)
 	half := q.Limit / 2

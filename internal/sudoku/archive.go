@@ -182,6 +182,10 @@ type ListQuery struct {
 	// order, so a person sees its neighbours; NextCursor and PrevCursor page
 	// on from there. An id not in the listing gives ErrNotFound.
 	Around int64
+	// Played keeps the puzzles Player solved, or those Player never
+	// played (see Played); Player is required with it.
+	Played Played
+	Player int64
 }
 
 // Page limits of the contract.

@@ -159,6 +159,9 @@ func requestListQuery(c echo.Context) (sudoku.ListQuery, url.Values, error) {
 		return sudoku.ListQuery{}, nil, badRequest("invalid query string: %v", err)
 	}
 	q, err := parseListQuery(v)
+	if err == nil {
+		err = playedParam(c, v, &q)
+	}
 	return q, v, err
 }
 

@@ -211,7 +211,8 @@ func (s *Server) history(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	view := templates.HistoryView{Sort: q.Sort, Desc: q.Desc, UniqueOnly: q.UniqueOnly, Distinct: q.Distinct, GradeMin: q.GradeMin, GradeMax: q.GradeMax, Band: q.Band, Limit: q.Limit, Cursor: q.Cursor}
+	view := templates.HistoryView{Sort: q.Sort, Desc: q.Desc, UniqueOnly: q.UniqueOnly, Distinct: q.Distinct, GradeMin: q.GradeMin, GradeMax: q.GradeMax, Band: q.Band, Limit: q.Limit, Cursor: q.Cursor, Played: q.Played}
+	_, view.HasPlayer = playerOf(c)
 	if a := v.Get("around"); a != "" && q.Cursor == "" {
 		id, err := sudoku.ParseID(`"around"`, a)
 		if err != nil {
