@@ -170,7 +170,7 @@ func PuzzlePage(v PuzzleView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = BandBadge(p.Band).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = PuzzleBand(p).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -161,7 +161,8 @@ func trimmed(h []int64, keepFrom int) (lo, hi int) {
 const NoMaxBacktracks = sudoku.NoMax
 
 // BacktracksChart is the histogram of backtracks on a log scale: buckets
-// 0, 1, 2–3, 4–7, ..., each bar coloured by its band.
+// 0, 1, 2–3, 4–7, .... Its bars are not coloured by band: bands come from
+// the grade, not from backtracks.
 func (v StatsView) BacktracksChart() Chart {
 	c := Chart{
 		ID: "chart-backtracks", Title: "Backtracks", XLabel: "Backtracks (log scale: each bar doubles the range)", YLabel: "Puzzles",
@@ -181,7 +182,6 @@ func (v StatsView) BacktracksChart() Chart {
 		}
 		c.Bars = append(c.Bars, Bar{
 			Tick: Compact(lo), Range: r, N: v.Stats.Backtracks[k],
-			Class: "band-" + string(sudoku.BandOf(lo)),
 		})
 	}
 	return c
@@ -269,9 +269,19 @@ func (v StatsView) BandRows() []BandRow {
 	return rows
 }
 
-// BandURL lists the puzzles of band b, hardest first.
+// NoBand counts the puzzles in no band: those with several solutions and
+// those waiting for their grade.
+func (v StatsView) NoBand() int64 {
+	n := v.Total
+	for _, c := range v.Stats.BandCounts() {
+		n -= c
+	}
+	return n
+}
+
+// BandURL lists the puzzles of band b, hardest first by grade.
 func BandURL(b sudoku.Band) string {
-	return "/puzzles?sort=difficulty&order=desc&band=" + string(b)
+	return "/puzzles?sort=grade&order=desc&band=" + string(b)
 }
 
 // shareW is n's share of total as the width of a bar 100 units long.
@@ -283,25 +293,25 @@ func shareW(n, total int64) string {
 }
 
 // CollectionBands is where each collection of testdata/puzzles lands, in
-// percent of its puzzles per band (easiest first), as measured by
-// TestBandDistribution in internal/sudoku (engine 2). It documents the
-// thresholds.
+// percent of the puzzles graded (an even sample) per band, easiest first,
+// as TestBandDistribution in internal/logic prints it. It shows what the
+// grade thresholds make of known puzzles (docs/engine.md).
 type CollectionBands struct {
 	Name    string
-	Puzzles int
-	Median  int64 // backtracks
+	Graded  int
+	Median  float64 // grade
 	Percent [5]float64
 }
 
-// Collections is the table behind the band thresholds (see the README).
+// Collections is the table behind the band thresholds (docs/engine.md).
 var Collections = []CollectionBands{
-	{"kaggle9m_easy_even5000", 5000, 0, [5]float64{97.5, 2.5, 0, 0, 0}},
-	{"norvig_easy50", 50, 0, [5]float64{80.0, 20.0, 0, 0, 0}},
-	{"17_clue", 49158, 2, [5]float64{44.6, 42.5, 10.7, 1.4, 0.8}},
-	{"sudokuexchange_diabolical_even", 19860, 4, [5]float64{0, 96.0, 4.0, 0, 0}},
-	{"magictour_top1465", 1465, 44, [5]float64{0, 5.3, 60.5, 17.1, 17.2}},
-	{"forum_hardest_1905_11plus_even", 24383, 266, [5]float64{0, 0, 0.1, 4.0, 96.0}},
-	{"forum_hardest_1106", 375, 523, [5]float64{0, 0, 0, 0.5, 99.5}},
+	{"kaggle9m_easy_even5000", 400, 1.2, [5]float64{98.2, 0.2, 0.5, 0.8, 0.2}},
+	{"norvig_easy50", 50, 1.5, [5]float64{84.0, 16.0, 0, 0, 0}},
+	{"17_clue", 400, 2.0, [5]float64{61.0, 24.2, 4.0, 7.5, 3.2}},
+	{"sudokuexchange_diabolical_even", 400, 7.1, [5]float64{0, 0, 0.2, 33.5, 66.2}},
+	{"magictour_top1465", 400, 7.8, [5]float64{1.5, 17.8, 4.0, 8.2, 68.5}},
+	{"forum_hardest_1905_11plus_even", 400, 9.5, [5]float64{0, 0, 0, 0, 100}},
+	{"forum_hardest_1106", 375, 9.5, [5]float64{0, 0, 0, 0, 100}},
 }
 
 // pct formats a share for the collections table: "97.5%", "–" for none.

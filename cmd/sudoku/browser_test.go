@@ -25,11 +25,13 @@ import (
 )
 
 // Puzzles the browser test types, pastes and submits: Project Euler 96's
-// first grid (the submit page's easy example) and its hard example.
+// first grid (the submit page's easy example), another puzzle, and the
+// submit page's hard example (example 3).
 const (
 	bEasy         = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 	bEasySolution = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
 	bOther        = "2.......863.....299.4...6.7..39.24.....547............3.68712.4.2.....6..4..6..8."
+	bHard         = ".8..1......5....3.......4.....6.5.7.89....2.....3.....2.....1.9..67........4....."
 )
 
 // TestBrowser drives Chromium through the pages of a real `sudoku serve` on
@@ -45,7 +47,9 @@ func TestBrowser(t *testing.T) {
 // startBrowserServer runs `sudoku serve` on a free loopback port over a
 // new database, through run as main calls it, and returns its base URL
 // once /healthz answers. The server stops when the test ends.
-func startBrowserServer(t *testing.T, db string) string {
+// Extra flags come after the defaults, so they can override them (the
+// last of a repeated flag wins).
+func startBrowserServer(t *testing.T, db string, extra ...string) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -57,7 +61,8 @@ func startBrowserServer(t *testing.T, db string) string {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, []string{"serve", "--addr", addr, "--db", db, "--daily=false"}, func(string) string { return "" },
+		args := append([]string{"serve", "--addr", addr, "--db", db, "--daily=false"}, extra...)
+		done <- run(ctx, args, func(string) string { return "" },
 			strings.NewReader(""), io.Discard, &logs)
 	}()
 	t.Cleanup(func() {
@@ -470,7 +475,7 @@ func browserSuite(t *testing.T, ctx context.Context, base string) {
 			chromedp.Click(tidSel("submit")),
 			chromedp.WaitVisible(tidSel("board")),
 		)
-		if got := chromeValue(t, tab, "puzzle string", chromedp.AttributeValue(tidSel("puzzle-string"), "value")); got.Value != bOther {
+		if got := chromeValue(t, tab, "puzzle string", chromedp.AttributeValue(tidSel("puzzle-string"), "value")); got.Value != bHard {
 			t.Errorf("puzzle page shows %q, want example 3", got.Value)
 		}
 	})

@@ -237,6 +237,9 @@ func puzzleDiff(want, got sudoku.Puzzle) string {
 		{"grade_floor", want.GradeFloor, got.GradeFloor},
 		{"technique", want.Technique, got.Technique},
 		{"grade_version", want.GradeVersion, got.GradeVersion},
+		{"grade_ep", sudoku.TenthsOf(want.GradeEP), sudoku.TenthsOf(got.GradeEP)},
+		{"grade_ed", sudoku.TenthsOf(want.GradeED), sudoku.TenthsOf(got.GradeED)},
+		{"techniques", want.Techniques, got.Techniques},
 	} {
 		if f.want != f.got {
 			return fmt.Sprintf("%s is %v in the source, %v in the destination", f.name, f.want, f.got)

@@ -66,6 +66,8 @@ func fillArchive(t *testing.T, dsn string) []sudoku.Puzzle {
 		p.SetGradeTenths(20 + id%7*10)
 		p.GradeFloor = id%3 == 0
 		p.Technique, p.GradeVersion = []string{"Naked Single", "X-Wing"}[id%2], logic.Version
+		p.GradeEP, p.GradeED = sudoku.FromTenths(10+id%5), sudoku.FromTenths(10+id%3)
+		p.Techniques = sudoku.JoinTechniques([]string{"Full House", p.Technique})
 		withGrades = append(withGrades, p)
 	}
 	if err := db.SetGrades(ctx, withGrades); err != nil {

@@ -34,7 +34,7 @@ const archiveBatch = 100
 // generate.SeedFor(seed, i), whichever worker makes it).
 func runGenerate(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "generate", "[--band BAND | --grade MIN-MAX] [--count N] [--symmetric] [--seed S] [--json] [--archive [--db sudoku.db]]\n\nPrints new puzzles, one per line ('.' for blanks) or with --json the solve\nobject, each with exactly one solution, minimal, and in the asked band or\ngrade range. The same --seed prints the same puzzles.")
-	band := fs.String("band", "", "band: easy, medium, hard, fiendish or extreme (default medium)")
+	band := fs.String("band", "", "band: easy, medium, hard, fiendish or extreme, a range of grades (see docs/engine.md; default medium)")
 	grade := fs.String("grade", "", "grade range MIN-MAX on Sudoku Explainer's scale, e.g. 4.0-6.5 ("+sudoku.GradeScale+")")
 	count := wholeFlag(fs, "count", 1, 1, maxGenerateCount, "how many puzzles")
 	symmetric := fs.Bool("symmetric", false, "givens in 180° rotational symmetry")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -28,6 +29,19 @@ import (
 // With -benchtime up to the collection's size (5,000 easy, 19,860
 // diabolical) every puzzle posted is a distinct line of the collection.
 
+// heldGraders, when not negative, is passed to the server as --graders
+// (a build without graders does not take the flag: leave it unset there).
+var heldGraders = flag.Int("held.graders", -1, "BenchmarkHeldSubmit, BenchmarkReadGrade: serve --graders N (unset: the server's default)")
+
+// heldServe starts the server of a held benchmark.
+func heldServe(b *testing.B) *server {
+	args := []string{"--rate-limit", "0"}
+	if *heldGraders >= 0 {
+		args = append(args, "--graders", strconv.Itoa(*heldGraders))
+	}
+	return startServe(b, filepath.Join(b.TempDir(), "sudoku.db"), args...)
+}
+
 // heldSets are the collections the held benchmark posts.
 var heldSets = []struct{ name, file string }{
 	{"diabolical", puzzletest.Diabolical},
@@ -42,7 +56,7 @@ func BenchmarkHeldSubmit(b *testing.B) {
 	for _, set := range heldSets {
 		b.Run("set="+set.name+"/clients=32", func(b *testing.B) {
 			bodies := puzzleBodies(b, set.file, 0, b.N)
-			s := startServe(b, filepath.Join(b.TempDir(), "sudoku.db"), "--rate-limit", "0")
+			s := heldServe(b)
 			b.ResetTimer()
 			m := hold(b, s.url, bodies, 32, nil)
 			b.StopTimer()
@@ -66,7 +80,7 @@ func BenchmarkReadGrade(b *testing.B) {
 	const base = 2000
 	for _, hard := range []bool{false, true} {
 		b.Run("while-hard-submissions="+strconv.FormatBool(hard), func(b *testing.B) {
-			s := startServe(b, filepath.Join(b.TempDir(), "sudoku.db"), "--rate-limit", "0")
+			s := heldServe(b)
 			hold(b, s.url, puzzleBodies(b, puzzletest.Diabolical, 0, base), 32, nil)
 			drain(s.url)
 			reads := make([]string, b.N) // empty: GETs

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -83,8 +84,9 @@ const barContrastJS = `(() => {
 // (layout-<page>-<view>-<scheme>.png in screenshotDir).
 func TestLayoutBrowser(t *testing.T) {
 	ctx := newBrowser(t)
-	base := startBrowserServer(t, filepath.Join(t.TempDir(), "sudoku.db"))
+	base := startBrowserServer(t, filepath.Join(t.TempDir(), "sudoku.db"), "--daily=true")
 	shots := screenshotDir(t)
+	waitDaily(t, base)
 	easy := submitAPI(t, base, bEasy)
 	submitAPI(t, base, bOther)
 	submitAPI(t, base, bExtreme)
@@ -146,5 +148,23 @@ func TestLayoutBrowser(t *testing.T) {
 				screenshot(t, ctx, shots, fmt.Sprintf("layout-%s-%s-%s", p.name, v.name, scheme))
 			}
 		}
+	}
+}
+
+// waitDaily asks for today's puzzle of the day until the server's keeper
+// has chosen it (the first request wakes the keeper; a 503 with
+// Retry-After means it is at it).
+func waitDaily(t *testing.T, base string) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute) // liveness on a loaded machine, not speed
+	for {
+		res := call(t, "GET", base+"/api/daily", "", nil)
+		if res.StatusCode == http.StatusOK {
+			return
+		}
+		if res.StatusCode != http.StatusServiceUnavailable || time.Now().After(deadline) {
+			t.Fatalf("today's puzzle of the day: status %d", res.StatusCode)
+		}
+		time.Sleep(200 * time.Millisecond)
 	}
 }

@@ -465,3 +465,31 @@ func TestUserCommands(t *testing.T) {
 		t.Error("the token's writes used up the address's budget")
 	}
 }
+
+// TestPlayersDeleteForm deletes a player with the form on /me: its
+// attempts and session go, the puzzle stays.
+func TestPlayersDeleteForm(t *testing.T) {
+	srv := startServe(t, filepath.Join(t.TempDir(), "sudoku.db"), "--rate-limit", "0")
+	c := newClient(t, srv.url)
+	var pz puzzleJSON
+	c.json(http.MethodPost, "/api/puzzles", fmt.Sprintf(`{"puzzle": %q}`, playEasy), http.StatusCreated, &pz)
+	var a attemptJSON
+	c.json(http.MethodPost, "/api/attempts", fmt.Sprintf(`{"puzzle_id": %d}`, pz.ID), http.StatusCreated, &a)
+	old := *c.sessionCookie()
+	_, page, _ := c.do(http.MethodGet, "/me", "")
+	if !strings.Contains(page, "Delete me") || !strings.Contains(page, "keep what your attempts added, but no longer say who") {
+		t.Error("/me does not say plainly what deleting does")
+	}
+	status, _, res := c.form("/me", "/me/delete", url.Values{})
+	if status != http.StatusSeeOther || res.Header.Get("Location") != "/me?deleted=1" {
+		t.Fatalf("delete form: %d %s", status, res.Header.Get("Location"))
+	}
+	again := newClient(t, srv.url)
+	u, _ := url.Parse(srv.url)
+	again.http.Jar.SetCookies(u, []*http.Cookie{&old})
+	again.json(http.MethodGet, "/api/me", "", http.StatusUnauthorized, nil)
+	if status, _, _ := again.do(http.MethodPost, fmt.Sprintf("/api/attempts/%d", a.ID), `{"outcome": "gave_up"}`); status != http.StatusUnauthorized {
+		t.Errorf("finishing a deleted player's attempt with its old cookie: %d, want 401", status)
+	}
+	again.json(http.MethodGet, fmt.Sprintf("/api/puzzles/%d", pz.ID), "", http.StatusOK, nil)
+}

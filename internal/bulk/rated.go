@@ -6,8 +6,8 @@ import "github.com/sudoku-archive/sudoku/internal/sudoku"
 // of a sudoku.Puzzle (152 bytes against 432): an import holds two whole
 // batches of them, up to MaxBatchSize each, one being written while the
 // next is rated. The grids are packed two cells to a byte and the givens
-// are a bitmap over the solution; Clues, Unique and Band follow from the
-// rest. A puzzle this cannot hold exactly (one with an ID, a grade, a
+// are a bitmap over the solution; Clues and Unique follow from the rest
+// (Band is "": it follows the grade). A puzzle this cannot hold exactly (one with an ID, a grade, a
 // submission time…, never one of Rate's) is kept whole in full.
 type rated struct {
 	solution                            [41]byte
@@ -56,8 +56,7 @@ func (r *rated) puzzle() sudoku.Puzzle {
 	}
 	p.Clues = p.Givens.Clues()
 	p.Unique = p.Solutions == 1
-	p.Band = sudoku.BandFor(p.Solutions, p.Backtracks)
-	p.SetGradeStatus()
+	p.SetGradeStatus() // pending, so no band: Rate does not grade
 	return p
 }
 

@@ -81,3 +81,28 @@ func TestGenerateMaxCandidates(t *testing.T) {
 		t.Errorf("err %v after %d candidates", err, st.Candidates)
 	}
 }
+
+// TestGenerateBandGrades: a band target gives puzzles whose grade lies in
+// the band's range (sudoku.Bands), so an extreme puzzle is graded above
+// 6.6, hard for a person, whatever its backtracks.
+func TestGenerateBandGrades(t *testing.T) {
+	n := 3
+	if testing.Short() {
+		n = 1
+	}
+	for _, bi := range sudoku.Bands {
+		for i := range n {
+			p, _, err := Generate(t.Context(), Request{Target: Target{Band: bi.Band}, Seed: SeedFor(11, i)})
+			if err != nil {
+				t.Fatalf("%s: %v", bi.Band, err)
+			}
+			g := p.GradeTenths()
+			if p.Grade == nil || g < bi.Min || g > bi.Max || p.Band != bi.Band || !p.Unique {
+				t.Errorf("%s puzzle %s: grade %v (band %q, %d backtracks), want %s", bi.Band, p.Givens, p.Grade, p.Band, p.Backtracks, bi.Range())
+			}
+			if bi.Band == sudoku.BandExtreme && *p.Grade <= 6.6 {
+				t.Errorf("extreme puzzle %s graded %.1f", p.Givens, *p.Grade)
+			}
+		}
+	}
+}

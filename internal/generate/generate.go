@@ -1,10 +1,10 @@
-// Package generate makes new puzzles of a chosen difficulty: a band of the
-// search engine's measure or a range of the logical solver's grade. The
-// puzzles themselves come from sudoku.Generator (random complete grids,
-// givens removed in a random order while the solution stays unique, until
-// minimal); this package measures each one as the archive does
-// (sudoku.Rate for the band, logic.GradePuzzle for the grade) and steers
-// towards the target:
+// Package generate makes new puzzles of a chosen difficulty: a band, or a
+// range of the logical solver's grade (a band is a range of grades too:
+// sudoku.Bands). The puzzles themselves come from sudoku.Generator (random
+// complete grids, givens removed in a random order while the solution
+// stays unique, until minimal); this package measures each one as the
+// archive does (sudoku.Rate, then logic.GradePuzzle) and steers towards
+// the target:
 //
 //  1. Generate and test: a fresh random minimal puzzle is measured; in the
 //     target, it is the answer.
@@ -32,7 +32,8 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
-// Target is the difficulty asked for: a band, or a range of grades.
+// Target is the difficulty asked for: a band (the grades of sudoku.Bands),
+// or a range of grades.
 type Target struct {
 	Band sudoku.Band // "" for a grade range
 	// MinGrade and MaxGrade bound the grade (Sudoku Explainer's scale,
@@ -245,20 +246,24 @@ func (s *search) measure(g sudoku.Grid, minimal bool) (*candidate, error) {
 		return nil, nil // past the node budget: not a puzzle to offer
 	}
 	c := &candidate{p: p, minimal: minimal}
-	if t := s.Target; t.Band != "" {
-		info, _ := t.Band.Info()
-		c.score = float64(p.Backtracks)
-		c.pos = position(p.Backtracks < info.Min, p.Backtracks > info.Max)
-		return c, nil
-	}
 	logic.GradePuzzle(&c.p)
 	if c.p.Grade == nil {
 		return nil, nil
 	}
 	g10 := c.p.GradeTenths()
+	lo, hi := s.Target.tenths()
 	c.score = float64(g10)
-	c.pos = position(g10 < tenths(s.Target.MinGrade), g10 > tenths(s.Target.MaxGrade))
+	c.pos = position(g10 < lo, g10 > hi)
 	return c, nil
+}
+
+// tenths returns the grades of t in tenths, lowest and highest, inclusive:
+// the band's (sudoku.Bands) or the range's.
+func (t Target) tenths() (lo, hi int64) {
+	if info, ok := t.Band.Info(); ok {
+		return info.Min, info.Max
+	}
+	return tenths(t.MinGrade), tenths(t.MaxGrade)
 }
 
 // spentOr turns a search stopped by the context into the budget's error.
@@ -281,11 +286,8 @@ func position(lo, hi bool) int {
 
 func tenths(g float64) int64 { return int64(g*10 + 0.5) }
 
-// finish grades the answer when the target did not need it already.
+// finish returns the answer, graded already (measure).
 func (s *search) finish(c *candidate) (sudoku.Puzzle, error) {
-	if c.p.GradeVersion == "" {
-		logic.GradePuzzle(&c.p)
-	}
 	return c.p, nil
 }
 

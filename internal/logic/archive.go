@@ -12,7 +12,7 @@ import (
 const Version = "2"
 
 // GradePuzzle grades an archived or rated puzzle p: it sets p.Grade,
-// p.GradeFloor, p.Technique and p.GradeVersion. The path graded is the one
+// p.GradeFloor, p.Technique and p.GradeVersion, and p.Band with the grade. The path graded is the one
 // of p's canonical form, so every way of writing a puzzle gets the same
 // grade. A puzzle with several solutions gets no grade (nil).
 func GradePuzzle(p *sudoku.Puzzle) {

@@ -201,18 +201,41 @@ func refused(err error) bool {
 		errors.Is(err, account.ErrWrongGrid) || errors.Is(err, account.ErrBadFinish)
 }
 
-// finisher holds a group commit's statements, prepared once for the group.
+// finisher holds a group commit's statements: on SQLite prepared once for
+// the group; on PostgreSQL run by text, which pgx prepares once per
+// connection (preparing them for each group cost two round trips each).
 type finisher struct {
-	read, first, update      *sql.Stmt
-	solved, gaveUp, grade    *sql.Stmt // the player's figures (summary.go)
-	technique, daily, streak *sql.Stmt
+	read, first, update      txStmt
+	solved, gaveUp, grade    txStmt // the player's figures (summary.go)
+	technique, daily, streak txStmt
+}
+
+// A txStmt is a statement of a transaction, prepared (st) or by text (q).
+type txStmt struct {
+	tx *sql.Tx
+	st *sql.Stmt
+	q  string
+}
+
+func (s txStmt) QueryRow(args ...any) *sql.Row {
+	if s.st != nil {
+		return s.st.QueryRow(args...)
+	}
+	return s.tx.QueryRow(s.q, args...)
+}
+
+func (s txStmt) Exec(args ...any) (sql.Result, error) {
+	if s.st != nil {
+		return s.st.Exec(args...)
+	}
+	return s.tx.Exec(s.q, args...)
 }
 
 func (db *DB) prepareFinish(tx *sql.Tx) (*finisher, error) {
 	var f finisher
 	var err error
 	for _, st := range []struct {
-		dst **sql.Stmt
+		dst *txStmt
 		q   string
 	}{
 		{&f.read, "SELECT " + attemptColumns + ", attempts.class_key, puzzles.givens, puzzles.grade, puzzles.technique FROM attempts JOIN puzzles ON puzzles.id = attempts.puzzle_id WHERE attempts.id = ?"},
@@ -225,7 +248,11 @@ func (db *DB) prepareFinish(tx *sql.Tx) (*finisher, error) {
 		{&f.daily, "SELECT date FROM daily WHERE canonical_key = ?"},
 		{&f.streak, "UPDATE players SET streak = ?, streak_day = ? WHERE id = ?"},
 	} {
-		if *st.dst, err = tx.Prepare(db.d.sql(st.q)); err != nil {
+		*st.dst = txStmt{tx: tx, q: db.d.sql(st.q)}
+		if db.d.postgres {
+			continue
+		}
+		if st.dst.st, err = tx.Prepare(st.dst.q); err != nil {
 			f.close()
 			return nil, err
 		}
@@ -234,9 +261,9 @@ func (db *DB) prepareFinish(tx *sql.Tx) (*finisher, error) {
 }
 
 func (f *finisher) close() {
-	for _, s := range []*sql.Stmt{f.read, f.first, f.update, f.solved, f.gaveUp, f.grade, f.technique, f.daily, f.streak} {
-		if s != nil {
-			s.Close()
+	for _, s := range []txStmt{f.read, f.first, f.update, f.solved, f.gaveUp, f.grade, f.technique, f.daily, f.streak} {
+		if s.st != nil {
+			s.st.Close()
 		}
 	}
 }

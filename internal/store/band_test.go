@@ -2,18 +2,27 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
 	gocmp "github.com/google/go-cmp/cmp"
 
+	"github.com/sudoku-archive/sudoku/internal/logic"
+	"github.com/sudoku-archive/sudoku/internal/puzzletest"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
-// bandedArchive fills db with n puzzles spread over every band, with ties in
-// every sort key, every 6th with two solutions. It returns them as stored.
+// bandGrades are grades in tenths at and around every band's edges.
+var bandGrades = []int64{10, 12, 20, 21, 23, 34, 35, 46, 47, 56, 66, 67, 72, 95, 12, 34}
+
+// bandedArchive fills db with n puzzles spread over every band (by grade),
+// with ties in every sort key, every 6th with two solutions (no grade) and
+// every 7th waiting for its grade (no band either). It returns them as
+// stored.
 func bandedArchive(tb testing.TB, db *DB, n int64) []sudoku.Puzzle {
 	tb.Helper()
 	ctx := context.Background()
@@ -24,7 +33,14 @@ func bandedArchive(tb testing.TB, db *DB, n int64) []sudoku.Puzzle {
 		if i%6 == 5 {
 			solutions = 2
 		}
-		p, _, err := db.Submit(ctx, synthetic((i%11+1)|(i/11+1)<<8, bts[(i*7)%int64(len(bts))], 100*((i*5)%4), solutions))
+		p := synthetic((i%11+1)|(i/11+1)<<8, bts[(i*7)%int64(len(bts))], 100*((i*5)%4), solutions)
+		if i%7 != 3 {
+			p.GradeVersion, p.Technique = "test", "t"
+			if solutions == 1 {
+				p.SetGradeTenths(bandGrades[(i*5)%int64(len(bandGrades))])
+			}
+		}
+		p, _, err := db.Submit(ctx, p)
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -96,32 +112,46 @@ func testListBandRejects(t *testing.T, bk backend) {
 	}
 }
 
-// TestBandColumnAgrees checks that the band column of migration 00005 ranks
-// every puzzle as sudoku.BandOf does, at and around every threshold.
-func TestBandColumnAgrees(t *testing.T) {
-	db := MustOpenDB(t)
-	var vals []int64
+// testBandColumnAgrees checks that the band column of migration 00011
+// ranks every grade as sudoku.BandOf does, at and around every threshold,
+// and that a grade of 0 (several solutions, or not graded yet) has none: the
+// column itself, read back for rows with those grades.
+func testBandColumnAgrees(t *testing.T, bk backend) {
+	ctx := context.Background()
+	db := bk.open(t)
+	vals := []int64{0}
 	for _, b := range sudoku.Bands {
-		vals = append(vals, b.Min, b.Min+1)
-		if b.Min > 0 {
-			vals = append(vals, b.Min-1)
+		vals = append(vals, b.Min-1, b.Min, b.Min+1)
+		if b.Max != sudoku.NoMax {
+			vals = append(vals, b.Max)
 		}
 	}
-	for _, v := range vals {
-		var rank int
-		if err := db.reader.QueryRow("SELECT (?1 >= 1) + (?1 >= 16) + (?1 >= 64) + (?1 >= 128)", v).Scan(&rank); err != nil {
+	vals = append(vals, 95, 120, -72) // -72: grade 7.2 waiting to be graded again
+	for i, v := range vals {
+		p := synthetic(int64(i)+1, 0, 0, 1)
+		p.GradeVersion, p.Technique = "test", "t"
+		p.SetGradeTenths(v)
+		if v < 0 {
+			p.SetGradeTenths(-v)
+			p.GradeVersion, p.Band = "", ""
+			v = 0
+		}
+		stored, _, err := db.Submit(ctx, p)
+		if err != nil {
 			t.Fatal(err)
 		}
-		if got, want := sudoku.Bands[rank].Band, sudoku.BandOf(v); got != want {
-			t.Errorf("backtracks %d: column says %s, BandOf %s", v, got, want)
+		var rank sql.NullInt64
+		if err := db.reader.QueryRowContext(ctx, db.d.sql("SELECT band FROM puzzles WHERE id = ?"), stored.ID).Scan(&rank); err != nil {
+			t.Fatal(err)
 		}
-	}
-	var def string
-	if err := db.reader.QueryRow("SELECT sql FROM sqlite_schema WHERE name = 'puzzles'").Scan(&def); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(def, "(backtracks >= 1) + (backtracks >= 16) + (backtracks >= 64) + (backtracks >= 128)") {
-		t.Errorf("the band column is not the expression this test checks:\n%s", def)
+		want := sudoku.BandOf(v)
+		got := sudoku.Band("")
+		if rank.Valid {
+			got = sudoku.Bands[rank.Int64].Band
+		}
+		if got != want || stored.Band != want {
+			t.Errorf("grade %d: column says %q, the puzzle %q, BandOf %q", v, got, stored.Band, want)
+		}
 	}
 }
 
@@ -170,30 +200,19 @@ func TestBandListPlans(t *testing.T) {
 				cmp = "<"
 			}
 			lead := orders[k.sort].keys[:len(orders[k.sort].keys)-1]
-			index, ok := bandIndexes[k.sort]
+			index := bandIndexes[k.sort]
 			var seek string
 			switch {
-			case ok && k.part == start:
-				seek = "band=?"
-			case ok && k.part == ties:
-				seek = "band=? AND " + lead[0] + "=? AND rowid" + cmp + "?"
-			case ok && len(lead) == 0:
-				seek = "band=? AND rowid" + cmp + "?"
-			case ok:
-				seek = "band=? AND " + lead[0] + cmp + "?"
 			case k.part == start:
-				seek = "backtracks>? AND backtracks<?"
+				seek = "band=?"
 			case k.part == ties:
-				seek = strings.Join(lead, "=? AND ") + "=? AND rowid" + cmp + "?"
+				seek = "band=? AND " + strings.Join(lead, "=? AND ") + "=? AND rowid" + cmp + "?"
+			case len(lead) == 0:
+				seek = "band=? AND rowid" + cmp + "?"
 			case len(lead) == 1:
-				seek = "backtracks>? AND backtracks<?"
-			case k.desc:
-				seek = "backtracks>? AND (backtracks,solve_ns)<(?,?)"
+				seek = "band=? AND " + lead[0] + cmp + "?"
 			default:
-				seek = "(backtracks,solve_ns)>(?,?) AND backtracks<?"
-			}
-			if !ok {
-				index = orders[k.sort].index
+				seek = "band=? AND (" + strings.Join(lead, ",") + ")" + cmp + "(" + strings.TrimSuffix(strings.Repeat("?,", len(lead)), ",") + ")"
 			}
 			want := "SEARCH puzzles USING INDEX " + index + " (" + seek + ")"
 			if len(lines) != 1 || lines[0] != want {
@@ -279,6 +298,123 @@ func testListAround(t *testing.T, bk backend) {
 	} {
 		if _, err := db.List(ctx, q); !errors.Is(err, sudoku.ErrNotFound) {
 			t.Errorf("%+v: %v, want ErrNotFound", q, err)
+		}
+	}
+}
+
+// testBandsOfCollections archives real puzzles from the easiest to the
+// hardest collections, graded, and lists every band: each puzzle listed in
+// a band has a grade in the band's range (the contract's promise: every
+// puzzle listed extreme is graded above 6.6, hard for a person), every
+// graded puzzle is listed in exactly one band, and the hardest collection
+// lands in extreme.
+func testBandsOfCollections(t *testing.T, bk backend) {
+	ctx := context.Background()
+	db := bk.open(t)
+	n := map[string]int{puzzletest.Kaggle: 12, puzzletest.Diabolical: 12, puzzletest.Top1465: 12, puzzletest.Forum1106: 4}
+	if testing.Short() {
+		n = map[string]int{puzzletest.Kaggle: 4, puzzletest.Diabolical: 4, puzzletest.Top1465: 4, puzzletest.Forum1106: 2}
+	}
+	var ps []sudoku.Puzzle
+	forum := map[sudoku.Grid]bool{}
+	for name, k := range n {
+		for _, l := range puzzletest.Lines(t, name, k) {
+			g, err := sudoku.Parse(l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := rate(t, g)
+			logic.GradePuzzle(&p)
+			ps = append(ps, p)
+			forum[g] = name == puzzletest.Forum1106
+		}
+	}
+	if _, err := db.SubmitMany(ctx, ps); err != nil {
+		t.Fatal(err)
+	}
+	listed := 0
+	for _, b := range sudoku.Bands {
+		got := exportAll(t, db, sudoku.ListQuery{Band: b.Band, Sort: sudoku.SortGrade})
+		listed += len(got)
+		for _, p := range got {
+			g := p.GradeTenths()
+			if p.Band != b.Band || g < b.Min || g > b.Max {
+				t.Errorf("puzzle %d (grade %v, band %q) listed as %s (%s)", p.ID, p.Grade, p.Band, b.Band, b.Range())
+			}
+			if b.Band == sudoku.BandExtreme && (p.Grade == nil || *p.Grade <= 6.6) {
+				t.Errorf("extreme puzzle %d graded %v", p.ID, p.Grade)
+			}
+		}
+	}
+	if listed != len(ps) {
+		t.Errorf("%d puzzles listed in the bands, want all %d (every one is graded)", listed, len(ps))
+	}
+	for _, p := range exportAll(t, db, sudoku.ListQuery{Sort: sudoku.SortSubmitted}) {
+		if forum[p.Givens] && p.Band != sudoku.BandExtreme {
+			t.Errorf("forum's hardest puzzle %d: grade %v, band %q", p.ID, p.Grade, p.Band)
+		}
+	}
+}
+
+// testBandTotalDistinct lists bands one row per puzzle where one band
+// holds many other ways of writing its puzzles and another none, so that
+// bandTotal counts each way (the archive's other entries, or the band's
+// entries): the totals are the band's first entries of their classes,
+// exactly, and the listings hold them all.
+func testBandTotalDistinct(t *testing.T, bk backend) {
+	ctx := context.Background()
+	db := bk.open(t)
+	rng := rand.New(rand.NewPCG(3, 4))
+	graded := func(g sudoku.Grid) sudoku.Puzzle {
+		p := rate(t, g)
+		logic.GradePuzzle(&p)
+		return p
+	}
+	var ps []sudoku.Puzzle
+	for i, l := range append(puzzletest.Lines(t, puzzletest.Kaggle, 6), puzzletest.Lines(t, puzzletest.Diabolical, 2)...) {
+		g, err := sudoku.Parse(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps = append(ps, graded(g))
+		if i < 6 { // the easy ones, three more ways each
+			for range 3 {
+				ps = append(ps, graded(shuffled(rng, g)))
+			}
+		}
+	}
+	if _, err := db.SubmitMany(ctx, ps); err != nil {
+		t.Fatal(err)
+	}
+	all := exportAll(t, db, sudoku.ListQuery{Sort: sudoku.SortSubmitted})
+	heads := map[sudoku.Band]int64{}
+	for _, p := range all {
+		if p.SameAs == nil {
+			heads[p.Band]++
+		}
+	}
+	if heads[sudoku.BandEasy] != 6 || len(all) != 26 {
+		t.Fatalf("%d entries, heads by band %v: the test archive is wrong", len(all), heads)
+	}
+	for _, b := range sudoku.Bands {
+		var listed int64
+		q := sudoku.ListQuery{Band: b.Band, Distinct: true, Limit: 3, Sort: sudoku.SortClues}
+		for {
+			page, err := db.List(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if page.Total != heads[b.Band] {
+				t.Errorf("band %s, one row per puzzle: total %d, want %d", b.Band, page.Total, heads[b.Band])
+			}
+			listed += int64(len(page.Puzzles))
+			if page.NextCursor == "" {
+				break
+			}
+			q.Cursor = page.NextCursor
+		}
+		if listed != heads[b.Band] {
+			t.Errorf("band %s, one row per puzzle: %d listed, want %d", b.Band, listed, heads[b.Band])
 		}
 	}
 }

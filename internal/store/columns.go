@@ -267,8 +267,7 @@ func puzzleOf(v []any) (sudoku.Puzzle, error) {
 		}
 	}
 	p.Unique = p.Solutions == 1
-	p.Band = sudoku.BandFor(p.Solutions, p.Backtracks)
-	p.SetGradeStatus()
+	p.SetGradeStatus() // and the band: the grade's when graded (migration 00011)
 	if bad != nil {
 		return p, fmt.Errorf("puzzle %d: %w", p.ID, bad)
 	}

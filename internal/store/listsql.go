@@ -73,28 +73,12 @@ func (d dialect) listQuery(l listing, export bool, cols string) query {
 	index := o.index
 	var where conds
 	if l.listKey.band {
-		b := sudoku.Bands[l.band]
-		bi, ok := bandIndexes[l.sort]
-		switch {
-		case ok:
-			index = bi
-			where.and("band = ?", int64(l.band))
-		// The orders led by backtracks bound the band only where the
-		// cursor does not: a row tied with the cursor's is in its band,
-		// and beyond the cursor only the band's far end is left. A second
-		// bound on backtracks would make SQLite seek on the band's edge
-		// and filter its way to the cursor.
-		case l.part == start:
-			where.and("backtracks BETWEEN ? AND ?", b.Min, b.Max)
-		case l.part == beyond && l.desc:
-			where.and("backtracks >= ?", b.Min)
-		case l.part == beyond:
-			where.and("backtracks <= ?", b.Max)
-		}
+		index = bandIndexes[l.sort]
+		where.and("band = ?", int64(l.band))
 	}
-	// A puzzle with several solutions has no band (its counts depend on
-	// the order of the digits), so a band's listing leaves it out.
-	if l.unique || l.listKey.band {
+	// A puzzle with several solutions has no grade, so no band: a band's
+	// listing holds only puzzles with one solution without a filter.
+	if l.unique {
 		where.and("solutions = 1")
 	}
 	if l.distinct {
@@ -174,14 +158,20 @@ func (d dialect) listQuery(l listing, export bool, cols string) query {
 	if d.orderArms {
 		b.WriteString("SELECT * FROM (")
 	}
-	for i := range sudoku.Bands {
+	// The rows without a band (no grade: several solutions, or waiting
+	// for their grade) are an arm of their own.
+	for i := range len(sudoku.Bands) + 1 {
 		if i > 0 {
 			b.WriteString(" UNION ALL ")
 		}
 		if d.orderArms {
 			b.WriteString("(")
 		}
-		arm("band = " + strconv.Itoa(i))
+		if i == len(sudoku.Bands) {
+			arm("band IS NULL")
+		} else {
+			arm("band = " + strconv.Itoa(i))
+		}
 		if d.orderArms {
 			b.WriteString(orderBy + ")")
 		}

@@ -1,10 +1,6 @@
 package store
 
-import (
-	"slices"
-
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
-)
+import "github.com/sudoku-archive/sudoku/internal/sudoku"
 
 // orders maps each sort to its key columns (id always last, making the order
 // total) and to the index that serves it, as sudoku.SortTable (the one list
@@ -16,9 +12,10 @@ import (
 //
 // A merged order has no index of its own: its index puts the band in front
 // of the key (bandIndexes), and the whole archive is read as the five bands
-// merged, each walked in order (SQLite's MERGE of a UNION ALL, no sort
-// step). A page costs five short seeks instead of one, and every insert
-// one index fewer (migration 00006).
+// and the rows without a band merged, each walked in order (SQLite's MERGE
+// of a UNION ALL, no sort step). A page costs six short seeks instead of
+// one, and every insert one index fewer (migrations 00006 and 00011). Only
+// the submitted order has an index of its own: the table, in id order.
 var orders = func() map[sudoku.Sort]order {
 	m := make(map[sudoku.Sort]order, len(sudoku.SortTable))
 	for _, info := range sudoku.SortTable {
@@ -34,10 +31,9 @@ type order struct {
 	merged bool
 }
 
-// bandIndexes names, for the orders whose key does not begin with
-// backtracks, the index of migration 00005 that puts the band in front of
-// the key, so a page of one band is a seek. The difficulty and backtracks
-// orders need none: a band is a range of their leading key.
+// bandIndexes names, for every order, the index that puts the band in
+// front of the key (migrations 00005 and 00011), so a page of one band is a
+// seek.
 var bandIndexes = func() map[sudoku.Sort]string {
 	m := make(map[sudoku.Sort]string)
 	for _, info := range sudoku.SortTable {
@@ -96,10 +92,10 @@ func gradeRange(q sudoku.ListQuery) []int64 {
 	return []int64{max(q.GradeMin, 1), hi}
 }
 
-// bandRank is b's position in sudoku.Bands, the value of the band column;
-// -1 for no band.
+// bandRank is b's position in sudoku.Bands, the value of the band column
+// (migration 00011: from the grade); -1 for no band.
 func bandRank(b sudoku.Band) int {
-	return slices.IndexFunc(sudoku.Bands, func(i sudoku.BandInfo) bool { return i.Band == b })
+	return b.Rank()
 }
 
 // bandListKeys enumerates the band statements: those of listKeys, filtered

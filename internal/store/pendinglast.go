@@ -13,7 +13,8 @@ import (
 // directions (the contract). Descending, that is the index's own order;
 // ascending, the listing is two walks of the same index: the graded rows
 // (grade 1 and up) by grade, then the ungraded ones (grade 0) by id. A key
-// (0, id) is one of the second walk, so cursors need no new field.
+// (0, id) is one of the second walk, so cursors need no new field. An
+// export reads the two walks one after the other.
 
 // pendingLast reports whether q's listing walks the graded rows first,
 // then the ungraded: an ascending grade order with no grade range (a range
@@ -22,13 +23,31 @@ func pendingLast(q sudoku.ListQuery) bool {
 	return q.Sort == sudoku.SortGrade && !q.Desc && gradeRange(q) == nil
 }
 
+// exportListings are the listings an export of q reads, one after the
+// other: q's own, or for a pendingLast order the graded rows, then the
+// ungraded.
+func exportListings(q sudoku.ListQuery) []listing {
+	l := listingOf(q)
+	if !pendingLast(q) {
+		return []listing{l}
+	}
+	graded, ungraded := splitGraded(l)
+	return []listing{graded, ungraded}
+}
+
+// splitGraded returns l limited to the graded rows and to the others.
+func splitGraded(l listing) (graded, ungraded listing) {
+	graded, ungraded = l, l
+	graded.listKey.grades, graded.grades = true, [2]int64{1, math.MaxInt64}
+	ungraded.listKey.grades, ungraded.grades = true, [2]int64{0, 0}
+	return graded, ungraded
+}
+
 // fetchPendingLast is fetch for a pendingLast listing l: forward (l.desc
 // false) the graded rows then the ungraded, backward the other way round,
 // from the row with key from (nil: from the start of that direction).
 func (db *DB) fetchPendingLast(ctx context.Context, tx *sql.Tx, l listing, from []int64, n int) ([]sudoku.Puzzle, error) {
-	graded, ungraded := l, l
-	graded.listKey.grades, graded.grades = true, [2]int64{1, math.MaxInt64}
-	ungraded.listKey.grades, ungraded.grades = true, [2]int64{0, 0}
+	graded, ungraded := splitGraded(l)
 	inUngraded := from != nil && from[0] == 0
 	first, second := graded, ungraded
 	firstFrom := from

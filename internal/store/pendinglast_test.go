@@ -13,8 +13,8 @@ import (
 // testGradePendingLast archives puzzles of which only some are graded and
 // walks the grade order both ways, page by page forward and then back: the
 // graded rows come first in either direction (by grade), the ungraded
-// after them (by id), every row once, and the pages back are the pages
-// forward.
+// after them (by id), every row once, the pages back are the pages
+// forward, and an export gives the same rows in the same order.
 func testGradePendingLast(t *testing.T, bk backend) {
 	ctx := context.Background()
 	db := bk.open(t)
@@ -58,6 +58,11 @@ func testGradePendingLast(t *testing.T, bk backend) {
 		}
 		if len(got) != len(ps) {
 			t.Fatalf("desc %v: listed %d rows, want %d", desc, len(got), len(ps))
+		}
+		// An export in the same order is the listing's rows in its order.
+		exported := exportAll(t, db, sudoku.ListQuery{Sort: sudoku.SortGrade, Desc: desc})
+		if !slices.EqualFunc(exported, got, func(a, b sudoku.Puzzle) bool { return a.ID == b.ID }) {
+			t.Errorf("desc %v: export in the order %v, listing %v", desc, ids(exported), ids(got))
 		}
 		for i := 1; i < len(got); i++ {
 			a, b := got[i-1], got[i]

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"sync"
 	"testing"
@@ -26,6 +27,48 @@ var playersSuite = []struct {
 	{"AttemptsRefused", testAttemptsRefused},
 	{"AttemptsConcurrentFinishes", testAttemptsConcurrentFinishes},
 	{"PlayersSummaryExportDelete", testPlayersSummaryExportDelete},
+	{"PlayersStreak", testPlayersStreak},
+}
+
+// testPlayersStreak: solving today's puzzle of the day continues a streak
+// that reached yesterday, and begins a new one after a gap.
+func testPlayersStreak(t *testing.T, bk backend) {
+	ctx := context.Background()
+	db := bk.open(t)
+	today := time.Now().UTC()
+	day := func(d int) string { return today.AddDate(0, 0, d).Format(time.DateOnly) }
+	pz, err := db.SetDaily(ctx, day(0), archived(t, db, 40))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, tc := range []struct {
+		streak int
+		last   string
+		want   int
+	}{{3, day(-1), 4}, {3, day(-2), 1}, {0, "", 1}, {5, day(0), 5}} {
+		p, err := db.NewPlayer(ctx, session(byte(i+1)), today.Add(time.Hour))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The streak as earlier days left it.
+		err = db.write(ctx, func(tx *sql.Tx) error {
+			_, err := tx.Exec(db.d.sql("UPDATE players SET streak = ?, streak_day = ? WHERE id = ?"), tc.streak, tc.last, p.ID)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _, err := db.StartAttempt(ctx, p.ID, pz.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.FinishAttempt(ctx, p.ID, a.ID, account.Finish{Outcome: account.OutcomeSolved, Grid: solvedGrid()}); err != nil {
+			t.Fatal(err)
+		}
+		if s, err := db.Summary(ctx, p.ID, today); err != nil || s.Streak != tc.want {
+			t.Errorf("streak %d up to %q, then today's solved: %d, %v; want %d", tc.streak, tc.last, s.Streak, err, tc.want)
+		}
+	}
 }
 
 // archived submits the synthetic puzzle n and returns it as stored.

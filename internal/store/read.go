@@ -122,7 +122,16 @@ func (db *DB) export(ctx context.Context, q sudoku.ListQuery, cols string, each 
 		return fmt.Errorf("export: %w", err)
 	}
 	defer tx.Rollback()
-	sq := db.d.listQuery(listingOf(q), true, cols)
+	for _, l := range exportListings(q) {
+		if err := db.exportPart(ctx, tx, db.d.listQuery(l, true, cols), each); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// exportPart runs one statement of an export and hands its rows to each.
+func (db *DB) exportPart(ctx context.Context, tx *sql.Tx, sq query, each func(*sql.Rows) error) error {
 	st, err := db.stmtOf(ctx, tx, sq)
 	if err != nil {
 		return fmt.Errorf("export: %w", err)

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	gocmp "github.com/google/go-cmp/cmp"
@@ -29,7 +30,14 @@ func testStats(t *testing.T, bk backend) {
 		if i%4 == 3 {
 			solutions = 2
 		}
-		p, _, err := db.Submit(ctx, synthetic(int64(i+1), bt, 700+int64(i)*int64(i)*150_000, solutions))
+		p := synthetic(int64(i+1), bt, 700+int64(i)*int64(i)*150_000, solutions)
+		if i%5 != 2 { // every 5th waits for its grade
+			p.GradeVersion, p.Technique = "test", "t"
+			if solutions == 1 {
+				p.SetGradeTenths([]int64{12, 23, 40, 0, 56, 72, 35, 0, 95, 20, 66, 0, 67}[i])
+			}
+		}
+		p, _, err := db.Submit(ctx, p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,19 +66,29 @@ func testStats(t *testing.T, bk backend) {
 	if want.Submissions != int64(len(ps))+3 {
 		t.Errorf("submissions %d, want %d", want.Submissions, len(ps)+3)
 	}
-	// The band counts sum to the total and match BandOf: the histogram
-	// splits every entry by its backtracks, those with several solutions
-	// (which have no band of their own) included.
+	// The band counts are exact: every entry with a grade in its band's
+	// range, those without a grade (several solutions, or waiting for it)
+	// in none; and a listing of each band says the same total.
 	bands := make([]int64, len(sudoku.Bands))
+	none := 0
 	for _, p := range ps {
-		for i, b := range sudoku.Bands {
-			if b.Band == sudoku.BandOf(p.Backtracks) {
-				bands[i]++
-			}
+		if r := sudoku.BandOf(p.GradeTenths()).Rank(); r >= 0 {
+			bands[r]++
+		} else {
+			none++
 		}
 	}
 	if d := gocmp.Diff(bands, got.BandCounts()); d != "" {
 		t.Errorf("band counts (-want +got):\n%s", d)
+	}
+	if none == 0 || slices.Contains(bands, 0) {
+		t.Fatalf("bands %v, %d without: the test archive is wrong", bands, none)
+	}
+	for i, b := range sudoku.Bands {
+		page, err := db.List(ctx, sudoku.ListQuery{Band: b.Band, Limit: 1})
+		if err != nil || page.Total != bands[i] {
+			t.Errorf("band %s: total %d (%v), want %d", b.Band, page.Total, err, bands[i])
+		}
 	}
 }
 

@@ -10,15 +10,20 @@ import (
 // the fields that need a database (id, submitted_at, submissions) are left out
 // when zero, so `sudoku solve --json` prints the same object without them.
 type Puzzle struct {
-	ID            int64     `json:"id,omitzero"`
-	Givens        Grid      `json:"puzzle"`
-	Canonical     Grid      `json:"canonical"` // the same for every way of writing the puzzle; see Canonical
-	Solution      Grid      `json:"solution"`
-	Clues         int       `json:"clues"`
-	Solutions     int       `json:"solutions"`
-	Unique        bool      `json:"unique"`
-	Backtracks    int64     `json:"backtracks"`
-	Band          Band      `json:"band"` // BandFor(Solutions, Backtracks), set by Rate and by the archive
+	ID         int64 `json:"id,omitzero"`
+	Givens     Grid  `json:"puzzle"`
+	Canonical  Grid  `json:"canonical"` // the same for every way of writing the puzzle; see Canonical
+	Solution   Grid  `json:"solution"`
+	Clues      int   `json:"clues"`
+	Solutions  int   `json:"solutions"`
+	Unique     bool  `json:"unique"`
+	Backtracks int64 `json:"backtracks"`
+	// Band is BandOf(GradeTenths()): the grade's band, "" while the
+	// puzzle has no grade (several solutions, or not graded yet) and while
+	// the archive grades it again (GradeVersion ""). Whoever sets Grade
+	// sets Band (SetGradeStatus, SetGradeTenths, SetGrade: package logic
+	// and the archive's reads call them).
+	Band          Band      `json:"band"`
 	Guesses       int64     `json:"guesses"`
 	Nodes         int64     `json:"nodes"`
 	SolveNS       int64     `json:"solve_ns"`
@@ -67,7 +72,9 @@ const (
 
 // SetGradeStatus sets p.GradeStatus from the grade fields: none for a
 // puzzle with several solutions or a graded one without a grade (a full
-// grid), pending while no solver has graded it, done otherwise.
+// grid), pending while no solver has graded it, done otherwise; and p.Band
+// with it: the grade's band when done, none otherwise (as the archive's
+// band column, migration 00011).
 func (p *Puzzle) SetGradeStatus() {
 	switch {
 	case p.Solutions > 1 || p.GradeVersion != "" && p.Grade == nil:
@@ -76,6 +83,10 @@ func (p *Puzzle) SetGradeStatus() {
 		p.GradeStatus = GradePending
 	default:
 		p.GradeStatus = GradeDone
+	}
+	p.Band = ""
+	if p.GradeStatus == GradeDone {
+		p.Band = BandOf(p.GradeTenths())
 	}
 }
 
@@ -105,14 +116,21 @@ func FromTenths(t int64) *float64 {
 	return &g
 }
 
-// SetGradeTenths sets Grade from tenths, nil for 0.
+// SetGradeTenths sets Grade from tenths, nil for 0, and Band with it.
 func (p *Puzzle) SetGradeTenths(t int64) {
+	p.Band = BandOf(t)
 	if t <= 0 {
 		p.Grade = nil
 		return
 	}
 	g := float64(t) / 10
 	p.Grade = &g
+}
+
+// SetGrade sets Grade to g (nil for none) and Band with it.
+func (p *Puzzle) SetGrade(g *float64) {
+	p.Grade = g
+	p.Band = BandOf(p.GradeTenths())
 }
 
 // ErrNoGivens refuses to archive a grid without a single given: every full

@@ -2,24 +2,19 @@ package sudoku
 
 import (
 	"math/bits"
+	"slices"
 	"strconv"
 )
 
-// Band is a difficulty grade a person understands, named from the measured
-// Backtracks alone: unlike solve time, backtracks do not depend on the
-// machine, so a puzzle's band is the same everywhere and never changes.
+// Band is a difficulty a person understands, named from the human-style
+// grade (Sudoku Explainer's scale, see package logic): the hardest technique
+// a person needs, not the search's backtracks, so that "extreme" always
+// means hard for a person. The search effort keeps its own names
+// (backtracks, guesses) wherever it is shown.
 type Band string
 
-// The bands, easiest first. The thresholds come from the recorded backtracks
-// (engine 2: the median of the presentations of the canonical form) of the
-// collections in testdata/puzzles (TestBandDistribution prints the table;
-// the README shows it). Re-derived for engine 2, the same powers of two still
-// split the collections where engine 1's did: Easy is what propagation alone
-// solves (97.5% of the Kaggle sample, 44.6% of the 17-clue list), the
-// generated "diabolical" bank is Medium (96%) as is 42.5% of the 17-clue
-// list, the top1465 benchmark is mostly Hard (60.5%), and the forum's hardest
-// lists are Extreme (96% and 99.5%). A puzzle with several solutions has no
-// band (BandFor).
+// The bands, easiest first. A puzzle with several solutions, or one not
+// graded yet, has no band ("", BandOf(0)).
 const (
 	BandEasy     Band = "easy"
 	BandMedium   Band = "medium"
@@ -28,49 +23,53 @@ const (
 	BandExtreme  Band = "extreme"
 )
 
-// BandInfo describes one band: the puzzles with Min to Max backtracks,
-// inclusive. The last band has Max = NoMax.
+// BandInfo describes one band: the puzzles graded Min to Max tenths of a
+// grade, inclusive (20 for 2.0). The last band has Max = NoMax.
 type BandInfo struct {
 	Band     Band
 	Name     string // for people: "Easy"
-	Min, Max int64
+	Min, Max int64  // grade in tenths, inclusive
+	// Needs says for people what the band's puzzles need, hardest first
+	// in the grade order of package logic's ladder.
+	Needs string
 }
 
 // NoMax is the Max of the open-ended last band.
 const NoMax int64 = 1<<63 - 1
 
-// Bands lists every band in order, easiest first. Every bound falls on a
-// power of two, the edges of BacktracksBucket, so the band of a puzzle can be
-// told from its bucket and a histogram sums to the band counts.
+// Bands lists every band in order, easiest first, by grade in tenths. The
+// edges are those of the contract, on the ladder of package logic (Sudoku
+// Explainer's ratings): easy is hidden singles and the direct techniques
+// that leave one (up to 2.0); medium adds naked singles (2.3), pointing and
+// claiming, naked and hidden pairs and the X-Wing (to 3.4); hard adds
+// triples, the Swordfish, XY- and XYZ-Wings and the simplest unique
+// rectangles (to 4.6); fiendish is quads, Jellyfish, WXYZ-Wings, the other
+// uniqueness techniques, Aligned Pair Exclusion and the simple chains and
+// cycles (to 6.6); extreme is every forcing chain above (6.7 and up: Nishio,
+// cell and region, dynamic). Where the collections of testdata/puzzles fall
+// is in docs/engine.md (TestBandDistribution in package logic prints it).
+// Migration 00011 computes the same edges in SQL; a store test checks that
+// they agree.
 var Bands = []BandInfo{
-	{BandEasy, "Easy", 0, 0},
-	{BandMedium, "Medium", 1, 15},
-	{BandHard, "Hard", 16, 63},
-	{BandFiendish, "Fiendish", 64, 127},
-	{BandExtreme, "Extreme", 128, NoMax},
+	{BandEasy, "Easy", 10, 20, "singles"},
+	{BandMedium, "Medium", 21, 34, "pairs and pointing"},
+	{BandHard, "Hard", 35, 46, "wings and simple fish"},
+	{BandFiendish, "Fiendish", 47, 66, "uniqueness and chains"},
+	{BandExtreme, "Extreme", 67, NoMax, "forcing chains"},
 }
 
-// BandOf returns the band of a puzzle whose search withdrew backtracks
-// guesses.
-func BandOf(backtracks int64) Band {
+// BandOf returns the band of a puzzle graded tenths (72 for 7.2), and ""
+// for 0: a puzzle with several solutions or one not graded yet.
+func BandOf(tenths int64) Band {
+	if tenths <= 0 {
+		return ""
+	}
 	for i := len(Bands) - 1; i > 0; i-- {
-		if backtracks >= Bands[i].Min {
+		if tenths >= Bands[i].Min {
 			return Bands[i].Band
 		}
 	}
 	return Bands[0].Band
-}
-
-// BandFor returns the band of a puzzle with the given number of solutions
-// (0, 1 or 2) and backtracks: BandOf(backtracks) for a puzzle with a unique
-// solution, and "" (no band) otherwise, since the search of a puzzle with
-// several solutions stops at the second and its counts depend on the order
-// in which it tries the digits.
-func BandFor(solutions int, backtracks int64) Band {
-	if solutions != 1 {
-		return ""
-	}
-	return BandOf(backtracks)
 }
 
 // Info returns the description of b, and false for a string that is no band.
@@ -83,21 +82,41 @@ func (b Band) Info() (BandInfo, bool) {
 	return BandInfo{}, false
 }
 
+// Rank is b's position in Bands (0 for easy), -1 for "" and for a string
+// that is no band. The archive's band column holds it.
+func (b Band) Rank() int {
+	return slices.IndexFunc(Bands, func(i BandInfo) bool { return i.Band == b })
+}
+
 // Valid reports whether b is one of Bands.
 func (b Band) Valid() bool {
 	_, ok := b.Info()
 	return ok
 }
 
-// Range is the band's backtracks for people: "0", "1–15", "128 or more".
+// MinGrade and MaxGrade are the band's grades on Sudoku Explainer's scale
+// (2.0 for 20 tenths); MaxGrade is 0 for the open-ended last band.
+func (i BandInfo) MinGrade() float64 { return float64(i.Min) / 10 }
+
+// MaxGrade is the band's highest grade, 0 for the open-ended last band.
+func (i BandInfo) MaxGrade() float64 {
+	if i.Max == NoMax {
+		return 0
+	}
+	return float64(i.Max) / 10
+}
+
+// Range is the band's grades for people: "up to 2.0", "2.1–3.4", "6.7 and
+// above".
 func (i BandInfo) Range() string {
+	g := func(t int64) string { return strconv.FormatFloat(float64(t)/10, 'f', 1, 64) }
 	switch {
 	case i.Max == NoMax:
-		return strconv.FormatInt(i.Min, 10) + " or more"
-	case i.Min == i.Max:
-		return strconv.FormatInt(i.Min, 10)
+		return g(i.Min) + " and above"
+	case i.Min <= 10:
+		return "up to " + g(i.Max)
 	default:
-		return strconv.FormatInt(i.Min, 10) + "–" + strconv.FormatInt(i.Max, 10)
+		return g(i.Min) + "–" + g(i.Max)
 	}
 }
 

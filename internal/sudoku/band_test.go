@@ -2,25 +2,31 @@ package sudoku
 
 import "testing"
 
+// TestBandOf pins the band of every grade at and around the edges of the
+// contract: easy up to 2.0, medium to 3.4, hard to 4.6, fiendish to 6.6,
+// extreme above; no grade, no band.
 func TestBandOf(t *testing.T) {
 	for _, tc := range []struct {
-		backtracks int64
-		want       Band
+		tenths int64
+		want   Band
 	}{
-		{0, BandEasy}, {1, BandMedium}, {2, BandMedium}, {15, BandMedium},
-		{16, BandHard}, {63, BandHard}, {64, BandFiendish}, {127, BandFiendish},
-		{128, BandExtreme}, {66_154, BandExtreme}, {NoMax, BandExtreme},
+		{0, ""}, {-1, ""},
+		{10, BandEasy}, {12, BandEasy}, {15, BandEasy}, {20, BandEasy},
+		{21, BandMedium}, {23, BandMedium}, {26, BandMedium}, {32, BandMedium}, {34, BandMedium},
+		{35, BandHard}, {36, BandHard}, {42, BandHard}, {46, BandHard},
+		{47, BandFiendish}, {50, BandFiendish}, {56, BandFiendish}, {66, BandFiendish},
+		{67, BandExtreme}, {70, BandExtreme}, {95, BandExtreme}, {120, BandExtreme}, {NoMax, BandExtreme},
 	} {
-		if got := BandOf(tc.backtracks); got != tc.want {
-			t.Errorf("BandOf(%d) = %q, want %q", tc.backtracks, got, tc.want)
+		if got := BandOf(tc.tenths); got != tc.want {
+			t.Errorf("BandOf(%d) = %q, want %q", tc.tenths, got, tc.want)
 		}
 	}
 }
 
-// TestBandsTile checks that the bands cover 0..NoMax without gap or overlap,
-// each bound on a bucket edge, and that every value in a band maps to it.
+// TestBandsTile checks that the bands cover the grades from 1.0 up without
+// gap or overlap, and that every grade in a band maps to it.
 func TestBandsTile(t *testing.T) {
-	next := int64(0)
+	next := int64(10)
 	for i, b := range Bands {
 		if b.Min != next {
 			t.Fatalf("band %s starts at %d, want %d", b.Band, b.Min, next)
@@ -28,19 +34,13 @@ func TestBandsTile(t *testing.T) {
 		if b.Max < b.Min {
 			t.Fatalf("band %s: max %d < min %d", b.Band, b.Max, b.Min)
 		}
-		if lo, _ := BacktracksBucketRange(BacktracksBucket(b.Min)); lo != b.Min {
-			t.Errorf("band %s starts at %d, inside bucket %d (from %d)", b.Band, b.Min, BacktracksBucket(b.Min), lo)
-		}
-		if _, hi := BacktracksBucketRange(BacktracksBucket(b.Max)); hi != b.Max && b.Max != NoMax {
-			t.Errorf("band %s ends at %d, inside bucket %d (to %d)", b.Band, b.Max, BacktracksBucket(b.Max), hi)
-		}
 		for _, v := range []int64{b.Min, b.Max, b.Min + (b.Max-b.Min)/2} {
 			if got := BandOf(v); got != b.Band {
 				t.Errorf("BandOf(%d) = %s, want %s", v, got, b.Band)
 			}
 		}
-		if !b.Band.Valid() {
-			t.Errorf("%s not valid", b.Band)
+		if !b.Band.Valid() || b.Band.Rank() != i {
+			t.Errorf("%s: valid %v, rank %d", b.Band, b.Band.Valid(), b.Band.Rank())
 		}
 		if i == len(Bands)-1 {
 			if b.Max != NoMax {
@@ -50,7 +50,7 @@ func TestBandsTile(t *testing.T) {
 		}
 		next = b.Max + 1
 	}
-	if Band("").Valid() || Band("Easy").Valid() {
+	if Band("").Valid() || Band("Easy").Valid() || Band("").Rank() != -1 {
 		t.Error("unknown band reported valid")
 	}
 }
@@ -70,10 +70,47 @@ func TestBacktracksBucket(t *testing.T) {
 }
 
 func TestBandRange(t *testing.T) {
-	want := []string{"0", "1–15", "16–63", "64–127", "128 or more"}
+	want := []string{"up to 2.0", "2.1–3.4", "3.5–4.6", "4.7–6.6", "6.7 and above"}
 	for i, b := range Bands {
 		if got := b.Range(); got != want[i] {
 			t.Errorf("%s: Range() = %q, want %q", b.Band, got, want[i])
+		}
+	}
+}
+
+// TestBandFollowsGrade checks that setting a puzzle's grade sets its band,
+// and taking the grade away takes the band.
+func TestBandFollowsGrade(t *testing.T) {
+	var p Puzzle
+	p.SetGradeTenths(72)
+	if p.Band != BandExtreme {
+		t.Errorf("grade 7.2: band %q", p.Band)
+	}
+	g := 2.3
+	p.SetGrade(&g)
+	if p.Band != BandMedium {
+		t.Errorf("grade 2.3: band %q", p.Band)
+	}
+	p.SetGradeTenths(0)
+	if p.Band != "" || p.Grade != nil {
+		t.Errorf("no grade: band %q, grade %v", p.Band, p.Grade)
+	}
+	p.SetGrade(nil)
+	if p.Band != "" {
+		t.Errorf("nil grade: band %q", p.Band)
+	}
+}
+
+// TestBandCounts checks that the band counts are summed from the grade
+// counters, leaving out the entries without a grade.
+func TestBandCounts(t *testing.T) {
+	s := Stats{Grades: []GradeCount{{Tenths: 0, N: 9}, {Tenths: 12, N: 1}, {Tenths: 20, N: 2}, {Tenths: 21, N: 3},
+		{Tenths: 46, N: 4}, {Tenths: 66, N: 5}, {Tenths: 67, Technique: "a", N: 6}, {Tenths: 67, Technique: "b", N: 7}}}
+	want := []int64{3, 3, 4, 5, 13}
+	got := s.BandCounts()
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("BandCounts() = %v, want %v", got, want)
 		}
 	}
 }

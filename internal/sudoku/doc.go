@@ -122,7 +122,7 @@
 // fixed transforms of it (a seeded splitmix64 stream: they never change
 // within an EngineVersion). The recorded run is the one with the median
 // backtracks (the lowest numbered presentation among equals): Solutions,
-// Backtracks, Guesses, Nodes and so Band are those of that run, the same for
+// Backtracks, Guesses and Nodes are those of that run, the same for
 // every writing of the puzzle, several-solution puzzles included (their
 // counts come from the canonical form too). The three runs are the timed
 // runs (more when Options.Runs asks), SolveNS their median. The singles at
@@ -155,9 +155,10 @@
 // runs are needed anyway, so K = 3 is free where K = 1 is not better; K = 5
 // would add ~10 µs, leaving no margin under that budget on a loaded machine.
 //
-// A puzzle with several solutions has no band (BandFor): its search stops at
-// the second solution, so its counts depend on the order in which digits are
-// tried, and are not a difficulty.
+// The search of a puzzle with several solutions stops at the second
+// solution, so its counts depend on the order in which digits are tried,
+// and are not a difficulty. The band a person reads comes from the grade
+// of package logic, not from these counts (see Band).
 //
 // # Traces
 //

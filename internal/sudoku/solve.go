@@ -121,8 +121,9 @@ func (s *solver) root(bd *board) {
 // Rate measures the puzzle g: it finds its canonical form, searches the
 // Presentations fixed ways of writing it and records the run with the median
 // backtracks (see the package documentation), so every way of writing a
-// puzzle gets the same Solutions, Backtracks, Guesses, Nodes, Band and
-// Canonical. It times Options.Runs searches (at least 3 and at least
+// puzzle gets the same Solutions, Backtracks, Guesses, Nodes and
+// Canonical. It does not grade the puzzle (package logic does), so Band is
+// left "". It times Options.Runs searches (at least 3 and at least
 // Presentations, the presentations' runs included), SolveNS being the
 // median. It fails with a *CellError or *ConflictError, ErrNoSolution,
 // ErrBudget or ErrCanceled.
@@ -144,7 +145,7 @@ func Rate(g Grid, opt Options) (Puzzle, error) {
 	p := Puzzle{
 		Givens: g, Canonical: m.canon, Solution: res.Solution, Clues: g.Clues(),
 		Solutions: res.Solutions, Unique: res.Solutions == 1,
-		Backtracks: res.Backtracks, Band: BandFor(res.Solutions, res.Backtracks), Guesses: res.Guesses, Nodes: res.Nodes,
+		Backtracks: res.Backtracks, Guesses: res.Guesses, Nodes: res.Nodes,
 		SolveNS: ts[len(ts)/2], EngineVersion: EngineVersion,
 	}
 	p.SetGradeStatus()

@@ -18,10 +18,12 @@ type SortInfo struct {
 	Key func(p *Puzzle) []int64
 	// Index is the archive's index that serves the order ("" for the table
 	// itself, in id order); BandIndex the one that puts the band in front
-	// of the key ("" when a band is a range of the leading key already).
+	// of the key (every order has one: a band is a range of grades, not of
+	// any order's leading key but the grade's).
 	Index, BandIndex string
 	// Merged: the order has no index of its own; the whole archive is read
-	// as the bands merged, each walked in BandIndex.
+	// as the bands and the rows without a band merged, each walked in
+	// BandIndex.
 	Merged bool
 }
 
@@ -29,9 +31,11 @@ type SortInfo struct {
 // its sort by its position here.
 var SortTable = []SortInfo{
 	{Sort: SortDifficulty, Label: "Difficulty", Columns: []string{"backtracks", "solve_ns", "id"},
-		Key: func(p *Puzzle) []int64 { return []int64{p.Backtracks, p.SolveNS, p.ID} }, Index: "puzzles_difficulty"},
+		Key:   func(p *Puzzle) []int64 { return []int64{p.Backtracks, p.SolveNS, p.ID} },
+		Index: "puzzles_band_difficulty", BandIndex: "puzzles_band_difficulty", Merged: true},
 	{Sort: SortBacktracks, Label: "Backtracks", Columns: []string{"backtracks", "id"},
-		Key: func(p *Puzzle) []int64 { return []int64{p.Backtracks, p.ID} }, Index: "puzzles_backtracks"},
+		Key:   func(p *Puzzle) []int64 { return []int64{p.Backtracks, p.ID} },
+		Index: "puzzles_band_backtracks", BandIndex: "puzzles_band_backtracks", Merged: true},
 	{Sort: SortSolveTime, Label: "Solve time", Columns: []string{"solve_ns", "id"},
 		Key:   func(p *Puzzle) []int64 { return []int64{p.SolveNS, p.ID} },
 		Index: "puzzles_band_solve_ns", BandIndex: "puzzles_band_solve_ns", Merged: true},

@@ -18,16 +18,14 @@ type Stats struct {
 }
 
 // BandCounts returns the number of puzzles in each of Bands, in order,
-// summed from the backtracks histogram (band bounds fall on bucket edges).
+// summed from the grade counters (a band is a range of grades), so it is
+// exact: the puzzles without a grade (several solutions, or waiting for
+// theirs) are in no band.
 func (s Stats) BandCounts() []int64 {
 	out := make([]int64, len(Bands))
-	for k, n := range s.Backtracks {
-		lo, _ := BacktracksBucketRange(k)
-		for i := len(Bands) - 1; i >= 0; i-- {
-			if lo >= Bands[i].Min {
-				out[i] += n
-				break
-			}
+	for _, g := range s.Grades {
+		if r := BandOf(g.Tenths).Rank(); r >= 0 {
+			out[r] += g.N
 		}
 	}
 	return out

@@ -30,7 +30,7 @@ func (f *fakeArchive) Submit(_ context.Context, p sudoku.Puzzle) (sudoku.Puzzle,
 		}
 	}
 	p.ID = int64(len(f.puzzles) + 1)
-	p.Band = sudoku.BandFor(p.Solutions, p.Backtracks) // as the store does
+	p.SetGradeStatus() // and the band, as the store does
 	for i := range f.puzzles {
 		if f.puzzles[i].Canonical == p.Canonical && f.puzzles[i].SameAs == nil {
 			id := f.puzzles[i].ID
@@ -127,6 +127,9 @@ func (f *fakeArchive) Stats(context.Context) (sudoku.Stats, error) {
 		bump(&s.Backtracks, sudoku.BacktracksBucket(p.Backtracks), 1)
 		bump(&s.SolveTime, sudoku.SolveTimeBucket(p.SolveNS), 1)
 		bump(&s.Clues, p.Clues, 1)
+		if p.GradeVersion != "" && p.Grade != nil {
+			s.Grades = append(s.Grades, sudoku.GradeCount{Tenths: p.GradeTenths(), Technique: p.Technique, N: 1})
+		}
 	}
 	return s, nil
 }

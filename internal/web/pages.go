@@ -16,16 +16,16 @@ import (
 	"github.com/sudoku-archive/sudoku/templates"
 )
 
-// examples are the puzzles the submit page offers to load, easy to extreme,
-// each a real puzzle from a published collection. Each is named by the band
-// the archive measures for it (TestExampleLabelsAreMeasured keeps them
-// honest); two in the same band add their backtracks.
+// examples are the puzzles the submit page offers to load, one per band,
+// easy to extreme, each a real puzzle from a published collection, named
+// by the band and grade the archive gives it (TestExampleLabelsAreGraded
+// keeps them honest).
 var examples = []templates.Example{
-	{Label: "Easy", Note: "Project Euler 96, grid 1", Puzzle: "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."},
-	{Label: "Medium", Note: "Sudoku Exchange, diabolical", Puzzle: ".7..9..4.14.2.8.379...1...8.8.....9.2.1.4.6.34.......1.1.....2....629...7...8...9"},
-	{Label: "Hard", Note: "Sudoku Exchange, diabolical, rated 9.0", Puzzle: "2.......863.....299.4...6.7..39.24.....547............3.68712.4.2.....6..4..6..8."},
-	{Label: "Extreme · 685 backtracks", Note: "magictour top 1465", Puzzle: "7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5..........."},
-	{Label: "Extreme · 1,665 backtracks", Note: "Enjoy Sudoku forum, hardest list of 2011", Puzzle: "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3"},
+	{Label: "Easy · grade 1.2", Note: "Project Euler 96, grid 1: hidden singles", Puzzle: "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."},
+	{Label: "Medium · grade 2.6", Note: "Project Euler 96, grid 6: pointing", Puzzle: "1..92....524.1...........7..5...81.2.........4.27...9..6...........3.945....71..6"},
+	{Label: "Hard · grade 4.0", Note: "magictour top 1465, #11: a hidden triple", Puzzle: ".8..1......5....3.......4.....6.5.7.89....2.....3.....2.....1.9..67........4....."},
+	{Label: "Fiendish · grade 5.6", Note: "Sudoku Exchange, diabolical: a WXYZ-Wing", Puzzle: "..8.2.9..6.......55..9.1..2..1.7.5...72...69.3.......7...4.7....1.5.3.2..5..1..8."},
+	{Label: "Extreme · grade 9.5+", Note: "Enjoy Sudoku forum, hardest list of 2011", Puzzle: "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3"},
 }
 
 // minRuns is the fewest timed runs whose median the engine records as a

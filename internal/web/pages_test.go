@@ -90,6 +90,12 @@ func seed(t *testing.T, f *fakeArchive, n int) {
 		if !p.Unique {
 			p.Solutions = 2
 		}
+		// Graded 1.0 to 4.9 (easy to fiendish), but for those with
+		// several solutions.
+		p.GradeVersion, p.Technique = "test", "t"
+		if p.Unique {
+			p.SetGradeTenths(10 + int64(i*7%n))
+		}
 		if _, _, err := f.Submit(context.Background(), p); err != nil {
 			t.Fatal(err)
 		}

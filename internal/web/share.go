@@ -94,8 +94,7 @@ func (s *Server) sharedPuzzle(c echo.Context) error {
 	view.Puzzle.Solution = res.Solution
 	view.Puzzle.Solutions = res.Solutions
 	view.Puzzle.Unique = res.Solutions == 1
-	view.Puzzle.Backtracks = res.Backtracks
-	view.Puzzle.Band = sudoku.BandFor(res.Solutions, res.Backtracks)
+	view.Puzzle.Backtracks = res.Backtracks // no grade, so no band: that is for the archive
 	return s.render(c, http.StatusOK, templates.SharePage(view))
 }
 

@@ -3,14 +3,14 @@ package web
 import (
 	"context"
 	"net/http"
-	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
 
+	"github.com/sudoku-archive/sudoku/internal/logic"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
-	"github.com/sudoku-archive/sudoku/templates"
 )
 
 const shareEasy = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
@@ -25,18 +25,25 @@ func archive(t *testing.T, f *fakeArchive, text string) sudoku.Puzzle {
 	return p
 }
 
-// Each example is named by the band the archive measures for it, and a
-// backtrack count in its name is the measured one.
-func TestExampleLabelsAreMeasured(t *testing.T) {
-	count := regexp.MustCompile(`· ([\d,]+) backtracks$`)
-	for _, ex := range examples {
+// There is one example per band, easiest first, each named by the band
+// and the grade the archive gives it: its grade is in the band's range.
+func TestExampleLabelsAreGraded(t *testing.T) {
+	if len(examples) != len(sudoku.Bands) {
+		t.Fatalf("%d examples for %d bands", len(examples), len(sudoku.Bands))
+	}
+	for i, ex := range examples {
 		p := measured(t, ex.Puzzle)
-		info, _ := sudoku.BandOf(p.Backtracks).Info()
-		if !strings.HasPrefix(ex.Label, info.Name) {
-			t.Errorf("example %q measures %d backtracks: band %s", ex.Label, p.Backtracks, info.Name)
+		logic.GradePuzzle(&p)
+		b := sudoku.Bands[i]
+		if p.Band != b.Band || p.GradeTenths() < b.Min || p.GradeTenths() > b.Max {
+			t.Errorf("example %d %q: grade %v, band %q; want band %s (%s)", i+1, ex.Label, p.Grade, p.Band, b.Band, b.Range())
 		}
-		if m := count.FindStringSubmatch(ex.Label); m != nil && m[1] != templates.Count(p.Backtracks) {
-			t.Errorf("example %q measures %s backtracks", ex.Label, templates.Count(p.Backtracks))
+		grade := strconv.FormatFloat(*p.Grade, 'f', 1, 64)
+		if p.GradeFloor {
+			grade += "+"
+		}
+		if want := b.Name + " · grade " + grade; ex.Label != want {
+			t.Errorf("example %d is labelled %q, want %q", i+1, ex.Label, want)
 		}
 	}
 }

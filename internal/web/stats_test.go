@@ -3,11 +3,13 @@ package web
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
 
+	"github.com/sudoku-archive/sudoku/internal/logic"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -25,7 +27,7 @@ func TestStatsPageCharts(t *testing.T) {
 		t.Error("the band thresholds' table is missing on an empty archive")
 	}
 
-	seed(t, f, 40) // backtracks i*7%40: 0 to 39, so easy, medium and hard
+	seed(t, f, 40) // grades 1.0 + (i*7%40)/10: easy to fiendish
 	rec = get(t, s, "/stats")
 	doc = page(t, rec, http.StatusOK)
 	if strings.Contains(rec.Body.String(), "NaN") {
@@ -38,15 +40,20 @@ func TestStatsPageCharts(t *testing.T) {
 	for _, b := range sudoku.Bands {
 		row := tid(doc, "band-"+string(b.Band))
 		counts[string(b.Band)] = row.Find(`[data-testid="band-count"]`).Text()
-		if href := row.Find("a").AttrOr("href", ""); href != "/puzzles?sort=difficulty&order=desc&band="+string(b.Band) {
+		if href := row.Find("a").AttrOr("href", ""); href != "/puzzles?sort=grade&order=desc&band="+string(b.Band) {
 			t.Errorf("%s links to %q", b.Band, href)
 		}
 	}
-	// 0 backtracks once; 1-15 fifteen times; 16-39 the other 24.
-	for band, want := range map[string]string{"easy": "1", "medium": "15", "hard": "24", "fiendish": "0", "extreme": "0"} {
+	// Of the 30 with one solution, grades 1.0-2.0 eight times, 2.1-3.4
+	// ten, 3.5-4.6 nine, 4.7-4.9 three; the 10 with several solutions
+	// have no grade, so no band: a row of their own.
+	for band, want := range map[string]string{"easy": "8", "medium": "10", "hard": "9", "fiendish": "3", "extreme": "0"} {
 		if counts[band] != want {
 			t.Errorf("band %s: %q puzzles, want %s", band, counts[band], want)
 		}
+	}
+	if got := tid(doc, "band-none").Find(`[data-testid="band-count"]`).Text(); got != "10" {
+		t.Errorf("no band: %q puzzles, want 10", got)
 	}
 	for _, id := range []string{"chart-backtracks", "chart-solve-time", "chart-clues"} {
 		fig := tid(doc, id)
@@ -93,14 +100,14 @@ func atoi(t *testing.T, s string) int {
 func TestHistoryByBand(t *testing.T) {
 	s, f := newTestServer(t, Config{})
 	seed(t, f, 40)
-	doc := page(t, get(t, s, "/puzzles?band=hard&limit=10"), http.StatusOK)
-	// seed's puzzles with several solutions have no band: 18 of the 24
-	// with hard's backtracks.
-	if got := tid(doc, "total").Text(); got != "18 puzzles in band Hard, hardest first." {
+	doc := page(t, get(t, s, "/puzzles?band=hard&limit=5"), http.StatusOK)
+	// seed's puzzles with several solutions have no band: 9 of the 12
+	// with hard's grades.
+	if got := tid(doc, "total").Text(); got != "9 puzzles in band Hard, hardest first." {
 		t.Errorf("summary %q", got)
 	}
 	rows := tid(doc, "history-row")
-	if rows.Length() != 10 {
+	if rows.Length() != 5 {
 		t.Fatalf("%d rows", rows.Length())
 	}
 	rows.Each(func(_ int, r *goquery.Selection) {
@@ -141,12 +148,12 @@ func TestAPIListByBand(t *testing.T) {
 	if err := json.Unmarshal(rec.Body.Bytes(), &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Total != 12 || len(res.Puzzles) != 12 { // puzzles with one solution only
-		t.Errorf("total %d, %d puzzles; want 12", res.Total, len(res.Puzzles))
+	if res.Total != 10 || len(res.Puzzles) != 10 { // puzzles with one solution only
+		t.Errorf("total %d, %d puzzles; want 10", res.Total, len(res.Puzzles))
 	}
 	for _, p := range res.Puzzles {
-		if p.Band != sudoku.BandMedium || p.Backtracks < 1 || p.Backtracks > 15 {
-			t.Errorf("puzzle %d: band %q with %d backtracks", p.ID, p.Band, p.Backtracks)
+		if p.Band != sudoku.BandMedium || p.Grade == nil || *p.Grade < 2.1 || *p.Grade > 3.4 {
+			t.Errorf("puzzle %d: band %q with grade %v", p.ID, p.Band, p.Grade)
 		}
 	}
 	rec = get(t, s, "/api/puzzles?band=impossible")
@@ -158,6 +165,7 @@ func TestAPIListByBand(t *testing.T) {
 func TestPuzzlePageBandAndReplay(t *testing.T) {
 	s, f := newTestServer(t, Config{})
 	p := measured(t, "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3")
+	logic.GradePuzzle(&p)
 	if _, _, err := f.Submit(t.Context(), p); err != nil {
 		t.Fatal(err)
 	}
@@ -179,5 +187,31 @@ func TestPuzzlePageBandAndReplay(t *testing.T) {
 	// Without JavaScript the board still shows the solution.
 	if got := tid(doc, "board").Find("td").Eq(0).Text(); got == "" {
 		t.Error("the board's first cell is empty: the solution is not shown")
+	}
+}
+
+// A puzzle without a grade has no band ("" in JSON): its page says it is
+// being graded, or, with several solutions, that it has no band.
+func TestPuzzleBandPendingAndNone(t *testing.T) {
+	s, f := newTestServer(t, Config{})
+	pending := measured(t, examples[2].Puzzle) // hundreds of backtracks, grade 4.0
+	several := measured(t, "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5......")
+	for _, p := range []sudoku.Puzzle{pending, several} {
+		if _, _, err := f.Submit(t.Context(), p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for id, want := range map[int]string{1: "band-pending", 2: "band-none"} {
+		rec := get(t, s, "/api/puzzles/"+strconv.Itoa(id))
+		if !strings.Contains(rec.Body.String(), `"band":""`) {
+			t.Errorf("puzzle %d: %s, want no band", id, rec.Body)
+		}
+		doc := page(t, get(t, s, "/puzzles/"+strconv.Itoa(id)), http.StatusOK)
+		if tid(doc, want).Length() != 1 || tid(doc, "band-badge").Length() != 0 {
+			t.Errorf("puzzle %d: want %s and no badge; tags %q", id, want, tid(doc, "puzzle-tags").Text())
+		}
+	}
+	if got := strings.TrimSpace(tid(page(t, get(t, s, "/puzzles/1"), http.StatusOK), "band-pending").Text()); got != "grading…" {
+		t.Errorf("pending band reads %q", got)
 	}
 }
