@@ -41,14 +41,9 @@ func (db *DB) List(ctx context.Context, q sudoku.ListQuery) (sudoku.Page, error)
 	if err != nil {
 		return sudoku.Page{}, err
 	}
-	var cur *cursor
-	if q.Cursor != "" {
-		if cur, err = decodeCursor(q.Cursor, len(orders[q.Sort].keys)); err != nil {
-			return sudoku.Page{}, err
-		}
-		if cur.sort != q.Sort || cur.desc != q.Desc || cur.unique != q.UniqueOnly || cur.distinct != q.Distinct || cur.grades != (gradeRange(q) != nil) || cur.band != q.Band || cur.played != q.Played {
-			return sudoku.Page{}, fmt.Errorf("%w: issued for another sort, order or filter", sudoku.ErrInvalidCursor)
-		}
+	cur, err := listCursor(q)
+	if err != nil {
+		return sudoku.Page{}, err
 	}
 
 	// One read transaction, so the total and the rows agree.
@@ -57,119 +52,182 @@ func (db *DB) List(ctx context.Context, q sudoku.ListQuery) (sudoku.Page, error)
 		return sudoku.Page{}, fmt.Errorf("list: %w", err)
 	}
 	defer tx.Rollback()
-	var page sudoku.Page
-	var total, uniq, classes, uniqClasses int64
-	if err := tx.StmtContext(ctx, db.countStmt).QueryRowContext(ctx).Scan(&total, &uniq, &classes, &uniqClasses); err != nil {
-		return sudoku.Page{}, fmt.Errorf("list: count: %w", err)
+	pg := &pager{db: db, ctx: ctx, tx: tx, q: q, base: listingOf(q)}
+	if pg.page.Total, err = db.listTotal(ctx, tx, q); err != nil {
+		return sudoku.Page{}, err
 	}
-	switch {
-	case q.Distinct && q.UniqueOnly:
-		page.Total = uniqClasses
-	case q.Distinct:
-		page.Total = classes
-	case q.UniqueOnly:
-		page.Total = uniq
-	default:
-		page.Total = total
-	}
-	switch {
-	case gradeRange(q) != nil:
-		if page.Total, err = db.gradeTotal(ctx, tx, q); err != nil {
-			return sudoku.Page{}, fmt.Errorf("list: count grades: %w", err)
-		}
-	case q.Band != "":
-		info, _ := q.Band.Info()
-		if page.Total, err = db.bandTotal(ctx, tx, info, q.Distinct); err != nil {
-			return sudoku.Page{}, fmt.Errorf("list: count band %s: %w", q.Band, err)
-		}
-	}
-	if q.Played != "" {
-		if page.Total, err = db.playedTotal(ctx, tx, q); err != nil {
-			return sudoku.Page{}, fmt.Errorf("list: count %s: %w", q.Played, err)
-		}
-	}
-
-	at := func(c cursor) string {
-		c.sort, c.desc, c.unique, c.distinct, c.band = q.Sort, q.Desc, q.UniqueOnly, q.Distinct, q.Band
-		c.grades, c.played = gradeRange(q) != nil, q.Played
-		return c.encode()
-	}
-	base := listingOf(q)
-	fetchN := func(desc bool, from []int64, n int) ([]sudoku.Puzzle, error) {
-		l := base
-		l.desc = desc
-		if pendingLast(q) {
-			return db.fetchPendingLast(ctx, tx, l, from, n)
-		}
-		return db.fetch(ctx, tx, l, from, n)
-	}
-	fetch := func(desc bool, from []int64) ([]sudoku.Puzzle, error) { return fetchN(desc, from, q.Limit+1) }
-	firstPage := func() error {
-		rows, err := fetch(q.Desc, nil)
-		if err != nil {
-			return err
-		}
-		if len(rows) > q.Limit {
-			rows = rows[:q.Limit]
-			page.NextCursor = at(cursor{key: keyOf(q.Sort, &rows[len(rows)-1])})
-		}
-		page.Puzzles = rows
-		return nil
-	}
-
 	switch {
 	case cur == nil && q.Around != 0:
-		err = db.around(ctx, tx, q, &page, fetchN, at)
+		err = db.around(ctx, tx, q, &pg.page, pg.fetchN, pg.at)
 	case cur == nil:
-		err = firstPage()
+		err = pg.first()
 	case !cur.before:
-		var rows []sudoku.Puzzle
-		if rows, err = fetch(q.Desc, cur.key); err != nil {
-			break
-		}
-		if len(rows) > q.Limit {
-			rows = rows[:q.Limit]
-			page.NextCursor = at(cursor{key: keyOf(q.Sort, &rows[len(rows)-1])})
-		}
-		page.Puzzles = rows
-		if len(rows) > 0 {
-			page.PrevCursor = at(cursor{before: true, key: keyOf(q.Sort, &rows[0])})
-		} else {
-			// Nothing after the key: the page before ends with the
-			// key's own row. "Before id±1" includes it.
-			key := slices.Clone(cur.key)
-			if q.Desc {
-				key[len(key)-1]--
-			} else {
-				key[len(key)-1]++
-			}
-			page.PrevCursor = at(cursor{before: true, key: key})
-		}
+		err = pg.after(cur.key)
 	default:
-		// The page before the key: walk the opposite way from it, then
-		// turn the rows round. Fewer than a full page before it means
-		// the first page.
-		var rows []sudoku.Puzzle
-		if rows, err = fetch(!q.Desc, cur.key); err != nil {
-			break
-		}
-		if len(rows) <= q.Limit {
-			err = firstPage()
-			break
-		}
-		rows = rows[:q.Limit]
-		slices.Reverse(rows)
-		page.Puzzles = rows
-		page.PrevCursor = at(cursor{before: true, key: keyOf(q.Sort, &rows[0])})
-		page.NextCursor = at(cursor{key: keyOf(q.Sort, &rows[len(rows)-1])})
+		err = pg.before(cur.key)
 	}
 	if err != nil {
 		return sudoku.Page{}, fmt.Errorf("list: %w", err)
 	}
-	if page.Puzzles == nil {
-		page.Puzzles = []sudoku.Puzzle{}
+	if pg.page.Puzzles == nil {
+		pg.page.Puzzles = []sudoku.Puzzle{}
 	}
-	return page, nil
+	return pg.page, nil
+}
+
+// listCursor decodes q's cursor, nil when q has none. It fails with
+// sudoku.ErrInvalidCursor for a cursor List did not issue for q's sort,
+// direction and filter.
+func listCursor(q sudoku.ListQuery) (*cursor, error) {
+	if q.Cursor == "" {
+		return nil, nil
+	}
+	cur, err := decodeCursor(q.Cursor, len(orders[q.Sort].keys))
+	if err != nil {
+		return nil, err
+	}
+	if cur.sort != q.Sort || cur.desc != q.Desc || cur.unique != q.UniqueOnly || cur.distinct != q.Distinct || cur.grades != (gradeRange(q) != nil) || cur.band != q.Band || cur.played != q.Played {
+		return nil, fmt.Errorf("%w: issued for another sort, order or filter", sudoku.ErrInvalidCursor)
+	}
+	return cur, nil
+}
+
+// listTotal counts the puzzles of q's filter (played, band, grade range,
+// unique, distinct), in tx so the count agrees with the rows listed.
+func (db *DB) listTotal(ctx context.Context, tx *sql.Tx, q sudoku.ListQuery) (int64, error) {
+	switch {
+	case q.Played != "":
+		n, err := db.playedTotal(ctx, tx, q)
+		if err != nil {
+			return 0, fmt.Errorf("list: count %s: %w", q.Played, err)
+		}
+		return n, nil
+	case gradeRange(q) != nil:
+		n, err := db.gradeTotal(ctx, tx, q)
+		if err != nil {
+			return 0, fmt.Errorf("list: count grades: %w", err)
+		}
+		return n, nil
+	case q.Band != "":
+		info, _ := q.Band.Info()
+		n, err := db.bandTotal(ctx, tx, info, q.Distinct)
+		if err != nil {
+			return 0, fmt.Errorf("list: count band %s: %w", q.Band, err)
+		}
+		return n, nil
+	}
+	var total, uniq, classes, uniqClasses int64
+	if err := tx.StmtContext(ctx, db.countStmt).QueryRowContext(ctx).Scan(&total, &uniq, &classes, &uniqClasses); err != nil {
+		return 0, fmt.Errorf("list: count: %w", err)
+	}
+	switch {
+	case q.Distinct && q.UniqueOnly:
+		return uniqClasses, nil
+	case q.Distinct:
+		return classes, nil
+	case q.UniqueOnly:
+		return uniq, nil
+	default:
+		return total, nil
+	}
+}
+
+// pager fills one page of a List in one read transaction: the first page,
+// the page after a cursor's key or the page before it.
+type pager struct {
+	db   *DB
+	ctx  context.Context
+	tx   *sql.Tx
+	q    sudoku.ListQuery
+	base listing // q's listing from its start
+	page sudoku.Page
+}
+
+// at is the cursor c encoded for the pager's query.
+func (pg *pager) at(c cursor) string {
+	q := pg.q
+	c.sort, c.desc, c.unique, c.distinct, c.band = q.Sort, q.Desc, q.UniqueOnly, q.Distinct, q.Band
+	c.grades, c.played = gradeRange(q) != nil, q.Played
+	return c.encode()
+}
+
+// fetchN returns up to n rows in order desc from the key from (the start
+// when nil).
+func (pg *pager) fetchN(desc bool, from []int64, n int) ([]sudoku.Puzzle, error) {
+	l := pg.base
+	l.desc = desc
+	if pendingLast(pg.q) {
+		return pg.db.fetchPendingLast(pg.ctx, pg.tx, l, from, n)
+	}
+	return pg.db.fetch(pg.ctx, pg.tx, l, from, n)
+}
+
+// fetch returns a page of rows and one more, which tells whether a page
+// follows.
+func (pg *pager) fetch(desc bool, from []int64) ([]sudoku.Puzzle, error) {
+	return pg.fetchN(desc, from, pg.q.Limit+1)
+}
+
+// first fills the first page.
+func (pg *pager) first() error {
+	rows, err := pg.fetch(pg.q.Desc, nil)
+	if err != nil {
+		return err
+	}
+	if len(rows) > pg.q.Limit {
+		rows = rows[:pg.q.Limit]
+		pg.page.NextCursor = pg.at(cursor{key: keyOf(pg.q.Sort, &rows[len(rows)-1])})
+	}
+	pg.page.Puzzles = rows
+	return nil
+}
+
+// after fills the page that follows the key.
+func (pg *pager) after(key []int64) error {
+	q := pg.q
+	rows, err := pg.fetch(q.Desc, key)
+	if err != nil {
+		return err
+	}
+	if len(rows) > q.Limit {
+		rows = rows[:q.Limit]
+		pg.page.NextCursor = pg.at(cursor{key: keyOf(q.Sort, &rows[len(rows)-1])})
+	}
+	pg.page.Puzzles = rows
+	if len(rows) > 0 {
+		pg.page.PrevCursor = pg.at(cursor{before: true, key: keyOf(q.Sort, &rows[0])})
+		return nil
+	}
+	// Nothing after the key: the page before ends with the key's own
+	// row. "Before id±1" includes it.
+	key = slices.Clone(key)
+	if q.Desc {
+		key[len(key)-1]--
+	} else {
+		key[len(key)-1]++
+	}
+	pg.page.PrevCursor = pg.at(cursor{before: true, key: key})
+	return nil
+}
+
+// before fills the page before the key: it walks the opposite way from
+// it, then turns the rows round. Fewer than a full page before it means
+// the first page.
+func (pg *pager) before(key []int64) error {
+	q := pg.q
+	rows, err := pg.fetch(!q.Desc, key)
+	if err != nil {
+		return err
+	}
+	if len(rows) <= q.Limit {
+		return pg.first()
+	}
+	rows = rows[:q.Limit]
+	slices.Reverse(rows)
+	pg.page.Puzzles = rows
+	pg.page.PrevCursor = pg.at(cursor{before: true, key: keyOf(q.Sort, &rows[0])})
+	pg.page.NextCursor = pg.at(cursor{key: keyOf(q.Sort, &rows[len(rows)-1])})
+	return nil
 }
 
 // normalize fills in q's defaults and checks it.
@@ -189,12 +247,6 @@ func normalize(q sudoku.ListQuery) (sudoku.ListQuery, error) {
 	if q.Band != "" && !q.Band.Valid() {
 		return q, fmt.Errorf("%w: unknown band %q", ErrInvalidQuery, q.Band)
 	}
-	if q.Played != "" && !q.Played.Valid() {
-		return q, fmt.Errorf("%w: unknown played filter %q", ErrInvalidQuery, q.Played)
-	}
-	if q.Played != "" && q.Player <= 0 {
-		return q, fmt.Errorf("%w: the played filter %q needs a player", ErrInvalidQuery, q.Played)
-	}
 	return q, nil
 }
 
@@ -207,7 +259,6 @@ func listingOf(q sudoku.ListQuery) listing {
 	if r := gradeRange(q); r != nil {
 		l.listKey.grades, l.grades = true, [2]int64{r[0], r[1]}
 	}
-	l.listKey.played, l.player = q.Played, q.Player
 	return l
 }
 

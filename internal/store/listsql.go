@@ -70,11 +70,37 @@ func (d dialect) listSQL(k listKey, export bool) string {
 // them.
 func (d dialect) listQuery(l listing, export bool, cols string) query {
 	o := orders[l.sort]
-	lead := o.keys[:len(o.keys)-1] // the keys before id
 	index := o.index
-	var where conds
 	if l.listKey.band {
 		index = bandIndexes[l.sort]
+	}
+	where := listWhere(l)
+	cond := numberParams(strings.Join(where.text, " AND "))
+	orderBy := listOrderBy(l, export)
+	var b strings.Builder
+	if !o.merged || l.listKey.band {
+		d.writeArm(&b, cols, index, "", cond)
+		b.WriteString(orderBy)
+		return query{d.sql(b.String()), where.args}
+	}
+	// The merge orders the arms' rows by the keys: select those cols lacks.
+	have := strings.Split(cols, ", ")
+	for _, k := range o.keys {
+		if !slices.Contains(have, k) {
+			cols += ", " + k
+		}
+	}
+	d.writeMerge(&b, cols, index, cond, orderBy)
+	return query{d.sql(b.String()), where.args}
+}
+
+// listWhere is the WHERE clause of l: its filters (band, unique, distinct,
+// grade range), then for a ties or beyond part the condition on the key it
+// continues from. The order is the order of the parameters.
+func listWhere(l listing) conds {
+	lead := orders[l.sort].keys[:len(orders[l.sort].keys)-1] // the keys before id
+	var where conds
+	if l.listKey.band {
 		where.and("band = ?", int64(l.band))
 	}
 	// A puzzle with several solutions has no grade, so no band: a band's
@@ -111,16 +137,19 @@ func (d dialect) listQuery(l listing, export bool, cols string) query {
 		}
 		where.and("("+strings.Join(lead, ", ")+")"+cmp+"("+marks+")", args...)
 	}
-	cond := numberParams(strings.Join(where.text, " AND "))
+	return where
+}
 
+// listOrderBy is the ORDER BY (and, but for an export, the LIMIT) of l.
+func listOrderBy(l listing, export bool) string {
 	dir := " ASC"
 	if l.desc {
 		dir = " DESC"
 	}
 	// A ties part holds one value of the leading keys: its order is id
 	// order. Saying so lets PostgreSQL merge the arms of a merged order
-	// (see below) by id alone.
-	keys := o.keys
+	// (see writeMerge) by id alone.
+	keys := orders[l.sort].keys
 	if l.part == ties {
 		keys = keys[len(keys)-1:]
 	}
@@ -128,31 +157,26 @@ func (d dialect) listQuery(l listing, export bool, cols string) query {
 	if !export {
 		orderBy += " LIMIT " + strconv.Itoa(pageRows)
 	}
-	var b strings.Builder
-	arm := func(band string) {
-		b.WriteString("SELECT " + cols + " FROM puzzles")
-		b.WriteString(d.indexedBy(index))
-		switch {
-		case band != "" && cond != "":
-			b.WriteString(" WHERE " + band + " AND " + cond)
-		case band != "":
-			b.WriteString(" WHERE " + band)
-		case cond != "":
-			b.WriteString(" WHERE " + cond)
-		}
+	return orderBy
+}
+
+// writeArm writes one SELECT of cols from index, filtered on band (a
+// condition, or "" for none) and cond.
+func (d dialect) writeArm(b *strings.Builder, cols, index, band, cond string) {
+	b.WriteString("SELECT " + cols + " FROM puzzles")
+	b.WriteString(d.indexedBy(index))
+	switch {
+	case band != "" && cond != "":
+		b.WriteString(" WHERE " + band + " AND " + cond)
+	case band != "":
+		b.WriteString(" WHERE " + band)
+	case cond != "":
+		b.WriteString(" WHERE " + cond)
 	}
-	if !o.merged || l.listKey.band {
-		arm("")
-		b.WriteString(orderBy)
-		return query{d.sql(b.String()), where.args}
-	}
-	// The merge orders the arms' rows by the keys: select those cols lacks.
-	have := strings.Split(cols, ", ")
-	for _, k := range o.keys {
-		if !slices.Contains(have, k) {
-			cols += ", " + k
-		}
-	}
+}
+
+// writeMerge writes a merged order: one arm per band, merged by orderBy.
+func (d dialect) writeMerge(b *strings.Builder, cols, index, cond, orderBy string) {
 	// PostgreSQL merges the arms in order only when each is ordered on its
 	// own: it does not see that band = k orders an arm's band index by the
 	// rest of its key. So there each arm is a subquery with the order (and
@@ -170,9 +194,9 @@ func (d dialect) listQuery(l listing, export bool, cols string) query {
 			b.WriteString("(")
 		}
 		if i == len(sudoku.Bands) {
-			arm("band IS NULL")
+			d.writeArm(b, cols, index, "band IS NULL", cond)
 		} else {
-			arm("band = " + strconv.Itoa(i))
+			d.writeArm(b, cols, index, "band = "+strconv.Itoa(i), cond)
 		}
 		if d.orderArms {
 			b.WriteString(orderBy + ")")
@@ -182,7 +206,6 @@ func (d dialect) listQuery(l listing, export bool, cols string) query {
 		b.WriteString(") AS arms")
 	}
 	b.WriteString(orderBy)
-	return query{d.sql(b.String()), where.args}
 }
 
 // numberParams numbers the parameters (?) of s from 1.
