@@ -247,6 +247,12 @@ func normalize(q sudoku.ListQuery) (sudoku.ListQuery, error) {
 	if q.Band != "" && !q.Band.Valid() {
 		return q, fmt.Errorf("%w: unknown band %q", ErrInvalidQuery, q.Band)
 	}
+	if q.Played != "" && !q.Played.Valid() {
+		return q, fmt.Errorf("%w: unknown played filter %q", ErrInvalidQuery, q.Played)
+	}
+	if q.Played != "" && q.Player <= 0 {
+		return q, fmt.Errorf("%w: the played filter %q needs a player", ErrInvalidQuery, q.Played)
+	}
 	return q, nil
 }
 
@@ -259,6 +265,7 @@ func listingOf(q sudoku.ListQuery) listing {
 	if r := gradeRange(q); r != nil {
 		l.listKey.grades, l.grades = true, [2]int64{r[0], r[1]}
 	}
+	l.listKey.played, l.player = q.Played, q.Player
 	return l
 }
 
