@@ -98,58 +98,85 @@ func (cs *canonSolver) solution(sol Grid) {
 	}
 	cs.have = false
 	cs.ties = cs.ties[:0]
-	// Pairs of top rows where the second's three digits in a stack stand
-	// in one stack of the first can begin the second row 4 5 6 (as 0-based
-	// positions 3 4 5); the others begin it 3 4 6 at best, so they are
-	// searched only when no pair of the first kind exists.
+	cs.searchTopBands()
+	cs.completeTies()
+}
+
+// searchTopBands finds the column orders of every pair of top rows that
+// give the least top band, in cs.ties.
+//
+// Pairs of top rows where the second's three digits in a stack stand in
+// one stack of the first can begin the second row 4 5 6 (as 0-based
+// positions 3 4 5); the others begin it 3 4 6 at best, so they are searched
+// only when no pair of the first kind exists.
+func (cs *canonSolver) searchTopBands() {
 	for pass := range 2 {
 		if pass == 1 && cs.have && cs.best>>(4*6)&15 == 5 {
 			break
 		}
 		for t := range 2 {
-			s := &cs.s[t]
 			for r0 := range 9 {
-				var where [10]int8 // column of each digit in row r0
-				for c := range 9 {
-					where[s[r0*9+c]] = int8(c)
-				}
-				for r1 := r0 / 3 * 3; r1 < r0/3*3+3; r1++ {
-					if r1 == r0 {
-						continue
-					}
-					pure := where[s[r1*9]]/3 == where[s[r1*9+1]]/3 && where[s[r1*9]]/3 == where[s[r1*9+2]]/3
-					if pure != (pass == 0) {
-						continue
-					}
-					r2 := r0/3*3 + 3 - r0%3 - r1%3 // the band's third row
-					for c := range 9 {
-						cs.sigma[c] = where[s[r1*9+c]]
-						cs.sigma3[c] = where[s[r2*9+c]]
-					}
-					cs.cur = colTie{t: uint8(t), r0: uint8(r0), r1: uint8(r1)}
-					cs.secondRows(pure)
-				}
+				cs.searchPairs(t, r0, pass == 0)
 			}
 		}
 	}
+}
 
-	// Complete each tie: the third row is the band's last, then the other
-	// two bands, each with its rows sorted, the band with the lesser first
-	// row first.
+// searchPairs searches the pairs of top rows of cs.s[t] whose first row is
+// r0, those whose second row's first stack is pure (see searchTopBands)
+// when pure is true, the others when it is false.
+func (cs *canonSolver) searchPairs(t, r0 int, pure bool) {
+	s := &cs.s[t]
+	var where [10]int8 // column of each digit in row r0
+	for c := range 9 {
+		where[s[r0*9+c]] = int8(c)
+	}
+	for r1 := r0 / 3 * 3; r1 < r0/3*3+3; r1++ {
+		if r1 == r0 {
+			continue
+		}
+		if pure != (where[s[r1*9]]/3 == where[s[r1*9+1]]/3 && where[s[r1*9]]/3 == where[s[r1*9+2]]/3) {
+			continue
+		}
+		r2 := r0/3*3 + 3 - r0%3 - r1%3 // the band's third row
+		for c := range 9 {
+			cs.sigma[c] = where[s[r1*9+c]]
+			cs.sigma3[c] = where[s[r2*9+c]]
+		}
+		cs.cur = colTie{t: uint8(t), r0: uint8(r0), r1: uint8(r1)}
+		cs.secondRows(pure)
+	}
+}
+
+// tieKeys reads the rows of one tie: the digits relabelled by dm and the
+// columns in the tie's order.
+type tieKeys struct {
+	s    *Grid
+	cols *[9]int8
+	dm   [10]uint8
+}
+
+// key is row r read as 4-bit digits, the first column highest.
+func (tk *tieKeys) key(r int) uint64 {
+	var k uint64
+	for _, c := range tk.cols {
+		k = k<<4 | uint64(tk.dm[tk.s[r*9+int(c)]])
+	}
+	return k
+}
+
+// completeTies completes each tie of cs.ties into a whole grid and keeps
+// in cs.autos the transforms of the least one: the third row is the band's
+// last, then the other two bands, each with its rows sorted, the band with
+// the lesser first row first.
+func (cs *canonSolver) completeTies() {
 	var bestRows [9]uint64
 	cs.autos = cs.autos[:0]
-	for i, ct := range cs.ties {
-		s := &cs.s[ct.t]
-		var dm [10]uint8
+	for i := range cs.ties {
+		ct := &cs.ties[i]
+		tk := tieKeys{s: &cs.s[ct.t], cols: &ct.cols}
 		for j, c := range ct.cols {
-			dm[s[int(ct.r0)*9+int(c)]] = uint8(j + 1)
-		}
-		key := func(r int) uint64 {
-			var k uint64
-			for _, c := range ct.cols {
-				k = k<<4 | uint64(dm[s[r*9+int(c)]])
-			}
-			return k
+			tk.dm[tk.s[int(ct.r0)*9+int(c)]] = uint8(j + 1)
 		}
 		b0 := int(ct.r0) / 3
 		r2 := b0*3 + 3 - int(ct.r0)%3 - int(ct.r1)%3 // the band's third row
@@ -157,41 +184,12 @@ func (cs *canonSolver) solution(sol Grid) {
 		var keys [9]uint64
 		rows[0], rows[1], rows[2] = ct.r0, ct.r1, uint8(r2)
 		for j := range 3 {
-			keys[j] = key(int(rows[j]))
+			keys[j] = tk.key(int(rows[j]))
 		}
 		if i > 0 && keys[2] > bestRows[2] { // rows 0 and 1 tie
 			continue
 		}
-		type bandRows struct {
-			rows [3]uint8
-			keys [3]uint64
-		}
-		var others [2]bandRows
-		n := 0
-		for b := range 3 {
-			if b == b0 {
-				continue
-			}
-			br := &others[n]
-			n++
-			for j := range 3 {
-				br.rows[j], br.keys[j] = uint8(b*3+j), key(b*3+j)
-			}
-			// Sort the band's three rows by key.
-			for x := 1; x < 3; x++ {
-				for y := x; y > 0 && br.keys[y] < br.keys[y-1]; y-- {
-					br.keys[y], br.keys[y-1] = br.keys[y-1], br.keys[y]
-					br.rows[y], br.rows[y-1] = br.rows[y-1], br.rows[y]
-				}
-			}
-		}
-		if others[1].keys[0] < others[0].keys[0] {
-			others[0], others[1] = others[1], others[0]
-		}
-		for j := range 3 {
-			rows[3+j], keys[3+j] = others[0].rows[j], others[0].keys[j]
-			rows[6+j], keys[6+j] = others[1].rows[j], others[1].keys[j]
-		}
+		tk.lowerBands(b0, &rows, &keys)
 		c := 0
 		if i > 0 {
 			c = slices.Compare(keys[:], bestRows[:])
@@ -203,11 +201,47 @@ func (cs *canonSolver) solution(sol Grid) {
 			bestRows = keys
 			cs.autos = cs.autos[:0]
 		}
-		tr := Transform{Transposed: ct.t == 1, Rows: rows, Digits: dm}
+		tr := Transform{Transposed: ct.t == 1, Rows: rows, Digits: tk.dm}
 		for j, c := range ct.cols {
 			tr.Cols[j] = uint8(c)
 		}
 		cs.autos = append(cs.autos, tr)
+	}
+}
+
+// lowerBands fills rows[3:] and keys[3:] with the two bands other than the
+// top band b0, each with its rows sorted by key, the band with the lesser
+// first row first.
+func (tk *tieKeys) lowerBands(b0 int, rows *[9]uint8, keys *[9]uint64) {
+	type bandRows struct {
+		rows [3]uint8
+		keys [3]uint64
+	}
+	var others [2]bandRows
+	n := 0
+	for b := range 3 {
+		if b == b0 {
+			continue
+		}
+		br := &others[n]
+		n++
+		for j := range 3 {
+			br.rows[j], br.keys[j] = uint8(b*3+j), tk.key(b*3+j)
+		}
+		// Sort the band's three rows by key.
+		for x := 1; x < 3; x++ {
+			for y := x; y > 0 && br.keys[y] < br.keys[y-1]; y-- {
+				br.keys[y], br.keys[y-1] = br.keys[y-1], br.keys[y]
+				br.rows[y], br.rows[y-1] = br.rows[y-1], br.rows[y]
+			}
+		}
+	}
+	if others[1].keys[0] < others[0].keys[0] {
+		others[0], others[1] = others[1], others[0]
+	}
+	for j := range 3 {
+		rows[3+j], keys[3+j] = others[0].rows[j], others[0].keys[j]
+		rows[6+j], keys[6+j] = others[1].rows[j], others[1].keys[j]
 	}
 }
 
