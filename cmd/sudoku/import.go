@@ -14,6 +14,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/bulk"
 	"github.com/sudoku-archive/sudoku/internal/store"
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/internal/web"
 )
 
@@ -108,7 +109,14 @@ func openInputs(e *env, names []string) (inputs []bulk.Input, total int64, close
 // the commit (see docs/engine.md): what the summary counts is archived
 // whatever happens to this pass.
 func gradeAfterImport(ctx context.Context, e *env, db *store.DB) error {
-	if _, gerr := gradeArchive(ctx, e, db, true); gerr != nil && ctx.Err() == nil {
+	_, gerr := gradeArchive(ctx, e, db, true)
+	if gerr != nil && ctx.Err() == nil {
+		if sudoku.KindOf(gerr) == sudoku.KindBusy {
+			// Other writers kept the archive locked past the retries:
+			// nothing is lost, the rows stay pending.
+			fmt.Fprintf(e.stderr, "grading stopped: %v; the grades finished are kept and the next serve or import grades the rest\n", gerr)
+			return nil
+		}
 		return fmt.Errorf("import: grading: %w", gerr)
 	}
 	if ctx.Err() != nil {

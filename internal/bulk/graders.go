@@ -127,6 +127,36 @@ func (g *Graders) run(ctx context.Context, drain bool) error {
 	return err
 }
 
+// busyRetries and busyBackoff bound how a commit of grades waits out an
+// archive that is busy (SQLite locked by another writer past its busy
+// timeout: several servers and an import committing at once): up to
+// about a minute in all, doubling from busyBackoff, before it gives up and
+// leaves the rows pending.
+const (
+	busyRetries = 6
+	busyBackoff = time.Second
+)
+
+// setGrades commits group, trying again while the archive is busy; the rows
+// stay pending (and are graded again later) if it never gets its turn.
+func (g *Graders) setGrades(ctx context.Context, group []sudoku.Puzzle) error {
+	wait := busyBackoff
+	for try := 0; ; try++ {
+		err := g.DB.SetGrades(ctx, group)
+		if err == nil || sudoku.KindOf(err) != sudoku.KindBusy || try == busyRetries {
+			return err
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return err
+		case <-t.C:
+		}
+		wait *= 2
+	}
+}
+
 // errCommit ends a Drain whose commit failed (the error itself is
 // returned by the committer).
 var errCommit = errors.New("a commit of grades failed")
@@ -270,7 +300,7 @@ func (g *Graders) commit(ctx context.Context, results <-chan graded, outstanding
 				defer cancel()
 			}
 			slices.SortFunc(group, func(a, b sudoku.Puzzle) int { return int(a.ID - b.ID) })
-			if err := g.DB.SetGrades(wctx, group); err != nil {
+			if err := g.setGrades(wctx, group); err != nil {
 				g.failed.Store(true)
 				g.report(err)
 				if firstErr == nil {

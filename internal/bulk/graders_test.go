@@ -2,6 +2,7 @@ package bulk
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -188,4 +189,54 @@ func TestActivityGate(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.endTurn()
+}
+
+// busyOnce is an archive whose first SetGrades calls find it locked by
+// another writer (store.ErrBusy, as SQLite says past its busy timeout).
+type busyOnce struct {
+	db    Ungraded
+	mu    sync.Mutex
+	fails int // calls left to fail
+}
+
+func (b *busyOnce) SetGrades(ctx context.Context, ps []sudoku.Puzzle) error {
+	b.mu.Lock()
+	if b.fails > 0 {
+		b.fails--
+		b.mu.Unlock()
+		return fmt.Errorf("set %d grades: %w", len(ps), store.ErrBusy)
+	}
+	b.mu.Unlock()
+	return b.db.SetGrades(ctx, ps)
+}
+
+func (b *busyOnce) CountUngraded(ctx context.Context) (int64, error) { return b.db.CountUngraded(ctx) }
+
+func (b *busyOnce) Ungraded(ctx context.Context, after int64, n int) ([]sudoku.Puzzle, error) {
+	return b.db.Ungraded(ctx, after, n)
+}
+
+// TestGradersWaitOutBusy: a commit of grades that finds the archive busy is
+// tried again (several servers and an import commit to one SQLite file at
+// once), so a Drain ends with every row graded, not with the error;
+// before, the first SQLITE_BUSY ended `sudoku import` with exit 1 after
+// its puzzles were safe.
+func TestGradersWaitOutBusy(t *testing.T) {
+	db := mustOpenDB(t, filepath.Join(t.TempDir(), "busy.db"))
+	ps := pendingRows(t, db, puzzletest.Kaggle, 20)
+	busy := &busyOnce{db: db, fails: 2}
+	g := &Graders{DB: busy, Workers: 2, Group: 8, Grade: logic.GradePuzzle}
+	n, err := g.Drain(t.Context())
+	if err != nil || n != int64(len(ps)) {
+		t.Fatalf("Drain: %d graded, %v; want %d", n, err, len(ps))
+	}
+	for _, p := range ps {
+		got, err := db.Puzzle(t.Context(), p.ID)
+		if err != nil || got.GradeStatus != sudoku.GradeDone {
+			t.Errorf("puzzle %d: %s (%v)", p.ID, got.GradeStatus, err)
+		}
+	}
+	if busy.fails != 0 {
+		t.Errorf("%d busy answers never asked", busy.fails)
+	}
 }
