@@ -90,17 +90,30 @@ func TestFullDisk(t *testing.T) {
 			token = c.Value
 		}
 	}
-	formPuzzle := src.next()
-	res, err := browser.PostForm(s.url+"/puzzles", url.Values{"puzzle": {formPuzzle}, "_csrf": {token}})
-	if err != nil {
-		t.Fatal(err)
+	// A puzzle may still find room in a page the refused ones did not
+	// need (the background graders' writes move rows about too): post
+	// until the form is refused, counting what it still archives.
+	for i := 0; ; i++ {
+		if i == 50 {
+			t.Fatal("50 form posts and none refused on a full database")
+		}
+		formPuzzle := src.next()
+		res, err := browser.PostForm(s.url+"/puzzles", url.Values{"puzzle": {formPuzzle}, "_csrf": {token}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		page, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode == http.StatusSeeOther {
+			acked = append(acked, formPuzzle)
+			continue
+		}
+		if res.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(page), "storage full") {
+			t.Errorf("form post on a full database: status %d, page %.300s", res.StatusCode, page)
+		}
+		refused = append(refused, formPuzzle)
+		break
 	}
-	page, _ := io.ReadAll(res.Body)
-	res.Body.Close()
-	if res.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(page), "storage full") {
-		t.Errorf("form post on a full database: status %d, page %.300s", res.StatusCode, page)
-	}
-	refused = append(refused, formPuzzle)
 
 	// Reads go on.
 	for _, path := range []string{"/healthz", "/api/puzzles", "/api/puzzles?sort=clues&order=asc&limit=100", "/api/puzzles/1",
