@@ -73,7 +73,9 @@ func TestAPIGenerateMiss(t *testing.T) {
 		t.Skip("takes GenerateBudget")
 	}
 	s, _ := newTestServer(t, Config{})
-	rec := post(t, s, "/api/generate", `{"band": "extreme", "symmetric": true}`)
+	// A grade above any the generator reaches: since bands follow the
+	// grade, an extreme symmetric puzzle is found within the budget.
+	rec := post(t, s, "/api/generate", `{"grade": [11.5, 12], "symmetric": true}`)
 	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "within the budget") {
 		t.Errorf("status %d: %s", rec.Code, rec.Body)
 	}
