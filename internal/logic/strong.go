@@ -144,8 +144,11 @@ func (s *solver) turbotAt(d int, l1, l2 strongLink, o int) (turbotStep, bool) {
 		return turbotStep{}, false
 	}
 	name := turbotName(l1.unit/9, l2.unit/9)
-	st := Step{Technique: name, Grade: gradeOf(name), Cells: pattern, Eliminations: elim,
-		Units: []int{l1.unit, l2.unit, shared}, Digits: []int{d}}
+	cells := slices.Clone(pattern)
+	slices.Sort(cells)
+	st := Step{Technique: name, Grade: gradeOf(name), Cells: cells, Eliminations: elim,
+		Units: []int{l1.unit, l2.unit, shared}, Digits: []int{d},
+		Chain: []Node{{Candidate{start, d}, false}, {Candidate{b1, d}, true}, {Candidate{b2, d}, false}, {Candidate{end, d}, true}}}
 	lines := 0
 	for _, u := range []int{l1.unit, l2.unit} {
 		if u < 18 {
@@ -167,11 +170,15 @@ func turbotName(k1, k2 int) string {
 	return TurbotFish
 }
 
-// renderTurbot: the cells are start, its link's other end, the other
+// renderTurbot: the chain is a far end, its link's other end, the other
 // link's near end and its far end; the units the two links' and the shared
 // one.
 func renderTurbot(s Step) string {
-	c, d := s.Cells, s.Digits[0]
+	d := s.Digits[0]
+	var c [4]int
+	for i, n := range s.Chain {
+		c[i] = n.Cell
+	}
 	return fmt.Sprintf("%s: %s holds %d only in %s and %s, %s only in %s and %s; %s and %s share %s, so %s or %s holds %d, so %s.",
 		s.Technique, unitName(s.Units[0]), d, cellName(c[0]), cellName(c[1]), unitName(s.Units[1]), cellName(c[2]), cellName(c[3]),
 		cellName(c[1]), cellName(c[2]), unitName(s.Units[2]), cellName(c[0]), cellName(c[3]), d, s.outcome())
