@@ -96,6 +96,14 @@ func testRatingsFigures(t *testing.T, bk backend) {
 	if a := play(t, db, 5, one.ID, 10, account.Finish{Outcome: account.OutcomeSolved, Practice: true}); a.Counted || !a.Practice || !a.First {
 		t.Errorf("a practice attempt: %+v; want first, practice, not counted", a)
 	}
+	// A third way of writing it, archived after the plays, shows them too.
+	third := synthetic(12, 12, 1000, 1)
+	third.Canonical = one.Canonical
+	if p, _, err := db.Submit(ctx, third); err != nil || p.SameAs == nil || p.Plays != 4 {
+		t.Errorf("a later writing: %+v, %v; want filed under the class with its 4 plays", p, err)
+	} else {
+		two.ID = p.ID // checked with the first below
+	}
 	c, ok, err := db.ClassRating(ctx, one.Canonical.Key())
 	if err != nil || !ok || c.Plays != 4 || c.Solves != 3 {
 		t.Fatalf("class rating %+v, %v, %v; want 4 plays, 3 solves", c, ok, err)
