@@ -33,9 +33,9 @@ type tally struct {
 	// joined counts the rows inserted with same_as: another way of writing
 	// an archived puzzle, which link gives its class's players' figures.
 	joined int64
-	link []stmt // linkSQL
-	find stmt   // findClassSQL
-	many stmt   // findClassesSQL
+	link   []stmt // linkSQL
+	find   stmt   // findClassSQL
+	many   stmt   // findClassesSQL
 	// known holds the classes looked up before, and takes those that
 	// this transaction finds.
 	known *knownClasses
