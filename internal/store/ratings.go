@@ -204,3 +204,8 @@ func (db *DB) medianSeconds(tx *sql.Tx, key []byte, solves int64) (int64, error)
 	}
 	return max((mid[0]+mid[1]+1)/2, 1), nil
 }
+
+// expSeconds is exp(b): seconds of a log time.
+func expSeconds(b float64) float64 {
+	return math.Exp(b)
+}
