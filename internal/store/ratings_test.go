@@ -133,6 +133,15 @@ func testRatingsFigures(t *testing.T, bk backend) {
 	if c2, _, _ := db.ClassRating(ctx, one.Canonical.Key()); c2.Difficulty <= c.Difficulty {
 		t.Errorf("a slow solve moved the difficulty from %.3f to %.3f", c.Difficulty, c2.Difficulty)
 	}
+	// A deleted player's attempts are gone; the class keeps their effect
+	// and later finishes still count (the median of what is left).
+	if err := db.DeletePlayer(ctx, first.PlayerID); err != nil {
+		t.Fatal(err)
+	}
+	play(t, db, 7, one.ID, 500, solved)
+	if p, _ := db.Puzzle(ctx, one.ID); p.Plays != 6 || p.MedianSeconds == nil || *p.MedianSeconds != 450 {
+		t.Errorf("after a deletion and a play: plays %d, median %v; want 6, 450 (of 300, 400, 500, 3000)", p.Plays, *p.MedianSeconds)
+	}
 }
 
 // testRatingsPlayerTimeOrder: sort=player_time lists the puzzles with
