@@ -75,6 +75,10 @@ type Puzzle struct {
 	SolveRate     *float64 `json:"solve_rate"`
 	MedianSeconds *int64   `json:"median_seconds"`
 	PlayerSeconds *int64   `json:"player_seconds"`
+	// Hidden is true for a puzzle a moderator has hidden: only the
+	// moderators' reads return such a puzzle (the server shows "hidden"
+	// to them alone); every other read of the archive leaves it out.
+	Hidden bool `json:"-"`
 }
 
 // SetPlayerFigures sets the players' figures from the archive's values
