@@ -1,7 +1,10 @@
 package templates
 
 import (
+	"math"
 	"strconv"
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
 // RatingsView is the ratings page: how well each machine measure predicts
@@ -67,4 +70,40 @@ func RhoWords(rho float64) string {
 		return s + ", reversed: the higher the measure, the faster the players"
 	}
 	return s + ": the higher the measure, the longer the players take"
+}
+
+// PlayersText is what the puzzle page says of how the archive's players
+// found a puzzle: "typical player: 14 min, 61 plays, 92% solved" once the
+// model has enough plays for a figure (minPlays), the plays so far before
+// that.
+func PlayersText(p sudoku.Puzzle, minPlays int) string {
+	switch {
+	case p.PlayerSeconds != nil:
+		return "typical player: " + ShortTime(float64(*p.PlayerSeconds)) + ", " + PlaysText(p)
+	case p.Plays == 0:
+		return "no plays yet: a typical player's time shows after " + Plural(minPlays, "play", "plays")
+	}
+	return "not enough plays yet for a typical player's time (it needs " + strconv.Itoa(minPlays) + "): " + PlaysText(p)
+}
+
+// PlaysText counts a puzzle's plays and how many were solved: "61 plays,
+// 92% solved", "no plays yet".
+func PlaysText(p sudoku.Puzzle) string {
+	if p.Plays == 0 {
+		return "no plays yet"
+	}
+	s := Plural(p.Plays, "play", "plays")
+	if p.SolveRate != nil {
+		s += ", " + strconv.FormatFloat(math.Round(*p.SolveRate*100), 'f', 0, 64) + "% solved"
+	}
+	return s
+}
+
+// PlayerTime is a puzzle's typical player's time for a table cell: "14
+// min", or "–" until it has one.
+func PlayerTime(p sudoku.Puzzle) string {
+	if p.PlayerSeconds == nil {
+		return "–"
+	}
+	return ShortTime(float64(*p.PlayerSeconds))
 }

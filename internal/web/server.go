@@ -188,6 +188,11 @@ type Server struct {
 	dailies *daily.Keeper // chooses the coming days' puzzles of the day (Serve)
 	players Players       // nil: the archive keeps no players (players.go)
 	signer  account.Signer
+
+	// leveller and rated serve the players' figures (next.go, ratings.go);
+	// nil: the archive keeps none, and those routes are not served.
+	leveller Leveller
+	rated    RatedArchive
 }
 
 // New returns a server over archive with its middleware and routes in place.
@@ -222,6 +227,8 @@ func New(archive Archive, cfg Config) *Server {
 		signer:  account.NewSigner(cfg.CSRFSecret),
 	}
 	s.players, _ = archive.(Players)
+	s.leveller, _ = archive.(Leveller)
+	s.rated, _ = archive.(RatedArchive)
 	if s.log == nil {
 		s.log = slog.Default()
 	}
