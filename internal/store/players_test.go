@@ -125,20 +125,41 @@ func testPlayersSessions(t *testing.T, bk backend) {
 	if _, err := db.SessionPlayer(ctx, session(2), now); !errors.Is(err, account.ErrNoPlayer) {
 		t.Errorf("session after logout: %v, want ErrNoPlayer", err)
 	}
-	// Failed logins are counted per name, within the window.
-	for i := range 3 {
-		if err := db.RecordLoginFailure(ctx, "ann", now.Add(time.Duration(i-20)*time.Minute), 15*time.Minute); err != nil {
+	// Login tries are counted per name, within the window: five allowed,
+	// the sixth refused; a success is forgotten; old tries expire.
+	const window = 15 * time.Minute
+	try := func(name string, at time.Time) bool {
+		t.Helper()
+		ok, err := db.LoginTry(ctx, name, at, window, 5)
+		if err != nil {
 			t.Fatal(err)
 		}
+		return ok
 	}
-	if err := db.RecordLoginFailure(ctx, "ann", now, 15*time.Minute); err != nil {
+	for i := range 5 {
+		if !try("ann", now.Add(time.Duration(i-20)*time.Minute)) {
+			t.Fatalf("old try %d refused", i)
+		}
+	}
+	for i := range 5 {
+		if !try("ann", now.Add(time.Duration(i)*time.Second)) {
+			t.Fatalf("try %d within the window refused: the old ones count", i)
+		}
+	}
+	if try("ann", now.Add(10*time.Second)) {
+		t.Error("a sixth try within the window allowed")
+	}
+	if !try("bob", now.Add(10*time.Second)) {
+		t.Error("another name refused")
+	}
+	if err := db.LoginSucceeded(ctx, "ann", now.Add(4*time.Second)); err != nil {
 		t.Fatal(err)
 	}
-	if n, err := db.LoginFailures(ctx, "ann", now.Add(-15*time.Minute)); err != nil || n != 1 {
-		t.Errorf("failures within the window = %d, %v; want 1", n, err)
+	if !try("ann", now.Add(11*time.Second)) || try("ann", now.Add(12*time.Second)) {
+		t.Error("a success is not forgotten once, or forgotten more")
 	}
-	if n, _ := db.LoginFailures(ctx, "bob", now.Add(-15*time.Minute)); n != 0 {
-		t.Errorf("failures of another name = %d", n)
+	if !try("ann", now.Add(window+time.Second)) {
+		t.Error("a try after the window refused")
 	}
 }
 
