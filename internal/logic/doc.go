@@ -34,6 +34,7 @@
 //	Skyscraper                    4.0        strong.go
 //	2-String Kite                 4.1        strong.go
 //	Turbot Fish                   4.1        strong.go
+//	Grouped Turbot Fish           4.3        strong.go
 //	XY-Wing                       4.2        wings.go
 //	XYZ-Wing                      4.4        wings.go
 //	Unique Rectangle Type 1       4.5        uniqueness.go
@@ -43,11 +44,13 @@
 //	Naked Quad                    5.0        subsets.go
 //	Jellyfish                     5.2        fish.go
 //	Hidden Quad                   5.4        subsets.go
+//	3 Strong Links                5.4–5.7    strong.go
 //	WXYZ-Wing                     5.5–5.6    wings.go
 //	BUG+1                         5.6        uniqueness.go
 //	BUG Type 2                    5.7        uniqueness.go
 //	BUG Type 3                    5.7–5.9    uniqueness.go
 //	BUG Type 4                    5.7        uniqueness.go
+//	4 Strong Links                5.8–6.1    strong.go
 //	VWXYZ-Wing                    6.2–6.4    wings.go
 //	Aligned Pair Exclusion        6.2        exclusion.go
 //	Bidirectional X-Cycle         6.5+       chains_unary.go

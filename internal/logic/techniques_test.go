@@ -196,30 +196,68 @@ var examples = []example{
 		want: "r7c5<>9 r9c4<>9"},
 	{technique: TurbotFish, source: "Sudoku Exchange bank line 3 (Sukaku Explainer takes the same step: 2 Strong links 001, 4.1)", givens: "85.....31....7.......8.9.....3...6..97.3.1.52....2....1..4.7..62.5...3.7....8....",
 		want: "r2c2<>3"},
-	{technique: SimpleColouring, source: "Sudoku Exchange bank line 4", givens: "52..1...7.8..4..32..75..1........7..41..6..59..2........9..62..36..7..8.2...5..43",
-		want: "r4c6<>4"},
+	{technique: SimpleColouring, source: "Sudoku Exchange bank line 3, its board before step 14 of grade version 2's path", want: "r2c2<>3", pm: `
+8 5 79 26 46 24 79 3 1
+346 13469 12469 15 7 35 24589 24689 4589
+3467 1346 12467 8 135 9 2457 2467 45
+45 2 3 7 59 458 6 1 489
+9 7 468 3 46 1 48 5 2
+456 1468 1468 569 2 458 4789 4789 3
+1 389 89 4 35 7 2589 289 6
+2 48 5 19 19 6 3 48 7
+3467 3469 4679 25 8 235 1 49 459`},
 	{technique: XYCycle, source: "Sudoku Exchange bank line 3", givens: "85.....31....7.......8.9.....3...6..97.3.1.52....2....1..4.7..62.5...3.7....8....",
 		want: "r2c9<>4"},
 	{technique: VWXYZWing, source: "Sudoku Exchange bank line 3", givens: "85.....31....7.......8.9.....3...6..97.3.1.52....2....1..4.7..62.5...3.7....8....",
 		want: "r2c2<>6"},
-	{technique: NakedTriple, source: "Sudoku Exchange bank line 5", givens: ".7..9..4.14.2.8.379...1...8.8.....9.2.1.4.6.34.......1.1.....2....629...7...8...9",
-		want: "r3c3<>2"},
-	{technique: XChain, source: "Sudoku Exchange bank line 8", givens: "7.....81..4...82.....2.6..3...32.9..2..8.4..7..3.67...8..6.2.....95...8..51.....2",
-		want: "r1c6<>9"},
+	{technique: NakedTriple, source: "Sudoku Exchange bank line 6", givens: ".78.4.6..6.....59.5..61............9.194.235.2............38..5.65.....3..3.9.48.",
+		want: "r4c7<>8"},
+	{technique: XChain, source: "Sudoku Exchange bank line 7, its board before step 16 of grade version 2's path", want: "r7c1<>5", pm: `
+7 2 1 4 3 8 9 5 6
+589 89 4 6 15 2 7 3 18
+6 3 58 57 9 157 4 128 128
+128 6 278 257 1578 9 128 4 3
+1289 1789 3 27 4 17 6 1289 5
+4 5 289 3 18 6 128 1289 7
+12358 18 258 9 6 35 128 7 4
+2389 4 6 1 27 37 5 28 289
+1259 179 2579 8 25 4 3 6 129`},
 	{technique: TwoStringKite, source: "Sudoku Exchange bank line 8 (Sukaku Explainer takes the same step: 2-String Kite 012, 4.1)", givens: "7.....81..4...82.....2.6..3...32.9..2..8.4..7..3.67...8..6.2.....95...8..51.....2",
 		want: "r7c5<>3"},
 	{technique: WWing, source: "Sudoku Exchange bank line 7", givens: ".214.8.....4..273.63..9.........9.43..3...6..45.3.........6..74.461..5.....8.436.",
 		want: "r2c2<>8"},
 	{technique: CellForcingChain, source: "Sudoku Exchange bank line 8", givens: "7.....81..4...82.....2.6..3...32.9..2..8.4..7..3.67...8..6.2.....95...8..51.....2",
 		want: "r1c4<>9"},
-	{technique: ForcingXChain, source: "Sudoku Exchange bank line 56", givens: ".195...3..7348.5.........7...8..6.5.1.......7.5.9..3...3.........1.9384..4...592.",
-		want: "r2c1=6"},
+	{technique: ForcingXChain, source: "Sudoku Exchange bank line 11, its board before step 10 of grade version 2's path", want: "r4c2=3", pm: `
+3 47 148 6 248 1248 289 1789 5
+148 2 9 7 5 148 38 6 138
+6 57 158 128 9 3 28 4 1278
+19 13 7 1289 28 6 2389 5 4
+149 45 6 12589 3 1248 7 189 1289
+2 8 1345 159 47 147 6 139 139
+478 6 248 3 1 278 5 789 789
+78 9 38 4 6 5 1 2 378
+5 13 1238 28 278 9 4 378 6`},
 	{technique: DirectHiddenTriple, source: "Sudoku Exchange bank line 12", givens: ".5..3..7...7...8..6.42.75.9..........7.5.6.4.5.28.97.3..6...2....5.9.4..72.....96",
 		want: "r6c8=6"},
-	{technique: XCycle, source: "Sudoku Exchange bank line 12", givens: ".5..3..7...7...8..6.42.75.9..........7.5.6.4.5.28.97.3..6...2....5.9.4..72.....96",
-		want: "r7c6<>8 r8c1<>8"},
-	{technique: Nishio, source: "Sudoku Exchange bank line 15", givens: "61........4.6..5..3.7..9..4..38.4..1....5....4..9.36..9..4..2.7..8..5.3........56",
-		want: "r1c6<>8"},
+	{technique: XCycle, source: "Sudoku Exchange bank line 12, its board before step 17 of grade version 2's path", want: "r7c6<>8 r8c1<>8", pm: `
+1289 5 189 149 3 148 6 7 124
+1239 139 7 149 6 5 8 123 124
+6 138 4 2 18 7 5 13 9
+1489 6 189 37 1247 13 19 258 258
+189 7 3 5 12 6 19 4 28
+5 14 2 8 14 9 7 6 3
+49 49 6 37 178 138 2 158 158
+138 138 5 6 9 2 4 18 7
+7 2 18 14 5 148 3 9 6`},
+	{technique: Nishio, source: "Sudoku Exchange bank line 89", givens: "25..1..468....5..2...9......4..3.6..6..5.1..4..8.6..1......2...4..3....732..7..65",
+		want: "r5c3<>9"},
+	{technique: GroupedTurbot, source: "Sudoku Exchange bank line 3 (Sukaku Explainer takes the same step: Grouped 2 Strong links 101, 4.3)", givens: "85.....31....7.......8.9.....3...6..97.3.1.52....2....1..4.7..62.5...3.7....8....",
+		want: "r2c7<>5"},
+	{technique: ThreeStrongLinks, source: "Sudoku Exchange bank line 226 (Sukaku Explainer takes the same step: 3 Strong links 0011, 5.5)", givens: "96..4.28.4.2.8..1.......5......15...8.93.74.5...49......8.......4..5.8.7.51.7..42",
+		want: "r6c8<>3"},
+	{technique: FourStrongLinks, source: "Sudoku Exchange bank line 226 (Sukaku Explainer takes the same step: Grouped 4 Strong links 20102, 6.1)", givens: "96..4.28.4.2.8..1.......5......15...8.93.74.5...49......8.......4..5.8.7.51.7..42",
+		want: "r4c7<>6 r4c9<>6"},
 	{technique: BUG2, source: "Sudoku Exchange bank line 18", givens: ".54..1....3.27...42.....71.....6...8.76...43.9...3.....97.....58...59.7....6..28.",
 		want: "r2c6<>8 r3c2<>8 r3c3<>8"},
 	{technique: RegionForcingChain, source: "Sudoku Exchange bank line 31", givens: "...2.4...3..869..1.........564...123..2...8..7...4...58..1.5..9.5.....8.....2....",
