@@ -40,7 +40,7 @@ type strongLink struct {
 	a, b    cellSet
 	all     cellSet // the unit's places for the digit
 	grouped bool
-	at      [2][3]int // the row, column and box of each node, -1 where it spans several
+	at      [2][3]int  // the row, column and box of each node, -1 where it spans several
 	see     [2]cellSet // the cells seeing every cell of each node
 }
 
