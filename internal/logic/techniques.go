@@ -96,17 +96,17 @@ var ladder = []rung{
 		{name: HiddenSingle, grade: 1.2, top: 1.5, note: "the lower grade in a box, the higher in a row or column", render: renderHiddenSingle},
 	}},
 	{find: func(s *solver) (Step, bool) { return s.locking(true) }, file: "intersections.go", techniques: []technique{
-		{name: DirectPointing, grade: 1.7, note: "pointing that leaves a hidden single, placed", render: renderLocking},
-		{name: DirectClaiming, grade: 1.9, note: "claiming that leaves a hidden single, placed", render: renderLocking},
+		{name: DirectPointing, grade: 1.7, note: "pointing that leaves a hidden single: only the single is placed", render: renderLocking},
+		{name: DirectClaiming, grade: 1.9, note: "claiming that leaves a hidden single: only the single is placed", render: renderLocking},
 	}},
 	{find: func(s *solver) (Step, bool) { return s.hiddenSet(2, true) }, file: "subsets.go", techniques: []technique{
-		{name: DirectHiddenPair, grade: 2.0, note: "leaves a hidden single, placed", render: renderHiddenSet},
+		{name: DirectHiddenPair, grade: 2.0, note: "leaves a hidden single: only the single is placed", render: renderHiddenSet},
 	}},
 	{find: (*solver).nakedSingle, file: "singles.go", techniques: []technique{
 		{name: NakedSingle, grade: 2.3, render: renderNakedSingle},
 	}},
 	{find: func(s *solver) (Step, bool) { return s.hiddenSet(3, true) }, file: "subsets.go", techniques: []technique{
-		{name: DirectHiddenTriple, grade: 2.5, note: "leaves a hidden single, placed", render: renderHiddenSet},
+		{name: DirectHiddenTriple, grade: 2.5, note: "leaves a hidden single: only the single is placed", render: renderHiddenSet},
 	}},
 	{find: func(s *solver) (Step, bool) { return s.locking(false) }, file: "intersections.go", techniques: []technique{
 		{name: Pointing, grade: 2.6, render: renderLocking},
@@ -168,7 +168,7 @@ var ladder = []rung{
 	{find: (*solver).bug, file: "uniqueness.go", techniques: []technique{
 		{name: BUG1, grade: 5.6, render: renderBUG1},
 		{name: BUG2, grade: 5.7, render: renderBUG2},
-		{name: BUG3, grade: 5.7, top: 5.9, note: "0.1 more for each cell of the naked set past the first", render: renderBUG3},
+		{name: BUG3, grade: 5.8, top: 6.2, note: "5.7 and 0.1 for each digit of the naked set past the first, as Sukaku Explainer's Bug3Hint", render: renderBUG3},
 		{name: BUG4, grade: 5.7, render: renderBUG4},
 	}},
 	{find: func(s *solver) (Step, bool) { return s.strongLinks(4) }, file: "strong.go", techniques: []technique{
