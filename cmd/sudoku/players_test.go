@@ -210,7 +210,7 @@ func checkFinishes(t *testing.T, srv *server, ann *client, pz puzzleJSON, a atte
 
 	var me playerJSON
 	ann.json(http.MethodGet, "/api/me", "", http.StatusOK, &me)
-	if me.Name != nil || me.Solved != 1 || me.Attempts != 1 || me.Role != "player" || me.Skill != 1 {
+	if me.Name != nil || me.Solved != 1 || me.Attempts != 1 || me.Role != "player" || me.Skill <= 1 { // solved far faster than the grade expects
 		t.Errorf("anonymous me = %+v", me)
 	}
 	return me
