@@ -57,6 +57,10 @@ type Puzzle struct {
 	// archived and waits for the graders) or none (several solutions, or
 	// no grade possible). SetGradeStatus derives it from the fields above.
 	GradeStatus GradeStatus `json:"grade_status"`
+	// Hidden is true for a puzzle a moderator has hidden: only the
+	// moderators' reads return such a puzzle (the server shows "hidden"
+	// to them alone); every other read of the archive leaves it out.
+	Hidden bool `json:"-"`
 }
 
 // GradeStatus is the state of a puzzle's grade (the contract's
