@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -26,12 +25,14 @@ import (
 
 // secEnv is one server over a real archive.
 type secEnv struct {
-	t      *testing.T
-	db     *store.DB
-	dir    string
-	s      *Server
-	srv    *httptest.Server
-	admins int // admins made by admin()
+	t       *testing.T
+	db      *store.DB
+	dir     string
+	s       *Server
+	srv     *httptest.Server
+	admins  int      // accounts made by member()
+	seeded  int      // puzzles archived by seedNew()
+	puzzles []string // seedNew's puzzles, distinct
 	// transport carries the browsers' requests (nil: the default).
 	transport http.RoundTripper
 }
@@ -74,15 +75,7 @@ func (e *secEnv) user(name string, role account.Role) (account.Player, string) {
 
 // admin makes an admin without a password (no hashing: the tests that use
 // it start its sessions themselves).
-func (e *secEnv) admin() account.Player {
-	e.t.Helper()
-	e.admins++
-	p, err := e.db.AddUser(context.Background(), fmt.Sprintf("admin%d", e.admins), "", account.RoleAdmin)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return p
-}
+func (e *secEnv) admin() account.Player { return e.member(account.RoleAdmin) }
 
 // session starts a session of p as a login would and returns its cookie
 // value (no password check: the tests that need one log in by the form).
