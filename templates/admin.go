@@ -50,6 +50,21 @@ type AdminFlagsView struct {
 	Now      time.Time
 }
 
+// errorAbove reports whether the refusal is shown above the queue: its
+// puzzle is not on this page (hidden or dismissed by someone else
+// meanwhile).
+func (v AdminFlagsView) errorAbove() bool {
+	if v.Error == "" {
+		return false
+	}
+	for _, f := range v.Flagged {
+		if f.Puzzle.ID == v.ErrorFor {
+			return false
+		}
+	}
+	return true
+}
+
 // AdminAuditView is one page of the audit trail (/admin/audit), newest
 // first.
 type AdminAuditView struct {

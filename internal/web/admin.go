@@ -121,7 +121,11 @@ func (s *Server) adminHide(c echo.Context) error {
 		return err
 	}
 	reason := c.FormValue("reason")
-	if _, err := s.mod.HidePuzzle(c.Request().Context(), id, actorOf(c), reason); err != nil {
+	checked, err := moderation.CheckReason(reason)
+	if err == nil {
+		_, err = s.mod.HidePuzzle(c.Request().Context(), id, actorOf(c), checked)
+	}
+	if err != nil {
 		return s.flagsRefused(c, id, reason, err)
 	}
 	return c.Redirect(http.StatusSeeOther, "/admin/flags?hidden="+strconv.FormatInt(id, 10))
