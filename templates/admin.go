@@ -150,3 +150,11 @@ func actionLabel(a moderation.Action) string {
 	}
 	return string(a)
 }
+
+// auditWhat is what an entry records, in words, with its detail.
+func auditWhat(e moderation.Entry) string {
+	if e.Detail != "" {
+		return actionLabel(e.Action) + ": " + e.Detail
+	}
+	return actionLabel(e.Action)
+}
