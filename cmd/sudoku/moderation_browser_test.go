@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -56,7 +57,9 @@ func TestModerationBrowser(t *testing.T) {
 		t.Errorf("the flagged puzzle is drawn with %d cells, want 81", n)
 	}
 	screenshot(t, mod, shots, "51-moderation-queue")
+	checkAdminLayout(t, mod, base, shots)
 	chromeStep(t, mod, "the moderator hides it",
+		chromedp.Navigate(base+"/admin/flags"), chromedp.WaitVisible(chromedp.CSS(entry)),
 		chromedp.SendKeys(chromedp.CSS(entry+` [data-testid="hide-reason"]`), "copied from a magazine"),
 		chromedp.Click(chromedp.CSS(entry+` [data-testid="hide"]`)), chromedp.WaitVisible(tidSel("admin-done")),
 	)
@@ -133,6 +136,38 @@ func addUsers(t *testing.T, db string, users map[string]account.Role) {
 		}
 		if _, err := s.AddUser(ctx, name, hash, role); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// checkAdminLayout opens the moderation pages (and so the header with its
+// Moderation link) on a desktop and a phone, light and dark, as
+// TestLayoutBrowser does the others: nothing scrolls sideways, no label
+// breaks over two lines, nothing is cut off on the desktop.
+func checkAdminLayout(t *testing.T, ctx context.Context, base, shots string) {
+	t.Helper()
+	defer chromeStep(t, ctx, "back to a light desktop", chromedp.EmulateReset(), chromedp.EmulateViewport(1280, 900), colorScheme("light"))
+	for _, v := range layoutViews {
+		for _, scheme := range []string{"light", "dark"} {
+			opts := []chromedp.EmulateViewportOption{}
+			if v.phone {
+				opts = append(opts, chromedp.EmulateMobile)
+			}
+			chromeStep(t, ctx, v.name+" "+scheme, chromedp.EmulateReset(), chromedp.EmulateViewport(v.width, v.height, opts...), colorScheme(scheme))
+			for _, page := range []string{"flags", "audit"} {
+				where := fmt.Sprintf("/admin/%s on a %s, %s", page, v.name, scheme)
+				chromeStep(t, ctx, "open "+where, chromedp.Navigate(base+"/admin/"+page), chromedp.WaitVisible(tidSel("admin-nav")), chromedp.Sleep(250*time.Millisecond))
+				if w := chromeJS[int](t, ctx, `document.documentElement.scrollWidth`); w > int(v.width) {
+					t.Errorf("%s: the page is %d px wide: %s", where, w, strings.Join(chromeJS[[]string](t, ctx, widerJS), "; "))
+				}
+				if split := chromeJS[[]string](t, ctx, splitLabelsJS); len(split) > 0 {
+					t.Errorf("%s: a label breaks over two lines: %s", where, strings.Join(split, "; "))
+				}
+				if cut := chromeJS[[]string](t, ctx, clippedJS); !v.phone && len(cut) > 0 {
+					t.Errorf("%s: content cut off sideways in %s", where, strings.Join(cut, "; "))
+				}
+				screenshot(t, ctx, shots, fmt.Sprintf("layout-admin-%s-%s-%s", page, v.name, scheme))
+			}
 		}
 	}
 }
