@@ -105,6 +105,7 @@ func TestRoleMatrix(t *testing.T) {
 	e := newSecEnv(t, Config{})
 	for _, r := range matrixRoutes(t, e.s) {
 		t.Run(r.method+" "+r.path, func(t *testing.T) {
+			e.sub(t)
 			who := identities
 			if r.need == "" {
 				who = identities[:3] // open: nobody is turned away, the weakest least of all

@@ -58,6 +58,14 @@ func newSecEnv(t *testing.T, cfg Config) *secEnv {
 	return &secEnv{t: t, db: db, dir: dir, s: s, srv: srv}
 }
 
+// sub makes t, a subtest's, the test e's helpers fail, until t ends: a
+// helper must not end the parent test from a subtest.
+func (e *secEnv) sub(t *testing.T) {
+	parent := e.t
+	e.t = t
+	t.Cleanup(func() { e.t = parent })
+}
+
 // user makes an account called name with role and returns its password.
 func (e *secEnv) user(name string, role account.Role) (account.Player, string) {
 	e.t.Helper()
