@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
+	"github.com/sudoku-archive/sudoku/internal/moderation"
 	"github.com/sudoku-archive/sudoku/internal/store"
 )
 
@@ -134,7 +135,7 @@ func addUsers(t *testing.T, db string, users map[string]account.Role) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.AddUser(ctx, name, hash, role); err != nil {
+		if _, err := s.AddUser(ctx, name, hash, role, moderation.CLI()); err != nil {
 			t.Fatal(err)
 		}
 	}

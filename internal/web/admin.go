@@ -103,15 +103,6 @@ func (s *Server) adminAudit(c echo.Context) error {
 	return s.render(c, http.StatusOK, templates.AdminAuditPage(v))
 }
 
-// idParam reads the :id of a moderation form's path: an unknown id is a 404.
-func idParam(c echo.Context) (int64, error) {
-	id, err := sudoku.ParseID("id", c.Param("id"))
-	if err != nil {
-		return 0, sudoku.ErrNotFound
-	}
-	return id, nil
-}
-
 // adminHide hides a puzzle from the queue's form, then shows the queue
 // again (303). A missing reason, or a puzzle hidden meanwhile, shows the
 // queue with the reason next to the puzzle (400 or 409).

@@ -59,7 +59,8 @@ func (s *Server) routes() {
 		s.playerRoutes(get)
 	}
 	if s.mod != nil {
-		s.adminRoutes(get) // the moderation pages (admin.go)
+		s.moderationRoutes(get) // modapi.go
+		s.adminRoutes(get)      // the moderation pages (admin.go)
 	}
 
 	// A static path that is also a value of a parameter route

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
+	"github.com/sudoku-archive/sudoku/internal/moderation"
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
 )
 
@@ -232,7 +233,7 @@ func (e *secEnv) matrixDo(t *testing.T, who identity, method, path string) (int,
 func (e *secEnv) member(role account.Role) account.Player {
 	e.t.Helper()
 	e.admins++
-	p, err := e.db.AddUser(context.Background(), fmt.Sprintf("%s%d", role, e.admins), "", role)
+	p, err := e.db.AddUser(context.Background(), fmt.Sprintf("%s%d", role, e.admins), "", role, moderation.CLI())
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
+	"github.com/sudoku-archive/sudoku/internal/moderation"
 	"github.com/sudoku-archive/sudoku/internal/store"
 )
 
@@ -74,7 +75,7 @@ func (e *secEnv) user(name string, role account.Role) (account.Player, string) {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	p, err := e.db.AddUser(context.Background(), name, hash, role)
+	p, err := e.db.AddUser(context.Background(), name, hash, role, moderation.CLI())
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -101,7 +102,7 @@ func (e *secEnv) session(p account.Player) string {
 func (e *secEnv) token(name string) string {
 	e.t.Helper()
 	tok, hash := account.NewAPIToken()
-	if err := e.db.AddToken(context.Background(), name, hash); err != nil {
+	if err := e.db.AddToken(context.Background(), name, hash, moderation.CLI()); err != nil {
 		e.t.Fatal(err)
 	}
 	return tok
