@@ -106,6 +106,12 @@ type PuzzleView struct {
 	// Daily is the date (YYYY-MM-DD) this puzzle is the puzzle of the day
 	// of, when the visitor came by /daily; "" otherwise.
 	Daily string
+	// Hidden is set for a hidden puzzle, which only moderators see: the
+	// banner that says so, with the restore form.
+	Hidden *HiddenBanner
+	// Flag is the "Report this puzzle" form; nil where the archive keeps
+	// no flags.
+	Flag *FlagForm
 }
 
 // title is the page's title: the puzzle's number, after the day it is the

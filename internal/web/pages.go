@@ -236,7 +236,7 @@ func (s *Server) history(c echo.Context) error {
 // the submit redirect and add a notice; they and ?solution=1 open the
 // analysis (solution, replay, explanation) at once.
 func (s *Server) puzzlePage(c echo.Context) error {
-	p, err := s.puzzleParam(c)
+	p, hidden, err := s.pagePuzzle(c) // a hidden one too, for moderators (admin.go)
 	if err != nil {
 		return err
 	}
@@ -263,6 +263,7 @@ func (s *Server) puzzlePage(c echo.Context) error {
 			return fmt.Errorf("puzzle %d: %w", id, err)
 		}
 	}
+	s.moderationView(c, &v, hidden)
 	return s.render(c, http.StatusOK, templates.PuzzlePage(v))
 }
 
