@@ -50,7 +50,7 @@ func nameTaken(err error) error {
 func (db *DB) NewPlayer(ctx context.Context, session []byte, expires time.Time) (account.Player, error) {
 	var p account.Player
 	now := time.Now().UTC()
-	err := db.write(ctx, func(tx *sql.Tx) error {
+	err := db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
 		var err error
 		p, err = insertPlayer(tx, db.d, "", "", account.RolePlayer, now)
 		if err != nil {
@@ -98,7 +98,7 @@ func nameFree(tx *sql.Tx, d dialect, name string) error {
 func (db *DB) Signup(ctx context.Context, anon int64, name, password string, old, session []byte, expires time.Time) (account.Player, error) {
 	var p account.Player
 	now := time.Now().UTC()
-	err := db.write(ctx, func(tx *sql.Tx) error {
+	err := db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
 		if err := nameFree(tx, db.d, name); err != nil {
 			return err
 		}
@@ -139,7 +139,7 @@ func nameAnonymous(tx *sql.Tx, d dialect, anon int64, name, password string) (ac
 // password hash and a role.
 func (db *DB) AddUser(ctx context.Context, name, password string, role account.Role) (account.Player, error) {
 	var p account.Player
-	err := db.write(ctx, func(tx *sql.Tx) error {
+	err := db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
 		if err := nameFree(tx, db.d, name); err != nil {
 			return err
 		}
@@ -156,7 +156,7 @@ func (db *DB) AddUser(ctx context.Context, name, password string, role account.R
 // SetPassword replaces the password hash of the player called name and
 // ends its sessions (whoever knew the old password is logged out).
 func (db *DB) SetPassword(ctx context.Context, name, password string) error {
-	err := db.write(ctx, func(tx *sql.Tx) error {
+	err := db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
 		id, err := playerID(tx, db.d, name)
 		if err != nil {
 			return err
@@ -175,7 +175,7 @@ func (db *DB) SetPassword(ctx context.Context, name, password string) error {
 
 // SetRole gives the player called name role.
 func (db *DB) SetRole(ctx context.Context, name string, role account.Role) error {
-	err := db.write(ctx, func(tx *sql.Tx) error {
+	err := db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
 		id, err := playerID(tx, db.d, name)
 		if err != nil {
 			return err
@@ -243,7 +243,7 @@ func (db *DB) Player(ctx context.Context, id int64) (account.Player, error) {
 // tokens. What its attempts did to the puzzles' figures stays; nothing
 // names the player any more.
 func (db *DB) DeletePlayer(ctx context.Context, id int64) error {
-	err := db.write(ctx, func(tx *sql.Tx) error {
+	err := db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
 		// The attempts, sessions and tokens go by ON DELETE CASCADE; they
 		// are deleted here too, so that a database without foreign keys
 		// enforced loses them all the same.

@@ -47,9 +47,10 @@ func sorted(ps []sudoku.Puzzle, q sudoku.ListQuery) []sudoku.Puzzle {
 		}
 	}
 	slices.SortFunc(out, func(a, b sudoku.Puzzle) int {
-		// Ascending by grade, the ungraded (grade 0) come last.
-		if pendingLast(q) && (a.GradeTenths() == 0) != (b.GradeTenths() == 0) {
-			if a.GradeTenths() == 0 {
+		// Ascending by grade, the ungraded (grade 0) come last; so do
+		// the rows without a value of a NoneLast order (leading key 0).
+		if pendingLast(q) && (keyOf(q.Sort, &a)[0] == 0) != (keyOf(q.Sort, &b)[0] == 0) {
+			if keyOf(q.Sort, &a)[0] == 0 {
 				return 1
 			}
 			return -1
