@@ -100,17 +100,7 @@ func testRatingsFigures(t *testing.T, bk backend) {
 	if err != nil || !ok || c.Plays != 4 || c.Solves != 3 {
 		t.Fatalf("class rating %+v, %v, %v; want 4 plays, 3 solves", c, ok, err)
 	}
-	for _, id := range []int64{one.ID, two.ID} {
-		p, err := db.Puzzle(ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if p.Plays != 4 || p.SolveRate == nil || *p.SolveRate != 0.75 || p.MedianSeconds == nil || *p.MedianSeconds != 300 ||
-			p.PlayerSeconds == nil || *p.PlayerSeconds != c.Seconds() {
-			t.Errorf("puzzle %d: plays %d, solve_rate %v, median %v, player_seconds %v; want 4, 0.75, 300, %d",
-				id, p.Plays, p.SolveRate, p.MedianSeconds, p.PlayerSeconds, c.Seconds())
-		}
-	}
+	checkFourPlays(t, db, c.Seconds(), one.ID, two.ID)
 	r, err := db.PlayerRating(ctx, first.PlayerID)
 	if err != nil || r.Rated != 1 || r.Skill() <= 1 {
 		t.Errorf("the fast player: %+v (skill %.3f), %v; want 1 rated, skill above 1", r, r.Skill(), err)
@@ -121,6 +111,24 @@ func testRatingsFigures(t *testing.T, bk backend) {
 	}
 	if c2, _, _ := db.ClassRating(ctx, one.Canonical.Key()); c2.Difficulty <= c.Difficulty {
 		t.Errorf("a slow solve moved the difficulty from %.3f to %.3f", c.Difficulty, c2.Difficulty)
+	}
+}
+
+// checkFourPlays: each of ids (ways of writing one puzzle) shows
+// testRatingsFigures's four counted plays: 4 plays, solve rate 0.75,
+// median 300 s, and the class's player_seconds.
+func checkFourPlays(t *testing.T, db *DB, playerSeconds int64, ids ...int64) {
+	t.Helper()
+	for _, id := range ids {
+		p, err := db.Puzzle(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Plays != 4 || p.SolveRate == nil || *p.SolveRate != 0.75 || p.MedianSeconds == nil || *p.MedianSeconds != 300 ||
+			p.PlayerSeconds == nil || *p.PlayerSeconds != playerSeconds {
+			t.Errorf("puzzle %d: plays %d, solve_rate %v, median %v, player_seconds %v; want 4, 0.75, 300, %d",
+				id, p.Plays, p.SolveRate, p.MedianSeconds, p.PlayerSeconds, playerSeconds)
+		}
 	}
 }
 
