@@ -112,17 +112,7 @@ func testRatingsFigures(t *testing.T, bk backend) {
 	if err != nil || !ok || c.Plays != 4 || c.Solves != 3 {
 		t.Fatalf("class rating %+v, %v, %v; want 4 plays, 3 solves", c, ok, err)
 	}
-	for _, id := range []int64{one.ID, two.ID} {
-		p, err := db.Puzzle(ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if p.Plays != 4 || p.SolveRate == nil || *p.SolveRate != 0.75 || p.MedianSeconds == nil || *p.MedianSeconds != 300 ||
-			p.PlayerSeconds == nil || *p.PlayerSeconds != c.Seconds() {
-			t.Errorf("puzzle %d: plays %d, solve_rate %v, median %v, player_seconds %v; want 4, 0.75, 300, %d",
-				id, p.Plays, p.SolveRate, p.MedianSeconds, p.PlayerSeconds, c.Seconds())
-		}
-	}
+	checkFourPlays(t, db, c.Seconds(), one.ID, two.ID)
 	r, err := db.PlayerRating(ctx, first.PlayerID)
 	if err != nil || r.Rated != 1 || r.Skill() <= 1 {
 		t.Errorf("the fast player: %+v (skill %.3f), %v; want 1 rated, skill above 1", r, r.Skill(), err)
@@ -142,6 +132,24 @@ func testRatingsFigures(t *testing.T, bk backend) {
 	play(t, db, 7, one.ID, 500, solved)
 	if p, _ := db.Puzzle(ctx, one.ID); p.Plays != 6 || p.MedianSeconds == nil || *p.MedianSeconds != 450 {
 		t.Errorf("after a deletion and a play: plays %d, median %v; want 6, 450 (of 300, 400, 500, 3000)", p.Plays, sudoku.OrZero(p.MedianSeconds))
+	}
+}
+
+// checkFourPlays: each of ids (ways of writing one puzzle) shows
+// testRatingsFigures's four counted plays: 4 plays, solve rate 0.75,
+// median 300 s, and the class's player_seconds.
+func checkFourPlays(t *testing.T, db *DB, playerSeconds int64, ids ...int64) {
+	t.Helper()
+	for _, id := range ids {
+		p, err := db.Puzzle(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Plays != 4 || p.SolveRate == nil || *p.SolveRate != 0.75 || p.MedianSeconds == nil || *p.MedianSeconds != 300 ||
+			p.PlayerSeconds == nil || *p.PlayerSeconds != playerSeconds {
+			t.Errorf("puzzle %d: plays %d, solve_rate %v, median %v, player_seconds %v; want 4, 0.75, 300, %d",
+				id, p.Plays, p.SolveRate, p.MedianSeconds, p.PlayerSeconds, playerSeconds)
+		}
 	}
 }
 
