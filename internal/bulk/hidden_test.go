@@ -17,7 +17,9 @@ type hidingArchive struct {
 	hidden moderation.HiddenSet
 }
 
-func (a hidingArchive) HiddenClasses(context.Context) (moderation.HiddenSet, error) { return a.hidden, nil }
+func (a hidingArchive) HiddenClasses(context.Context) (moderation.HiddenSet, error) {
+	return a.hidden, nil
+}
 
 // TestImportRejectsHidden: Import and ImportText reject a line that is a
 // hidden puzzle written any way, with the moderator's reason, and import

@@ -51,7 +51,7 @@ func nameTaken(err error) error {
 func (db *DB) NewPlayer(ctx context.Context, session []byte, expires time.Time) (account.Player, error) {
 	var p account.Player
 	now := time.Now().UTC()
-	err := db.write(ctx, func(tx *sql.Tx) error {
+	err := db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
 		var err error
 		p, err = insertPlayer(tx, db.d, "", "", account.RolePlayer, now)
 		if err != nil {
@@ -99,7 +99,7 @@ func nameFree(tx *sql.Tx, d dialect, name string) error {
 func (db *DB) Signup(ctx context.Context, anon int64, name, password string, old, session []byte, expires time.Time) (account.Player, error) {
 	var p account.Player
 	now := time.Now().UTC()
-	err := db.write(ctx, func(tx *sql.Tx) error {
+	err := db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
 		if err := nameFree(tx, db.d, name); err != nil {
 			return err
 		}
@@ -140,7 +140,7 @@ func nameAnonymous(tx *sql.Tx, d dialect, anon int64, name, password string) (ac
 // password hash and a role; the audit trail records it, by by.
 func (db *DB) AddUser(ctx context.Context, name, password string, role account.Role, by moderation.Actor) (account.Player, error) {
 	var p account.Player
-	err := db.write(ctx, func(tx *sql.Tx) error {
+	err := db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
 		if err := nameFree(tx, db.d, name); err != nil {
 			return err
 		}
@@ -160,7 +160,7 @@ func (db *DB) AddUser(ctx context.Context, name, password string, role account.R
 // SetPassword replaces the password hash of the player called name and
 // ends its sessions (whoever knew the old password is logged out).
 func (db *DB) SetPassword(ctx context.Context, name, password string) error {
-	err := db.write(ctx, func(tx *sql.Tx) error {
+	err := db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
 		id, err := playerID(tx, db.d, name)
 		if err != nil {
 			return err
@@ -294,6 +294,9 @@ func (db *DB) DeletePlayer(ctx context.Context, id int64, by moderation.Actor) e
 // holds the writer, on every server sharing the archive) is what keeps
 // concurrent tries within the limit: counting first and recording after
 // the password check let sixteen tries at once all through.
+//
+// Unlike the players' other writes (one counter shard each), it takes them
+// all on PostgreSQL: that is what makes two servers' tries take turns.
 func (db *DB) LoginTry(ctx context.Context, nameKey string, at time.Time, window time.Duration, limit int) (bool, error) {
 	allowed := false
 	err := db.write(ctx, func(tx *sql.Tx) error {
@@ -321,7 +324,7 @@ func (db *DB) LoginTry(ctx context.Context, nameKey string, at time.Time, window
 // LoginSucceeded forgets the try LoginTry recorded for nameKey at at: its
 // password was right.
 func (db *DB) LoginSucceeded(ctx context.Context, nameKey string, at time.Time) error {
-	err := db.write(ctx, func(tx *sql.Tx) error {
+	err := db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
 		_, err := tx.Exec(db.d.sql("DELETE FROM login_failures WHERE name_key = ? AND at = ?"), nameKey, at.UnixNano())
 		return err
 	})
