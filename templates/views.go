@@ -39,6 +39,9 @@ type SubmitForm struct {
 	Error     string      // why the input was rejected; "" when it was not
 	ErrorPos  int         // 1-based character position in Input of a bad character; 0 for none
 	Conflicts []int       // cells (0-80) to highlight: two givens that clash
+	// Closed says why this visitor cannot submit (serve
+	// --anonymous-writes=false without an account); "" when they can.
+	Closed string
 }
 
 // conflict reports whether cell i is one of f.Conflicts.

@@ -55,6 +55,7 @@ func (s *Server) home(c echo.Context) error {
 // hardest puzzles.
 func (s *Server) renderHome(c echo.Context, status int, form templates.SubmitForm) error {
 	ctx := c.Request().Context()
+	form.Closed = s.closedFor(c)
 	recent, err := s.archive.List(ctx, sudoku.ListQuery{Sort: sudoku.SortSubmitted, Desc: true, Limit: homeListLen})
 	if err != nil {
 		return fmt.Errorf("list recent puzzles: %w", err)
