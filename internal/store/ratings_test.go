@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
+	"github.com/sudoku-archive/sudoku/internal/moderation"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -135,7 +136,7 @@ func testRatingsFigures(t *testing.T, bk backend) {
 	}
 	// A deleted player's attempts are gone; the class keeps their effect
 	// and later finishes still count (the median of what is left).
-	if err := db.DeletePlayer(ctx, first.PlayerID); err != nil {
+	if err := db.DeletePlayer(ctx, first.PlayerID, moderation.CLI()); err != nil {
 		t.Fatal(err)
 	}
 	play(t, db, 7, one.ID, 500, solved)

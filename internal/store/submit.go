@@ -125,6 +125,9 @@ func (db *DB) submit(tx *sql.Tx, ops []*op, results []result, now int64) error {
 	for i, o := range ops {
 		ps[i] = *o.w.grouped()
 	}
+	if err := refuseHidden(tx, ps); err != nil {
+		return err
+	}
 	if err := t.classes(tx, ps); err != nil {
 		return err
 	}
