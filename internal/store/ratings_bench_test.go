@@ -170,4 +170,3 @@ func benchmarkHotFinishes(b *testing.B, bk backend) {
 	b.ReportMetric(float64(total.Milliseconds())/float64(b.N), "ms/200-finishes")
 	b.ReportMetric(float64(players*b.N)/total.Seconds(), "finishes/s")
 }
-
