@@ -134,6 +134,10 @@ var puzzleColumns = []column{
 		}
 		return string(p.Techniques)
 	}, set: func(p *sudoku.Puzzle, v any) error { p.Techniques = sudoku.Techniques(v.(string)); return nil }},
+	// hidden (migration 00015) is written only by Hide and Restore
+	// (moderation.go); it is read back so the moderators' reads can say so.
+	{name: "hidden", kind: colInt, arg: func(p *sudoku.Puzzle) any { return boolInt(p.Hidden) },
+		set: func(p *sudoku.Puzzle, v any) error { p.Hidden = v.(int64) != 0; return nil }},
 	// The players' figures of the row's class (migration 00014), 0 for
 	// none: kept by the finishes and the refit (ratings.go), copied with a
 	// row (Restore), never written by an insert.
@@ -155,6 +159,14 @@ func figureColumn(name string, field func(p *sudoku.Puzzle) **int64) column {
 			}
 			return nil
 		}}
+}
+
+// boolInt is 1 for true, 0 for false: the integer columns that hold flags.
+func boolInt(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // gradeFigure is a column of a grade figure in tenths (0 for none) that
