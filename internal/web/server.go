@@ -233,11 +233,11 @@ func New(archive Archive, cfg Config) *Server {
 		signer:  account.NewSigner(cfg.CSRFSecret),
 	}
 	s.players, _ = archive.(Players)
-	s.leveller, _ = archive.(Leveller)
-	s.rated, _ = archive.(RatedArchive)
 	if s.players != nil {
 		s.mod, _ = archive.(Moderation)
 	}
+	s.leveller, _ = archive.(Leveller)
+	s.rated, _ = archive.(RatedArchive)
 	if s.log == nil {
 		s.log = slog.Default()
 	}
