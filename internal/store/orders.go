@@ -78,6 +78,9 @@ type listKey struct {
 	band         bool
 	grades       bool // a grade range: two arguments after the band's
 	played       sudoku.Played
+	// valued splits a NoneLast order (pendinglast.go): 0 every row,
+	// valuedOnly the rows whose leading key is not 0, noneOnly the others.
+	valued valuedPart
 }
 
 // gradeRange returns the arguments of a grade range filter, lowest and
@@ -121,8 +124,10 @@ func listKeys() []listKey {
 						if p == ties && len(orders[s].keys) == 1 {
 							continue
 						}
-						ks = append(ks, listKey{s, desc, unique, distinct, p, false, false, ""})
-						ks = append(ks, listKey{s, desc, unique, distinct, p, false, true, ""})
+						for _, v := range valuedParts(s) {
+							ks = append(ks, listKey{s, desc, unique, distinct, p, false, false, "", v})
+							ks = append(ks, listKey{s, desc, unique, distinct, p, false, true, "", v})
+						}
 					}
 				}
 			}
