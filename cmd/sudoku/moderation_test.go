@@ -182,6 +182,11 @@ func checkHidden(t *testing.T, anon, player, mod caller, pz puzzleJSON) {
 		}
 	}
 	mod.want(http.MethodGet, path, "", http.StatusOK, `"hidden":true`, `"reason":"a copy of a book's puzzle"`)
+	// Its share links, written any way (digits 1 and 2 swapped: not archived).
+	relabelled := strings.NewReplacer("1", "2", "2", "1").Replace(playEasy)
+	for _, g := range []string{playEasy, relabelled} {
+		player.want(http.MethodGet, "/p/"+g, "", http.StatusNotFound)
+	}
 	player.want(http.MethodPost, "/api/attempts", fmt.Sprintf(`{"puzzle_id": %d}`, pz.ID), http.StatusNotFound)
 	for _, g := range []string{playEasy, playEasySwapped[:0] + strings.ReplaceAll(playEasy, ".", "0")} {
 		anon.want(http.MethodPost, "/api/puzzles", fmt.Sprintf(`{"puzzle": %q}`, g), http.StatusConflict, "a copy of a book's puzzle")

@@ -66,6 +66,9 @@ func (f *fakeModeration) ModPuzzle(context.Context, int64) (sudoku.Puzzle, *mode
 func (f *fakeModeration) Audit(context.Context, int64, int) ([]moderation.Entry, error) {
 	return nil, nil
 }
+func (f *fakeModeration) HiddenClasses(context.Context) (moderation.HiddenSet, error) {
+	return nil, nil
+}
 
 // FuzzModerationBodies sends arbitrary bodies to POST /api/puzzles/1/flag
 // and /hide as a moderator: the answer is a 2xx or a 4xx with a JSON
