@@ -8,6 +8,18 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sudoku-archive/sudoku/internal/bulk"
+	"github.com/sudoku-archive/sudoku/internal/store"
+	"github.com/sudoku-archive/sudoku/internal/web"
+)
+
+// The archive serve and import use moderates: without these the
+// moderation routes would not be served and imports would not reject
+// hidden puzzles' lines.
+var (
+	_ web.Moderation = (*store.DB)(nil)
+	_ bulk.Moderated = (*store.DB)(nil)
 )
 
 // Two ways of writing Norvig's first easy puzzle (playEasy): its first

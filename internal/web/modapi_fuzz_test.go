@@ -144,3 +144,20 @@ func TestModerationRoles(t *testing.T) {
 		}
 	}
 }
+
+// TestClosedWritesUpload: under Config.ClosedWrites an upload with a valid
+// form token but no account is refused (401, the reason on the page), and
+// nothing is archived; the same upload passes when writes are open.
+func TestClosedWritesUpload(t *testing.T) {
+	for _, closed := range []bool{true, false} {
+		s, a := newBulkServer(t, Config{ClosedWrites: closed})
+		cookie, token := csrfPair(t, s)
+		rec := serve(s, upload{file: []byte(batchEasy + "\n"), token: token, cookie: cookie}.request(t))
+		switch {
+		case closed && (rec.Code != http.StatusUnauthorized || !strings.Contains(rec.Body.String(), "accounts only") || a.calls != 0):
+			t.Errorf("closed: %d, %d archive calls; %.300s", rec.Code, a.calls, rec.Body)
+		case !closed && (rec.Code != http.StatusOK || a.calls != 1):
+			t.Errorf("open: %d, %d archive calls", rec.Code, a.calls)
+		}
+	}
+}
