@@ -16,6 +16,10 @@ type Scatter struct {
 	Desc   string // one sentence for the text alternative
 	X, Y   Axis
 	Points []Point
+	// Label, when set, writes the tooltip of point i instead of its Label:
+	// only the dots drawn are labelled, which on a large archive saves
+	// writing thousands of sentences no one sees.
+	Label func(i int) string
 }
 
 // Axis is one axis of a Scatter.
@@ -242,7 +246,11 @@ func (c Scatter) Layout() ScatterLayout {
 	step := (len(c.Points) + MaxScatterPoints - 1) / MaxScatterPoints
 	for i := 0; i < len(c.Points); i += max(step, 1) {
 		p := c.Points[i]
-		l.Dots = append(l.Dots, Dot{CX: num(px(p.X)), CY: num(py(p.Y)), Label: p.Label})
+		label := p.Label
+		if c.Label != nil {
+			label = c.Label(i)
+		}
+		l.Dots = append(l.Dots, Dot{CX: num(px(p.X)), CY: num(py(p.Y)), Label: label})
 	}
 	l.Drawn = len(l.Dots)
 	for _, v := range c.X.ticks(xlo, xhi) {

@@ -51,27 +51,7 @@ const (
 // the file, as BenchmarkMe's are. SUDOKU_NEXT_ARCHIVE=path keeps the
 // archive there and reuses it.
 func BenchmarkNext(b *testing.B) {
-	ctx := context.Background()
-	path := os.Getenv("SUDOKU_NEXT_ARCHIVE")
-	if path == "" {
-		path = filepath.Join(b.TempDir(), "next.db")
-	}
-	if _, err := os.Stat(path); err != nil {
-		t0 := time.Now()
-		buildNextArchive(b, path)
-		b.Logf("built the archive in %v", time.Since(t0).Round(time.Millisecond))
-	}
-	db, err := store.Open(ctx, path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
-	secret, err := db.Secret(ctx)
-	if err != nil {
-		b.Fatal(err)
-	}
-	cookies := servedPlayers(b, db, path, secret)
-	srv := web.New(db, web.Config{Logger: slog.New(slog.DiscardHandler), CSRFSecret: secret})
+	srv, cookies := nextServer(b, web.Config{})
 	for _, tc := range []struct {
 		name, query string
 		cookies     []string
@@ -104,6 +84,62 @@ func BenchmarkNext(b *testing.B) {
 			times := make([]time.Duration, 0, b.N)
 			for b.Loop() {
 				times = append(times, serve())
+			}
+			slices.Sort(times)
+			ms := func(q float64) float64 { return float64(times[int(q*float64(len(times)-1))]) / 1e6 }
+			b.ReportMetric(ms(0.5), "p50-ms")
+			b.ReportMetric(ms(0.99), "p99-ms")
+		})
+	}
+}
+
+// nextServer opens BenchmarkNext's archive (building it first unless
+// SUDOKU_NEXT_ARCHIVE names one built already) and serves it; it returns
+// the served players' cookies.
+func nextServer(b *testing.B, cfg web.Config) (*web.Server, []string) {
+	b.Helper()
+	ctx := context.Background()
+	path := os.Getenv("SUDOKU_NEXT_ARCHIVE")
+	if path == "" {
+		path = filepath.Join(b.TempDir(), "next.db")
+	}
+	if _, err := os.Stat(path); err != nil {
+		t0 := time.Now()
+		buildNextArchive(b, path)
+		b.Logf("built the archive in %v", time.Since(t0).Round(time.Millisecond))
+	}
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	secret, err := db.Secret(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cookies := servedPlayers(b, db, path, secret)
+	cfg.Logger, cfg.CSRFSecret = slog.New(slog.DiscardHandler), secret
+	return web.New(db, cfg), cookies
+}
+
+// BenchmarkRatingsPage serves GET /api/ratings and GET /ratings over
+// BenchmarkNext's archive (about 12,000 classes with player_seconds, each
+// read and ranked at every request: the server's reuse of the figures,
+// Config.RatingsMaxAge, is turned off) and reports the median and the
+// 99th percentile of a request's time.
+func BenchmarkRatingsPage(b *testing.B) {
+	srv, _ := nextServer(b, web.Config{RatingsMaxAge: -1})
+	for _, path := range []string{"/api/ratings", "/ratings"} {
+		b.Run(path, func(b *testing.B) {
+			var times []time.Duration
+			for b.Loop() {
+				rec := httptest.NewRecorder()
+				t0 := time.Now()
+				srv.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+				times = append(times, time.Since(t0))
+				if rec.Code != http.StatusOK {
+					b.Fatalf("%s: %d %s", path, rec.Code, rec.Body)
+				}
 			}
 			slices.Sort(times)
 			ms := func(q float64) float64 { return float64(times[int(q*float64(len(times)-1))]) / 1e6 }

@@ -31,12 +31,18 @@ type archive struct {
 }
 
 func newArchive(t *testing.T) *archive {
+	return newArchiveWith(t, web.Config{})
+}
+
+// newArchiveWith is newArchive with the server configured by cfg.
+func newArchiveWith(t *testing.T, cfg web.Config) *archive {
 	t.Helper()
 	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "sudoku.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(web.New(db, web.Config{Logger: slog.New(slog.DiscardHandler)}))
+	cfg.Logger = slog.New(slog.DiscardHandler)
+	srv := httptest.NewServer(web.New(db, cfg))
 	t.Cleanup(func() {
 		srv.Close()
 		db.Close()

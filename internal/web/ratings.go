@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"sync"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -73,9 +75,39 @@ var measureDefs = []measureDef{
 		text: func(r sudoku.RatedPuzzle, _ float64) string { return r.Technique }},
 }
 
-// ratingsFigures reads the rated puzzles and sets each measure against
-// their players' time.
+// DefaultRatingsMaxAge is how long the ratings page's figures are reused:
+// on an archive of 12,000 rated classes computing them takes about 150 ms
+// of a core, and a minute's plays hardly move a ρ.
+const DefaultRatingsMaxAge = 30 * time.Second
+
+// ratingsCache keeps the ratings page's figures for Config.RatingsMaxAge;
+// one request computes them while the others wait for the result.
+type ratingsCache struct {
+	mu   sync.Mutex
+	at   time.Time
+	view templates.RatingsView
+}
+
+// ratingsFigures returns the ratings page's figures, computed at most
+// Config.RatingsMaxAge ago.
 func (s *Server) ratingsFigures(ctx context.Context) (templates.RatingsView, error) {
+	c := &s.ratings
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.at.IsZero() && time.Since(c.at) < s.cfg.RatingsMaxAge {
+		return c.view, nil
+	}
+	v, err := s.computeRatings(ctx)
+	if err != nil {
+		return v, err
+	}
+	c.view, c.at = v, time.Now()
+	return v, nil
+}
+
+// computeRatings reads the rated puzzles and sets each measure against
+// their players' time.
+func (s *Server) computeRatings(ctx context.Context) (templates.RatingsView, error) {
 	var rows []sudoku.RatedPuzzle
 	played, err := s.rated.RatedPuzzles(ctx, func(r sudoku.RatedPuzzle) error {
 		rows = append(rows, r)
@@ -129,15 +161,20 @@ func measureFit(d measureDef, rows []sudoku.RatedPuzzle, place map[string]float6
 		X:    d.axis,
 		Y:    templates.Axis{Label: "Typical player's time (log scale)", Log: true, Format: templates.ShortTime, Ticks: templates.TimeTicks},
 	}
-	for _, r := range rows {
+	var of []int // the row of each point
+	for i, r := range rows {
 		x, ok := d.x(r, place)
 		if !ok {
 			continue
 		}
 		y := float64(r.PlayerSeconds)
-		xs, ys = append(xs, x), append(ys, y)
-		c.Points = append(c.Points, templates.Point{X: x, Y: y, Label: fmt.Sprintf("#%d: %s; typical player %s (%s)",
-			r.ID, d.text(r, x), templates.ShortTime(y), templates.Plural(r.Plays, "play", "plays"))})
+		xs, ys, of = append(xs, x), append(ys, y), append(of, i)
+		c.Points = append(c.Points, templates.Point{X: x, Y: y})
+	}
+	c.Label = func(i int) string {
+		r := rows[of[i]]
+		return fmt.Sprintf("#%d: %s; typical player %s (%s)", r.ID, d.text(r, c.Points[i].X),
+			templates.ShortTime(c.Points[i].Y), templates.Plural(r.Plays, "play", "plays"))
 	}
 	m.N, m.Chart = len(xs), c
 	if len(xs) >= MinRatedPuzzles {

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 
@@ -242,5 +243,34 @@ func checkRatingsPage(t *testing.T, p *player, ps []puzzle) {
 	}
 	if doc.Find(`[data-testid="technique-time"]`).Length() == 0 {
 		t.Error("no typical time by technique")
+	}
+}
+
+// TestRatingsCached: the figures are reused for Config.RatingsMaxAge
+// (a play in between does not show), and computed at every request with
+// a negative one.
+func TestRatingsCached(t *testing.T) {
+	for _, tc := range []struct {
+		maxAge time.Duration
+		want   int // classes played, as the second request sees them
+	}{{time.Hour, 1}, {-1, 2}} {
+		a := newArchiveWith(t, web.Config{RatingsMaxAge: tc.maxAge})
+		p := a.player()
+		var ps []puzzle
+		for _, s := range mixedPuzzles(t)[:2] {
+			ps = append(ps, p.submit(s))
+		}
+		a.grade()
+		p.play(ps[0], true)
+		var r ratingsJSON
+		p.json(http.MethodGet, "/api/ratings", "", http.StatusOK, &r)
+		if r.Played != 1 {
+			t.Fatalf("max age %v: played %d after one play", tc.maxAge, r.Played)
+		}
+		p.play(ps[1], false)
+		p.json(http.MethodGet, "/api/ratings", "", http.StatusOK, &r)
+		if r.Played != tc.want {
+			t.Errorf("max age %v: the second request sees %d played, want %d", tc.maxAge, r.Played, tc.want)
+		}
 	}
 }

@@ -123,6 +123,11 @@ type Config struct {
 	// elsewhere (another server, `sudoku import`), the puzzles stay
 	// pending meanwhile.
 	Graders *bulk.Graders
+	// RatingsMaxAge is how old the ratings page's figures (GET /ratings,
+	// GET /api/ratings) may be before they are computed again: they read
+	// and rank every rated class. 0 means DefaultRatingsMaxAge; a negative
+	// value computes them at every request.
+	RatingsMaxAge time.Duration
 	// SecureCookies marks the session cookie Secure even on plain HTTP
 	// (behind a proxy that ends TLS); over TLS it is always Secure.
 	SecureCookies bool
@@ -199,6 +204,7 @@ type Server struct {
 	// nil: the archive keeps none, and those routes are not served.
 	leveller Leveller
 	rated    RatedArchive
+	ratings  ratingsCache
 }
 
 // New returns a server over archive with its middleware and routes in place.
@@ -223,6 +229,9 @@ func New(archive Archive, cfg Config) *Server {
 	}
 	if cfg.ExportStall <= 0 {
 		cfg.ExportStall = DefaultExportStall
+	}
+	if cfg.RatingsMaxAge == 0 {
+		cfg.RatingsMaxAge = DefaultRatingsMaxAge
 	}
 	s := &Server{
 		echo: echo.New(), archive: archive, cfg: cfg, log: cfg.Logger,
