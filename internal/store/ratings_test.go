@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
+	"github.com/sudoku-archive/sudoku/internal/ratings"
 	"github.com/sudoku-archive/sudoku/internal/moderation"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -23,6 +24,7 @@ var ratingsSuite = []struct {
 	{"RatingsFigures", testRatingsFigures},
 	{"RatingsPlayerTimeOrder", testRatingsPlayerTimeOrder},
 	{"RatingsConcurrentFinishes", testRatingsConcurrentFinishes},
+	{"RatingsTwoServers", testRatingsTwoServers},
 	{"RatingsRefit", testRatingsRefit},
 }
 
@@ -267,6 +269,37 @@ func testRatingsConcurrentFinishes(t *testing.T, bk backend) {
 	}
 	if counted != players || rated != players || p.Plays != players || p.Solves != players*3/4 {
 		t.Errorf("counted %d, rated %d, plays %d, solves %d; want %d, %d, %d, %d", counted, rated, p.Plays, p.Solves, players, players, players, players*3/4)
+	}
+}
+
+// testRatingsTwoServers: two handles on one archive (two servers) finish
+// 120 players' attempts at one puzzle at once, each with its own group
+// commits: the class's row serialises them (PostgreSQL: SELECT ... FOR
+// UPDATE), so plays equals the counted attempts and the class's row
+// agrees.
+func testRatingsTwoServers(t *testing.T, bk backend) {
+	ctx := context.Background()
+	dbs := twoServers(t, bk)
+	pz := archived(t, dbs[0], 33)
+	const players = 120
+	work := openAttempts(t, dbs[0], players, func(int) int64 { return pz.ID })
+	var wg sync.WaitGroup
+	for i, w := range work {
+		wg.Go(func() {
+			f := account.Finish{Outcome: account.OutcomeSolved, Grid: solvedGrid(), ActiveSeconds: int64(60 + i)}
+			if _, err := dbs[i%2].FinishAttempt(ctx, w.player, w.id, f); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	p, err := dbs[1].Puzzle(ctx, pz.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _, err := dbs[0].ClassRating(ctx, pz.Canonical.Key())
+	if err != nil || p.Plays != players || c.Plays != players || c.Weight != ratings.PriorWeight+players {
+		t.Errorf("plays %d, class %+v, %v; want %d plays and weight %v", p.Plays, c, err, players, ratings.PriorWeight+players)
 	}
 }
 
