@@ -25,6 +25,7 @@ var ratingsSuite = []struct {
 	{"RatingsPlayerTimeOrder", testRatingsPlayerTimeOrder},
 	{"RatingsConcurrentFinishes", testRatingsConcurrentFinishes},
 	{"RatingsTwoServers", testRatingsTwoServers},
+	{"RatingsImportAttempts", testRatingsImportAttempts},
 	{"RatingsRefit", testRatingsRefit},
 }
 
@@ -301,6 +302,50 @@ func testRatingsTwoServers(t *testing.T, bk backend) {
 	if err != nil || p.Plays != players || c.Plays != players || c.Weight != ratings.PriorWeight+players {
 		t.Errorf("plays %d, class %+v, %v; want %d plays and weight %v", p.Plays, c, err, players, ratings.PriorWeight+players)
 	}
+}
+
+// testRatingsImportAttempts: imported attempts find a named player
+// whatever the case, make the unknown ones (no password), count each
+// player's first at a class only, and fill the dashboard and the puzzle's
+// figures as finishes do.
+func testRatingsImportAttempts(t *testing.T, bk backend) {
+	ctx := context.Background()
+	db := bk.open(t)
+	ann, err := db.AddUser(ctx, "Ann", "", account.RolePlayer, moderation.CLI())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pz := archived(t, db, 35)
+	at := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	im := func(player string, seconds int64, outcome account.Outcome, h int) ImportedAttempt {
+		return ImportedAttempt{PuzzleID: pz.ID, Imported: account.Imported{Player: player, Puzzle: pz.Givens.String(), Seconds: seconds, Outcome: outcome, At: at.Add(time.Duration(h) * time.Hour)}}
+	}
+	made, err := db.ImportAttempts(ctx, []ImportedAttempt{
+		im("ann", 100, account.OutcomeSolved, 0), im("bob", 200, account.OutcomeGaveUp, 1),
+		im("ANN", 50, account.OutcomeSolved, 2), im("cy", 300, account.OutcomeSolved, 3),
+	}, nil)
+	if err != nil || made != 2 {
+		t.Fatalf("import: %d players made, %v; want 2", made, err)
+	}
+	as, err := db.Attempts(ctx, ann.ID, 0, 10)
+	if err != nil || len(as) != 2 || !as[1].First || !as[1].Counted || as[0].First || as[0].Counted || as[1].Seconds != 100 {
+		t.Fatalf("ann's attempts: %+v, %v; want the first (100 s) counted, the second not", as, err)
+	}
+	if p, _ := db.Summary(ctx, ann.ID, time.Now()); p.Solved != 2 || p.Attempts != 2 {
+		t.Errorf("ann's dashboard: %+v; want 2 solved of 2", p)
+	}
+	checkFigures(t, db, pz.ID, 3, 0.6667, 200, expectedSeconds(t, db, pz))
+}
+
+// expectedSeconds is the player_seconds of the class of p as the class's
+// row says.
+func expectedSeconds(t *testing.T, db *DB, p sudoku.Puzzle) int64 {
+	t.Helper()
+	c, ok, err := db.ClassRating(context.Background(), p.Canonical.Key())
+	if err != nil || !ok {
+		t.Fatalf("class of puzzle %d: %v, %v", p.ID, ok, err)
+	}
+	return c.Seconds()
 }
 
 // session2 is a session hash for player i of many.
