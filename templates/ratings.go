@@ -47,12 +47,10 @@ func RhoText(rho *float64) string {
 	return strconv.FormatFloat(*rho, 'f', 2, 64)
 }
 
-// RhoWords says what a ρ means, in words.
-func RhoWords(rho float64) string {
-	a := rho
-	if a < 0 {
-		a = -a
-	}
+// RhoStrength says in a word or two how strong a ρ is: "strong",
+// "moderate, reversed", "next to none".
+func RhoStrength(rho float64) string {
+	a := math.Abs(rho)
 	var s string
 	switch {
 	case a >= 0.8:
@@ -64,10 +62,22 @@ func RhoWords(rho float64) string {
 	case a >= 0.2:
 		s = "weak"
 	default:
-		return "next to no relation"
+		return "next to none"
 	}
 	if rho < 0 {
-		return s + ", reversed: the higher the measure, the faster the players"
+		s += ", reversed"
+	}
+	return s
+}
+
+// RhoWords says what a ρ means, in a sentence.
+func RhoWords(rho float64) string {
+	s := RhoStrength(rho)
+	switch {
+	case math.Abs(rho) < 0.2:
+		return s + ": the measure says next to nothing about the players' time"
+	case rho < 0:
+		return s + ": the higher the measure, the faster the players"
 	}
 	return s + ": the higher the measure, the longer the players take"
 }

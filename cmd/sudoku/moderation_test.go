@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -122,6 +123,13 @@ func testModerationAPI(t *testing.T, db string) {
 	admin.want(http.MethodDelete, p(other.ID, ""), "", http.StatusNotFound)
 	mod.want(http.MethodGet, p(other.ID, ""), "", http.StatusNotFound)
 
+	checkAudit(t, mod, srv, db, other.ID)
+}
+
+// checkAudit reads the audit trail of the walk above through the API,
+// paged, and through `sudoku audit` once the server is stopped.
+func checkAudit(t *testing.T, mod caller, srv *server, db string, deleted int64) {
+	t.Helper()
 	var trail struct {
 		Entries []struct {
 			Action string `json:"action"`
@@ -135,7 +143,7 @@ func testModerationAPI(t *testing.T, db string) {
 	body := mod.want(http.MethodGet, "/api/audit?limit=3", "", http.StatusOK)
 	if err := json.Unmarshal([]byte(body), &trail); err != nil || len(trail.Entries) != 3 || trail.NextCursor == nil ||
 		trail.Entries[0].Action != "delete" || trail.Entries[0].Actor.Name != "boss" || trail.Entries[0].Actor.Via != "api" {
-		t.Errorf("audit page: %s (%v)", body, err)
+		t.Fatalf("audit page: %s (%v)", body, err)
 	}
 	mod.want(http.MethodGet, "/api/audit?cursor="+url.QueryEscape(*trail.NextCursor), "", http.StatusOK, `"action":"hide"`)
 	mod.want(http.MethodGet, "/api/audit?limit=0", "", http.StatusBadRequest, "limit")
@@ -143,7 +151,7 @@ func testModerationAPI(t *testing.T, db string) {
 		t.Fatal(err)
 	}
 	out, _, err := runCmd(t, "", "audit", "--db", db)
-	for _, want := range []string{"delete", "puzzle " + fmt.Sprint(other.ID), "dismiss", "restore", "hide", "a copy of a book's puzzle",
+	for _, want := range []string{"delete", "puzzle " + fmt.Sprint(deleted), "dismiss", "restore", "hide", "a copy of a book's puzzle",
 		"role", "player mia", "player -> moderator", "token", "user_add", "command line"} {
 		if err != nil || !strings.Contains(out, want) {
 			t.Errorf("sudoku audit lacks %q: %v\n%s", want, err, out)
@@ -182,4 +190,60 @@ func checkHidden(t *testing.T, anon, player, mod caller, pz puzzleJSON) {
 	if s, b, _ := anon.c.form("/", "/puzzles", form); s != http.StatusConflict || !strings.Contains(b, "a copy of a book&#39;s puzzle") {
 		t.Errorf("the submit form with hidden givens: %d %.300s", s, b)
 	}
+}
+
+// TestClosedWrites runs serve --anonymous-writes=false: submitting (API
+// and form), importing (batch and upload) and generating need an account
+// or a token, 401 with the reason otherwise (the form pages say so
+// before); playing stays open.
+func TestClosedWrites(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "sudoku.db")
+	adminTok, _ := staff(t, db)
+	srv := startServe(t, db, "--rate-limit", "0", "--daily=false", "--anonymous-writes=false")
+	anon := caller{c: newClient(t, srv.url)}
+	admin := caller{newClient(t, srv.url), adminTok}
+	body := fmt.Sprintf(`{"puzzle": %q}`, playEasy)
+	anon.want(http.MethodPost, "/api/puzzles", body, http.StatusUnauthorized, "accounts only")
+	var pz puzzleJSON
+	admin.c.json(http.MethodPost, "/api/puzzles", body, http.StatusUnauthorized, nil) // the cookie-less client without its token
+	status, b := admin.call(http.MethodPost, "/api/puzzles", body)
+	if status != http.StatusCreated || json.Unmarshal([]byte(b), &pz) != nil {
+		t.Fatalf("submit with a token: %d %s", status, b)
+	}
+	// Playing stays open: the anonymous visitor becomes a player, and a
+	// player without an account still cannot submit.
+	anon.want(http.MethodPost, "/api/attempts", fmt.Sprintf(`{"puzzle_id": %d}`, pz.ID), http.StatusCreated)
+	anon.want(http.MethodGet, fmt.Sprintf("/api/puzzles/%d", pz.ID), "", http.StatusOK)
+	anon.want(http.MethodPost, "/api/puzzles", body, http.StatusUnauthorized, "accounts only")
+	for _, c := range []struct{ path, ct, body string }{
+		{"/api/puzzles/batch", "text/plain", playEasySwapped + "\n"},
+		{"/api/generate", "application/json", `{"band": "easy"}`},
+	} {
+		if s, b, _ := anon.c.do(http.MethodPost, c.path, c.body, "Content-Type", c.ct); s != http.StatusUnauthorized || !strings.Contains(b, "accounts only") {
+			t.Errorf("POST %s anonymously: %d %s", c.path, s, b)
+		}
+	}
+	for _, page := range []string{"/", "/generate"} {
+		if s, b, _ := anon.c.do(http.MethodGet, page, ""); s != http.StatusOK || !strings.Contains(b, `data-testid="closed-writes"`) {
+			t.Errorf("GET %s does not say writes need an account: %d", page, s)
+		}
+	}
+	if s, b, _ := anon.c.form("/", "/puzzles", url.Values{"puzzle": {playEasySwapped}}); s != http.StatusUnauthorized || !strings.Contains(b, "accounts only") {
+		t.Errorf("the submit form anonymously: %d %.300s", s, b)
+	}
+	// A signed-up account writes with its session; its pages say nothing.
+	user := caller{c: newClient(t, srv.url)}
+	if s, _, _ := user.c.form("/signup", "/signup", url.Values{"name": {"writer"}, "password": {"long enough password"}}); s != http.StatusSeeOther {
+		t.Fatalf("sign up: %d", s)
+	}
+	if _, b, _ := user.c.do(http.MethodGet, "/", ""); strings.Contains(b, `data-testid="closed-writes"`) {
+		t.Error("the home page tells an account that writes need an account")
+	}
+	user.want(http.MethodPost, "/api/puzzles", fmt.Sprintf(`{"puzzle": %q}`, playEasySwapped), http.StatusCreated)
+	// Open writes (the default) keep today's behaviour.
+	if err := srv.stop(); err != nil {
+		t.Fatal(err)
+	}
+	open := startServe(t, db, "--rate-limit", "0", "--daily=false")
+	caller{c: newClient(t, open.url)}.want(http.MethodPost, "/api/puzzles", body, http.StatusOK, `"duplicate":true`)
 }

@@ -42,14 +42,28 @@ type counterFigures struct {
 // summed over the shards) against COUNT(*) of the visible rows.
 func checkCounters(t *testing.T, db *DB) {
 	t.Helper()
+	got, want := counterSums(t, db), rowFigures(t, db)
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("counters against COUNT(*) of the visible rows (-rows +counters):\n%s", d)
+	}
+	page, err := db.List(context.Background(), sudoku.ListQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if page.Total != want.Total {
+		t.Errorf("listing's total %d, want %d", page.Total, want.Total)
+	}
+}
+
+// counterSums reads the counters, summed over the shards.
+func counterSums(t *testing.T, db *DB) counterFigures {
+	t.Helper()
 	ctx := context.Background()
-	var got, want counterFigures
+	got := counterFigures{Buckets: map[string][3]int64{}, Grades: map[string]int64{}}
 	if err := db.reader.QueryRowContext(ctx, "SELECT CAST(sum(total) AS BIGINT), CAST(sum(uniq) AS BIGINT), CAST(sum(submissions) AS BIGINT), CAST(sum(classes) AS BIGINT), CAST(sum(uniq_classes) AS BIGINT) FROM counts").
 		Scan(&got.Total, &got.Uniq, &got.Submissions, &got.Classes, &got.UniqClasses); err != nil {
 		t.Fatal(err)
 	}
-	got.Buckets, want.Buckets = map[string][3]int64{}, map[string][3]int64{}
-	got.Grades, want.Grades = map[string]int64{}, map[string]int64{}
 	rows, err := db.reader.QueryContext(ctx, "SELECT kind, bucket, CAST(sum(n) AS BIGINT), CAST(sum(uniq) AS BIGINT), CAST(sum(heads) AS BIGINT) FROM stat_buckets GROUP BY kind, bucket")
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +94,14 @@ func checkCounters(t *testing.T, db *DB) {
 		}
 	}
 	rows.Close()
-	rows, err = db.reader.QueryContext(ctx, `SELECT solutions, submissions, backtracks, solve_ns, clues, same_as IS NULL AND canonical_key IS NOT NULL,
+	return got
+}
+
+// rowFigures counts what the counters should hold from the visible rows.
+func rowFigures(t *testing.T, db *DB) counterFigures {
+	t.Helper()
+	want := counterFigures{Buckets: map[string][3]int64{}, Grades: map[string]int64{}}
+	rows, err := db.reader.QueryContext(context.Background(), `SELECT solutions, submissions, backtracks, solve_ns, clues, same_as IS NULL AND canonical_key IS NOT NULL,
     grade_version IS NOT NULL, grade, technique FROM puzzles WHERE hidden = 0`)
 	if err != nil {
 		t.Fatal(err)
@@ -117,16 +138,7 @@ func checkCounters(t *testing.T, db *DB) {
 		}
 	}
 	rows.Close()
-	if d := cmp.Diff(want, got); d != "" {
-		t.Errorf("counters against COUNT(*) of the visible rows (-rows +counters):\n%s", d)
-	}
-	page, err := db.List(ctx, sudoku.ListQuery{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if page.Total != want.Total {
-		t.Errorf("listing's total %d, want %d", page.Total, want.Total)
-	}
+	return want
 }
 
 // classes of moderation tests: three norvig puzzles, the first written

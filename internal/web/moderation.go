@@ -87,6 +87,19 @@ func hasAccount(c echo.Context) bool {
 // msgClosedWrites says why a write is refused under --anonymous-writes=false.
 const msgClosedWrites = "this archive takes writes from accounts only: log in (or sign up) at /login, or send Authorization: Bearer TOKEN (sudoku user token)"
 
+// msgClosedPage is what the form pages say under --anonymous-writes=false
+// to a visitor without an account.
+const msgClosedPage = "This archive takes new puzzles, imports and generated puzzles from accounts only"
+
+// closedFor is msgClosedPage when the request may not write, "" when it
+// may.
+func (s *Server) closedFor(c echo.Context) string {
+	if s.cfg.ClosedWrites && !hasAccount(c) {
+		return msgClosedPage
+	}
+	return ""
+}
+
 // writer is the route middleware of writes (submitting, importing,
 // generating): under Config.ClosedWrites a request without an account or
 // token is refused, 401 with the reason (the form pages render it).
