@@ -25,9 +25,21 @@ type MeasureFit struct {
 	Key   string // the API's name: "backtracks", "solve_time", ...
 	Name  string
 	About string   // what the measure is, one sentence
-	Rho   *float64 // Spearman's ρ; nil when fewer than MinPuzzles puzzles have the measure
+	Rho   *float64 // Spearman's ρ; nil when fewer than MinPuzzles puzzles have the measure, or Flat
 	N     int      // puzzles behind Rho (those with the measure)
+	// Flat: enough puzzles, but the measure (or the players' time) is the
+	// same for all of them, so no order to compare.
+	Flat  bool
 	Chart Scatter
+}
+
+// RhoLabel writes m's ρ for people: "0.82", "not enough puzzles", or
+// "none: all alike" for a flat measure.
+func (m MeasureFit) RhoLabel() string {
+	if m.Flat {
+		return "none: all alike"
+	}
+	return RhoText(m.Rho)
 }
 
 // TechniqueTime is the typical time of the rated puzzles whose hardest

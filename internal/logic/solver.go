@@ -84,7 +84,7 @@ type solver struct {
 // nMemo is the number of rungs that keep memos: those before the chains,
 // which only read the candidates and find nothing new unless a cell their
 // pattern rests on lost a candidate.
-const nMemo = 26
+const nMemo = 27
 
 type memo struct {
 	ok   bool

@@ -49,6 +49,7 @@ const (
 	BUG3                    = "BUG Type 3"
 	BUG4                    = "BUG Type 4"
 	VWXYZWing               = "VWXYZ-Wing"
+	UVWXYZWing              = "UVWXYZ-Wing"
 	AlignedPairExclusion    = "Aligned Pair Exclusion"
 	XCycle                  = "Bidirectional X-Cycle"
 	YCycle                  = "Bidirectional Y-Cycle"
@@ -179,6 +180,9 @@ var ladder = []rung{
 	}},
 	{find: (*solver).ape, file: "exclusion.go", techniques: []technique{
 		{name: AlignedPairExclusion, grade: 6.2, render: renderAPE},
+	}},
+	{find: func(s *solver) (Step, bool) { return s.alsWing(5) }, file: "wings.go", techniques: []technique{
+		{name: UVWXYZWing, grade: 6.6, note: "Sukaku Explainer's rating", render: renderWing},
 	}},
 	{find: (*solver).unaryChains, file: "chains_unary.go", techniques: []technique{
 		{name: XCycle, grade: 6.5, chain: true, render: renderChain},

@@ -230,6 +230,9 @@ var examples = []example{
 	// Explainer's chain type (see Forcing Chain).
 	{technique: XYCycle, source: "Sudoku Exchange bank line 3", givens: "85.....31....7.......8.9.....3...6..97.3.1.52....2....1..4.7..62.5...3.7....8....",
 		want: "r2c9<>4"},
+	// Explainer's own technique (an ALS wing of six cells at a fixed 6.6).
+	{technique: UVWXYZWing, source: "Sudoku Exchange bank line 859 (Sukaku Explainer takes the same step: UVWXYZ-Wing 1413 on 6, 6.6)", givens: "2.4.3.6.56..1.2..3.3..5..9.....2......2.7.9.....4.1...4..3.9..8..8...3..5...8...4",
+		want: "r6c3<>6"},
 	// Explainer's own rating of the wing; HoDoKu files it under ALS.
 	{technique: VWXYZWing, source: "Sudoku Exchange bank line 3", givens: "85.....31....7.......8.9.....3...6..97.3.1.52....2....1..4.7..62.5...3.7....8....",
 		want: "r2c2<>6"},

@@ -109,7 +109,7 @@ func nextWalk(key, above, below, where string) string {
 			up         int
 		}{{above, "", 1}, {below, " DESC", 0}} {
 			arms = append(arms, fmt.Sprintf("SELECT * FROM (SELECT puzzles.id, class_ratings.difficulty, %[1]s, %[6]d AS up FROM puzzles"+
-				" LEFT JOIN class_ratings ON class_ratings.class_key = %[2]s WHERE band = %[3]d AND %[4]s AND %[5]s AND same_as IS NULL AND %[7]s"+
+				" LEFT JOIN class_ratings ON class_ratings.class_key = %[2]s WHERE band = %[3]d AND %[4]s AND %[5]s AND same_as IS NULL AND "+visible+" AND %[7]s"+
 				" ORDER BY %[1]s%[8]s, puzzles.id%[8]s LIMIT %[9]d) AS arm%[3]d_%[6]d",
 				key, nextClass, band, side.cmp, where, side.up, nextUnplayed, side.order, nextPerArm))
 		}
@@ -286,9 +286,9 @@ func (db *DB) RatedPuzzles(ctx context.Context, fn func(sudoku.RatedPuzzle) erro
 	const cols = "SELECT id, backtracks, solve_ns, clues, grade, technique, plays, player_seconds FROM puzzles WHERE "
 	var all []sudoku.RatedPuzzle
 	for band := -1; band < len(sudoku.Bands); band++ {
-		q, args := cols+"band IS NULL AND player_seconds > 0 AND same_as IS NULL", []any(nil)
+		q, args := cols+"band IS NULL AND player_seconds > 0 AND same_as IS NULL AND "+visible, []any(nil)
 		if band >= 0 {
-			q, args = cols+"band = ? AND player_seconds > 0 AND same_as IS NULL", []any{band}
+			q, args = cols+"band = ? AND player_seconds > 0 AND same_as IS NULL AND "+visible, []any{band}
 		}
 		got, err := ratedRows(ctx, tx, db.d.sql(q), args)
 		if err != nil {

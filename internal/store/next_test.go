@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"math"
 	"testing"
@@ -98,8 +99,16 @@ func testNextPuzzle(t *testing.T, bk backend) {
 		playAs(t, db, pl.ID, ps[i].ID, 60, account.Finish{Outcome: account.OutcomeGaveUp})
 	}
 	wantNext(t, db, pl.ID, prior.Of(20), ps[5].ID)
-	playAs(t, db, pl.ID, ps[5].ID, 60, account.Finish{Outcome: account.OutcomeSolved})
+	// A puzzle a moderator hid is offered to no one.
+	err = db.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.Exec(db.d.sql("UPDATE puzzles SET hidden = 1 WHERE id = ?"), ps[5].ID)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	wantNext(t, db, pl.ID, prior.Of(20), 0)
+	wantNext(t, db, 0, prior.Of(120), ps[4].ID)
 }
 
 // testNextPuzzleRated: a class with player_seconds is placed by its
@@ -192,6 +201,18 @@ func testRatedPuzzles(t *testing.T, bk backend) {
 			stored.PlayerSeconds == nil || r.PlayerSeconds != *stored.PlayerSeconds {
 			t.Errorf("row %d: %+v, want #%d's measures and figures (%+v)", i, r, p.ID, stored)
 		}
+	}
+	// Hidden by a moderator: in no figure.
+	err = db.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.Exec(db.d.sql("UPDATE puzzles SET hidden = 1 WHERE id = ?"), ung.ID)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = got[:0]
+	if _, err := db.RatedPuzzles(ctx, func(r sudoku.RatedPuzzle) error { got = append(got, r); return nil }); err != nil || len(got) != 2 {
+		t.Errorf("with #%d hidden: %d rated, %v; want 2", ung.ID, len(got), err)
 	}
 	stop := errors.New("stop")
 	if _, err := db.RatedPuzzles(ctx, func(sudoku.RatedPuzzle) error { return stop }); !errors.Is(err, stop) {

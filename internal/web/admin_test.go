@@ -109,6 +109,7 @@ func TestAdminFlagsPage(t *testing.T) {
 	if text := entry.Find(`[data-testid="flag-text"]`).Text(); text != "<script>alert(1)</script> row 3" || strings.Contains(page, "<script>alert(1)") {
 		t.Errorf("the report's text is not shown as text: %q", text)
 	}
+	checkFormTokens(t, d, mod)
 	if sel(d, "nav-Moderation").Length() != 1 {
 		t.Error("no Moderation link in a moderator's header")
 	}
@@ -160,6 +161,7 @@ func checkHidden(t *testing.T, e *secEnv, mod *browser, id int64, why string) {
 	}
 	status, body, _ := mod.do(http.MethodGet, page, "")
 	d := doc(t, body)
+	checkFormTokens(t, d, mod)
 	if status != http.StatusOK || sel(d, "hidden-banner").Length() != 1 || sel(d, "hidden-reason").Text() != why {
 		t.Fatalf("the moderator's page of the hidden puzzle: %d, banner %q", status, sel(d, "hidden-banner").Text())
 	}
@@ -266,4 +268,19 @@ func TestAdminAuditPage(t *testing.T) {
 	if ids[len(ids)-1] != 1 || len(ids) < auditPage+2 {
 		t.Errorf("the pages show %d entries down to #%d: some are missing", len(ids), ids[len(ids)-1])
 	}
+}
+
+// checkFormTokens: every form of d that posts carries b's CSRF token.
+func checkFormTokens(t *testing.T, d *goquery.Document, b *browser) {
+	t.Helper()
+	want := b.cookie(csrfCookie)
+	forms := d.Find(`form[method="post"]`)
+	if want == nil || forms.Length() == 0 {
+		t.Fatalf("no CSRF cookie (%v) or no form (%d)", want, forms.Length())
+	}
+	forms.Each(func(_ int, f *goquery.Selection) {
+		if got := f.Find(`input[name="_csrf"]`).AttrOr("value", ""); got != want.Value {
+			t.Errorf("the form posting to %s carries the token %q, want the cookie's", f.AttrOr("action", ""), got)
+		}
+	})
 }

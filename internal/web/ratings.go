@@ -144,6 +144,8 @@ func measureFit(d measureDef, rows []sudoku.RatedPuzzle, place map[string]float6
 		if rho := ratings.Spearman(xs, ys); !math.IsNaN(rho) {
 			rho = math.Round(rho*1000) / 1000
 			m.Rho = &rho
+		} else {
+			m.Flat = true // one side does not vary: no order to compare
 		}
 	}
 	return m

@@ -258,3 +258,36 @@ func seedNew(t *testing.T, e *secEnv) int64 {
 	fmt.Sscan(m[1], &id)
 	return id
 }
+
+// TestRoleChangeTakesEffect: a role is read with the session on every
+// request, so a moderator made a player (sudoku user role) is refused at
+// once, cookie and token alike, and one made a moderator is let in,
+// without logging in again.
+func TestRoleChangeTakesEffect(t *testing.T) {
+	e := newSecEnv(t, Config{})
+	ctx := context.Background()
+	mod := e.member(account.RoleModerator)
+	cookie, token := e.session(mod), e.token(mod.Name)
+	get := func() []int {
+		b := e.browser()
+		b.setCookie(sessionCookie, cookie)
+		byCookie, _, _ := b.do(http.MethodGet, "/admin/flags", "")
+		byToken, _, _ := e.browser().do(http.MethodGet, "/api/flags", "", "Authorization", "Bearer "+token)
+		return []int{byCookie, byToken}
+	}
+	if got := get(); got[0] != http.StatusOK || got[1] != http.StatusOK {
+		t.Fatalf("as a moderator: %v, want 200s", got)
+	}
+	if err := e.db.SetRole(ctx, mod.Name, account.RolePlayer, moderation.CLI()); err != nil {
+		t.Fatal(err)
+	}
+	if got := get(); got[0] != http.StatusForbidden || got[1] != http.StatusForbidden {
+		t.Errorf("made a player: %v, want 403s", got)
+	}
+	if err := e.db.SetRole(ctx, mod.Name, account.RoleModerator, moderation.CLI()); err != nil {
+		t.Fatal(err)
+	}
+	if got := get(); got[0] != http.StatusOK || got[1] != http.StatusOK {
+		t.Errorf("a moderator again: %v, want 200s", got)
+	}
+}
