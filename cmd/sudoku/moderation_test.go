@@ -8,6 +8,18 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sudoku-archive/sudoku/internal/bulk"
+	"github.com/sudoku-archive/sudoku/internal/store"
+	"github.com/sudoku-archive/sudoku/internal/web"
+)
+
+// The archive serve and import use moderates: without these the
+// moderation routes would not be served and imports would not reject
+// hidden puzzles' lines.
+var (
+	_ web.Moderation = (*store.DB)(nil)
+	_ bulk.Moderated = (*store.DB)(nil)
 )
 
 // Two ways of writing Norvig's first easy puzzle (playEasy): its first
@@ -182,6 +194,11 @@ func checkHidden(t *testing.T, anon, player, mod caller, pz puzzleJSON) {
 		}
 	}
 	mod.want(http.MethodGet, path, "", http.StatusOK, `"hidden":true`, `"reason":"a copy of a book's puzzle"`)
+	// Its share links, written any way (digits 1 and 2 swapped: not archived).
+	relabelled := strings.NewReplacer("1", "2", "2", "1").Replace(playEasy)
+	for _, g := range []string{playEasy, relabelled} {
+		player.want(http.MethodGet, "/p/"+g, "", http.StatusNotFound)
+	}
 	player.want(http.MethodPost, "/api/attempts", fmt.Sprintf(`{"puzzle_id": %d}`, pz.ID), http.StatusNotFound)
 	for _, g := range []string{playEasy, playEasySwapped[:0] + strings.ReplaceAll(playEasy, ".", "0")} {
 		anon.want(http.MethodPost, "/api/puzzles", fmt.Sprintf(`{"puzzle": %q}`, g), http.StatusConflict, "a copy of a book's puzzle")

@@ -48,6 +48,9 @@ func (db *DB) insertMany(tx *sql.Tx, ps []sudoku.Puzzle, t *tally, countRepeats 
 	if err := refuseHidden(tx, ps); err != nil {
 		return nil, err
 	}
+	if err := db.freshClasses(tx); err != nil {
+		return nil, err
+	}
 	if err := t.classes(tx, ps); err != nil {
 		return nil, err
 	}

@@ -181,6 +181,17 @@ func testModerationHideRestore(t *testing.T, bk backend) {
 	if _, err := db.SetDaily(ctx, today, head); err != nil {
 		t.Fatal(err)
 	}
+	lastYear := time.Now().UTC().AddDate(-1, 0, 0).Format(time.DateOnly)
+	if _, err := db.SetDaily(ctx, lastYear, ps[1]); err != nil {
+		t.Fatal(err)
+	}
+	dailies := func() int {
+		ds, err := db.Dailies(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(ds)
+	}
 	if _, err := db.HidePuzzle(ctx, head.ID, mod, "  "); sudoku.KindOf(err) != sudoku.KindInvalid {
 		t.Errorf("hide without a reason: %v, want KindInvalid", err)
 	}
@@ -193,6 +204,16 @@ func testModerationHideRestore(t *testing.T, bk backend) {
 	}
 	checkCounters(t, db)
 	hiddenEverywhere(t, db, head, ps)
+	// A past day keeps its hidden puzzle, which a copy leaves out.
+	if _, err := db.HidePuzzle(ctx, ps[1].ID, mod, "x"); err != nil {
+		t.Fatal(err)
+	}
+	if n := dailies(); n != 0 {
+		t.Errorf("Dailies lists %d days of hidden puzzles", n)
+	}
+	if err := db.RestorePuzzle(ctx, ps[1].ID, mod, ""); err != nil || dailies() != 1 {
+		t.Errorf("restore the past day's puzzle: %v, %d days", err, dailies())
+	}
 	if err := db.RestorePuzzle(ctx, head.ID, mod, "fixed"); err != nil {
 		t.Fatal(err)
 	}

@@ -66,6 +66,9 @@ func (f *fakeModeration) ModPuzzle(context.Context, int64) (sudoku.Puzzle, *mode
 func (f *fakeModeration) Audit(context.Context, int64, int) ([]moderation.Entry, error) {
 	return nil, nil
 }
+func (f *fakeModeration) HiddenClasses(context.Context) (moderation.HiddenSet, error) {
+	return nil, nil
+}
 
 // FuzzModerationBodies sends arbitrary bodies to POST /api/puzzles/1/flag
 // and /hide as a moderator: the answer is a 2xx or a 4xx with a JSON
@@ -138,6 +141,23 @@ func TestModerationRoles(t *testing.T) {
 			if rec := do(t, s, r); rec.Code != want {
 				t.Errorf("%s %s as %s: %d, want %d; %s", tc.method, tc.path, role, rec.Code, want, rec.Body)
 			}
+		}
+	}
+}
+
+// TestClosedWritesUpload: under Config.ClosedWrites an upload with a valid
+// form token but no account is refused (401, the reason on the page), and
+// nothing is archived; the same upload passes when writes are open.
+func TestClosedWritesUpload(t *testing.T) {
+	for _, closed := range []bool{true, false} {
+		s, a := newBulkServer(t, Config{ClosedWrites: closed})
+		cookie, token := csrfPair(t, s)
+		rec := serve(s, upload{file: []byte(batchEasy + "\n"), token: token, cookie: cookie}.request(t))
+		switch {
+		case closed && (rec.Code != http.StatusUnauthorized || !strings.Contains(rec.Body.String(), "accounts only") || a.calls != 0):
+			t.Errorf("closed: %d, %d archive calls; %.300s", rec.Code, a.calls, rec.Body)
+		case !closed && (rec.Code != http.StatusOK || a.calls != 1):
+			t.Errorf("open: %d, %d archive calls", rec.Code, a.calls)
 		}
 	}
 }

@@ -48,6 +48,9 @@ type Moderation interface {
 	// Audit pages the audit trail, newest first, entries before the id
 	// before (0 for the newest), at most limit.
 	Audit(ctx context.Context, before int64, limit int) ([]moderation.Entry, error)
+	// HiddenClasses returns the hidden puzzles by class: a share link of
+	// one, written any way, is a 404 too.
+	HiddenClasses(ctx context.Context) (moderation.HiddenSet, error)
 }
 
 // Route middleware of the moderation routes: need answers 401 to the API
