@@ -127,8 +127,15 @@ func testPlayersSessions(t *testing.T, bk backend) {
 	if _, err := db.SessionPlayer(ctx, session(2), now); !errors.Is(err, account.ErrNoPlayer) {
 		t.Errorf("session after logout: %v, want ErrNoPlayer", err)
 	}
-	// Login tries are counted per name, within the window: five allowed,
-	// the sixth refused; a success is forgotten; old tries expire.
+	checkLoginTries(t, db, now)
+}
+
+// checkLoginTries: login tries are counted per name, within the window:
+// five allowed, the sixth refused; a success is forgotten; old tries
+// expire.
+func checkLoginTries(t *testing.T, db *DB, now time.Time) {
+	t.Helper()
+	ctx := context.Background()
 	const window = 15 * time.Minute
 	try := func(name string, at time.Time) bool {
 		t.Helper()
