@@ -294,6 +294,9 @@ func (db *DB) DeletePlayer(ctx context.Context, id int64, by moderation.Actor) e
 // holds the writer, on every server sharing the archive) is what keeps
 // concurrent tries within the limit: counting first and recording after
 // the password check let sixteen tries at once all through.
+//
+// Unlike the players' other writes (one counter shard each), it takes them
+// all on PostgreSQL: that is what makes two servers' tries take turns.
 func (db *DB) LoginTry(ctx context.Context, nameKey string, at time.Time, window time.Duration, limit int) (bool, error) {
 	allowed := false
 	err := db.write(ctx, func(tx *sql.Tx) error {
@@ -321,7 +324,7 @@ func (db *DB) LoginTry(ctx context.Context, nameKey string, at time.Time, window
 // LoginSucceeded forgets the try LoginTry recorded for nameKey at at: its
 // password was right.
 func (db *DB) LoginSucceeded(ctx context.Context, nameKey string, at time.Time) error {
-	err := db.write(ctx, func(tx *sql.Tx) error {
+	err := db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
 		_, err := tx.Exec(db.d.sql("DELETE FROM login_failures WHERE name_key = ? AND at = ?"), nameKey, at.UnixNano())
 		return err
 	})
