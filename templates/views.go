@@ -87,6 +87,7 @@ type PuzzleView struct {
 	Fresh      bool // just archived by this visitor
 	Duplicate  bool // just submitted again: it was archived already
 	Runs       int  // the fewest timed runs the solve time can be the median of
+	MinPlays   int  // the plays a typical player's time needs (ratings.MinPlays)
 	Now        time.Time
 	HistoryURL string // the history sorted by difficulty, around this puzzle
 	// ShowSolution opens the analysis (the solution, the replay of the

@@ -55,20 +55,20 @@ func attemptNotFound(id int64) error {
 func (db *DB) StartAttempt(ctx context.Context, player, puzzleID int64) (a account.Attempt, created bool, err error) {
 	now := time.Now().UTC()
 	err = db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
-		row := tx.QueryRow(db.d.sql("SELECT "+attemptColumns+" FROM attempts WHERE player_id = ? AND puzzle_id = ? AND outcome = 'open'"), player, puzzleID)
-		var err error
-		if a, err = scanAttempt(row.Scan); err == nil {
-			created = false
-			return nil
-		} else if !errors.Is(err, sql.ErrNoRows) {
-			return err
-		}
+		// A hidden puzzle is not played, even by whoever had it open.
 		var key []byte
-		err = tx.QueryRow(db.d.sql("SELECT coalesce(canonical_key, givens_key) FROM puzzles WHERE id = ?"), puzzleID).Scan(&key)
+		err := tx.QueryRow(db.d.sql("SELECT coalesce(canonical_key, givens_key) FROM puzzles WHERE id = ? AND "+visible), puzzleID).Scan(&key)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("puzzle %d: %w", puzzleID, sudoku.ErrNotFound)
 		}
 		if err != nil {
+			return err
+		}
+		row := tx.QueryRow(db.d.sql("SELECT "+attemptColumns+" FROM attempts WHERE player_id = ? AND puzzle_id = ? AND outcome = 'open'"), player, puzzleID)
+		if a, err = scanAttempt(row.Scan); err == nil {
+			created = false
+			return nil
+		} else if !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
 		err = tx.QueryRow(db.d.sql("INSERT INTO attempts (player_id, puzzle_id, class_key, started_at) VALUES (?, ?, ?, ?) RETURNING id"),

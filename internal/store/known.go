@@ -55,3 +55,11 @@ func (k *knownClasses) end(committed bool) {
 	}
 	clear(k.found)
 }
+
+// forget drops the class of key, whose first entry is deleted
+// (DeletePuzzle): the class's row changes or goes. Other servers sharing
+// a PostgreSQL archive forget it only when their memory empties.
+func (k *knownClasses) forget(key []byte) {
+	delete(k.committed, string(key))
+	delete(k.found, string(key))
+}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
+	"github.com/sudoku-archive/sudoku/internal/moderation"
 	"github.com/sudoku-archive/sudoku/internal/store/storetest"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -200,7 +201,7 @@ func testPlayersSignupNames(t *testing.T, bk backend) {
 	if _, err := db.Signup(ctx, 0, "aNN", "hash", nil, session(3), exp); !errors.Is(err, account.ErrNameTaken) {
 		t.Errorf("sign up as aNN: %v, want ErrNameTaken", err)
 	}
-	if _, err := db.AddUser(ctx, "ANN", "hash", account.RolePlayer); !errors.Is(err, account.ErrNameTaken) {
+	if _, err := db.AddUser(ctx, "ANN", "hash", account.RolePlayer, moderation.CLI()); !errors.Is(err, account.ErrNameTaken) {
 		t.Errorf("add user ANN: %v, want ErrNameTaken", err)
 	}
 	// Signing up again from a named player's session makes a new player.
@@ -229,11 +230,11 @@ func testPlayersSignupNames(t *testing.T, bk backend) {
 func testPlayersTokensRoles(t *testing.T, bk backend) {
 	ctx := context.Background()
 	db := bk.open(t)
-	p, err := db.AddUser(ctx, "mod", "hash", account.RoleModerator)
+	p, err := db.AddUser(ctx, "mod", "hash", account.RoleModerator, moderation.CLI())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.AddToken(ctx, "MOD", session(7)); err != nil {
+	if err := db.AddToken(ctx, "MOD", session(7), moderation.CLI()); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := db.TokenPlayer(ctx, session(7)); err != nil || got.ID != p.ID || got.Role != account.RoleModerator {
@@ -242,16 +243,16 @@ func testPlayersTokensRoles(t *testing.T, bk backend) {
 	if _, err := db.TokenPlayer(ctx, session(8)); !errors.Is(err, account.ErrNoPlayer) {
 		t.Errorf("unknown token: %v", err)
 	}
-	if err := db.AddToken(ctx, "nobody", session(9)); !errors.Is(err, account.ErrNoPlayer) {
+	if err := db.AddToken(ctx, "nobody", session(9), moderation.CLI()); !errors.Is(err, account.ErrNoPlayer) {
 		t.Errorf("token of nobody: %v", err)
 	}
-	if err := db.SetRole(ctx, "mod", account.RoleAdmin); err != nil {
+	if err := db.SetRole(ctx, "mod", account.RoleAdmin, moderation.CLI()); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.SetRole(ctx, "nobody", account.RoleAdmin); !errors.Is(err, account.ErrNoPlayer) {
+	if err := db.SetRole(ctx, "nobody", account.RoleAdmin, moderation.CLI()); !errors.Is(err, account.ErrNoPlayer) {
 		t.Errorf("role of nobody: %v", err)
 	}
-	if _, err := db.AddUser(ctx, "ann", "hash", account.RolePlayer); err != nil {
+	if _, err := db.AddUser(ctx, "ann", "hash", account.RolePlayer, moderation.CLI()); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := db.NewPlayer(ctx, session(1), time.Now().Add(time.Hour)); err != nil {
@@ -518,7 +519,7 @@ func checkExportDelete(t *testing.T, db *DB, player, puzzle int64) {
 	if err != nil || e.Player.ID != player || len(e.Attempts) != 4 || len(e.Sessions) != 1 {
 		t.Fatalf("export = %+v, %v", e, err)
 	}
-	if err := db.DeletePlayer(ctx, player); err != nil {
+	if err := db.DeletePlayer(ctx, player, moderation.CLI()); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := db.SessionPlayer(ctx, session(1), time.Now()); !errors.Is(err, account.ErrNoPlayer) {
@@ -527,7 +528,7 @@ func checkExportDelete(t *testing.T, db *DB, player, puzzle int64) {
 	if as, _ := db.Attempts(ctx, player, 0, 10); len(as) != 0 {
 		t.Errorf("%d attempts after delete", len(as))
 	}
-	if err := db.DeletePlayer(ctx, player); !errors.Is(err, account.ErrNoPlayer) {
+	if err := db.DeletePlayer(ctx, player, moderation.CLI()); !errors.Is(err, account.ErrNoPlayer) {
 		t.Errorf("delete twice: %v", err)
 	}
 	if _, err := db.Puzzle(ctx, puzzle); err != nil {

@@ -149,7 +149,7 @@ func (db *DB) rate(tx *sql.Tx, prior ratings.Prior, player int64, key []byte, te
 // with key: the class's first entry and those filed under it (same_as),
 // or the puzzle of that givens key when the class has no canonical form.
 func (db *DB) showFigures(tx *sql.Tx, key []byte, c ratings.Class) error {
-	median, err := db.medianSeconds(tx, key, c.Solves)
+	median, err := db.medianSeconds(tx, key)
 	if err != nil {
 		return err
 	}
@@ -171,22 +171,27 @@ func (db *DB) showFigures(tx *sql.Tx, key []byte, c ratings.Class) error {
 	return nil
 }
 
-// medianSeconds is the median seconds of the class's counted solves (of
-// which there are solves), the mean of the middle two rounded for an even
-// count, 0 for none: a walk of half the class's entries in
-// attempts_counted_solves.
-func (db *DB) medianSeconds(tx *sql.Tx, key []byte, solves int64) (int64, error) {
-	if solves == 0 {
+// medianSeconds is the median seconds of the class's counted solves still
+// recorded (a deleted player's or puzzle's attempts are gone, though the
+// class's counts keep them), the mean of the middle two rounded up for an
+// even count, 0 for none: a count and a walk of half the class's entries
+// in attempts_counted_solves.
+func (db *DB) medianSeconds(tx *sql.Tx, key []byte) (int64, error) {
+	const where = " FROM attempts WHERE class_key = ? AND counted = 1 AND outcome = 'solved'"
+	var n int64
+	if err := tx.QueryRow(db.d.sql("SELECT count(*)"+where), key).Scan(&n); err != nil {
+		return 0, fmt.Errorf("rate: median: %w", err)
+	}
+	if n == 0 {
 		return 0, nil
 	}
-	rows, err := tx.Query(db.d.sql("SELECT seconds FROM attempts WHERE class_key = ? AND counted = 1 AND outcome = 'solved' ORDER BY seconds LIMIT 2 OFFSET ?"),
-		key, (solves-1)/2)
+	rows, err := tx.Query(db.d.sql("SELECT seconds"+where+" ORDER BY seconds LIMIT 2 OFFSET ?"), key, (n-1)/2)
 	if err != nil {
 		return 0, fmt.Errorf("rate: median: %w", err)
 	}
 	defer rows.Close()
 	var mid []int64
-	for rows.Next() {
+	for rows.Next() && len(mid) < 2 {
 		var s int64
 		if err := rows.Scan(&s); err != nil {
 			return 0, fmt.Errorf("rate: median: %w", err)
@@ -196,11 +201,13 @@ func (db *DB) medianSeconds(tx *sql.Tx, key []byte, solves int64) (int64, error)
 	if err := rows.Err(); err != nil {
 		return 0, fmt.Errorf("rate: median: %w", err)
 	}
-	switch {
-	case len(mid) == 0:
-		return 0, errors.New("rate: median: the class's solves are not in attempts")
-	case solves%2 == 1 || len(mid) == 1:
-		return max(mid[0], 1), nil // 0 would read as none
+	if n%2 == 0 && len(mid) == 2 {
+		return median(mid), nil
 	}
-	return max((mid[0]+mid[1]+1)/2, 1), nil
+	return median(mid[:min(len(mid), 1)]), nil
+}
+
+// expSeconds is exp(b): seconds of a log time.
+func expSeconds(b float64) float64 {
+	return math.Exp(b)
 }

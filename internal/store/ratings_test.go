@@ -3,11 +3,14 @@ package store
 import (
 	"context"
 	"database/sql"
+	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
+	"github.com/sudoku-archive/sudoku/internal/moderation"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -20,6 +23,7 @@ var ratingsSuite = []struct {
 	{"RatingsFigures", testRatingsFigures},
 	{"RatingsPlayerTimeOrder", testRatingsPlayerTimeOrder},
 	{"RatingsConcurrentFinishes", testRatingsConcurrentFinishes},
+	{"RatingsRefit", testRatingsRefit},
 }
 
 // play starts an attempt of a new player (session byte s) at puzzle id,
@@ -96,6 +100,14 @@ func testRatingsFigures(t *testing.T, bk backend) {
 	if a := play(t, db, 5, one.ID, 10, account.Finish{Outcome: account.OutcomeSolved, Practice: true}); a.Counted || !a.Practice || !a.First {
 		t.Errorf("a practice attempt: %+v; want first, practice, not counted", a)
 	}
+	// A third way of writing it, archived after the plays, shows them too.
+	third := synthetic(12, 12, 1000, 1)
+	third.Canonical = one.Canonical
+	if p, _, err := db.Submit(ctx, third); err != nil || p.SameAs == nil || p.Plays != 4 {
+		t.Errorf("a later writing: %+v, %v; want filed under the class with its 4 plays", p, err)
+	} else {
+		two.ID = p.ID // checked with the first below
+	}
 	c, ok, err := db.ClassRating(ctx, one.Canonical.Key())
 	if err != nil || !ok || c.Plays != 4 || c.Solves != 3 {
 		t.Fatalf("class rating %+v, %v, %v; want 4 plays, 3 solves", c, ok, err)
@@ -111,6 +123,15 @@ func testRatingsFigures(t *testing.T, bk backend) {
 	}
 	if c2, _, _ := db.ClassRating(ctx, one.Canonical.Key()); c2.Difficulty <= c.Difficulty {
 		t.Errorf("a slow solve moved the difficulty from %.3f to %.3f", c.Difficulty, c2.Difficulty)
+	}
+	// A deleted player's attempts are gone; the class keeps their effect
+	// and later finishes still count (the median of what is left).
+	if err := db.DeletePlayer(ctx, first.PlayerID, moderation.CLI()); err != nil {
+		t.Fatal(err)
+	}
+	play(t, db, 7, one.ID, 500, solved)
+	if p, _ := db.Puzzle(ctx, one.ID); p.Plays != 6 || p.MedianSeconds == nil || *p.MedianSeconds != 450 {
+		t.Errorf("after a deletion and a play: plays %d, median %v; want 6, 450 (of 300, 400, 500, 3000)", p.Plays, *p.MedianSeconds)
 	}
 }
 
@@ -244,4 +265,115 @@ func session2(i int) []byte {
 	h := make([]byte, 32)
 	h[0], h[1], h[2] = 0xEE, byte(i>>8), byte(i)
 	return h
+}
+
+// testRatingsRefit: a refit recomputes the figures the finishes kept
+// (plays, solves, medians agree; difficulties move to the joint fit), gives
+// the same result bit for bit when run again, and forgets nothing counted.
+func testRatingsRefit(t *testing.T, bk backend) {
+	ctx := context.Background()
+	db := bk.open(t)
+	var ps []sudoku.Puzzle
+	for n := range int64(4) {
+		ps = append(ps, archived(t, db, 40+n))
+	}
+	var players []int64
+	for i := range 6 {
+		p, err := db.NewPlayer(ctx, session(byte(i+1)), time.Now().Add(time.Hour))
+		if err != nil {
+			t.Fatal(err)
+		}
+		players = append(players, p.ID)
+	}
+	for i, player := range players {
+		for j, pz := range ps {
+			f := account.Finish{Outcome: account.OutcomeSolved, Hints: int64(i % 2)}
+			if (i+j)%5 == 0 {
+				f = account.Finish{Outcome: account.OutcomeGaveUp}
+			}
+			playAs(t, db, player, pz.ID, int64(60*(j+1)*(i+2)), f)
+		}
+	}
+	playAs(t, db, players[0], ps[0].ID, 5, account.Finish{Outcome: account.OutcomeSolved}) // a repeat: not counted
+	online := ratingsDump(t, db)
+	progressed := int64(0)
+	sum, err := db.Refit(ctx, func(done, total int64) { progressed = done })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Attempts != 24 || sum.Classes != 4 || sum.Players != 6 || progressed != 28 {
+		t.Errorf("refit summary %+v, progress %d; want 24 attempts, 4 classes, 6 players, progress 28", sum, progressed)
+	}
+	first := ratingsDump(t, db)
+	if _, err := db.Refit(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if again := ratingsDump(t, db); again != first {
+		t.Errorf("a second refit differs:\n%s\nfirst:\n%s", again, first)
+	}
+	// plays, solves and medians are counts: the refit finds what the
+	// finishes kept.
+	for i, pz := range ps {
+		a, _ := db.Puzzle(ctx, pz.ID)
+		if !strings.Contains(online, figuresLine(a)) {
+			t.Errorf("puzzle %d after the refit: %s; online:\n%s", i, figuresLine(a), online)
+		}
+		if a.PlayerSeconds == nil {
+			t.Errorf("puzzle %d has no player_seconds after the refit", i)
+		}
+	}
+}
+
+// figuresLine is a puzzle's counted figures, as ratingsDump writes them.
+func figuresLine(p sudoku.Puzzle) string {
+	return fmt.Sprintf("puzzle %d: %d %d %d", p.ID, p.Plays, p.Solves, sudoku.OrZero(p.MedianSeconds))
+}
+
+// ratingsDump writes every figure of the model in the archive, exactly.
+func ratingsDump(t *testing.T, db *DB) string {
+	t.Helper()
+	var b strings.Builder
+	for _, q := range []string{
+		"SELECT class_key, plays, solves, difficulty, weight, prior FROM class_ratings ORDER BY class_key",
+		"SELECT id, skill, rated FROM players ORDER BY id",
+		"SELECT id, counted FROM attempts ORDER BY id",
+		"SELECT name, value FROM settings WHERE name = 'ratings_prior'",
+	} {
+		rows, err := db.reader.Query(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cols, _ := rows.Columns()
+		for rows.Next() {
+			v := make([]any, len(cols))
+			ptr := make([]any, len(cols))
+			for i := range v {
+				ptr[i] = &v[i]
+			}
+			if err := rows.Scan(ptr...); err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&b, "%v\n", v)
+		}
+		rows.Close()
+	}
+	rows, err := db.reader.Query("SELECT id FROM puzzles ORDER BY id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		_ = rows.Scan(&id)
+		ids = append(ids, id)
+	}
+	rows.Close()
+	for _, id := range ids {
+		p, err := db.Puzzle(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "%s %d\n", figuresLine(p), sudoku.OrZero(p.PlayerSeconds))
+	}
+	return b.String()
 }

@@ -33,12 +33,12 @@ type Moderation interface {
 	// Dismiss closes the open flags of a puzzle (moderation.ErrNoOpenFlags
 	// when there are none) and records it; it returns how many.
 	Dismiss(ctx context.Context, puzzleID int64, by moderation.Actor, reason string) (int, error)
-	// Hide hides a puzzle (moderation.ErrAlreadyHidden), resolves its open
+	// HidePuzzle hides a puzzle (moderation.ErrAlreadyHidden), resolves its open
 	// flags and records it; the counters stop counting it.
-	Hide(ctx context.Context, puzzleID int64, by moderation.Actor, reason string) (moderation.Hidden, error)
-	// Restore shows a hidden puzzle again (moderation.ErrNotHidden) and
+	HidePuzzle(ctx context.Context, puzzleID int64, by moderation.Actor, reason string) (moderation.Hidden, error)
+	// RestorePuzzle shows a hidden puzzle again (moderation.ErrNotHidden) and
 	// records it.
-	Restore(ctx context.Context, puzzleID int64, by moderation.Actor, reason string) error
+	RestorePuzzle(ctx context.Context, puzzleID int64, by moderation.Actor, reason string) error
 	// DeletePuzzle removes a puzzle, hidden or not, with its attempts and
 	// flags, and records it.
 	DeletePuzzle(ctx context.Context, puzzleID int64, by moderation.Actor, reason string) error
@@ -48,8 +48,6 @@ type Moderation interface {
 	// Audit pages the audit trail, newest first, entries before the id
 	// before (0 for the newest), at most limit.
 	Audit(ctx context.Context, before int64, limit int) ([]moderation.Entry, error)
-	// SetPlayerRole changes a player's role and records it.
-	SetPlayerRole(ctx context.Context, player int64, role account.Role, by moderation.Actor, reason string) error
 }
 
 // Route middleware of the moderation routes: need answers 401 to the API

@@ -12,6 +12,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/sudoku-archive/sudoku/internal/ratings"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/templates"
 )
@@ -252,6 +253,7 @@ func (s *Server) puzzlePage(c echo.Context) error {
 	// Whoever just submitted the puzzle came for its analysis; everyone
 	// else gets the givens to play, the solution one click away.
 	v.ShowSolution = v.Fresh || v.Duplicate || c.QueryParam("solution") == "1"
+	v.MinPlays = ratings.MinPlays // the players' figure (ratings.go)
 	if v.Daily, err = s.dailyOf(c, p); err != nil {
 		return err
 	}

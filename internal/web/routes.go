@@ -58,6 +58,16 @@ func (s *Server) routes() {
 	if s.players != nil {
 		s.playerRoutes(get)
 	}
+	if s.leveller != nil {
+		get("/api/next", s.apiNext) // the next puzzle at the player's level (next.go)
+	}
+	if s.rated != nil {
+		get("/api/ratings", s.apiRatings)           // how well each measure predicts the players (ratings.go)
+		get("/ratings", s.ratingsPage, s.csrfCheck) // the same as a page
+	}
+	if s.mod != nil {
+		s.moderationRoutes(get) // modapi.go
+	}
 
 	// A static path that is also a value of a parameter route
 	// (/api/puzzles/:id) would fall through to it for the methods it does

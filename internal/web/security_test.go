@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
+	"github.com/sudoku-archive/sudoku/internal/moderation"
 	"github.com/sudoku-archive/sudoku/internal/store"
 )
 
@@ -65,7 +66,7 @@ func (e *secEnv) user(name string, role account.Role) (account.Player, string) {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	p, err := e.db.AddUser(context.Background(), name, hash, role)
+	p, err := e.db.AddUser(context.Background(), name, hash, role, moderation.CLI())
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -77,7 +78,7 @@ func (e *secEnv) user(name string, role account.Role) (account.Player, string) {
 func (e *secEnv) admin() account.Player {
 	e.t.Helper()
 	e.admins++
-	p, err := e.db.AddUser(context.Background(), fmt.Sprintf("admin%d", e.admins), "", account.RoleAdmin)
+	p, err := e.db.AddUser(context.Background(), fmt.Sprintf("admin%d", e.admins), "", account.RoleAdmin, moderation.CLI())
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -100,7 +101,7 @@ func (e *secEnv) session(p account.Player) string {
 func (e *secEnv) token(name string) string {
 	e.t.Helper()
 	tok, hash := account.NewAPIToken()
-	if err := e.db.AddToken(context.Background(), name, hash); err != nil {
+	if err := e.db.AddToken(context.Background(), name, hash, moderation.CLI()); err != nil {
 		e.t.Fatal(err)
 	}
 	return tok

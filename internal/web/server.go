@@ -194,6 +194,11 @@ type Server struct {
 	players Players       // nil: the archive keeps no players (players.go)
 	mod     Moderation    // nil: the archive keeps no flags or audit (moderation.go)
 	signer  account.Signer
+
+	// leveller and rated serve the players' figures (next.go, ratings.go);
+	// nil: the archive keeps none, and those routes are not served.
+	leveller Leveller
+	rated    RatedArchive
 }
 
 // New returns a server over archive with its middleware and routes in place.
@@ -231,6 +236,8 @@ func New(archive Archive, cfg Config) *Server {
 	if s.players != nil {
 		s.mod, _ = archive.(Moderation)
 	}
+	s.leveller, _ = archive.(Leveller)
+	s.rated, _ = archive.(RatedArchive)
 	if s.log == nil {
 		s.log = slog.Default()
 	}
