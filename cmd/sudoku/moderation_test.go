@@ -122,6 +122,27 @@ func testModerationAPI(t *testing.T, db string) {
 	admin.want(http.MethodDelete, p(other.ID, ""), "", http.StatusNotFound)
 	mod.want(http.MethodGet, p(other.ID, ""), "", http.StatusNotFound)
 
+	checkAuditAPI(t, mod)
+	if err := srv.stop(); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runCmd(t, "", "audit", "--db", db)
+	for _, want := range []string{"delete", "puzzle " + fmt.Sprint(other.ID), "dismiss", "restore", "hide", "a copy of a book's puzzle",
+		"role", "player mia", "player -> moderator", "token", "user_add", "command line"} {
+		if err != nil || !strings.Contains(out, want) {
+			t.Errorf("sudoku audit lacks %q: %v\n%s", want, err, out)
+		}
+	}
+	if _, _, err := runCmd(t, "", "audit", "--db", db, "--limit", "0"); exitCode(err) != 2 {
+		t.Errorf("audit --limit 0: %v, want exit 2", err)
+	}
+}
+
+// checkAuditAPI reads the audit trail as the moderator mod, after
+// testModerationAPI's acts: the newest entry first (the admin's delete
+// through the API), paged by cursor; a limit of 0 is refused.
+func checkAuditAPI(t *testing.T, mod caller) {
+	t.Helper()
 	var trail struct {
 		Entries []struct {
 			Action string `json:"action"`
@@ -139,19 +160,6 @@ func testModerationAPI(t *testing.T, db string) {
 	}
 	mod.want(http.MethodGet, "/api/audit?cursor="+url.QueryEscape(*trail.NextCursor), "", http.StatusOK, `"action":"hide"`)
 	mod.want(http.MethodGet, "/api/audit?limit=0", "", http.StatusBadRequest, "limit")
-	if err := srv.stop(); err != nil {
-		t.Fatal(err)
-	}
-	out, _, err := runCmd(t, "", "audit", "--db", db)
-	for _, want := range []string{"delete", "puzzle " + fmt.Sprint(other.ID), "dismiss", "restore", "hide", "a copy of a book's puzzle",
-		"role", "player mia", "player -> moderator", "token", "user_add", "command line"} {
-		if err != nil || !strings.Contains(out, want) {
-			t.Errorf("sudoku audit lacks %q: %v\n%s", want, err, out)
-		}
-	}
-	if _, _, err := runCmd(t, "", "audit", "--db", db, "--limit", "0"); exitCode(err) != 2 {
-		t.Errorf("audit --limit 0: %v, want exit 2", err)
-	}
 }
 
 // checkHidden checks that the hidden puzzle pz is in no read of players

@@ -43,13 +43,28 @@ type counterFigures struct {
 func checkCounters(t *testing.T, db *DB) {
 	t.Helper()
 	ctx := context.Background()
-	var got, want counterFigures
+	got, want := storedCounters(t, db), countedCounters(t, db)
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("counters against COUNT(*) of the visible rows (-rows +counters):\n%s", d)
+	}
+	page, err := db.List(ctx, sudoku.ListQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if page.Total != want.Total {
+		t.Errorf("listing's total %d, want %d", page.Total, want.Total)
+	}
+}
+
+// storedCounters sums the counters over the shards.
+func storedCounters(t *testing.T, db *DB) counterFigures {
+	t.Helper()
+	ctx := context.Background()
+	got := counterFigures{Buckets: map[string][3]int64{}, Grades: map[string]int64{}}
 	if err := db.reader.QueryRowContext(ctx, "SELECT CAST(sum(total) AS BIGINT), CAST(sum(uniq) AS BIGINT), CAST(sum(submissions) AS BIGINT), CAST(sum(classes) AS BIGINT), CAST(sum(uniq_classes) AS BIGINT) FROM counts").
 		Scan(&got.Total, &got.Uniq, &got.Submissions, &got.Classes, &got.UniqClasses); err != nil {
 		t.Fatal(err)
 	}
-	got.Buckets, want.Buckets = map[string][3]int64{}, map[string][3]int64{}
-	got.Grades, want.Grades = map[string]int64{}, map[string]int64{}
 	rows, err := db.reader.QueryContext(ctx, "SELECT kind, bucket, CAST(sum(n) AS BIGINT), CAST(sum(uniq) AS BIGINT), CAST(sum(heads) AS BIGINT) FROM stat_buckets GROUP BY kind, bucket")
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +95,15 @@ func checkCounters(t *testing.T, db *DB) {
 		}
 	}
 	rows.Close()
-	rows, err = db.reader.QueryContext(ctx, `SELECT solutions, submissions, backtracks, solve_ns, clues, same_as IS NULL AND canonical_key IS NOT NULL,
+	return got
+}
+
+// countedCounters counts the counters' figures from the visible rows.
+func countedCounters(t *testing.T, db *DB) counterFigures {
+	t.Helper()
+	ctx := context.Background()
+	want := counterFigures{Buckets: map[string][3]int64{}, Grades: map[string]int64{}}
+	rows, err := db.reader.QueryContext(ctx, `SELECT solutions, submissions, backtracks, solve_ns, clues, same_as IS NULL AND canonical_key IS NOT NULL,
     grade_version IS NOT NULL, grade, technique FROM puzzles WHERE hidden = 0`)
 	if err != nil {
 		t.Fatal(err)
@@ -117,16 +140,7 @@ func checkCounters(t *testing.T, db *DB) {
 		}
 	}
 	rows.Close()
-	if d := cmp.Diff(want, got); d != "" {
-		t.Errorf("counters against COUNT(*) of the visible rows (-rows +counters):\n%s", d)
-	}
-	page, err := db.List(ctx, sudoku.ListQuery{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if page.Total != want.Total {
-		t.Errorf("listing's total %d, want %d", page.Total, want.Total)
-	}
+	return want
 }
 
 // classes of moderation tests: three norvig puzzles, the first written
@@ -366,18 +380,7 @@ func testModerationFlags(t *testing.T, bk backend) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := db.Flag(ctx, ps[1].ID, players[0], moderation.ReasonOther, ""); !errors.Is(err, moderation.ErrFlagged) || sudoku.KindOf(err) != sudoku.KindConflict {
-		t.Errorf("second flag: %v", err)
-	}
-	if _, err := db.Flag(ctx, ps[2].ID, players[0], "nonsense", ""); sudoku.KindOf(err) != sudoku.KindInvalid {
-		t.Errorf("unknown reason: %v", err)
-	}
-	if _, err := db.Flag(ctx, ps[2].ID, players[0], moderation.ReasonOther, string(make([]rune, moderation.MaxFlagText+1))); sudoku.KindOf(err) != sudoku.KindInvalid {
-		t.Errorf("text too long: %v", err)
-	}
-	if _, err := db.Flag(ctx, 99999, players[0], moderation.ReasonOther, ""); !errors.Is(err, sudoku.ErrNotFound) {
-		t.Errorf("flag an unknown puzzle: %v", err)
-	}
+	checkFlagRefusals(t, db, ps[1].ID, ps[2].ID, players[0])
 	if _, err := db.Flag(ctx, ps[2].ID, players[1], moderation.ReasonOffensive, "rude"); err != nil {
 		t.Fatal(err)
 	}
@@ -411,6 +414,26 @@ func testModerationFlags(t *testing.T, bk backend) {
 	var n int
 	if err := db.reader.QueryRowContext(ctx, db.d.sql("SELECT count(*) FROM flags WHERE player_id = ?"), players[0]).Scan(&n); err != nil || n != 0 {
 		t.Errorf("flags of a deleted player: %d, %v", n, err)
+	}
+}
+
+// checkFlagRefusals: player, who flagged puzzle flagged, cannot flag it
+// again (a conflict); a flag of puzzle other with an unknown reason or a
+// text too long is invalid; an unknown puzzle is not found.
+func checkFlagRefusals(t *testing.T, db *DB, flagged, other, player int64) {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := db.Flag(ctx, flagged, player, moderation.ReasonOther, ""); !errors.Is(err, moderation.ErrFlagged) || sudoku.KindOf(err) != sudoku.KindConflict {
+		t.Errorf("second flag: %v", err)
+	}
+	if _, err := db.Flag(ctx, other, player, "nonsense", ""); sudoku.KindOf(err) != sudoku.KindInvalid {
+		t.Errorf("unknown reason: %v", err)
+	}
+	if _, err := db.Flag(ctx, other, player, moderation.ReasonOther, string(make([]rune, moderation.MaxFlagText+1))); sudoku.KindOf(err) != sudoku.KindInvalid {
+		t.Errorf("text too long: %v", err)
+	}
+	if _, err := db.Flag(ctx, 99999, player, moderation.ReasonOther, ""); !errors.Is(err, sudoku.ErrNotFound) {
+		t.Errorf("flag an unknown puzzle: %v", err)
 	}
 }
 

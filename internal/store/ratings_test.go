@@ -93,13 +93,7 @@ func testRatingsFigures(t *testing.T, bk backend) {
 	}
 	play(t, db, 3, one.ID, 400, solved)
 	play(t, db, 4, two.ID, 50, account.Finish{Outcome: account.OutcomeGaveUp})
-	// Not counted: a repeat of player 1 (at the other writing), a practice.
-	if a := playAs(t, db, first.PlayerID, two.ID, 10, solved); a.Counted || a.First {
-		t.Errorf("a repeat was counted: %+v", a)
-	}
-	if a := play(t, db, 5, one.ID, 10, account.Finish{Outcome: account.OutcomeSolved, Practice: true}); a.Counted || !a.Practice || !a.First {
-		t.Errorf("a practice attempt: %+v; want first, practice, not counted", a)
-	}
+	checkNotCounted(t, db, first.PlayerID, two.ID, one.ID)
 	// A third way of writing it, archived after the plays, shows them too.
 	third := synthetic(12, 12, 1000, 1)
 	third.Canonical = one.Canonical
@@ -132,6 +126,20 @@ func testRatingsFigures(t *testing.T, bk backend) {
 	play(t, db, 7, one.ID, 500, solved)
 	if p, _ := db.Puzzle(ctx, one.ID); p.Plays != 6 || p.MedianSeconds == nil || *p.MedianSeconds != 450 {
 		t.Errorf("after a deletion and a play: plays %d, median %v; want 6, 450 (of 300, 400, 500, 3000)", p.Plays, *p.MedianSeconds)
+	}
+}
+
+// checkNotCounted: a repeat by player (at repeated, another writing of a
+// puzzle they played) and a first practice attempt (by a new player, at
+// practised) are not counted.
+func checkNotCounted(t *testing.T, db *DB, player, repeated, practised int64) {
+	t.Helper()
+	solved := account.Finish{Outcome: account.OutcomeSolved}
+	if a := playAs(t, db, player, repeated, 10, solved); a.Counted || a.First {
+		t.Errorf("a repeat was counted: %+v", a)
+	}
+	if a := play(t, db, 5, practised, 10, account.Finish{Outcome: account.OutcomeSolved, Practice: true}); a.Counted || !a.Practice || !a.First {
+		t.Errorf("a practice attempt: %+v; want first, practice, not counted", a)
 	}
 }
 
