@@ -47,6 +47,9 @@ type listing struct {
 	grades [2]int64 // lowest and highest grade in tenths, when listKey.grades
 	from   []int64  // the key continued from, for the ties and beyond parts
 	player int64    // whose attempts listKey.played is of
+	// techniques are the names of the technique filter, the rarest first
+	// (it drives the listing when listKey.drive).
+	techniques []string
 }
 
 // example returns a listing of k with values of the right shape, for
@@ -78,6 +81,13 @@ func (d dialect) listQuery(l listing, export bool, cols string) query {
 	cond := numberParams(strings.Join(where.text, " AND "))
 	orderBy := listOrderBy(l, export)
 	var b strings.Builder
+	if l.listKey.drive {
+		// Driven by a rare technique's puzzles: found by id, then sorted
+		// (techniques.go); no order index.
+		b.WriteString("SELECT " + cols + " FROM puzzles" + d.notIndexed() + " WHERE " + cond)
+		b.WriteString(orderBy)
+		return query{d.sql(b.String()), where.args}
+	}
 	if !o.merged || l.listKey.band {
 		d.writeArm(&b, cols, index, "", cond)
 		b.WriteString(orderBy)
@@ -115,6 +125,7 @@ func listWhere(l listing) conds {
 		where.and("grade BETWEEN ? AND ?", l.grades[0], l.grades[1])
 	}
 	addPlayed(&where, l)
+	addTechniques(&where, l)
 	cmp := " > "
 	if l.desc {
 		cmp = " < "

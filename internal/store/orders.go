@@ -78,6 +78,8 @@ type listKey struct {
 	band         bool
 	grades       bool // a grade range: two arguments after the band's
 	played       sudoku.Played
+	techniques   int  // how many techniques the filter names, each a parameter
+	drive        bool // the first technique's puzzles drive the listing (techniques.go)
 }
 
 // gradeRange returns the arguments of a grade range filter, lowest and
@@ -121,8 +123,8 @@ func listKeys() []listKey {
 						if p == ties && len(orders[s].keys) == 1 {
 							continue
 						}
-						ks = append(ks, listKey{s, desc, unique, distinct, p, false, false, ""})
-						ks = append(ks, listKey{s, desc, unique, distinct, p, false, true, ""})
+						ks = append(ks, listKey{sort: s, desc: desc, unique: unique, distinct: distinct, part: p})
+						ks = append(ks, listKey{sort: s, desc: desc, unique: unique, distinct: distinct, part: p, grades: true})
 					}
 				}
 			}
