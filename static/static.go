@@ -37,6 +37,7 @@ var Stylesheets = []string{
 	"history-phone.css", // the history as cards on a phone
 	"grade.css",         // equivalent puzzles and the grade
 	"me.css",            // the player's dashboard and the account forms
+	"techniques.css",    // the techniques, practice mode, the setter
 }
 
 // StylesheetPath is where the joined stylesheet is served, under /static/.

@@ -187,6 +187,9 @@ type Server struct {
 	csrf    csrfSigner
 	dailies *daily.Keeper // chooses the coming days' puzzles of the day (Serve)
 	players Players       // nil: the archive keeps no players (players.go)
+	// techniques: nil when the archive keeps no technique index
+	// (techniques.go).
+	techniques TechniqueArchive
 	signer  account.Signer
 }
 
@@ -222,6 +225,7 @@ func New(archive Archive, cfg Config) *Server {
 		signer:  account.NewSigner(cfg.CSRFSecret),
 	}
 	s.players, _ = archive.(Players)
+	s.techniques, _ = archive.(TechniqueArchive)
 	if s.log == nil {
 		s.log = slog.Default()
 	}
