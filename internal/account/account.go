@@ -115,6 +115,11 @@ type Finish struct {
 	Checks        int64
 	Mistakes      int64
 	Techniques    []string
+	// Practice marks an attempt played in a practice mode whose hints
+	// name the technique: it is recorded but not counted by the players'
+	// model (ratings.PracticeWeight), and does not take the player's
+	// first counted attempt at the puzzle.
+	Practice bool
 }
 
 // Errors of attempts; the server answers them 409, 422 and 422.
