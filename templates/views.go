@@ -146,10 +146,10 @@ type HistoryView struct {
 	// no such filter).
 	Techniques sudoku.Techniques
 	Limit      int // 0 for the default
-	Cursor    string
-	Highlight int64 // a puzzle to mark in the table (the "around" puzzle); 0 for none
-	Page      sudoku.Page
-	Now       time.Time
+	Cursor     string
+	Highlight  int64 // a puzzle to mark in the table (the "around" puzzle); 0 for none
+	Page       sudoku.Page
+	Now        time.Time
 }
 
 // query returns the URL query of the view with sort, order and cursor

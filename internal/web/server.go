@@ -190,7 +190,7 @@ type Server struct {
 	// techniques: nil when the archive keeps no technique index
 	// (techniques.go).
 	techniques TechniqueArchive
-	signer  account.Signer
+	signer     account.Signer
 }
 
 // New returns a server over archive with its middleware and routes in place.
