@@ -88,6 +88,10 @@ type Attempt struct {
 	First bool
 	// Techniques names the technique of each hint taken, in order.
 	Techniques []string
+	// Practice: played in practice mode (Finish.Practice). Counted: the
+	// players' model counted it (the first finished attempt at the class
+	// not in practice; package ratings).
+	Practice, Counted bool
 	// Grade and Technique are the puzzle's (for the dashboard); the
 	// store fills them where it reads attempts with their puzzles.
 	Grade     int

@@ -406,7 +406,31 @@ func appendJSONGrades(b []byte, p sudoku.Puzzle) []byte {
 	}
 	b = append(b, `],"grade_status":"`...)
 	b = append(b, p.GradeStatus...)
-	return append(b, '"')
+	return appendJSONPlayers(append(b, '"'), p)
+}
+
+// appendJSONPlayers appends the players' figures of p's JSON object, from
+// "plays" to "player_seconds".
+func appendJSONPlayers(b []byte, p sudoku.Puzzle) []byte {
+	b = strconv.AppendInt(append(b, `,"plays":`...), p.Plays, 10)
+	b = append(b, `,"solve_rate":`...)
+	if p.SolveRate != nil {
+		b = strconv.AppendFloat(b, *p.SolveRate, 'f', -1, 64)
+	} else {
+		b = append(b, "null"...)
+	}
+	for _, f := range []struct {
+		name string
+		v    *int64
+	}{{"median_seconds", p.MedianSeconds}, {"player_seconds", p.PlayerSeconds}} {
+		b = append(append(append(b, `,"`...), f.name...), `":`...)
+		if f.v != nil {
+			b = strconv.AppendInt(b, *f.v, 10)
+		} else {
+			b = append(b, "null"...)
+		}
+	}
+	return b
 }
 
 // appendGrade appends a grade as JSON: the number, or null.

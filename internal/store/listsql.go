@@ -125,6 +125,12 @@ func listWhere(l listing) conds {
 		where.and("grade BETWEEN ? AND ?", l.grades[0], l.grades[1])
 	}
 	addPlayed(&where, l)
+	switch l.valued {
+	case valuedOnly:
+		where.and(orders[l.sort].keys[0] + " > 0")
+	case noneOnly:
+		where.and(orders[l.sort].keys[0] + " = 0")
+	}
 	addTechniques(&where, l)
 	cmp := " > "
 	if l.desc {

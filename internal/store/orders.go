@@ -80,6 +80,9 @@ type listKey struct {
 	played       sudoku.Played
 	techniques   int  // how many techniques the filter names, each a parameter
 	drive        bool // the first technique's puzzles drive the listing (techniques.go)
+	// valued splits a NoneLast order (pendinglast.go): 0 every row,
+	// valuedOnly the rows whose leading key is not 0, noneOnly the others.
+	valued valuedPart
 }
 
 // gradeRange returns the arguments of a grade range filter, lowest and
@@ -123,8 +126,10 @@ func listKeys() []listKey {
 						if p == ties && len(orders[s].keys) == 1 {
 							continue
 						}
-						ks = append(ks, listKey{sort: s, desc: desc, unique: unique, distinct: distinct, part: p})
-						ks = append(ks, listKey{sort: s, desc: desc, unique: unique, distinct: distinct, part: p, grades: true})
+						for _, v := range valuedParts(s) {
+							ks = append(ks, listKey{sort: s, desc: desc, unique: unique, distinct: distinct, part: p, valued: v})
+							ks = append(ks, listKey{sort: s, desc: desc, unique: unique, distinct: distinct, part: p, grades: true, valued: v})
+						}
 					}
 				}
 			}

@@ -1,0 +1,206 @@
+package store
+
+// ratings.go holds the players' difficulty model in the archive (package
+// ratings, migration 00014): the online step each counted finish takes in
+// its own transaction, the figures every puzzle of a class shows, and the
+// prior the refit fits (settings row ratings_prior).
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/sudoku-archive/sudoku/internal/ratings"
+)
+
+// priorName is the settings row of the fitted prior: its Alpha, Beta and
+// Ungraded, space-separated, each exact (strconv 'g', -1).
+const priorName = "ratings_prior"
+
+// formatPrior writes p as the settings row holds it.
+func formatPrior(p ratings.Prior) string {
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	return f(p.Alpha) + " " + f(p.Beta) + " " + f(p.Ungraded)
+}
+
+// parsePrior reads a settings row of formatPrior.
+func parsePrior(s string) (ratings.Prior, error) {
+	fs := strings.Fields(s)
+	if len(fs) != 3 {
+		return ratings.Prior{}, fmt.Errorf("prior %q: want three numbers", s)
+	}
+	var v [3]float64
+	for i, f := range fs {
+		x, err := strconv.ParseFloat(f, 64)
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+			return ratings.Prior{}, fmt.Errorf("prior %q: %q is not a number", s, f)
+		}
+		v[i] = x
+	}
+	return ratings.Prior{Alpha: v[0], Beta: v[1], Ungraded: v[2]}, nil
+}
+
+// priorIn reads the prior in q (a transaction or the reader pool):
+// ratings.DefaultPrior until a refit has fitted one.
+func priorIn(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}, d dialect) (ratings.Prior, error) {
+	var v []byte
+	err := q.QueryRowContext(ctx, d.sql("SELECT value FROM settings WHERE name = ?"), priorName).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ratings.DefaultPrior, nil
+	}
+	if err != nil {
+		return ratings.Prior{}, fmt.Errorf("read the ratings prior: %w", err)
+	}
+	return parsePrior(string(v))
+}
+
+// Prior returns the prior of a new class's difficulty the archive uses
+// (ratings.DefaultPrior until `sudoku ratings refit` fits one).
+func (db *DB) Prior(ctx context.Context) (ratings.Prior, error) {
+	if db.isClosed() {
+		return ratings.Prior{}, ErrClosed
+	}
+	return priorIn(ctx, db.reader, db.d)
+}
+
+// ClassRating returns the model's state of the class with key (a puzzle's
+// canonical key, or its givens key without one, as attempts.class_key);
+// ok is false before the class's first counted attempt.
+func (db *DB) ClassRating(ctx context.Context, key []byte) (c ratings.Class, ok bool, err error) {
+	if db.isClosed() {
+		return c, false, ErrClosed
+	}
+	err = db.reader.QueryRowContext(ctx, db.d.sql("SELECT plays, solves, difficulty, weight, prior FROM class_ratings WHERE class_key = ?"), key).
+		Scan(&c.Plays, &c.Solves, &c.Difficulty, &c.Weight, &c.Prior)
+	if errors.Is(err, sql.ErrNoRows) {
+		return c, false, nil
+	}
+	if err != nil {
+		return c, false, fmt.Errorf("class rating: %w", err)
+	}
+	return c, true, nil
+}
+
+// PlayerRating returns the model's state of player: ability (log skill)
+// and how many counted attempts it rests on; sudoku.ErrNotFound-free: an
+// unknown player is a typical one with none.
+func (db *DB) PlayerRating(ctx context.Context, player int64) (ratings.Player, error) {
+	if db.isClosed() {
+		return ratings.Player{}, ErrClosed
+	}
+	var skill float64
+	var rated int64
+	err := db.reader.QueryRowContext(ctx, db.d.sql("SELECT skill, rated FROM players WHERE id = ?"), player).Scan(&skill, &rated)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ratings.Player{}, nil
+	}
+	if err != nil {
+		return ratings.Player{}, fmt.Errorf("player rating: %w", err)
+	}
+	return ratings.PlayerOf(skill, rated), nil
+}
+
+// rate is the online step of one counted attempt of player at the class
+// key (graded tenths), in tx: it takes the class's row (made from the
+// prior at the class's first counted attempt; on PostgreSQL locked with
+// FOR UPDATE, so concurrent finishes of one class take turns, on SQLite
+// the single writer does that), moves the class and the player by
+// ratings.Update, and writes the class's figures onto every puzzle of the
+// class.
+func (db *DB) rate(tx *sql.Tx, prior ratings.Prior, player int64, key []byte, tenths int64, o ratings.Observation) error {
+	p0 := prior.Of(tenths)
+	if _, err := tx.Exec(db.d.sql(db.d.insertIgnore+" class_ratings (class_key, difficulty, weight, prior) VALUES (?, ?, ?, ?)"+db.d.ignoreTail),
+		key, p0, ratings.PriorWeight, p0); err != nil {
+		return fmt.Errorf("rate: %w", err)
+	}
+	lock := ""
+	if db.d.postgres {
+		lock = " FOR UPDATE"
+	}
+	var c ratings.Class
+	if err := tx.QueryRow(db.d.sql("SELECT plays, solves, difficulty, weight, prior FROM class_ratings WHERE class_key = ?"+lock), key).
+		Scan(&c.Plays, &c.Solves, &c.Difficulty, &c.Weight, &c.Prior); err != nil {
+		return fmt.Errorf("rate: read the class: %w", err)
+	}
+	var skill float64
+	var rated int64
+	if err := tx.QueryRow(db.d.sql("SELECT skill, rated FROM players WHERE id = ?"+lock), player).Scan(&skill, &rated); err != nil {
+		return fmt.Errorf("rate: read the player: %w", err)
+	}
+	c, p := ratings.Update(c, ratings.PlayerOf(skill, rated), o)
+	if _, err := tx.Exec(db.d.sql("UPDATE class_ratings SET plays = ?, solves = ?, difficulty = ?, weight = ? WHERE class_key = ?"),
+		c.Plays, c.Solves, c.Difficulty, c.Weight, key); err != nil {
+		return fmt.Errorf("rate: write the class: %w", err)
+	}
+	if _, err := tx.Exec(db.d.sql("UPDATE players SET skill = ?, rated = ? WHERE id = ?"), p.Skill(), p.Rated, player); err != nil {
+		return fmt.Errorf("rate: write the player: %w", err)
+	}
+	return db.showFigures(tx, key, c)
+}
+
+// showFigures writes class c's figures (plays, solves, the median of its
+// counted solves, the expected seconds) onto every puzzle of the class
+// with key: the class's first entry and those filed under it (same_as),
+// or the puzzle of that givens key when the class has no canonical form.
+func (db *DB) showFigures(tx *sql.Tx, key []byte, c ratings.Class) error {
+	median, err := db.medianSeconds(tx, key, c.Solves)
+	if err != nil {
+		return err
+	}
+	set := "UPDATE puzzles SET plays = ?, solves = ?, median_seconds = ?, player_seconds = ? WHERE "
+	args := []any{c.Plays, c.Solves, median, c.Seconds()}
+	var head int64
+	err = tx.QueryRow(db.d.sql(findClassSQL), key).Scan(&head)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		_, err = tx.Exec(db.d.sql(set+"givens_key = ? AND canonical_key IS NULL"), append(args, key)...)
+	case err == nil:
+		if _, err = tx.Exec(db.d.sql(set+"id = ?"), append(args, head)...); err == nil {
+			_, err = tx.Exec(db.d.sql(set+"same_as = ?"), append(args, head)...)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("rate: write the puzzles' figures: %w", err)
+	}
+	return nil
+}
+
+// medianSeconds is the median seconds of the class's counted solves (of
+// which there are solves), the mean of the middle two rounded for an even
+// count, 0 for none: a walk of half the class's entries in
+// attempts_counted_solves.
+func (db *DB) medianSeconds(tx *sql.Tx, key []byte, solves int64) (int64, error) {
+	if solves == 0 {
+		return 0, nil
+	}
+	rows, err := tx.Query(db.d.sql("SELECT seconds FROM attempts WHERE class_key = ? AND counted = 1 AND outcome = 'solved' ORDER BY seconds LIMIT 2 OFFSET ?"),
+		key, (solves-1)/2)
+	if err != nil {
+		return 0, fmt.Errorf("rate: median: %w", err)
+	}
+	defer rows.Close()
+	var mid []int64
+	for rows.Next() {
+		var s int64
+		if err := rows.Scan(&s); err != nil {
+			return 0, fmt.Errorf("rate: median: %w", err)
+		}
+		mid = append(mid, s)
+	}
+	if err := rows.Err(); err != nil {
+		return 0, fmt.Errorf("rate: median: %w", err)
+	}
+	switch {
+	case len(mid) == 0:
+		return 0, errors.New("rate: median: the class's solves are not in attempts")
+	case solves%2 == 1 || len(mid) == 1:
+		return max(mid[0], 1), nil // 0 would read as none
+	}
+	return max((mid[0]+mid[1]+1)/2, 1), nil
+}
