@@ -26,6 +26,7 @@ var families = map[string]string{
 	"wings":         "A few cells with two or three candidates see each other in a pattern where, whichever way they resolve, one of them holds a digit: cells that see all of them cannot.",
 	"uniqueness":    "A pattern that would give the puzzle two solutions cannot happen in a puzzle with one, so the candidate that avoids it must be true.",
 	"exclusion":     "Two cells that see each other cannot take a pair of digits that would empty a third cell, which removes candidates from them.",
+	"strong":        "Two strong links on one digit (it is in one of two places in each of two units), joined at one end by cells that see each other: one of the two other ends holds the digit, so cells that see both lose it.",
 	"chains":        "A chain of links (if this is not the digit, that one is) leads from a candidate to a contradiction or to the same conclusion either way.",
 }
 
@@ -54,6 +55,9 @@ var descriptions = map[string]string{
 	WXYZWing:                "Four cells holding four digits between them, only one of which is shared by cells that do not see each other: that digit is removed from the cells that see every cell holding it.",
 	VWXYZWing:               "A WXYZ-Wing of five cells and five digits.",
 	BUG1:                    "Every unsolved cell but one has two candidates: that cell must take the digit that would otherwise leave the puzzle with two solutions.",
+	Skyscraper:              "Two rows (or two columns) where a digit has only two places, one of them in line: one of the two other places holds the digit, so cells that see both lose it.",
+	TwoStringKite:           "A row and a column where a digit has only two places, one of each meeting in a box: one of the two far ends holds the digit, so a cell that sees both loses it.",
+	TurbotFish:              "Two strong links on a digit, one of them in a box, joined by cells that see each other: one of the two far ends holds the digit, so cells that see both lose it.",
 	AlignedPairExclusion:    "Two cells that see each other: any pair of digits for them that would empty a cell seeing both is impossible, which can remove candidates.",
 	SimpleColouring:         "Colour a digit's strong links in two colours: one colour is true; a cell that sees both colours cannot hold the digit.",
 	XChain:                  "A chain of strong and weak links on one digit: either end is true, so cells that see both ends lose the digit.",

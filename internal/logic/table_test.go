@@ -21,7 +21,7 @@ func TestTechniqueTable(t *testing.T) {
 			t.Errorf("row %d: %+v", i, tc)
 		}
 		if Describe(tc.Name) == "" {
-			t.Errorf("%s has no description", tc.Name)
+			t.Errorf("%s has no description: add its sentence to descriptions (or its family's, %s, to families) in describe.go", tc.Name, tc.Family)
 		}
 		for _, key := range []string{tc.Name, tc.Slug, "  " + tc.Name + " ", upper(tc.Name)} {
 			got, ok := TechniqueByName(key)
