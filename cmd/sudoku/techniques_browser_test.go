@@ -68,15 +68,17 @@ func browserSetter(t *testing.T, ctx context.Context, base, shots string) {
 	if got := chromeJS[string](t, ctx, field("grade")); got == "—" || got == "" {
 		t.Errorf("no grade: %q", got)
 	}
-	// r1c1 of its solution is 6... read it off the analysis instead: any
-	// digit the solution has there makes a redundant given.
+	// The solution's digit at r1c1 makes a given to spare there.
 	res, err := http.Post(base+"/api/solve", "application/json", strings.NewReader(`{"puzzle": "`+p17+`"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var solved struct{ Solution string }
-	json.NewDecoder(res.Body).Decode(&solved)
+	err = json.NewDecoder(res.Body).Decode(&solved)
 	res.Body.Close()
+	if err != nil || len(solved.Solution) != 81 {
+		t.Fatalf("solve: %v, %q", err, solved.Solution)
+	}
 	chromeStep(t, ctx, "type one more given", chromedp.SendKeys(tidSel("cell-0"), solved.Solution[0:1]))
 	waitJS(t, ctx, "the analysis of 18 clues", field("clues")+` === "18" && `+field("redundant")+` === "r1c1"`)
 	screenshot(t, ctx, shots, "setter")
@@ -94,8 +96,11 @@ func browserPractice(t *testing.T, ctx context.Context, base, shots string) {
 		Name, Slug, Family string
 		Hardest            int64
 	}
-	json.NewDecoder(res.Body).Decode(&ts)
+	err = json.NewDecoder(res.Body).Decode(&ts)
 	res.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
 	var name, slug string
 	for _, tc := range ts {
 		if tc.Hardest > 0 && (slug == "" || tc.Family != "chains") {

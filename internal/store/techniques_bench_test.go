@@ -75,8 +75,9 @@ func indexBenchTechniques(b *testing.B, dsn string) {
 // the cost of one request to the store, the total counted.
 func BenchmarkListTechnique(b *testing.B) {
 	path := millionArchive(b)
+	db := MustOpenDBAt(b, path) // migrated first
 	indexBenchTechniques(b, path)
-	benchmarkListTechnique(b, MustOpenDBAt(b, path))
+	benchmarkListTechnique(b, db)
 }
 
 // BenchmarkListTechniquePostgres is BenchmarkListTechnique on a throwaway
