@@ -62,10 +62,13 @@ next:
 	return "none"
 }
 
-// Redundant returns the givens of g (a grid with one solution) that can
-// each go, alone, leaving one solution: the cells, in order. g is minimal
-// when there is none. It runs a search per given, each within opt.
-func Redundant(g Grid, opt Options) ([]int, error) {
+// Redundant returns the givens of g (a grid with one solution, solution)
+// that can each go, alone, leaving one solution: the cells, in order. g is
+// minimal when there is none. A given can go when no other digit fits its
+// cell: for each digit its row, column and box allow there, a search for a
+// first solution with that digit in the cell (most end at once in a
+// contradiction), each within opt.
+func Redundant(g, solution Grid, opt Options) ([]int, error) {
 	out := []int{}
 	for i, v := range g {
 		if v == 0 {
@@ -73,13 +76,33 @@ func Redundant(g Grid, opt Options) ([]int, error) {
 		}
 		h := g
 		h[i] = 0
-		r, err := Solve(h, opt)
-		if err != nil {
-			return nil, err
+		alone := true
+		for d := uint8(1); d <= 9 && alone; d++ {
+			if d == solution[i] || !fits(h, i, d) {
+				continue
+			}
+			h[i] = d
+			r, err := solveFirst(h, opt, nil, false, true)
+			h[i] = 0
+			if err != nil {
+				return nil, err
+			}
+			alone = r.Solutions == 0
 		}
-		if r.Solutions == 1 {
+		if alone {
 			out = append(out, i)
 		}
 	}
 	return out, nil
+}
+
+// fits reports whether digit d can go in cell i of g: no peer holds it.
+func fits(g Grid, i int, d uint8) bool {
+	r, c := i/9, i%9
+	for k := range 9 {
+		if g[r*9+k] == d || g[k*9+c] == d || g[(r/3*3+k/3)*9+c/3*3+k%3] == d {
+			return false
+		}
+	}
+	return true
 }

@@ -50,15 +50,35 @@ func TestRedundant(t *testing.T) {
 	if err != nil || res.Solutions != 1 {
 		t.Fatalf("Solve: %d solutions, %v", res.Solutions, err)
 	}
-	red, err := Redundant(g, Options{})
+	red, err := Redundant(g, res.Solution, Options{})
 	if err != nil || len(red) != 0 {
 		t.Fatalf("Redundant(17 clues) = %v, %v; want none", red, err)
 	}
 	extra := g
 	cell := slices.Index(g[:], 0)
 	extra[cell] = res.Solution[cell]
-	red, err = Redundant(extra, Options{})
+	red, err = Redundant(extra, res.Solution, Options{})
 	if err != nil || !slices.Equal(red, []int{cell}) {
 		t.Errorf("Redundant(17 + r1c1) = %v, %v; want [%d]", red, err, cell)
+	}
+	// Against the plain definition (remove the given, count the
+	// solutions) on puzzles with givens to spare: the easy collection.
+	for _, g := range append(readPuzzles(t, "testdata/norvig_easy50.txt")[:20], readPuzzles(t, "testdata/top1465_first20.txt")...) {
+		res, _ := Solve(g, Options{})
+		var want []int
+		for i, v := range g {
+			if v == 0 {
+				continue
+			}
+			h := g
+			h[i] = 0
+			if r, _ := Solve(h, Options{}); r.Solutions == 1 {
+				want = append(want, i)
+			}
+		}
+		got, err := Redundant(g, res.Solution, Options{})
+		if err != nil || !slices.Equal(got, want) && len(got)+len(want) > 0 {
+			t.Errorf("Redundant(%s) = %v, %v; want %v", g, got, err, want)
+		}
 	}
 }

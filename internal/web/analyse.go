@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/sudoku-archive/sudoku/internal/logic"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/templates"
 )
@@ -24,7 +25,7 @@ import (
 // an error.
 func (s *Server) analyse(ctx context.Context, g sudoku.Grid) (sudoku.Analysis, error) {
 	a := sudoku.Analysis{Clues: g.Clues(), Symmetry: sudoku.SymmetryOf(g), Redundant: []int{}}
-	p, err := s.rate(ctx, g, true)
+	p, err := s.rate(ctx, g, false)
 	switch {
 	case errors.Is(err, sudoku.ErrNoSolution):
 		return a, nil
@@ -34,8 +35,9 @@ func (s *Server) analyse(ctx context.Context, g sudoku.Grid) (sudoku.Analysis, e
 	a.Solutions, a.Unique = p.Solutions, p.Unique
 	canon := p.Canonical
 	a.Canonical = &canon
+	var same sudoku.Puzzle
 	if canon != (sudoku.Grid{}) {
-		same, err := s.archive.ByCanonical(ctx, canon)
+		same, err = s.archive.ByCanonical(ctx, canon)
 		switch {
 		case err == nil:
 			a.SameAs = &same.ID
@@ -46,11 +48,19 @@ func (s *Server) analyse(ctx context.Context, g sudoku.Grid) (sudoku.Analysis, e
 	if !p.Unique {
 		return a, nil
 	}
+	// The grade belongs to the puzzle, however it is written: an archived
+	// one graded by this solver gives its own; another is graded here,
+	// within a request's budget, as POST /api/solve does.
+	if a.SameAs != nil && same.Grade != nil && same.GradeVersion == logic.Version {
+		p.Grade, p.GradeFloor, p.GradeEP, p.GradeED, p.Technique, p.Techniques = same.Grade, same.GradeFloor, same.GradeEP, same.GradeED, same.Technique, same.Techniques
+	} else if err := s.searching(ctx, func() error { logic.GradeWithin(&p, logic.RequestBudget); return nil }); err != nil {
+		return a, err
+	}
 	a.Grade, a.GradeFloor, a.GradeEP, a.GradeED = p.Grade, p.GradeFloor, p.GradeEP, p.GradeED
 	a.Technique, a.Techniques = p.Technique, p.Techniques
 	err = s.searching(ctx, func() error {
 		var err error
-		a.Redundant, err = sudoku.Redundant(g, s.solveOptions(ctx))
+		a.Redundant, err = sudoku.Redundant(g, p.Solution, s.solveOptions(ctx))
 		return err
 	})
 	if err != nil {

@@ -59,6 +59,9 @@ func TestAnalyse(t *testing.T) {
 	if code, a, body = analysisOf(t, s, puzzleBody(other)); code != http.StatusOK || a.SameAs == nil || *a.SameAs != all[1].ID {
 		t.Errorf("archived puzzle relabelled: %d %s, want same_as %d", code, body, all[1].ID)
 	}
+	if a.Grade == nil || *a.Grade != *all[1].Grade || a.Techniques != all[1].Techniques || a.Technique != all[1].Technique {
+		t.Errorf("archived puzzle relabelled: grade %v %v, want the archive's %v %v", a.Grade, a.Techniques, *all[1].Grade, all[1].Techniques)
+	}
 
 	// Several solutions and none: answered, without a grade.
 	if code, a, body = analysisOf(t, s, puzzleBody(empty)); code != http.StatusOK || a.Solutions != 2 || a.Unique || a.Grade != nil || a.Minimal != nil || a.Symmetry != "none" {
