@@ -110,14 +110,29 @@ func (pg *pager) planTechniques() (bool, error) {
 }
 
 // techniqueTotal counts the puzzles of a listing with a technique filter:
-// from technique_counts for one technique and no other filter, else by
-// reading the puzzles of the rarest technique (pg.base's first) with every
-// condition of the listing.
+// from technique_counts for one technique and no other filter, from
+// puzzle_techniques alone for several, else by reading the puzzles of the
+// rarest technique (pg.base's first) with every condition of the listing.
 func (pg *pager) techniqueTotal() (int64, error) {
 	q := pg.q
 	names := pg.base.techniques
-	if len(names) == 1 && q.Band == "" && gradeRange(q) == nil && !q.Distinct && q.Played == "" {
-		return pg.counts[names[0]], nil
+	if q.Band == "" && gradeRange(q) == nil && !q.Distinct && q.Played == "" {
+		if len(names) == 1 {
+			return pg.counts[names[0]], nil
+		}
+		// Several techniques and no other filter: the index alone, the
+		// rarest technique's rows each tested by a seek for the others.
+		var where conds
+		where.and("t.technique = "+techniqueID, names[0])
+		for _, n := range names[1:] {
+			where.and("EXISTS (SELECT 1 FROM puzzle_techniques AS o WHERE o.technique = "+techniqueID+" AND o.puzzle_id = t.puzzle_id)", n)
+		}
+		var total int64
+		err := pg.tx.QueryRowContext(pg.ctx, pg.db.d.sql("SELECT count(*) FROM puzzle_techniques AS t WHERE "+strings.Join(where.text, " AND ")), where.args...).Scan(&total)
+		if err != nil {
+			return 0, fmt.Errorf("list: count techniques: %w", err)
+		}
+		return total, nil
 	}
 	where := filterConds(q)
 	l := pg.base
