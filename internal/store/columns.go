@@ -134,10 +134,6 @@ var puzzleColumns = []column{
 		}
 		return string(p.Techniques)
 	}, set: func(p *sudoku.Puzzle, v any) error { p.Techniques = sudoku.Techniques(v.(string)); return nil }},
-	// hidden (migration 00015) is written only by Hide and Restore
-	// (moderation.go); it is read back so the moderators' reads can say so.
-	{name: "hidden", kind: colInt, arg: func(p *sudoku.Puzzle) any { return boolInt(p.Hidden) },
-		set: func(p *sudoku.Puzzle, v any) error { p.Hidden = v.(int64) != 0; return nil }},
 	// The players' figures of the row's class (migration 00014), 0 for
 	// none: kept by the finishes and the refit (ratings.go), copied with a
 	// row (Restore), never written by an insert.
@@ -145,6 +141,10 @@ var puzzleColumns = []column{
 	intColumn("solves", useRestore, func(p *sudoku.Puzzle) *int64 { return &p.Solves }),
 	figureColumn("median_seconds", func(p *sudoku.Puzzle) **int64 { return &p.MedianSeconds }),
 	figureColumn("player_seconds", func(p *sudoku.Puzzle) **int64 { return &p.PlayerSeconds }),
+	// hidden (migration 00015) is written only by Hide and Restore
+	// (moderation.go); it is read back so the moderators' reads can say so.
+	{name: "hidden", kind: colInt, arg: func(p *sudoku.Puzzle) any { return boolInt(p.Hidden) },
+		set: func(p *sudoku.Puzzle, v any) error { p.Hidden = v.(int64) != 0; return nil }},
 }
 
 // figureColumn is a column of a players' figure (0 for none) that maps to

@@ -110,6 +110,7 @@ func (d dialect) listQuery(l listing, export bool, cols string) query {
 func listWhere(l listing) conds {
 	lead := orders[l.sort].keys[:len(orders[l.sort].keys)-1] // the keys before id
 	var where conds
+	where.and(visible) // every listing and export: never a hidden puzzle
 	if l.listKey.band {
 		where.and("band = ?", int64(l.band))
 	}
@@ -253,7 +254,7 @@ func numberParams(s string) string {
 // race detector. The suite prepares every one (EveryListingPrepares).
 func (db *DB) prepareReads(ctx context.Context) error {
 	var err error
-	if db.getStmt, err = db.reader.PrepareContext(ctx, db.d.sql("SELECT "+columns+" FROM puzzles WHERE id = ?")); err != nil {
+	if db.getStmt, err = db.reader.PrepareContext(ctx, db.d.sql("SELECT "+columns+" FROM puzzles WHERE id = ? AND "+visible)); err != nil {
 		return fmt.Errorf("prepare: %w", err)
 	}
 	if db.countStmt, err = db.reader.PrepareContext(ctx, "SELECT CAST(sum(total) AS BIGINT), CAST(sum(uniq) AS BIGINT), CAST(sum(classes) AS BIGINT), CAST(sum(uniq_classes) AS BIGINT) FROM counts"); err != nil {

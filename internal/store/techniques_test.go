@@ -27,10 +27,10 @@ var techniquesSuite = []struct {
 	{"TechniqueMigration", testTechniqueMigration},
 }
 
-// gradedArchive archives n rated puzzles, half graded as they are
+// techGradedArchive archives n rated puzzles, half graded as they are
 // submitted (the insert trigger) and half by SetGrades afterwards (the
 // update trigger), and returns them as archived, in id order.
-func gradedArchive(t *testing.T, db *DB, n int) []sudoku.Puzzle {
+func techGradedArchive(t *testing.T, db *DB, n int) []sudoku.Puzzle {
 	t.Helper()
 	ctx := context.Background()
 	var ps []sudoku.Puzzle
@@ -76,9 +76,8 @@ func using(ps []sudoku.Puzzle, names ...string) []int64 {
 // ways, walked and driven, with exact totals, beside other filters; its
 // cursors are its own; a technique no puzzle uses gives an empty page.
 func testTechniqueFilter(t *testing.T, bk backend) {
-	ctx := context.Background()
 	db := bk.open(t)
-	all := gradedArchive(t, db, 40)
+	all := techGradedArchive(t, db, 40)
 	seen := map[string]bool{}
 	var names []string
 	for _, p := range all {
@@ -108,7 +107,15 @@ func testTechniqueFilter(t *testing.T, bk backend) {
 		}
 	}
 	db.walkTechniques = false
+	checkTechniqueFilterEdges(t, db, all, names, filters[2])
+}
 
+// checkTechniqueFilterEdges checks the technique filter beside the other
+// filters, around a puzzle, its cursors, a technique no path used, and
+// the export with filter f.
+func checkTechniqueFilterEdges(t *testing.T, db *DB, all []sudoku.Puzzle, names, f []string) {
+	t.Helper()
+	ctx := context.Background()
 	// Beside the other filters: the total counts them all.
 	hard := sudoku.ListQuery{Techniques: sudoku.JoinTechniques(names[:1]), GradeMin: 30, Distinct: true, Limit: 100}
 	page, err := db.List(ctx, hard)
@@ -158,10 +165,10 @@ func testTechniqueFilter(t *testing.T, bk backend) {
 		t.Errorf("unused technique: %+v, %v", page, err)
 	}
 	// Export takes the filter too.
-	got := ids(exportAll(t, db, sudoku.ListQuery{Sort: sudoku.SortSubmitted, Techniques: sudoku.JoinTechniques(filters[2])}))
+	got := ids(exportAll(t, db, sudoku.ListQuery{Sort: sudoku.SortSubmitted, Techniques: sudoku.JoinTechniques(f)}))
 	slices.Sort(got)
-	if want := using(all, filters[2]...); !slices.Equal(got, want) {
-		t.Errorf("export %v: %v, want %v", filters[2], got, want)
+	if want := using(all, f...); !slices.Equal(got, want) {
+		t.Errorf("export %v: %v, want %v", f, got, want)
 	}
 }
 
@@ -171,7 +178,7 @@ func testTechniqueFilter(t *testing.T, bk backend) {
 func testTechniqueCounts(t *testing.T, bk backend) {
 	ctx := context.Background()
 	db := bk.open(t)
-	all := gradedArchive(t, db, 40)
+	all := techGradedArchive(t, db, 40)
 	checkTechniqueCounts(t, db, all)
 	for _, tc := range []string{logic.HiddenSingle, logic.NakedPair, logic.Pointing} {
 		ps, err := db.Practice(ctx, tc, 100)
@@ -244,7 +251,7 @@ func checkTechniqueCounts(t *testing.T, db *DB, all []sudoku.Puzzle) {
 func testTechniqueRegrade(t *testing.T, bk backend) {
 	ctx := context.Background()
 	db := bk.open(t)
-	all := gradedArchive(t, db, 12)
+	all := techGradedArchive(t, db, 12)
 	if _, err := db.ResetGrades(ctx, "another version"); err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +292,7 @@ func testTechniqueRegrade(t *testing.T, bk backend) {
 func testTechniqueBackfill(t *testing.T, bk backend) {
 	ctx := context.Background()
 	db := bk.open(t)
-	all := gradedArchive(t, db, 30)
+	all := techGradedArchive(t, db, 30)
 	err := db.write(ctx, func(tx *sql.Tx) error {
 		for _, q := range []string{"DELETE FROM puzzle_techniques", "DELETE FROM technique_counts", "DELETE FROM technique_names"} {
 			if _, err := tx.Exec(q); err != nil {
@@ -333,7 +340,7 @@ func testTechniqueMigration(t *testing.T, bk backend) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	all := gradedArchive(t, db, 20)
+	all := techGradedArchive(t, db, 20)
 	db.Close()
 	d := sqliteDialect
 	driver := "sqlite"

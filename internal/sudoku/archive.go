@@ -58,10 +58,6 @@ type Puzzle struct {
 	// archived and waits for the graders) or none (several solutions, or
 	// no grade possible). SetGradeStatus derives it from the fields above.
 	GradeStatus GradeStatus `json:"grade_status"`
-	// Hidden is true for a puzzle a moderator has hidden: only the
-	// moderators' reads return such a puzzle (the server shows "hidden"
-	// to them alone); every other read of the archive leaves it out.
-	Hidden bool `json:"-"`
 	// The players' figures of the puzzle's class (every way of writing
 	// it shows the same; see package ratings): Plays counts the attempts
 	// the model counted (each player's first finished attempt at the
@@ -75,6 +71,10 @@ type Puzzle struct {
 	SolveRate     *float64 `json:"solve_rate"`
 	MedianSeconds *int64   `json:"median_seconds"`
 	PlayerSeconds *int64   `json:"player_seconds"`
+	// Hidden is true for a puzzle a moderator has hidden: only the
+	// moderators' reads return such a puzzle (the server shows "hidden"
+	// to them alone); every other read of the archive leaves it out.
+	Hidden bool `json:"-"`
 }
 
 // SetPlayerFigures sets the players' figures from the archive's values

@@ -86,8 +86,8 @@ type finishRequest struct {
 	Checks        *float64 `json:"checks"`
 	Mistakes      *float64 `json:"mistakes"`
 	Techniques    []string `json:"techniques"`
-	// Practice: played in practice mode (?practice= on the puzzle page,
-	// whose hints go to the technique practised).
+	// Practice: played in a practice mode whose hints name the technique;
+	// recorded, not counted by the players' model (docs/ratings.md).
 	Practice bool `json:"practice"`
 }
 

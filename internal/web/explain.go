@@ -150,15 +150,9 @@ func (s *Server) apiHint(c echo.Context) error {
 	case err != nil:
 		return err
 	}
-	res2 := hintResponse{Step: st}
-	if practised.Name != "" {
-		err = s.searching(ctx, func() error {
-			res2.Step, res2.Practice = practiseStep(progress, practised, st)
-			return nil
-		})
-		if err != nil {
-			return err
-		}
+	res2, err := s.practiseHint(ctx, progress, practised, st)
+	if err != nil {
+		return err
 	}
 	return c.JSON(http.StatusOK, res2)
 }

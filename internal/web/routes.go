@@ -66,6 +66,17 @@ func (s *Server) routes() {
 	e.POST("/api/analyse", s.apiAnalyse)         // a setter's analysis, nothing stored (analyse.go)
 	get("/setter", s.setterPage, s.csrfCheck)    // the setter's grid editor with the analysis
 	e.POST("/setter", s.setterForm, s.csrfCheck) // its form post, without JavaScript
+	if s.leveller != nil {
+		get("/api/next", s.apiNext) // the next puzzle at the player's level (next.go)
+	}
+	if s.rated != nil {
+		get("/api/ratings", s.apiRatings)           // how well each measure predicts the players (ratings.go)
+		get("/ratings", s.ratingsPage, s.csrfCheck) // the same as a page
+	}
+	if s.mod != nil {
+		s.moderationRoutes(get) // modapi.go
+		s.adminRoutes(get)      // the moderation pages (admin.go)
+	}
 
 	// A static path that is also a value of a parameter route
 	// (/api/puzzles/:id) would fall through to it for the methods it does

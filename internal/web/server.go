@@ -193,6 +193,11 @@ type Server struct {
 	dailies *daily.Keeper // chooses the coming days' puzzles of the day (Serve)
 	players Players       // nil: the archive keeps no players (players.go)
 	mod     Moderation    // nil: the archive keeps no flags or audit (moderation.go)
+
+	// leveller and rated serve the players' figures (next.go, ratings.go);
+	// nil: the archive keeps none, and those routes are not served.
+	leveller Leveller
+	rated    RatedArchive
 	// techniques: nil when the archive keeps no technique index
 	// (techniques.go).
 	techniques TechniqueArchive
@@ -234,6 +239,8 @@ func New(archive Archive, cfg Config) *Server {
 	if s.players != nil {
 		s.mod, _ = archive.(Moderation)
 	}
+	s.leveller, _ = archive.(Leveller)
+	s.rated, _ = archive.(RatedArchive)
 	s.techniques, _ = archive.(TechniqueArchive)
 	if s.log == nil {
 		s.log = slog.Default()

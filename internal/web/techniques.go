@@ -224,3 +224,18 @@ func practiseStep(progress sudoku.Grid, t logic.Technique, next logic.Step) (log
 	}
 	return next, hint
 }
+
+// practiseHint is the answer to a hint whose next step is next: with a
+// technique practised, its first step from progress (in a turn of the
+// search gate), else next.
+func (s *Server) practiseHint(ctx context.Context, progress sudoku.Grid, practised logic.Technique, next logic.Step) (hintResponse, error) {
+	res := hintResponse{Step: next}
+	if practised.Name == "" {
+		return res, nil
+	}
+	err := s.searching(ctx, func() error {
+		res.Step, res.Practice = practiseStep(progress, practised, next)
+		return nil
+	})
+	return res, err
+}

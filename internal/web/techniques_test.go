@@ -293,7 +293,7 @@ func TestPracticeMode(t *testing.T) {
 
 // fakeTechniques is a fake archive that keeps players and a technique
 // index (with nothing in it), for tests of the whole route table.
-type fakeTechniques struct{ *fakePlayers }
+type fakeTechniques struct{ *fakeModeration }
 
 func (fakeTechniques) Techniques(context.Context) ([]sudoku.TechniqueCount, error) { return nil, nil }
 func (fakeTechniques) Practice(context.Context, string, int) ([]sudoku.Puzzle, error) {
