@@ -219,7 +219,9 @@ func (db *DB) techniquePuzzles(ctx context.Context, name string, limit int, hard
 			" AND hardest = 1 ORDER BY grade, puzzle_id LIMIT " + strconv.Itoa(limit)
 		order = "grade, id"
 	}
-	rows, err := db.reader.QueryContext(ctx, db.d.sql("SELECT "+columns+" FROM puzzles WHERE id IN ("+inner+") ORDER BY "+order), name)
+	// A hidden puzzle (moderation) is left out: the list may then be
+	// shorter than limit.
+	rows, err := db.reader.QueryContext(ctx, db.d.sql("SELECT "+columns+" FROM puzzles WHERE id IN ("+inner+") AND "+visible+" ORDER BY "+order), name)
 	if err != nil {
 		return nil, fmt.Errorf("puzzles of %s: %w", name, err)
 	}
