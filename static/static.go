@@ -39,6 +39,7 @@ var Stylesheets = []string{
 	"grade.css",         // equivalent puzzles and the grade
 	"me.css",            // the player's dashboard and the account forms
 	"admin.css",         // the moderation pages, the hidden banner, the report form
+	"techniques.css",    // the techniques, practice mode, the setter
 }
 
 // StylesheetPath is where the joined stylesheet is served, under /static/.

@@ -107,15 +107,15 @@ func TestAgo(t *testing.T) {
 func TestLayoutMarksCurrentNav(t *testing.T) {
 	for _, tc := range []struct {
 		nav, want string
-	}{{NavSubmit, "Submit"}, {NavHistory, "History"}, {NavStats, "Stats"}, {NavGenerate, "New puzzle"}, {NavMe, "Me"}} {
+	}{{NavSubmit, "Submit"}, {NavHistory, "History"}, {NavStats, "Stats"}, {NavGenerate, "New puzzle"}, {NavTechniques, "Techniques"}, {NavMe, "Me"}} {
 		t.Run(tc.nav, func(t *testing.T) {
 			doc, _ := render(t, Layout(Meta{Title: "x", Nav: tc.nav}))
 			cur := doc.Find(`nav a[aria-current="page"]`)
 			if cur.Length() != 1 || cur.Text() != tc.want {
 				t.Errorf("current nav = %d links %q, want one %q", cur.Length(), cur.Text(), tc.want)
 			}
-			if doc.Find("nav a").Length() != 5 {
-				t.Errorf("nav has %d links, want 5", doc.Find("nav a").Length())
+			if doc.Find("nav a").Length() != 6 {
+				t.Errorf("nav has %d links, want 6", doc.Find("nav a").Length())
 			}
 		})
 	}

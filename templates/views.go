@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sudoku-archive/sudoku/internal/logic"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -112,6 +113,9 @@ type PuzzleView struct {
 	// Flag is the "Report this puzzle" form; nil where the archive keeps
 	// no flags.
 	Flag *FlagForm
+	// Practice is the technique practised (?practice=, from a technique's
+	// page); its Name is "" outside practice mode.
+	Practice logic.Technique
 }
 
 // title is the page's title: the puzzle's number, after the day it is the
@@ -148,11 +152,14 @@ type HistoryView struct {
 	// request has a player, for whom the filter is offered.
 	Played    sudoku.Played
 	HasPlayer bool
-	Limit     int // 0 for the default
-	Cursor    string
-	Highlight int64 // a puzzle to mark in the table (the "around" puzzle); 0 for none
-	Page      sudoku.Page
-	Now       time.Time
+	// Techniques keeps the puzzles whose path uses each of them ("" for
+	// no such filter).
+	Techniques sudoku.Techniques
+	Limit      int // 0 for the default
+	Cursor     string
+	Highlight  int64 // a puzzle to mark in the table (the "around" puzzle); 0 for none
+	Page       sudoku.Page
+	Now        time.Time
 }
 
 // query returns the URL query of the view with sort, order and cursor
@@ -182,6 +189,9 @@ func (v HistoryView) query(s sudoku.Sort, desc bool, cursor string) string {
 	}
 	if v.Played != "" {
 		q.Set("played", string(v.Played))
+	}
+	for _, t := range v.Techniques.Names() {
+		q.Add("technique", logic.Slug(t))
 	}
 	if v.Limit != 0 && v.Limit != sudoku.DefaultLimit {
 		q.Set("limit", strconv.Itoa(v.Limit))

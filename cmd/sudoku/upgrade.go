@@ -37,6 +37,10 @@ func openArchive(ctx context.Context, e *env, path string) (*store.DB, error) {
 		db.Close()
 		return nil, err
 	}
+	if err := indexTechniques(ctx, e, db, path); err != nil {
+		db.Close()
+		return nil, err
+	}
 	stale, err := db.CountStale(ctx)
 	if err != nil || stale == 0 {
 		if err != nil {
@@ -61,6 +65,29 @@ func openArchive(ctx context.Context, e *env, path string) (*store.DB, error) {
 	}
 	fmt.Fprintf(e.stderr, "upgraded %d puzzles in %.1fs\n", n, time.Since(start).Seconds())
 	return db, nil
+}
+
+// indexTechniques indexes the techniques of the rows graded before
+// migration 00017 (search by technique), with a progress bar on a
+// terminal; interrupted, the next start resumes.
+func indexTechniques(ctx context.Context, e *env, db *store.DB, path string) error {
+	todo, err := db.TechniquesToIndex(ctx)
+	if err != nil || todo == 0 {
+		return err
+	}
+	fmt.Fprintf(e.stderr, "upgrading %s: indexing the techniques of %d puzzles (interrupt at any time; the next start resumes)\n", store.Redact(path), todo)
+	bar := newCountBar(e.stderr, "indexing")
+	start := time.Now()
+	n, err := db.IndexTechniques(ctx, bar.set)
+	bar.finish()
+	if err != nil && ctx.Err() != nil {
+		return fmt.Errorf("upgrade interrupted after indexing %d of %d puzzles: start again to resume", n, todo)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stderr, "indexed the techniques of %d puzzles in %.1fs\n", n, time.Since(start).Seconds())
+	return nil
 }
 
 // gradeArchive grades the rows that have no grade yet (puzzles are graded

@@ -19,6 +19,7 @@ type cursor struct {
 	distinct, grades     bool
 	band                 sudoku.Band   // "" for every band
 	played               sudoku.Played // "" for none
+	techniques           uint32        // techniquesHash of the technique filter, 0 for none
 	key                  []int64
 }
 
@@ -27,9 +28,13 @@ type cursor struct {
 // listing with a played filter is of playedVersion: the flags byte is full,
 // so a fourth byte after it holds the filter (1 + its position in
 // playedFilters). Cursors without one keep version 1, unchanged.
+// A cursor of a listing with a technique filter is of techniquesVersion:
+// after the flags, a byte for the played filter (0 for none) and the
+// filter's hash, 4 bytes big-endian.
 const (
-	cursorVersion = 1
-	playedVersion = 2
+	cursorVersion     = 1
+	playedVersion     = 2
+	techniquesVersion = 3
 )
 
 // playedFilters are the played filters in their cursor order.
@@ -68,7 +73,12 @@ func (c cursor) encode() string {
 	if c.band != "" {
 		b[2] |= byte(bandRank(c.band)+1) << bandShift
 	}
-	if c.played != "" {
+	switch {
+	case c.techniques != 0:
+		b[0] = techniquesVersion
+		b = append(b, byte(slices.Index(playedFilters, c.played)+1))
+		b = binary.BigEndian.AppendUint32(b, c.techniques)
+	case c.played != "":
 		b[0] = playedVersion
 		b = append(b, byte(slices.Index(playedFilters, c.played)+1))
 	}
@@ -88,11 +98,24 @@ func decodeCursor(s string, nkeys int) (*cursor, error) {
 	if err != nil {
 		return nil, invalid("not base64url")
 	}
-	if len(b) < 3 || b[0] != cursorVersion && b[0] != playedVersion {
+	if len(b) < 3 || b[0] != cursorVersion && b[0] != playedVersion && b[0] != techniquesVersion {
 		return nil, invalid("unknown format")
 	}
 	var played sudoku.Played
-	if b[0] == playedVersion {
+	var techniques uint32
+	if b[0] == techniquesVersion {
+		if len(b) < 8 || int(b[3]) > len(playedFilters) {
+			return nil, invalid("unknown filter")
+		}
+		if b[3] > 0 {
+			played = playedFilters[b[3]-1]
+		}
+		techniques = binary.BigEndian.Uint32(b[4:8])
+		if techniques == 0 {
+			return nil, invalid("unknown filter")
+		}
+		b = append(b[:3:3], b[8:]...)
+	} else if b[0] == playedVersion {
 		if len(b) < 4 || b[3] == 0 || int(b[3]) > len(playedFilters) {
 			return nil, invalid("unknown played filter")
 		}
@@ -107,13 +130,14 @@ func decodeCursor(s string, nkeys int) (*cursor, error) {
 		return nil, invalid("unknown band")
 	}
 	c := &cursor{
-		sort:     sudoku.Sorts[b[1]],
-		desc:     b[2]&flagDesc != 0,
-		unique:   b[2]&flagUnique != 0,
-		before:   b[2]&flagBefore != 0,
-		distinct: b[2]&flagDistinct != 0,
-		grades:   b[2]&flagGrades != 0,
-		played:   played,
+		sort:       sudoku.Sorts[b[1]],
+		desc:       b[2]&flagDesc != 0,
+		unique:     b[2]&flagUnique != 0,
+		before:     b[2]&flagBefore != 0,
+		distinct:   b[2]&flagDistinct != 0,
+		grades:     b[2]&flagGrades != 0,
+		played:     played,
+		techniques: techniques,
 	}
 	if band > 0 {
 		c.band = sudoku.Bands[band-1].Band

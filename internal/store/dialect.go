@@ -152,6 +152,15 @@ func (d dialect) indexedBy(index string) string {
 	return " INDEXED BY " + index
 }
 
+// notIndexed keeps SQLite from walking an index of a statement driven by
+// ids (a technique's puzzles): it finds the rows by id and sorts them.
+func (d dialect) notIndexed() string {
+	if d.postgres {
+		return ""
+	}
+	return " NOT INDEXED"
+}
+
 // newRowsArg is the argument of newRows for the rows ids, in id order.
 func (d dialect) newRowsArg(ids []int64) any {
 	if d.postgres {

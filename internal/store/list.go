@@ -53,7 +53,11 @@ func (db *DB) List(ctx context.Context, q sudoku.ListQuery) (sudoku.Page, error)
 	}
 	defer tx.Rollback()
 	pg := &pager{db: db, ctx: ctx, tx: tx, q: q, base: listingOf(q)}
-	if pg.page.Total, err = db.listTotal(ctx, tx, q); err != nil {
+	if some, err := pg.planTechniques(); err != nil || !some {
+		// Some technique asked for is used by no puzzle: an empty page.
+		return sudoku.Page{Puzzles: []sudoku.Puzzle{}}, err
+	}
+	if pg.page.Total, err = pg.total(); err != nil {
 		return sudoku.Page{}, err
 	}
 	switch {
@@ -86,10 +90,18 @@ func listCursor(q sudoku.ListQuery) (*cursor, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cur.sort != q.Sort || cur.desc != q.Desc || cur.unique != q.UniqueOnly || cur.distinct != q.Distinct || cur.grades != (gradeRange(q) != nil) || cur.band != q.Band || cur.played != q.Played {
+	if cur.sort != q.Sort || cur.desc != q.Desc || cur.unique != q.UniqueOnly || cur.distinct != q.Distinct || cur.grades != (gradeRange(q) != nil) || cur.band != q.Band || cur.played != q.Played || cur.techniques != techniquesHash(q.Techniques) {
 		return nil, fmt.Errorf("%w: issued for another sort, order or filter", sudoku.ErrInvalidCursor)
 	}
 	return cur, nil
+}
+
+// total counts the puzzles of the pager's filter.
+func (pg *pager) total() (int64, error) {
+	if pg.q.Techniques != "" {
+		return pg.techniqueTotal()
+	}
+	return pg.db.listTotal(pg.ctx, pg.tx, pg.q)
 }
 
 // listTotal counts the puzzles of q's filter (played, band, grade range,
@@ -141,13 +153,15 @@ type pager struct {
 	q    sudoku.ListQuery
 	base listing // q's listing from its start
 	page sudoku.Page
+	// counts are the puzzles of each technique of q's filter.
+	counts map[string]int64
 }
 
 // at is the cursor c encoded for the pager's query.
 func (pg *pager) at(c cursor) string {
 	q := pg.q
 	c.sort, c.desc, c.unique, c.distinct, c.band = q.Sort, q.Desc, q.UniqueOnly, q.Distinct, q.Band
-	c.grades, c.played = gradeRange(q) != nil, q.Played
+	c.grades, c.played, c.techniques = gradeRange(q) != nil, q.Played, techniquesHash(q.Techniques)
 	return c.encode()
 }
 
@@ -266,6 +280,8 @@ func listingOf(q sudoku.ListQuery) listing {
 		l.listKey.grades, l.grades = true, [2]int64{r[0], r[1]}
 	}
 	l.listKey.played, l.player = q.Played, q.Player
+	l.techniques = q.Techniques.Names()
+	l.listKey.techniques = len(l.techniques)
 	return l
 }
 

@@ -47,6 +47,9 @@ type listing struct {
 	grades [2]int64 // lowest and highest grade in tenths, when listKey.grades
 	from   []int64  // the key continued from, for the ties and beyond parts
 	player int64    // whose attempts listKey.played is of
+	// techniques are the names of the technique filter, the rarest first
+	// (it drives the listing when listKey.drive).
+	techniques []string
 }
 
 // example returns a listing of k with values of the right shape, for
@@ -78,6 +81,13 @@ func (d dialect) listQuery(l listing, export bool, cols string) query {
 	cond := numberParams(strings.Join(where.text, " AND "))
 	orderBy := listOrderBy(l, export)
 	var b strings.Builder
+	if l.listKey.drive {
+		// Driven by a rare technique's puzzles: found by id, then sorted
+		// (techniques.go); no order index.
+		b.WriteString("SELECT " + cols + " FROM puzzles" + d.notIndexed() + " WHERE " + cond)
+		b.WriteString(orderBy)
+		return query{d.sql(b.String()), where.args}
+	}
 	if !o.merged || l.listKey.band {
 		d.writeArm(&b, cols, index, "", cond)
 		b.WriteString(orderBy)
@@ -90,7 +100,7 @@ func (d dialect) listQuery(l listing, export bool, cols string) query {
 			cols += ", " + k
 		}
 	}
-	d.writeMerge(&b, cols, index, cond, orderBy)
+	d.writeMerge(&b, cols, index, cond, orderBy, l.listKey.techniques == 0)
 	return query{d.sql(b.String()), where.args}
 }
 
@@ -122,6 +132,7 @@ func listWhere(l listing) conds {
 	case noneOnly:
 		where.and(orders[l.sort].keys[0] + " = 0")
 	}
+	addTechniques(&where, l)
 	cmp := " > "
 	if l.desc {
 		cmp = " < "
@@ -183,7 +194,10 @@ func (d dialect) writeArm(b *strings.Builder, cols, index, band, cond string) {
 }
 
 // writeMerge writes a merged order: one arm per band, merged by orderBy.
-func (d dialect) writeMerge(b *strings.Builder, cols, index, cond, orderBy string) {
+// Without unbanded (a technique filter: only graded rows are indexed,
+// migration 00017, and every graded row has a band) the rows without a
+// band are left out rather than walked to the end for nothing.
+func (d dialect) writeMerge(b *strings.Builder, cols, index, cond, orderBy string, unbanded bool) {
 	// PostgreSQL merges the arms in order only when each is ordered on its
 	// own: it does not see that band = k orders an arm's band index by the
 	// rest of its key. So there each arm is a subquery with the order (and
@@ -193,7 +207,11 @@ func (d dialect) writeMerge(b *strings.Builder, cols, index, cond, orderBy strin
 	}
 	// The rows without a band (no grade: several solutions, or waiting
 	// for their grade) are an arm of their own.
-	for i := range len(sudoku.Bands) + 1 {
+	arms := len(sudoku.Bands)
+	if unbanded {
+		arms++
+	}
+	for i := range arms {
 		if i > 0 {
 			b.WriteString(" UNION ALL ")
 		}

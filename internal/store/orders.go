@@ -78,6 +78,8 @@ type listKey struct {
 	band         bool
 	grades       bool // a grade range: two arguments after the band's
 	played       sudoku.Played
+	techniques   int  // how many techniques the filter names, each a parameter
+	drive        bool // the first technique's puzzles drive the listing (techniques.go)
 	// valued splits a NoneLast order (pendinglast.go): 0 every row,
 	// valuedOnly the rows whose leading key is not 0, noneOnly the others.
 	valued valuedPart
@@ -125,8 +127,8 @@ func listKeys() []listKey {
 							continue
 						}
 						for _, v := range valuedParts(s) {
-							ks = append(ks, listKey{s, desc, unique, distinct, p, false, false, "", v})
-							ks = append(ks, listKey{s, desc, unique, distinct, p, false, true, "", v})
+							ks = append(ks, listKey{sort: s, desc: desc, unique: unique, distinct: distinct, part: p, valued: v})
+							ks = append(ks, listKey{sort: s, desc: desc, unique: unique, distinct: distinct, part: p, grades: true, valued: v})
 						}
 					}
 				}

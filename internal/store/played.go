@@ -69,12 +69,13 @@ func (db *DB) playedTotal(ctx context.Context, tx *sql.Tx, q sudoku.ListQuery) (
 // inPlayed reports whether puzzle id passes q's played filter (true when q
 // has none).
 func (db *DB) inPlayed(ctx context.Context, tx *sql.Tx, q sudoku.ListQuery, id int64) (bool, error) {
-	if q.Played == "" {
+	if q.Played == "" && q.Techniques == "" {
 		return true, nil
 	}
 	var where conds
 	where.and("id = ?", id)
 	addPlayed(&where, listingOf(q))
+	addTechniques(&where, listingOf(q))
 	var n int64
 	if err := tx.QueryRowContext(ctx, db.d.sql("SELECT count(*) FROM puzzles WHERE "+strings.Join(where.text, " AND ")), where.args...).Scan(&n); err != nil {
 		return false, fmt.Errorf("puzzle %d played: %w", id, err)

@@ -113,6 +113,9 @@ type DB struct {
 	wconn  *sql.Conn // SQLite: that connection, held for the life of the DB
 	upsert stmt
 	reader *sql.DB // read-only pool
+	// walkTechniques makes every technique listing walk its order's index
+	// (techniques.go), for the tests of that way.
+	walkTechniques bool
 
 	getStmt     *sql.Stmt
 	countStmt   *sql.Stmt

@@ -231,6 +231,10 @@ type ListQuery struct {
 	// played (see Played); Player is required with it.
 	Played Played
 	Player int64
+	// Techniques keeps the puzzles whose logical path used every one of
+	// these techniques (names as the logic package writes them, each
+	// once); "" for no such filter.
+	Techniques Techniques
 }
 
 // Page limits of the contract.

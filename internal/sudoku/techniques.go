@@ -57,3 +57,10 @@ func (t *Techniques) UnmarshalJSON(b []byte) error {
 	*t = Techniques(strings.Join(names, TechniqueSeparator))
 	return nil
 }
+
+// TechniqueCount is how many archived puzzles use a technique in their
+// logical path (Puzzles) and need it as their hardest (Hardest).
+type TechniqueCount struct {
+	Name             string
+	Puzzles, Hardest int64
+}

@@ -210,6 +210,9 @@ func parseListQuery(v url.Values) (sudoku.ListQuery, error) {
 			return q, &sudoku.InputError{Name: `"band"`, Value: b, Reason: "use one of " + bandNames()}
 		}
 	}
+	if q.Techniques, err = techniqueParams(v); err != nil {
+		return q, err
+	}
 	q.Cursor = v.Get("cursor")
 	if len(q.Cursor) > maxCursorLen {
 		return q, sudoku.ErrInvalidCursor

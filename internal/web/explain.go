@@ -59,6 +59,16 @@ func (s *Server) apiExplain(c echo.Context) error {
 type hintRequest struct {
 	Puzzle   json.RawMessage `json:"puzzle"`
 	Progress json.RawMessage `json:"progress"`
+	// Practice names a technique being practised (name or slug): the
+	// hint is the first step of it from the progress (techniques.go).
+	Practice string `json:"practice"`
+}
+
+// hintResponse is the answer to POST /api/hint; Practice only in
+// practice mode.
+type hintResponse struct {
+	Step     logic.Step    `json:"step"`
+	Practice *practiceHint `json:"practice,omitempty"`
 }
 
 // wrongCells answers a progress that contradicts the solution: which cells.
@@ -79,6 +89,10 @@ func (s *Server) apiHint(c echo.Context) error {
 		return badRequest(`send {"puzzle": "<81 cells>", "progress": "<81 cells>"}; "progress" is optional`)
 	}
 	givens, err := gridField(req.Puzzle, "puzzle")
+	if err != nil {
+		return err
+	}
+	practised, err := practiceOf(req.Practice)
 	if err != nil {
 		return err
 	}
@@ -136,7 +150,11 @@ func (s *Server) apiHint(c echo.Context) error {
 	case err != nil:
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]logic.Step{"step": st})
+	res2, err := s.practiseHint(ctx, progress, practised, st)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, res2)
 }
 
 // gridField reads one puzzle field of a JSON body: text, like "puzzle".

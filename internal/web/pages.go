@@ -213,7 +213,7 @@ func (s *Server) history(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	view := templates.HistoryView{Sort: q.Sort, Desc: q.Desc, UniqueOnly: q.UniqueOnly, Distinct: q.Distinct, GradeMin: q.GradeMin, GradeMax: q.GradeMax, Band: q.Band, Limit: q.Limit, Cursor: q.Cursor, Played: q.Played}
+	view := templates.HistoryView{Sort: q.Sort, Desc: q.Desc, UniqueOnly: q.UniqueOnly, Distinct: q.Distinct, GradeMin: q.GradeMin, GradeMax: q.GradeMax, Band: q.Band, Limit: q.Limit, Cursor: q.Cursor, Played: q.Played, Techniques: q.Techniques}
 	_, view.HasPlayer = playerOf(c)
 	if a := v.Get("around"); a != "" && q.Cursor == "" {
 		id, err := sudoku.ParseID(`"around"`, a)
@@ -256,6 +256,9 @@ func (s *Server) puzzlePage(c echo.Context) error {
 	v.ShowSolution = v.Fresh || v.Duplicate || c.QueryParam("solution") == "1"
 	v.MinPlays = ratings.MinPlays // the players' figure (ratings.go)
 	if v.Daily, err = s.dailyOf(c, p); err != nil {
+		return err
+	}
+	if v.Practice, err = practiceParam(c); err != nil {
 		return err
 	}
 	if p.Canonical != (sudoku.Grid{}) {

@@ -468,7 +468,7 @@ func TestPuzzlePageNotFound(t *testing.T) {
 			if got := tid(doc, "error-message").Text(); !strings.HasPrefix(got, "There is no") {
 				t.Errorf("message %q", got)
 			}
-			if doc.Find("nav a").Length() != 5 {
+			if doc.Find(`nav a[href="/puzzles"]`).Length() != 1 || doc.Find(`nav a[href="/"]`).Length() != 1 {
 				t.Error("error page lacks the site's navigation")
 			}
 		})

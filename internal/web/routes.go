@@ -58,6 +58,14 @@ func (s *Server) routes() {
 	if s.players != nil {
 		s.playerRoutes(get)
 	}
+	if s.techniques != nil {
+		get("/api/techniques", s.apiTechniques)                // every technique with its counts (techniques.go)
+		get("/techniques", s.techniquesPage, s.csrfCheck)      // the list of techniques
+		get("/techniques/:slug", s.techniquePage, s.csrfCheck) // one technique: an example step, puzzles to practise
+	}
+	e.POST("/api/analyse", s.apiAnalyse)         // a setter's analysis, nothing stored (analyse.go)
+	get("/setter", s.setterPage, s.csrfCheck)    // the setter's grid editor with the analysis
+	e.POST("/setter", s.setterForm, s.csrfCheck) // its form post, without JavaScript
 	if s.leveller != nil {
 		get("/api/next", s.apiNext) // the next puzzle at the player's level (next.go)
 	}

@@ -198,13 +198,16 @@ type Server struct {
 	dailies *daily.Keeper // chooses the coming days' puzzles of the day (Serve)
 	players Players       // nil: the archive keeps no players (players.go)
 	mod     Moderation    // nil: the archive keeps no flags or audit (moderation.go)
-	signer  account.Signer
 
 	// leveller and rated serve the players' figures (next.go, ratings.go);
 	// nil: the archive keeps none, and those routes are not served.
 	leveller Leveller
 	rated    RatedArchive
 	ratings  ratingsCache
+	// techniques: nil when the archive keeps no technique index
+	// (techniques.go).
+	techniques TechniqueArchive
+	signer     account.Signer
 }
 
 // New returns a server over archive with its middleware and routes in place.
@@ -247,6 +250,7 @@ func New(archive Archive, cfg Config) *Server {
 	}
 	s.leveller, _ = archive.(Leveller)
 	s.rated, _ = archive.(RatedArchive)
+	s.techniques, _ = archive.(TechniqueArchive)
 	if s.log == nil {
 		s.log = slog.Default()
 	}

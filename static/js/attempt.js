@@ -5,7 +5,8 @@
 // second tab gets the same open attempt back. Hints (with the technique the
 // server named), checks and mistakes are counted here and kept with the
 // progress in localStorage, and sent with the finish: the solved grid,
-// which the server checks, or a give-up.
+// which the server checks, or a give-up. An attempt in practice mode (the
+// page's ?practice=) is sent with "practice": true.
 const API = "/api/attempts";
 
 const post = (url, body) => fetch(url, {
@@ -17,7 +18,7 @@ const post = (url, body) => fetch(url, {
 
 // recorder returns the attempt of puzzleId (0: nothing is recorded, as for
 // a shared puzzle outside the archive), continuing the counts in saved.
-export function recorder(puzzleId, saved) {
+export function recorder(puzzleId, saved, practice) {
   const st = { id: 0, hints: 0, checks: 0, mistakes: 0, techniques: [], recorded: false };
   if (saved && typeof saved === "object") {
     for (const k of ["id", "hints", "checks", "mistakes"]) if (Number.isInteger(saved[k]) && saved[k] >= 0) st[k] = saved[k];
@@ -52,6 +53,7 @@ export function recorder(puzzleId, saved) {
       hints: st.hints, checks: st.checks, mistakes: st.mistakes, techniques: st.techniques,
     };
     if (outcome === "solved") body.grid = grid;
+    if (practice) body.practice = true; // marked: the players' model counts it less
     let res;
     try { res = await post(`${API}/${id}`, body); } catch { return false; }
     if (res.ok || res.status === 409) {

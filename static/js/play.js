@@ -30,7 +30,11 @@ function init(section) {
   section.querySelectorAll("[data-play]").forEach((el) => { ctl[el.dataset.play] = el; });
   const storeKey = `sudoku:play:${givensText}`;
   const puzzleId = +section.dataset.puzzleId || 0;
-  let rec = recorder(puzzleId, null); // the attempt (attempt.js); restore brings back its counts
+  // practice is the technique practised (the page's ?practice=, shown in
+  // its banner): hints go to its next step, and the attempt is marked.
+  const banner = document.querySelector("[data-practice]");
+  const practice = banner ? banner.dataset.practice : "";
+  let rec = recorder(puzzleId, null, practice); // the attempt (attempt.js); restore brings back its counts
 
   // The model.
   const values = Uint8Array.from(givens);
@@ -248,7 +252,7 @@ function init(section) {
       res = await fetch(HINT_URL, {
         method: "POST",
         headers: { "Content-Type": "application/json", Accept: "application/json" },
-        body: JSON.stringify({ puzzle: givensText, progress: format(values) }),
+        body: JSON.stringify(practice ? { puzzle: givensText, progress: format(values), practice } : { puzzle: givensText, progress: format(values) }),
       });
     } catch {
       res = null;
@@ -258,7 +262,7 @@ function init(section) {
         const body = await res.json();
         if (body && body.step) {
           rec.hint(body.step.technique);
-          showStep(body.step);
+          showStep(body.step, body.practice);
           return;
         }
       } catch { /* fall back below */ }
@@ -274,20 +278,30 @@ function init(section) {
     revealOne();
   }
 
-  function showStep(step) {
+  // showStep shows a hint's step; in practice mode p says whether it is the
+  // technique practised (p.found) and how many easier steps come first.
+  function showStep(step, p) {
     const good = new Map(), struck = new Map();
     for (const { cell, digit } of step.placements || []) good.set(cell, (good.get(cell) || 0) | (1 << digit));
     for (const { cell, digit } of step.eliminations || []) struck.set(cell, (struck.get(cell) || 0) | (1 << digit));
     const cells = new Set([...(step.cells || []), ...good.keys(), ...struck.keys()]);
     hint = { cells, good, struck, step };
     if (ctl.hint) {
-      ctl["hint-title"].textContent = step.technique + (step.grade ? ` (${step.grade})` : "");
-      ctl["hint-text"].textContent = step.text || "";
+      let title = step.technique + (step.grade ? ` (${step.grade})` : "");
+      let text = step.text || "";
+      if (p && p.found) {
+        title = `Practice: ${title}`;
+        if (p.before > 0) text = `${p.before === 1 ? "One easier step comes" : `${p.before} easier steps come`} first; then: ${text}`;
+      } else if (p) {
+        text = `No ${p.technique} is left on the way from here. The next step: ${text}`;
+      }
+      ctl["hint-title"].textContent = title;
+      ctl["hint-text"].textContent = text;
       ctl["hint-apply"].hidden = !good.size && !struck.size;
       ctl.hint.hidden = false;
     }
     paint();
-    say(`Hint: ${step.technique}. ${step.text || ""}`);
+    say(`Hint: ${p && p.found ? "practice, " : ""}${step.technique}. ${step.text || ""}`);
   }
 
   function applyHint() {
@@ -398,7 +412,7 @@ function init(section) {
     section.classList.remove("paused");
     record("gave_up");
     say("Given up: this attempt is recorded as such. Show the solution below, or keep playing for a new attempt.");
-    rec = recorder(puzzleId, null);
+    rec = recorder(puzzleId, null, practice);
     elapsed = 0;
     startTimer();
   }
@@ -418,7 +432,7 @@ function init(section) {
     values.set(v);
     if (Array.isArray(saved.m) && saved.m.length === 81) marks.set(saved.m.map((x) => x & 0x3fe));
     elapsed = Math.max(0, +saved.t || 0);
-    rec = recorder(puzzleId, saved.r);
+    rec = recorder(puzzleId, saved.r, practice);
     return true;
   }
 

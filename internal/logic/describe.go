@@ -1,0 +1,76 @@
+package logic
+
+// Plain descriptions of the techniques, for people learning them (the
+// /techniques pages). A technique without a sentence of its own is
+// described by its family's.
+
+// Describe returns a plain description of the technique named, "" for a
+// name the ladder does not know.
+func Describe(name string) string {
+	t, ok := TechniqueByName(name)
+	if !ok {
+		return ""
+	}
+	if d, ok := descriptions[t.Name]; ok {
+		return d
+	}
+	return families[t.Family]
+}
+
+// families describe each family of techniques.
+var families = map[string]string{
+	"singles":       "A cell gets its digit because nothing else fits there, or a digit has only one place left in a row, column or box.",
+	"intersections": "A digit's places in one unit all lie where it crosses another unit, so the digit can go nowhere else in that other unit.",
+	"subsets":       "A few cells of a unit hold between them only as many digits as there are cells (or a few digits fit only that many cells), so those digits are settled there.",
+	"fish":          "A digit's places in some rows all lie in as many columns (or the other way round), so the digit is removed from the rest of those columns.",
+	"wings":         "A few cells with two or three candidates see each other in a pattern where, whichever way they resolve, one of them holds a digit: cells that see all of them cannot.",
+	"uniqueness":    "A pattern that would give the puzzle two solutions cannot happen in a puzzle with one, so the candidate that avoids it must be true.",
+	"exclusion":     "Two cells that see each other cannot take a pair of digits that would empty a third cell, which removes candidates from them.",
+	"strong":        "Two strong links on one digit (it is in one of two places in each of two units), joined at one end by cells that see each other: one of the two other ends holds the digit, so cells that see both lose it.",
+	"chains":        "A chain of links (if this is not the digit, that one is) leads from a candidate to a contradiction or to the same conclusion either way.",
+}
+
+// descriptions describe techniques more closely than their family does.
+var descriptions = map[string]string{
+	FullHouse:               "The last empty cell of a row, column or box takes the one digit missing there.",
+	HiddenSingle:            "Within a row, column or box, a digit has only one cell where it can go.",
+	NakedSingle:             "A cell has only one candidate left: every other digit is in its row, column or box.",
+	DirectPointing:          "Pointing that at once leaves a digit only one place in a unit, which is placed.",
+	DirectClaiming:          "Claiming that at once leaves a digit only one place in a unit, which is placed.",
+	DirectHiddenPair:        "A hidden pair whose removals at once leave a single, which is placed.",
+	DirectHiddenTriple:      "A hidden triple whose removals at once leave a single, which is placed.",
+	Pointing:                "In a box, a digit's places all lie in one row or column, so it is removed from the rest of that row or column.",
+	Claiming:                "In a row or column, a digit's places all lie in one box, so it is removed from the rest of that box.",
+	NakedPair:               "Two cells of a unit hold the same two candidates only: those two digits are removed from the rest of the unit.",
+	NakedTriple:             "Three cells of a unit hold between them only three digits: those digits are removed from the rest of the unit.",
+	NakedQuad:               "Four cells of a unit hold between them only four digits: those digits are removed from the rest of the unit.",
+	HiddenPair:              "Two digits fit only the same two cells of a unit: every other candidate is removed from those cells.",
+	HiddenTriple:            "Three digits fit only three cells of a unit: every other candidate is removed from those cells.",
+	HiddenQuad:              "Four digits fit only four cells of a unit: every other candidate is removed from those cells.",
+	XWing:                   "A digit fits only two places in each of two rows, and they lie in the same two columns: the digit is removed from the rest of those columns (or the same with rows and columns swapped).",
+	Swordfish:               "An X-Wing over three rows and three columns.",
+	Jellyfish:               "An X-Wing over four rows and four columns.",
+	XYWing:                  "A cell with candidates XY sees two cells XZ and YZ: whichever it is, one of them is Z, so Z is removed from the cells that see both.",
+	XYZWing:                 "An XY-Wing whose pivot also holds Z: Z is removed from the cells that see all three.",
+	WXYZWing:                "Four cells holding four digits between them, only one of which is shared by cells that do not see each other: that digit is removed from the cells that see every cell holding it.",
+	VWXYZWing:               "A WXYZ-Wing of five cells and five digits.",
+	BUG1:                    "Every unsolved cell but one has two candidates: that cell must take the digit that would otherwise leave the puzzle with two solutions.",
+	Skyscraper:              "Two rows (or two columns) where a digit has only two places, one of them in line: one of the two other places holds the digit, so cells that see both lose it.",
+	TwoStringKite:           "A row and a column where a digit has only two places, one of each meeting in a box: one of the two far ends holds the digit, so a cell that sees both loses it.",
+	TurbotFish:              "Two strong links on a digit, one of them in a box, joined by cells that see each other: one of the two far ends holds the digit, so cells that see both lose it.",
+	AlignedPairExclusion:    "Two cells that see each other: any pair of digits for them that would empty a cell seeing both is impossible, which can remove candidates.",
+	SimpleColouring:         "Colour a digit's strong links in two colours: one colour is true; a cell that sees both colours cannot hold the digit.",
+	XChain:                  "A chain of strong and weak links on one digit: either end is true, so cells that see both ends lose the digit.",
+	XYChain:                 "A chain through cells with two candidates each: either end holds the digit, so cells that see both ends lose it.",
+	WWing:                   "Two cells with the same two candidates, joined by a strong link on one of them: cells that see both lose the other digit.",
+	XCycle:                  "A closed loop of links on one digit: the weak links of the loop become strong, removing the digit from cells they see.",
+	YCycle:                  "A closed loop through cells with two candidates: candidates seeing both ends of a weak link are removed.",
+	XYCycle:                 "A closed loop of links on several digits: candidates outside the loop that it rules out are removed.",
+	ForcingXChain:           "Supposing a candidate true leads, along links on one digit, to a contradiction: it is false.",
+	ForcingChain:            "Supposing a candidate true leads, along links, to a contradiction: it is false.",
+	Nishio:                  "Supposing a digit in a cell leads to a contradiction within that digit's places: the digit is removed.",
+	CellForcingChain:        "Every candidate of one cell leads to the same conclusion, so it is true whichever the cell holds.",
+	RegionForcingChain:      "Every place of a digit in a unit leads to the same conclusion, so it is true wherever the digit goes.",
+	DynamicForcingChain:     "Forcing chains that also use what earlier links of the chain have settled.",
+	DynamicForcingChainPlus: "Dynamic forcing chains that also use pointing, claiming, pairs and X-Wings inside the chains.",
+}

@@ -1,0 +1,241 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/sudoku-archive/sudoku/internal/logic"
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/templates"
+)
+
+// The techniques: search by technique (technique= on every listing), GET
+// /api/techniques, the pages /techniques and /techniques/{slug} and the
+// practice mode of the board. Names, slugs, grades and families come from
+// the logic package's technique table (logic.Techniques), never a list of
+// this package's own.
+
+// TechniqueArchive is what the technique pages need of the archive beyond
+// Archive; an archive without it serves no technique pages.
+type TechniqueArchive interface {
+	// Techniques counts, for every technique a path has used, the puzzles
+	// that use it and those that need it as their hardest.
+	Techniques(ctx context.Context) ([]sudoku.TechniqueCount, error)
+	// Practice returns up to limit puzzles whose hardest technique is
+	// name, easiest first.
+	Practice(ctx context.Context, name string, limit int) ([]sudoku.Puzzle, error)
+	// UsingTechnique returns up to limit puzzles whose path uses name.
+	UsingTechnique(ctx context.Context, name string, limit int) ([]sudoku.Puzzle, error)
+}
+
+// practiceLimit is how many puzzles a technique's page lists to practise.
+const practiceLimit = 20
+
+// techniqueParams reads the repeatable technique parameter: each a
+// technique's name, in any case, or its slug. The filter holds each once,
+// in the ladder's order. An unknown one is a 400 naming the known ones.
+func techniqueParams(v url.Values) (sudoku.Techniques, error) {
+	var ts []logic.Technique
+	for _, name := range v["technique"] {
+		if name == "" {
+			continue
+		}
+		t, ok := logic.TechniqueByName(name)
+		if !ok {
+			return "", &sudoku.InputError{Name: `"technique"`, Value: name, Reason: "use one of " + techniqueNames()}
+		}
+		if !slices.ContainsFunc(ts, func(x logic.Technique) bool { return x.Name == t.Name }) {
+			ts = append(ts, t)
+		}
+	}
+	slices.SortFunc(ts, func(a, b logic.Technique) int { return a.Rank - b.Rank })
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = t.Name
+	}
+	return sudoku.JoinTechniques(names), nil
+}
+
+// techniqueNames lists the known techniques for an error message.
+func techniqueNames() string {
+	var names []string
+	for _, t := range logic.Techniques() {
+		names = append(names, t.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// techniqueJSON is one element of GET /api/techniques.
+type techniqueJSON struct {
+	Name    string  `json:"name"`
+	Slug    string  `json:"slug"`
+	Grade   float64 `json:"grade"`
+	Family  string  `json:"family"`
+	Puzzles int64   `json:"puzzles"`
+	Hardest int64   `json:"hardest"`
+}
+
+// techniqueRows joins the technique table with the archive's counts, in
+// the ladder's order.
+func (s *Server) techniqueRows(ctx context.Context) ([]templates.TechniqueInfo, error) {
+	counts, err := s.techniques.Techniques(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("techniques: %w", err)
+	}
+	byName := map[string]sudoku.TechniqueCount{}
+	for _, c := range counts {
+		byName[c.Name] = c
+	}
+	var rows []templates.TechniqueInfo
+	for _, t := range logic.Techniques() {
+		c := byName[t.Name]
+		rows = append(rows, templates.TechniqueInfo{Technique: t, Description: logic.Describe(t.Name), Puzzles: c.Puzzles, Hardest: c.Hardest})
+	}
+	return rows, nil
+}
+
+// apiTechniques answers every technique of the ladder with its counts.
+func (s *Server) apiTechniques(c echo.Context) error {
+	rows, err := s.techniqueRows(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	out := make([]techniqueJSON, len(rows))
+	for i, r := range rows {
+		out[i] = techniqueJSON{Name: r.Name, Slug: r.Slug, Grade: r.Grade, Family: r.Family, Puzzles: r.Puzzles, Hardest: r.Hardest}
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// techniquesPage lists the techniques: grade, description, counts.
+func (s *Server) techniquesPage(c echo.Context) error {
+	rows, err := s.techniqueRows(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	return s.render(c, http.StatusOK, templates.TechniquesPage(templates.TechniquesView{Rows: rows}))
+}
+
+// techniquePage explains one technique: an example step from an archived
+// puzzle on a board, and the puzzles to practise it. 404 for an unknown
+// slug (a name in any case is sent to its slug).
+func (s *Server) techniquePage(c echo.Context) error {
+	slug := c.Param("slug")
+	t, ok := logic.TechniqueByName(slug)
+	if !ok {
+		return echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("no technique %s: see /techniques for the list", sudoku.Echo(slug)))
+	}
+	if slug != t.Slug {
+		return c.Redirect(http.StatusMovedPermanently, "/techniques/"+t.Slug)
+	}
+	ctx := c.Request().Context()
+	rows, err := s.techniqueRows(ctx)
+	if err != nil {
+		return err
+	}
+	v := templates.TechniqueView{Info: rows[t.Rank]}
+	if v.Practice, err = s.techniques.Practice(ctx, t.Name, practiceLimit); err != nil {
+		return fmt.Errorf("practice %s: %w", t.Name, err)
+	}
+	candidates := v.Practice
+	if len(candidates) == 0 {
+		if candidates, err = s.techniques.UsingTechnique(ctx, t.Name, 3); err != nil {
+			return fmt.Errorf("puzzles using %s: %w", t.Name, err)
+		}
+	}
+	if v.Example, err = s.exampleStep(ctx, t.Name, candidates); err != nil {
+		return err
+	}
+	return s.render(c, http.StatusOK, templates.TechniquePage(v))
+}
+
+// exampleStep finds the first step of technique name on the logical path
+// of the first of ps (up to three tried) that has one, with the board as
+// it stands before that step; nil when none has.
+func (s *Server) exampleStep(ctx context.Context, name string, ps []sudoku.Puzzle) (*templates.ExampleStep, error) {
+	for _, p := range ps[:min(len(ps), 3)] {
+		var r logic.Result
+		err := s.searching(ctx, func() error {
+			var err error
+			r, err = logic.Explain(p)
+			return err
+		})
+		if err != nil {
+			return nil, fmt.Errorf("explain puzzle %d: %w", p.ID, err)
+		}
+		for i, st := range r.Steps {
+			if st.Technique == name {
+				return &templates.ExampleStep{Puzzle: p, Before: r.Steps[:i], Step: st}, nil
+			}
+		}
+	}
+	return nil, nil
+}
+
+// practiceParam reads ?practice= of the puzzle page (see practiceOf).
+func practiceParam(c echo.Context) (logic.Technique, error) {
+	return practiceOf(c.QueryParam("practice"))
+}
+
+// practiceOf reads the technique practised: its slug or name; the zero
+// Technique for "", a 400 naming the known ones for an unknown one.
+func practiceOf(v string) (logic.Technique, error) {
+	if v == "" {
+		return logic.Technique{}, nil
+	}
+	t, ok := logic.TechniqueByName(v)
+	if !ok {
+		return t, &sudoku.InputError{Name: `"practice"`, Value: v, Reason: "use one of " + techniqueNames()}
+	}
+	return t, nil
+}
+
+// practiceHint is what the practice mode's hint found: the technique, and
+// whether the logical path from the player's progress uses it (the step
+// answered is then its first step there, after Before steps of other
+// techniques; else the next step, as without practice).
+type practiceHint struct {
+	Technique string `json:"technique"`
+	Slug      string `json:"slug"`
+	Found     bool   `json:"found"`
+	Before    int    `json:"before"`
+}
+
+// practiseStep looks for technique t on the logical path from progress (a
+// grid the caller checked against the one solution), within a request's
+// budget: its first step there, or next when the path does not use it.
+func practiseStep(progress sudoku.Grid, t logic.Technique, next logic.Step) (logic.Step, *practiceHint) {
+	hint := &practiceHint{Technique: t.Name, Slug: t.Slug}
+	r, err := logic.Solve(progress, logic.Options{Budget: logic.RequestBudget})
+	if err != nil {
+		return next, hint
+	}
+	for i, s := range r.Steps {
+		if s.Technique == t.Name {
+			hint.Found, hint.Before = true, i
+			return s, hint
+		}
+	}
+	return next, hint
+}
+
+// practiseHint is the answer to a hint whose next step is next: with a
+// technique practised, its first step from progress (in a turn of the
+// search gate), else next.
+func (s *Server) practiseHint(ctx context.Context, progress sudoku.Grid, practised logic.Technique, next logic.Step) (hintResponse, error) {
+	res := hintResponse{Step: next}
+	if practised.Name == "" {
+		return res, nil
+	}
+	err := s.searching(ctx, func() error {
+		res.Step, res.Practice = practiseStep(progress, practised, next)
+		return nil
+	})
+	return res, err
+}

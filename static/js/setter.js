@@ -1,0 +1,88 @@
+// Sudoku Archive: the setter's page (templates/setter.templ). As the setter
+// types into the grid or the text box (app.js keeps the two in step), the
+// analysis follows: a moment after the last change the grid is sent to
+// POST /api/analyse and the answer fills the analysis. Without this file
+// the Analyse button posts the form and the server renders the same.
+const URL_ANALYSE = "/api/analyse";
+const WAIT_MS = 250;
+
+function init(form) {
+  const text = form.querySelector("textarea[name=puzzle]");
+  const panel = document.querySelector("[data-analysis]");
+  if (!text || !panel) return;
+  const status = panel.querySelector("[data-analysis-status]");
+  const fields = panel.querySelector("[data-analysis-fields]");
+  const field = (name) => panel.querySelector(`[data-field="${name}"]`);
+  let timer = 0, sent = text.value, seq = 0;
+
+  const cell = (i) => `r${Math.floor(i / 9) + 1}c${(i % 9) + 1}`;
+  const grade = (g) => (typeof g === "number" ? g.toFixed(1) : "—");
+  const solutions = (n) => (n === 0 ? "none" : n === 1 ? "exactly one" : "two or more");
+  function minimal(a) {
+    if (a.minimal === null || a.minimal === undefined) return "—";
+    return a.minimal ? "yes: every given is needed" : `no: ${a.redundant.length} givens could each go`;
+  }
+
+  function show(a) {
+    const set = (name, value) => { const el = field(name); if (el) el.textContent = value; };
+    set("solutions", solutions(a.solutions));
+    set("clues", String(a.clues));
+    set("minimal", minimal(a));
+    set("redundant", a.redundant && a.redundant.length ? a.redundant.map(cell).join(", ") : "none");
+    set("symmetry", a.symmetry);
+    set("grade", grade(a.grade));
+    set("grade_ep", grade(a.grade_ep));
+    set("grade_ed", grade(a.grade_ed));
+    set("techniques", a.techniques && a.techniques.length ? a.techniques.join(", ") : "—");
+    set("canonical", a.canonical && a.canonical.replace(/\./g, "") ? a.canonical : "—");
+    const same = field("same_as");
+    if (same) {
+      if (Number.isInteger(a.same_as)) {
+        const link = document.createElement("a");
+        link.href = `/puzzles/${a.same_as}`;
+        link.textContent = `as #${a.same_as}`;
+        same.replaceChildren(link);
+      } else same.textContent = "not yet";
+    }
+    fields.hidden = false;
+    status.textContent = a.solutions === 1 ? "One solution." : a.solutions === 0 ? "No solution." : "More than one solution: no grade.";
+  }
+
+  async function analyse() {
+    const puzzle = text.value;
+    if (puzzle === sent) return;
+    sent = puzzle;
+    const mine = ++seq;
+    if (!puzzle.replace(/[\s|+=-]/g, "")) {
+      fields.hidden = true;
+      status.textContent = "Type a puzzle to see its analysis.";
+      return;
+    }
+    status.textContent = "Analysing…";
+    let res, body = {};
+    try {
+      res = await fetch(URL_ANALYSE, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json" },
+        body: JSON.stringify({ puzzle }),
+      });
+      body = await res.json();
+    } catch {
+      if (mine === seq) status.textContent = "The analysis is not available right now.";
+      return;
+    }
+    if (mine !== seq) return; // a newer grid is on its way
+    if (res.ok) show(body);
+    else {
+      fields.hidden = true;
+      status.textContent = body.error || `The server answered ${res.status}.`;
+    }
+  }
+
+  const later = () => { clearTimeout(timer); timer = setTimeout(analyse, WAIT_MS); };
+  for (const ev of ["input", "keyup", "paste", "click"]) form.addEventListener(ev, later);
+  form.addEventListener("submit", (e) => { e.preventDefault(); sent = null; analyse(); });
+  if (text.value && fields.hidden) { sent = null; analyse(); }
+}
+
+document.querySelectorAll("[data-setter]").forEach(init);
