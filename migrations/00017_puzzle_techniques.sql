@@ -56,7 +56,7 @@ CREATE TRIGGER puzzle_techniques_insert AFTER INSERT ON puzzles WHEN NEW.techniq
     WHERE name IN (SELECT value FROM json_each('["' || replace(NEW.techniques, '|', '","') || '"]'));
     INSERT INTO technique_counts (technique, shard, n)
     SELECT id, 1, 1 FROM technique_names
-    WHERE name IN (SELECT value FROM json_each('["' || replace(NEW.techniques, '|', '","') || '"]'))
+    WHERE NEW.hidden = 0 AND name IN (SELECT value FROM json_each('["' || replace(NEW.techniques, '|', '","') || '"]'))
     ON CONFLICT (technique, shard) DO UPDATE SET n = n + 1;
 END;
 -- +goose StatementEnd
@@ -64,7 +64,7 @@ END;
 -- +goose StatementBegin
 CREATE TRIGGER puzzle_techniques_update AFTER UPDATE OF techniques, technique, grade, grade_version ON puzzles BEGIN
     UPDATE technique_counts SET n = n - 1
-    WHERE shard = 1 AND technique IN (SELECT technique FROM puzzle_techniques WHERE puzzle_id = OLD.id);
+    WHERE OLD.hidden = 0 AND shard = 1 AND technique IN (SELECT technique FROM puzzle_techniques WHERE puzzle_id = OLD.id);
     DELETE FROM puzzle_techniques WHERE puzzle_id = OLD.id;
     INSERT INTO technique_names (name)
     SELECT value FROM json_each('["' || replace(NEW.techniques, '|', '","') || '"]') WHERE NEW.techniques <> '' AND NEW.grade_version IS NOT NULL
@@ -74,7 +74,7 @@ CREATE TRIGGER puzzle_techniques_update AFTER UPDATE OF techniques, technique, g
     WHERE NEW.techniques <> '' AND NEW.grade_version IS NOT NULL AND name IN (SELECT value FROM json_each('["' || replace(NEW.techniques, '|', '","') || '"]'));
     INSERT INTO technique_counts (technique, shard, n)
     SELECT id, 1, 1 FROM technique_names
-    WHERE NEW.techniques <> '' AND NEW.grade_version IS NOT NULL AND name IN (SELECT value FROM json_each('["' || replace(NEW.techniques, '|', '","') || '"]'))
+    WHERE NEW.hidden = 0 AND NEW.techniques <> '' AND NEW.grade_version IS NOT NULL AND name IN (SELECT value FROM json_each('["' || replace(NEW.techniques, '|', '","') || '"]'))
     ON CONFLICT (technique, shard) DO UPDATE SET n = n + 1;
 END;
 -- +goose StatementEnd
@@ -82,8 +82,20 @@ END;
 -- +goose StatementBegin
 CREATE TRIGGER puzzle_techniques_delete AFTER DELETE ON puzzles BEGIN
     UPDATE technique_counts SET n = n - 1
-    WHERE shard = 1 AND technique IN (SELECT technique FROM puzzle_techniques WHERE puzzle_id = OLD.id);
+    WHERE OLD.hidden = 0 AND shard = 1 AND technique IN (SELECT technique FROM puzzle_techniques WHERE puzzle_id = OLD.id);
     DELETE FROM puzzle_techniques WHERE puzzle_id = OLD.id;
+END;
+-- +goose StatementEnd
+
+-- A hidden puzzle (migration 00015) keeps its rows in puzzle_techniques
+-- but is not counted, like every other count of the archive: hiding takes
+-- its techniques out of technique_counts, restoring puts them back, and the
+-- triggers above count only rows not hidden. (Hide and Restore update
+-- hidden alone, never with the grade columns.)
+-- +goose StatementBegin
+CREATE TRIGGER puzzle_techniques_hide AFTER UPDATE OF hidden ON puzzles WHEN NEW.hidden <> OLD.hidden BEGIN
+    UPDATE technique_counts SET n = n + CASE WHEN NEW.hidden = 0 THEN 1 ELSE -1 END
+    WHERE shard = 1 AND technique IN (SELECT technique FROM puzzle_techniques WHERE puzzle_id = NEW.id);
 END;
 -- +goose StatementEnd
 
@@ -92,6 +104,7 @@ SELECT 'technique_backfill', CAST(CAST(max(id) AS TEXT) AS BLOB) FROM puzzles WH
 
 -- +goose Down
 DELETE FROM settings WHERE name = 'technique_backfill';
+DROP TRIGGER puzzle_techniques_hide;
 DROP TRIGGER puzzle_techniques_delete;
 DROP TRIGGER puzzle_techniques_update;
 DROP TRIGGER puzzle_techniques_insert;

@@ -10,6 +10,7 @@ import (
 	"github.com/pressly/goose/v3"
 
 	"github.com/sudoku-archive/sudoku/internal/logic"
+	"github.com/sudoku-archive/sudoku/internal/moderation"
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -25,6 +26,63 @@ var techniquesSuite = []struct {
 	{"TechniqueRegrade", testTechniqueRegrade},
 	{"TechniqueBackfill", testTechniqueBackfill},
 	{"TechniqueMigration", testTechniqueMigration},
+	{"TechniqueCountsHidden", testTechniqueCountsHidden},
+}
+
+// testTechniqueCountsHidden: a hidden puzzle is in no count (CONTRACT.md
+// "Moderation"), the techniques' included, and hiding, restoring and
+// deleting a hidden puzzle keep the counts and a technique's total exact.
+func testTechniqueCountsHidden(t *testing.T, bk backend) {
+	ctx := context.Background()
+	db := bk.open(t)
+	all := techGradedArchive(t, db, 20)
+	without := func(ids ...int64) []sudoku.Puzzle {
+		var ps []sudoku.Puzzle
+		for _, p := range all {
+			if !slices.Contains(ids, p.ID) {
+				ps = append(ps, p)
+			}
+		}
+		return ps
+	}
+	a, b := all[3], all[11]
+	total := func(name string) int64 {
+		page, err := db.List(ctx, sudoku.ListQuery{Techniques: sudoku.Techniques(name)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return page.Total
+	}
+	name := a.Technique
+	before := total(name)
+	for _, id := range []int64{a.ID, b.ID} {
+		if _, err := db.HidePuzzle(ctx, id, moderation.CLI(), "test"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkTechniqueCounts(t, db, without(a.ID, b.ID))
+	if got := total(name); got != before-1-int64(b2i(slices.Contains(b.Techniques.Names(), name))) {
+		t.Errorf("total of %s with two puzzles hidden: %d, was %d", name, got, before)
+	}
+	if err := db.RestorePuzzle(ctx, a.ID, moderation.CLI(), "test"); err != nil {
+		t.Fatal(err)
+	}
+	checkTechniqueCounts(t, db, without(b.ID))
+	if err := db.DeletePuzzle(ctx, b.ID, moderation.CLI(), "test"); err != nil {
+		t.Fatal(err)
+	}
+	checkTechniqueCounts(t, db, without(b.ID))
+	if err := db.DeletePuzzle(ctx, a.ID, moderation.CLI(), "test"); err != nil {
+		t.Fatal(err)
+	}
+	checkTechniqueCounts(t, db, without(a.ID, b.ID))
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // techGradedArchive archives n rated puzzles, half graded as they are

@@ -27,10 +27,12 @@ CREATE TABLE technique_counts (
 -- +goose StatementBegin
 CREATE FUNCTION puzzle_techniques_index() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    IF TG_OP <> 'INSERT' THEN
+    IF TG_OP <> 'INSERT' AND OLD.hidden = 0 THEN
         INSERT INTO technique_counts AS c (technique, shard, n)
         SELECT technique, counter_shard(), -1 FROM puzzle_techniques WHERE puzzle_id = OLD.id
         ON CONFLICT (technique, shard) DO UPDATE SET n = c.n - 1;
+    END IF;
+    IF TG_OP <> 'INSERT' THEN
         DELETE FROM puzzle_techniques WHERE puzzle_id = OLD.id;
     END IF;
     IF TG_OP <> 'DELETE' AND NEW.techniques <> '' AND NEW.grade_version IS NOT NULL THEN
@@ -41,7 +43,7 @@ BEGIN
         WHERE name = ANY (string_to_array(NEW.techniques, '|'));
         INSERT INTO technique_counts AS c (technique, shard, n)
         SELECT id, counter_shard(), 1 FROM technique_names
-        WHERE name = ANY (string_to_array(NEW.techniques, '|'))
+        WHERE NEW.hidden = 0 AND name = ANY (string_to_array(NEW.techniques, '|'))
         ON CONFLICT (technique, shard) DO UPDATE SET n = c.n + 1;
     END IF;
     RETURN NULL;
@@ -56,11 +58,32 @@ CREATE TRIGGER puzzle_techniques_update AFTER UPDATE OF techniques, technique, g
 CREATE TRIGGER puzzle_techniques_delete AFTER DELETE ON puzzles
     FOR EACH ROW EXECUTE FUNCTION puzzle_techniques_index();
 
+-- A hidden puzzle (migration 00015) keeps its rows in puzzle_techniques
+-- but is not counted, like every other count of the archive: hiding takes
+-- its techniques out of technique_counts, restoring puts them back, and
+-- puzzle_techniques_index counts only rows not hidden. (Hide and Restore
+-- update hidden alone, never with the grade columns.)
+-- +goose StatementBegin
+CREATE FUNCTION puzzle_techniques_hide() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO technique_counts AS c (technique, shard, n)
+    SELECT technique, counter_shard(), CASE WHEN NEW.hidden = 0 THEN 1 ELSE -1 END FROM puzzle_techniques WHERE puzzle_id = NEW.id
+    ON CONFLICT (technique, shard) DO UPDATE SET n = c.n + excluded.n;
+    RETURN NULL;
+END
+$$;
+-- +goose StatementEnd
+
+CREATE TRIGGER puzzle_techniques_hide AFTER UPDATE OF hidden ON puzzles
+    FOR EACH ROW WHEN (NEW.hidden <> OLD.hidden) EXECUTE FUNCTION puzzle_techniques_hide();
+
 INSERT INTO settings (name, value)
 SELECT 'technique_backfill', convert_to(max(id)::text, 'UTF8') FROM puzzles WHERE techniques <> '' AND grade_version IS NOT NULL HAVING count(*) > 0;
 
 -- +goose Down
 DELETE FROM settings WHERE name = 'technique_backfill';
+DROP TRIGGER puzzle_techniques_hide ON puzzles;
+DROP FUNCTION puzzle_techniques_hide();
 DROP TRIGGER puzzle_techniques_delete ON puzzles;
 DROP TRIGGER puzzle_techniques_update ON puzzles;
 DROP TRIGGER puzzle_techniques_insert ON puzzles;
