@@ -19,6 +19,7 @@ type cursor struct {
 	distinct, grades     bool
 	band                 sudoku.Band   // "" for every band
 	played               sudoku.Played // "" for none
+	collection           int64         // 0 for none
 	key                  []int64
 }
 
@@ -27,9 +28,14 @@ type cursor struct {
 // listing with a played filter is of playedVersion: the flags byte is full,
 // so a fourth byte after it holds the filter (1 + its position in
 // playedFilters). Cursors without one keep version 1, unchanged.
+//
+// A cursor of a listing of one collection is of collectionVersion: the
+// fourth byte holds the played filter as above (0 for none), then the
+// collection's id follows as a varint, before the keys.
 const (
-	cursorVersion = 1
-	playedVersion = 2
+	cursorVersion     = 1
+	playedVersion     = 2
+	collectionVersion = 3
 )
 
 // playedFilters are the played filters in their cursor order.
@@ -68,7 +74,12 @@ func (c cursor) encode() string {
 	if c.band != "" {
 		b[2] |= byte(bandRank(c.band)+1) << bandShift
 	}
-	if c.played != "" {
+	switch {
+	case c.collection != 0:
+		b[0] = collectionVersion
+		b = append(b, byte(slices.Index(playedFilters, c.played)+1))
+		b = binary.AppendVarint(b, c.collection)
+	case c.played != "":
 		b[0] = playedVersion
 		b = append(b, byte(slices.Index(playedFilters, c.played)+1))
 	}
@@ -88,10 +99,25 @@ func decodeCursor(s string, nkeys int) (*cursor, error) {
 	if err != nil {
 		return nil, invalid("not base64url")
 	}
-	if len(b) < 3 || b[0] != cursorVersion && b[0] != playedVersion {
+	if len(b) < 3 || b[0] != cursorVersion && b[0] != playedVersion && b[0] != collectionVersion {
 		return nil, invalid("unknown format")
 	}
 	var played sudoku.Played
+	var collection int64
+	if b[0] == collectionVersion {
+		if len(b) < 4 || int(b[3]) > len(playedFilters) {
+			return nil, invalid("unknown played filter")
+		}
+		if b[3] > 0 {
+			played = playedFilters[b[3]-1]
+		}
+		k, n := binary.Varint(b[4:])
+		if n <= 0 || k <= 0 {
+			return nil, invalid("bad collection")
+		}
+		collection = k
+		b = append(b[:3:3], b[4+n:]...)
+	}
 	if b[0] == playedVersion {
 		if len(b) < 4 || b[3] == 0 || int(b[3]) > len(playedFilters) {
 			return nil, invalid("unknown played filter")
@@ -114,6 +140,8 @@ func decodeCursor(s string, nkeys int) (*cursor, error) {
 		distinct: b[2]&flagDistinct != 0,
 		grades:   b[2]&flagGrades != 0,
 		played:   played,
+
+		collection: collection,
 	}
 	if band > 0 {
 		c.band = sudoku.Bands[band-1].Band

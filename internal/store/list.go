@@ -86,7 +86,7 @@ func listCursor(q sudoku.ListQuery) (*cursor, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cur.sort != q.Sort || cur.desc != q.Desc || cur.unique != q.UniqueOnly || cur.distinct != q.Distinct || cur.grades != (gradeRange(q) != nil) || cur.band != q.Band || cur.played != q.Played {
+	if cur.sort != q.Sort || cur.desc != q.Desc || cur.unique != q.UniqueOnly || cur.distinct != q.Distinct || cur.grades != (gradeRange(q) != nil) || cur.band != q.Band || cur.played != q.Played || cur.collection != q.Collection {
 		return nil, fmt.Errorf("%w: issued for another sort, order or filter", sudoku.ErrInvalidCursor)
 	}
 	return cur, nil
@@ -96,6 +96,12 @@ func listCursor(q sudoku.ListQuery) (*cursor, error) {
 // unique, distinct), in tx so the count agrees with the rows listed.
 func (db *DB) listTotal(ctx context.Context, tx *sql.Tx, q sudoku.ListQuery) (int64, error) {
 	switch {
+	case q.Collection != 0:
+		n, err := db.collectionTotal(ctx, tx, q)
+		if err != nil {
+			return 0, fmt.Errorf("list: count collection %d: %w", q.Collection, err)
+		}
+		return n, nil
 	case q.Played != "":
 		n, err := db.playedTotal(ctx, tx, q)
 		if err != nil {
@@ -147,7 +153,7 @@ type pager struct {
 func (pg *pager) at(c cursor) string {
 	q := pg.q
 	c.sort, c.desc, c.unique, c.distinct, c.band = q.Sort, q.Desc, q.UniqueOnly, q.Distinct, q.Band
-	c.grades, c.played = gradeRange(q) != nil, q.Played
+	c.grades, c.played, c.collection = gradeRange(q) != nil, q.Played, q.Collection
 	return c.encode()
 }
 
@@ -250,6 +256,9 @@ func normalize(q sudoku.ListQuery) (sudoku.ListQuery, error) {
 	if q.Played != "" && !q.Played.Valid() {
 		return q, fmt.Errorf("%w: unknown played filter %q", ErrInvalidQuery, q.Played)
 	}
+	if q.Collection < 0 {
+		return q, fmt.Errorf("%w: collection %d", ErrInvalidQuery, q.Collection)
+	}
 	if q.Played != "" && q.Player <= 0 {
 		return q, fmt.Errorf("%w: the played filter %q needs a player", ErrInvalidQuery, q.Played)
 	}
@@ -266,6 +275,7 @@ func listingOf(q sudoku.ListQuery) listing {
 		l.listKey.grades, l.grades = true, [2]int64{r[0], r[1]}
 	}
 	l.listKey.played, l.player = q.Played, q.Player
+	l.listKey.collection, l.coll = q.Collection != 0, q.Collection
 	return l
 }
 

@@ -47,6 +47,7 @@ type listing struct {
 	grades [2]int64 // lowest and highest grade in tenths, when listKey.grades
 	from   []int64  // the key continued from, for the ties and beyond parts
 	player int64    // whose attempts listKey.played is of
+	coll   int64    // the collection of listKey.collection
 }
 
 // example returns a listing of k with values of the right shape, for
@@ -115,6 +116,7 @@ func listWhere(l listing) conds {
 		where.and("grade BETWEEN ? AND ?", l.grades[0], l.grades[1])
 	}
 	addPlayed(&where, l)
+	addCollection(&where, l)
 	cmp := " > "
 	if l.desc {
 		cmp = " < "

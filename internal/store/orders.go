@@ -78,6 +78,7 @@ type listKey struct {
 	band         bool
 	grades       bool // a grade range: two arguments after the band's
 	played       sudoku.Played
+	collection   bool // one collection's puzzles: one argument after the played filter's
 }
 
 // gradeRange returns the arguments of a grade range filter, lowest and
@@ -121,8 +122,9 @@ func listKeys() []listKey {
 						if p == ties && len(orders[s].keys) == 1 {
 							continue
 						}
-						ks = append(ks, listKey{s, desc, unique, distinct, p, false, false, ""})
-						ks = append(ks, listKey{s, desc, unique, distinct, p, false, true, ""})
+						ks = append(ks, listKey{s, desc, unique, distinct, p, false, false, "", false})
+						ks = append(ks, listKey{s, desc, unique, distinct, p, false, true, "", false})
+						ks = append(ks, listKey{s, desc, unique, distinct, p, false, false, "", true})
 					}
 				}
 			}

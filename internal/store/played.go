@@ -25,6 +25,19 @@ const (
 		" AND NOT EXISTS (SELECT 1 FROM attempts WHERE player_id = ? AND " + playedClass + " AND outcome = 'open')"
 )
 
+// collectionCond keeps the puzzles of one collection: a probe of
+// collection_puzzles' primary key for each row the listing walks (migration
+// 00016). Like the played filter, a page costs up to the rows walked to
+// find its puzzles.
+const collectionCond = "EXISTS (SELECT 1 FROM collection_puzzles WHERE collection_id = ? AND puzzle_id = puzzles.id)"
+
+// addCollection adds l's collection filter, if any, to where.
+func addCollection(where *conds, l listing) {
+	if l.listKey.collection {
+		where.and(collectionCond, l.coll)
+	}
+}
+
 // addPlayed adds l's played filter, if any, to where.
 func addPlayed(where *conds, l listing) {
 	switch l.played {
@@ -52,6 +65,7 @@ func filterConds(q sudoku.ListQuery) conds {
 		where.and("grade BETWEEN ? AND ?", l.grades[0], l.grades[1])
 	}
 	addPlayed(&where, l)
+	addCollection(&where, l)
 	return where
 }
 
@@ -79,4 +93,21 @@ func (db *DB) inPlayed(ctx context.Context, tx *sql.Tx, q sudoku.ListQuery, id i
 		return false, fmt.Errorf("puzzle %d played: %w", id, err)
 	}
 	return n > 0, nil
+}
+
+// collectionTotal counts the puzzles of a listing of one collection, with
+// every other condition of the listing: from the collection's rows, so the
+// count costs the collection's size, not the archive's.
+func (db *DB) collectionTotal(ctx context.Context, tx *sql.Tx, q sudoku.ListQuery) (int64, error) {
+	c := q.Collection
+	q.Collection = 0
+	where := filterConds(q)
+	text := "SELECT count(*) FROM collection_puzzles JOIN puzzles ON puzzles.id = collection_puzzles.puzzle_id WHERE collection_puzzles.collection_id = ?"
+	args := append([]any{c}, where.args...)
+	if len(where.text) > 0 {
+		text += " AND " + strings.Join(where.text, " AND ")
+	}
+	var n int64
+	err := tx.QueryRowContext(ctx, db.d.sql(text), args...).Scan(&n)
+	return n, err
 }

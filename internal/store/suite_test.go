@@ -83,7 +83,7 @@ var suite = []struct {
 }
 
 func runSuite(t *testing.T, bk backend) {
-	for _, tc := range append(suite, playersSuite...) {
+	for _, tc := range append(append(suite, playersSuite...), collectionsSuite...) {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t, bk) })
 	}
 }

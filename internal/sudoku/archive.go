@@ -2,6 +2,8 @@ package sudoku
 
 import (
 	"errors"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -57,6 +59,56 @@ type Puzzle struct {
 	// archived and waits for the graders) or none (several solutions, or
 	// no grade possible). SetGradeStatus derives it from the fields above.
 	GradeStatus GradeStatus `json:"grade_status"`
+	// Collections lists the ids of the collections that hold the puzzle,
+	// in ascending order (empty outside the archive).
+	Collections IDs `json:"collections"`
+	// SubmittedBy is the name of the account whose submission archived
+	// the puzzle: nil when it was anonymous or imported, or once that
+	// account is deleted.
+	SubmittedBy *string `json:"submitted_by"`
+	// SubmitterID is the account a submission is made with (0 for none):
+	// written with a new puzzle, never read back (SubmittedBy is).
+	SubmitterID int64 `json:"-"`
+}
+
+// IDs is a list of ids in ascending order, held as their decimal
+// numbers joined by commas ("" for none), as Techniques holds names, so
+// that a Puzzle stays comparable. Its JSON is an array, [] when empty.
+type IDs string
+
+// IDsOf returns ids as IDs.
+func IDsOf(ids ...int64) IDs {
+	var b []byte
+	for i, id := range ids {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, id, 10)
+	}
+	return IDs(b)
+}
+
+// List returns the ids.
+func (ids IDs) List() []int64 {
+	if ids == "" {
+		return nil
+	}
+	var l []int64
+	for part := range strings.SplitSeq(string(ids), ",") {
+		id, _ := strconv.ParseInt(part, 10, 64)
+		l = append(l, id)
+	}
+	return l
+}
+
+// MarshalJSON writes ids as a JSON array, [] for none.
+func (ids IDs) MarshalJSON() ([]byte, error) {
+	return ids.AppendJSON(nil), nil
+}
+
+// AppendJSON appends ids as a JSON array to b.
+func (ids IDs) AppendJSON(b []byte) []byte {
+	return append(append(append(b, '['), ids...), ']')
 }
 
 // GradeStatus is the state of a puzzle's grade (the contract's
@@ -186,6 +238,9 @@ type ListQuery struct {
 	// played (see Played); Player is required with it.
 	Played Played
 	Player int64
+	// Collection keeps the puzzles of one collection (its id; 0 for
+	// every puzzle).
+	Collection int64
 }
 
 // Page limits of the contract.

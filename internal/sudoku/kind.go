@@ -23,6 +23,8 @@ const (
 	KindBusy                      // the archive is locked by another program: 503
 	KindFull                      // the archive's storage is full: 503
 	KindUnavailable               // the archive (or a part of it) cannot answer now, try later: 503
+	KindConflict                  // it clashes with what is stored (a name taken): 409
+	KindForbidden                 // the asker may not do this: 403
 )
 
 // Classified is an error that knows its kind: the archive's unavailable

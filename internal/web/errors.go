@@ -55,6 +55,8 @@ var kinds = map[sudoku.Kind]struct {
 	sudoku.KindBusy:          {http.StatusServiceUnavailable, msgBusy, 0},
 	sudoku.KindFull:          {http.StatusServiceUnavailable, msgFull, 0},
 	sudoku.KindUnavailable:   {http.StatusServiceUnavailable, msgUnavailable, 0},
+	sudoku.KindConflict:      {http.StatusConflict, "", 0},
+	sudoku.KindForbidden:     {http.StatusForbidden, "", 0},
 }
 
 // errOverloaded is returned when a request waited too long for a turn at
