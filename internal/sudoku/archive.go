@@ -1,6 +1,7 @@
 package sudoku
 
 import (
+	"encoding/json"
 	"errors"
 	"strconv"
 	"strings"
@@ -104,6 +105,16 @@ func (ids IDs) List() []int64 {
 // MarshalJSON writes ids as a JSON array, [] for none.
 func (ids IDs) MarshalJSON() ([]byte, error) {
 	return ids.AppendJSON(nil), nil
+}
+
+// UnmarshalJSON reads a JSON array of ids (null for none).
+func (ids *IDs) UnmarshalJSON(b []byte) error {
+	var l []int64
+	if err := json.Unmarshal(b, &l); err != nil {
+		return err
+	}
+	*ids = IDsOf(l...)
+	return nil
 }
 
 // AppendJSON appends ids as a JSON array to b.
