@@ -33,8 +33,15 @@ func TestRoutesDocumented(t *testing.T) {
 		docs.Write(b)
 	}
 	text := docs.String()
-	// An archive that keeps players, so the player routes are there too.
-	s := New(&fakePlayers{fakeArchive: &fakeArchive{}, attempts: map[int64]account.Attempt{}}, Config{Logger: quiet})
+	// An archive that keeps players and collections, so their routes are
+	// there too.
+	s := New(struct {
+		*fakePlayers
+		noCollections
+	}{&fakePlayers{fakeArchive: &fakeArchive{}, attempts: map[int64]account.Attempt{}}, noCollections{}}, Config{Logger: quiet})
+	if s.collections == nil {
+		t.Fatal("the server serves no collections")
+	}
 	routes := s.echo.Routes()
 	if len(routes) < 20 {
 		t.Fatalf("the route table has %d routes: is it built?", len(routes))

@@ -58,6 +58,9 @@ func (s *Server) routes() {
 	if s.players != nil {
 		s.playerRoutes(get)
 	}
+	if s.collections != nil {
+		s.collectionRoutes(get) // collections.go
+	}
 
 	// A static path that is also a value of a parameter route
 	// (/api/puzzles/:id) would fall through to it for the methods it does

@@ -187,7 +187,9 @@ type Server struct {
 	csrf    csrfSigner
 	dailies *daily.Keeper // chooses the coming days' puzzles of the day (Serve)
 	players Players       // nil: the archive keeps no players (players.go)
-	signer  account.Signer
+	// collections is nil when the archive keeps none (collections.go).
+	collections Collections
+	signer      account.Signer
 }
 
 // New returns a server over archive with its middleware and routes in place.
@@ -222,6 +224,7 @@ func New(archive Archive, cfg Config) *Server {
 		signer:  account.NewSigner(cfg.CSRFSecret),
 	}
 	s.players, _ = archive.(Players)
+	s.collections, _ = archive.(Collections)
 	if s.log == nil {
 		s.log = slog.Default()
 	}
