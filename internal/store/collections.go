@@ -8,6 +8,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"iter"
 	"strconv"
 	"strings"
 	"time"
@@ -197,6 +198,11 @@ func (db *DB) linkGivens(tx *sql.Tx, id int64, ps []sudoku.Puzzle) error {
 
 // AddPartsTo is AddParts that also files every puzzle of the parts, new or
 // archived already, under the collection id, in the same transaction.
-func (db *DB) AddPartsTo(ctx context.Context, id int64, parts func(yield func([]sudoku.Puzzle) bool)) (duplicates, equivalents int, err error) {
+func (db *DB) AddPartsTo(ctx context.Context, id int64, parts iter.Seq[[]sudoku.Puzzle]) (duplicates, equivalents int, err error) {
 	return db.addParts(ctx, id, parts)
 }
+
+// AddPartsTo makes the store an import's bulk.CollectionAdder.
+var _ interface {
+	AddPartsTo(context.Context, int64, iter.Seq[[]sudoku.Puzzle]) (int, int, error)
+} = (*DB)(nil)
