@@ -63,26 +63,7 @@ func TestBackupWhileServing(t *testing.T) {
 	src := newPuzzleSource(t)
 	tl := newTally()
 	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	for c := range 4 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			client := &http.Client{Timeout: 20 * time.Second}
-			for i := 0; ctx.Err() == nil; i++ {
-				p, _ := tl.pick(uint64(i * (c + 3)))
-				if p == "" || i%3 != 0 {
-					p = src.next()
-				}
-				res, err := submit(context.Background(), client, s.url, p)
-				if err != nil || (res.status != http.StatusCreated && res.status != http.StatusOK) {
-					t.Errorf("submit: %v, %+v", err, res)
-					return
-				}
-				tl.ack(p, res.id)
-			}
-		}()
-	}
+	wg := startSubmitters(t, ctx, s.url, src, tl, 4)
 	for {
 		if n, _ := tl.total(); n >= 200 {
 			break
@@ -90,23 +71,14 @@ func TestBackupWhileServing(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 
-	snapshot := func() map[string]int64 {
-		tl.mu.Lock()
-		defer tl.mu.Unlock()
-		m := make(map[string]int64, len(tl.acked))
-		for p, n := range tl.acked {
-			m[p] = n
-		}
-		return m
-	}
-	before := snapshot()
+	before := tl.snapshot()
 	out := filepath.Join(dir, "copy.db")
 	var stdout strings.Builder
 	if err := run(context.Background(), []string{"backup", "--db", dbPath, out}, func(string) string { return "" },
 		strings.NewReader(""), &stdout, os.Stderr); err != nil {
 		t.Fatal(err)
 	}
-	during := snapshot()
+	during := tl.snapshot()
 	// Writes go on after the backup: wait for some new puzzles.
 	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
 		if n, _ := tl.total(); n >= len(during)+10 {
@@ -122,7 +94,62 @@ func TestBackupWhileServing(t *testing.T) {
 	if !strings.HasPrefix(stdout.String(), "backed up "+dbPath+" to "+out) {
 		t.Errorf("output %q", stdout.String())
 	}
+	n := checkBackupCopy(t, out, dbPath, before, during)
 
+	// Restore: the copy serves.
+	s = startServe(t, out)
+	var page struct {
+		Total int64 `json:"total"`
+	}
+	if res := call(t, "GET", s.url+"/api/puzzles", "", &page); res.StatusCode != http.StatusOK || page.Total != int64(n) {
+		t.Errorf("serving the copy: status %d, total %d, want %d", res.StatusCode, page.Total, n)
+	}
+	s.stop()
+}
+
+// startSubmitters starts n clients that submit to the server at base until
+// ctx ends, a third of them repeats of acknowledged puzzles, and count
+// every acknowledgement in tl. Wait on the group returned.
+func startSubmitters(t *testing.T, ctx context.Context, base string, src *puzzleSource, tl *tally, n int) *sync.WaitGroup {
+	var wg sync.WaitGroup
+	for c := range n {
+		wg.Go(func() {
+			client := &http.Client{Timeout: 20 * time.Second}
+			for i := 0; ctx.Err() == nil; i++ {
+				p, _ := tl.pick(uint64(i * (c + 3)))
+				if p == "" || i%3 != 0 {
+					p = src.next()
+				}
+				res, err := submit(context.Background(), client, base, p)
+				if err != nil || (res.status != http.StatusCreated && res.status != http.StatusOK) {
+					t.Errorf("submit: %v, %+v", err, res)
+					return
+				}
+				tl.ack(p, res.id)
+			}
+		})
+	}
+	return &wg
+}
+
+// snapshot copies the acknowledged submissions per puzzle.
+func (t *tally) snapshot() map[string]int64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	m := make(map[string]int64, len(t.acked))
+	for p, n := range t.acked {
+		m[p] = n
+	}
+	return m
+}
+
+// checkBackupCopy checks the backup at out against the live database at
+// dbPath, written to since: integrity ok, a snapshot (ids 1..n, each row
+// identical to the live one but for a submission count that may have grown
+// since), every submission acknowledged before the backup began in it and
+// none acknowledged after its end. It returns the copy's rows.
+func checkBackupCopy(t *testing.T, out, dbPath string, before, during map[string]int64) int {
+	t.Helper()
 	inspect(t, out)
 	cp, live := openRaw(t, out), openRaw(t, dbPath)
 	copyRows, liveRows := allRows(t, cp), allRows(t, live)
@@ -155,16 +182,7 @@ func TestBackupWhileServing(t *testing.T) {
 		}
 	}
 	t.Logf("copy: %d puzzles (%d acknowledged before the backup began, %d live at the end)", len(copyRows), len(before), len(liveRows))
-
-	// Restore: the copy serves.
-	s = startServe(t, out)
-	var page struct {
-		Total int64 `json:"total"`
-	}
-	if res := call(t, "GET", s.url+"/api/puzzles", "", &page); res.StatusCode != http.StatusOK || page.Total != int64(len(copyRows)) {
-		t.Errorf("serving the copy: status %d, total %d, want %d", res.StatusCode, page.Total, len(copyRows))
-	}
-	s.stop()
+	return len(copyRows)
 }
 
 func TestBackupErrors(t *testing.T) {

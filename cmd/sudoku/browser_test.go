@@ -254,323 +254,357 @@ func colorScheme(scheme string) chromedp.Action[chromedp.Void] {
 	})
 }
 
-// browserSuite runs the browser steps against the server at base.
+// browserSuite runs the browser steps against the server at base, in
+// order (later steps read what earlier ones archived).
 func browserSuite(t *testing.T, ctx context.Context, base string) {
 	shots := screenshotDir(t)
+	for _, step := range []struct {
+		name string
+		run  func(t *testing.T, ctx context.Context, base, shots string)
+	}{
+		{"type a puzzle cell by cell and read the solution", browserTypePuzzle},
+		{"paste a puzzle into one cell", browserPaste},
+		{"keyboard: arrows move, Backspace clears", browserKeyboard},
+		{"a conflicting puzzle comes back with the cells marked", browserConflict},
+		{"sort the history by backtracks", browserSortHistory},
+		{"replay the search of a hard puzzle", replaySuite},
+		{"stats and the band filter", browserStatsBands},
+		{"without JavaScript the paste box still submits", browserNoJS},
+		{"phone and dark mode", browserPhoneDark},
+		{"import a file from the submit page, then download the history", browserImport},
+	} {
+		t.Run(step.name, func(t *testing.T) { step.run(t, ctx, base, shots) })
+	}
+}
 
-	t.Run("type a puzzle cell by cell and read the solution", func(t *testing.T) {
-		chromeStep(t, ctx, "open the submit page",
+// browserTypePuzzle: types a puzzle cell by cell, submits it and reads the
+// solution off the puzzle page.
+func browserTypePuzzle(t *testing.T, ctx context.Context, base, shots string) {
+	chromeStep(t, ctx, "open the submit page",
+		chromedp.Navigate(base+"/"),
+		chromedp.WaitVisible(tidSel("cell-0")),
+	)
+	if cls := chromeJS[string](t, ctx, `document.documentElement.className`); cls != "js" {
+		t.Fatalf("html class %q: app.js did not run", cls)
+	}
+	for i := range 81 {
+		if bEasy[i] == '.' {
+			continue
+		}
+		chromeStep(t, ctx, fmt.Sprintf("type %c into cell %d", bEasy[i], i),
+			chromedp.SendKeys(tidSel("cell-"+strconv.Itoa(i)), bEasy[i:i+1]))
+	}
+	if got := gridValues(t, ctx); got != bEasy {
+		t.Fatalf("grid reads\n%s\nwant\n%s", got, bEasy)
+	}
+	text := chromeValue(t, ctx, "read the paste box", chromedp.Value(tidSel("paste-box")))
+	if strings.ReplaceAll(text, "\n", "") != bEasy {
+		t.Fatalf("paste box not kept in step with the grid: %q", text)
+	}
+	screenshot(t, ctx, shots, "1-submit-typed")
+	chromeStep(t, ctx, "submit",
+		chromedp.Click(tidSel("submit")),
+		chromedp.WaitVisible(tidSel("board")),
+	)
+	loc := chromeValue(t, ctx, "location", chromedp.Location())
+	if !strings.Contains(loc, "/puzzles/") || !strings.HasSuffix(loc, "?new=1") {
+		t.Errorf("landed on %s", loc)
+	}
+	cells := chromeJS[string](t, ctx, `Array.from(document.querySelectorAll("[data-testid=board] td")).map(td => td.textContent.trim()).join("")`)
+	if cells != bEasySolution {
+		t.Errorf("board shows\n%s\nwant\n%s", cells, bEasySolution)
+	}
+	givens := chromeJS[int](t, ctx, `document.querySelectorAll("[data-testid=board] td.given").length`)
+	if want := 81 - strings.Count(bEasy, "."); givens != want {
+		t.Errorf("%d givens marked, want %d", givens, want)
+	}
+	screenshot(t, ctx, shots, "2-puzzle")
+}
+
+// browserPaste: pastes a one-line puzzle and a drawn grid into single cells
+// and checks the whole grid.
+func browserPaste(t *testing.T, ctx context.Context, base, shots string) {
+	chromeStep(t, ctx, "open the submit page", chromedp.Navigate(base+"/"), chromedp.WaitVisible(tidSel("cell-40")))
+	paste := func(cell int, text string) {
+		b, _ := json.Marshal(text)
+		chromeJS[bool](t, ctx, fmt.Sprintf(`(() => {
+			const dt = new DataTransfer();
+			dt.setData("text/plain", %s);
+			const el = document.querySelector('[data-testid="cell-%d"]');
+			el.focus();
+			return el.dispatchEvent(new ClipboardEvent("paste", {clipboardData: dt, bubbles: true, cancelable: true}));
+		})()`, b, cell))
+	}
+	paste(40, bOther)
+	if got := gridValues(t, ctx); got != bOther {
+		t.Errorf("after pasting one line into cell 40 the grid reads\n%s\nwant\n%s", got, bOther)
+	}
+	// A drawn grid with separators, as people copy it from a web page.
+	var drawn strings.Builder
+	for r := range 9 {
+		if r == 3 || r == 6 {
+			drawn.WriteString("------+-------+------\n")
+		}
+		for c := range 9 {
+			if c == 3 || c == 6 {
+				drawn.WriteString("| ")
+			}
+			drawn.WriteString(strings.ReplaceAll(bEasy[r*9+c:r*9+c+1], ".", "0") + " ")
+		}
+		drawn.WriteString("\n")
+	}
+	paste(80, drawn.String())
+	if got := gridValues(t, ctx); got != bEasy {
+		t.Errorf("after pasting a drawn grid into cell 80 the grid reads\n%s\nwant\n%s", got, bEasy)
+	}
+	if got := chromeValue(t, ctx, "status", chromedp.Text(tidSel("grid-status"))); !strings.Contains(got, "whole puzzle") {
+		t.Errorf("status line %q", got)
+	}
+	screenshot(t, ctx, shots, "3-submit-pasted")
+}
+
+// browserKeyboard: the arrow keys move, Backspace clears, and the grid has
+// one tab stop.
+func browserKeyboard(t *testing.T, ctx context.Context, base, shots string) {
+	chromeStep(t, ctx, "open the submit page", chromedp.Navigate(base+"/"), chromedp.WaitVisible(tidSel("cell-0")))
+	chromeStep(t, ctx, "type and move",
+		chromedp.SendKeys(tidSel("cell-0"), "12"),                       // 1 in cell 0, 2 in cell 1
+		chromedp.SendKeys(tidSel("cell-2"), kb.ArrowDown+"3"),           // cell 2, down to 11, 3 there (focus moves to 12)
+		chromedp.SendKeys(tidSel("cell-12"), kb.ArrowLeft+kb.Backspace), // left to 11, Backspace clears it
+	)
+	if got := gridValues(t, ctx)[:12]; got != "12.........." {
+		t.Errorf("first cells %q, want 12 then blanks", got)
+	}
+	focused := chromeJS[string](t, ctx, `document.activeElement.dataset.cell`)
+	if focused != "11" {
+		t.Errorf("focus on cell %s, want 11", focused)
+	}
+	tabStops := chromeJS[int](t, ctx, `document.querySelectorAll('[data-grid-editor] input:not([tabindex="-1"])').length`)
+	if tabStops != 1 {
+		t.Errorf("%d tab stops in the grid, want 1 (roving tabindex)", tabStops)
+	}
+}
+
+// browserConflict: two 7s in a column are marked at once, and again by
+// the server with its message, the input kept.
+func browserConflict(t *testing.T, ctx context.Context, base, shots string) {
+	chromeStep(t, ctx, "open the submit page", chromedp.Navigate(base+"/"), chromedp.WaitVisible(tidSel("cell-0")))
+	chromeStep(t, ctx, "type two 7s in column 1",
+		chromedp.SendKeys(tidSel("cell-0"), "7"),
+		chromedp.SendKeys(tidSel("cell-27"), "7"),
+		chromedp.SendKeys(tidSel("cell-40"), "5"),
+	)
+	// The grid marks the clash at once ...
+	live := chromeJS[[]string](t, ctx, `Array.from(document.querySelectorAll("[data-grid-editor] td.conflict input")).map(i => i.dataset.cell)`)
+	if !slices.Equal(live, []string{"0", "27"}) {
+		t.Errorf("live marks on %v, want [0 27]", live)
+	}
+	// ... and the server says so too.
+	chromeStep(t, ctx, "submit",
+		chromedp.Click(tidSel("submit")),
+		chromedp.WaitVisible(tidSel("form-error")),
+	)
+	msg := chromeValue(t, ctx, "error message", chromedp.Text(tidSel("form-error-message")))
+	if !strings.Contains(msg, "Column 1 has two 7s") {
+		t.Errorf("message %q", msg)
+	}
+	marked := chromeJS[[]string](t, ctx, `Array.from(document.querySelectorAll("[data-grid-editor] td.conflict input")).map(i => i.dataset.cell)`)
+	if !slices.Equal(marked, []string{"0", "27"}) {
+		t.Errorf("server marked %v, want [0 27]", marked)
+	}
+	if got := gridValues(t, ctx); got[0] != '7' || got[27] != '7' || got[40] != '5' {
+		t.Errorf("input not kept: %s", got)
+	}
+	screenshot(t, ctx, shots, "4-submit-conflict")
+}
+
+// browserSortHistory: archives the five examples through the form and sorts
+// the history by backtracks both ways, the order kept in the URL.
+func browserSortHistory(t *testing.T, ctx context.Context, base, shots string) {
+	// Archive the examples, easy to extreme, through the form.
+	for i := 1; i <= 5; i++ {
+		chromeStep(t, ctx, fmt.Sprintf("submit example %d", i),
 			chromedp.Navigate(base+"/"),
 			chromedp.WaitVisible(tidSel("cell-0")),
-		)
-		if cls := chromeJS[string](t, ctx, `document.documentElement.className`); cls != "js" {
-			t.Fatalf("html class %q: app.js did not run", cls)
-		}
-		for i := range 81 {
-			if bEasy[i] == '.' {
-				continue
-			}
-			chromeStep(t, ctx, fmt.Sprintf("type %c into cell %d", bEasy[i], i),
-				chromedp.SendKeys(tidSel("cell-"+strconv.Itoa(i)), bEasy[i:i+1]))
-		}
-		if got := gridValues(t, ctx); got != bEasy {
-			t.Fatalf("grid reads\n%s\nwant\n%s", got, bEasy)
-		}
-		text := chromeValue(t, ctx, "read the paste box", chromedp.Value(tidSel("paste-box")))
-		if strings.ReplaceAll(text, "\n", "") != bEasy {
-			t.Fatalf("paste box not kept in step with the grid: %q", text)
-		}
-		screenshot(t, ctx, shots, "1-submit-typed")
-		chromeStep(t, ctx, "submit",
+			chromedp.Click(tidSel("example-"+strconv.Itoa(i))),
 			chromedp.Click(tidSel("submit")),
 			chromedp.WaitVisible(tidSel("board")),
 		)
-		loc := chromeValue(t, ctx, "location", chromedp.Location())
-		if !strings.Contains(loc, "/puzzles/") || !strings.HasSuffix(loc, "?new=1") {
-			t.Errorf("landed on %s", loc)
-		}
-		cells := chromeJS[string](t, ctx, `Array.from(document.querySelectorAll("[data-testid=board] td")).map(td => td.textContent.trim()).join("")`)
-		if cells != bEasySolution {
-			t.Errorf("board shows\n%s\nwant\n%s", cells, bEasySolution)
-		}
-		givens := chromeJS[int](t, ctx, `document.querySelectorAll("[data-testid=board] td.given").length`)
-		if want := 81 - strings.Count(bEasy, "."); givens != want {
-			t.Errorf("%d givens marked, want %d", givens, want)
-		}
-		screenshot(t, ctx, shots, "2-puzzle")
-	})
-
-	t.Run("paste a puzzle into one cell", func(t *testing.T) {
-		chromeStep(t, ctx, "open the submit page", chromedp.Navigate(base+"/"), chromedp.WaitVisible(tidSel("cell-40")))
-		paste := func(cell int, text string) {
-			b, _ := json.Marshal(text)
-			chromeJS[bool](t, ctx, fmt.Sprintf(`(() => {
-				const dt = new DataTransfer();
-				dt.setData("text/plain", %s);
-				const el = document.querySelector('[data-testid="cell-%d"]');
-				el.focus();
-				return el.dispatchEvent(new ClipboardEvent("paste", {clipboardData: dt, bubbles: true, cancelable: true}));
-			})()`, b, cell))
-		}
-		paste(40, bOther)
-		if got := gridValues(t, ctx); got != bOther {
-			t.Errorf("after pasting one line into cell 40 the grid reads\n%s\nwant\n%s", got, bOther)
-		}
-		// A drawn grid with separators, as people copy it from a web page.
-		var drawn strings.Builder
-		for r := range 9 {
-			if r == 3 || r == 6 {
-				drawn.WriteString("------+-------+------\n")
+	}
+	chromeStep(t, ctx, "open the history",
+		chromedp.Navigate(base+"/puzzles"),
+		chromedp.WaitVisible(tidSel("history-table")),
+	)
+	read := func() []int64 {
+		raw := chromeJS[[]string](t, ctx, `Array.from(document.querySelectorAll('[data-testid="col-backtracks"]')).map(td => td.textContent.replace(/,/g, ""))`)
+		var out []int64
+		for _, s := range raw {
+			n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+			if err != nil {
+				t.Fatalf("backtracks cell %q: %v", s, err)
 			}
-			for c := range 9 {
-				if c == 3 || c == 6 {
-					drawn.WriteString("| ")
-				}
-				drawn.WriteString(strings.ReplaceAll(bEasy[r*9+c:r*9+c+1], ".", "0") + " ")
-			}
-			drawn.WriteString("\n")
+			out = append(out, n)
 		}
-		paste(80, drawn.String())
-		if got := gridValues(t, ctx); got != bEasy {
-			t.Errorf("after pasting a drawn grid into cell 80 the grid reads\n%s\nwant\n%s", got, bEasy)
-		}
-		if got := chromeValue(t, ctx, "status", chromedp.Text(tidSel("grid-status"))); !strings.Contains(got, "whole puzzle") {
-			t.Errorf("status line %q", got)
-		}
-		screenshot(t, ctx, shots, "3-submit-pasted")
-	})
+		return out
+	}
+	chromeStep(t, ctx, "sort by backtracks", chromedp.Click(tidSel("sort-backtracks")), chromedp.WaitVisible(chromedp.CSS(`th[data-testid="th-backtracks"][aria-sort="descending"]`)))
+	desc := read()
+	if len(desc) < 5 || !slices.IsSortedFunc(desc, func(a, b int64) int { return int(b - a) }) {
+		t.Errorf("descending: %v", desc)
+	}
+	screenshot(t, ctx, shots, "5-history-backtracks-desc")
+	chromeStep(t, ctx, "flip the order", chromedp.Click(tidSel("sort-backtracks")), chromedp.WaitVisible(chromedp.CSS(`th[data-testid="th-backtracks"][aria-sort="ascending"]`)))
+	asc := read()
+	if !slices.IsSorted(asc) || len(asc) != len(desc) {
+		t.Errorf("ascending: %v", asc)
+	}
+	loc := chromeValue(t, ctx, "location", chromedp.Location())
+	if !strings.Contains(loc, "sort=backtracks") || !strings.Contains(loc, "order=asc") {
+		t.Errorf("sort state not in the URL: %s", loc)
+	}
+}
 
-	t.Run("keyboard: arrows move, Backspace clears", func(t *testing.T) {
-		chromeStep(t, ctx, "open the submit page", chromedp.Navigate(base+"/"), chromedp.WaitVisible(tidSel("cell-0")))
-		chromeStep(t, ctx, "type and move",
-			chromedp.SendKeys(tidSel("cell-0"), "12"),                       // 1 in cell 0, 2 in cell 1
-			chromedp.SendKeys(tidSel("cell-2"), kb.ArrowDown+"3"),           // cell 2, down to 11, 3 there (focus moves to 12)
-			chromedp.SendKeys(tidSel("cell-12"), kb.ArrowLeft+kb.Backspace), // left to 11, Backspace clears it
-		)
-		if got := gridValues(t, ctx)[:12]; got != "12.........." {
-			t.Errorf("first cells %q, want 12 then blanks", got)
+// browserStatsBands: the stats page, light and dark, and its extreme band's
+// link to the history filtered by band.
+func browserStatsBands(t *testing.T, ctx context.Context, base, shots string) {
+	chromeStep(t, ctx, "open the stats", chromedp.Navigate(base+"/stats"), chromedp.WaitVisible(tidSel("chart-backtracks")))
+	screenshot(t, ctx, shots, "11-stats")
+	chromeStep(t, ctx, "dark", colorScheme("dark"), chromedp.Reload(), chromedp.WaitVisible(tidSel("chart-backtracks")))
+	screenshot(t, ctx, shots, "12-stats-dark")
+	chromeStep(t, ctx, "light again", colorScheme("light"))
+	chromeStep(t, ctx, "follow the extreme band", chromedp.Click(chromedp.CSS(`[data-testid="band-extreme"] a`)), chromedp.WaitVisible(tidSel("history-table")))
+	bands := chromeJS[[]string](t, ctx, `Array.from(document.querySelectorAll('[data-testid="col-band"] [data-band]')).map(b => b.dataset.band)`)
+	if len(bands) == 0 {
+		t.Fatal("no puzzle listed in the extreme band")
+	}
+	for _, b := range bands {
+		if b != "extreme" {
+			t.Errorf("band filter extreme lists a %s puzzle", b)
 		}
-		focused := chromeJS[string](t, ctx, `document.activeElement.dataset.cell`)
-		if focused != "11" {
-			t.Errorf("focus on cell %s, want 11", focused)
-		}
-		tabStops := chromeJS[int](t, ctx, `document.querySelectorAll('[data-grid-editor] input:not([tabindex="-1"])').length`)
-		if tabStops != 1 {
-			t.Errorf("%d tab stops in the grid, want 1 (roving tabindex)", tabStops)
-		}
-	})
+	}
+	if v := chromeJS[string](t, ctx, `document.querySelector('[data-testid="band-filter"]').value`); v != "extreme" {
+		t.Errorf("band select shows %q", v)
+	}
+	screenshot(t, ctx, shots, "13-history-extreme")
+}
 
-	t.Run("a conflicting puzzle comes back with the cells marked", func(t *testing.T) {
-		chromeStep(t, ctx, "open the submit page", chromedp.Navigate(base+"/"), chromedp.WaitVisible(tidSel("cell-0")))
-		chromeStep(t, ctx, "type two 7s in column 1",
-			chromedp.SendKeys(tidSel("cell-0"), "7"),
-			chromedp.SendKeys(tidSel("cell-27"), "7"),
-			chromedp.SendKeys(tidSel("cell-40"), "5"),
-		)
-		// The grid marks the clash at once ...
-		live := chromeJS[[]string](t, ctx, `Array.from(document.querySelectorAll("[data-grid-editor] td.conflict input")).map(i => i.dataset.cell)`)
-		if !slices.Equal(live, []string{"0", "27"}) {
-			t.Errorf("live marks on %v, want [0 27]", live)
-		}
-		// ... and the server says so too.
-		chromeStep(t, ctx, "submit",
-			chromedp.Click(tidSel("submit")),
-			chromedp.WaitVisible(tidSel("form-error")),
-		)
-		msg := chromeValue(t, ctx, "error message", chromedp.Text(tidSel("form-error-message")))
-		if !strings.Contains(msg, "Column 1 has two 7s") {
-			t.Errorf("message %q", msg)
-		}
-		marked := chromeJS[[]string](t, ctx, `Array.from(document.querySelectorAll("[data-grid-editor] td.conflict input")).map(i => i.dataset.cell)`)
-		if !slices.Equal(marked, []string{"0", "27"}) {
-			t.Errorf("server marked %v, want [0 27]", marked)
-		}
-		if got := gridValues(t, ctx); got[0] != '7' || got[27] != '7' || got[40] != '5' {
-			t.Errorf("input not kept: %s", got)
-		}
-		screenshot(t, ctx, shots, "4-submit-conflict")
-	})
+// browserNoJS: with scripts off the paste box still submits.
+func browserNoJS(t *testing.T, ctx context.Context, base, shots string) {
+	tab := ctx
+	chromeStep(t, tab, "open the submit page with scripts off",
+		scripts(false),
+		chromedp.Navigate(base+"/?example=3"),
+		chromedp.WaitVisible(tidSel("paste-box")),
+	)
+	// Page scripts are off, so nothing is evaluated in the page: the
+	// hint shown only without JavaScript proves they did not run.
+	defer chromeStep(t, tab, "turn scripts back on", scripts(true))
+	chromeStep(t, tab, "see the no-JavaScript hint", chromedp.WaitVisible(chromedp.CSS(".hint.no-js-only")))
+	screenshot(t, tab, shots, "6-submit-no-js")
+	chromeStep(t, tab, "submit the example from the paste box",
+		chromedp.Click(tidSel("submit")),
+		chromedp.WaitVisible(tidSel("board")),
+	)
+	if got := chromeValue(t, tab, "puzzle string", chromedp.AttributeValue(tidSel("puzzle-string"), "value")); got.Value != bHard {
+		t.Errorf("puzzle page shows %q, want example 3", got.Value)
+	}
+}
 
-	t.Run("sort the history by backtracks", func(t *testing.T) {
-		// Archive the examples, easy to extreme, through the form.
-		for i := 1; i <= 5; i++ {
-			chromeStep(t, ctx, fmt.Sprintf("submit example %d", i),
-				chromedp.Navigate(base+"/"),
-				chromedp.WaitVisible(tidSel("cell-0")),
-				chromedp.Click(tidSel("example-"+strconv.Itoa(i))),
-				chromedp.Click(tidSel("submit")),
-				chromedp.WaitVisible(tidSel("board")),
-			)
-		}
-		chromeStep(t, ctx, "open the history",
-			chromedp.Navigate(base+"/puzzles"),
-			chromedp.WaitVisible(tidSel("history-table")),
-		)
-		read := func() []int64 {
-			raw := chromeJS[[]string](t, ctx, `Array.from(document.querySelectorAll('[data-testid="col-backtracks"]')).map(td => td.textContent.replace(/,/g, ""))`)
-			var out []int64
-			for _, s := range raw {
-				n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-				if err != nil {
-					t.Fatalf("backtracks cell %q: %v", s, err)
-				}
-				out = append(out, n)
-			}
-			return out
-		}
-		chromeStep(t, ctx, "sort by backtracks", chromedp.Click(tidSel("sort-backtracks")), chromedp.WaitVisible(chromedp.CSS(`th[data-testid="th-backtracks"][aria-sort="descending"]`)))
-		desc := read()
-		if len(desc) < 5 || !slices.IsSortedFunc(desc, func(a, b int64) int { return int(b - a) }) {
-			t.Errorf("descending: %v", desc)
-		}
-		screenshot(t, ctx, shots, "5-history-backtracks-desc")
-		chromeStep(t, ctx, "flip the order", chromedp.Click(tidSel("sort-backtracks")), chromedp.WaitVisible(chromedp.CSS(`th[data-testid="th-backtracks"][aria-sort="ascending"]`)))
-		asc := read()
-		if !slices.IsSorted(asc) || len(asc) != len(desc) {
-			t.Errorf("ascending: %v", asc)
-		}
-		loc := chromeValue(t, ctx, "location", chromedp.Location())
-		if !strings.Contains(loc, "sort=backtracks") || !strings.Contains(loc, "order=asc") {
-			t.Errorf("sort state not in the URL: %s", loc)
-		}
-	})
+// browserPhoneDark: the submit page does not scroll sideways on a phone in dark
+// mode; the history and a puzzle page are shot there too.
+func browserPhoneDark(t *testing.T, ctx context.Context, base, shots string) {
+	chromeStep(t, ctx, "phone, dark",
+		chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile),
+		colorScheme("dark"),
+		chromedp.Navigate(base+"/"),
+		chromedp.WaitVisible(tidSel("cell-0")),
+	)
+	overflow := chromeJS[bool](t, ctx, `document.documentElement.scrollWidth > window.innerWidth`)
+	if overflow {
+		t.Error("the submit page scrolls sideways on a phone")
+	}
+	screenshotViewport(t, ctx, shots, "7-phone-dark-submit")
+	chromeStep(t, ctx, "history on a phone", chromedp.Navigate(base+"/puzzles"), chromedp.WaitVisible(tidSel("history-table")))
+	screenshotViewport(t, ctx, shots, "8-phone-dark-history")
+	chromeStep(t, ctx, "a puzzle on a phone", chromedp.Navigate(base+"/puzzles/1"), chromedp.WaitVisible(tidSel("play-board")))
+	screenshotViewport(t, ctx, shots, "9-phone-dark-puzzle")
+}
 
-	t.Run("replay the search of a hard puzzle", func(t *testing.T) { replaySuite(t, ctx, base, shots) })
+// browserImport: uploads a file from the submit page (its summary and
+// rejected lines, on a desktop and a phone), a file too large, and
+// downloads the history as CSV.
+func browserImport(t *testing.T, ctx context.Context, base, shots string) {
+	chromeStep(t, ctx, "desktop, light", chromedp.EmulateReset(), chromedp.EmulateViewport(1280, 900), colorScheme("light"))
+	// Two 17-clue puzzles no other step archives, the first again with
+	// 0 blanks (a duplicate), a line of markup and clashing givens.
+	a := ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7..."
+	b := ".................1.....2.3......3.2...4....5...6.1.....3......6.7..8...952.7....."
+	file := filepath.Join(t.TempDir(), "collection.txt")
+	text := "# two 17-clue puzzles\n" + a + "\n" + b + " rated 9.1\n" + strings.ReplaceAll(a, ".", "0") + "\n" +
+		"<b>not a puzzle</b>\n" + "11" + a[2:] + "\n"
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	chromeStep(t, ctx, "upload the file",
+		chromedp.Navigate(base+"/"),
+		chromedp.WaitVisible(tidSel("upload-file")),
+		chromedp.SetUploadFiles(tidSel("upload-file"), []string{file}),
+		chromedp.Click(tidSel("upload-submit")),
+		chromedp.WaitVisible(tidSel("import-summary")),
+	)
+	summary := chromeValue(t, ctx, "summary", chromedp.Text(tidSel("import-summary")))
+	if got := strings.Join(strings.Fields(summary), " "); got != "Imported 2, duplicates 1, rejected 2" {
+		t.Errorf("summary %q", got)
+	}
+	rows := chromeJS[[]string](t, ctx, `Array.from(document.querySelectorAll('[data-testid="reject-row"]')).map(r => r.querySelector('[data-testid="reject-line"]').textContent + " " + r.querySelector('[data-testid="reject-text"]').textContent)`)
+	if want := []string{"5 <b>not a puzzle</b>", "6 11" + a[2:]}; !slices.Equal(rows, want) {
+		t.Errorf("rejected rows %q, want %q", rows, want)
+	}
+	screenshot(t, ctx, shots, "10-import-results")
+	// The pause lets the colour transitions finish before the shot.
+	chromeStep(t, ctx, "dark", colorScheme("dark"), chromedp.Sleep(300*time.Millisecond))
+	screenshot(t, ctx, shots, "11-import-results-dark")
+	chromeStep(t, ctx, "phone, dark", chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile), chromedp.Sleep(300*time.Millisecond))
+	if chromeJS[bool](t, ctx, `document.documentElement.scrollWidth > window.innerWidth`) {
+		t.Error("the import results scroll sideways on a phone")
+	}
+	screenshot(t, ctx, shots, "12-phone-dark-import-results")
+	chromeStep(t, ctx, "desktop, light again", chromedp.EmulateReset(), chromedp.EmulateViewport(1280, 900), colorScheme("light"))
 
-	t.Run("stats and the band filter", func(t *testing.T) {
-		chromeStep(t, ctx, "open the stats", chromedp.Navigate(base+"/stats"), chromedp.WaitVisible(tidSel("chart-backtracks")))
-		screenshot(t, ctx, shots, "11-stats")
-		chromeStep(t, ctx, "dark", colorScheme("dark"), chromedp.Reload(), chromedp.WaitVisible(tidSel("chart-backtracks")))
-		screenshot(t, ctx, shots, "12-stats-dark")
-		chromeStep(t, ctx, "light again", colorScheme("light"))
-		chromeStep(t, ctx, "follow the extreme band", chromedp.Click(chromedp.CSS(`[data-testid="band-extreme"] a`)), chromedp.WaitVisible(tidSel("history-table")))
-		bands := chromeJS[[]string](t, ctx, `Array.from(document.querySelectorAll('[data-testid="col-band"] [data-band]')).map(b => b.dataset.band)`)
-		if len(bands) == 0 {
-			t.Fatal("no puzzle listed in the extreme band")
-		}
-		for _, b := range bands {
-			if b != "extreme" {
-				t.Errorf("band filter extreme lists a %s puzzle", b)
-			}
-		}
-		if v := chromeJS[string](t, ctx, `document.querySelector('[data-testid="band-filter"]').value`); v != "extreme" {
-			t.Errorf("band select shows %q", v)
-		}
-		screenshot(t, ctx, shots, "13-history-extreme")
-	})
+	// A file past 1 MiB comes back as the form and the reason, not as
+	// a connection reset.
+	big := filepath.Join(t.TempDir(), "big.txt")
+	if err := os.WriteFile(big, bytes.Repeat([]byte(a+"\n"), 3<<20/82), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	chromeStep(t, ctx, "upload a 3 MiB file",
+		chromedp.SetUploadFiles(tidSel("upload-file"), []string{big}),
+		chromedp.Click(tidSel("upload-submit")),
+		chromedp.WaitVisible(tidSel("upload-error-message")),
+	)
+	if msg := chromeValue(t, ctx, "error", chromedp.Text(tidSel("upload-error-message"))); !strings.Contains(msg, "larger than 1 MiB") {
+		t.Errorf("error %q", msg)
+	}
+	screenshotViewport(t, ctx, shots, "13-import-too-large")
 
-	t.Run("without JavaScript the paste box still submits", func(t *testing.T) {
-		tab := ctx
-		chromeStep(t, tab, "open the submit page with scripts off",
-			scripts(false),
-			chromedp.Navigate(base+"/?example=3"),
-			chromedp.WaitVisible(tidSel("paste-box")),
-		)
-		// Page scripts are off, so nothing is evaluated in the page: the
-		// hint shown only without JavaScript proves they did not run.
-		defer chromeStep(t, tab, "turn scripts back on", scripts(true))
-		chromeStep(t, tab, "see the no-JavaScript hint", chromedp.WaitVisible(chromedp.CSS(".hint.no-js-only")))
-		screenshot(t, tab, shots, "6-submit-no-js")
-		chromeStep(t, tab, "submit the example from the paste box",
-			chromedp.Click(tidSel("submit")),
-			chromedp.WaitVisible(tidSel("board")),
-		)
-		if got := chromeValue(t, tab, "puzzle string", chromedp.AttributeValue(tidSel("puzzle-string"), "value")); got.Value != bHard {
-			t.Errorf("puzzle page shows %q, want example 3", got.Value)
-		}
-	})
-
-	t.Run("phone and dark mode", func(t *testing.T) {
-		chromeStep(t, ctx, "phone, dark",
-			chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile),
-			colorScheme("dark"),
-			chromedp.Navigate(base+"/"),
-			chromedp.WaitVisible(tidSel("cell-0")),
-		)
-		overflow := chromeJS[bool](t, ctx, `document.documentElement.scrollWidth > window.innerWidth`)
-		if overflow {
-			t.Error("the submit page scrolls sideways on a phone")
-		}
-		screenshotViewport(t, ctx, shots, "7-phone-dark-submit")
-		chromeStep(t, ctx, "history on a phone", chromedp.Navigate(base+"/puzzles"), chromedp.WaitVisible(tidSel("history-table")))
-		screenshotViewport(t, ctx, shots, "8-phone-dark-history")
-		chromeStep(t, ctx, "a puzzle on a phone", chromedp.Navigate(base+"/puzzles/1"), chromedp.WaitVisible(tidSel("play-board")))
-		screenshotViewport(t, ctx, shots, "9-phone-dark-puzzle")
-	})
-
-	t.Run("import a file from the submit page, then download the history", func(t *testing.T) {
-		chromeStep(t, ctx, "desktop, light", chromedp.EmulateReset(), chromedp.EmulateViewport(1280, 900), colorScheme("light"))
-		// Two 17-clue puzzles no other step archives, the first again with
-		// 0 blanks (a duplicate), a line of markup and clashing givens.
-		a := ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7..."
-		b := ".................1.....2.3......3.2...4....5...6.1.....3......6.7..8...952.7....."
-		file := filepath.Join(t.TempDir(), "collection.txt")
-		text := "# two 17-clue puzzles\n" + a + "\n" + b + " rated 9.1\n" + strings.ReplaceAll(a, ".", "0") + "\n" +
-			"<b>not a puzzle</b>\n" + "11" + a[2:] + "\n"
-		if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		chromeStep(t, ctx, "upload the file",
-			chromedp.Navigate(base+"/"),
-			chromedp.WaitVisible(tidSel("upload-file")),
-			chromedp.SetUploadFiles(tidSel("upload-file"), []string{file}),
-			chromedp.Click(tidSel("upload-submit")),
-			chromedp.WaitVisible(tidSel("import-summary")),
-		)
-		summary := chromeValue(t, ctx, "summary", chromedp.Text(tidSel("import-summary")))
-		if got := strings.Join(strings.Fields(summary), " "); got != "Imported 2, duplicates 1, rejected 2" {
-			t.Errorf("summary %q", got)
-		}
-		rows := chromeJS[[]string](t, ctx, `Array.from(document.querySelectorAll('[data-testid="reject-row"]')).map(r => r.querySelector('[data-testid="reject-line"]').textContent + " " + r.querySelector('[data-testid="reject-text"]').textContent)`)
-		if want := []string{"5 <b>not a puzzle</b>", "6 11" + a[2:]}; !slices.Equal(rows, want) {
-			t.Errorf("rejected rows %q, want %q", rows, want)
-		}
-		screenshot(t, ctx, shots, "10-import-results")
-		// The pause lets the colour transitions finish before the shot.
-		chromeStep(t, ctx, "dark", colorScheme("dark"), chromedp.Sleep(300*time.Millisecond))
-		screenshot(t, ctx, shots, "11-import-results-dark")
-		chromeStep(t, ctx, "phone, dark", chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile), chromedp.Sleep(300*time.Millisecond))
-		if chromeJS[bool](t, ctx, `document.documentElement.scrollWidth > window.innerWidth`) {
-			t.Error("the import results scroll sideways on a phone")
-		}
-		screenshot(t, ctx, shots, "12-phone-dark-import-results")
-		chromeStep(t, ctx, "desktop, light again", chromedp.EmulateReset(), chromedp.EmulateViewport(1280, 900), colorScheme("light"))
-
-		// A file past 1 MiB comes back as the form and the reason, not as
-		// a connection reset.
-		big := filepath.Join(t.TempDir(), "big.txt")
-		if err := os.WriteFile(big, bytes.Repeat([]byte(a+"\n"), 3<<20/82), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		chromeStep(t, ctx, "upload a 3 MiB file",
-			chromedp.SetUploadFiles(tidSel("upload-file"), []string{big}),
-			chromedp.Click(tidSel("upload-submit")),
-			chromedp.WaitVisible(tidSel("upload-error-message")),
-		)
-		if msg := chromeValue(t, ctx, "error", chromedp.Text(tidSel("upload-error-message"))); !strings.Contains(msg, "larger than 1 MiB") {
-			t.Errorf("error %q", msg)
-		}
-		screenshotViewport(t, ctx, shots, "13-import-too-large")
-
-		chromeStep(t, ctx, "open the history by clues, fewest first",
-			chromedp.Navigate(base+"/puzzles?sort=clues&order=asc"),
-			chromedp.WaitVisible(tidSel("downloads")),
-		)
-		href := chromeValue(t, ctx, "CSV link", chromedp.AttributeValue(tidSel("download-csv"), "href")).Value
-		if href != "/api/export?format=csv&order=asc&sort=clues" {
-			t.Fatalf("CSV link %q", href)
-		}
-		res, err := http.Get(base + href)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		csv, _ := io.ReadAll(res.Body)
-		// The fewest clues first: the two 17-clue puzzles lead.
-		lines := strings.Split(string(csv), "\n")
-		if res.StatusCode != http.StatusOK || len(lines) < 3 || !strings.HasPrefix(lines[0], "id,puzzle,") ||
-			!strings.Contains(lines[1], ",17,") || !strings.Contains(lines[2], ",17,") {
-			t.Errorf("CSV download: %d\n%.400s", res.StatusCode, csv)
-		}
-	})
+	chromeStep(t, ctx, "open the history by clues, fewest first",
+		chromedp.Navigate(base+"/puzzles?sort=clues&order=asc"),
+		chromedp.WaitVisible(tidSel("downloads")),
+	)
+	href := chromeValue(t, ctx, "CSV link", chromedp.AttributeValue(tidSel("download-csv"), "href")).Value
+	if href != "/api/export?format=csv&order=asc&sort=clues" {
+		t.Fatalf("CSV link %q", href)
+	}
+	res, err := http.Get(base + href)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	csv, _ := io.ReadAll(res.Body)
+	// The fewest clues first: the two 17-clue puzzles lead.
+	lines := strings.Split(string(csv), "\n")
+	if res.StatusCode != http.StatusOK || len(lines) < 3 || !strings.HasPrefix(lines[0], "id,puzzle,") ||
+		!strings.Contains(lines[1], ",17,") || !strings.Contains(lines[2], ",17,") {
+		t.Errorf("CSV download: %d\n%.400s", res.StatusCode, csv)
+	}
 }

@@ -30,49 +30,13 @@ func fillArchive(t *testing.T, dsn string) []sudoku.Puzzle {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	rate := func(s string) sudoku.Puzzle {
-		t.Helper()
-		g, err := sudoku.Parse(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := sudoku.Rate(g, sudoku.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	var ps []sudoku.Puzzle
-	lines := puzzletest.Lines(t, puzzletest.SeventeenClue, 40)
-	for i, line := range lines {
-		ps = append(ps, rate(line[:81]))
-		if i%5 == 0 { // the same puzzle written another way, later on
-			ps = append(ps, rate(relabel(line[:81], 1+i)))
-		}
-	}
-	ps = append(ps, rate("1"+strings.Repeat(".", 80))) // several solutions
+	ps := copySamplePuzzles(t)
 	if _, err := db.SubmitMany(ctx, ps[:20]); err != nil {
 		t.Fatal(err)
 	}
-	// Grades as the background grader stores them (made up here: the
-	// logical solver is slow under -race), then more rows that wait for
-	// their grade.
-	var withGrades []sudoku.Puzzle
-	for id := int64(1); id <= 20; id++ {
-		p, err := db.Puzzle(ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p.SetGradeTenths(20 + id%7*10)
-		p.GradeFloor = id%3 == 0
-		p.Technique, p.GradeVersion = []string{"Naked Single", "X-Wing"}[id%2], logic.Version
-		p.GradeEP, p.GradeED = sudoku.FromTenths(10+id%5), sudoku.FromTenths(10+id%3)
-		p.Techniques = sudoku.JoinTechniques([]string{"Full House", p.Technique})
-		withGrades = append(withGrades, p)
-	}
-	if err := db.SetGrades(ctx, withGrades); err != nil {
-		t.Fatal(err)
-	}
+	// Grades as the background grader stores them, then more rows that
+	// wait for their grade.
+	setMadeUpGrades(t, db, 20)
 	if _, err := db.SubmitMany(ctx, ps[20:]); err != nil {
 		t.Fatal(err)
 	}
@@ -111,6 +75,56 @@ func fillArchive(t *testing.T, dsn string) []sudoku.Puzzle {
 		t.Fatalf("sample archive lacks a kind of row: %d rows, %d same_as, %d graded, %d repeated", len(rows), same, graded, repeated)
 	}
 	return rows
+}
+
+// copySamplePuzzles rates 40 17-clue puzzles, every fifth followed by
+// the same puzzle written another way, and one with several solutions.
+func copySamplePuzzles(t *testing.T) []sudoku.Puzzle {
+	t.Helper()
+	rate := func(s string) sudoku.Puzzle {
+		t.Helper()
+		g, err := sudoku.Parse(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := sudoku.Rate(g, sudoku.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	var ps []sudoku.Puzzle
+	lines := puzzletest.Lines(t, puzzletest.SeventeenClue, 40)
+	for i, line := range lines {
+		ps = append(ps, rate(line[:81]))
+		if i%5 == 0 { // the same puzzle written another way, later on
+			ps = append(ps, rate(relabel(line[:81], 1+i)))
+		}
+	}
+	return append(ps, rate("1"+strings.Repeat(".", 80))) // several solutions
+}
+
+// setMadeUpGrades grades puzzles 1 to n as the background grader stores
+// grades, with made-up figures (the logical solver is slow under -race).
+func setMadeUpGrades(t *testing.T, db *store.DB, n int64) {
+	t.Helper()
+	ctx := context.Background()
+	var withGrades []sudoku.Puzzle
+	for id := int64(1); id <= n; id++ {
+		p, err := db.Puzzle(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.SetGradeTenths(20 + id%7*10)
+		p.GradeFloor = id%3 == 0
+		p.Technique, p.GradeVersion = []string{"Naked Single", "X-Wing"}[id%2], logic.Version
+		p.GradeEP, p.GradeED = sudoku.FromTenths(10+id%5), sudoku.FromTenths(10+id%3)
+		p.Techniques = sudoku.JoinTechniques([]string{"Full House", p.Technique})
+		withGrades = append(withGrades, p)
+	}
+	if err := db.SetGrades(ctx, withGrades); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // archiveExtras reads what a copy keeps beside the rows: the counters and

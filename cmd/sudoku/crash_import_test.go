@@ -50,51 +50,13 @@ func TestCrashImport(t *testing.T) {
 	rng := rand.New(rand.NewPCG(seed, 2))
 	t.Logf("seed %d", seed)
 
-	importOnce := func(killAfter time.Duration) (stdout string, killed bool) {
-		cmd := exec.Command(bin, "import", "--db", dbPath, input)
-		var out, errOut bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errOut
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		var timer <-chan time.Time
-		if killAfter > 0 {
-			timer = time.After(killAfter)
-		}
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Fatalf("import: %v\n%s%s", err, &out, &errOut)
-			}
-			return out.String(), false
-		case <-timer:
-			cmd.Process.Kill()
-			<-done
-			return out.String(), true
-		}
+	importOnce := func(killAfter time.Duration) (string, bool) {
+		return runKilledAfter(t, killAfter, bin, "import", "--db", dbPath, input)
 	}
 	// stored checks the file and returns how many puzzles it holds.
 	stored := func() int {
 		t.Helper()
-		got := inspect(t, dbPath)
-		n := len(got)
-		if n%batch != 0 && n != len(lines) {
-			t.Errorf("%d puzzles stored: not a whole number of %d-puzzle batches", n, batch)
-		}
-		for i, p := range lines {
-			if _, ok := got[p]; ok != (i < n) {
-				t.Fatalf("line %d stored: %v, with %d puzzles stored: not the first whole batches", i+1, ok, n)
-			}
-			// A re-run counts archived puzzles again, a whole batch at a
-			// time: within a batch every puzzle has the same count.
-			if first := lines[i-i%batch]; i < n && got[p] != got[first] {
-				t.Fatalf("line %d has %d submissions, line %d of the same batch %d: a batch committed in part",
-					i+1, got[p], i-i%batch+1, got[first])
-			}
-		}
-		return n
+		return checkWholeBatches(t, dbPath, lines, batch)
 	}
 
 	for round := range *crashRounds {
@@ -123,4 +85,59 @@ func TestCrashImport(t *testing.T) {
 		t.Errorf("%d puzzles after the complete run, want %d", n, len(lines))
 	}
 	t.Logf("complete run after the kills: %s", strings.TrimSpace(out))
+}
+
+// runKilledAfter runs bin with args and kills it with SIGKILL after
+// killAfter unless it ends first (never, when killAfter is 0); it fails t
+// if the run ends in an error. It returns what the run printed on stdout
+// and whether it was killed.
+func runKilledAfter(t *testing.T, killAfter time.Duration, bin string, args ...string) (stdout string, killed bool) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var timer <-chan time.Time
+	if killAfter > 0 {
+		timer = time.After(killAfter)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("import: %v\n%s%s", err, &out, &errOut)
+		}
+		return out.String(), false
+	case <-timer:
+		cmd.Process.Kill()
+		<-done
+		return out.String(), true
+	}
+}
+
+// checkWholeBatches checks the database at dbPath, imported from lines in
+// batches of batch, and returns how many puzzles it holds: exactly the
+// first whole batches, each batch with one submission count.
+func checkWholeBatches(t *testing.T, dbPath string, lines []string, batch int) int {
+	t.Helper()
+	got := inspect(t, dbPath)
+	n := len(got)
+	if n%batch != 0 && n != len(lines) {
+		t.Errorf("%d puzzles stored: not a whole number of %d-puzzle batches", n, batch)
+	}
+	for i, p := range lines {
+		if _, ok := got[p]; ok != (i < n) {
+			t.Fatalf("line %d stored: %v, with %d puzzles stored: not the first whole batches", i+1, ok, n)
+		}
+		// A re-run counts archived puzzles again, a whole batch at a
+		// time: within a batch every puzzle has the same count.
+		if first := lines[i-i%batch]; i < n && got[p] != got[first] {
+			t.Fatalf("line %d has %d submissions, line %d of the same batch %d: a batch committed in part",
+				i+1, got[p], i-i%batch+1, got[first])
+		}
+	}
+	return n
 }

@@ -45,70 +45,87 @@ func TestCrashServe(t *testing.T) {
 			got := inspect(t, dbPath)
 			checkAcknowledged(t, got, tl)
 			if round == *crashRounds {
-				tl.mu.Lock()
-				var acked, cut, extra int64
-				for p, n := range tl.acked {
-					acked += n
-					extra += got[p] - n
-				}
-				for p, n := range tl.unknown {
-					cut += n
-					if tl.acked[p] == 0 {
-						extra += got[p]
-					}
-				}
-				tl.mu.Unlock()
-				t.Logf("after %d kills: %d puzzles stored; all %d acknowledged submissions present; of %d requests left unanswered by a kill (cut off or refused), %d were committed",
-					round, len(got), acked, cut, extra)
+				logCrashTotals(t, tl, got, round)
 			}
 			if t.Failed() {
 				t.Fatalf("after kill %d", round)
 			}
 		}
 		if round == *crashRounds {
-			// The last start: a clean stop must still work.
-			p.cmd.Process.Signal(syscall.SIGTERM)
-			select {
-			case err := <-p.done:
-				if err != nil {
-					t.Errorf("serve after %d kills exited with %v on SIGTERM\n%s", round, err, p.logs)
-				}
-				p.done <- nil
-			case <-time.After(30 * time.Second):
-				t.Error("serve did not stop on SIGTERM")
-			}
+			stopCleanly(t, p, round) // the last start: a clean stop must still work
 			break
 		}
 
 		before, _ := tl.total()
-		ctx, cancel := context.WithCancel(context.Background())
-		var wg sync.WaitGroup
-		for c := range 8 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				crng := rand.New(rand.NewPCG(seed, uint64(round*100+c)))
-				client := &http.Client{Timeout: 10 * time.Second}
-				for ctx.Err() == nil {
-					pz, _ := tl.pick(crng.Uint64())
-					if pz == "" || crng.IntN(10) < 7 {
-						pz = src.next()
-					}
-					res, err := submit(ctx, client, p.url, pz)
-					tl.record(t, pz, res, err)
-				}
-			}()
-		}
 		wait := 150*time.Millisecond + time.Duration(rng.Int64N(int64(700*time.Millisecond)))
-		time.Sleep(wait)
-		p.kill()
-		cancel()
-		wg.Wait()
+		submitUntilKilled(t, p, src, tl, wait, func(c int) *rand.Rand { return rand.New(rand.NewPCG(seed, uint64(round*100+c))) })
 		after, subs := tl.total()
 		t.Logf("round %d: killed after %s; %d new puzzles acknowledged (%d acknowledged submissions in all)",
 			round+1, wait.Round(time.Millisecond), after-before, subs)
 		if after == before {
 			t.Errorf("round %d: nothing acknowledged before the kill", round+1)
 		}
+	}
+}
+
+// submitUntilKilled runs eight clients against p, 70% new puzzles and the
+// rest repeats (client c drawing from rng(c)), counting answers in tl,
+// and kills p after wait.
+func submitUntilKilled(t *testing.T, p *proc, src *puzzleSource, tl *tally, wait time.Duration, rng func(c int) *rand.Rand) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	for c := range 8 {
+		wg.Go(func() {
+			crng := rng(c)
+			client := &http.Client{Timeout: 10 * time.Second}
+			for ctx.Err() == nil {
+				pz, _ := tl.pick(crng.Uint64())
+				if pz == "" || crng.IntN(10) < 7 {
+					pz = src.next()
+				}
+				res, err := submit(ctx, client, p.url, pz)
+				tl.record(t, pz, res, err)
+			}
+		})
+	}
+	time.Sleep(wait)
+	p.kill()
+	cancel()
+	wg.Wait()
+}
+
+// logCrashTotals logs, after the last kill, what the database at the end
+// (got) holds against what was acknowledged and left unanswered.
+func logCrashTotals(t *testing.T, tl *tally, got map[string]int64, round int) {
+	t.Helper()
+	tl.mu.Lock()
+	var acked, cut, extra int64
+	for p, n := range tl.acked {
+		acked += n
+		extra += got[p] - n
+	}
+	for p, n := range tl.unknown {
+		cut += n
+		if tl.acked[p] == 0 {
+			extra += got[p]
+		}
+	}
+	tl.mu.Unlock()
+	t.Logf("after %d kills: %d puzzles stored; all %d acknowledged submissions present; of %d requests left unanswered by a kill (cut off or refused), %d were committed",
+		round, len(got), acked, cut, extra)
+}
+
+// stopCleanly stops p with SIGTERM after round kills: it must exit 0.
+func stopCleanly(t *testing.T, p *proc, round int) {
+	t.Helper()
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case err := <-p.done:
+		if err != nil {
+			t.Errorf("serve after %d kills exited with %v on SIGTERM\n%s", round, err, p.logs)
+		}
+		p.done <- nil
+	case <-time.After(30 * time.Second):
+		t.Error("serve did not stop on SIGTERM")
 	}
 }

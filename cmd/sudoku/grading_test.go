@@ -69,30 +69,7 @@ func TestGradesSurviveKill(t *testing.T) {
 	lines := puzzletest.Lines(t, puzzletest.Diabolical, 4000)
 	p := startProc(t, bin, dbPath, "--rate-limit", "0")
 
-	var mu sync.Mutex
-	acked := map[int64]string{}
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	const clients = 16
-	for c := range clients {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			client := &http.Client{Timeout: 10 * time.Second}
-			for i := c; i < len(lines) && ctx.Err() == nil; i += clients {
-				res, err := submit(ctx, client, p.url, lines[i])
-				if err == nil && (res.status == http.StatusCreated || res.status == http.StatusOK) {
-					mu.Lock()
-					acked[res.id] = lines[i]
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	time.Sleep(1500 * time.Millisecond)
-	p.kill()
-	cancel()
-	wg.Wait()
+	acked := floodThenKill(p, lines, 1500*time.Millisecond)
 	if len(acked) == 0 {
 		t.Fatal("nothing acknowledged before the kill")
 	}
@@ -124,9 +101,45 @@ func TestGradesSurviveKill(t *testing.T) {
 		}
 	}
 	// A sample checked against the solver itself.
+	checkGradesSample(t, p.url, acked, 20)
+	stopWithin(t, p, 15*time.Second)
+}
+
+// floodThenKill submits lines to p from 16 clients and kills p after
+// wait; it returns the acknowledged puzzles by id.
+func floodThenKill(p *proc, lines []string, wait time.Duration) map[int64]string {
+	var mu sync.Mutex
+	acked := map[int64]string{}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	const clients = 16
+	for c := range clients {
+		wg.Go(func() {
+			client := &http.Client{Timeout: 10 * time.Second}
+			for i := c; i < len(lines) && ctx.Err() == nil; i += clients {
+				res, err := submit(ctx, client, p.url, lines[i])
+				if err == nil && (res.status == http.StatusCreated || res.status == http.StatusOK) {
+					mu.Lock()
+					acked[res.id] = lines[i]
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	time.Sleep(wait)
+	p.kill()
+	cancel()
+	wg.Wait()
+	return acked
+}
+
+// checkGradesSample checks up to limit of the acknowledged puzzles' grades,
+// as the server at base answers them, against the logical solver itself.
+func checkGradesSample(t *testing.T, base string, acked map[int64]string, limit int) {
+	t.Helper()
 	n := 0
 	for id, line := range acked {
-		if n++; n > 20 {
+		if n++; n > limit {
 			break
 		}
 		g, _ := sudoku.Parse(line)
@@ -136,13 +149,12 @@ func TestGradesSurviveKill(t *testing.T) {
 		}
 		logic.GradePuzzle(&want)
 		var got gradeState
-		call(t, http.MethodGet, p.url+"/api/puzzles/"+itoa(id), "", &got)
+		call(t, http.MethodGet, base+"/api/puzzles/"+itoa(id), "", &got)
 		if *got.Grade != *want.Grade || *got.GradeEP != *want.GradeEP || *got.GradeED != *want.GradeED {
 			t.Errorf("puzzle %d graded %v/%v/%v, the solver gives %v/%v/%v", id, *got.Grade, *got.GradeEP, *got.GradeED,
 				*want.Grade, *want.GradeEP, *want.GradeED)
 		}
 	}
-	stopWithin(t, p, 15*time.Second)
 }
 
 // stopWithin sends SIGTERM and fails unless the server exits cleanly

@@ -197,7 +197,6 @@ func TestLoad(t *testing.T) {
 		Timeout:   10 * time.Second,
 		Transport: &http.Transport{MaxIdleConnsPerHost: clients, MaxConnsPerHost: clients},
 	}
-	sorts := []string{"difficulty", "backtracks", "solve_time", "submitted", "clues"}
 
 	var (
 		mu    sync.Mutex
@@ -207,142 +206,202 @@ func TestLoad(t *testing.T) {
 	deadline := time.Now().Add(*loadDuration)
 	start := time.Now()
 	for c := range clients {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			rng := rand.New(rand.NewPCG(uint64(c), 7))
-			var mine [nEndpoints]loadStats
-			// record times one request and judges its answer.
-			record := func(ep endpoint, path string, d time.Duration, status int, err error) {
-				st := &mine[ep]
-				st.latencies = append(st.latencies, d)
-				msg := ""
-				switch {
-				case err != nil:
-					msg = err.Error()
-				case status >= 500:
-					msg = fmt.Sprintf("status %d", status)
-				case d > limit:
-					msg = fmt.Sprintf("took %s", d)
-				}
-				if msg != "" {
-					st.failures++
-					if st.firstErr == "" {
-						st.firstErr = path + ": " + msg
-					}
-				}
-			}
-			get := func(ep endpoint, path string, out any) (int, error) {
-				t0 := time.Now()
-				res, err := client.Get(s.url + path)
-				var status int
-				if err == nil {
-					status = res.StatusCode
-					var b []byte
-					b, err = io.ReadAll(res.Body)
-					res.Body.Close()
-					if err == nil && out != nil && status == http.StatusOK {
-						err = json.Unmarshal(b, out)
-					}
-				}
-				record(ep, path, time.Since(t0), status, err)
-				return status, err
-			}
-			for time.Now().Before(deadline) {
-				switch r := rng.IntN(100); {
-				case r < 35: // a new puzzle
-					p := src.next()
-					t0 := time.Now()
-					res, err := submit(context.Background(), client, s.url, p)
-					if err == nil && res.status != http.StatusCreated {
-						err = fmt.Errorf("new puzzle: status %d, %s", res.status, res.body)
-					}
-					record(epNew, "/api/puzzles", time.Since(t0), res.status, err)
-					if res.status == http.StatusCreated {
-						tl.ack(p, res.id)
-					} else if res.status == 0 {
-						tl.lost(p)
-					}
-				case r < 55: // a puzzle archived already
-					p, id := tl.pick(rng.Uint64())
-					if p == "" {
-						continue
-					}
-					t0 := time.Now()
-					res, err := submit(context.Background(), client, s.url, p)
-					if err == nil && (res.status != http.StatusOK || res.id != id) {
-						err = fmt.Errorf("repeat of %d: status %d, %s", id, res.status, res.body)
-					}
-					record(epRepeat, "/api/puzzles", time.Since(t0), res.status, err)
-					if res.status == http.StatusOK {
-						tl.ack(p, res.id)
-					} else if res.status == 0 {
-						tl.lost(p)
-					}
-				case r < 75: // browse a listing for up to three pages
-					var page struct {
-						Puzzles    []puzzleJSON `json:"puzzles"`
-						NextCursor *string      `json:"next_cursor"`
-					}
-					q := url.Values{"sort": {sorts[rng.IntN(len(sorts))]}, "order": {[]string{"asc", "desc"}[rng.IntN(2)]},
-						"limit": {strconv.Itoa(1 + rng.IntN(50))}}
-					for range 3 {
-						page.NextCursor = nil
-						if status, err := get(epList, "/api/puzzles?"+q.Encode(), &page); err != nil || status != http.StatusOK {
-							break
-						}
-						if page.NextCursor == nil {
-							break
-						}
-						q.Set("cursor", *page.NextCursor)
-					}
-				case r < 87:
-					if _, id := tl.pick(rng.Uint64()); id > 0 {
-						var got puzzleJSON
-						if status, err := get(epGetAPI, fmt.Sprintf("/api/puzzles/%d", id), &got); err == nil && (status != http.StatusOK || got.ID != id) {
-							record(epGetAPI, "/api/puzzles/{id}", 0, 0, fmt.Errorf("puzzle %d: status %d, id %d", id, status, got.ID))
-						}
-					}
-				case r < 95:
-					if _, id := tl.pick(rng.Uint64()); id > 0 {
-						if status, err := get(epPage, fmt.Sprintf("/puzzles/%d", id), nil); err == nil && status != http.StatusOK {
-							record(epPage, "/puzzles/{id}", 0, 0, fmt.Errorf("puzzle page %d: status %d", id, status))
-						}
-					}
-				default:
-					path := "/puzzles?sort=" + sorts[rng.IntN(len(sorts))]
-					if status, err := get(epHistory, path, nil); err == nil && status != http.StatusOK {
-						record(epHistory, path, 0, 0, fmt.Errorf("status %d", status))
-					}
-				}
-			}
+		wg.Go(func() {
+			lc := &loadClient{client: client, base: s.url, src: src, tl: tl, limit: limit, rng: rand.New(rand.NewPCG(uint64(c), 7))}
+			lc.run(deadline)
 			mu.Lock()
 			defer mu.Unlock()
-			for i := range mine {
-				stats[i].latencies = append(stats[i].latencies, mine[i].latencies...)
-				stats[i].failures += mine[i].failures
+			for i := range lc.stats {
+				stats[i].latencies = append(stats[i].latencies, lc.stats[i].latencies...)
+				stats[i].failures += lc.stats[i].failures
 				if stats[i].firstErr == "" {
-					stats[i].firstErr = mine[i].firstErr
+					stats[i].firstErr = lc.stats[i].firstErr
 				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
 	if err := s.stop(); err != nil {
 		t.Fatalf("serve returned %v", err)
 	}
+	puzzles, _ := tl.total()
+	logLoad(t, &stats, clients, elapsed, limit, tl)
+	for ep, st := range stats {
+		if st.failures > 0 {
+			t.Errorf("%s: %d failures, first: %s", endpointNames[ep], st.failures, st.firstErr)
+		}
+	}
+	if len(stats[epNew].latencies) == 0 || len(stats[epRepeat].latencies) == 0 || len(stats[epList].latencies) == 0 {
+		t.Fatal("the mix did not exercise every kind of request")
+	}
+	checkLoadStored(t, tl, dbPath, puzzles)
+}
 
-	// The report: one line per endpoint.
+// loadSorts are the listing orders TestLoad's clients browse.
+var loadSorts = []string{"difficulty", "backtracks", "solve_time", "submitted", "clues"}
+
+// loadClient is one of TestLoad's clients: its own random stream and
+// figures, beside the shared HTTP client, puzzle source and tally.
+type loadClient struct {
+	client *http.Client
+	base   string
+	src    *puzzleSource
+	tl     *tally
+	limit  time.Duration
+	rng    *rand.Rand
+	stats  [nEndpoints]loadStats
+}
+
+// run sends a mix of requests until deadline: 35% new puzzles, 20%
+// repeats, 20% listings, 12% API reads, 8% puzzle pages, 5% history pages.
+func (c *loadClient) run(deadline time.Time) {
+	for time.Now().Before(deadline) {
+		switch r := c.rng.IntN(100); {
+		case r < 35: // a new puzzle
+			c.submitNew()
+		case r < 55: // a puzzle archived already
+			c.submitRepeat()
+		case r < 75: // browse a listing for up to three pages
+			c.browse()
+		case r < 87:
+			c.readAPI()
+		case r < 95:
+			c.readPage()
+		default:
+			path := "/puzzles?sort=" + loadSorts[c.rng.IntN(len(loadSorts))]
+			if status, err := c.get(epHistory, path, nil); err == nil && status != http.StatusOK {
+				c.record(epHistory, path, 0, 0, fmt.Errorf("status %d", status))
+			}
+		}
+	}
+}
+
+// record times one request and judges its answer.
+func (c *loadClient) record(ep endpoint, path string, d time.Duration, status int, err error) {
+	st := &c.stats[ep]
+	st.latencies = append(st.latencies, d)
+	msg := ""
+	switch {
+	case err != nil:
+		msg = err.Error()
+	case status >= 500:
+		msg = fmt.Sprintf("status %d", status)
+	case d > c.limit:
+		msg = fmt.Sprintf("took %s", d)
+	}
+	if msg != "" {
+		st.failures++
+		if st.firstErr == "" {
+			st.firstErr = path + ": " + msg
+		}
+	}
+}
+
+// get GETs path, decodes a 200's JSON into out unless nil, and records it.
+func (c *loadClient) get(ep endpoint, path string, out any) (int, error) {
+	t0 := time.Now()
+	res, err := c.client.Get(c.base + path)
+	var status int
+	if err == nil {
+		status = res.StatusCode
+		var b []byte
+		b, err = io.ReadAll(res.Body)
+		res.Body.Close()
+		if err == nil && out != nil && status == http.StatusOK {
+			err = json.Unmarshal(b, out)
+		}
+	}
+	c.record(ep, path, time.Since(t0), status, err)
+	return status, err
+}
+
+// submitNew submits a new puzzle, which must be created.
+func (c *loadClient) submitNew() {
+	p := c.src.next()
+	t0 := time.Now()
+	res, err := submit(context.Background(), c.client, c.base, p)
+	if err == nil && res.status != http.StatusCreated {
+		err = fmt.Errorf("new puzzle: status %d, %s", res.status, res.body)
+	}
+	c.record(epNew, "/api/puzzles", time.Since(t0), res.status, err)
+	if res.status == http.StatusCreated {
+		c.tl.ack(p, res.id)
+	} else if res.status == 0 {
+		c.tl.lost(p)
+	}
+}
+
+// submitRepeat submits a puzzle acknowledged before, which must answer 200
+// with the same id.
+func (c *loadClient) submitRepeat() {
+	p, id := c.tl.pick(c.rng.Uint64())
+	if p == "" {
+		return
+	}
+	t0 := time.Now()
+	res, err := submit(context.Background(), c.client, c.base, p)
+	if err == nil && (res.status != http.StatusOK || res.id != id) {
+		err = fmt.Errorf("repeat of %d: status %d, %s", id, res.status, res.body)
+	}
+	c.record(epRepeat, "/api/puzzles", time.Since(t0), res.status, err)
+	if res.status == http.StatusOK {
+		c.tl.ack(p, res.id)
+	} else if res.status == 0 {
+		c.tl.lost(p)
+	}
+}
+
+// browse reads up to three pages of a listing in a random order.
+func (c *loadClient) browse() {
+	var page struct {
+		Puzzles    []puzzleJSON `json:"puzzles"`
+		NextCursor *string      `json:"next_cursor"`
+	}
+	q := url.Values{"sort": {loadSorts[c.rng.IntN(len(loadSorts))]}, "order": {[]string{"asc", "desc"}[c.rng.IntN(2)]},
+		"limit": {strconv.Itoa(1 + c.rng.IntN(50))}}
+	for range 3 {
+		page.NextCursor = nil
+		if status, err := c.get(epList, "/api/puzzles?"+q.Encode(), &page); err != nil || status != http.StatusOK {
+			break
+		}
+		if page.NextCursor == nil {
+			break
+		}
+		q.Set("cursor", *page.NextCursor)
+	}
+}
+
+// readAPI reads an acknowledged puzzle through the API.
+func (c *loadClient) readAPI() {
+	if _, id := c.tl.pick(c.rng.Uint64()); id > 0 {
+		var got puzzleJSON
+		if status, err := c.get(epGetAPI, fmt.Sprintf("/api/puzzles/%d", id), &got); err == nil && (status != http.StatusOK || got.ID != id) {
+			c.record(epGetAPI, "/api/puzzles/{id}", 0, 0, fmt.Errorf("puzzle %d: status %d, id %d", id, status, got.ID))
+		}
+	}
+}
+
+// readPage reads an acknowledged puzzle's page.
+func (c *loadClient) readPage() {
+	if _, id := c.tl.pick(c.rng.Uint64()); id > 0 {
+		if status, err := c.get(epPage, fmt.Sprintf("/puzzles/%d", id), nil); err == nil && status != http.StatusOK {
+			c.record(epPage, "/puzzles/{id}", 0, 0, fmt.Errorf("puzzle page %d: status %d", id, status))
+		}
+	}
+}
+
+// logLoad logs TestLoad's report: one line per endpoint.
+func logLoad(t *testing.T, stats *[nEndpoints]loadStats, clients int, elapsed, limit time.Duration, tl *tally) {
+	t.Helper()
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d clients for %s (answers allowed up to %s):\n%-28s %8s %8s %8s %8s %8s %6s\n", clients, elapsed.Round(time.Millisecond), limit,
 		"endpoint", "requests", "req/s", "p50 ms", "p99 ms", "max ms", "errors")
-	var requests, failures int
+	var requests int
 	ms := func(d time.Duration) string { return strconv.FormatFloat(float64(d.Microseconds())/1000, 'f', 1, 64) }
 	for ep, st := range stats {
 		l := st.latencies
 		requests += len(l)
-		failures += st.failures
 		if len(l) == 0 {
 			continue
 		}
@@ -354,16 +413,12 @@ func TestLoad(t *testing.T) {
 	puzzles, subs := tl.total()
 	fmt.Fprintf(&b, "%-28s %8d %8.0f; %d puzzles, %d acknowledged submissions", "all", requests, float64(requests)/elapsed.Seconds(), puzzles, subs)
 	t.Log(b.String())
-	for ep, st := range stats {
-		if st.failures > 0 {
-			t.Errorf("%s: %d failures, first: %s", endpointNames[ep], st.failures, st.firstErr)
-		}
-	}
-	if len(stats[epNew].latencies) == 0 || len(stats[epRepeat].latencies) == 0 || len(stats[epList].latencies) == 0 {
-		t.Fatal("the mix did not exercise every kind of request")
-	}
+}
 
-	// Afterwards: exactly what was acknowledged, nothing more, nothing less.
+// checkLoadStored checks that the database at dbPath holds exactly what
+// was acknowledged, nothing more, nothing less.
+func checkLoadStored(t *testing.T, tl *tally, dbPath string, puzzles int) {
+	t.Helper()
 	got := inspect(t, dbPath)
 	tl.mu.Lock()
 	if len(tl.unknown) != 0 {

@@ -241,7 +241,16 @@ func playKeyboard(t *testing.T, ctx context.Context, base string, p apiPuzzle, s
 		t.Error("the analysis is open: the page spoils the puzzle")
 	}
 	first := strings.IndexByte(p.Puzzle, '.')
-	sol := p.Solution[first : first+1]
+	playMarksUndoCheck(t, ctx, first, p.Solution[first:first+1], shots)
+	playHint(t, ctx, first, shots)
+	playRowsReload(t, ctx, p)
+	playToTheEnd(t, ctx, p, shots)
+}
+
+// playMarksUndoCheck puts pencil marks into the empty cell first, then a
+// wrong digit (not sol), undoes and redoes it; Check marks it wrong.
+func playMarksUndoCheck(t *testing.T, ctx context.Context, first int, sol, shots string) {
+	t.Helper()
 	wrong := "9"
 	if sol == "9" {
 		wrong = "8"
@@ -266,7 +275,12 @@ func playKeyboard(t *testing.T, ctx context.Context, base string, p apiPuzzle, s
 		t.Errorf("status after Check: %q", st)
 	}
 	screenshot(t, ctx, shots, "20-play-check")
+}
 
+// playHint clears the wrong digit in cell first and asks for a hint: the
+// server's logical step shows with its sentence, and Apply plays it.
+func playHint(t *testing.T, ctx context.Context, first int, shots string) {
+	t.Helper()
 	chromeStep(t, ctx, "clear it, ask for a hint", chromedp.Focus(cellSel(first)), keys(kb.Backspace), press("play-hint"))
 	// The server's logical step shows with its sentence, and Apply plays
 	// it (the next step from the givens: a single somewhere).
@@ -280,12 +294,16 @@ func playKeyboard(t *testing.T, ctx context.Context, base string, p apiPuzzle, s
 	before := readPlay(t, ctx)
 	chromeStep(t, ctx, "apply the hint", press("hint-apply"))
 	waitPlay(t, ctx, "the hint applied", func(c []playCell) bool { return boardText(c) != boardText(before) })
+}
 
-	// Rows 1 to 4 by keyboard, then reload.
+// playRowsReload types rows 1 to 4 by keyboard, then reloads: the
+// progress and the clock are restored.
+func playRowsReload(t *testing.T, ctx context.Context, p apiPuzzle) {
+	t.Helper()
 	chromeStep(t, ctx, "back to the first cell", chromedp.Focus(cellSel(0)))
 	chromeJS[any](t, ctx, measureKeys)
 	for r := range 4 {
-		board = readPlay(t, ctx)
+		board := readPlay(t, ctx)
 		chromeStep(t, ctx, fmt.Sprintf("row %d", r+1), keys(rowKeys(board, p.Solution, r)))
 	}
 	half := waitPlay(t, ctx, "four rows solved", func(c []playCell) bool { return boardText(c)[:36] == p.Solution[:36] })
@@ -299,12 +317,17 @@ func playKeyboard(t *testing.T, ctx context.Context, base string, p apiPuzzle, s
 	if tm := chromeJS[string](t, ctx, `document.querySelector('[data-testid="play-timer"]').textContent`); tm == "0:00" {
 		t.Errorf("the timer starts again at %s after a reload", tm)
 	}
+}
 
+// playToTheEnd types rows 5 to 9, reads the finished board and its time,
+// and shows the solution with the server's explanation.
+func playToTheEnd(t *testing.T, ctx context.Context, p apiPuzzle, shots string) {
+	t.Helper()
 	pacedLatency(t, ctx, strings.IndexByte(p.Puzzle[36:], '.')+36)
 	chromeStep(t, ctx, "on from row 5", chromedp.Focus(cellSel(36)))
 	chromeJS[any](t, ctx, measureKeys)
 	for r := 4; r < 9; r++ {
-		board = readPlay(t, ctx)
+		board := readPlay(t, ctx)
 		chromeStep(t, ctx, fmt.Sprintf("row %d", r+1), keys(rowKeys(board, p.Solution, r)))
 	}
 	chromeStep(t, ctx, "finished", chromedp.WaitVisible(tidSel("play-done")))

@@ -67,16 +67,50 @@ func waitReplay(t *testing.T, ctx context.Context, what string, ok func(replaySt
 // replaySuite opens the extreme example's page, plays the search, pauses,
 // steps back and forward, then plays to the end at full speed.
 func replaySuite(t *testing.T, ctx context.Context, base, shots string) {
+	p := submitExtreme(t, base)
+	chromeStep(t, ctx, "open the puzzle",
+		chromedp.Navigate(fmt.Sprintf("%s/puzzles/%d?solution=1", base, p.ID)),
+		chromedp.WaitVisible(tidSel("replay-play")),
+	)
+	paused := replayPlayPause(t, ctx, shots)
+	replayBackForward(t, ctx, paused)
+	replayScrubToEnds(t, ctx, p.Solution)
+
+	// At full speed the whole search plays, and the counter ends at the
+	// stored backtracks.
+	chromeStep(t, ctx, "full speed, play",
+		chromedp.SetValue(tidSel("replay-speed"), "20000"),
+		chromedp.Click(tidSel("replay-play")),
+	)
+	end := waitReplay(t, ctx, "the end of the trace", func(s replayState) bool { return s.Step == s.Of && s.Of > 0 })
+	if end.Backtracks != p.Backtracks {
+		t.Errorf("at the end: %d backtracks so far, the puzzle has %d", end.Backtracks, p.Backtracks)
+	}
+	chromeStep(t, ctx, "dark mode mid-way", colorScheme("dark"),
+		chromedp.Click(tidSel("replay-solution")))
+	screenshot(t, ctx, shots, "10-replay-dark")
+	chromeStep(t, ctx, "light again", colorScheme("light"))
+
+	t.Run("the longest trace at full speed", func(t *testing.T) { replayLongest(t, ctx, base) })
+}
+
+// replayedPuzzle is what the API answers for the extreme example.
+type replayedPuzzle struct {
+	ID         int64  `json:"id"`
+	Backtracks int64  `json:"backtracks"`
+	Band       string `json:"band"`
+	Solution   string `json:"solution"`
+}
+
+// submitExtreme archives the extreme example through the API; its band
+// must be extreme.
+func submitExtreme(t *testing.T, base string) replayedPuzzle {
+	t.Helper()
 	res, err := http.Post(base+"/api/puzzles", "application/json", strings.NewReader(`{"puzzle":"`+bExtreme+`"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var p struct {
-		ID         int64  `json:"id"`
-		Backtracks int64  `json:"backtracks"`
-		Band       string `json:"band"`
-		Solution   string `json:"solution"`
-	}
+	var p replayedPuzzle
 	err = json.NewDecoder(res.Body).Decode(&p)
 	res.Body.Close()
 	if err != nil || p.ID == 0 {
@@ -85,10 +119,14 @@ func replaySuite(t *testing.T, ctx context.Context, base, shots string) {
 	if p.Band != "extreme" {
 		t.Errorf("band %q, want extreme", p.Band)
 	}
-	chromeStep(t, ctx, "open the puzzle",
-		chromedp.Navigate(fmt.Sprintf("%s/puzzles/%d?solution=1", base, p.ID)),
-		chromedp.WaitVisible(tidSel("replay-play")),
-	)
+	return p
+}
+
+// replayPlayPause plays the search slowly from the page just opened: the
+// board turns to the givens, then cells fill as the counter runs; Pause
+// stops it mid-way. It returns the paused state.
+func replayPlayPause(t *testing.T, ctx context.Context, shots string) replayState {
+	t.Helper()
 	solved := readReplay(t, ctx)
 	chromeStep(t, ctx, "slow down and press Play",
 		chromedp.SetValue(tidSel("replay-speed"), "50"),
@@ -118,7 +156,13 @@ func replaySuite(t *testing.T, ctx context.Context, base, shots string) {
 	if paused.Step == 0 || paused.Step == paused.Of {
 		t.Fatalf("paused at step %d of %d", paused.Step, paused.Of)
 	}
+	return paused
+}
 
+// replayBackForward steps back from paused, which changes a cell, and
+// forward again, which restores paused.
+func replayBackForward(t *testing.T, ctx context.Context, paused replayState) {
+	t.Helper()
 	chromeStep(t, ctx, "step back", chromedp.Click(tidSel("replay-back")))
 	back := readReplay(t, ctx)
 	if back.Step != paused.Step-1 {
@@ -137,8 +181,12 @@ func replaySuite(t *testing.T, ctx context.Context, base, shots string) {
 	if fwd := readReplay(t, ctx); fwd.Counter != paused.Counter || strings.Join(fwd.Cells, ";") != strings.Join(paused.Cells, ";") {
 		t.Errorf("back then forward does not restore the paused state:\n%q\n%q", fwd.Counter, paused.Counter)
 	}
+}
 
-	// Scrub back to the start: the givens alone.
+// replayScrubToEnds scrubs back to the start, which shows the givens
+// alone, and goes to the solution, which shows solution.
+func replayScrubToEnds(t *testing.T, ctx context.Context, solution string) {
+	t.Helper()
 	chromeStep(t, ctx, "scrub to the start", chromedp.SetValue(tidSel("replay-scrub"), "0"),
 		chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-testid="replay-scrub"]').dispatchEvent(new Event("input"))`))
 	start := readReplay(t, ctx)
@@ -156,26 +204,9 @@ func replaySuite(t *testing.T, ctx context.Context, base, shots string) {
 		text, _, _ := strings.Cut(c, "|")
 		digits.WriteString(text)
 	}
-	if digits.String() != p.Solution {
-		t.Errorf("grid at 'solution' %q, want %q", digits.String(), p.Solution)
+	if digits.String() != solution {
+		t.Errorf("grid at 'solution' %q, want %q", digits.String(), solution)
 	}
-
-	// At full speed the whole search plays, and the counter ends at the
-	// stored backtracks.
-	chromeStep(t, ctx, "full speed, play",
-		chromedp.SetValue(tidSel("replay-speed"), "20000"),
-		chromedp.Click(tidSel("replay-play")),
-	)
-	end := waitReplay(t, ctx, "the end of the trace", func(s replayState) bool { return s.Step == s.Of && s.Of > 0 })
-	if end.Backtracks != p.Backtracks {
-		t.Errorf("at the end: %d backtracks so far, the puzzle has %d", end.Backtracks, p.Backtracks)
-	}
-	chromeStep(t, ctx, "dark mode mid-way", colorScheme("dark"),
-		chromedp.Click(tidSel("replay-solution")))
-	screenshot(t, ctx, shots, "10-replay-dark")
-	chromeStep(t, ctx, "light again", colorScheme("light"))
-
-	t.Run("the longest trace at full speed", func(t *testing.T) { replayLongest(t, ctx, base) })
 }
 
 // longestPuzzle has the longest trace of the collections under engine 2:

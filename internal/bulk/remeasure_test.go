@@ -71,21 +71,7 @@ func testRemeasure(t *testing.T, path, driver, rawDSN string) {
 		t.Fatal(err)
 	}
 
-	raw, err := sql.Open(driver, rawDSN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, q := range []string{
-		`UPDATE puzzles SET engine_version = '1', backtracks = backtracks * 3 + 1, guesses = guesses + 1,
-			canonical = NULL, canonical_key = NULL, same_as = NULL`,
-		`DELETE FROM classes`,
-		migrations.Recount,
-	} {
-		if _, err := raw.Exec(q); err != nil {
-			t.Fatal(err)
-		}
-	}
-	raw.Close()
+	makeStale(t, driver, rawDSN)
 
 	n, err := db.CountStale(ctx)
 	if err != nil || n != int64(len(ps)) {
@@ -126,6 +112,27 @@ func testRemeasure(t *testing.T, path, driver, rawDSN string) {
 	wantStats.SolveTime, gotStats.SolveTime = nil, nil
 	if d := cmp.Diff(wantStats, gotStats); d != "" {
 		t.Errorf("stats after the upgrade (-fresh +upgraded):\n%s", d)
+	}
+}
+
+// makeStale writes, behind the store's back, what an older engine left:
+// every row measured by engine version 1 with other figures, no classes.
+func makeStale(t *testing.T, driver, rawDSN string) {
+	t.Helper()
+	raw, err := sql.Open(driver, rawDSN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	for _, q := range []string{
+		`UPDATE puzzles SET engine_version = '1', backtracks = backtracks * 3 + 1, guesses = guesses + 1,
+			canonical = NULL, canonical_key = NULL, same_as = NULL`,
+		`DELETE FROM classes`,
+		migrations.Recount,
+	} {
+		if _, err := raw.Exec(q); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 

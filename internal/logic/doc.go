@@ -31,6 +31,9 @@
 //	Naked Triple                  3.6        subsets.go
 //	Swordfish                     3.8        fish.go
 //	Hidden Triple                 4.0        subsets.go
+//	Skyscraper                    4.0        strong.go
+//	2-String Kite                 4.1        strong.go
+//	Turbot Fish                   4.1        strong.go
 //	XY-Wing                       4.2        wings.go
 //	XYZ-Wing                      4.4        wings.go
 //	Unique Rectangle Type 1       4.5        uniqueness.go

@@ -12,7 +12,8 @@ func crosses(u, v int) bool { return crossing[u][v] }
 // locking finds pointing (a box's digit confined to one row or column)
 // and claiming (a line's digit confined to one box). In direct mode it
 // only takes those that leave a hidden single in a unit of the first kind
-// (direct pointing, direct claiming), and places it.
+// (direct pointing, direct claiming), and only places it: the eliminations
+// it reasons with are not made (Step.implied), as in Sudoku Explainer.
 func (s *solver) locking(direct bool) (Step, bool) {
 	b := &s.b
 	for _, kinds := range lockingOrder {
@@ -81,6 +82,7 @@ func (s *solver) locking(direct bool) (Step, bool) {
 							st.Grade = gradeOf(st.Technique)
 							st.Units = append(st.Units, u3)
 							st.Placements = []Candidate{{left, d}}
+							st.implied, st.Eliminations = st.Eliminations, nil
 							return st, true
 						}
 					}

@@ -26,11 +26,11 @@ func renderNakedSingle(s Step) string {
 // renderLocking writes pointing and claiming, direct or not.
 func renderLocking(s Step) string {
 	d := s.Digits[0]
-	txt := fmt.Sprintf("%s: in %s the %ds lie in %s, so %d is removed from %s", s.Technique, unitName(s.Units[0]), d, unitName(s.Units[1]), d, cellList(elimCells(s)))
 	if len(s.Placements) > 0 {
-		txt += fmt.Sprintf(", which leaves %s as the only place for %d in %s", cellName(s.Placements[0].Cell), d, unitName(s.Units[2]))
+		return fmt.Sprintf("%s: in %s the %ds lie in %s, so %d cannot be in %s, which leaves %s as the only place for %d in %s.", s.Technique, unitName(s.Units[0]), d, unitName(s.Units[1]), d, cellList(elimCells(s)),
+			cellName(s.Placements[0].Cell), d, unitName(s.Units[2]))
 	}
-	return txt + "."
+	return fmt.Sprintf("%s: in %s the %ds lie in %s, so %d is removed from %s.", s.Technique, unitName(s.Units[0]), d, unitName(s.Units[1]), d, cellList(elimCells(s)))
 }
 
 func renderNakedSet(s Step) string {
@@ -130,7 +130,11 @@ func renderMulti(s Step) string {
 
 func elimCells(s Step) []int {
 	var cs []int
-	for _, e := range s.Eliminations {
+	elim := s.Eliminations
+	if s.implied != nil {
+		elim = s.implied
+	}
+	for _, e := range elim {
 		cs = append(cs, e.Cell)
 	}
 	return cs

@@ -83,7 +83,7 @@ type solver struct {
 // nMemo is the number of rungs that keep memos: those before the chains,
 // which only read the candidates and find nothing new unless a cell their
 // pattern rests on lost a candidate.
-const nMemo = 23
+const nMemo = 24
 
 type memo struct {
 	ok   bool

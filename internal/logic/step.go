@@ -48,6 +48,11 @@ type Step struct {
 	// cells and the digits of the naked set of a type 3 (unique rectangle,
 	// BUG), or the excluding cells of aligned pair exclusion.
 	roof, set, setDigits []int
+	// implied: the eliminations a direct step (Direct Pointing, Direct
+	// Claiming) reasons with but does not make. Like Sudoku Explainer's
+	// direct hints it only places its digit, so the candidates stay for a
+	// later step (a Pointing at 2.6, say) to remove.
+	implied []Candidate
 }
 
 // cellName writes a cell as rNcM, 1-based.
@@ -169,6 +174,9 @@ func (s Step) Map(cell func(int) int, digit func(int) int) Step {
 	}
 	t.Placements = mapCands(s.Placements)
 	t.Eliminations = mapCands(s.Eliminations)
+	if s.implied != nil {
+		t.implied = mapCands(s.implied)
+	}
 	t.Units = make([]int, len(s.Units))
 	for i, u := range s.Units {
 		t.Units[i] = unitThrough(cell(unitCells[u][0]), cell(unitCells[u][4]))

@@ -71,7 +71,8 @@ func (b *board) emptyIn(u int) int {
 
 // hiddenSet finds n digits confined to n cells of a unit; direct mode keeps
 // only those leaving a hidden single for another digit in the unit (n 2 or
-// 3) and places it.
+// 3) and only places it (the set's eliminations are not made, as in Sudoku
+// Explainer: a later Hidden Pair may make them).
 func (s *solver) hiddenSet(n int, direct bool) (Step, bool) {
 	b := &s.b
 	var st Step
@@ -124,6 +125,7 @@ func (s *solver) hiddenSet(n int, direct bool) (Step, bool) {
 					st.Technique = directHiddenNames[n]
 					st.Grade = gradeOf(st.Technique)
 					st.Placements = []Candidate{{unitCells[u][bits.TrailingZeros16(rest)], d}}
+					st.Eliminations = nil // only the single is placed, as in Sudoku Explainer
 					return true
 				}
 			}

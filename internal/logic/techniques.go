@@ -28,6 +28,9 @@ const (
 	NakedTriple             = "Naked Triple"
 	Swordfish               = "Swordfish"
 	HiddenTriple            = "Hidden Triple"
+	Skyscraper              = "Skyscraper"
+	TwoStringKite           = "2-String Kite"
+	TurbotFish              = "Turbot Fish"
 	XYWing                  = "XY-Wing"
 	XYZWing                 = "XYZ-Wing"
 	UniqueRectangle1        = "Unique Rectangle Type 1"
@@ -123,6 +126,11 @@ var ladder = []rung{
 	}},
 	{find: func(s *solver) (Step, bool) { return s.hiddenSet(3, false) }, file: "subsets.go", techniques: []technique{
 		{name: HiddenTriple, grade: 4.0, render: renderHiddenSet},
+	}},
+	{find: (*solver).turbot, file: "strong.go", techniques: []technique{
+		{name: Skyscraper, grade: 4.0, note: "two strong links, both rows or both columns", render: renderTurbot},
+		{name: TwoStringKite, grade: 4.1, note: "two strong links, a row and a column", render: renderTurbot},
+		{name: TurbotFish, grade: 4.1, note: "two strong links, one in a box", render: renderTurbot},
 	}},
 	{find: func(s *solver) (Step, bool) { return s.xyWing(false) }, file: "wings.go", techniques: []technique{
 		{name: XYWing, grade: 4.2, render: renderWing},

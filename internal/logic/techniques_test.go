@@ -146,10 +146,40 @@ var examples = []example{
 | 9    7    8    | 6     3    1   | 2    5    4 |
 | 15   234  123  | 2589  489  7   | 18   19   6 |
 | 156  246  12   | 2589  489  259 | 178  179  3 |`},
+	{technique: Skyscraper, source: "HoDoKu sk01", want: "r1c7<>1 r1c8<>1 r3c4<>1 r3c5<>1", pm: `
+| 6    9    7 | 1345  13458  158 | 1458  148  2  |
+| 45   58   1 | 9     7      2   | 458   6    3  |
+| 245  258  3 | 145   1458   6   | 7     9    18 |
+| 9    1    2 | 345   3458   58  | 6     38   7  |
+| 3    7    4 | 2     6      18  | 9     5    18 |
+| 8    6    5 | 7     13     9   | 13    2    4  |
+| 1    4    8 | 6     9      3   | 2     7    5  |
+| 7    35   9 | 15    2      4   | 138   138  6  |
+| 25   235  6 | 8     15     7   | 134   134  9  |`},
+	{technique: HiddenPair, source: "HoDoKu h202", want: "r1c1<>2 r1c1<>3 r1c1<>5 r1c1<>8 r1c1<>9 r1c2<>1 r1c2<>2 r1c2<>3 r1c2<>5 r1c2<>8", pm: `
+| 2345789  1234578  12389 | 1589   6   1589 | 158  15  29 |
+| 589      158      189   | 1589   4   2    | 7    3   6  |
+| 2589     1258     6     | 7      3   1589 | 158  4   29 |
+| 235      9        4     | 123    27  137  | 15   6   8  |
+| 2358     12358    1238  | 1238   9   6    | 4    15  7  |
+| 6        18       7     | 148    5   148  | 9    2   3  |
+| 1        2347     239   | 23469  27  3479 | 36   8   5  |
+| 349      6        39    | 3459   8   3459 | 2    7   1  |
+| 2378     2378     5     | 236    1   37   | 36   9   4  |`},
+	{technique: HiddenQuad, source: "HoDoKu h402", want: "r1c9<>6 r1c9<>7 r1c9<>8 r2c9<>3 r2c9<>6 r2c9<>7 r3c9<>3 r3c9<>7 r8c9<>3 r8c9<>6 r8c9<>8", pm: `
+| 5679  3     279  | 24   45   27  | 2678  1     2456789 |
+| 567   1256  8    | 234  9    127 | 2367  356   234567  |
+| 4     125   1279 | 6    135  8   | 237   35    23579   |
+| 138   128   123  | 5    7    6   | 9     4     138     |
+| 67    146   147  | 9    8    3   | 5     2     167     |
+| 5679  568   379  | 1    2    4   | 3678  368   3678    |
+| 2     7     6    | 348  34   5   | 1     9     38      |
+| 138   148   134  | 7    136  9   | 2368  3568  23568   |
+| 138   9     5    | 238  136  12  | 4     7     368     |`},
 	{technique: DirectPointing, source: "Sudoku Exchange bank line 1", givens: ".83.2..9....8..1...293....8....987...7.....6...674....3....698...2..5....1..3.54.",
-		want: "r2c9<>2 r4c9<>2 r5c9<>2 r6c9<>2 r2c8=2"},
+		want: "r2c8=2"},
 	{technique: DirectHiddenPair, source: "Sudoku Exchange bank line 1", givens: ".83.2..9....8..1...293....8....987...7.....6...674....3....698...2..5....1..3.54.",
-		want: "r5c7<>3 r5c7<>4 r6c7<>3 r8c7=3"},
+		want: "r8c7=3"},
 	{technique: Claiming, source: "Sudoku Exchange bank line 1", givens: ".83.2..9....8..1...293....8....987...7.....6...674....3....698...2..5....1..3.54.",
 		want: "r1c1<>4 r3c1<>4"},
 	{technique: ForcingChain, source: "Sudoku Exchange bank line 1", givens: ".83.2..9....8..1...293....8....987...7.....6...674....3....698...2..5....1..3.54.",
@@ -164,26 +194,28 @@ var examples = []example{
 		want: "r4c8=6"},
 	{technique: NakedPair, source: "Sudoku Exchange bank line 3", givens: "85.....31....7.......8.9.....3...6..97.3.1.52....2....1..4.7..62.5...3.7....8....",
 		want: "r7c5<>9 r9c4<>9"},
-	{technique: HiddenPair, source: "Sudoku Exchange bank line 3", givens: "85.....31....7.......8.9.....3...6..97.3.1.52....2....1..4.7..62.5...3.7....8....",
-		want: "r1c3<>2 r1c3<>4 r1c3<>6 r1c7<>2 r1c7<>4"},
-	{technique: SimpleColouring, source: "Sudoku Exchange bank line 3", givens: "85.....31....7.......8.9.....3...6..97.3.1.52....2....1..4.7..62.5...3.7....8....",
+	{technique: TurbotFish, source: "Sudoku Exchange bank line 3 (Sukaku Explainer takes the same step: 2 Strong links 001, 4.1)", givens: "85.....31....7.......8.9.....3...6..97.3.1.52....2....1..4.7..62.5...3.7....8....",
 		want: "r2c2<>3"},
+	{technique: SimpleColouring, source: "Sudoku Exchange bank line 4", givens: "52..1...7.8..4..32..75..1........7..41..6..59..2........9..62..36..7..8.2...5..43",
+		want: "r4c6<>4"},
 	{technique: XYCycle, source: "Sudoku Exchange bank line 3", givens: "85.....31....7.......8.9.....3...6..97.3.1.52....2....1..4.7..62.5...3.7....8....",
 		want: "r2c9<>4"},
 	{technique: VWXYZWing, source: "Sudoku Exchange bank line 3", givens: "85.....31....7.......8.9.....3...6..97.3.1.52....2....1..4.7..62.5...3.7....8....",
 		want: "r2c2<>6"},
 	{technique: NakedTriple, source: "Sudoku Exchange bank line 5", givens: ".7..9..4.14.2.8.379...1...8.8.....9.2.1.4.6.34.......1.1.....2....629...7...8...9",
 		want: "r3c3<>2"},
-	{technique: XChain, source: "Sudoku Exchange bank line 7", givens: ".214.8.....4..273.63..9.........9.43..3...6..45.3.........6..74.461..5.....8.436.",
-		want: "r7c1<>5"},
+	{technique: XChain, source: "Sudoku Exchange bank line 8", givens: "7.....81..4...82.....2.6..3...32.9..2..8.4..7..3.67...8..6.2.....95...8..51.....2",
+		want: "r1c6<>9"},
+	{technique: TwoStringKite, source: "Sudoku Exchange bank line 8 (Sukaku Explainer takes the same step: 2-String Kite 012, 4.1)", givens: "7.....81..4...82.....2.6..3...32.9..2..8.4..7..3.67...8..6.2.....95...8..51.....2",
+		want: "r7c5<>3"},
 	{technique: WWing, source: "Sudoku Exchange bank line 7", givens: ".214.8.....4..273.63..9.........9.43..3...6..45.3.........6..74.461..5.....8.436.",
 		want: "r2c2<>8"},
 	{technique: CellForcingChain, source: "Sudoku Exchange bank line 8", givens: "7.....81..4...82.....2.6..3...32.9..2..8.4..7..3.67...8..6.2.....95...8..51.....2",
 		want: "r1c4<>9"},
-	{technique: ForcingXChain, source: "Sudoku Exchange bank line 11", givens: "3..6....5.297...6.....93.4...7....54..6.3.7..28....6...6.31.....9...512.5....9..6",
-		want: "r4c2=3"},
+	{technique: ForcingXChain, source: "Sudoku Exchange bank line 56", givens: ".195...3..7348.5.........7...8..6.5.1.......7.5.9..3...3.........1.9384..4...592.",
+		want: "r2c1=6"},
 	{technique: DirectHiddenTriple, source: "Sudoku Exchange bank line 12", givens: ".5..3..7...7...8..6.42.75.9..........7.5.6.4.5.28.97.3..6...2....5.9.4..72.....96",
-		want: "r4c8<>1 r4c8<>6 r4c9<>1 r5c9<>1 r6c8=6"},
+		want: "r6c8=6"},
 	{technique: XCycle, source: "Sudoku Exchange bank line 12", givens: ".5..3..7...7...8..6.42.75.9..........7.5.6.4.5.28.97.3..6...2....5.9.4..72.....96",
 		want: "r7c6<>8 r8c1<>8"},
 	{technique: Nishio, source: "Sudoku Exchange bank line 15", givens: "61........4.6..5..3.7..9..4..38.4..1....5....4..9.36..9..4..2.7..8..5.3........56",
@@ -192,8 +224,6 @@ var examples = []example{
 		want: "r2c6<>8 r3c2<>8 r3c3<>8"},
 	{technique: RegionForcingChain, source: "Sudoku Exchange bank line 31", givens: "...2.4...3..869..1.........564...123..2...8..7...4...58..1.5..9.5.....8.....2....",
 		want: "r9c9<>4"},
-	{technique: HiddenQuad, source: "Sudoku Exchange bank line 54", givens: ".....6....5.87..9...725.8..5.....18..63...94..21.....7..5.217...1..93.5....5.....",
-		want: "r6c5<>8"},
 	{technique: UniqueRectangle3, source: "Sudoku Exchange bank line 74", givens: "2...6.9.8..74.....8.1.2354...2....8.6.8.5.1.4.7....6...8631.4.9.....98..1.9.4...3",
 		want: "r8c1<>5"},
 	{technique: XYChain, source: "Sudoku Exchange bank line 75", givens: "3.......7...4..1...542.76....154937....7.8....761329....76.423...3..5...6.......9",
@@ -218,7 +248,7 @@ var examples = []example{
 	// 1s in box 1 (r1c1, r1c2; r2c3), row 1 only there, so 1 goes from r2c3
 	// and row 2's last 1 is r2c7; box 2's 1s lie in row 3 alone, whose other
 	// boxes hold none (a pointing that removes nothing).
-	{technique: DirectClaiming, source: "constructed", want: "r2c3<>1 r2c7=1", pm: `
+	{technique: DirectClaiming, source: "constructed", want: "r2c7=1", pm: `
 123456789 123456789 23456789  23456789  23456789  23456789  23456789  23456789  23456789
 23456789  23456789  123456789 23456789  23456789  23456789  123456789 23456789  23456789
 23456789  23456789  23456789  123456789 123456789 123456789 23456789  23456789  23456789

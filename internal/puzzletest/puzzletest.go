@@ -29,6 +29,10 @@ const (
 	Norvig         = "norvig_easy50.txt"
 	Diabolical     = "sudokuexchange_diabolical_even.txt"
 	DiabolicalRate = "sudokuexchange_diabolical_even_rated.tsv"
+	// HeldOutRate: puzzles the grade was never tuned on (generated, 17-clue,
+	// easy), each rated by Sukaku Explainer's serate: puzzle, ER, EP, ED and
+	// ER's technique, TAB-separated.
+	HeldOutRate = "se_heldout_rated.tsv"
 )
 
 // Collections lists the puzzle files (not the rated table), easiest first by
@@ -112,14 +116,25 @@ type Rated struct {
 // n is positive.
 func RatedPuzzles(tb testing.TB, n int) []Rated {
 	tb.Helper()
+	return RatedFile(tb, DiabolicalRate, n)
+}
+
+// RatedFile returns the puzzles of a rated table (each line a puzzle, a TAB
+// and its rating; further TAB-separated fields are ignored), at most n rows
+// when n is positive.
+func RatedFile(tb testing.TB, name string, n int) []Rated {
+	tb.Helper()
 	var out []Rated
-	for i, l := range Lines(tb, DiabolicalRate, n) {
-		p, r, ok := strings.Cut(l, "\t")
+	for i, l := range Lines(tb, name, n) {
+		f := strings.Split(l, "\t")
 		var v float64
-		if _, err := fmt.Sscan(r, &v); !ok || err != nil {
-			tb.Fatalf("%s line %d: want puzzle TAB rating, got %q", DiabolicalRate, i+1, l)
+		if len(f) < 2 {
+			tb.Fatalf("%s line %d: want puzzle TAB rating, got %q", name, i+1, l)
 		}
-		out = append(out, Rated{p, v})
+		if _, err := fmt.Sscan(f[1], &v); err != nil {
+			tb.Fatalf("%s line %d: want puzzle TAB rating, got %q", name, i+1, l)
+		}
+		out = append(out, Rated{f[0], v})
 	}
 	return out
 }

@@ -50,53 +50,10 @@ func testClasses(t *testing.T, bk backend) {
 	ctx := context.Background()
 	db := bk.open(t)
 	rng := rand.New(rand.NewPCG(1, 2))
-	var firsts []sudoku.Puzzle
-	for _, line := range puzzletest.Lines(t, puzzletest.Top1465, 6) {
-		g, _ := sudoku.Parse(line)
-		p, dup, err := db.Submit(ctx, rate(t, g))
-		if err != nil || dup || p.SameAs != nil {
-			t.Fatalf("first entry: dup %v, same_as %v, %v", dup, p.SameAs, err)
-		}
-		firsts = append(firsts, p)
-	}
-	// One other way of writing each, alone; two more of each in one bulk
-	// write, where the second of a class in the same transaction links to
-	// the first archived one too.
-	var bulk []sudoku.Puzzle
+	firsts := submitFirstEntries(t, db, puzzletest.Lines(t, puzzletest.Top1465, 6))
+	submitOtherWritings(t, db, rng, firsts)
 	for _, f := range firsts {
-		p, dup, err := db.Submit(ctx, rate(t, shuffled(rng, f.Givens)))
-		if err != nil || dup {
-			t.Fatalf("second entry: dup %v, %v", dup, err)
-		}
-		if p.SameAs == nil || *p.SameAs != f.ID || p.Canonical != f.Canonical {
-			t.Errorf("puzzle %d: same_as %v, want %d", p.ID, p.SameAs, f.ID)
-		}
-		bulk = append(bulk, rate(t, shuffled(rng, f.Givens)), rate(t, shuffled(rng, f.Givens)))
-	}
-	if _, err := db.SubmitMany(ctx, bulk); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range firsts {
-		eq, err := db.Equivalents(ctx, f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(eq) != 4 || eq[0].ID != f.ID {
-			t.Fatalf("puzzle %d: %d equivalents, want 4 with itself first", f.ID, len(eq))
-		}
-		for _, e := range eq[1:] {
-			if e.SameAs == nil || *e.SameAs != f.ID {
-				t.Errorf("puzzle %d: same_as %v, want %d", e.ID, e.SameAs, f.ID)
-			}
-			if e.Backtracks != f.Backtracks || e.Guesses != f.Guesses || e.Nodes != f.Nodes || e.Band != f.Band {
-				t.Errorf("puzzle %d measured %d/%d/%d %s, its first entry %d/%d/%d %s", e.ID,
-					e.Backtracks, e.Guesses, e.Nodes, e.Band, f.Backtracks, f.Guesses, f.Nodes, f.Band)
-			}
-		}
-		got, err := db.ByCanonical(ctx, f.Canonical)
-		if err != nil || got.ID != f.ID {
-			t.Errorf("by canonical form: %d, %v; want %d", got.ID, err, f.ID)
-		}
+		checkClassOf(t, db, f)
 	}
 	if _, err := db.ByCanonical(ctx, sudoku.Grid{1}); err == nil {
 		t.Error("found a class that is not archived")
@@ -112,29 +69,102 @@ func testClasses(t *testing.T, bk backend) {
 		{Distinct: true, Limit: 4}, {Distinct: true, Limit: 4, Sort: sudoku.SortClues},
 		{Distinct: true, Limit: 4, Band: firsts[0].Band}, {Distinct: true, UniqueOnly: true, Limit: 5, Sort: sudoku.SortGrade},
 	} {
-		var ids []int64
-		for {
-			page, err := db.List(ctx, q)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, p := range page.Puzzles {
-				if p.SameAs != nil {
-					t.Errorf("%+v: listed puzzle %d, another way of writing %d", q, p.ID, *p.SameAs)
-				}
-				ids = append(ids, p.ID)
-			}
-			if q.Band == "" && page.Total != 6 {
-				t.Errorf("%+v: total %d, want 6", q, page.Total)
-			}
-			if page.NextCursor == "" {
-				break
-			}
-			q.Cursor = page.NextCursor
+		checkDistinctListing(t, db, q)
+	}
+}
+
+// submitFirstEntries submits each line as the first entry of its class.
+func submitFirstEntries(t *testing.T, db *DB, lines []string) []sudoku.Puzzle {
+	t.Helper()
+	var firsts []sudoku.Puzzle
+	for _, line := range lines {
+		g, _ := sudoku.Parse(line)
+		p, dup, err := db.Submit(context.Background(), rate(t, g))
+		if err != nil || dup || p.SameAs != nil {
+			t.Fatalf("first entry: dup %v, same_as %v, %v", dup, p.SameAs, err)
 		}
-		if q.Band == "" && len(ids) != 6 {
-			t.Errorf("%+v: %d puzzles listed, want 6", q, len(ids))
+		firsts = append(firsts, p)
+	}
+	return firsts
+}
+
+// submitOtherWritings submits one other way of writing each first entry,
+// alone; then two more of each in one bulk write, where the second of a
+// class in the same transaction links to the first archived one too.
+func submitOtherWritings(t *testing.T, db *DB, rng *rand.Rand, firsts []sudoku.Puzzle) {
+	t.Helper()
+	ctx := context.Background()
+	var bulk []sudoku.Puzzle
+	for _, f := range firsts {
+		p, dup, err := db.Submit(ctx, rate(t, shuffled(rng, f.Givens)))
+		if err != nil || dup {
+			t.Fatalf("second entry: dup %v, %v", dup, err)
 		}
+		if p.SameAs == nil || *p.SameAs != f.ID || p.Canonical != f.Canonical {
+			t.Errorf("puzzle %d: same_as %v, want %d", p.ID, p.SameAs, f.ID)
+		}
+		bulk = append(bulk, rate(t, shuffled(rng, f.Givens)), rate(t, shuffled(rng, f.Givens)))
+	}
+	if _, err := db.SubmitMany(ctx, bulk); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkClassOf checks that the first entry f has its three other writings
+// as equivalents, each naming f and measured as f is, and that its
+// canonical form finds f.
+func checkClassOf(t *testing.T, db *DB, f sudoku.Puzzle) {
+	t.Helper()
+	ctx := context.Background()
+	eq, err := db.Equivalents(ctx, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(eq) != 4 || eq[0].ID != f.ID {
+		t.Fatalf("puzzle %d: %d equivalents, want 4 with itself first", f.ID, len(eq))
+	}
+	for _, e := range eq[1:] {
+		if e.SameAs == nil || *e.SameAs != f.ID {
+			t.Errorf("puzzle %d: same_as %v, want %d", e.ID, e.SameAs, f.ID)
+		}
+		if e.Backtracks != f.Backtracks || e.Guesses != f.Guesses || e.Nodes != f.Nodes || e.Band != f.Band {
+			t.Errorf("puzzle %d measured %d/%d/%d %s, its first entry %d/%d/%d %s", e.ID,
+				e.Backtracks, e.Guesses, e.Nodes, e.Band, f.Backtracks, f.Guesses, f.Nodes, f.Band)
+		}
+	}
+	got, err := db.ByCanonical(ctx, f.Canonical)
+	if err != nil || got.ID != f.ID {
+		t.Errorf("by canonical form: %d, %v; want %d", got.ID, err, f.ID)
+	}
+}
+
+// checkDistinctListing pages through a distinct listing of the six classes
+// of testClasses: no other way of writing is listed, and (without a band)
+// the total and the rows are six.
+func checkDistinctListing(t *testing.T, db *DB, q sudoku.ListQuery) {
+	t.Helper()
+	var ids []int64
+	for {
+		page, err := db.List(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range page.Puzzles {
+			if p.SameAs != nil {
+				t.Errorf("%+v: listed puzzle %d, another way of writing %d", q, p.ID, *p.SameAs)
+			}
+			ids = append(ids, p.ID)
+		}
+		if q.Band == "" && page.Total != 6 {
+			t.Errorf("%+v: total %d, want 6", q, page.Total)
+		}
+		if page.NextCursor == "" {
+			break
+		}
+		q.Cursor = page.NextCursor
+	}
+	if q.Band == "" && len(ids) != 6 {
+		t.Errorf("%+v: %d puzzles listed, want 6", q, len(ids))
 	}
 }
 
@@ -210,10 +240,24 @@ func testKnownClasses(t *testing.T, bk backend) {
 		t.Fatal(err)
 	}
 	b.Rollback()
+	addKnownClassSteps(t, db, rng, a.ID, ga, gb)
+	checkNewClassTwice(t, db, rng)
+	st, err := db.Stats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Total != 11 || st.Distinct != 4 {
+		t.Errorf("stats: %d entries, %d distinct; want 11, 4", st.Total, st.Distinct)
+	}
+}
 
-	// One write per step: the first finds a's class by a statement, the
-	// later ones know it; b's class starts with the first of its puzzles
-	// that is committed.
+// addKnownClassSteps makes one write per step of a puzzle of b's class
+// (gb) and one of a's (ga, archived as aID): the first finds a's class by a statement, the later
+// ones know it; b's class starts with the first of its puzzles that is
+// committed.
+func addKnownClassSteps(t *testing.T, db *DB, rng *rand.Rand, aID int64, ga, gb sudoku.Grid) {
+	t.Helper()
+	ctx := context.Background()
 	var bFirst int64
 	for step := range 3 {
 		ps := []sudoku.Puzzle{rate(t, shuffled(rng, gb)), rate(t, shuffled(rng, ga))}
@@ -233,13 +277,18 @@ func testKnownClasses(t *testing.T, bk backend) {
 		case stored.SameAs == nil || *stored.SameAs != bFirst:
 			t.Errorf("step %d: b's puzzle %d has same_as %v, want %d", step, stored.ID, stored.SameAs, bFirst)
 		}
-		if ps[1].SameAs == nil || *ps[1].SameAs != a.ID {
-			t.Errorf("step %d: a's puzzle has same_as %v, want %d", step, ps[1].SameAs, a.ID)
+		if ps[1].SameAs == nil || *ps[1].SameAs != aID {
+			t.Errorf("step %d: a's puzzle has same_as %v, want %d", step, ps[1].SameAs, aID)
 		}
 	}
+}
 
-	// A new class met twice in one transaction: in one write, and in two
-	// parts of one batch. The second of each is filed under the first.
+// checkNewClassTwice meets a new class twice in one transaction: in one
+// write, and in two parts of one batch. The second of each is filed under
+// the first.
+func checkNewClassTwice(t *testing.T, db *DB, rng *rand.Rand) {
+	t.Helper()
+	ctx := context.Background()
 	more := puzzletest.Lines(t, puzzletest.Top1465, 4)[2:]
 	gc, _ := sudoku.Parse(more[0])
 	gd, _ := sudoku.Parse(more[1])
@@ -272,12 +321,5 @@ func testKnownClasses(t *testing.T, bk backend) {
 		if first.SameAs != nil || second.SameAs == nil || *second.SameAs != first.ID {
 			t.Errorf("a new class twice in one transaction: same_as %v and %v, want none and %d", first.SameAs, second.SameAs, first.ID)
 		}
-	}
-	st, err := db.Stats(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st.Total != 11 || st.Distinct != 4 {
-		t.Errorf("stats: %d entries, %d distinct; want 11, 4", st.Total, st.Distinct)
 	}
 }

@@ -147,6 +147,10 @@ var puzzleColumns = []column{
 		}
 		return string(p.Techniques)
 	}, set: func(p *sudoku.Puzzle, v any) error { p.Techniques = sudoku.Techniques(v.(string)); return nil }},
+	// hidden (migration 00015) is written only by Hide and Restore
+	// (moderation.go); it is read back so the moderators' reads can say so.
+	{name: "hidden", kind: colInt, arg: func(p *sudoku.Puzzle) any { return boolInt(p.Hidden) },
+		set: func(p *sudoku.Puzzle, v any) error { p.Hidden = v.(int64) != 0; return nil }},
 	// Who submitted the puzzle and the collections that hold it (migration
 	// 00016): the account's id is written with a new row; its name and the
 	// collections' ids are read through subqueries, so a renamed or
@@ -165,6 +169,14 @@ var puzzleColumns = []column{
 		// the text, which listQuery splits the select list on.
 		expr: "(SELECT string_agg(CAST(collection_id AS TEXT),',' ORDER BY collection_id) FROM collection_puzzles WHERE puzzle_id = puzzles.id)",
 		set:  setCollections},
+}
+
+// boolInt is 1 for true, 0 for false: the integer columns that hold flags.
+func boolInt(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // setCollections reads the collection_ids value: ids joined by commas.

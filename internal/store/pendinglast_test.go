@@ -41,52 +41,69 @@ func testGradePendingLast(t *testing.T, bk backend) {
 		t.Fatal(err)
 	}
 	for _, desc := range []bool{false, true} {
-		q := sudoku.ListQuery{Sort: sudoku.SortGrade, Desc: desc, Limit: 4}
-		var pages [][]sudoku.Puzzle
-		var got []sudoku.Puzzle
-		var page sudoku.Page
-		for {
-			if page, err = db.List(ctx, q); err != nil {
-				t.Fatal(err)
-			}
-			pages = append(pages, page.Puzzles)
-			got = append(got, page.Puzzles...)
-			if page.NextCursor == "" {
-				break
-			}
-			q.Cursor = page.NextCursor
+		checkPendingLast(t, db, desc, len(ps))
+	}
+}
+
+// checkPendingLast walks the grade order (descending if desc) page by page
+// forward, checks the n rows, their order and the export's, and walks back
+// by the prev cursors to the same pages.
+func checkPendingLast(t *testing.T, db *DB, desc bool, n int) {
+	t.Helper()
+	ctx := context.Background()
+	q := sudoku.ListQuery{Sort: sudoku.SortGrade, Desc: desc, Limit: 4}
+	var pages [][]sudoku.Puzzle
+	var got []sudoku.Puzzle
+	var page sudoku.Page
+	var err error
+	for {
+		if page, err = db.List(ctx, q); err != nil {
+			t.Fatal(err)
 		}
-		if len(got) != len(ps) {
-			t.Fatalf("desc %v: listed %d rows, want %d", desc, len(got), len(ps))
+		pages = append(pages, page.Puzzles)
+		got = append(got, page.Puzzles...)
+		if page.NextCursor == "" {
+			break
 		}
-		// An export in the same order is the listing's rows in its order.
-		exported := exportAll(t, db, sudoku.ListQuery{Sort: sudoku.SortGrade, Desc: desc})
-		if !slices.EqualFunc(exported, got, func(a, b sudoku.Puzzle) bool { return a.ID == b.ID }) {
-			t.Errorf("desc %v: export in the order %v, listing %v", desc, ids(exported), ids(got))
+		q.Cursor = page.NextCursor
+	}
+	if len(got) != n {
+		t.Fatalf("desc %v: listed %d rows, want %d", desc, len(got), n)
+	}
+	// An export in the same order is the listing's rows in its order.
+	exported := exportAll(t, db, sudoku.ListQuery{Sort: sudoku.SortGrade, Desc: desc})
+	if !slices.EqualFunc(exported, got, func(a, b sudoku.Puzzle) bool { return a.ID == b.ID }) {
+		t.Errorf("desc %v: export in the order %v, listing %v", desc, ids(exported), ids(got))
+	}
+	checkPendingLastOrder(t, desc, got)
+	// Back from the last page to the first, by prev cursors.
+	for i := len(pages) - 2; i >= 0; i-- {
+		q.Cursor = page.PrevCursor
+		if page, err = db.List(ctx, q); err != nil {
+			t.Fatal(err)
 		}
-		for i := 1; i < len(got); i++ {
-			a, b := got[i-1], got[i]
-			switch {
-			case a.GradeStatus != sudoku.GradeDone && b.GradeStatus == sudoku.GradeDone:
-				t.Errorf("desc %v: %s puzzle %d before graded puzzle %d", desc, a.GradeStatus, a.ID, b.ID)
-			case b.GradeStatus != sudoku.GradeDone && a.GradeStatus != sudoku.GradeDone:
-				if desc && a.ID < b.ID || !desc && a.ID > b.ID {
-					t.Errorf("desc %v: ungraded %d before %d", desc, a.ID, b.ID)
-				}
-			case a.GradeStatus == sudoku.GradeDone && b.GradeStatus == sudoku.GradeDone:
-				if desc && a.GradeTenths() < b.GradeTenths() || !desc && a.GradeTenths() > b.GradeTenths() {
-					t.Errorf("desc %v: grade %d before %d", desc, a.GradeTenths(), b.GradeTenths())
-				}
+		if !slices.EqualFunc(page.Puzzles, pages[i], func(a, b sudoku.Puzzle) bool { return a.ID == b.ID }) {
+			t.Errorf("desc %v: page %d back holds %v, forward %v", desc, i, ids(page.Puzzles), ids(pages[i]))
+		}
+	}
+}
+
+// checkPendingLastOrder: graded rows first (by grade), the ungraded after
+// them (by id).
+func checkPendingLastOrder(t *testing.T, desc bool, got []sudoku.Puzzle) {
+	t.Helper()
+	for i := 1; i < len(got); i++ {
+		a, b := got[i-1], got[i]
+		switch {
+		case a.GradeStatus != sudoku.GradeDone && b.GradeStatus == sudoku.GradeDone:
+			t.Errorf("desc %v: %s puzzle %d before graded puzzle %d", desc, a.GradeStatus, a.ID, b.ID)
+		case b.GradeStatus != sudoku.GradeDone && a.GradeStatus != sudoku.GradeDone:
+			if desc && a.ID < b.ID || !desc && a.ID > b.ID {
+				t.Errorf("desc %v: ungraded %d before %d", desc, a.ID, b.ID)
 			}
-		}
-		// Back from the last page to the first, by prev cursors.
-		for i := len(pages) - 2; i >= 0; i-- {
-			q.Cursor = page.PrevCursor
-			if page, err = db.List(ctx, q); err != nil {
-				t.Fatal(err)
-			}
-			if !slices.EqualFunc(page.Puzzles, pages[i], func(a, b sudoku.Puzzle) bool { return a.ID == b.ID }) {
-				t.Errorf("desc %v: page %d back holds %v, forward %v", desc, i, ids(page.Puzzles), ids(pages[i]))
+		case a.GradeStatus == sudoku.GradeDone && b.GradeStatus == sudoku.GradeDone:
+			if desc && a.GradeTenths() < b.GradeTenths() || !desc && a.GradeTenths() > b.GradeTenths() {
+				t.Errorf("desc %v: grade %d before %d", desc, a.GradeTenths(), b.GradeTenths())
 			}
 		}
 	}

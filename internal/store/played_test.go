@@ -17,8 +17,53 @@ import (
 // direction, page by page both ways, with exact totals, beside the other
 // filters; its cursors are its own, and it needs a player.
 func testListPlayed(t *testing.T, bk backend) {
-	ctx := context.Background()
 	db := bk.open(t)
+	f := playedFixture(t, db)
+	sortedIDs := func(ps ...sudoku.Puzzle) []int64 {
+		var s []int64
+		for _, x := range ps {
+			s = append(s, x.ID)
+		}
+		slices.Sort(s)
+		return s
+	}
+	all := f.all
+	want := map[sudoku.Played][]int64{
+		sudoku.PlayedSolved:   sortedIDs(all[0], all[3], f.twin, all[4]),
+		sudoku.PlayedUnplayed: sortedIDs(all[5], all[6], all[7], all[8]),
+	}
+	for played, wantIDs := range want {
+		for _, distinct := range []bool{false, true} {
+			w := slices.DeleteFunc(slices.Clone(wantIDs), func(id int64) bool { return distinct && id == f.twin.ID })
+			for _, s := range sudoku.Sorts {
+				for _, desc := range []bool{false, true} {
+					lq := sudoku.ListQuery{Sort: s, Desc: desc, Limit: 2, Distinct: distinct, Played: played, Player: f.p}
+					got := walkPlayed(t, db, lq, len(w))
+					if !slices.Equal(got, w) {
+						t.Errorf("%s distinct=%v %s desc=%v: %v, want %v", played, distinct, s, desc, got, w)
+					}
+				}
+			}
+		}
+	}
+	checkPlayedBesideOthers(t, db, f)
+	checkPlayedCursors(t, db, f.p)
+}
+
+// playedPuzzles is testListPlayed's archive: nine puzzles, a second writing
+// (twin) of all[3], and two players p and q who played some of them.
+type playedPuzzles struct {
+	all  []sudoku.Puzzle
+	twin sudoku.Puzzle
+	p, q int64
+}
+
+// playedFixture archives the puzzles and plays them: p solved all[0], gave
+// up all[1], left all[2] open, solved twin (so all[3] too), gave up and then
+// solved all[4]; q solved all[5].
+func playedFixture(t *testing.T, db *DB) playedPuzzles {
+	t.Helper()
+	ctx := context.Background()
 	var all []sudoku.Puzzle
 	for n := int64(1); n <= 9; n++ {
 		if n == 4 {
@@ -36,65 +81,51 @@ func testListPlayed(t *testing.T, bk backend) {
 	all = append(all, twin)
 	p, _ := db.NewPlayer(ctx, session(1), time.Now().Add(time.Hour))
 	q, _ := db.NewPlayer(ctx, session(2), time.Now().Add(time.Hour))
-	play := func(player, puzzle int64, o account.Outcome) {
-		t.Helper()
-		a, _, err := db.StartAttempt(ctx, player, puzzle)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f := account.Finish{Outcome: o}
-		switch o {
-		case account.OutcomeOpen:
-			return
-		case account.OutcomeSolved:
-			f.Grid = solvedGrid()
-		}
-		if _, err := db.FinishAttempt(ctx, player, a.ID, f); err != nil {
-			t.Fatal(err)
-		}
-	}
-	play(p.ID, all[0].ID, account.OutcomeSolved)
-	play(p.ID, all[1].ID, account.OutcomeGaveUp)
-	play(p.ID, all[2].ID, account.OutcomeOpen)
-	play(p.ID, twin.ID, account.OutcomeSolved) // solves all[3] too
-	play(p.ID, all[4].ID, account.OutcomeGaveUp)
-	play(p.ID, all[4].ID, account.OutcomeSolved) // solved at the second go
-	play(q.ID, all[5].ID, account.OutcomeSolved)
+	playOutcome(t, db, p.ID, all[0].ID, account.OutcomeSolved)
+	playOutcome(t, db, p.ID, all[1].ID, account.OutcomeGaveUp)
+	playOutcome(t, db, p.ID, all[2].ID, account.OutcomeOpen)
+	playOutcome(t, db, p.ID, twin.ID, account.OutcomeSolved) // solves all[3] too
+	playOutcome(t, db, p.ID, all[4].ID, account.OutcomeGaveUp)
+	playOutcome(t, db, p.ID, all[4].ID, account.OutcomeSolved) // solved at the second go
+	playOutcome(t, db, q.ID, all[5].ID, account.OutcomeSolved)
+	return playedPuzzles{all: all, twin: twin, p: p.ID, q: q.ID}
+}
 
-	sortedIDs := func(ps ...sudoku.Puzzle) []int64 {
-		var s []int64
-		for _, x := range ps {
-			s = append(s, x.ID)
-		}
-		slices.Sort(s)
-		return s
+// playOutcome starts an attempt of player at puzzle and finishes it with
+// outcome o, or leaves it open.
+func playOutcome(t *testing.T, db *DB, player, puzzle int64, o account.Outcome) {
+	t.Helper()
+	ctx := context.Background()
+	a, _, err := db.StartAttempt(ctx, player, puzzle)
+	if err != nil {
+		t.Fatal(err)
 	}
-	want := map[sudoku.Played][]int64{
-		sudoku.PlayedSolved:   sortedIDs(all[0], all[3], twin, all[4]),
-		sudoku.PlayedUnplayed: sortedIDs(all[5], all[6], all[7], all[8]),
+	f := account.Finish{Outcome: o}
+	switch o {
+	case account.OutcomeOpen:
+		return
+	case account.OutcomeSolved:
+		f.Grid = solvedGrid()
 	}
-	for played, wantIDs := range want {
-		for _, distinct := range []bool{false, true} {
-			w := slices.DeleteFunc(slices.Clone(wantIDs), func(id int64) bool { return distinct && id == twin.ID })
-			for _, s := range sudoku.Sorts {
-				for _, desc := range []bool{false, true} {
-					lq := sudoku.ListQuery{Sort: s, Desc: desc, Limit: 2, Distinct: distinct, Played: played, Player: p.ID}
-					got := walkPlayed(t, db, lq, len(w))
-					if !slices.Equal(got, w) {
-						t.Errorf("%s distinct=%v %s desc=%v: %v, want %v", played, distinct, s, desc, got, w)
-					}
-				}
-			}
-		}
+	if _, err := db.FinishAttempt(ctx, player, a.ID, f); err != nil {
+		t.Fatal(err)
 	}
+}
 
+// checkPlayedBesideOthers: another player's filter is theirs alone, the
+// filter works beside a grade range and unique, and around a puzzle
+// outside the filter finds nothing.
+func checkPlayedBesideOthers(t *testing.T, db *DB, f playedPuzzles) {
+	t.Helper()
+	ctx := context.Background()
+	all := f.all
 	// Another player's filter is theirs alone.
-	page, err := db.List(ctx, sudoku.ListQuery{Played: sudoku.PlayedSolved, Player: q.ID})
+	page, err := db.List(ctx, sudoku.ListQuery{Played: sudoku.PlayedSolved, Player: f.q})
 	if err != nil || page.Total != 1 || len(page.Puzzles) != 1 || page.Puzzles[0].ID != all[5].ID {
 		t.Errorf("q's solved = %+v, %v; want puzzle %d", page, err, all[5].ID)
 	}
 	// With a grade range and unique beside it.
-	page, err = db.List(ctx, sudoku.ListQuery{Played: sudoku.PlayedUnplayed, Player: p.ID, UniqueOnly: true, GradeMin: 1})
+	page, err = db.List(ctx, sudoku.ListQuery{Played: sudoku.PlayedUnplayed, Player: f.p, UniqueOnly: true, GradeMin: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,16 +134,21 @@ func testListPlayed(t *testing.T, bk backend) {
 	}
 
 	// Around: a puzzle outside the filter is not in the listing.
-	if _, err := db.List(ctx, sudoku.ListQuery{Played: sudoku.PlayedSolved, Player: p.ID, Around: all[1].ID}); !errors.Is(err, sudoku.ErrNotFound) {
+	if _, err := db.List(ctx, sudoku.ListQuery{Played: sudoku.PlayedSolved, Player: f.p, Around: all[1].ID}); !errors.Is(err, sudoku.ErrNotFound) {
 		t.Errorf("around a puzzle given up, solved filter: %v, want ErrNotFound", err)
 	}
-	page, err = db.List(ctx, sudoku.ListQuery{Played: sudoku.PlayedSolved, Player: p.ID, Around: all[0].ID})
+	page, err = db.List(ctx, sudoku.ListQuery{Played: sudoku.PlayedSolved, Player: f.p, Around: all[0].ID})
 	if err != nil || page.Total != 4 || !slices.ContainsFunc(page.Puzzles, func(x sudoku.Puzzle) bool { return x.ID == all[0].ID }) {
 		t.Errorf("around a solved puzzle = %+v, %v", page, err)
 	}
+}
 
-	// Cursors are the filter's own.
-	first, err := db.List(ctx, sudoku.ListQuery{Limit: 1, Played: sudoku.PlayedSolved, Player: p.ID})
+// checkPlayedCursors: the played filter's cursors are its own, and the
+// filter needs a player and a known value.
+func checkPlayedCursors(t *testing.T, db *DB, player int64) {
+	t.Helper()
+	ctx := context.Background()
+	first, err := db.List(ctx, sudoku.ListQuery{Limit: 1, Played: sudoku.PlayedSolved, Player: player})
 	if err != nil || first.NextCursor == "" {
 		t.Fatalf("first solved page = %+v, %v", first, err)
 	}
@@ -122,8 +158,8 @@ func testListPlayed(t *testing.T, bk backend) {
 	}
 	for _, c := range []sudoku.ListQuery{
 		{Limit: 1, Cursor: first.NextCursor},
-		{Limit: 1, Cursor: first.NextCursor, Played: sudoku.PlayedUnplayed, Player: p.ID},
-		{Limit: 1, Cursor: plain.NextCursor, Played: sudoku.PlayedSolved, Player: p.ID},
+		{Limit: 1, Cursor: first.NextCursor, Played: sudoku.PlayedUnplayed, Player: player},
+		{Limit: 1, Cursor: plain.NextCursor, Played: sudoku.PlayedSolved, Player: player},
 	} {
 		if _, err := db.List(ctx, c); !errors.Is(err, sudoku.ErrInvalidCursor) {
 			t.Errorf("List(%+v) = %v, want ErrInvalidCursor", c, err)
@@ -131,7 +167,7 @@ func testListPlayed(t *testing.T, bk backend) {
 	}
 	for _, c := range []sudoku.ListQuery{
 		{Played: sudoku.PlayedSolved},
-		{Played: "mine", Player: p.ID},
+		{Played: "mine", Player: player},
 	} {
 		if _, err := db.List(ctx, c); !errors.Is(err, ErrInvalidQuery) {
 			t.Errorf("List(%+v) = %v, want ErrInvalidQuery", c, err)

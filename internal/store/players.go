@@ -270,29 +270,47 @@ func (db *DB) DeletePlayer(ctx context.Context, id int64) error {
 	return nil
 }
 
-// LoginFailures counts the failed logins for nameKey (account.NameKey)
-// since since.
-func (db *DB) LoginFailures(ctx context.Context, nameKey string, since time.Time) (int, error) {
-	var n int
-	err := db.reader.QueryRowContext(ctx, db.d.sql("SELECT count(*) FROM login_failures WHERE name_key = ? AND at >= ?"), nameKey, since.UnixNano()).Scan(&n)
-	if err != nil {
-		return 0, fmt.Errorf("count failed logins: %w", err)
-	}
-	return n, nil
-}
-
-// RecordLoginFailure records a failed login for nameKey at at, and forgets
-// that name's failures older than keep.
-func (db *DB) RecordLoginFailure(ctx context.Context, nameKey string, at time.Time, keep time.Duration) error {
+// LoginTry begins a login for nameKey (account.NameKey) at at, for the
+// throttle: in one write transaction it forgets the name's failures older
+// than window and, unless limit of them remain, records this try as a
+// failure until LoginSucceeded forgets it. It reports whether the try may
+// check its password. Counting and recording in one transaction (each
+// holds the writer, on every server sharing the archive) is what keeps
+// concurrent tries within the limit: counting first and recording after
+// the password check let sixteen tries at once all through.
+func (db *DB) LoginTry(ctx context.Context, nameKey string, at time.Time, window time.Duration, limit int) (bool, error) {
+	allowed := false
 	err := db.write(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.Exec(db.d.sql("DELETE FROM login_failures WHERE name_key = ? AND at < ?"), nameKey, at.Add(-keep).UnixNano()); err != nil {
+		allowed = false // fn may run again
+		if _, err := tx.Exec(db.d.sql("DELETE FROM login_failures WHERE name_key = ? AND at <= ?"), nameKey, at.Add(-window).UnixNano()); err != nil {
 			return err
 		}
+		var n int
+		if err := tx.QueryRow(db.d.sql("SELECT count(*) FROM login_failures WHERE name_key = ?"), nameKey).Scan(&n); err != nil {
+			return err
+		}
+		if n >= limit {
+			return nil
+		}
+		allowed = true
 		_, err := tx.Exec(db.d.sql("INSERT INTO login_failures (name_key, at) VALUES (?, ?)"), nameKey, at.UnixNano())
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("record failed login: %w", err)
+		return false, fmt.Errorf("record login try: %w", err)
+	}
+	return allowed, nil
+}
+
+// LoginSucceeded forgets the try LoginTry recorded for nameKey at at: its
+// password was right.
+func (db *DB) LoginSucceeded(ctx context.Context, nameKey string, at time.Time) error {
+	err := db.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.Exec(db.d.sql("DELETE FROM login_failures WHERE name_key = ? AND at = ?"), nameKey, at.UnixNano())
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("forget login try: %w", err)
 	}
 	return nil
 }

@@ -125,20 +125,41 @@ func testPlayersSessions(t *testing.T, bk backend) {
 	if _, err := db.SessionPlayer(ctx, session(2), now); !errors.Is(err, account.ErrNoPlayer) {
 		t.Errorf("session after logout: %v, want ErrNoPlayer", err)
 	}
-	// Failed logins are counted per name, within the window.
-	for i := range 3 {
-		if err := db.RecordLoginFailure(ctx, "ann", now.Add(time.Duration(i-20)*time.Minute), 15*time.Minute); err != nil {
+	// Login tries are counted per name, within the window: five allowed,
+	// the sixth refused; a success is forgotten; old tries expire.
+	const window = 15 * time.Minute
+	try := func(name string, at time.Time) bool {
+		t.Helper()
+		ok, err := db.LoginTry(ctx, name, at, window, 5)
+		if err != nil {
 			t.Fatal(err)
 		}
+		return ok
 	}
-	if err := db.RecordLoginFailure(ctx, "ann", now, 15*time.Minute); err != nil {
+	for i := range 5 {
+		if !try("ann", now.Add(time.Duration(i-20)*time.Minute)) {
+			t.Fatalf("old try %d refused", i)
+		}
+	}
+	for i := range 5 {
+		if !try("ann", now.Add(time.Duration(i)*time.Second)) {
+			t.Fatalf("try %d within the window refused: the old ones count", i)
+		}
+	}
+	if try("ann", now.Add(10*time.Second)) {
+		t.Error("a sixth try within the window allowed")
+	}
+	if !try("bob", now.Add(10*time.Second)) {
+		t.Error("another name refused")
+	}
+	if err := db.LoginSucceeded(ctx, "ann", now.Add(4*time.Second)); err != nil {
 		t.Fatal(err)
 	}
-	if n, err := db.LoginFailures(ctx, "ann", now.Add(-15*time.Minute)); err != nil || n != 1 {
-		t.Errorf("failures within the window = %d, %v; want 1", n, err)
+	if !try("ann", now.Add(11*time.Second)) || try("ann", now.Add(12*time.Second)) {
+		t.Error("a success is not forgotten once, or forgotten more")
 	}
-	if n, _ := db.LoginFailures(ctx, "bob", now.Add(-15*time.Minute)); n != 0 {
-		t.Errorf("failures of another name = %d", n)
+	if !try("ann", now.Add(window+time.Second)) {
+		t.Error("a try after the window refused")
 	}
 }
 
@@ -269,21 +290,29 @@ func testAttemptsFlow(t *testing.T, bk backend) {
 	if err != nil || got.Outcome != account.OutcomeSolved || len(got.Techniques) != 2 || got.Techniques[1] != "X-Wing" {
 		t.Errorf("read back = %+v, %v", got, err)
 	}
-	// After the finish a new start is a new attempt, and not a first.
-	c, created, err := db.StartAttempt(ctx, p.ID, pz.ID)
-	if err != nil || !created || c.ID == a.ID {
+	checkAttemptAfterFinish(t, db, p.ID, pz.ID, a.ID)
+}
+
+// checkAttemptAfterFinish: after attempt first of player at puzzle is
+// finished, a new start is a new attempt, and not a first; the player's
+// attempts are listed newest first, page by page.
+func checkAttemptAfterFinish(t *testing.T, db *DB, player, puzzle, first int64) {
+	t.Helper()
+	ctx := context.Background()
+	c, created, err := db.StartAttempt(ctx, player, puzzle)
+	if err != nil || !created || c.ID == first {
 		t.Fatalf("start after finish = %+v, %v, %v", c, created, err)
 	}
-	c, err = db.FinishAttempt(ctx, p.ID, c.ID, account.Finish{Outcome: account.OutcomeGaveUp})
+	c, err = db.FinishAttempt(ctx, player, c.ID, account.Finish{Outcome: account.OutcomeGaveUp})
 	if err != nil || c.First || c.Outcome != account.OutcomeGaveUp {
 		t.Errorf("second finish = %+v, %v; want gave_up, not first", c, err)
 	}
-	as, err := db.Attempts(ctx, p.ID, 0, 1)
+	as, err := db.Attempts(ctx, player, 0, 1)
 	if err != nil || len(as) != 1 || as[0].ID != c.ID {
 		t.Fatalf("first page = %+v, %v", as, err)
 	}
-	as, err = db.Attempts(ctx, p.ID, as[0].ID, 5)
-	if err != nil || len(as) != 1 || as[0].ID != a.ID {
+	as, err = db.Attempts(ctx, player, as[0].ID, 5)
+	if err != nil || len(as) != 1 || as[0].ID != first {
 		t.Errorf("second page = %+v, %v", as, err)
 	}
 }
@@ -439,6 +468,21 @@ func testPlayersSummaryExportDelete(t *testing.T, bk backend) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkSummary(t, s, pz)
+	if s2, _ := db.Summary(ctx, p.ID, today.AddDate(0, 0, 1)); s2.Streak != 1 {
+		t.Errorf("streak tomorrow = %d, want 1 (it ends yesterday)", s2.Streak)
+	}
+	if s3, _ := db.Summary(ctx, p.ID, today.AddDate(0, 0, 2)); s3.Streak != 0 {
+		t.Errorf("streak in two days = %d, want 0", s3.Streak)
+	}
+	checkExportDelete(t, db, p.ID, pz[0].ID)
+}
+
+// checkSummary checks testPlayersSummaryExportDelete's summary of today:
+// four attempts at pz, three solved, a streak of one, the hints by
+// technique, the puzzles to try again and the solves by grade.
+func checkSummary(t *testing.T, s account.Summary, pz []sudoku.Puzzle) {
+	t.Helper()
 	if s.Attempts != 4 || s.Solved != 3 || s.GaveUp != 1 || s.Streak != 1 {
 		t.Errorf("summary counts %d/%d/%d streak %d, want 4/3/1 streak 1", s.Attempts, s.Solved, s.GaveUp, s.Streak)
 	}
@@ -455,29 +499,31 @@ func testPlayersSummaryExportDelete(t *testing.T, bk backend) {
 	if solves != 3 {
 		t.Errorf("by grade = %+v: %d solves, want 3", s.ByGrade, solves)
 	}
-	if s2, _ := db.Summary(ctx, p.ID, today.AddDate(0, 0, 1)); s2.Streak != 1 {
-		t.Errorf("streak tomorrow = %d, want 1 (it ends yesterday)", s2.Streak)
-	}
-	if s3, _ := db.Summary(ctx, p.ID, today.AddDate(0, 0, 2)); s3.Streak != 0 {
-		t.Errorf("streak in two days = %d, want 0", s3.Streak)
-	}
-	e, err := db.ExportPlayer(ctx, p.ID)
-	if err != nil || e.Player.ID != p.ID || len(e.Attempts) != 4 || len(e.Sessions) != 1 {
+}
+
+// checkExportDelete exports player's four attempts and one session, then
+// deletes the player: their session and attempts go, a second delete
+// finds nobody, and the puzzle they played stays.
+func checkExportDelete(t *testing.T, db *DB, player, puzzle int64) {
+	t.Helper()
+	ctx := context.Background()
+	e, err := db.ExportPlayer(ctx, player)
+	if err != nil || e.Player.ID != player || len(e.Attempts) != 4 || len(e.Sessions) != 1 {
 		t.Fatalf("export = %+v, %v", e, err)
 	}
-	if err := db.DeletePlayer(ctx, p.ID); err != nil {
+	if err := db.DeletePlayer(ctx, player); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := db.SessionPlayer(ctx, session(1), time.Now()); !errors.Is(err, account.ErrNoPlayer) {
 		t.Errorf("session after delete: %v", err)
 	}
-	if as, _ := db.Attempts(ctx, p.ID, 0, 10); len(as) != 0 {
+	if as, _ := db.Attempts(ctx, player, 0, 10); len(as) != 0 {
 		t.Errorf("%d attempts after delete", len(as))
 	}
-	if err := db.DeletePlayer(ctx, p.ID); !errors.Is(err, account.ErrNoPlayer) {
+	if err := db.DeletePlayer(ctx, player); !errors.Is(err, account.ErrNoPlayer) {
 		t.Errorf("delete twice: %v", err)
 	}
-	if _, err := db.Puzzle(ctx, pz[0].ID); err != nil {
+	if _, err := db.Puzzle(ctx, puzzle); err != nil {
 		t.Errorf("the puzzle went with the player: %v", err)
 	}
 }

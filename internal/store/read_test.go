@@ -321,37 +321,7 @@ func TestListPlans(t *testing.T) {
 			stmt := sqliteDialect.listSQL(k, pl.export)
 			lines := queryPlan(t, db, stmt)
 			o := orders[k.sort]
-			index := o.index
-			lead := o.keys[:len(o.keys)-1]
-			cmp := ">"
-			if k.desc {
-				cmp = "<"
-			}
-			// What the plan must say, after "SCAN puzzles" or
-			// "SEARCH puzzles": the index and the seek. A merged order
-			// seeks the same way in each band.
-			var want, band string
-			if o.merged {
-				band = "band=? AND "
-			}
-			switch {
-			case index == "" && k.part == start:
-				want = "SCAN puzzles" // rowid order, stopped by LIMIT
-			case index == "":
-				want = "SEARCH puzzles USING INTEGER PRIMARY KEY (rowid" + cmp + "?)"
-			case k.part == start && o.merged:
-				want = "SEARCH puzzles USING INDEX " + index + " (band=?)"
-			case k.part == start:
-				want = "SCAN puzzles USING INDEX " + index
-			case k.part == ties:
-				want = "SEARCH puzzles USING INDEX " + index + " (" + band + strings.Join(lead, "=? AND ") + "=? AND rowid" + cmp + "?)"
-			case len(lead) == 0:
-				want = "SEARCH puzzles USING INDEX " + index + " (id" + cmp + "?)"
-			case len(lead) == 1:
-				want = "SEARCH puzzles USING INDEX " + index + " (" + band + lead[0] + cmp + "?)"
-			default:
-				want = "SEARCH puzzles USING INDEX " + index + " (" + band + "(" + strings.Join(lead, ",") + ")" + cmp + "(" + strings.TrimSuffix(strings.Repeat("?,", len(lead)), ",") + "))"
-			}
+			want := wantPlanStep(k)
 			if !o.merged {
 				if len(lines) != 1 || lines[0] != want {
 					t.Errorf("%s\nplan:\n%s\nwant:\n%s", stmt, strings.Join(lines, "\n"), want)
@@ -374,6 +344,41 @@ func TestListPlans(t *testing.T) {
 				t.Errorf("%s\nplan:\n%s\nwant %d times:\n%s", stmt, strings.Join(lines, "\n"), len(sudoku.Bands)+1, want)
 			}
 		})
+	}
+}
+
+// wantPlanStep is what the plan of k's listing must say, after "SCAN
+// puzzles" or "SEARCH puzzles": the index and the seek. A merged order
+// seeks the same way in each band.
+func wantPlanStep(k listKey) string {
+	o := orders[k.sort]
+	index := o.index
+	lead := o.keys[:len(o.keys)-1]
+	cmp := ">"
+	if k.desc {
+		cmp = "<"
+	}
+	var band string
+	if o.merged {
+		band = "band=? AND "
+	}
+	switch {
+	case index == "" && k.part == start:
+		return "SCAN puzzles" // rowid order, stopped by LIMIT
+	case index == "":
+		return "SEARCH puzzles USING INTEGER PRIMARY KEY (rowid" + cmp + "?)"
+	case k.part == start && o.merged:
+		return "SEARCH puzzles USING INDEX " + index + " (band=?)"
+	case k.part == start:
+		return "SCAN puzzles USING INDEX " + index
+	case k.part == ties:
+		return "SEARCH puzzles USING INDEX " + index + " (" + band + strings.Join(lead, "=? AND ") + "=? AND rowid" + cmp + "?)"
+	case len(lead) == 0:
+		return "SEARCH puzzles USING INDEX " + index + " (id" + cmp + "?)"
+	case len(lead) == 1:
+		return "SEARCH puzzles USING INDEX " + index + " (" + band + lead[0] + cmp + "?)"
+	default:
+		return "SEARCH puzzles USING INDEX " + index + " (" + band + "(" + strings.Join(lead, ",") + ")" + cmp + "(" + strings.TrimSuffix(strings.Repeat("?,", len(lead)), ",") + "))"
 	}
 }
 

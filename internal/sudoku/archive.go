@@ -70,6 +70,10 @@ type Puzzle struct {
 	// SubmitterID is the account a submission is made with (0 for none):
 	// written with a new puzzle, never read back (SubmittedBy is).
 	SubmitterID int64 `json:"-"`
+	// Hidden is true for a puzzle a moderator has hidden: only the
+	// moderators' reads return such a puzzle (the server shows "hidden"
+	// to them alone); every other read of the archive leaves it out.
+	Hidden bool `json:"-"`
 }
 
 // IDs is a list of ids in ascending order, held as their decimal

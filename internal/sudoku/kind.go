@@ -23,7 +23,7 @@ const (
 	KindBusy                      // the archive is locked by another program: 503
 	KindFull                      // the archive's storage is full: 503
 	KindUnavailable               // the archive (or a part of it) cannot answer now, try later: 503
-	KindConflict                  // it clashes with what is stored (a name taken): 409
+	KindConflict                  // it clashes with what the archive holds (flagged already, hidden): 409, exit 1
 	KindForbidden                 // the asker may not do this: 403
 )
 

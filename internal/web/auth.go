@@ -74,19 +74,21 @@ func (s *Server) loginPage(c echo.Context) error {
 // loginForm checks a name and password. A wrong name and a wrong password
 // get the same answer in the same time; five failures for a name within
 // loginWindow refuse that name (429) until the window passes, whether it
-// exists or not. A login begins a new session (a new id), ending the
-// browser's previous one.
+// exists or not. Each try is recorded as a failure before its password is
+// checked (and forgotten if it was right), so tries sent all at once are
+// held to the limit too. A login begins a new session (a new id), ending
+// the browser's previous one.
 func (s *Server) loginForm(c echo.Context) error {
 	name, password := c.FormValue("name"), c.FormValue("password")
 	ctx := c.Request().Context()
 	form := templates.AccountForm{CSRF: csrfToken(c), Name: name}
 	key := account.NameKey(name)
 	now := time.Now()
-	n, err := s.players.LoginFailures(ctx, key, now.Add(-loginWindow))
+	allowed, err := s.players.LoginTry(ctx, key, now, loginWindow, loginFailures)
 	if err != nil {
 		return err
 	}
-	if n >= loginFailures {
+	if !allowed {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(int(loginWindow/time.Second)))
 		form.Error = fmt.Sprintf("too many failed logins for this name: try again in %d minutes", int(loginWindow/time.Minute))
 		return s.render(c, http.StatusTooManyRequests, templates.LoginPage(form))
@@ -102,11 +104,11 @@ func (s *Server) loginForm(c echo.Context) error {
 		account.DummyCheck(password) // as slow as a wrong password
 	}
 	if !ok {
-		if err := s.players.RecordLoginFailure(ctx, key, now, loginWindow); err != nil {
-			return err
-		}
 		form.Error = msgBadLogin
 		return s.render(c, http.StatusUnprocessableEntity, templates.LoginPage(form))
+	}
+	if err := s.players.LoginSucceeded(ctx, key, now); err != nil {
+		return err
 	}
 	cookie, session := s.signer.NewSession()
 	if err := s.players.StartSession(ctx, p.ID, sessionOf(c), session, time.Now().Add(sessionLife)); err != nil {

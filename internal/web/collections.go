@@ -212,7 +212,13 @@ func (s *Server) puzzleToAdd(c echo.Context, r addRequest) (int64, error) {
 	case r.ID != nil && hasText:
 		return 0, badRequest(`give "id" or the puzzle ("puzzle" or "grid"), not both`)
 	case r.ID != nil:
-		return *r.ID, nil
+		// Read as any request reads it: a puzzle the asker may not see
+		// (hidden) is not found.
+		p, err := s.archive.Puzzle(c.Request().Context(), *r.ID)
+		if err != nil {
+			return 0, fmt.Errorf("load puzzle %d: %w", *r.ID, err)
+		}
+		return p.ID, nil
 	case !hasText:
 		return 0, badRequest(`the body must be a JSON object with "id" (an archived puzzle), "puzzle" (text) or "grid"`)
 	}

@@ -78,7 +78,7 @@ func (s *Server) csrfCheck(next echo.HandlerFunc) echo.HandlerFunc {
 			if token == "" {
 				token = s.csrf.token()
 			}
-			setCSRFCookie(c, token)
+			s.setCSRFCookie(c, token)
 			c.Set(csrfKey, token)
 			return next(c)
 		}
@@ -104,17 +104,18 @@ func (s *Server) csrfCheck(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		if token == "" {
 			token = s.csrf.token()
-			setCSRFCookie(c, token)
+			s.setCSRFCookie(c, token)
 		}
 		c.Set(csrfKey, token)
 		return next(c)
 	}
 }
 
-// setCSRFCookie hands the browser token, for a day.
-func setCSRFCookie(c echo.Context, token string) {
+// setCSRFCookie hands the browser token, for a day, with the session
+// cookie's flags.
+func (s *Server) setCSRFCookie(c echo.Context, token string) {
 	c.SetCookie(&http.Cookie{
 		Name: csrfCookie, Value: token, Path: "/", MaxAge: 86400,
-		HttpOnly: true, SameSite: http.SameSiteLaxMode,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secureCookies(c),
 	})
 }

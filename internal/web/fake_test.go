@@ -53,13 +53,18 @@ func (f *fakeArchive) Puzzle(_ context.Context, id int64) (sudoku.Puzzle, error)
 	return f.puzzles[id-1], nil
 }
 
+// fakeListed reports whether p passes q's filters.
+func fakeListed(q sudoku.ListQuery, p sudoku.Puzzle) bool {
+	return (!q.UniqueOnly || p.Unique) && (q.Band == "" || p.Band == q.Band) && (!q.Distinct || p.SameAs == nil) &&
+		(q.GradeMin <= 0 || p.GradeTenths() >= q.GradeMin && p.Grade != nil) && (q.GradeMax <= 0 || p.Grade != nil && p.GradeTenths() <= q.GradeMax)
+}
+
 func (f *fakeArchive) List(_ context.Context, q sudoku.ListQuery) (sudoku.Page, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	var rows []sudoku.Puzzle
 	for _, p := range f.puzzles {
-		if (!q.UniqueOnly || p.Unique) && (q.Band == "" || p.Band == q.Band) && (!q.Distinct || p.SameAs == nil) &&
-			(q.GradeMin <= 0 || p.GradeTenths() >= q.GradeMin && p.Grade != nil) && (q.GradeMax <= 0 || p.Grade != nil && p.GradeTenths() <= q.GradeMax) {
+		if fakeListed(q, p) {
 			rows = append(rows, p)
 		}
 	}

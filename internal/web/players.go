@@ -33,10 +33,12 @@ type Players interface {
 	StartSession(ctx context.Context, player int64, old, session []byte, expires time.Time) error
 	// EndSession ends a session.
 	EndSession(ctx context.Context, session []byte) error
-	// LoginFailures counts a name's failed logins since since.
-	LoginFailures(ctx context.Context, nameKey string, since time.Time) (int, error)
-	// RecordLoginFailure records one, forgetting those older than keep.
-	RecordLoginFailure(ctx context.Context, nameKey string, at time.Time, keep time.Duration) error
+	// LoginTry counts a name's login tries within window and, below
+	// limit, records this one as a failure in the same transaction; it
+	// reports whether the try may check its password.
+	LoginTry(ctx context.Context, nameKey string, at time.Time, window time.Duration, limit int) (bool, error)
+	// LoginSucceeded forgets the try recorded at at: the password was right.
+	LoginSucceeded(ctx context.Context, nameKey string, at time.Time) error
 	// StartAttempt opens an attempt, or returns the open one (created false).
 	StartAttempt(ctx context.Context, player, puzzleID int64) (account.Attempt, bool, error)
 	// FinishAttempt records an attempt's end.
@@ -172,10 +174,17 @@ func (s *Server) setSession(c echo.Context, cookie string) {
 	ck := &http.Cookie{
 		Name: sessionCookie, Value: cookie, Path: "/", MaxAge: int(sessionLife / time.Second),
 		HttpOnly: true, SameSite: http.SameSiteLaxMode,
-		Secure: s.cfg.SecureCookies || c.Request().TLS != nil,
+		Secure: s.secureCookies(c),
 	}
 	if cookie == "" {
 		ck.MaxAge = -1
 	}
 	c.SetCookie(ck)
+}
+
+// secureCookies reports whether the cookies of c's answer are Secure: with
+// serve --secure-cookies, and whenever the client came over https (TLS to
+// this server, or X-Forwarded-Proto from a trusted proxy: c.Scheme()).
+func (s *Server) secureCookies(c echo.Context) bool {
+	return s.cfg.SecureCookies || c.Scheme() == "https"
 }

@@ -42,11 +42,11 @@ func (f *fakePlayers) Credentials(context.Context, string) (account.Player, stri
 func (f *fakePlayers) StartSession(context.Context, int64, []byte, []byte, time.Time) error {
 	return nil
 }
-func (f *fakePlayers) EndSession(context.Context, []byte) error                      { return nil }
-func (f *fakePlayers) LoginFailures(context.Context, string, time.Time) (int, error) { return 0, nil }
-func (f *fakePlayers) RecordLoginFailure(context.Context, string, time.Time, time.Duration) error {
-	return nil
+func (f *fakePlayers) EndSession(context.Context, []byte) error { return nil }
+func (f *fakePlayers) LoginTry(context.Context, string, time.Time, time.Duration, int) (bool, error) {
+	return true, nil
 }
+func (f *fakePlayers) LoginSucceeded(context.Context, string, time.Time) error { return nil }
 func (f *fakePlayers) StartAttempt(_ context.Context, player, puzzle int64) (account.Attempt, bool, error) {
 	if puzzle != 1 {
 		return account.Attempt{}, false, sudoku.ErrNotFound

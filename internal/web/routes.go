@@ -35,12 +35,12 @@ func (s *Server) routes() {
 	get(tracePath, s.apiTrace)
 	get(explainPath, s.apiExplain) // the logical solution path (explain.go)
 	get(exportPath, s.apiExport)
-	e.POST("/api/puzzles", s.apiSubmit)
+	e.POST("/api/puzzles", s.apiSubmit, s.writer)
 	e.POST("/api/solve", s.apiSolve)
-	e.POST("/api/hint", s.apiHint)         // the next logical step from a player's progress (explain.go)
-	e.POST(batchPath, s.apiBatch)          // text/plain, one puzzle per line (batch.go)
-	e.POST("/api/generate", s.apiGenerate) // a new puzzle of a band or grade (generate.go)
-	get("/api/daily", s.apiDaily)          // the puzzle of the day (generate.go)
+	e.POST("/api/hint", s.apiHint)                   // the next logical step from a player's progress (explain.go)
+	e.POST(batchPath, s.apiBatch, s.writer)          // text/plain, one puzzle per line (batch.go)
+	e.POST("/api/generate", s.apiGenerate, s.writer) // a new puzzle of a band or grade (generate.go)
+	get("/api/daily", s.apiDaily)                    // the puzzle of the day (generate.go)
 
 	// HTML pages: forms carry a CSRF token.
 	get("/", s.home, s.csrfCheck)
@@ -51,9 +51,9 @@ func (s *Server) routes() {
 	get(sharePath, s.sharedPuzzle, s.csrfCheck)   // share link: the puzzle in the path (share.go)
 	get("/generate", s.generatePage, s.csrfCheck) // the "New puzzle" form (generate.go)
 	get("/daily", s.dailyPage, s.csrfCheck)       // 303 to the puzzle of the day (generate.go)
-	e.POST("/puzzles", s.submitForm, s.csrfCheck)
-	e.POST("/generate", s.generateForm, s.csrfCheck)
-	e.POST(importPath, s.importUpload, s.csrfCheck) // multipart upload of a file of puzzles (upload.go)
+	e.POST("/puzzles", s.submitForm, s.csrfCheck, s.writer)
+	e.POST("/generate", s.generateForm, s.csrfCheck, s.writer)
+	e.POST(importPath, s.importUpload, s.csrfCheck, s.writer) // multipart upload of a file of puzzles (upload.go)
 
 	if s.players != nil {
 		s.playerRoutes(get)

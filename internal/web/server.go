@@ -126,6 +126,11 @@ type Config struct {
 	// SecureCookies marks the session cookie Secure even on plain HTTP
 	// (behind a proxy that ends TLS); over TLS it is always Secure.
 	SecureCookies bool
+	// ClosedWrites is `serve --anonymous-writes=false`: submitting,
+	// importing, generating (and collections) need an account (a named
+	// player's session) or an API token; playing stays open. false keeps
+	// writes open to everyone.
+	ClosedWrites bool
 }
 
 // Defaults for the zero fields of Config.
@@ -187,6 +192,7 @@ type Server struct {
 	csrf    csrfSigner
 	dailies *daily.Keeper // chooses the coming days' puzzles of the day (Serve)
 	players Players       // nil: the archive keeps no players (players.go)
+	mod     Moderation    // nil: the archive keeps no flags or audit (moderation.go)
 	// collections is nil when the archive keeps none (collections.go).
 	collections Collections
 	signer      account.Signer
@@ -225,6 +231,9 @@ func New(archive Archive, cfg Config) *Server {
 	}
 	s.players, _ = archive.(Players)
 	s.collections, _ = archive.(Collections)
+	if s.players != nil {
+		s.mod, _ = archive.(Moderation)
+	}
 	if s.log == nil {
 		s.log = slog.Default()
 	}

@@ -22,95 +22,113 @@ import (
 	"github.com/sudoku-archive/sudoku/static"
 )
 
+// rateLimitPeer is the client of TestRateLimit's POSTs.
+const rateLimitPeer = "192.0.2.1:1234"
+
 func TestRateLimit(t *testing.T) {
-	const peer = "192.0.2.1:1234"
-	postFrom := func(s *Server, remote string, xff string) *httptest.ResponseRecorder {
-		h := http.Header{}
-		if xff != "" {
-			h.Set("X-Forwarded-For", xff)
-		}
-		return do(t, s, request{method: http.MethodPost, path: "/api/solve", body: puzzleBody(easy), remoteAddr: remote, header: h})
+	t.Run("burst of three times the rate, then 429", testRateBurst)
+	t.Run("slow rate waits longer", testRateSlow)
+	t.Run("forged X-Forwarded-For does not escape the limit", testRateForgedXFF)
+	t.Run("trusted proxy: each forwarded client has its own limit", testRateTrustedProxy)
+	t.Run("0 turns it off", testRateOff)
+}
+
+// postSolveFrom POSTs a puzzle to /api/solve from remote, with xff as its
+// X-Forwarded-For header unless empty.
+func postSolveFrom(t *testing.T, s *Server, remote string, xff string) *httptest.ResponseRecorder {
+	t.Helper()
+	h := http.Header{}
+	if xff != "" {
+		h.Set("X-Forwarded-For", xff)
 	}
+	return do(t, s, request{method: http.MethodPost, path: "/api/solve", body: puzzleBody(easy), remoteAddr: remote, header: h})
+}
 
-	t.Run("burst of three times the rate, then 429", func(t *testing.T) {
-		s, _ := newTestServer(t, Config{RateLimit: 1})
-		for i := range 3 {
-			if rec := postFrom(s, peer, ""); rec.Code != http.StatusOK {
-				t.Fatalf("POST %d: status %d, body %s", i+1, rec.Code, rec.Body)
-			}
+// testRateBurst: a burst of three times the rate passes, the next POST is refused with
+// 429 and Retry-After; another client and reads are not held back.
+func testRateBurst(t *testing.T) {
+	s, _ := newTestServer(t, Config{RateLimit: 1})
+	for i := range 3 {
+		if rec := postSolveFrom(t, s, rateLimitPeer, ""); rec.Code != http.StatusOK {
+			t.Fatalf("POST %d: status %d, body %s", i+1, rec.Code, rec.Body)
 		}
-		rec := postFrom(s, peer, "")
-		if rec.Code != http.StatusTooManyRequests {
-			t.Fatalf("POST 4: status %d, want 429", rec.Code)
+	}
+	rec := postSolveFrom(t, s, rateLimitPeer, "")
+	if rec.Code != http.StatusTooManyRequests {
+		t.Fatalf("POST 4: status %d, want 429", rec.Code)
+	}
+	if got := rec.Header().Get("Retry-After"); got != "1" {
+		t.Errorf("Retry-After = %q, want 1", got)
+	}
+	if msg := decode[apiErr](t, rec).Error; !strings.Contains(msg, "too many") {
+		t.Errorf("error %q", msg)
+	}
+	// Another client is not held back, and reads are never limited.
+	if rec := postSolveFrom(t, s, "192.0.2.2:1234", ""); rec.Code != http.StatusOK {
+		t.Errorf("other client: status %d", rec.Code)
+	}
+	for i := range 20 {
+		rec := do(t, s, request{method: http.MethodGet, path: "/api/puzzles", remoteAddr: rateLimitPeer})
+		if rec.Code != http.StatusOK {
+			t.Fatalf("GET %d: status %d", i, rec.Code)
 		}
-		if got := rec.Header().Get("Retry-After"); got != "1" {
-			t.Errorf("Retry-After = %q, want 1", got)
-		}
-		if msg := decode[apiErr](t, rec).Error; !strings.Contains(msg, "too many") {
-			t.Errorf("error %q", msg)
-		}
-		// Another client is not held back, and reads are never limited.
-		if rec := postFrom(s, "192.0.2.2:1234", ""); rec.Code != http.StatusOK {
-			t.Errorf("other client: status %d", rec.Code)
-		}
-		for i := range 20 {
-			rec := do(t, s, request{method: http.MethodGet, path: "/api/puzzles", remoteAddr: peer})
-			if rec.Code != http.StatusOK {
-				t.Fatalf("GET %d: status %d", i, rec.Code)
-			}
-		}
-	})
+	}
+}
 
-	t.Run("slow rate waits longer", func(t *testing.T) {
-		s, _ := newTestServer(t, Config{RateLimit: 0.25})
-		postFrom(s, peer, "")
-		rec := postFrom(s, peer, "")
-		if rec.Code != http.StatusTooManyRequests || rec.Header().Get("Retry-After") != "4" {
-			t.Errorf("status %d, Retry-After %q; want 429, 4", rec.Code, rec.Header().Get("Retry-After"))
-		}
-	})
+// testRateSlow: a slower rate asks to wait longer.
+func testRateSlow(t *testing.T) {
+	s, _ := newTestServer(t, Config{RateLimit: 0.25})
+	postSolveFrom(t, s, rateLimitPeer, "")
+	rec := postSolveFrom(t, s, rateLimitPeer, "")
+	if rec.Code != http.StatusTooManyRequests || rec.Header().Get("Retry-After") != "4" {
+		t.Errorf("status %d, Retry-After %q; want 429, 4", rec.Code, rec.Header().Get("Retry-After"))
+	}
+}
 
-	t.Run("forged X-Forwarded-For does not escape the limit", func(t *testing.T) {
-		s, _ := newTestServer(t, Config{RateLimit: 1})
-		var codes []int
-		for i := range 4 {
-			codes = append(codes, postFrom(s, peer, fmt.Sprintf("198.51.100.%d", i)).Code)
-		}
-		if codes[3] != http.StatusTooManyRequests {
-			t.Errorf("statuses %v: the 4th should be 429", codes)
-		}
-	})
+// testRateForgedXFF: a forged X-Forwarded-For does not escape the limit.
+func testRateForgedXFF(t *testing.T) {
+	s, _ := newTestServer(t, Config{RateLimit: 1})
+	var codes []int
+	for i := range 4 {
+		codes = append(codes, postSolveFrom(t, s, rateLimitPeer, fmt.Sprintf("198.51.100.%d", i)).Code)
+	}
+	if codes[3] != http.StatusTooManyRequests {
+		t.Errorf("statuses %v: the 4th should be 429", codes)
+	}
+}
 
-	t.Run("trusted proxy: each forwarded client has its own limit", func(t *testing.T) {
-		s, _ := newTestServer(t, Config{RateLimit: 1, TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}})
-		for i := range 6 {
-			if rec := postFrom(s, "10.1.2.3:5555", fmt.Sprintf("198.51.100.%d", i)); rec.Code != http.StatusOK {
-				t.Fatalf("client %d: status %d", i, rec.Code)
-			}
+// testRateTrustedProxy: behind a trusted proxy each forwarded client has its own limit; a
+// peer outside the trusted network cannot pick its address.
+func testRateTrustedProxy(t *testing.T) {
+	s, _ := newTestServer(t, Config{RateLimit: 1, TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}})
+	for i := range 6 {
+		if rec := postSolveFrom(t, s, "10.1.2.3:5555", fmt.Sprintf("198.51.100.%d", i)); rec.Code != http.StatusOK {
+			t.Fatalf("client %d: status %d", i, rec.Code)
 		}
-		for range 3 {
-			postFrom(s, "10.1.2.3:5555", "198.51.100.200")
-		}
-		if rec := postFrom(s, "10.1.2.3:5555", "198.51.100.200"); rec.Code != http.StatusTooManyRequests {
-			t.Errorf("same forwarded client, 4th POST: status %d, want 429", rec.Code)
-		}
-		// A peer outside the trusted network cannot pick its address.
-		for range 3 {
-			postFrom(s, peer, "198.51.100.1")
-		}
-		if rec := postFrom(s, peer, "198.51.100.77"); rec.Code != http.StatusTooManyRequests {
-			t.Errorf("untrusted peer with forged header: status %d, want 429", rec.Code)
-		}
-	})
+	}
+	for range 3 {
+		postSolveFrom(t, s, "10.1.2.3:5555", "198.51.100.200")
+	}
+	if rec := postSolveFrom(t, s, "10.1.2.3:5555", "198.51.100.200"); rec.Code != http.StatusTooManyRequests {
+		t.Errorf("same forwarded client, 4th POST: status %d, want 429", rec.Code)
+	}
+	// A peer outside the trusted network cannot pick its address.
+	for range 3 {
+		postSolveFrom(t, s, rateLimitPeer, "198.51.100.1")
+	}
+	if rec := postSolveFrom(t, s, rateLimitPeer, "198.51.100.77"); rec.Code != http.StatusTooManyRequests {
+		t.Errorf("untrusted peer with forged header: status %d, want 429", rec.Code)
+	}
+}
 
-	t.Run("0 turns it off", func(t *testing.T) {
-		s, _ := newTestServer(t, Config{RateLimit: 0})
-		for i := range 30 {
-			if rec := postFrom(s, peer, ""); rec.Code != http.StatusOK {
-				t.Fatalf("POST %d: status %d", i+1, rec.Code)
-			}
+// testRateOff: a rate of 0 turns the limit off.
+func testRateOff(t *testing.T) {
+	s, _ := newTestServer(t, Config{RateLimit: 0})
+	for i := range 30 {
+		if rec := postSolveFrom(t, s, rateLimitPeer, ""); rec.Code != http.StatusOK {
+			t.Fatalf("POST %d: status %d", i+1, rec.Code)
 		}
-	})
+	}
 }
 
 func TestCSRF(t *testing.T) {
