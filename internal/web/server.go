@@ -123,6 +123,10 @@ type Config struct {
 	// elsewhere (another server, `sudoku import`), the puzzles stay
 	// pending meanwhile.
 	Graders *bulk.Graders
+	// Licence is the licence of the archive's data (serve --licence):
+	// shown on /data and at the head of a TXT export; "" says none is
+	// given.
+	Licence string
 	// SecureCookies marks the session cookie Secure even on plain HTTP
 	// (behind a proxy that ends TLS); over TLS it is always Secure.
 	SecureCookies bool
