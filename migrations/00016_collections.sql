@@ -6,9 +6,9 @@
 -- description, author, source and licence (free text, '' when not given).
 -- owner_id is the account that made it (NULL for one made by `sudoku
 -- import --collection`, or once the account is deleted): the owner, a
--- moderator or an admin may add puzzles to it. puzzles counts its rows of
--- collection_puzzles, kept in the transaction that adds them, so the
--- collection's total costs one row.
+-- moderator or an admin may add puzzles to it. How many puzzles it holds
+-- is counted from collection_puzzles (a range of its primary key), so no
+-- counter can drift when a puzzle is deleted.
 CREATE TABLE collections (
     id          INTEGER PRIMARY KEY,
     name        TEXT    NOT NULL,
@@ -17,8 +17,7 @@ CREATE TABLE collections (
     source      TEXT    NOT NULL DEFAULT '',
     licence     TEXT    NOT NULL DEFAULT '',
     owner_id    INTEGER REFERENCES players (id) ON DELETE SET NULL,
-    created_at  INTEGER NOT NULL,
-    puzzles     INTEGER NOT NULL DEFAULT 0
+    created_at  INTEGER NOT NULL
 ) STRICT;
 CREATE UNIQUE INDEX collections_name ON collections (lower(name));
 CREATE INDEX collections_owner ON collections (owner_id);

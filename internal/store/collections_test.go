@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"slices"
 	"testing"
 
@@ -109,6 +110,17 @@ func testCollectionsAdd(t *testing.T, bk backend) {
 	ex := exportAll(t, db, sudoku.ListQuery{})
 	if len(ex) != 1 || ex[0].Collections != got.Collections {
 		t.Fatalf("export: %+v", ex)
+	}
+	// A hidden puzzle (migration 00015) is not counted in a collection.
+	err = db.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.Exec(db.d.sql("INSERT INTO hidden_puzzles (puzzle_id, class_key, hidden_at, reason) VALUES (?, ?, 1, 'test')"), p.ID, p.Givens.Key())
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := db.Collection(ctx, a.ID); c.Puzzles != 0 {
+		t.Fatalf("with its puzzle hidden, the collection counts %d", c.Puzzles)
 	}
 }
 

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -97,11 +98,20 @@ func (db *DB) inPlayed(ctx context.Context, tx *sql.Tx, q sudoku.ListQuery, id i
 
 // collectionTotal counts the puzzles of a listing of one collection, with
 // every other condition of the listing: from the collection's rows, so the
-// count costs the collection's size, not the archive's.
+// count costs the collection's size, not the archive's. Without another
+// condition it counts the collection's own rows, not joined to puzzles.
 func (db *DB) collectionTotal(ctx context.Context, tx *sql.Tx, q sudoku.ListQuery) (int64, error) {
 	c := q.Collection
 	q.Collection = 0
 	where := filterConds(q)
+	if len(where.text) == 0 {
+		var n int64
+		err := tx.QueryRowContext(ctx, db.d.sql("SELECT "+collectionSize+" FROM collections WHERE id = ?"), c).Scan(&n)
+		if errors.Is(err, sql.ErrNoRows) {
+			return 0, nil
+		}
+		return n, err
+	}
 	text := "SELECT count(*) FROM collection_puzzles JOIN puzzles ON puzzles.id = collection_puzzles.puzzle_id WHERE collection_puzzles.collection_id = ?"
 	args := append([]any{c}, where.args...)
 	if len(where.text) > 0 {

@@ -9,8 +9,7 @@ CREATE TABLE collections (
     source      TEXT   NOT NULL DEFAULT '',
     licence     TEXT   NOT NULL DEFAULT '',
     owner_id    BIGINT REFERENCES players (id) ON DELETE SET NULL,
-    created_at  BIGINT NOT NULL,
-    puzzles     BIGINT NOT NULL DEFAULT 0
+    created_at  BIGINT NOT NULL
 );
 CREATE UNIQUE INDEX collections_name ON collections (lower(name));
 CREATE INDEX collections_owner ON collections (owner_id);
