@@ -29,6 +29,7 @@ var Stylesheets = []string{
 	"errorpage.css",     // the error page
 	"bands.css",         // difficulty bands' colours and rank marks
 	"stats-charts.css",  // the stats page's band table and charts
+	"ratings.css",       // the ratings page's scatter charts and the players' figures
 	"replay.css",        // the replay player
 	"bulk.css",          // import and export
 	"play.css",          // the solving board and the explanation's board
@@ -37,6 +38,7 @@ var Stylesheets = []string{
 	"history-phone.css", // the history as cards on a phone
 	"grade.css",         // equivalent puzzles and the grade
 	"me.css",            // the player's dashboard and the account forms
+	"admin.css",         // the moderation pages, the hidden banner, the report form
 }
 
 // StylesheetPath is where the joined stylesheet is served, under /static/.

@@ -49,33 +49,8 @@ func TestListPlayed(t *testing.T) {
 	play(pzs[1], `{"outcome": "gave_up", "active_seconds": 5}`)
 	play(pzs[2], "")
 
-	type listJSON struct {
-		Puzzles    []puzzleJSON `json:"puzzles"`
-		NextCursor *string      `json:"next_cursor"`
-		Total      int64        `json:"total"`
-	}
-	walk := func(query string) (ids []int64) {
-		t.Helper()
-		path := "/api/puzzles?limit=1&" + query
-		for range 10 {
-			var l listJSON
-			ann.json(http.MethodGet, path, "", http.StatusOK, &l)
-			for _, p := range l.Puzzles {
-				ids = append(ids, p.ID)
-			}
-			if l.Total != int64(len(wantOf(query, pzs))) {
-				t.Errorf("GET %s: total %d, want %d", path, l.Total, len(wantOf(query, pzs)))
-			}
-			if l.NextCursor == nil {
-				break
-			}
-			path = "/api/puzzles?limit=1&" + query + "&cursor=" + *l.NextCursor
-		}
-		slices.Sort(ids)
-		return ids
-	}
 	for _, q := range []string{"played=solved", "played=unplayed", "played=unplayed&sort=clues&order=asc"} {
-		if got, want := walk(q), wantOf(q, pzs); !slices.Equal(got, want) {
+		if got, want := walkPlayedAPI(t, ann, q, pzs), wantOf(q, pzs); !slices.Equal(got, want) {
 			t.Errorf("%s: %v, want %v", q, got, want)
 		}
 	}
@@ -100,6 +75,35 @@ func TestListPlayed(t *testing.T) {
 		strings.Contains(body, fmt.Sprintf("/puzzles/%d\"", pzs[3].ID)) || !strings.Contains(body, "played=solved") {
 		t.Errorf("history played=solved does not list exactly puzzle %d:\n%s", pzs[0].ID, body)
 	}
+}
+
+// walkPlayedAPI pages through /api/puzzles?query one puzzle at a time,
+// checking each page's total against wantOf, and returns the ids met,
+// sorted.
+func walkPlayedAPI(t *testing.T, ann *client, query string, pzs []puzzleJSON) (ids []int64) {
+	t.Helper()
+	type listJSON struct {
+		Puzzles    []puzzleJSON `json:"puzzles"`
+		NextCursor *string      `json:"next_cursor"`
+		Total      int64        `json:"total"`
+	}
+	path := "/api/puzzles?limit=1&" + query
+	for range 10 {
+		var l listJSON
+		ann.json(http.MethodGet, path, "", http.StatusOK, &l)
+		for _, p := range l.Puzzles {
+			ids = append(ids, p.ID)
+		}
+		if l.Total != int64(len(wantOf(query, pzs))) {
+			t.Errorf("GET %s: total %d, want %d", path, l.Total, len(wantOf(query, pzs)))
+		}
+		if l.NextCursor == nil {
+			break
+		}
+		path = "/api/puzzles?limit=1&" + query + "&cursor=" + *l.NextCursor
+	}
+	slices.Sort(ids)
+	return ids
 }
 
 // wantOf is the ids a played query lists in TestListPlayed, sorted.

@@ -210,8 +210,10 @@ func checkFinishes(t *testing.T, srv *server, ann *client, pz puzzleJSON, a atte
 
 	var me playerJSON
 	ann.json(http.MethodGet, "/api/me", "", http.StatusOK, &me)
-	if me.Name != nil || me.Solved != 1 || me.Attempts != 1 || me.Role != "player" || me.Skill != 1 {
-		t.Errorf("anonymous me = %+v", me)
+	if me.Name != nil || me.Solved != 1 || me.Attempts != 1 || me.Role != "player" || me.Skill <= 1 {
+		// A solve in well under the prior's minutes makes the player
+		// faster than typical: skill above 1.
+		t.Errorf("anonymous me = %+v: want unnamed, 1 solved of 1 attempt, a player, skill above 1", me)
 	}
 	return me
 }

@@ -42,6 +42,9 @@ var commands = []command{
 	{"export", "write every archived puzzle as txt, csv or json lines", runExport},
 	{"backup", "write a consistent copy of the database, also while serve runs", runBackup},
 	{"user", "accounts and API tokens: add, passwd, role, list, token", runUser},
+	{"attempts", "import a play history from elsewhere (JSON lines)", runAttempts},
+	{"ratings", "refit: recompute the players' figures from the attempts alone", runRatings},
+	{"audit", "print the audit trail: moderation acts, role changes, tokens issued, accounts deleted", runAudit},
 	{"copy", "move an archive to another database (SQLite or PostgreSQL), row for row, and verify it", runCopy},
 }
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -36,21 +37,7 @@ func TestServeRefusesBadDatabase(t *testing.T) {
 		}
 		return p
 	}
-	archive := func(sub string) string {
-		d := filepath.Join(dir, sub)
-		if err := os.Mkdir(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		p := filepath.Join(d, "sudoku.db")
-		db, err := store.Open(context.Background(), p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := db.Close(); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	archive := func(sub string) string { return emptyArchive(t, dir, sub) }
 
 	future := archive("future")
 	raw := openRaw(t, future)
@@ -93,29 +80,57 @@ func TestServeRefusesBadDatabase(t *testing.T) {
 			if tc.readOnly && !canDropPrivileges {
 				t.Skip("running as root without setpriv: permissions are not enforced")
 			}
-			before, _ := os.ReadFile(tc.db)
-			args := []string{bin, "serve", "--addr", "127.0.0.1:0", "--db", tc.db}
+			var prefix []string
 			if tc.readOnly {
-				args = append(asNobody, args...)
+				prefix = asNobody
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			cmd := exec.CommandContext(ctx, args[0], args[1:]...)
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			err := cmd.Run()
-			var ee *exec.ExitError
-			if !errors.As(err, &ee) || ee.ExitCode() != 1 {
-				t.Fatalf("exit: %v, want status 1; stderr:\n%s", err, stderr.String())
-			}
-			lines := strings.Split(strings.TrimSuffix(stderr.String(), "\n"), "\n")
-			if len(lines) != 1 || !strings.HasPrefix(lines[0], "sudoku: ") || !strings.Contains(lines[0], tc.want) {
-				t.Errorf("stderr %q: want one line 'sudoku: …%s…'", stderr.String(), tc.want)
-			}
-			t.Log(lines[0])
-			if after, _ := os.ReadFile(tc.db); !bytes.Equal(before, after) {
-				t.Error("the file was changed")
-			}
+			checkServeRefuses(t, prefix, bin, tc.db, tc.want)
 		})
+	}
+}
+
+// emptyArchive creates a new, empty archive in the new directory dir/sub
+// and returns its path.
+func emptyArchive(t *testing.T, dir, sub string) string {
+	t.Helper()
+	d := filepath.Join(dir, sub)
+	if err := os.Mkdir(d, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(d, "sudoku.db")
+	db, err := store.Open(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// checkServeRefuses runs `bin serve` on db, after the command prefix (to
+// run it as another user) if any: it must exit 1 with one line on stderr
+// that contains want, and leave the file as it was.
+func checkServeRefuses(t *testing.T, prefix []string, bin, db, want string) {
+	t.Helper()
+	before, _ := os.ReadFile(db)
+	args := append(slices.Clip(prefix), bin, "serve", "--addr", "127.0.0.1:0", "--db", db)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+		t.Fatalf("exit: %v, want status 1; stderr:\n%s", err, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSuffix(stderr.String(), "\n"), "\n")
+	if len(lines) != 1 || !strings.HasPrefix(lines[0], "sudoku: ") || !strings.Contains(lines[0], want) {
+		t.Errorf("stderr %q: want one line 'sudoku: …%s…'", stderr.String(), want)
+	}
+	t.Log(lines[0])
+	if after, _ := os.ReadFile(db); !bytes.Equal(before, after) {
+		t.Error("the file was changed")
 	}
 }

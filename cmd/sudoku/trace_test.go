@@ -82,80 +82,9 @@ func checkTrace(t *testing.T, base, puzzle string, unique bool) {
 	if p.Unique != unique {
 		t.Fatalf("unique %v, want %v", p.Unique, unique)
 	}
-	var tr struct {
-		Steps     []sudoku.Step `json:"steps"`
-		Truncated bool          `json:"truncated"`
-	}
-	res, err := http.Get(fmt.Sprintf("%s/api/puzzles/%d/trace", base, p.ID))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	if res.StatusCode != http.StatusOK {
-		t.Fatalf("trace: %d", res.StatusCode)
-	}
-	if err := json.NewDecoder(res.Body).Decode(&tr); err != nil {
-		t.Fatalf("trace: %v", err)
-	}
-	if tr.Truncated {
-		t.Fatalf("trace of %d steps truncated (cap %d)", len(tr.Steps), sudoku.DefaultMaxSteps)
-	}
-
-	board := p.Givens
-	filled := board.Clues()
-	solvedAt := -1
-	var guessSteps, undoneGuesses, branchPoints int64
-	guessed := map[int]bool{} // cells holding a guessed digit now
-	for i, s := range tr.Steps {
-		c, d := int(s.Cell), s.Digit
-		if c > 80 || d < 1 || d > 9 {
-			t.Fatalf("step %d: %+v out of range", i+1, s)
-		}
-		switch s.Kind {
-		case sudoku.Forced, sudoku.Guess:
-			if board[c] != 0 {
-				t.Fatalf("step %d: %s %d into cell %d, which holds %d", i+1, s.Kind, d, c, board[c])
-			}
-			if clash := clashes(board, c, d); clash >= 0 {
-				t.Fatalf("step %d: %s %d into cell %d clashes with cell %d", i+1, s.Kind, d, c, clash)
-			}
-			board[c] = d
-			filled++
-			if s.Kind == sudoku.Guess {
-				guessSteps++
-				guessed[c] = true
-				// The next candidate of the same branch point follows
-				// the undo of the previous one at that cell; any other
-				// guess opens a branch point.
-				prev := sudoku.Step{}
-				if i > 0 {
-					prev = tr.Steps[i-1]
-				}
-				if !(prev.Kind == sudoku.Undo && int(prev.Cell) == c && prevWasGuess(tr.Steps, i-1)) {
-					branchPoints++
-				}
-			}
-			if filled == 81 && solvedAt < 0 {
-				solvedAt = i + 1
-				if board != p.Solution {
-					t.Fatalf("step %d: full grid %s is not the stored solution %s", i+1, board, p.Solution)
-				}
-			}
-		case sudoku.Undo:
-			if board[c] != d {
-				t.Fatalf("step %d: undo %d from cell %d, which holds %d", i+1, d, c, board[c])
-			}
-			board[c] = 0
-			filled--
-			if guessed[c] {
-				undoneGuesses++
-				delete(guessed, c)
-			}
-		default:
-			t.Fatalf("step %d: unknown kind %v", i+1, s.Kind)
-		}
-	}
-	if solvedAt < 0 {
+	steps := fetchTrace(t, base, p.ID)
+	r := replayTrace(t, p, steps)
+	if r.solvedAt < 0 {
 		t.Fatal("the replay never reaches the solution")
 	}
 	if !unique {
@@ -170,13 +99,113 @@ func checkTrace(t *testing.T, base, puzzle string, unique bool) {
 		name      string
 		got, want int64
 	}{
-		{"guess steps vs backtracks", guessSteps, p.Backtracks},
-		{"branch points vs guesses", branchPoints, p.Guesses},
-		{"1 + guess steps vs nodes", 1 + guessSteps, p.Nodes},
-		{"undone guesses vs backtracks", undoneGuesses, p.Backtracks},
+		{"guess steps vs backtracks", r.guessSteps, p.Backtracks},
+		{"branch points vs guesses", r.branchPoints, p.Guesses},
+		{"1 + guess steps vs nodes", 1 + r.guessSteps, p.Nodes},
+		{"undone guesses vs backtracks", r.undoneGuesses, p.Backtracks},
 	} {
 		if c.got != c.want {
-			t.Errorf("%s: %d, want %d (%d steps)", c.name, c.got, c.want, len(tr.Steps))
+			t.Errorf("%s: %d, want %d (%d steps)", c.name, c.got, c.want, len(steps))
+		}
+	}
+}
+
+// fetchTrace GETs the whole trace of puzzle id; a truncated one fails t.
+func fetchTrace(t *testing.T, base string, id int64) []sudoku.Step {
+	t.Helper()
+	var tr struct {
+		Steps     []sudoku.Step `json:"steps"`
+		Truncated bool          `json:"truncated"`
+	}
+	res, err := http.Get(fmt.Sprintf("%s/api/puzzles/%d/trace", base, id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("trace: %d", res.StatusCode)
+	}
+	if err := json.NewDecoder(res.Body).Decode(&tr); err != nil {
+		t.Fatalf("trace: %v", err)
+	}
+	if tr.Truncated {
+		t.Fatalf("trace of %d steps truncated (cap %d)", len(tr.Steps), sudoku.DefaultMaxSteps)
+	}
+	return tr.Steps
+}
+
+// traceReplay is a trace replayed from the givens so far: the board, and
+// the counts the stored measures are checked against.
+type traceReplay struct {
+	board                                   sudoku.Grid
+	filled                                  int
+	solvedAt                                int          // the step that first fills the grid, or -1
+	guessSteps, undoneGuesses, branchPoints int64        // see checkTrace
+	guessed                                 map[int]bool // cells holding a guessed digit now
+}
+
+// replayTrace replays steps on p's givens: every step must be legal, and
+// the first full grid must be p's stored solution.
+func replayTrace(t *testing.T, p sudoku.Puzzle, steps []sudoku.Step) *traceReplay {
+	t.Helper()
+	r := &traceReplay{board: p.Givens, filled: p.Givens.Clues(), solvedAt: -1, guessed: map[int]bool{}}
+	for i, s := range steps {
+		c, d := int(s.Cell), s.Digit
+		if c > 80 || d < 1 || d > 9 {
+			t.Fatalf("step %d: %+v out of range", i+1, s)
+		}
+		switch s.Kind {
+		case sudoku.Forced, sudoku.Guess:
+			r.place(t, steps, i, p.Solution)
+		case sudoku.Undo:
+			if r.board[c] != d {
+				t.Fatalf("step %d: undo %d from cell %d, which holds %d", i+1, d, c, r.board[c])
+			}
+			r.board[c] = 0
+			r.filled--
+			if r.guessed[c] {
+				r.undoneGuesses++
+				delete(r.guessed, c)
+			}
+		default:
+			t.Fatalf("step %d: unknown kind %v", i+1, s.Kind)
+		}
+	}
+	return r
+}
+
+// place plays the placement steps[i] (forced or a guess), which must go
+// into an empty cell without a clash.
+func (r *traceReplay) place(t *testing.T, steps []sudoku.Step, i int, solution sudoku.Grid) {
+	t.Helper()
+	s := steps[i]
+	c, d := int(s.Cell), s.Digit
+	if r.board[c] != 0 {
+		t.Fatalf("step %d: %s %d into cell %d, which holds %d", i+1, s.Kind, d, c, r.board[c])
+	}
+	if clash := clashes(r.board, c, d); clash >= 0 {
+		t.Fatalf("step %d: %s %d into cell %d clashes with cell %d", i+1, s.Kind, d, c, clash)
+	}
+	r.board[c] = d
+	r.filled++
+	if s.Kind == sudoku.Guess {
+		r.guessSteps++
+		r.guessed[c] = true
+		// The next candidate of the same branch point follows the undo
+		// of the previous one at that cell; any other guess opens a
+		// branch point.
+		prev := sudoku.Step{}
+		if i > 0 {
+			prev = steps[i-1]
+		}
+		if !(prev.Kind == sudoku.Undo && int(prev.Cell) == c && prevWasGuess(steps, i-1)) {
+			r.branchPoints++
+		}
+	}
+	if r.filled == 81 && r.solvedAt < 0 {
+		r.solvedAt = i + 1
+		if r.board != solution {
+			t.Fatalf("step %d: full grid %s is not the stored solution %s", i+1, r.board, solution)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
+	"github.com/sudoku-archive/sudoku/internal/moderation"
 	"github.com/sudoku-archive/sudoku/internal/store"
 )
 
@@ -85,19 +86,19 @@ func userCommand(ctx context.Context, e *env, db *store.DB, pos []string, passwo
 			fmt.Fprintf(e.stdout, "password of %s changed; its sessions ended\n", pos[1])
 			return nil
 		}
-		p, err := db.AddUser(ctx, pos[1], hash, role)
+		p, err := db.AddUser(ctx, pos[1], hash, role, moderation.CLI())
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stdout, "added %s (player %d, %s)\n", p.Name, p.ID, p.Role)
 	case "role":
-		if err := db.SetRole(ctx, pos[1], role); err != nil {
+		if err := db.SetRole(ctx, pos[1], role, moderation.CLI()); err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stdout, "%s is now %s\n", pos[1], role)
 	case "token":
 		token, hash := account.NewAPIToken()
-		if err := db.AddToken(ctx, pos[1], hash); err != nil {
+		if err := db.AddToken(ctx, pos[1], hash, moderation.CLI()); err != nil {
 			return err
 		}
 		fmt.Fprintln(e.stdout, token)

@@ -88,6 +88,10 @@ type Attempt struct {
 	First bool
 	// Techniques names the technique of each hint taken, in order.
 	Techniques []string
+	// Practice: played in practice mode (Finish.Practice). Counted: the
+	// players' model counted it (the first finished attempt at the class
+	// not in practice; package ratings).
+	Practice, Counted bool
 	// Grade and Technique are the puzzle's (for the dashboard); the
 	// store fills them where it reads attempts with their puzzles.
 	Grade     int
@@ -115,6 +119,11 @@ type Finish struct {
 	Checks        int64
 	Mistakes      int64
 	Techniques    []string
+	// Practice marks an attempt played in a practice mode whose hints
+	// name the technique: it is recorded but not counted by the players'
+	// model (ratings.PracticeWeight), and does not take the player's
+	// first counted attempt at the puzzle.
+	Practice bool
 }
 
 // Errors of attempts; the server answers them 409, 422 and 422.

@@ -96,7 +96,7 @@ func TestExportFormats(t *testing.T) {
 		want := [][]string{CSVHeader, nil, {
 			"2", p.Givens.String(), p.Solution.String(), itoa(int64(p.Clues)), "1", "true", string(p.Band),
 			itoa(p.Backtracks), itoa(p.Guesses), itoa(p.Nodes), itoa(p.SolveNS), sudoku.EngineVersion,
-			"2026-11-21T10:00:01.123456789Z", "1", p.Canonical.String(), "", "", "false", "", "", "", "", "pending", "", "",
+			"2026-11-21T10:00:01.123456789Z", "1", p.Canonical.String(), "", "", "false", "", "", "", "", "pending", "0", "", "", "", "", "",
 		}}
 		if len(recs) != 3 {
 			t.Fatalf("csv has %d records, want a header and 2 rows", len(recs))

@@ -69,6 +69,17 @@ var Fields = []Field{
 			return append(b, ']')
 		}},
 	textField("grade_status", "done, pending (waiting for the graders) or none (several solutions)", func(p *sudoku.Puzzle) string { return string(p.GradeStatus) }),
+	intField("plays", "players' first finished attempts at the puzzle, any way of writing it", func(p *sudoku.Puzzle) int64 { return p.Plays }),
+	{Name: "solve_rate", Type: "number or null", Doc: "the share of those plays that were solved; empty (null) without plays", plain: true,
+		text: func(b []byte, p *sudoku.Puzzle) []byte {
+			if p.SolveRate == nil {
+				return b
+			}
+			return strconv.AppendFloat(b, *p.SolveRate, 'f', -1, 64)
+		},
+		json: func(b []byte, p *sudoku.Puzzle) []byte { return appendGrade(b, p.SolveRate) }},
+	optIntField("median_seconds", "the median seconds of the counted solves; empty (null) without one", func(p *sudoku.Puzzle) *int64 { return p.MedianSeconds }),
+	optIntField("player_seconds", "the seconds the players' model expects of a typical player; empty (null) until enough plays", func(p *sudoku.Puzzle) *int64 { return p.PlayerSeconds }),
 	{Name: "collections", Type: "list of integers", Doc: "the ids of the collections that hold the puzzle (CSV: joined by |)", plain: true,
 		text: func(b []byte, p *sudoku.Puzzle) []byte {
 			return append(b, strings.ReplaceAll(string(p.Collections), ",", "|")...)

@@ -21,6 +21,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/sudoku-archive/sudoku/internal/moderation"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -40,6 +41,13 @@ type Sink interface {
 // changes nothing else.
 type Adder interface {
 	AddMany(ctx context.Context, ps []sudoku.Puzzle) (duplicate []bool, err error)
+}
+
+// A Moderated sink knows the puzzles moderators have hidden
+// (store.DB.HiddenClasses): Import rejects their lines with the reason
+// instead of failing the batch that holds one.
+type Moderated interface {
+	HiddenClasses(ctx context.Context) (moderation.HiddenSet, error)
 }
 
 // A PartAdder is an Adder that can also take one transaction in parts
@@ -125,6 +133,10 @@ type Options struct {
 	// (new or archived already) is filed under; the sink must be a
 	// CollectionAdder.
 	Collection int64
+	// Hidden holds the puzzles moderators have hidden: a line that is a
+	// way of writing one is rejected with the reason. Import reads it
+	// from a sink that keeps them (a Moderated, store.DB) when it is nil.
+	Hidden moderation.HiddenSet
 
 	// rate replaces sudoku.Rate in tests.
 	rate func(sudoku.Grid, sudoku.Options) (sudoku.Puzzle, error)
@@ -225,6 +237,12 @@ type chunk struct {
 // far stay, the rest is dropped (re-running the import completes it), and
 // the error says why. The summary is valid in both cases.
 func Import(ctx context.Context, sink Sink, inputs []Input, opt Options) (Summary, error) {
+	if m, ok := sink.(Moderated); ok && opt.Hidden == nil {
+		var err error
+		if opt.Hidden, err = m.HiddenClasses(ctx); err != nil {
+			return Summary{}, err
+		}
+	}
 	im := newImporter(sink, inputs, opt)
 	if opt.Collection != 0 {
 		ca, ok := sink.(CollectionAdder)
@@ -335,6 +353,11 @@ func (im *importer) rate(ctx context.Context, c *chunk) *chunk {
 		if err == nil {
 			var p sudoku.Puzzle
 			if p, err = im.rateFn(g, sopt); err == nil {
+				if h := im.opt.Hidden.Of(&p); h != nil {
+					err = h
+				}
+			}
+			if err == nil {
 				l.p = compact(&p)
 			}
 		}

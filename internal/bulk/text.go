@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sudoku-archive/sudoku/internal/moderation"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -25,6 +26,8 @@ type TextOptions struct {
 	// Chunk is how many lines are rated in one turn; 0 means
 	// DefaultTextChunk.
 	Chunk int
+
+	hidden moderation.HiddenSet // read from a Moderated sink
 }
 
 // ImportText archives body, a text held in memory (a web upload, a batch),
@@ -43,6 +46,12 @@ func ImportText(ctx context.Context, sink Sink, name string, body []byte, opt Te
 		opt.Chunk = DefaultTextChunk
 	}
 	t := newTextImport(name, body)
+	if m, ok := sink.(Moderated); ok {
+		var err error
+		if opt.hidden, err = m.HiddenClasses(ctx); err != nil {
+			return Summary{}, nil, err
+		}
+	}
 	for from := 0; from < len(t.lines); from += opt.Chunk {
 		if err := t.rateChunk(ctx, from, min(from+opt.Chunk, len(t.lines)), opt); err != nil {
 			return Summary{}, nil, err
@@ -152,7 +161,7 @@ func (t *textImport) rateChunk(ctx context.Context, from, to int, opt TextOption
 	var rej []Rejection
 	run := func() error {
 		_, err := Import(ctx, &k, []Input{{Name: t.name, Reader: strings.NewReader(text.String())}}, Options{
-			Workers: 1, BatchSize: opt.Chunk + 1, MaxNodes: opt.MaxNodes,
+			Workers: 1, BatchSize: opt.Chunk + 1, MaxNodes: opt.MaxNodes, Hidden: opt.hidden,
 			Reject: func(r Rejection) { rej = append(rej, r) },
 		})
 		return err

@@ -223,3 +223,30 @@ func IsHidden(err error) bool {
 	var h *HiddenError
 	return errors.As(err, &h)
 }
+
+// ForUsers says the errors' own texts are meant for users, however deep
+// they are wrapped (sudoku.ForUsers).
+func (e *InputError) ForUsers() bool   { return true }
+func (e conflictError) ForUsers() bool { return true }
+
+// ForUsers says the error's own text is meant for users.
+func (e *HiddenError) ForUsers() bool { return true }
+
+// HiddenSet is the hidden puzzles by class key (their canonical key, or
+// givens key when they have none): the import pipelines read it once
+// (store.DB.HiddenClasses) and reject each line that is a way of writing
+// one of them, with the reason.
+type HiddenSet map[string]*HiddenError
+
+// Of is the hidden puzzle that p is a way of writing, or nil.
+func (s HiddenSet) Of(p *sudoku.Puzzle) *HiddenError {
+	if len(s) == 0 {
+		return nil
+	}
+	if p.Canonical != (sudoku.Grid{}) {
+		if h := s[string(p.Canonical.Key())]; h != nil {
+			return h
+		}
+	}
+	return s[string(p.Givens.Key())]
+}

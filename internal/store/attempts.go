@@ -11,12 +11,13 @@ import (
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
+	"github.com/sudoku-archive/sudoku/internal/ratings"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
 // attemptColumns are the attempts table's columns as scanAttempt reads them.
 const attemptColumns = "attempts.id, attempts.player_id, attempts.puzzle_id, attempts.started_at, attempts.finished_at, attempts.outcome, " +
-	"attempts.seconds, attempts.hints, attempts.checks, attempts.mistakes, attempts.first, attempts.techniques"
+	"attempts.seconds, attempts.hints, attempts.checks, attempts.mistakes, attempts.first, attempts.techniques, attempts.practice, attempts.counted"
 
 // scanAttempt reads a row of attemptColumns.
 func scanAttempt(scan func(...any) error, extra ...any) (account.Attempt, error) {
@@ -24,9 +25,9 @@ func scanAttempt(scan func(...any) error, extra ...any) (account.Attempt, error)
 	var started int64
 	var finished sql.NullInt64
 	var outcome, techniques string
-	var first int64
+	var first, practice, counted int64
 	dest := append([]any{&a.ID, &a.PlayerID, &a.PuzzleID, &started, &finished, &outcome,
-		&a.Seconds, &a.Hints, &a.Checks, &a.Mistakes, &first, &techniques}, extra...)
+		&a.Seconds, &a.Hints, &a.Checks, &a.Mistakes, &first, &techniques, &practice, &counted}, extra...)
 	if err := scan(dest...); err != nil {
 		return a, err
 	}
@@ -35,6 +36,7 @@ func scanAttempt(scan func(...any) error, extra ...any) (account.Attempt, error)
 		a.FinishedAt = time.Unix(0, finished.Int64).UTC()
 	}
 	a.Outcome, a.First = account.Outcome(outcome), first == 1
+	a.Practice, a.Counted = practice == 1, counted == 1
 	if techniques != "" {
 		a.Techniques = strings.Split(techniques, "\n")
 	}
@@ -52,21 +54,21 @@ func attemptNotFound(id int64) error {
 // (created false). sudoku.ErrNotFound when there is no such puzzle.
 func (db *DB) StartAttempt(ctx context.Context, player, puzzleID int64) (a account.Attempt, created bool, err error) {
 	now := time.Now().UTC()
-	err = db.write(ctx, func(tx *sql.Tx) error {
-		row := tx.QueryRow(db.d.sql("SELECT "+attemptColumns+" FROM attempts WHERE player_id = ? AND puzzle_id = ? AND outcome = 'open'"), player, puzzleID)
-		var err error
-		if a, err = scanAttempt(row.Scan); err == nil {
-			created = false
-			return nil
-		} else if !errors.Is(err, sql.ErrNoRows) {
-			return err
-		}
+	err = db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
+		// A hidden puzzle is not played, even by whoever had it open.
 		var key []byte
-		err = tx.QueryRow(db.d.sql("SELECT coalesce(canonical_key, givens_key) FROM puzzles WHERE id = ?"), puzzleID).Scan(&key)
+		err := tx.QueryRow(db.d.sql("SELECT coalesce(canonical_key, givens_key) FROM puzzles WHERE id = ? AND "+visible), puzzleID).Scan(&key)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("puzzle %d: %w", puzzleID, sudoku.ErrNotFound)
 		}
 		if err != nil {
+			return err
+		}
+		row := tx.QueryRow(db.d.sql("SELECT "+attemptColumns+" FROM attempts WHERE player_id = ? AND puzzle_id = ? AND outcome = 'open'"), player, puzzleID)
+		if a, err = scanAttempt(row.Scan); err == nil {
+			created = false
+			return nil
+		} else if !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
 		err = tx.QueryRow(db.d.sql("INSERT INTO attempts (player_id, puzzle_id, class_key, started_at) VALUES (?, ?, ?, ?) RETURNING id"),
@@ -170,7 +172,10 @@ func (q *finishQueue) do(ctx context.Context, db *DB, r *finishReq) finishResult
 // its error and changes nothing; a database error fails the whole group.
 func (db *DB) commitFinishes(ctx context.Context, group []*finishReq) {
 	results := make([]finishResult, len(group))
-	err := db.write(context.WithoutCancel(ctx), func(tx *sql.Tx) error {
+	// One counter shard, as submissions take: a finish updates no counter,
+	// and the rows it shares with other servers' finishes (a class's
+	// rating) it locks itself (rate).
+	err := db.writeIn(context.WithoutCancel(ctx), oneShard, func(tx *sql.Tx) error {
 		f, err := db.prepareFinish(tx)
 		if err != nil {
 			return err
@@ -205,6 +210,7 @@ func refused(err error) bool {
 // the group; on PostgreSQL run by text, which pgx prepares once per
 // connection (preparing them for each group cost two round trips each).
 type finisher struct {
+	rater                    *rater // the players' model's online step
 	read, first, update      txStmt
 	solved, gaveUp, grade    txStmt // the player's figures (summary.go)
 	technique, daily, streak txStmt
@@ -224,6 +230,13 @@ func (s txStmt) QueryRow(args ...any) *sql.Row {
 	return s.tx.QueryRow(s.q, args...)
 }
 
+func (s txStmt) Query(args ...any) (*sql.Rows, error) {
+	if s.st != nil {
+		return s.st.Query(args...)
+	}
+	return s.tx.Query(s.q, args...)
+}
+
 func (s txStmt) Exec(args ...any) (sql.Result, error) {
 	if s.st != nil {
 		return s.st.Exec(args...)
@@ -234,13 +247,16 @@ func (s txStmt) Exec(args ...any) (sql.Result, error) {
 func (db *DB) prepareFinish(tx *sql.Tx) (*finisher, error) {
 	var f finisher
 	var err error
+	if f.rater, err = db.newRater(tx); err != nil {
+		return nil, err
+	}
 	for _, st := range []struct {
 		dst *txStmt
 		q   string
 	}{
 		{&f.read, "SELECT " + attemptColumns + ", attempts.class_key, puzzles.givens, puzzles.grade, puzzles.technique FROM attempts JOIN puzzles ON puzzles.id = attempts.puzzle_id WHERE attempts.id = ?"},
 		{&f.first, "SELECT count(*) FROM attempts WHERE player_id = ? AND class_key = ? AND outcome <> 'open'"},
-		{&f.update, "UPDATE attempts SET finished_at = ?, outcome = ?, seconds = ?, hints = ?, checks = ?, mistakes = ?, first = ?, techniques = ? WHERE id = ? AND outcome = 'open'"},
+		{&f.update, "UPDATE attempts SET finished_at = ?, outcome = ?, seconds = ?, hints = ?, checks = ?, mistakes = ?, first = ?, techniques = ?, practice = ?, counted = ? WHERE id = ? AND outcome = 'open'"},
 		{&f.solved, "UPDATE players SET solved = solved + 1 WHERE id = ? RETURNING streak, streak_day"},
 		{&f.gaveUp, "UPDATE players SET gave_up = gave_up + 1 WHERE id = ?"},
 		{&f.grade, gradeUpsert},
@@ -261,6 +277,9 @@ func (db *DB) prepareFinish(tx *sql.Tx) (*finisher, error) {
 }
 
 func (f *finisher) close() {
+	if f.rater != nil {
+		f.rater.close()
+	}
 	for _, s := range []txStmt{f.read, f.first, f.update, f.solved, f.gaveUp, f.grade, f.technique, f.daily, f.streak} {
 		if s.st != nil {
 			s.st.Close()
@@ -298,14 +317,22 @@ func (f *finisher) finish(r *finishReq, now time.Time) (account.Attempt, error) 
 	}
 	a.FinishedAt, a.Outcome, a.Seconds = now, fin.Outcome, fin.ActiveSeconds
 	a.Hints, a.Checks, a.Mistakes, a.First, a.Techniques = fin.Hints, fin.Checks, fin.Mistakes, before == 0, fin.Techniques
-	first := int64(0)
-	if a.First {
-		first = 1
-	}
-	if _, err = f.update.Exec(now.UnixNano(), string(a.Outcome), a.Seconds, a.Hints, a.Checks, a.Mistakes, first, strings.Join(a.Techniques, "\n"), a.ID); err != nil {
+	// The model counts the first finished attempt at the class unless it
+	// is practice (ratings.PracticeWeight): a practice attempt still takes
+	// the first place, since the player has seen the puzzle since.
+	a.Practice = fin.Practice
+	a.Counted = a.First && !a.Practice
+	if _, err = f.update.Exec(now.UnixNano(), string(a.Outcome), a.Seconds, a.Hints, a.Checks, a.Mistakes, flag(a.First),
+		strings.Join(a.Techniques, "\n"), flag(a.Practice), flag(a.Counted), a.ID); err != nil {
 		return account.Attempt{}, err
 	}
 	a.Grade, a.Technique = grade, technique
+	if a.Counted {
+		o := ratings.Observation{Seconds: a.Seconds, Solved: a.Outcome == account.OutcomeSolved, Hints: a.Hints}
+		if err := f.rater.rate(a.PlayerID, key, int64(grade), o); err != nil {
+			return account.Attempt{}, err
+		}
+	}
 	return a, f.figures(a, key, now)
 }
 
@@ -349,4 +376,12 @@ func (db *DB) Attempts(ctx context.Context, player, before int64, limit int) ([]
 		return nil, fmt.Errorf("attempts of player %d: %w", player, err)
 	}
 	return as, nil
+}
+
+// flag is b as the tables' 0/1 columns hold it.
+func flag(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
 }

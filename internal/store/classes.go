@@ -24,7 +24,7 @@ func (db *DB) Equivalents(ctx context.Context, p sudoku.Puzzle) ([]sudoku.Puzzle
 		head = *p.SameAs
 	}
 	rows, err := db.reader.QueryContext(ctx,
-		db.d.sql("SELECT "+columns+" FROM puzzles WHERE id = ?1 UNION ALL SELECT "+columns+" FROM puzzles WHERE same_as = ?1 ORDER BY id LIMIT ?2"),
+		db.d.sql("SELECT "+columns+" FROM puzzles WHERE id = ?1 AND "+visible+" UNION ALL SELECT "+columns+" FROM puzzles WHERE same_as = ?1 AND "+visible+" ORDER BY id LIMIT ?2"),
 		head, maxEquivalents)
 	if err != nil {
 		return nil, fmt.Errorf("equivalents of puzzle %d: %w", p.ID, err)
@@ -67,7 +67,7 @@ func (db *DB) PuzzleByGivens(ctx context.Context, givens sudoku.Grid) (sudoku.Pu
 	if db.isClosed() {
 		return sudoku.Puzzle{}, ErrClosed
 	}
-	p, err := scanPuzzle(db.reader.QueryRowContext(ctx, db.d.sql("SELECT "+columns+" FROM puzzles WHERE givens_key = ?"), givens.Key()).Scan)
+	p, err := scanPuzzle(db.reader.QueryRowContext(ctx, db.d.sql("SELECT "+columns+" FROM puzzles WHERE givens_key = ? AND "+visible), givens.Key()).Scan)
 	if errors.Is(err, sql.ErrNoRows) {
 		return sudoku.Puzzle{}, fmt.Errorf("givens %s: %w", givens, sudoku.ErrNotFound)
 	}

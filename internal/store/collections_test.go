@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
+	"github.com/sudoku-archive/sudoku/internal/moderation"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -27,7 +28,7 @@ var collectionsSuite = []struct {
 func testCollectionsCreate(t *testing.T, bk backend) {
 	db := bk.open(t)
 	ctx := context.Background()
-	owner, err := db.AddUser(ctx, "Setter", "hash", account.RolePlayer)
+	owner, err := db.AddUser(ctx, "Setter", "hash", account.RolePlayer, moderation.CLI())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +65,7 @@ func testCollectionsCreate(t *testing.T, bk backend) {
 		t.Fatalf("collections: %+v, %v", all, err)
 	}
 	// Deleting the owner keeps the collection, no longer naming it.
-	if err := db.DeletePlayer(ctx, owner.ID); err != nil {
+	if err := db.DeletePlayer(ctx, owner.ID, moderation.CLI()); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := db.Collection(ctx, c.ID); err != nil || got.Owner != nil || got.OwnerID != 0 {
@@ -233,11 +234,11 @@ func testCollectionsImport(t *testing.T, bk backend) {
 func testSubmittedBy(t *testing.T, bk backend) {
 	db := bk.open(t)
 	ctx := context.Background()
-	ann, err := db.AddUser(ctx, "Ann", "hash", account.RolePlayer)
+	ann, err := db.AddUser(ctx, "Ann", "hash", account.RolePlayer, moderation.CLI())
 	if err != nil {
 		t.Fatal(err)
 	}
-	bob, _ := db.AddUser(ctx, "Bob", "hash", account.RolePlayer)
+	bob, _ := db.AddUser(ctx, "Bob", "hash", account.RolePlayer, moderation.CLI())
 	p := synthetic(1, 0, 0, 1)
 	p.SubmitterID = ann.ID
 	got, _, err := db.Submit(ctx, p)
@@ -252,7 +253,7 @@ func testSubmittedBy(t *testing.T, bk backend) {
 	if anon.SubmittedBy != nil {
 		t.Fatalf("anonymous submission names %q", *anon.SubmittedBy)
 	}
-	if err := db.DeletePlayer(ctx, ann.ID); err != nil {
+	if err := db.DeletePlayer(ctx, ann.ID, moderation.CLI()); err != nil {
 		t.Fatal(err)
 	}
 	if after, err := db.Puzzle(ctx, got.ID); err != nil || after.SubmittedBy != nil {

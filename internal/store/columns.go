@@ -147,6 +147,13 @@ var puzzleColumns = []column{
 		}
 		return string(p.Techniques)
 	}, set: func(p *sudoku.Puzzle, v any) error { p.Techniques = sudoku.Techniques(v.(string)); return nil }},
+	// The players' figures of the row's class (migration 00014), 0 for
+	// none: kept by the finishes and the refit (ratings.go), copied with a
+	// row (Restore), never written by an insert.
+	intColumn("plays", useRestore, func(p *sudoku.Puzzle) *int64 { return &p.Plays }),
+	intColumn("solves", useRestore, func(p *sudoku.Puzzle) *int64 { return &p.Solves }),
+	figureColumn("median_seconds", func(p *sudoku.Puzzle) **int64 { return &p.MedianSeconds }),
+	figureColumn("player_seconds", func(p *sudoku.Puzzle) **int64 { return &p.PlayerSeconds }),
 	// hidden (migration 00015) is written only by Hide and Restore
 	// (moderation.go); it is read back so the moderators' reads can say so.
 	{name: "hidden", kind: colInt, arg: func(p *sudoku.Puzzle) any { return boolInt(p.Hidden) },
@@ -169,6 +176,20 @@ var puzzleColumns = []column{
 		// the text, which listQuery splits the select list on.
 		expr: "(SELECT string_agg(CAST(collection_id AS TEXT),',' ORDER BY collection_id) FROM collection_puzzles WHERE puzzle_id = puzzles.id)",
 		set:  setCollections},
+}
+
+// figureColumn is a column of a players' figure (0 for none) that maps to
+// an *int64 field (nil for none).
+func figureColumn(name string, field func(p *sudoku.Puzzle) **int64) column {
+	return column{name: name, kind: colInt, use: useRestore,
+		arg: func(p *sudoku.Puzzle) any { return sudoku.OrZero(*field(p)) },
+		set: func(p *sudoku.Puzzle, v any) error {
+			*field(p) = nil
+			if n := v.(int64); n > 0 {
+				*field(p) = &n
+			}
+			return nil
+		}}
 }
 
 // boolInt is 1 for true, 0 for false: the integer columns that hold flags.
@@ -325,6 +346,7 @@ func puzzleOf(v []any) (sudoku.Puzzle, error) {
 		}
 	}
 	p.Unique = p.Solutions == 1
+	p.SetPlayerFigures(p.Plays, p.Solves, sudoku.OrZero(p.MedianSeconds), sudoku.OrZero(p.PlayerSeconds))
 	p.SetGradeStatus() // and the band: the grade's when graded (migration 00011)
 	if bad != nil {
 		return p, fmt.Errorf("puzzle %d: %w", p.ID, bad)

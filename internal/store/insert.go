@@ -45,6 +45,12 @@ func (db *DB) insertMany(tx *sql.Tx, ps []sudoku.Puzzle, t *tally, countRepeats 
 			return nil, fmt.Errorf("read last id: %w", err)
 		}
 	}
+	if err := refuseHidden(tx, ps); err != nil {
+		return nil, err
+	}
+	if err := db.freshClasses(tx); err != nil {
+		return nil, err
+	}
 	if err := t.classes(tx, ps); err != nil {
 		return nil, err
 	}

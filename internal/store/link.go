@@ -189,6 +189,10 @@ WHERE puzzles.` + d.newRows + ` AND puzzles.same_as IS NULL AND c.canonical_key 
 RETURNING puzzles.id, puzzles.same_as`,
 		countHeadsSQL(d, d.newRows),
 		countHeadBucketsSQL(d, d.newRows),
+		// A new way of writing a puzzle that players have played shows
+		// its class's figures (migration 00014), as its first entry does.
+		`UPDATE puzzles SET plays = h.plays, solves = h.solves, median_seconds = h.median_seconds, player_seconds = h.player_seconds
+FROM puzzles AS h WHERE puzzles.` + d.newRows + ` AND puzzles.same_as = h.id AND h.plays > 0`,
 	}
 }
 

@@ -101,6 +101,7 @@ func (d dialect) listQuery(l listing, export bool, cols string) query {
 func listWhere(l listing) conds {
 	lead := orders[l.sort].keys[:len(orders[l.sort].keys)-1] // the keys before id
 	var where conds
+	where.and(visible) // every listing and export: never a hidden puzzle
 	if l.listKey.band {
 		where.and("band = ?", int64(l.band))
 	}
@@ -117,6 +118,12 @@ func listWhere(l listing) conds {
 	}
 	addPlayed(&where, l)
 	addCollection(&where, l)
+	switch l.valued {
+	case valuedOnly:
+		where.and(orders[l.sort].keys[0] + " > 0")
+	case noneOnly:
+		where.and(orders[l.sort].keys[0] + " = 0")
+	}
 	cmp := " > "
 	if l.desc {
 		cmp = " < "
@@ -231,7 +238,7 @@ func numberParams(s string) string {
 // race detector. The suite prepares every one (EveryListingPrepares).
 func (db *DB) prepareReads(ctx context.Context) error {
 	var err error
-	if db.getStmt, err = db.reader.PrepareContext(ctx, db.d.sql("SELECT "+columns+" FROM puzzles WHERE id = ?")); err != nil {
+	if db.getStmt, err = db.reader.PrepareContext(ctx, db.d.sql("SELECT "+columns+" FROM puzzles WHERE id = ? AND "+visible)); err != nil {
 		return fmt.Errorf("prepare: %w", err)
 	}
 	if db.countStmt, err = db.reader.PrepareContext(ctx, "SELECT CAST(sum(total) AS BIGINT), CAST(sum(uniq) AS BIGINT), CAST(sum(classes) AS BIGINT), CAST(sum(uniq_classes) AS BIGINT) FROM counts"); err != nil {

@@ -78,7 +78,10 @@ type listKey struct {
 	band         bool
 	grades       bool // a grade range: two arguments after the band's
 	played       sudoku.Played
-	collection   bool // one collection's puzzles: one argument after the played filter's
+	// valued splits a NoneLast order (pendinglast.go): 0 every row,
+	// valuedOnly the rows whose leading key is not 0, noneOnly the others.
+	valued valuedPart
+	collection bool // one collection's puzzles: one argument after the played filter's
 }
 
 // gradeRange returns the arguments of a grade range filter, lowest and
@@ -122,9 +125,11 @@ func listKeys() []listKey {
 						if p == ties && len(orders[s].keys) == 1 {
 							continue
 						}
-						ks = append(ks, listKey{s, desc, unique, distinct, p, false, false, "", false})
-						ks = append(ks, listKey{s, desc, unique, distinct, p, false, true, "", false})
-						ks = append(ks, listKey{s, desc, unique, distinct, p, false, false, "", true})
+						for _, v := range valuedParts(s) {
+							ks = append(ks, listKey{s, desc, unique, distinct, p, false, false, "", v, false})
+							ks = append(ks, listKey{s, desc, unique, distinct, p, false, true, "", v, false})
+							ks = append(ks, listKey{s, desc, unique, distinct, p, false, false, "", v, true})
+						}
 					}
 				}
 			}

@@ -18,9 +18,31 @@ import (
 
 // pendingLast reports whether q's listing walks the graded rows first,
 // then the ungraded: an ascending grade order with no grade range (a range
-// leaves the ungraded out).
+// leaves the ungraded out), or an ascending NoneLast order (player_time:
+// the rows with a value, then those without).
 func pendingLast(q sudoku.ListQuery) bool {
+	if info, _ := q.Sort.Info(); info.NoneLast {
+		return !q.Desc
+	}
 	return q.Sort == sudoku.SortGrade && !q.Desc && gradeRange(q) == nil
+}
+
+// A valuedPart is a part of a NoneLast order's rows (listKey.valued).
+type valuedPart uint8
+
+const (
+	everyRow   valuedPart = iota
+	valuedOnly            // leading key > 0
+	noneOnly              // leading key = 0
+)
+
+// valuedParts are the parts of s's rows its statements read: every row,
+// and for a NoneLast order each part alone.
+func valuedParts(s sudoku.Sort) []valuedPart {
+	if info, _ := s.Info(); info.NoneLast {
+		return []valuedPart{everyRow, valuedOnly, noneOnly}
+	}
+	return []valuedPart{everyRow}
 }
 
 // exportListings are the listings an export of q reads, one after the
@@ -35,9 +57,14 @@ func exportListings(q sudoku.ListQuery) []listing {
 	return []listing{graded, ungraded}
 }
 
-// splitGraded returns l limited to the graded rows and to the others.
+// splitGraded returns l limited to the graded rows and to the others (for
+// a NoneLast order: the rows with a value and the others).
 func splitGraded(l listing) (graded, ungraded listing) {
 	graded, ungraded = l, l
+	if info, _ := l.sort.Info(); info.NoneLast {
+		graded.valued, ungraded.valued = valuedOnly, noneOnly
+		return graded, ungraded
+	}
 	graded.listKey.grades, graded.grades = true, [2]int64{1, math.MaxInt64}
 	ungraded.listKey.grades, ungraded.grades = true, [2]int64{0, 0}
 	return graded, ungraded

@@ -52,6 +52,7 @@ func addPlayed(where *conds, l listing) {
 // filterConds are the conditions of q's filters, for counting its rows.
 func filterConds(q sudoku.ListQuery) conds {
 	var where conds
+	where.and(visible)
 	l := listingOf(q)
 	if q.Band != "" {
 		where.and("band = ?", int64(l.band))

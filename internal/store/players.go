@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
+	"github.com/sudoku-archive/sudoku/internal/moderation"
 )
 
 // playerColumns are the players table's columns as scanPlayer reads them.
@@ -50,7 +51,7 @@ func nameTaken(err error) error {
 func (db *DB) NewPlayer(ctx context.Context, session []byte, expires time.Time) (account.Player, error) {
 	var p account.Player
 	now := time.Now().UTC()
-	err := db.write(ctx, func(tx *sql.Tx) error {
+	err := db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
 		var err error
 		p, err = insertPlayer(tx, db.d, "", "", account.RolePlayer, now)
 		if err != nil {
@@ -98,7 +99,7 @@ func nameFree(tx *sql.Tx, d dialect, name string) error {
 func (db *DB) Signup(ctx context.Context, anon int64, name, password string, old, session []byte, expires time.Time) (account.Player, error) {
 	var p account.Player
 	now := time.Now().UTC()
-	err := db.write(ctx, func(tx *sql.Tx) error {
+	err := db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
 		if err := nameFree(tx, db.d, name); err != nil {
 			return err
 		}
@@ -136,16 +137,19 @@ func nameAnonymous(tx *sql.Tx, d dialect, anon int64, name, password string) (ac
 }
 
 // AddUser makes an account (sudoku user add): a named player with a
-// password hash and a role.
-func (db *DB) AddUser(ctx context.Context, name, password string, role account.Role) (account.Player, error) {
+// password hash and a role; the audit trail records it, by by.
+func (db *DB) AddUser(ctx context.Context, name, password string, role account.Role, by moderation.Actor) (account.Player, error) {
 	var p account.Player
-	err := db.write(ctx, func(tx *sql.Tx) error {
+	err := db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
 		if err := nameFree(tx, db.d, name); err != nil {
 			return err
 		}
 		var err error
-		p, err = insertPlayer(tx, db.d, name, password, role, time.Now().UTC())
-		return err
+		if p, err = insertPlayer(tx, db.d, name, password, role, time.Now().UTC()); err != nil {
+			return err
+		}
+		return record(tx, db.d, moderation.Entry{At: p.CreatedAt, Actor: by, Action: moderation.ActionUserAdd,
+			PlayerID: p.ID, PlayerName: name, Detail: "role " + string(role)})
 	})
 	if err != nil {
 		return account.Player{}, fmt.Errorf("add user %q: %w", name, err)
@@ -156,7 +160,7 @@ func (db *DB) AddUser(ctx context.Context, name, password string, role account.R
 // SetPassword replaces the password hash of the player called name and
 // ends its sessions (whoever knew the old password is logged out).
 func (db *DB) SetPassword(ctx context.Context, name, password string) error {
-	err := db.write(ctx, func(tx *sql.Tx) error {
+	err := db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
 		id, err := playerID(tx, db.d, name)
 		if err != nil {
 			return err
@@ -173,15 +177,25 @@ func (db *DB) SetPassword(ctx context.Context, name, password string) error {
 	return nil
 }
 
-// SetRole gives the player called name role.
-func (db *DB) SetRole(ctx context.Context, name string, role account.Role) error {
-	err := db.write(ctx, func(tx *sql.Tx) error {
-		id, err := playerID(tx, db.d, name)
+// SetRole gives the player called name role, and records the change (old
+// and new role) in the audit trail, by by. Giving a player the role it
+// has changes and records nothing.
+func (db *DB) SetRole(ctx context.Context, name string, role account.Role, by moderation.Actor) error {
+	err := db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
+		var id int64
+		var old string
+		err := tx.QueryRow(db.d.sql("SELECT id, role FROM players WHERE lower(name) = ? AND name IS NOT NULL"), account.NameKey(name)).Scan(&id, &old)
 		if err != nil {
+			return notFound(err)
+		}
+		if old == string(role) {
+			return nil
+		}
+		if _, err = tx.Exec(db.d.sql("UPDATE players SET role = ? WHERE id = ?"), string(role), id); err != nil {
 			return err
 		}
-		_, err = tx.Exec(db.d.sql("UPDATE players SET role = ? WHERE id = ?"), string(role), id)
-		return err
+		return record(tx, db.d, moderation.Entry{Actor: by, Action: moderation.ActionRole, PlayerID: id, PlayerName: name,
+			Detail: old + " -> " + string(role)})
 	})
 	if err != nil {
 		return fmt.Errorf("set role of %q: %w", name, err)
@@ -242,13 +256,17 @@ func (db *DB) Player(ctx context.Context, id int64) (account.Player, error) {
 // DeletePlayer deletes the player id with its attempts, sessions and
 // tokens. What its attempts did to the puzzles' figures stays; nothing
 // names the player any more.
-func (db *DB) DeletePlayer(ctx context.Context, id int64) error {
-	err := db.write(ctx, func(tx *sql.Tx) error {
-		// The attempts, sessions and tokens go by ON DELETE CASCADE; they
-		// are deleted here too, so that a database without foreign keys
-		// enforced loses them all the same.
+func (db *DB) DeletePlayer(ctx context.Context, id int64, by moderation.Actor) error {
+	err := db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
+		var name sql.NullString
+		if err := tx.QueryRow(db.d.sql("SELECT name FROM players WHERE id = ?"), id).Scan(&name); err != nil {
+			return notFound(err)
+		}
+		// The attempts, sessions, tokens and flags go by ON DELETE CASCADE;
+		// they are deleted here too, so that a database without foreign
+		// keys enforced loses them all the same.
 		for _, q := range []string{"DELETE FROM attempts WHERE player_id = ?", "DELETE FROM sessions WHERE player_id = ?", "DELETE FROM tokens WHERE player_id = ?",
-			"DELETE FROM player_grades WHERE player_id = ?", "DELETE FROM player_techniques WHERE player_id = ?",
+			"DELETE FROM player_grades WHERE player_id = ?", "DELETE FROM player_techniques WHERE player_id = ?", "DELETE FROM flags WHERE player_id = ?",
 			// Its puzzles and collections stay, no longer naming it (migration 00016).
 			"UPDATE puzzles SET submitted_by = NULL WHERE submitted_by = ?", "UPDATE collections SET owner_id = NULL WHERE owner_id = ?"} {
 			if _, err := tx.Exec(db.d.sql(q), id); err != nil {
@@ -262,7 +280,7 @@ func (db *DB) DeletePlayer(ctx context.Context, id int64) error {
 		if n, err := res.RowsAffected(); err == nil && n == 0 {
 			return account.ErrNoPlayer
 		}
-		return nil
+		return record(tx, db.d, moderation.Entry{Actor: by, Action: moderation.ActionAccountDelete, PlayerID: id, PlayerName: name.String})
 	})
 	if err != nil {
 		return fmt.Errorf("delete player %d: %w", id, err)
@@ -278,6 +296,9 @@ func (db *DB) DeletePlayer(ctx context.Context, id int64) error {
 // holds the writer, on every server sharing the archive) is what keeps
 // concurrent tries within the limit: counting first and recording after
 // the password check let sixteen tries at once all through.
+//
+// Unlike the players' other writes (one counter shard each), it takes them
+// all on PostgreSQL: that is what makes two servers' tries take turns.
 func (db *DB) LoginTry(ctx context.Context, nameKey string, at time.Time, window time.Duration, limit int) (bool, error) {
 	allowed := false
 	err := db.write(ctx, func(tx *sql.Tx) error {
@@ -305,7 +326,7 @@ func (db *DB) LoginTry(ctx context.Context, nameKey string, at time.Time, window
 // LoginSucceeded forgets the try LoginTry recorded for nameKey at at: its
 // password was right.
 func (db *DB) LoginSucceeded(ctx context.Context, nameKey string, at time.Time) error {
-	err := db.write(ctx, func(tx *sql.Tx) error {
+	err := db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
 		_, err := tx.Exec(db.d.sql("DELETE FROM login_failures WHERE name_key = ? AND at = ?"), nameKey, at.UnixNano())
 		return err
 	})

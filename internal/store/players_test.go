@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
+	"github.com/sudoku-archive/sudoku/internal/moderation"
 	"github.com/sudoku-archive/sudoku/internal/store/storetest"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -20,6 +21,7 @@ var playersSuite = []struct {
 	run  func(*testing.T, backend)
 }{
 	{"PlayersSessions", testPlayersSessions},
+	{"LoginTryConcurrent", testLoginTryConcurrent},
 	{"PlayersSignupNames", testPlayersSignupNames},
 	{"PlayersTokensRoles", testPlayersTokensRoles},
 	{"AttemptsFlow", testAttemptsFlow},
@@ -125,8 +127,15 @@ func testPlayersSessions(t *testing.T, bk backend) {
 	if _, err := db.SessionPlayer(ctx, session(2), now); !errors.Is(err, account.ErrNoPlayer) {
 		t.Errorf("session after logout: %v, want ErrNoPlayer", err)
 	}
-	// Login tries are counted per name, within the window: five allowed,
-	// the sixth refused; a success is forgotten; old tries expire.
+	checkLoginTries(t, db, now)
+}
+
+// checkLoginTries: login tries are counted per name, within the window:
+// five allowed, the sixth refused; a success is forgotten; old tries
+// expire.
+func checkLoginTries(t *testing.T, db *DB, now time.Time) {
+	t.Helper()
+	ctx := context.Background()
 	const window = 15 * time.Minute
 	try := func(name string, at time.Time) bool {
 		t.Helper()
@@ -193,7 +202,7 @@ func testPlayersSignupNames(t *testing.T, bk backend) {
 	if _, err := db.Signup(ctx, 0, "aNN", "hash", nil, session(3), exp); !errors.Is(err, account.ErrNameTaken) {
 		t.Errorf("sign up as aNN: %v, want ErrNameTaken", err)
 	}
-	if _, err := db.AddUser(ctx, "ANN", "hash", account.RolePlayer); !errors.Is(err, account.ErrNameTaken) {
+	if _, err := db.AddUser(ctx, "ANN", "hash", account.RolePlayer, moderation.CLI()); !errors.Is(err, account.ErrNameTaken) {
 		t.Errorf("add user ANN: %v, want ErrNameTaken", err)
 	}
 	// Signing up again from a named player's session makes a new player.
@@ -222,11 +231,11 @@ func testPlayersSignupNames(t *testing.T, bk backend) {
 func testPlayersTokensRoles(t *testing.T, bk backend) {
 	ctx := context.Background()
 	db := bk.open(t)
-	p, err := db.AddUser(ctx, "mod", "hash", account.RoleModerator)
+	p, err := db.AddUser(ctx, "mod", "hash", account.RoleModerator, moderation.CLI())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.AddToken(ctx, "MOD", session(7)); err != nil {
+	if err := db.AddToken(ctx, "MOD", session(7), moderation.CLI()); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := db.TokenPlayer(ctx, session(7)); err != nil || got.ID != p.ID || got.Role != account.RoleModerator {
@@ -235,16 +244,16 @@ func testPlayersTokensRoles(t *testing.T, bk backend) {
 	if _, err := db.TokenPlayer(ctx, session(8)); !errors.Is(err, account.ErrNoPlayer) {
 		t.Errorf("unknown token: %v", err)
 	}
-	if err := db.AddToken(ctx, "nobody", session(9)); !errors.Is(err, account.ErrNoPlayer) {
+	if err := db.AddToken(ctx, "nobody", session(9), moderation.CLI()); !errors.Is(err, account.ErrNoPlayer) {
 		t.Errorf("token of nobody: %v", err)
 	}
-	if err := db.SetRole(ctx, "mod", account.RoleAdmin); err != nil {
+	if err := db.SetRole(ctx, "mod", account.RoleAdmin, moderation.CLI()); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.SetRole(ctx, "nobody", account.RoleAdmin); !errors.Is(err, account.ErrNoPlayer) {
+	if err := db.SetRole(ctx, "nobody", account.RoleAdmin, moderation.CLI()); !errors.Is(err, account.ErrNoPlayer) {
 		t.Errorf("role of nobody: %v", err)
 	}
-	if _, err := db.AddUser(ctx, "ann", "hash", account.RolePlayer); err != nil {
+	if _, err := db.AddUser(ctx, "ann", "hash", account.RolePlayer, moderation.CLI()); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := db.NewPlayer(ctx, session(1), time.Now().Add(time.Hour)); err != nil {
@@ -511,7 +520,7 @@ func checkExportDelete(t *testing.T, db *DB, player, puzzle int64) {
 	if err != nil || e.Player.ID != player || len(e.Attempts) != 4 || len(e.Sessions) != 1 {
 		t.Fatalf("export = %+v, %v", e, err)
 	}
-	if err := db.DeletePlayer(ctx, player); err != nil {
+	if err := db.DeletePlayer(ctx, player, moderation.CLI()); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := db.SessionPlayer(ctx, session(1), time.Now()); !errors.Is(err, account.ErrNoPlayer) {
@@ -520,7 +529,7 @@ func checkExportDelete(t *testing.T, db *DB, player, puzzle int64) {
 	if as, _ := db.Attempts(ctx, player, 0, 10); len(as) != 0 {
 		t.Errorf("%d attempts after delete", len(as))
 	}
-	if err := db.DeletePlayer(ctx, player); !errors.Is(err, account.ErrNoPlayer) {
+	if err := db.DeletePlayer(ctx, player, moderation.CLI()); !errors.Is(err, account.ErrNoPlayer) {
 		t.Errorf("delete twice: %v", err)
 	}
 	if _, err := db.Puzzle(ctx, puzzle); err != nil {

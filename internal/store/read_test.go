@@ -47,9 +47,10 @@ func sorted(ps []sudoku.Puzzle, q sudoku.ListQuery) []sudoku.Puzzle {
 		}
 	}
 	slices.SortFunc(out, func(a, b sudoku.Puzzle) int {
-		// Ascending by grade, the ungraded (grade 0) come last.
-		if pendingLast(q) && (a.GradeTenths() == 0) != (b.GradeTenths() == 0) {
-			if a.GradeTenths() == 0 {
+		// Ascending by grade, the ungraded (grade 0) come last; so do
+		// the rows without a value of a NoneLast order (leading key 0).
+		if pendingLast(q) && (keyOf(q.Sort, &a)[0] == 0) != (keyOf(q.Sort, &b)[0] == 0) {
+			if keyOf(q.Sort, &a)[0] == 0 {
 				return 1
 			}
 			return -1
@@ -350,6 +351,27 @@ func TestListPlans(t *testing.T) {
 // wantPlanStep is what the plan of k's listing must say, after "SCAN
 // puzzles" or "SEARCH puzzles": the index and the seek. A merged order
 // seeks the same way in each band.
+// valuedSeek is the seek of a start or beyond statement of one valued part
+// of a NoneLast order (pendinglast.go): its rows' leading key is > 0 or
+// = 0, and SQLite seeks on that beside the band and the cursor's bound.
+// ok is false for the statements the split leaves as they were: every
+// row, the ties, and the ascending rest of the valued rows, whose "> 0"
+// the cursor's "> ?" subsumes.
+func valuedSeek(k listKey, prefix string) (seek string, ok bool) {
+	lead := orders[k.sort].keys[0]
+	switch {
+	case k.valued == everyRow || k.part == ties:
+		return "", false
+	case k.valued == noneOnly:
+		return prefix + lead + "=?", true
+	case k.part == start:
+		return prefix + lead + ">?", true
+	case k.desc:
+		return prefix + lead + ">? AND " + lead + "<?", true
+	}
+	return "", false
+}
+
 func wantPlanStep(k listKey) string {
 	o := orders[k.sort]
 	index := o.index
@@ -361,6 +383,9 @@ func wantPlanStep(k listKey) string {
 	var band string
 	if o.merged {
 		band = "band=? AND "
+	}
+	if seek, ok := valuedSeek(k, band); ok {
+		return "SEARCH puzzles USING INDEX " + index + " (" + seek + ")"
 	}
 	switch {
 	case index == "" && k.part == start:

@@ -34,7 +34,7 @@ func (db *DB) SessionPlayer(ctx context.Context, hash []byte, now time.Time) (ac
 // sessions of the player are swept.
 func (db *DB) StartSession(ctx context.Context, player int64, old, session []byte, expires time.Time) error {
 	now := time.Now().UTC()
-	err := db.write(ctx, func(tx *sql.Tx) error {
+	err := db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
 		if len(old) > 0 {
 			if _, err := tx.Exec(db.d.sql("DELETE FROM sessions WHERE token_hash = ?"), old); err != nil {
 				return err
@@ -54,7 +54,7 @@ func (db *DB) StartSession(ctx context.Context, player int64, old, session []byt
 // EndSession ends the session whose token hashes to hash (a logout). Ending
 // a session that does not exist is not an error.
 func (db *DB) EndSession(ctx context.Context, hash []byte) error {
-	err := db.write(ctx, func(tx *sql.Tx) error {
+	err := db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
 		_, err := tx.Exec(db.d.sql("DELETE FROM sessions WHERE token_hash = ?"), hash)
 		return err
 	})

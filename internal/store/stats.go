@@ -79,7 +79,7 @@ func (db *DB) Stats(ctx context.Context) (sudoku.Stats, error) {
 	}
 	// The rows waiting for a grade are few but for the moments after an
 	// import or an upgrade: count them on their own partial index.
-	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM puzzles"+db.d.indexedBy("puzzles_pending")+" WHERE grade_version IS NULL AND solutions = 1").Scan(&s.Ungraded); err != nil {
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM puzzles"+db.d.indexedBy("puzzles_pending")+" WHERE grade_version IS NULL AND solutions = 1 AND "+visible).Scan(&s.Ungraded); err != nil {
 		return sudoku.Stats{}, fmt.Errorf("stats: %w", err)
 	}
 	return s, tx.Commit()
@@ -107,10 +107,10 @@ func (db *DB) bandTotal(ctx context.Context, tx *sql.Tx, b sudoku.BandInfo, dist
 	rank := int64(b.Band.Rank())
 	if total-classes < n {
 		var others int64
-		err := tx.QueryRowContext(ctx, db.d.sql("SELECT count(*) FROM puzzles"+db.d.indexedBy("puzzles_same_as")+" WHERE same_as IS NOT NULL AND band = ?"), rank).Scan(&others)
+		err := tx.QueryRowContext(ctx, db.d.sql("SELECT count(*) FROM puzzles"+db.d.indexedBy("puzzles_same_as")+" WHERE same_as IS NOT NULL AND band = ? AND "+visible), rank).Scan(&others)
 		return n - others, err
 	}
-	err = tx.QueryRowContext(ctx, db.d.sql("SELECT count(*) FROM puzzles"+db.d.indexedBy("puzzles_band_grade")+" WHERE band = ? AND same_as IS NULL"), rank).Scan(&n)
+	err = tx.QueryRowContext(ctx, db.d.sql("SELECT count(*) FROM puzzles"+db.d.indexedBy("puzzles_band_grade")+" WHERE band = ? AND same_as IS NULL AND "+visible), rank).Scan(&n)
 	return n, err
 }
 
@@ -138,7 +138,7 @@ func (db *DB) gradeTotal(ctx context.Context, tx *sql.Tx, q sudoku.ListQuery) (i
 		cond = " AND same_as IS NULL"
 	}
 	err := tx.QueryRowContext(ctx, db.d.sql("SELECT count(*) FROM puzzles"+db.d.indexedBy("puzzles_band_grade")+" WHERE band IN ("+bands+
-		") AND grade BETWEEN ? AND ? AND solutions = 1"+cond), r[0], r[1]).Scan(&n)
+		") AND grade BETWEEN ? AND ? AND solutions = 1 AND "+visible+cond), r[0], r[1]).Scan(&n)
 	return n, err
 }
 

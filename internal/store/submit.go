@@ -38,6 +38,14 @@ func (db *DB) Submit(ctx context.Context, p sudoku.Puzzle) (stored sudoku.Puzzle
 	if err != nil {
 		return sudoku.Puzzle{}, false, fmt.Errorf("submit puzzle: %w", err)
 	}
+	if !res.dup[0] && res.stored.SameAs != nil {
+		// link wrote the class's players' figures onto the new row after
+		// the insert returned it: read them back. The row is committed,
+		// so a failed read leaves the figures out rather than fail.
+		if p, err := db.Puzzle(ctx, res.stored.ID); err == nil {
+			res.stored.SetPlayerFigures(p.Plays, p.Solves, sudoku.OrZero(p.MedianSeconds), sudoku.OrZero(p.PlayerSeconds))
+		}
+	}
 	return res.stored, res.dup[0], nil
 }
 
@@ -116,6 +124,12 @@ func (db *DB) submit(tx *sql.Tx, ops []*op, results []result, now int64) error {
 	ps := make([]sudoku.Puzzle, len(ops))
 	for i, o := range ops {
 		ps[i] = *o.w.grouped()
+	}
+	if err := refuseHidden(tx, ps); err != nil {
+		return err
+	}
+	if err := db.freshClasses(tx); err != nil {
+		return err
 	}
 	if err := t.classes(tx, ps); err != nil {
 		return err

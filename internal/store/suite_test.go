@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 
@@ -83,7 +84,7 @@ var suite = []struct {
 }
 
 func runSuite(t *testing.T, bk backend) {
-	for _, tc := range append(append(suite, playersSuite...), collectionsSuite...) {
+	for _, tc := range slices.Concat(suite, playersSuite, ratingsSuite, nextSuite, moderationSuite, collectionsSuite) {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t, bk) })
 	}
 }

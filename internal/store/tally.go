@@ -30,9 +30,12 @@ type tally struct {
 	// open counts the rows inserted without same_as, which link files:
 	// the first entries of new classes, and their repeats.
 	open int64
-	link []stmt // linkSQL
-	find stmt   // findClassSQL
-	many stmt   // findClassesSQL
+	// joined counts the rows inserted with same_as: another way of writing
+	// an archived puzzle, which link gives its class's players' figures.
+	joined int64
+	link   []stmt // linkSQL
+	find   stmt   // findClassSQL
+	many   stmt   // findClassesSQL
 	// known holds the classes looked up before, and takes those that
 	// this transaction finds.
 	known *knownClasses
@@ -71,6 +74,8 @@ func (t *tally) add(p *sudoku.Puzzle) {
 	t.uniq += u
 	if p.SameAs == nil {
 		t.open++
+	} else {
+		t.joined++
 	}
 	if p.GradeVersion != "" {
 		if t.grades == nil {
@@ -107,7 +112,9 @@ func (t *tally) commit(tx *sql.Tx) error {
 	if t.total == 0 {
 		return nil
 	}
-	if t.open > 0 { // else every new row is filed under its class already
+	// Without open rows every new row is filed under its class already;
+	// link runs for the joined ones' figures (its last statement).
+	if t.open > 0 || t.joined > 0 {
 		var err error
 		if t.linked, err = link(tx, t.link, t.d.newRowsArg(t.ids)); err != nil {
 			return err

@@ -7,17 +7,22 @@ import (
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
+	"github.com/sudoku-archive/sudoku/internal/moderation"
 )
 
-// AddToken stores the hash of a new API token of the player called name.
-func (db *DB) AddToken(ctx context.Context, name string, hash []byte) error {
-	err := db.write(ctx, func(tx *sql.Tx) error {
+// AddToken stores the hash of a new API token of the player called name,
+// and records in the audit trail that by issued it.
+func (db *DB) AddToken(ctx context.Context, name string, hash []byte, by moderation.Actor) error {
+	err := db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
 		id, err := playerID(tx, db.d, name)
 		if err != nil {
 			return err
 		}
-		_, err = tx.Exec(db.d.sql("INSERT INTO tokens (token_hash, player_id, created_at) VALUES (?, ?, ?)"), hash, id, time.Now().UTC().UnixNano())
-		return err
+		now := time.Now().UTC()
+		if _, err = tx.Exec(db.d.sql("INSERT INTO tokens (token_hash, player_id, created_at) VALUES (?, ?, ?)"), hash, id, now.UnixNano()); err != nil {
+			return err
+		}
+		return record(tx, db.d, moderation.Entry{At: now, Actor: by, Action: moderation.ActionToken, PlayerID: id, PlayerName: name})
 	})
 	if err != nil {
 		return fmt.Errorf("add token of %q: %w", name, err)

@@ -23,7 +23,7 @@ import (
 // than sudoku.EngineVersion.
 func (db *DB) CountStale(ctx context.Context) (int64, error) {
 	var n int64
-	err := db.reader.QueryRowContext(ctx, db.d.sql("SELECT count(*) FROM puzzles WHERE engine_version <> ?"), sudoku.EngineVersion).Scan(&n)
+	err := db.reader.QueryRowContext(ctx, db.d.sql("SELECT count(*) FROM puzzles WHERE engine_version <> ? AND "+visible), sudoku.EngineVersion).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count stale rows: %w", err)
 	}
@@ -33,14 +33,14 @@ func (db *DB) CountStale(ctx context.Context) (int64, error) {
 // Stale returns up to n rows after id after, in id order, that were measured
 // by another engine version than sudoku.EngineVersion.
 func (db *DB) Stale(ctx context.Context, after int64, n int) ([]sudoku.Puzzle, error) {
-	return db.pending(ctx, "SELECT "+columns+" FROM puzzles WHERE id > ? AND engine_version <> ? ORDER BY id LIMIT ?",
+	return db.pending(ctx, "SELECT "+columns+" FROM puzzles WHERE id > ? AND engine_version <> ? AND "+visible+" ORDER BY id LIMIT ?",
 		after, sudoku.EngineVersion, n)
 }
 
 // CountUngraded returns how many rows wait for a grade.
 func (db *DB) CountUngraded(ctx context.Context) (int64, error) {
 	var n int64
-	err := db.reader.QueryRowContext(ctx, "SELECT count(*) FROM puzzles"+db.d.indexedBy("puzzles_pending")+" WHERE grade_version IS NULL").Scan(&n)
+	err := db.reader.QueryRowContext(ctx, "SELECT count(*) FROM puzzles"+db.d.indexedBy("puzzles_pending")+" WHERE grade_version IS NULL AND "+visible).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count ungraded rows: %w", err)
 	}
@@ -50,7 +50,7 @@ func (db *DB) CountUngraded(ctx context.Context) (int64, error) {
 // Ungraded returns up to n rows after id after, in id order, that were not
 // graded yet (or whose grade ResetGrades withdrew).
 func (db *DB) Ungraded(ctx context.Context, after int64, n int) ([]sudoku.Puzzle, error) {
-	return db.pending(ctx, "SELECT "+columns+" FROM puzzles"+db.d.indexedBy("puzzles_pending")+" WHERE grade_version IS NULL AND id > ? ORDER BY id LIMIT ?",
+	return db.pending(ctx, "SELECT "+columns+" FROM puzzles"+db.d.indexedBy("puzzles_pending")+" WHERE grade_version IS NULL AND id > ? AND "+visible+" ORDER BY id LIMIT ?",
 		after, n)
 }
 
@@ -82,7 +82,7 @@ func (db *DB) pending(ctx context.Context, q string, args ...any) ([]sudoku.Puzz
 func (db *DB) ResetGrades(ctx context.Context, version string) (int64, error) {
 	var n int64
 	err := db.write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.Exec(db.d.sql("UPDATE puzzles SET grade_version = NULL WHERE grade_version <> ?"), version)
+		res, err := tx.Exec(db.d.sql("UPDATE puzzles SET grade_version = NULL WHERE grade_version <> ? AND "+visible), version)
 		if err == nil {
 			n, err = res.RowsAffected()
 		}
@@ -179,7 +179,7 @@ func (db *DB) SetGrades(ctx context.Context, ps []sudoku.Puzzle) error {
 		return db.setGradesArrays(ctx, ps)
 	}
 	err := db.write(ctx, func(tx *sql.Tx) error {
-		update, err := tx.Prepare(db.d.sql("UPDATE puzzles SET " + assignments(gradeColumns) + " WHERE id = ?"))
+		update, err := tx.Prepare(db.d.sql("UPDATE puzzles SET " + assignments(gradeColumns) + " WHERE id = ? AND " + visible))
 		if err != nil {
 			return err
 		}
@@ -229,7 +229,7 @@ func (db *DB) setGradesArrays(ctx context.Context, ps []sudoku.Puzzle) error {
 }
 
 // remeasureSQL rewrites a row's measures and grade (Remeasure).
-var remeasureSQL = "UPDATE puzzles SET " + assignments(measureColumns) + " WHERE id = ? AND givens_key = ?"
+var remeasureSQL = "UPDATE puzzles SET " + assignments(measureColumns) + " WHERE id = ? AND givens_key = ? AND " + visible
 
 // setGradesColumns are the values setGradesArraysSQL takes for each row:
 // the grade's columns, then the id.
@@ -247,7 +247,7 @@ var setGradesArraysSQL = func() string {
 	}
 	return "UPDATE puzzles AS p SET " + strings.Join(set, ", ") + `
 FROM unnest(` + strings.Join(arrays, ", ") + ") AS u (" + names(setGradesColumns, "") + `)
-WHERE p.id = u.id`
+WHERE p.id = u.id AND p.` + visible
 }()
 
 // write runs fn in a transaction of the writer goroutine that holds every

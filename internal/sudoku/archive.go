@@ -3,6 +3,7 @@ package sudoku
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -70,6 +71,19 @@ type Puzzle struct {
 	// SubmitterID is the account a submission is made with (0 for none):
 	// written with a new puzzle, never read back (SubmittedBy is).
 	SubmitterID int64 `json:"-"`
+	// The players' figures of the puzzle's class (every way of writing
+	// it shows the same; see package ratings): Plays counts the attempts
+	// the model counted (each player's first finished attempt at the
+	// class, not in practice), Solves those solved; SolveRate is
+	// Solves/Plays, nil without plays; MedianSeconds the median of the
+	// counted solves' seconds, nil without one; PlayerSeconds the seconds
+	// the model expects of a typical player, nil until the class has
+	// ratings.MinPlays plays. The archive stores 0 for each nil.
+	Plays         int64    `json:"plays"`
+	Solves        int64    `json:"-"`
+	SolveRate     *float64 `json:"solve_rate"`
+	MedianSeconds *int64   `json:"median_seconds"`
+	PlayerSeconds *int64   `json:"player_seconds"`
 	// Hidden is true for a puzzle a moderator has hidden: only the
 	// moderators' reads return such a puzzle (the server shows "hidden"
 	// to them alone); every other read of the archive leaves it out.
@@ -124,6 +138,32 @@ func (ids *IDs) UnmarshalJSON(b []byte) error {
 // AppendJSON appends ids as a JSON array to b.
 func (ids IDs) AppendJSON(b []byte) []byte {
 	return append(append(append(b, '['), ids...), ']')
+}
+
+// SetPlayerFigures sets the players' figures from the archive's values
+// (0 for none): plays, solves, the median and the expected seconds.
+func (p *Puzzle) SetPlayerFigures(plays, solves, median, expected int64) {
+	p.Plays, p.Solves = plays, solves
+	p.SolveRate, p.MedianSeconds, p.PlayerSeconds = nil, nil, nil
+	if plays > 0 {
+		r := math.Round(float64(solves)/float64(plays)*1e4) / 1e4
+		p.SolveRate = &r
+	}
+	if median > 0 {
+		p.MedianSeconds = &median
+	}
+	if expected > 0 {
+		p.PlayerSeconds = &expected
+	}
+}
+
+// OrZero is *v, or 0 for nil: how the archive stores a figure that may be
+// missing.
+func OrZero(v *int64) int64 {
+	if v == nil {
+		return 0
+	}
+	return *v
 }
 
 // GradeStatus is the state of a puzzle's grade (the contract's
@@ -223,12 +263,13 @@ type Sort string
 // The sort orders of the contract. Every order is total: ties are broken by
 // id, so paging by cursor never skips or repeats a row.
 const (
-	SortDifficulty Sort = "difficulty" // backtracks, then solve_ns, then id
-	SortBacktracks Sort = "backtracks" // backtracks, then id
-	SortSolveTime  Sort = "solve_time" // solve_ns, then id
-	SortSubmitted  Sort = "submitted"  // first submission time (id order)
-	SortClues      Sort = "clues"      // clue count, then id
-	SortGrade      Sort = "grade"      // human-style grade, then id (ungraded first in ascending order)
+	SortDifficulty Sort = "difficulty"  // backtracks, then solve_ns, then id
+	SortBacktracks Sort = "backtracks"  // backtracks, then id
+	SortSolveTime  Sort = "solve_time"  // solve_ns, then id
+	SortSubmitted  Sort = "submitted"   // first submission time (id order)
+	SortClues      Sort = "clues"       // clue count, then id
+	SortGrade      Sort = "grade"       // human-style grade, then id (ungraded first in ascending order)
+	SortPlayerTime Sort = "player_time" // the players' expected seconds, then id (those without last in either order)
 )
 
 // ListQuery selects one page of the archive.

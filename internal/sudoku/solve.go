@@ -298,8 +298,8 @@ func (s *solver) found(bd *board) {
 // left. It returns false at a contradiction: an empty cell without a
 // candidate, or a digit without a place in a unit it is not yet placed in.
 //
-// It stays one function of 111 lines, over issue 24's 80, because it is the
-// solver's hot loop: every node of every search runs it to a fixpoint, and
+// Size: it stays one function of 111 lines, over issue 24's 80, because it
+// is the solver's hot loop: every node of every search runs it to a fixpoint, and
 // placements are written out by hand because a call costs more than their
 // lines. A split into nakedSingles and hiddenSingles (two calls per round)
 // was tried and measured with BenchmarkSolve, before and after alternated 7

@@ -25,6 +25,11 @@ type SortInfo struct {
 	// as the bands and the rows without a band merged, each walked in
 	// BandIndex.
 	Merged bool
+	// NoneLast: a leading key of 0 means the puzzle has no value in this
+	// order (no player_seconds yet); those rows come after the others in
+	// either order, by id (the store walks the valued rows, then the
+	// others).
+	NoneLast bool
 }
 
 // SortTable lists every sort, default first. Append only: a cursor names
@@ -47,6 +52,9 @@ var SortTable = []SortInfo{
 	{Sort: SortGrade, Label: "Grade", Columns: []string{"grade", "id"},
 		Key:   func(p *Puzzle) []int64 { return []int64{p.GradeTenths(), p.ID} },
 		Index: "puzzles_band_grade", BandIndex: "puzzles_band_grade", Merged: true},
+	{Sort: SortPlayerTime, Label: "Player time", Columns: []string{"player_seconds", "id"},
+		Key:   func(p *Puzzle) []int64 { return []int64{OrZero(p.PlayerSeconds), p.ID} },
+		Index: "puzzles_band_player_seconds", BandIndex: "puzzles_band_player_seconds", Merged: true, NoneLast: true},
 }
 
 // Sorts lists every valid Sort, default first (SortTable's order).

@@ -26,7 +26,7 @@ func TestSortTable(t *testing.T) {
 	if Sort("hardest").Valid() || Sort("hardest").Label() != "" {
 		t.Error("an unknown sort is valid")
 	}
-	if SortNames() != "difficulty, backtracks, solve_time, submitted, clues, grade" || !slices.Contains(Sorts, SortGrade) {
+	if SortNames() != "difficulty, backtracks, solve_time, submitted, clues, grade, player_time" || !slices.Contains(Sorts, SortGrade) {
 		t.Errorf("SortNames %q", SortNames())
 	}
 }

@@ -125,6 +125,9 @@ func (s *Server) apiList(c echo.Context) error {
 
 // apiPuzzle answers one archived puzzle.
 func (s *Server) apiPuzzle(c echo.Context) error {
+	if s.mod != nil && isModerator(c) {
+		return s.modView(c) // hidden puzzles too (modapi.go)
+	}
 	p, err := s.puzzleParam(c)
 	if err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
+	"github.com/sudoku-archive/sudoku/internal/moderation"
 	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -28,11 +29,11 @@ func realServer(t *testing.T) (*Server, *store.DB, map[string]string) {
 	t.Cleanup(func() { db.Close() })
 	tokens := map[string]string{}
 	for name, role := range map[string]account.Role{"ann": account.RolePlayer, "bob": account.RolePlayer, "mod": account.RoleModerator} {
-		if _, err := db.AddUser(ctx, name, "", role); err != nil {
+		if _, err := db.AddUser(ctx, name, "", role, moderation.CLI()); err != nil {
 			t.Fatal(err)
 		}
 		tokens[name] = "token-of-" + name
-		if err := db.AddToken(ctx, name, account.HashToken(tokens[name])); err != nil {
+		if err := db.AddToken(ctx, name, account.HashToken(tokens[name]), moderation.CLI()); err != nil {
 			t.Fatal(err)
 		}
 	}

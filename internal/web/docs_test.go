@@ -33,14 +33,14 @@ func TestRoutesDocumented(t *testing.T) {
 		docs.Write(b)
 	}
 	text := docs.String()
-	// An archive that keeps players and collections, so their routes are
-	// there too.
+	// An archive that keeps players, moderates and keeps collections, so
+	// their routes are there too.
 	s := New(struct {
-		*fakePlayers
+		*fakeModeration
 		noCollections
-	}{&fakePlayers{fakeArchive: &fakeArchive{}, attempts: map[int64]account.Attempt{}}, noCollections{}}, Config{Logger: quiet})
-	if s.collections == nil {
-		t.Fatal("the server serves no collections")
+	}{newFakeModeration(account.RolePlayer), noCollections{}}, Config{Logger: quiet})
+	if s.collections == nil || s.mod == nil {
+		t.Fatal("the server serves no collections or no moderation")
 	}
 	routes := s.echo.Routes()
 	if len(routes) < 20 {

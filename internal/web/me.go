@@ -173,7 +173,7 @@ func (s *Server) apiMeDelete(c echo.Context) error {
 
 func (s *Server) deleteMe(c echo.Context) error {
 	p, _ := playerOf(c)
-	if err := s.players.DeletePlayer(c.Request().Context(), p.ID); err != nil && !errors.Is(err, account.ErrNoPlayer) {
+	if err := s.players.DeletePlayer(c.Request().Context(), p.ID, actorOf(c)); err != nil && !errors.Is(err, account.ErrNoPlayer) {
 		return err
 	}
 	if sessionOf(c) != nil {

@@ -33,12 +33,12 @@ type Moderation interface {
 	// Dismiss closes the open flags of a puzzle (moderation.ErrNoOpenFlags
 	// when there are none) and records it; it returns how many.
 	Dismiss(ctx context.Context, puzzleID int64, by moderation.Actor, reason string) (int, error)
-	// Hide hides a puzzle (moderation.ErrAlreadyHidden), resolves its open
+	// HidePuzzle hides a puzzle (moderation.ErrAlreadyHidden), resolves its open
 	// flags and records it; the counters stop counting it.
-	Hide(ctx context.Context, puzzleID int64, by moderation.Actor, reason string) (moderation.Hidden, error)
-	// Restore shows a hidden puzzle again (moderation.ErrNotHidden) and
+	HidePuzzle(ctx context.Context, puzzleID int64, by moderation.Actor, reason string) (moderation.Hidden, error)
+	// RestorePuzzle shows a hidden puzzle again (moderation.ErrNotHidden) and
 	// records it.
-	Restore(ctx context.Context, puzzleID int64, by moderation.Actor, reason string) error
+	RestorePuzzle(ctx context.Context, puzzleID int64, by moderation.Actor, reason string) error
 	// DeletePuzzle removes a puzzle, hidden or not, with its attempts and
 	// flags, and records it.
 	DeletePuzzle(ctx context.Context, puzzleID int64, by moderation.Actor, reason string) error
@@ -48,8 +48,9 @@ type Moderation interface {
 	// Audit pages the audit trail, newest first, entries before the id
 	// before (0 for the newest), at most limit.
 	Audit(ctx context.Context, before int64, limit int) ([]moderation.Entry, error)
-	// SetPlayerRole changes a player's role and records it.
-	SetPlayerRole(ctx context.Context, player int64, role account.Role, by moderation.Actor, reason string) error
+	// HiddenClasses returns the hidden puzzles by class: a share link of
+	// one, written any way, is a 404 too.
+	HiddenClasses(ctx context.Context) (moderation.HiddenSet, error)
 }
 
 // Route middleware of the moderation routes: need answers 401 to the API
@@ -88,6 +89,19 @@ func hasAccount(c echo.Context) bool {
 
 // msgClosedWrites says why a write is refused under --anonymous-writes=false.
 const msgClosedWrites = "this archive takes writes from accounts only: log in (or sign up) at /login, or send Authorization: Bearer TOKEN (sudoku user token)"
+
+// msgClosedPage is what the form pages say under --anonymous-writes=false
+// to a visitor without an account.
+const msgClosedPage = "This archive takes new puzzles, imports and generated puzzles from accounts only"
+
+// closedFor is msgClosedPage when the request may not write, "" when it
+// may.
+func (s *Server) closedFor(c echo.Context) string {
+	if s.cfg.ClosedWrites && !hasAccount(c) {
+		return msgClosedPage
+	}
+	return ""
+}
 
 // writer is the route middleware of writes (submitting, importing,
 // generating): under Config.ClosedWrites a request without an account or

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
+	"github.com/sudoku-archive/sudoku/internal/moderation"
 )
 
 // Players is what the server needs of the archive's players, sessions and
@@ -49,8 +50,9 @@ type Players interface {
 	Summary(ctx context.Context, player int64, today time.Time) (account.Summary, error)
 	// ExportPlayer returns everything stored about a player.
 	ExportPlayer(ctx context.Context, player int64) (account.Export, error)
-	// DeletePlayer deletes a player, its attempts, sessions and tokens.
-	DeletePlayer(ctx context.Context, player int64) error
+	// DeletePlayer deletes a player, its attempts, sessions, tokens and
+	// flags, and records it in the audit trail, by by.
+	DeletePlayer(ctx context.Context, player int64, by moderation.Actor) error
 }
 
 // The session cookie and how long a session lasts: an anonymous player's

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
+	"github.com/sudoku-archive/sudoku/internal/moderation"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -89,7 +90,7 @@ func (f *fakePlayers) Summary(context.Context, int64, time.Time) (account.Summar
 func (f *fakePlayers) ExportPlayer(context.Context, int64) (account.Export, error) {
 	return account.Export{Player: fakePlayer}, nil
 }
-func (f *fakePlayers) DeletePlayer(context.Context, int64) error { return nil }
+func (f *fakePlayers) DeletePlayer(context.Context, int64, moderation.Actor) error { return nil }
 
 // FuzzAttemptBodies sends arbitrary bodies to POST /api/attempts and
 // POST /api/attempts/1: the answer is a 2xx or a 4xx with a JSON error,

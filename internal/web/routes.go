@@ -59,6 +59,17 @@ func (s *Server) routes() {
 	if s.players != nil {
 		s.playerRoutes(get)
 	}
+	if s.leveller != nil {
+		get("/api/next", s.apiNext) // the next puzzle at the player's level (next.go)
+	}
+	if s.rated != nil {
+		get("/api/ratings", s.apiRatings)           // how well each measure predicts the players (ratings.go)
+		get("/ratings", s.ratingsPage, s.csrfCheck) // the same as a page
+	}
+	if s.mod != nil {
+		s.moderationRoutes(get) // modapi.go
+		s.adminRoutes(get)      // the moderation pages (admin.go)
+	}
 	if s.collections != nil {
 		s.collectionRoutes(get) // collections.go
 	}

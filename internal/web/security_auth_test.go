@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
+	"github.com/sudoku-archive/sudoku/internal/moderation"
 )
 
 // TestLoginThrottleWindow: five failures for a name within 15 minutes
@@ -120,6 +121,7 @@ func TestSessionFixation(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			e.sub(t)
 			victim := e.browser()
 			victim.setCookie(sessionCookie, tc.planted)
 			tc.enter(victim)
@@ -333,7 +335,7 @@ func TestAPITokens(t *testing.T) {
 	gone, _ := e.user("gone", account.RolePlayer)
 	tok := e.token("zoe")
 	goneTok := e.token("gone")
-	if err := e.db.DeletePlayer(context.Background(), gone.ID); err != nil {
+	if err := e.db.DeletePlayer(context.Background(), gone.ID, moderation.CLI()); err != nil {
 		t.Fatal(err)
 	}
 	b := e.browser()

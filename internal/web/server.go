@@ -200,6 +200,11 @@ type Server struct {
 	// collections is nil when the archive keeps none (collections.go).
 	collections Collections
 	signer      account.Signer
+
+	// leveller and rated serve the players' figures (next.go, ratings.go);
+	// nil: the archive keeps none, and those routes are not served.
+	leveller Leveller
+	rated    RatedArchive
 }
 
 // New returns a server over archive with its middleware and routes in place.
@@ -238,6 +243,8 @@ func New(archive Archive, cfg Config) *Server {
 	if s.players != nil {
 		s.mod, _ = archive.(Moderation)
 	}
+	s.leveller, _ = archive.(Leveller)
+	s.rated, _ = archive.(RatedArchive)
 	if s.log == nil {
 		s.log = slog.Default()
 	}

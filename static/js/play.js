@@ -11,6 +11,7 @@
 import { PEERS, cellName, candidatesOf, conflictsOf, digitsOf, formatTime, maskAttr, paintMarks, prepareCell, rowOf, colOf, boxOf } from "./grid.js";
 import { format } from "./puzzletext.js";
 import { recorder } from "./attempt.js";
+import { goNext } from "./next.js";
 
 const HINT_URL = "/api/hint";
 
@@ -375,13 +376,15 @@ function init(section) {
     record("solved");
   }
 
-  // record sends the attempt's outcome, unless it was sent before.
+  // record sends the attempt's outcome, unless it was sent before;
+  // recording is the last send, which the Next puzzle buttons wait for.
+  let recording = Promise.resolve();
   function record(outcome) {
     if (rec.state.recorded) {
       if (ctl.recorded) ctl.recorded.hidden = false;
       return;
     }
-    rec.finish(outcome, format(values), elapsed / 1000).then((ok) => {
+    recording = rec.finish(outcome, format(values), elapsed / 1000).then((ok) => {
       save();
       if (ok && ctl.recorded) ctl.recorded.hidden = false;
     });
@@ -465,7 +468,8 @@ function init(section) {
     const b = e.target.closest("button[data-digit], button[data-act]");
     if (!b || !section.contains(b)) return;
     if (b.dataset.digit !== undefined) return input(+b.dataset.digit);
-    const acts = { pencil: () => setPencil(!pencil), undo, redo, auto: autoCandidates, check, hint: askHint, restart, giveup: giveUp, "hint-apply": applyHint, "hint-close": () => { hint = null; ctl.hint.hidden = true; paint(); } };
+    const acts = { pencil: () => setPencil(!pencil), undo, redo, auto: autoCandidates, check, hint: askHint, restart, giveup: giveUp, "hint-apply": applyHint, "hint-close": () => { hint = null; ctl.hint.hidden = true; paint(); },
+      next: () => goNext("", recording, say), "next-easier": () => goNext("easier", recording, say), "next-harder": () => goNext("harder", recording, say) };
     const f = acts[b.dataset.act];
     if (f) f();
   });

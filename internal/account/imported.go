@@ -1,0 +1,102 @@
+package account
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+)
+
+// An Imported is one line of `sudoku attempts import` (CONTRACT.md
+// "Players and attempts"): a finished attempt played elsewhere.
+type Imported struct {
+	Player  string    // the player's name (account.CheckName's rules)
+	Puzzle  string    // the puzzle's 81 cells, as archived puzzles are read
+	Seconds int64     // 0..MaxSeconds
+	Outcome Outcome   // solved or gave_up
+	Hints   int64     // 0..MaxCount
+	At      time.Time // when it finished
+}
+
+// ErrBadImport: a line of an attempts import that cannot be recorded.
+var ErrBadImport = errors.New("invalid attempt")
+
+// MaxImportLine is the longest line ParseImported reads (a line of the
+// contract's format is under 300 bytes).
+const MaxImportLine = 4096
+
+// importLine is the JSON form of a line; pointers tell a missing field
+// from a zero one.
+type importLine struct {
+	Player  *string `json:"player"`
+	Puzzle  *string `json:"puzzle"`
+	Seconds *int64  `json:"seconds"`
+	Outcome *string `json:"outcome"`
+	Hints   *int64  `json:"hints"`
+	At      *string `json:"at"`
+}
+
+// ParseImported reads one line of an attempts import: one JSON object with
+// player, puzzle, seconds, outcome, at (and hints, 0 when missing), no
+// other field. The puzzle's text is only checked to be 81 characters here;
+// the caller parses it as a puzzle. Errors wrap ErrBadImport and say what
+// is wrong.
+func ParseImported(line []byte) (Imported, error) {
+	var im Imported
+	if len(line) > MaxImportLine {
+		return im, fmt.Errorf("%w: the line is longer than %d bytes", ErrBadImport, MaxImportLine)
+	}
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	var l importLine
+	if err := dec.Decode(&l); err != nil {
+		return im, fmt.Errorf("%w: not a JSON object of the attempt fields: %v", ErrBadImport, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return im, fmt.Errorf("%w: more than one JSON value on the line", ErrBadImport)
+	}
+	for _, f := range []struct {
+		name    string
+		missing bool
+	}{{"player", l.Player == nil}, {"puzzle", l.Puzzle == nil}, {"seconds", l.Seconds == nil}, {"outcome", l.Outcome == nil}, {"at", l.At == nil}} {
+		if f.missing {
+			return im, fmt.Errorf("%w: %q is missing", ErrBadImport, f.name)
+		}
+	}
+	if err := CheckName(*l.Player); err != nil {
+		return im, fmt.Errorf("%w: player %q: %v", ErrBadImport, clip(*l.Player), err)
+	}
+	if n := len(*l.Puzzle); n != 81 {
+		return im, fmt.Errorf("%w: puzzle has %d characters, want 81", ErrBadImport, n)
+	}
+	if *l.Seconds < 0 || *l.Seconds > MaxSeconds {
+		return im, fmt.Errorf("%w: seconds %d is outside 0..%d", ErrBadImport, *l.Seconds, MaxSeconds)
+	}
+	o := Outcome(*l.Outcome)
+	if o != OutcomeSolved && o != OutcomeGaveUp {
+		return im, fmt.Errorf("%w: outcome %q: use \"solved\" or \"gave_up\"", ErrBadImport, clip(*l.Outcome))
+	}
+	var hints int64
+	if l.Hints != nil {
+		hints = *l.Hints
+	}
+	if hints < 0 || hints > MaxCount {
+		return im, fmt.Errorf("%w: hints %d is outside 0..%d", ErrBadImport, hints, MaxCount)
+	}
+	at, err := time.Parse(time.RFC3339, *l.At)
+	if err != nil {
+		return im, fmt.Errorf("%w: at %q is not an RFC 3339 time (like 2026-11-26T01:02:03Z)", ErrBadImport, clip(*l.At))
+	}
+	return Imported{Player: *l.Player, Puzzle: *l.Puzzle, Seconds: *l.Seconds, Outcome: o, Hints: hints, At: at.UTC()}, nil
+}
+
+// clip shortens s for a message: 32 characters, then "…".
+func clip(s string) string {
+	r := []rune(s)
+	if len(r) > 32 {
+		return string(r[:32]) + "…"
+	}
+	return s
+}
