@@ -47,7 +47,9 @@ func (s *Server) collectionRoutes(get func(string, echo.HandlerFunc, ...echo.Mid
 	e.POST("/api/collections/:id/puzzles", s.apiAddToCollection)
 	get("/collections", s.collectionsPage, s.csrfCheck)
 	get("/collections/:id", s.collectionPage, s.csrfCheck)
-	e.POST("/collections", s.createCollectionForm, s.csrfCheck)
+	// need(RolePlayer) sends a visitor without a player to /login; the
+	// handler then wants an account, not an anonymous player.
+	e.POST("/collections", s.createCollectionForm, s.csrfCheck, s.need(account.RolePlayer))
 }
 
 // accountOf returns the request's player when it is an account (a named

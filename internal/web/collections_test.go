@@ -214,8 +214,8 @@ func TestCollectionPages(t *testing.T) {
 	if doc := page(t, rec, http.StatusUnprocessableEntity); !strings.Contains(tid(doc, "form-error-message").Text(), "exists already") {
 		t.Fatalf("duplicate: %s", rec.Body)
 	}
-	if rec := postCollection("", form); rec.Code != http.StatusUnauthorized {
-		t.Fatalf("without an account: %d", rec.Code)
+	if rec := postCollection("", form); rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/login" {
+		t.Fatalf("without an account: %d %v, want 303 to /login", rec.Code, rec.Header())
 	}
 	form.Set("_csrf", "forged")
 	if rec := postCollection("ann", form); rec.Code != http.StatusForbidden {
