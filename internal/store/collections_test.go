@@ -52,6 +52,13 @@ func testCollectionsCreate(t *testing.T, bk backend) {
 	if _, err := db.Collection(ctx, c.ID+1); sudoku.KindOf(err) != sudoku.KindNotFound || err.Error() == "" {
 		t.Fatalf("unknown id: %v", err)
 	}
+	testCollectionsEnsure(t, db, c, owner.ID)
+}
+
+// testCollectionsEnsure: EnsureCollection makes a collection once; the
+// list is by name; deleting the owner keeps c, no longer naming it.
+func testCollectionsEnsure(t *testing.T, db *DB, c sudoku.Collection, owner int64) {
+	ctx := context.Background()
 	other, created, err := db.EnsureCollection(ctx, sudoku.Collection{Name: "Another"})
 	if err != nil || !created || other.Owner != nil {
 		t.Fatalf("ensure new: %+v, %v, %v", other, created, err)
@@ -65,7 +72,7 @@ func testCollectionsCreate(t *testing.T, bk backend) {
 		t.Fatalf("collections: %+v, %v", all, err)
 	}
 	// Deleting the owner keeps the collection, no longer naming it.
-	if err := db.DeletePlayer(ctx, owner.ID, moderation.CLI()); err != nil {
+	if err := db.DeletePlayer(ctx, owner, moderation.CLI()); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := db.Collection(ctx, c.ID); err != nil || got.Owner != nil || got.OwnerID != 0 {

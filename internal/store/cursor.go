@@ -89,6 +89,22 @@ func (c cursor) encode() string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
+// collectionPart reads the played filter and the collection of a cursor
+// of collectionVersion and returns the cursor without them, or why not.
+func collectionPart(b []byte) (rest []byte, played sudoku.Played, collection int64, why string) {
+	if len(b) < 4 || int(b[3]) > len(playedFilters) {
+		return nil, "", 0, "unknown played filter"
+	}
+	if b[3] > 0 {
+		played = playedFilters[b[3]-1]
+	}
+	k, n := binary.Varint(b[4:])
+	if n <= 0 || k <= 0 {
+		return nil, "", 0, "bad collection"
+	}
+	return append(b[:3:3], b[4+n:]...), played, k, ""
+}
+
 // decodeCursor parses s, which must hold exactly nkeys keys.
 func decodeCursor(s string, nkeys int) (*cursor, error) {
 	invalid := func(why string) error { return fmt.Errorf("%w: %s", sudoku.ErrInvalidCursor, why) }
@@ -105,18 +121,10 @@ func decodeCursor(s string, nkeys int) (*cursor, error) {
 	var played sudoku.Played
 	var collection int64
 	if b[0] == collectionVersion {
-		if len(b) < 4 || int(b[3]) > len(playedFilters) {
-			return nil, invalid("unknown played filter")
+		var why string
+		if b, played, collection, why = collectionPart(b); why != "" {
+			return nil, invalid(why)
 		}
-		if b[3] > 0 {
-			played = playedFilters[b[3]-1]
-		}
-		k, n := binary.Varint(b[4:])
-		if n <= 0 || k <= 0 {
-			return nil, invalid("bad collection")
-		}
-		collection = k
-		b = append(b[:3:3], b[4+n:]...)
 	}
 	if b[0] == playedVersion {
 		if len(b) < 4 || b[3] == 0 || int(b[3]) > len(playedFilters) {

@@ -86,9 +86,16 @@ func TestCollectionsAPI(t *testing.T) {
 		}
 	}
 
+	testCollectionsAdd(t, s, tok, col)
+}
+
+// testCollectionsAdd files puzzles under Ann's collection col as its
+// owner and as a moderator, refuses the others with the reason, then
+// reads the collection back, paged.
+func testCollectionsAdd(t *testing.T, s *Server, tok map[string]string, col sudoku.Collection) {
 	path := fmt.Sprintf("/api/collections/%d/puzzles", col.ID)
 	// A new puzzle, archived as Ann's submission and filed.
-	rec = as(t, s, tok, "ann", "POST", path, puzzleBody(colEasy))
+	rec := as(t, s, tok, "ann", "POST", path, puzzleBody(colEasy))
 	if rec.Code != http.StatusCreated {
 		t.Fatalf("add new puzzle: %d %s", rec.Code, rec.Body)
 	}
@@ -127,6 +134,12 @@ func TestCollectionsAPI(t *testing.T) {
 		}
 	}
 
+	testCollectionRead(t, s, col, p.ID, other.ID)
+}
+
+// testCollectionRead reads collection col, holding first and second (in
+// that order), paged like the history.
+func testCollectionRead(t *testing.T, s *Server, col sudoku.Collection, first, second int64) {
 	// The collection and its puzzles, paged like the history.
 	type page struct {
 		Collection sudoku.Collection `json:"collection"`
@@ -135,11 +148,11 @@ func TestCollectionsAPI(t *testing.T) {
 		Total      int64             `json:"total"`
 	}
 	got := decode[page](t, get(t, s, fmt.Sprintf("/api/collections/%d?sort=submitted&order=asc&limit=1", col.ID)))
-	if got.Collection.Puzzles != 2 || got.Total != 2 || len(got.Puzzles) != 1 || got.Puzzles[0].ID != p.ID || got.Next == nil {
+	if got.Collection.Puzzles != 2 || got.Total != 2 || len(got.Puzzles) != 1 || got.Puzzles[0].ID != first || got.Next == nil {
 		t.Fatalf("first page: %+v", got)
 	}
 	got = decode[page](t, get(t, s, fmt.Sprintf("/api/collections/%d?sort=submitted&order=asc&limit=1&cursor=%s", col.ID, *got.Next)))
-	if len(got.Puzzles) != 1 || got.Puzzles[0].ID != other.ID || got.Next != nil {
+	if len(got.Puzzles) != 1 || got.Puzzles[0].ID != second || got.Next != nil {
 		t.Fatalf("second page: %+v", got)
 	}
 	for _, path := range []string{"/api/collections/999", "/api/collections/01", "/api/collections/x"} {
@@ -155,8 +168,8 @@ func TestCollectionsAPI(t *testing.T) {
 		t.Fatalf("collections: %+v", list)
 	}
 	// The puzzle object lists the collection.
-	if q := decode[sudoku.Puzzle](t, get(t, s, fmt.Sprintf("/api/puzzles/%d", other.ID))); q.Collections != sudoku.IDsOf(col.ID) {
-		t.Fatalf("puzzle %d lists %q", other.ID, q.Collections)
+	if q := decode[sudoku.Puzzle](t, get(t, s, fmt.Sprintf("/api/puzzles/%d", second))); q.Collections != sudoku.IDsOf(col.ID) {
+		t.Fatalf("puzzle %d lists %q", second, q.Collections)
 	}
 }
 
