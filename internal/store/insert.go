@@ -39,19 +39,8 @@ import (
 // transactions take ids in between.
 func (db *DB) insertMany(tx *sql.Tx, ps []sudoku.Puzzle, t *tally, countRepeats bool) ([]bool, error) {
 	now := time.Now().UTC().UnixNano()
-	var last int64
-	if !db.d.postgres {
-		if err := tx.QueryRow("SELECT coalesce(max(id), 0) FROM puzzles").Scan(&last); err != nil {
-			return nil, fmt.Errorf("read last id: %w", err)
-		}
-	}
-	if err := refuseHidden(tx, ps); err != nil {
-		return nil, err
-	}
-	if err := db.freshClasses(tx); err != nil {
-		return nil, err
-	}
-	if err := t.classes(tx, ps); err != nil {
+	last, err := db.beforeInsert(tx, ps, t)
+	if err != nil {
 		return nil, err
 	}
 	manyRows := db.d.manyRows
@@ -60,7 +49,6 @@ func (db *DB) insertMany(tx *sql.Tx, ps []sudoku.Puzzle, t *tally, countRepeats 
 	// re-prepares a Conn's statements in a Tx).
 	var many *sql.Stmt
 	if len(ps) >= manyRows && !db.d.postgres {
-		var err error
 		if many, err = tx.Prepare(db.insertManySQL(manyRows)); err != nil {
 			return nil, fmt.Errorf("prepare insert: %w", err)
 		}
@@ -120,6 +108,27 @@ func (db *DB) insertMany(tx *sql.Tx, ps []sudoku.Puzzle, t *tally, countRepeats 
 		}
 	}
 	return dup, nil
+}
+
+// beforeInsert readies insertMany's write of ps: it refuses a hidden
+// puzzle, files each under its class (t.classes), and on SQLite returns
+// the last id taken so far.
+func (db *DB) beforeInsert(tx *sql.Tx, ps []sudoku.Puzzle, t *tally) (last int64, err error) {
+	if !db.d.postgres {
+		if err := tx.QueryRow("SELECT coalesce(max(id), 0) FROM puzzles").Scan(&last); err != nil {
+			return 0, fmt.Errorf("read last id: %w", err)
+		}
+	}
+	if err := refuseHidden(tx, ps); err != nil {
+		return 0, err
+	}
+	if err := db.freshClasses(tx); err != nil {
+		return 0, err
+	}
+	if err := t.classes(tx, ps); err != nil {
+		return 0, err
+	}
+	return last, nil
 }
 
 // countRepeats counts the puzzles of ps that dup marks as repeats as

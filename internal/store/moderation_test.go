@@ -262,6 +262,13 @@ func hiddenEverywhere(t *testing.T, db *DB, h sudoku.Puzzle, ps []sudoku.Puzzle)
 	if err != nil || slices.ContainsFunc(eq, func(p sudoku.Puzzle) bool { return p.ID == h.ID }) {
 		t.Errorf("equivalents: %v, %d", err, len(eq))
 	}
+	for range 3 { // the next puzzle, from a few targets
+		for _, target := range []float64{3, 5, 8} {
+			if n, _, err := db.NextPuzzle(ctx, 0, target); err == nil && n.ID == h.ID {
+				t.Errorf("NextPuzzle(%v) chose the hidden puzzle", target)
+			}
+		}
+	}
 	p, hid, err := db.ModPuzzle(ctx, h.ID)
 	if err != nil || !p.Hidden || hid == nil || hid.Reason != "a wrong puzzle" || hid.ByName != "" && hid.ByName != "tester" {
 		t.Errorf("ModPuzzle: %+v, %+v, %v", p.Hidden, hid, err)
