@@ -121,6 +121,9 @@ func testCollectionsAdd(t *testing.T, bk backend) {
 	}
 	// A hidden puzzle (migration 00015) is not counted in a collection.
 	err = db.write(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.Exec(db.d.sql("UPDATE puzzles SET hidden = 1 WHERE id = ?"), p.ID); err != nil {
+			return err
+		}
 		_, err := tx.Exec(db.d.sql("INSERT INTO hidden_puzzles (puzzle_id, class_key, hidden_at, reason) VALUES (?, ?, 1, 'test')"), p.ID, p.Givens.Key())
 		return err
 	})
@@ -129,6 +132,11 @@ func testCollectionsAdd(t *testing.T, bk backend) {
 	}
 	if c, _ := db.Collection(ctx, a.ID); c.Puzzles != 0 {
 		t.Fatalf("with its puzzle hidden, the collection counts %d", c.Puzzles)
+	}
+	for _, q := range []sudoku.ListQuery{{Collection: a.ID}, {Collection: a.ID, UniqueOnly: true}} {
+		if pg, err := db.List(ctx, q); err != nil || pg.Total != 0 || len(pg.Puzzles) != 0 {
+			t.Fatalf("with its puzzle hidden, %+v lists %d of %d (%v)", q, len(pg.Puzzles), pg.Total, err)
+		}
 	}
 }
 

@@ -113,6 +113,7 @@ func (db *DB) collectionTotal(ctx context.Context, tx *sql.Tx, q sudoku.ListQuer
 		}
 		return n, err
 	}
+	where.and(visible) // as every listing: never a hidden puzzle
 	text := "SELECT count(*) FROM collection_puzzles JOIN puzzles ON puzzles.id = collection_puzzles.puzzle_id WHERE collection_puzzles.collection_id = ?"
 	args := append([]any{c}, where.args...)
 	if len(where.text) > 0 {
