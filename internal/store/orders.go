@@ -80,7 +80,7 @@ type listKey struct {
 	played       sudoku.Played
 	// valued splits a NoneLast order (pendinglast.go): 0 every row,
 	// valuedOnly the rows whose leading key is not 0, noneOnly the others.
-	valued valuedPart
+	valued     valuedPart
 	collection bool // one collection's puzzles: one argument after the played filter's
 }
 
