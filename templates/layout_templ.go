@@ -98,7 +98,7 @@ func Layout(m Meta) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "</main><footer class=\"site-footer\"><div class=\"wrap\"><p>Every puzzle is solved by a backtracking search that proves its solution unique; the archive keeps what that search cost. <a href=\"/api/puzzles\">JSON API</a> · <a href=\"/setter\">Setter</a></p></div></footer></body></html>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "</main><footer class=\"site-footer\"><div class=\"wrap\"><p>Every puzzle is solved by a backtracking search that proves its solution unique; the archive keeps what that search cost. <a href=\"/api/puzzles\">JSON API</a> · <a href=\"/collections\">Collections</a> · <a href=\"/data\">Open data</a> · <a href=\"/setter\">Setter</a></p></div></footer></body></html>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -160,6 +160,17 @@ type HistoryView struct {
 	Highlight  int64 // a puzzle to mark in the table (the "around" puzzle); 0 for none
 	Page       sudoku.Page
 	Now        time.Time
+	// Collection, when set, makes the page that collection's: its puzzles
+	// under its credits, at /collections/{id}.
+	Collection *sudoku.Collection
+}
+
+// path is where the view lives: the history, or a collection's page.
+func (v HistoryView) path() string {
+	if v.Collection != nil {
+		return CollectionURL(v.Collection.ID)
+	}
+	return "/puzzles"
 }
 
 // query returns the URL query of the view with sort, order and cursor
@@ -199,7 +210,7 @@ func (v HistoryView) query(s sudoku.Sort, desc bool, cursor string) string {
 	if cursor != "" {
 		q.Set("cursor", cursor)
 	}
-	return "/puzzles?" + q.Encode()
+	return v.path() + "?" + q.Encode()
 }
 
 // AllPlayedURL is the listing without its played filter.

@@ -23,15 +23,23 @@ import (
 // stdout. It fails (exit 1) only when a file cannot be read, the database
 // fails, or the import is interrupted; rejected lines alone do not fail it.
 func runImport(ctx context.Context, e *env, args []string) error {
-	fs := newFlagSet(e, "import", "[--db sudoku.db] [--max-nodes N] FILE ...   ('-' reads standard input)")
+	fs := newFlagSet(e, "import", "[--db sudoku.db] [--max-nodes N] [--collection NAME [--author A] [--source S] [--licence L]] FILE ...   ('-' reads standard input)")
 	dbPath := dbFlag(fs, e)
 	maxNodes := wholeFlag(fs, "max-nodes", web.DefaultMaxNodes, 1, math.MaxInt64, "search budget per puzzle, the server's by default; a puzzle past it is rejected as too hard")
+	var col sudoku.Collection
+	fs.StringVar(&col.Name, "collection", "", "file every puzzle of the import (new or archived already) under this collection, made when new")
+	fs.StringVar(&col.Author, "author", "", "the collection's author, when it is made")
+	fs.StringVar(&col.Source, "source", "", "where the collection comes from, when it is made")
+	fs.StringVar(&col.Licence, "licence", "", "the collection's licence, when it is made")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()
 		return errUsage{"import: no FILE given ('-' reads standard input)"}
+	}
+	if col.Name == "" && (col.Author != "" || col.Source != "" || col.Licence != "") {
+		return errUsage{"import: --author, --source and --licence describe a --collection: give its name"}
 	}
 
 	inputs, total, closeInputs, err := openInputs(e, fs.Args())
@@ -46,9 +54,21 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	}
 	defer db.Close()
 
+	var collection int64
+	if col.Name != "" {
+		c, created, err := db.EnsureCollection(ctx, col)
+		if err != nil {
+			return fmt.Errorf("import: collection: %w", err)
+		}
+		if created {
+			fmt.Fprintf(e.stderr, "made collection %d: %s\n", c.ID, c.Name)
+		}
+		collection = c.ID
+	}
 	bar := newImportBar(e.stderr, total)
 	opt := bulk.Options{
-		MaxNodes: *maxNodes,
+		MaxNodes:   *maxNodes,
+		Collection: collection,
 		Reject: func(r bulk.Rejection) {
 			bar.clear()
 			fmt.Fprintln(e.stderr, r.Error())

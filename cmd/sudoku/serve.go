@@ -46,6 +46,7 @@ func parseServeFlags(e *env, args []string) (serveConfig, error) {
 	proxies := fs.String("trusted-proxy", "", "comma-separated networks (CIDR) of reverse proxies whose X-Forwarded-For names the client")
 	daily := fs.Bool("daily", true, "choose the puzzles of the day (today's and the next day's, in the background); false when another server on the archive does")
 	fs.StringVar(&cfg.logFormat, "log-format", "text", "log format on stderr: text or json")
+	fs.StringVar(&cfg.web.Licence, "licence", "", "the licence of the archive's open data, shown on /data and at the head of a TXT export")
 	graders := wholeFlag(fs, "graders", int64(runtime.GOMAXPROCS(0)), 0, maxGraders, "background graders (default one per core): they grade new puzzles on the cores requests leave idle; 0 leaves grading to another server or `sudoku import`")
 	if err := parseFlags(fs, args); err != nil {
 		return cfg, err

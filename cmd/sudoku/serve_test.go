@@ -31,8 +31,10 @@ func TestParseServeFlags(t *testing.T) {
 		rate       float64
 		proxies    []netip.Prefix
 		wantErrMsg string
+		licence    string
 	}{
 		{name: "defaults", addr: defaultAddr, db: defaultDB, rate: defaultRateLimit},
+		{name: "licence", args: []string{"--licence", "CC BY 4.0"}, addr: defaultAddr, db: defaultDB, rate: defaultRateLimit, licence: "CC BY 4.0"},
 		{name: "env", env: map[string]string{"SUDOKU_ADDR": ":9000", "SUDOKU_DB": "/tmp/a.db"}, addr: ":9000", db: "/tmp/a.db", rate: defaultRateLimit},
 		{name: "flag beats env", args: []string{"--addr", "127.0.0.1:0", "--db", "b.db"},
 			env: map[string]string{"SUDOKU_ADDR": ":9000", "SUDOKU_DB": "/tmp/a.db"}, addr: "127.0.0.1:0", db: "b.db", rate: defaultRateLimit},
@@ -63,6 +65,9 @@ func TestParseServeFlags(t *testing.T) {
 			}
 			if cfg.addr != tc.addr || cfg.db != tc.db || cfg.web.RateLimit != tc.rate {
 				t.Errorf("addr %q db %q rate %v; want %q %q %v", cfg.addr, cfg.db, cfg.web.RateLimit, tc.addr, tc.db, tc.rate)
+			}
+			if cfg.web.Licence != tc.licence {
+				t.Errorf("licence %q, want %q", cfg.web.Licence, tc.licence)
 			}
 			if d := cmp.Diff(tc.proxies, cfg.web.TrustedProxies, cmp.Comparer(func(a, b netip.Prefix) bool { return a == b })); d != "" {
 				t.Errorf("proxies (-want +got):\n%s", d)

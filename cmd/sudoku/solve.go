@@ -148,6 +148,14 @@ type solveCmd struct {
 }
 
 // lineError is the --json form of a puzzle that could not be solved.
+// solvedJSON is a puzzle object without the fields only an archive has
+// (collections, submitted_by): the shallower fields, always nil, hide them.
+type solvedJSON struct {
+	sudoku.Puzzle
+	Collections *struct{} `json:"collections,omitempty"`
+	SubmittedBy *struct{} `json:"submitted_by,omitempty"`
+}
+
 type lineError struct {
 	Line  int    `json:"line"`
 	Error string `json:"error"`
@@ -197,7 +205,7 @@ func (s *solveCmd) solveOne(ctx context.Context, b *batch, j job) {
 			return
 		}
 		logic.GradePuzzle(&p)
-		line, err := json.Marshal(p)
+		line, err := json.Marshal(solvedJSON{Puzzle: p})
 		if err != nil {
 			fail(err.Error())
 			return

@@ -7,6 +7,8 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -94,7 +96,7 @@ func TestExportFormats(t *testing.T) {
 		want := [][]string{CSVHeader, nil, {
 			"2", p.Givens.String(), p.Solution.String(), itoa(int64(p.Clues)), "1", "true", string(p.Band),
 			itoa(p.Backtracks), itoa(p.Guesses), itoa(p.Nodes), itoa(p.SolveNS), sudoku.EngineVersion,
-			"2026-11-21T10:00:01.123456789Z", "1", p.Canonical.String(), "", "", "false", "", "", "", "", "pending",
+			"2026-11-21T10:00:01.123456789Z", "1", p.Canonical.String(), "", "", "false", "", "", "", "", "pending", "0", "", "", "", "", "",
 		}}
 		if len(recs) != 3 {
 			t.Fatalf("csv has %d records, want a header and 2 rows", len(recs))
@@ -198,94 +200,106 @@ func TestParseFormat(t *testing.T) {
 	}
 }
 
-// TestAppendJSON checks the export's fast JSON against json.Marshal.
+// TestAppendJSON checks the export's JSON lines against json.Marshal of
+// the puzzle object: the same values under the same keys, and the keys
+// the object leaves out when zero (id, technique, ...) at their zero.
 func TestAppendJSON(t *testing.T) {
-	g, _ := sudoku.Parse("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
-	full, err := sudoku.Rate(g, sudoku.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	full.ID, full.Submissions = 42, 3
-	full.SubmittedAt = time.Date(2026, 11, 21, 10, 0, 0, 120000000, time.UTC)
-	with := func(f func(p *sudoku.Puzzle)) sudoku.Puzzle { p := full; f(&p); return p }
-	tests := map[string]sudoku.Puzzle{
-		"zero":             {},
-		"full":             full,
-		"no id":            with(func(p *sudoku.Puzzle) { p.ID, p.Submissions, p.SubmittedAt = 0, 0, time.Time{} }),
-		"negative numbers": with(func(p *sudoku.Puzzle) { p.ID, p.Backtracks, p.SolveNS = -1, -2, -3 }),
-		"not unique":       with(func(p *sudoku.Puzzle) { p.Unique, p.Solutions = false, 2 }),
-		"escaped version":  with(func(p *sudoku.Puzzle) { p.EngineVersion = "<\"x\">\n\u00e9" }),
-		"zone":             with(func(p *sudoku.Puzzle) { p.SubmittedAt = p.SubmittedAt.In(time.FixedZone("x", -5*3600-30*60)) }),
-		"whole second":     with(func(p *sudoku.Puzzle) { p.SubmittedAt = p.SubmittedAt.Truncate(time.Second) }),
-		"year 10000":       with(func(p *sudoku.Puzzle) { p.SubmittedAt = time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC) }),
-	}
-	for name, p := range tests {
+	for name, p := range exportCases(t) {
 		t.Run(name, func(t *testing.T) {
 			want, wantErr := json.Marshal(p)
 			got, err := appendJSON([]byte("x"), p)
 			if (err != nil) != (wantErr != nil) {
 				t.Fatalf("err = %v, json.Marshal's = %v", err, wantErr)
 			}
-			if err == nil && string(got) != "x"+string(want) {
-				t.Errorf("appendJSON:\n%s\njson.Marshal:\n%s", got[1:], want)
+			if err != nil {
+				return
+			}
+			var gotMap, wantMap map[string]any
+			if err := json.Unmarshal(got[1:], &gotMap); err != nil {
+				t.Fatalf("appendJSON wrote %s: %v", got[1:], err)
+			}
+			if err := json.Unmarshal(want, &wantMap); err != nil {
+				t.Fatal(err)
+			}
+			for k, v := range wantMap {
+				if !reflect.DeepEqual(gotMap[k], v) {
+					t.Errorf("%s: appendJSON %v, json.Marshal %v", k, gotMap[k], v)
+				}
+			}
+			for k, v := range gotMap {
+				if _, ok := wantMap[k]; !ok && v != "" && v != float64(0) {
+					t.Errorf("%s: appendJSON %v where json.Marshal leaves it out as zero", k, v)
+				}
 			}
 		})
 	}
 }
 
-// TestAppendCSV checks the export's fast CSV rows against encoding/csv,
-// and that it declines every row encoding/csv would quote.
-func TestAppendCSV(t *testing.T) {
+// exportCases are puzzles with every kind of value the writers meet.
+func exportCases(t *testing.T) map[string]sudoku.Puzzle {
 	g, _ := sudoku.Parse("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
 	full, err := sudoku.Rate(g, sudoku.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	ann := "Ann"
 	full.ID, full.Submissions = 42, 3
 	full.SubmittedAt = time.Date(2026, 11, 21, 10, 0, 0, 120000000, time.UTC)
+	full.Collections, full.SubmittedBy = sudoku.IDsOf(3, 12), &ann
 	with := func(f func(p *sudoku.Puzzle)) sudoku.Puzzle { p := full; f(&p); return p }
 	version := func(v string) sudoku.Puzzle { return with(func(p *sudoku.Puzzle) { p.EngineVersion = v }) }
-	tests := map[string]struct {
-		p    sudoku.Puzzle
-		fast bool // appendCSV takes it
-	}{
-		"zero":             {sudoku.Puzzle{}, true},
-		"full":             {full, true},
-		"no id":            {with(func(p *sudoku.Puzzle) { p.ID, p.Submissions, p.SubmittedAt = 0, 0, time.Time{} }), true},
-		"negative numbers": {with(func(p *sudoku.Puzzle) { p.ID, p.Backtracks, p.SolveNS = -1, -2, -3 }), true},
-		"not unique":       {with(func(p *sudoku.Puzzle) { p.Unique, p.Solutions = false, 2 }), true},
-		"zone":             {with(func(p *sudoku.Puzzle) { p.SubmittedAt = p.SubmittedAt.In(time.FixedZone("x", -5*3600-30*60)) }), true},
-		"empty version":    {version(""), true},
-		"inner space":      {version("v 1"), true},
-		"comma":            {version("1,2"), false},
-		"quote":            {version(`say "x"`), false},
-		"newline":          {version("a\nb"), false},
-		"carriage return":  {version("a\rb"), false},
-		"leading space":    {version(" v1"), false},
-		"leading tab":      {version("\tv1"), false},
-		"backslash dot":    {version(`\.`), false},
-		"non-ascii":        {version("\u00e9"), false},
-		"unicode space":    {version("\u00a0v1"), false},
-		"odd band":         {with(func(p *sudoku.Puzzle) { p.Band = "a,b" }), false},
+	odd := func(v string) sudoku.Puzzle { return with(func(p *sudoku.Puzzle) { p.SubmittedBy = &v }) }
+	return map[string]sudoku.Puzzle{
+		"zero":             {},
+		"full":             full,
+		"no id":            with(func(p *sudoku.Puzzle) { p.ID, p.Submissions, p.SubmittedAt = 0, 0, time.Time{} }),
+		"negative numbers": with(func(p *sudoku.Puzzle) { p.ID, p.Backtracks, p.SolveNS = -1, -2, -3 }),
+		"not unique":       with(func(p *sudoku.Puzzle) { p.Unique, p.Solutions = false, 2 }),
+		"escaped version":  version("<\"x\">\n\u00e9"),
+		"zone":             with(func(p *sudoku.Puzzle) { p.SubmittedAt = p.SubmittedAt.In(time.FixedZone("x", -5*3600-30*60)) }),
+		"whole second":     with(func(p *sudoku.Puzzle) { p.SubmittedAt = p.SubmittedAt.Truncate(time.Second) }),
+		"year 10000":       with(func(p *sudoku.Puzzle) { p.SubmittedAt = time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC) }),
+		"no collections":   with(func(p *sudoku.Puzzle) { p.Collections, p.SubmittedBy = "", nil }),
+		"empty version":    version(""),
+		"inner space":      version("v 1"),
+		"comma":            version("1,2"),
+		"quote":            version(`say "x"`),
+		"newline":          version("a\nb"),
+		"carriage return":  version("a\rb"),
+		"leading space":    version(" v1"),
+		"leading tab":      version("\tv1"),
+		"backslash dot":    version(`\.`),
+		"non-ascii":        version("\u00e9"),
+		"unicode space":    version("\u00a0v1"),
+		"odd band":         with(func(p *sudoku.Puzzle) { p.Band = "a,b" }),
+		"odd name":         odd("O'Brien, \"the\" setter"),
+		"html name":        odd("<b>&</b>"),
 	}
-	for name, tt := range tests {
+}
+
+// TestAppendCSV checks the export's CSV rows against encoding/csv writing
+// each field's text: the same bytes, quoted where encoding/csv quotes.
+func TestAppendCSV(t *testing.T) {
+	for name, p := range exportCases(t) {
+		if p.SubmittedAt.Year() > 9999 {
+			continue
+		}
 		t.Run(name, func(t *testing.T) {
+			row := make([]string, len(Fields))
+			for i, f := range Fields {
+				row[i] = string(f.text(nil, &p))
+			}
 			var want bytes.Buffer
 			cw := csv.NewWriter(&want)
-			if err := cw.Write(csvRow(make([]string, len(CSVHeader)), tt.p)); err != nil {
+			if err := cw.Write(row); err != nil {
 				t.Fatal(err)
 			}
 			cw.Flush()
-			got, fast := appendCSV([]byte("x"), tt.p)
-			if fast != tt.fast {
-				t.Fatalf("appendCSV took the row: %v, want %v", fast, tt.fast)
-			}
-			if fast && string(got) != "x"+want.String() {
+			if got := appendCSV([]byte("x"), p); string(got) != "x"+want.String() {
 				t.Errorf("appendCSV:\n%q\nencoding/csv:\n%q", got[1:], want.String())
 			}
-			// Whichever way the row goes, Export writes what encoding/csv writes.
 			var out bytes.Buffer
-			if _, err := Export(context.Background(), sliceSource{tt.p}, &out, CSV, sudoku.ListQuery{}); err != nil {
+			if _, err := Export(context.Background(), sliceSource{p}, &out, CSV, sudoku.ListQuery{}); err != nil {
 				t.Fatal(err)
 			}
 			header := strings.Join(CSVHeader, ",") + "\n"
@@ -293,6 +307,40 @@ func TestAppendCSV(t *testing.T) {
 				t.Errorf("Export:\n%q\nwant:\n%q", out.String(), header+want.String())
 			}
 		})
+	}
+}
+
+// TestFieldsArePuzzleObject: the export carries every figure of the
+// puzzle object, and nothing else, so a figure added to sudoku.Puzzle
+// without its row in Fields fails here.
+func TestFieldsArePuzzleObject(t *testing.T) {
+	name := "x"
+	g := 1.0
+	id := int64(1)
+	p := sudoku.Puzzle{ID: 1, EngineVersion: "1", SubmittedAt: time.Now(), Submissions: 1, Technique: "t", SameAs: &id,
+		Grade: &g, GradeEP: &g, GradeED: &g, SubmittedBy: &name, Collections: "1"}
+	j, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(j, &m); err != nil {
+		t.Fatal(err)
+	}
+	var object []string
+	for k := range m {
+		object = append(object, k)
+	}
+	slices.Sort(object)
+	fields := slices.Clone(CSVHeader)
+	slices.Sort(fields)
+	if diff := cmp.Diff(object, fields); diff != "" {
+		t.Errorf("the puzzle object's keys (-) and the export's Fields (+) differ:\n%s", diff)
+	}
+	for _, f := range Fields {
+		if f.Type == "" || f.Doc == "" {
+			t.Errorf("field %s has no type or description for /data", f.Name)
+		}
 	}
 }
 
@@ -314,7 +362,7 @@ func BenchmarkAppendCSV(b *testing.B) {
 	p.ID, p.SubmittedAt, p.Submissions = 123456, time.Now().UTC(), 1
 	var buf []byte
 	for b.Loop() {
-		buf, _ = appendCSV(buf[:0], p)
+		buf = appendCSV(buf[:0], p)
 	}
 }
 

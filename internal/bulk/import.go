@@ -60,6 +60,24 @@ type PartAdder interface {
 	AddParts(ctx context.Context, parts iter.Seq[[]sudoku.Puzzle]) (duplicates, equivalents int, err error)
 }
 
+// A CollectionAdder is a PartAdder that can also file every puzzle of a
+// transaction, new or archived already, under a collection in that
+// transaction (store.DB.AddPartsTo): Import uses it for
+// Options.Collection.
+type CollectionAdder interface {
+	AddPartsTo(ctx context.Context, collection int64, parts iter.Seq[[]sudoku.Puzzle]) (duplicates, equivalents int, err error)
+}
+
+// collectionParts is a CollectionAdder as the PartAdder of one collection.
+type collectionParts struct {
+	ca CollectionAdder
+	id int64
+}
+
+func (c collectionParts) AddParts(ctx context.Context, parts iter.Seq[[]sudoku.Puzzle]) (duplicates, equivalents int, err error) {
+	return c.ca.AddPartsTo(ctx, c.id, parts)
+}
+
 // partSize is how many puzzles a part of a batch handed to a PartAdder
 // holds.
 const partSize = 1024
@@ -111,6 +129,10 @@ type Options struct {
 	// Progress, when set, is called from time to time with the running
 	// totals, and once more at the end.
 	Progress func(Progress)
+	// Collection, when not 0, is the collection every puzzle of the import
+	// (new or archived already) is filed under; the sink must be a
+	// CollectionAdder.
+	Collection int64
 	// Hidden holds the puzzles moderators have hidden: a line that is a
 	// way of writing one is rejected with the reason. Import reads it
 	// from a sink that keeps them (a Moderated, store.DB) when it is nil.
@@ -222,6 +244,13 @@ func Import(ctx context.Context, sink Sink, inputs []Input, opt Options) (Summar
 		}
 	}
 	im := newImporter(sink, inputs, opt)
+	if opt.Collection != 0 {
+		ca, ok := sink.(CollectionAdder)
+		if !ok {
+			return Summary{}, errors.New("import: this archive cannot file puzzles under a collection")
+		}
+		im.parts = collectionParts{ca, opt.Collection}
+	}
 	err := im.run(ctx)
 	return Summary{
 		Imported:    im.imported.Load(),

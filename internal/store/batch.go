@@ -31,6 +31,9 @@ type Batch struct {
 	err    error         // why it ended, once ended is closed
 	closed bool          // Commit or Rollback was called
 	add    bool          // AddMany's rules: repeats are not counted
+	// collection, when not 0, is the collection every part's puzzles are
+	// filed under (AddPartsTo), set before the first part is sent.
+	collection int64
 }
 
 // A batchReq is one call on a Batch: a part to add, or its end.
@@ -113,10 +116,16 @@ func (b *Batch) Commit() (duplicates int, err error) {
 // copied, so the caller may reuse a part's slice for the next one (see
 // Batch). An error ends parts and rolls everything back.
 func (db *DB) AddParts(ctx context.Context, parts iter.Seq[[]sudoku.Puzzle]) (duplicates, equivalents int, err error) {
+	return db.addParts(ctx, 0, parts)
+}
+
+// addParts is AddParts, filing the puzzles under collection unless it is 0.
+func (db *DB) addParts(ctx context.Context, collection int64, parts iter.Seq[[]sudoku.Puzzle]) (duplicates, equivalents int, err error) {
 	b, err := db.begin(ctx, true)
 	if err != nil {
 		return 0, 0, err
 	}
+	b.collection = collection
 	defer b.Rollback()
 	for ps := range parts {
 		if err = b.Add(ps); err != nil {
@@ -201,6 +210,11 @@ func (db *DB) runBatch(o *op, b *Batch) {
 				dup, err := db.insertMany(tx, r.ps, &t, !b.add)
 				if err != nil {
 					return err
+				}
+				if b.collection != 0 {
+					if err := db.linkGivens(tx, b.collection, r.ps); err != nil {
+						return err
+					}
 				}
 				for i, d := range dup {
 					switch {

@@ -8,6 +8,7 @@ package store
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -34,6 +35,18 @@ type column struct {
 	// pack is the export's packed value this column is read through
 	// (see exportColumns), nil for a column of its own.
 	pack *pack
+	// expr, for a value derived from other tables, is the SQL that selects
+	// it (name is then its alias, not a column of puzzles): read back,
+	// never written.
+	expr string
+}
+
+// sel is how a select lists c: its name, or its expression named.
+func (c *column) sel() string {
+	if c.expr != "" {
+		return c.expr + " AS " + c.name
+	}
+	return c.name
 }
 
 // A colKind is a column's type: the Go type of its values and, for
@@ -145,6 +158,24 @@ var puzzleColumns = []column{
 	// (moderation.go); it is read back so the moderators' reads can say so.
 	{name: "hidden", kind: colInt, arg: func(p *sudoku.Puzzle) any { return boolInt(p.Hidden) },
 		set: func(p *sudoku.Puzzle, v any) error { p.Hidden = v.(int64) != 0; return nil }},
+	// Who submitted the puzzle and the collections that hold it (migration
+	// 00016): the account's id is written with a new row; its name and the
+	// collections' ids are read through subqueries, so a renamed or
+	// deleted account and a puzzle added to a collection show at once.
+	{name: "submitted_by", kind: colInt, use: useInsert, null: true, arg: func(p *sudoku.Puzzle) any {
+		if p.SubmitterID == 0 {
+			return nil
+		}
+		return p.SubmitterID
+	}},
+	{name: "submitted_by_name", kind: colText, null: true,
+		expr: "(SELECT name FROM players WHERE players.id = puzzles.submitted_by)",
+		set:  func(p *sudoku.Puzzle, v any) error { name := v.(string); p.SubmittedBy = &name; return nil }},
+	{name: "collection_ids", kind: colText, null: true,
+		// string_agg is SQLite's (3.44 on) and PostgreSQL's; no ", " in
+		// the text, which listQuery splits the select list on.
+		expr: "(SELECT string_agg(CAST(collection_id AS TEXT),',' ORDER BY collection_id) FROM collection_puzzles WHERE puzzle_id = puzzles.id)",
+		set:  setCollections},
 }
 
 // figureColumn is a column of a players' figure (0 for none) that maps to
@@ -167,6 +198,21 @@ func boolInt(b bool) int64 {
 		return 1
 	}
 	return 0
+}
+
+// setCollections reads the collection_ids value: ids joined by commas.
+func setCollections(p *sudoku.Puzzle, v any) error {
+	s := v.(string)
+	if s == "" {
+		return nil
+	}
+	for part := range strings.SplitSeq(s, ",") {
+		if _, err := strconv.ParseInt(part, 10, 64); err != nil {
+			return fmt.Errorf("collection id %q: %w", part, err)
+		}
+	}
+	p.Collections = sudoku.IDs(s)
+	return nil
 }
 
 // gradeFigure is a column of a grade figure in tenths (0 for none) that
@@ -234,7 +280,7 @@ func names(cs []*column, prefix string) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(prefix + c.name)
+		b.WriteString(prefix + c.sel())
 	}
 	return b.String()
 }
@@ -409,7 +455,7 @@ func planExport() exportPlan {
 	for _, c := range readColumns {
 		if c.pack == nil {
 			x.from = append(x.from, struct{ value, part int }{len(list), -1})
-			list = append(list, c.name)
+			list = append(list, c.sel())
 			x.packAt = append(x.packAt, nil)
 			continue
 		}

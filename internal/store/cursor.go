@@ -20,6 +20,7 @@ type cursor struct {
 	band                 sudoku.Band   // "" for every band
 	played               sudoku.Played // "" for none
 	techniques           uint32        // techniquesHash of the technique filter, 0 for none
+	collection           int64         // 0 for none
 	key                  []int64
 }
 
@@ -31,10 +32,15 @@ type cursor struct {
 // A cursor of a listing with a technique filter is of techniquesVersion:
 // after the flags, a byte for the played filter (0 for none) and the
 // filter's hash, 4 bytes big-endian.
+//
+// A cursor of a listing of one collection is of collectionVersion: the
+// fourth byte holds the played filter as above (0 for none), then the
+// collection's id follows as a varint, before the keys.
 const (
 	cursorVersion     = 1
 	playedVersion     = 2
 	techniquesVersion = 3
+	collectionVersion = 4
 )
 
 // playedFilters are the played filters in their cursor order.
@@ -78,6 +84,10 @@ func (c cursor) encode() string {
 		b[0] = techniquesVersion
 		b = append(b, byte(slices.Index(playedFilters, c.played)+1))
 		b = binary.BigEndian.AppendUint32(b, c.techniques)
+	case c.collection != 0:
+		b[0] = collectionVersion
+		b = append(b, byte(slices.Index(playedFilters, c.played)+1))
+		b = binary.AppendVarint(b, c.collection)
 	case c.played != "":
 		b[0] = playedVersion
 		b = append(b, byte(slices.Index(playedFilters, c.played)+1))
@@ -86,6 +96,22 @@ func (c cursor) encode() string {
 		b = binary.AppendVarint(b, k)
 	}
 	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// collectionPart reads the played filter and the collection of a cursor
+// of collectionVersion and returns the cursor without them, or why not.
+func collectionPart(b []byte) (rest []byte, played sudoku.Played, collection int64, why string) {
+	if len(b) < 4 || int(b[3]) > len(playedFilters) {
+		return nil, "", 0, "unknown played filter"
+	}
+	if b[3] > 0 {
+		played = playedFilters[b[3]-1]
+	}
+	k, n := binary.Varint(b[4:])
+	if n <= 0 || k <= 0 {
+		return nil, "", 0, "bad collection"
+	}
+	return append(b[:3:3], b[4+n:]...), played, k, ""
 }
 
 // decodeCursor parses s, which must hold exactly nkeys keys.
@@ -98,11 +124,12 @@ func decodeCursor(s string, nkeys int) (*cursor, error) {
 	if err != nil {
 		return nil, invalid("not base64url")
 	}
-	if len(b) < 3 || b[0] != cursorVersion && b[0] != playedVersion && b[0] != techniquesVersion {
+	if len(b) < 3 || b[0] != cursorVersion && b[0] != playedVersion && b[0] != techniquesVersion && b[0] != collectionVersion {
 		return nil, invalid("unknown format")
 	}
 	var played sudoku.Played
 	var techniques uint32
+	var collection int64
 	if b[0] == techniquesVersion {
 		if len(b) < 8 || int(b[3]) > len(playedFilters) {
 			return nil, invalid("unknown filter")
@@ -115,6 +142,11 @@ func decodeCursor(s string, nkeys int) (*cursor, error) {
 			return nil, invalid("unknown filter")
 		}
 		b = append(b[:3:3], b[8:]...)
+	} else if b[0] == collectionVersion {
+		var why string
+		if b, played, collection, why = collectionPart(b); why != "" {
+			return nil, invalid(why)
+		}
 	} else if b[0] == playedVersion {
 		if len(b) < 4 || b[3] == 0 || int(b[3]) > len(playedFilters) {
 			return nil, invalid("unknown played filter")
@@ -138,6 +170,7 @@ func decodeCursor(s string, nkeys int) (*cursor, error) {
 		grades:     b[2]&flagGrades != 0,
 		played:     played,
 		techniques: techniques,
+		collection: collection,
 	}
 	if band > 0 {
 		c.band = sudoku.Bands[band-1].Band

@@ -90,7 +90,7 @@ func listCursor(q sudoku.ListQuery) (*cursor, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cur.sort != q.Sort || cur.desc != q.Desc || cur.unique != q.UniqueOnly || cur.distinct != q.Distinct || cur.grades != (gradeRange(q) != nil) || cur.band != q.Band || cur.played != q.Played || cur.techniques != techniquesHash(q.Techniques) {
+	if cur.sort != q.Sort || cur.desc != q.Desc || cur.unique != q.UniqueOnly || cur.distinct != q.Distinct || cur.grades != (gradeRange(q) != nil) || cur.band != q.Band || cur.played != q.Played || cur.techniques != techniquesHash(q.Techniques) || cur.collection != q.Collection {
 		return nil, fmt.Errorf("%w: issued for another sort, order or filter", sudoku.ErrInvalidCursor)
 	}
 	return cur, nil
@@ -108,6 +108,12 @@ func (pg *pager) total() (int64, error) {
 // unique, distinct), in tx so the count agrees with the rows listed.
 func (db *DB) listTotal(ctx context.Context, tx *sql.Tx, q sudoku.ListQuery) (int64, error) {
 	switch {
+	case q.Collection != 0:
+		n, err := db.collectionTotal(ctx, tx, q)
+		if err != nil {
+			return 0, fmt.Errorf("list: count collection %d: %w", q.Collection, err)
+		}
+		return n, nil
 	case q.Played != "":
 		n, err := db.playedTotal(ctx, tx, q)
 		if err != nil {
@@ -161,7 +167,7 @@ type pager struct {
 func (pg *pager) at(c cursor) string {
 	q := pg.q
 	c.sort, c.desc, c.unique, c.distinct, c.band = q.Sort, q.Desc, q.UniqueOnly, q.Distinct, q.Band
-	c.grades, c.played, c.techniques = gradeRange(q) != nil, q.Played, techniquesHash(q.Techniques)
+	c.grades, c.played, c.techniques, c.collection = gradeRange(q) != nil, q.Played, techniquesHash(q.Techniques), q.Collection
 	return c.encode()
 }
 
@@ -264,6 +270,14 @@ func normalize(q sudoku.ListQuery) (sudoku.ListQuery, error) {
 	if q.Played != "" && !q.Played.Valid() {
 		return q, fmt.Errorf("%w: unknown played filter %q", ErrInvalidQuery, q.Played)
 	}
+	if q.Collection < 0 {
+		return q, fmt.Errorf("%w: collection %d", ErrInvalidQuery, q.Collection)
+	}
+	if q.Collection != 0 && q.Techniques != "" {
+		// Each filter has its own read path and cursor (techniques.go,
+		// collections.go); a collection is paged without the other.
+		return q, fmt.Errorf("%w: a collection's listing takes no technique filter", ErrInvalidQuery)
+	}
 	if q.Played != "" && q.Player <= 0 {
 		return q, fmt.Errorf("%w: the played filter %q needs a player", ErrInvalidQuery, q.Played)
 	}
@@ -282,6 +296,7 @@ func listingOf(q sudoku.ListQuery) listing {
 	l.listKey.played, l.player = q.Played, q.Player
 	l.techniques = q.Techniques.Names()
 	l.listKey.techniques = len(l.techniques)
+	l.listKey.collection, l.coll = q.Collection != 0, q.Collection
 	return l
 }
 

@@ -50,6 +50,7 @@ type listing struct {
 	// techniques are the names of the technique filter, the rarest first
 	// (it drives the listing when listKey.drive).
 	techniques []string
+	coll   int64    // the collection of listKey.collection
 }
 
 // example returns a listing of k with values of the right shape, for
@@ -126,6 +127,7 @@ func listWhere(l listing) conds {
 		where.and("grade BETWEEN ? AND ?", l.grades[0], l.grades[1])
 	}
 	addPlayed(&where, l)
+	addCollection(&where, l)
 	switch l.valued {
 	case valuedOnly:
 		where.and(orders[l.sort].keys[0] + " > 0")

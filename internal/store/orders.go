@@ -82,7 +82,8 @@ type listKey struct {
 	drive        bool // the first technique's puzzles drive the listing (techniques.go)
 	// valued splits a NoneLast order (pendinglast.go): 0 every row,
 	// valuedOnly the rows whose leading key is not 0, noneOnly the others.
-	valued valuedPart
+	valued     valuedPart
+	collection bool // one collection's puzzles: one argument after the played filter's
 }
 
 // gradeRange returns the arguments of a grade range filter, lowest and
@@ -129,6 +130,7 @@ func listKeys() []listKey {
 						for _, v := range valuedParts(s) {
 							ks = append(ks, listKey{sort: s, desc: desc, unique: unique, distinct: distinct, part: p, valued: v})
 							ks = append(ks, listKey{sort: s, desc: desc, unique: unique, distinct: distinct, part: p, grades: true, valued: v})
+							ks = append(ks, listKey{sort: s, desc: desc, unique: unique, distinct: distinct, part: p, valued: v, collection: true})
 						}
 					}
 				}

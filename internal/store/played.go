@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -24,6 +25,19 @@ const (
 	playedNothing = "NOT EXISTS (SELECT 1 FROM attempts WHERE player_id = ? AND " + playedClass + " AND outcome <> 'open')" +
 		" AND NOT EXISTS (SELECT 1 FROM attempts WHERE player_id = ? AND " + playedClass + " AND outcome = 'open')"
 )
+
+// collectionCond keeps the puzzles of one collection: a probe of
+// collection_puzzles' primary key for each row the listing walks (migration
+// 00016). Like the played filter, a page costs up to the rows walked to
+// find its puzzles.
+const collectionCond = "EXISTS (SELECT 1 FROM collection_puzzles WHERE collection_id = ? AND puzzle_id = puzzles.id)"
+
+// addCollection adds l's collection filter, if any, to where.
+func addCollection(where *conds, l listing) {
+	if l.listKey.collection {
+		where.and(collectionCond, l.coll)
+	}
+}
 
 // addPlayed adds l's played filter, if any, to where.
 func addPlayed(where *conds, l listing) {
@@ -53,6 +67,7 @@ func filterConds(q sudoku.ListQuery) conds {
 		where.and("grade BETWEEN ? AND ?", l.grades[0], l.grades[1])
 	}
 	addPlayed(&where, l)
+	addCollection(&where, l)
 	return where
 }
 
@@ -81,4 +96,31 @@ func (db *DB) inPlayed(ctx context.Context, tx *sql.Tx, q sudoku.ListQuery, id i
 		return false, fmt.Errorf("puzzle %d played: %w", id, err)
 	}
 	return n > 0, nil
+}
+
+// collectionTotal counts the puzzles of a listing of one collection, with
+// every other condition of the listing: from the collection's rows, so the
+// count costs the collection's size, not the archive's. Without another
+// condition it counts the collection's own rows, not joined to puzzles.
+func (db *DB) collectionTotal(ctx context.Context, tx *sql.Tx, q sudoku.ListQuery) (int64, error) {
+	c := q.Collection
+	q.Collection = 0
+	where := filterConds(q)
+	if len(where.text) == 0 {
+		var n int64
+		err := tx.QueryRowContext(ctx, db.d.sql("SELECT "+collectionSize+" FROM collections WHERE id = ?"), c).Scan(&n)
+		if errors.Is(err, sql.ErrNoRows) {
+			return 0, nil
+		}
+		return n, err
+	}
+	where.and(visible) // as every listing: never a hidden puzzle
+	text := "SELECT count(*) FROM collection_puzzles JOIN puzzles ON puzzles.id = collection_puzzles.puzzle_id WHERE collection_puzzles.collection_id = ?"
+	args := append([]any{c}, where.args...)
+	if len(where.text) > 0 {
+		text += " AND " + strings.Join(where.text, " AND ")
+	}
+	var n int64
+	err := tx.QueryRowContext(ctx, db.d.sql(text), args...).Scan(&n)
+	return n, err
 }

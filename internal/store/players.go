@@ -266,7 +266,9 @@ func (db *DB) DeletePlayer(ctx context.Context, id int64, by moderation.Actor) e
 		// they are deleted here too, so that a database without foreign
 		// keys enforced loses them all the same.
 		for _, q := range []string{"DELETE FROM attempts WHERE player_id = ?", "DELETE FROM sessions WHERE player_id = ?", "DELETE FROM tokens WHERE player_id = ?",
-			"DELETE FROM player_grades WHERE player_id = ?", "DELETE FROM player_techniques WHERE player_id = ?", "DELETE FROM flags WHERE player_id = ?"} {
+			"DELETE FROM player_grades WHERE player_id = ?", "DELETE FROM player_techniques WHERE player_id = ?", "DELETE FROM flags WHERE player_id = ?",
+			// Its puzzles and collections stay, no longer naming it (migration 00016).
+			"UPDATE puzzles SET submitted_by = NULL WHERE submitted_by = ?", "UPDATE collections SET owner_id = NULL WHERE owner_id = ?"} {
 			if _, err := tx.Exec(db.d.sql(q), id); err != nil {
 				return err
 			}

@@ -1,8 +1,11 @@
 package sudoku
 
 import (
+	"encoding/json"
 	"errors"
 	"math"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -58,6 +61,16 @@ type Puzzle struct {
 	// archived and waits for the graders) or none (several solutions, or
 	// no grade possible). SetGradeStatus derives it from the fields above.
 	GradeStatus GradeStatus `json:"grade_status"`
+	// Collections lists the ids of the collections that hold the puzzle,
+	// in ascending order (empty outside the archive).
+	Collections IDs `json:"collections"`
+	// SubmittedBy is the name of the account whose submission archived
+	// the puzzle: nil when it was anonymous or imported, or once that
+	// account is deleted.
+	SubmittedBy *string `json:"submitted_by"`
+	// SubmitterID is the account a submission is made with (0 for none):
+	// written with a new puzzle, never read back (SubmittedBy is).
+	SubmitterID int64 `json:"-"`
 	// The players' figures of the puzzle's class (every way of writing
 	// it shows the same; see package ratings): Plays counts the attempts
 	// the model counted (each player's first finished attempt at the
@@ -75,6 +88,56 @@ type Puzzle struct {
 	// moderators' reads return such a puzzle (the server shows "hidden"
 	// to them alone); every other read of the archive leaves it out.
 	Hidden bool `json:"-"`
+}
+
+// IDs is a list of ids in ascending order, held as their decimal
+// numbers joined by commas ("" for none), as Techniques holds names, so
+// that a Puzzle stays comparable. Its JSON is an array, [] when empty.
+type IDs string
+
+// IDsOf returns ids as IDs.
+func IDsOf(ids ...int64) IDs {
+	var b []byte
+	for i, id := range ids {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, id, 10)
+	}
+	return IDs(b)
+}
+
+// List returns the ids.
+func (ids IDs) List() []int64 {
+	if ids == "" {
+		return nil
+	}
+	var l []int64
+	for part := range strings.SplitSeq(string(ids), ",") {
+		id, _ := strconv.ParseInt(part, 10, 64)
+		l = append(l, id)
+	}
+	return l
+}
+
+// MarshalJSON writes ids as a JSON array, [] for none.
+func (ids IDs) MarshalJSON() ([]byte, error) {
+	return ids.AppendJSON(nil), nil
+}
+
+// UnmarshalJSON reads a JSON array of ids (null for none).
+func (ids *IDs) UnmarshalJSON(b []byte) error {
+	var l []int64
+	if err := json.Unmarshal(b, &l); err != nil {
+		return err
+	}
+	*ids = IDsOf(l...)
+	return nil
+}
+
+// AppendJSON appends ids as a JSON array to b.
+func (ids IDs) AppendJSON(b []byte) []byte {
+	return append(append(append(b, '['), ids...), ']')
 }
 
 // SetPlayerFigures sets the players' figures from the archive's values
@@ -235,6 +298,9 @@ type ListQuery struct {
 	// these techniques (names as the logic package writes them, each
 	// once); "" for no such filter.
 	Techniques Techniques
+	// Collection keeps the puzzles of one collection (its id; 0 for
+	// every puzzle).
+	Collection int64
 }
 
 // Page limits of the contract.

@@ -24,6 +24,7 @@ const (
 	KindFull                      // the archive's storage is full: 503
 	KindUnavailable               // the archive (or a part of it) cannot answer now, try later: 503
 	KindConflict                  // it clashes with what the archive holds (flagged already, hidden): 409, exit 1
+	KindForbidden                 // the asker may not do this: 403
 )
 
 // Classified is an error that knows its kind: the archive's unavailable

@@ -2,6 +2,7 @@ package sudoku
 
 import (
 	"fmt"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -89,8 +90,21 @@ func (sc *scanner) next() (v uint8, ok bool, err error) {
 // anywhere, so one 81-character line and a 9-line drawn grid read the same.
 // It fails with a *ParseError: "expected 81 cells, got 80", or a character
 // that is no cell, "'x' at position 12" (invalid UTF-8 and control characters
-// included). It does not check the givens against each other: see Validate.
+// included). A SudokuWiki solver link (sudokuwiki.go) reads as the cells
+// of its bd parameter; only white space may follow it. It does not check
+// the givens against each other: see Validate.
 func Parse(s string) (Grid, error) {
+	if l, ok, err := findWikiLink(s); ok {
+		if err != nil {
+			return Grid{}, err
+		}
+		if trail := s[l.end:]; strings.TrimLeft(trail, " \t\n\r\v\f") != "" {
+			at := len(s) - len(strings.TrimLeft(trail, " \t\n\r\v\f"))
+			r, _ := utf8.DecodeRuneInString(s[at:])
+			return Grid{}, &ParseError{Pos: utf8.RuneCountInString(s[:at]) + 1, Char: r, BadUTF8: r == utf8.RuneError}
+		}
+		return parseWikiLink(l)
+	}
 	var g Grid
 	sc := scanner{s: s}
 	n := 0
@@ -118,8 +132,16 @@ func Parse(s string) (Grid, error) {
 // with white space is ignored (a rating, a name: "<81 cells> 7.2 name").
 // Text that follows the 81st cell without white space is still read as cells
 // up to the next white space, so an 82-digit run fails with "expected 81
-// cells, got 82", and a stray letter with its position.
+// cells, got 82", and a stray letter with its position. A line that starts
+// with a SudokuWiki solver link reads as the link's cells (sudokuwiki.go),
+// the text after it ignored.
 func ParseLine(line string) (Grid, error) {
+	if l, ok, err := findWikiLink(line); ok {
+		if err != nil {
+			return Grid{}, err
+		}
+		return parseWikiLink(l)
+	}
 	var g Grid
 	sc := scanner{s: line}
 	n := 0

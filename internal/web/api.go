@@ -57,6 +57,7 @@ func (s *Server) apiSubmit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	p.SubmitterID = submitterOf(c) // submitted_by (collections.go)
 	stored, dup, err := s.archive.Submit(ctx, p)
 	if err != nil {
 		return fmt.Errorf("archive puzzle %s: %w", g, err)

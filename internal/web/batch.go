@@ -1,6 +1,7 @@
 package web
 
 import (
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -116,9 +117,26 @@ func (s *Server) apiExport(c echo.Context) error {
 	}
 	defer s.exports.leave()
 
+	h.Set("Link", `</data>; rel="license"`)
+	var w io.Writer = &stallWriter{w: c.Response(), rc: http.NewResponseController(c.Response()), stall: s.cfg.ExportStall}
+	h.Add(echo.HeaderVary, echo.HeaderAcceptEncoding)
+	var gz *gzip.Writer
+	if acceptsGzip(req) {
+		// BestSpeed: the export is a stream, and a core compressing at a
+		// higher level would hold back the rows.
+		h.Set(echo.HeaderContentEncoding, "gzip")
+		gz, _ = gzip.NewWriterLevel(w, gzip.BestSpeed)
+		w = gz
+	}
 	c.Response().WriteHeader(http.StatusOK)
-	w := &stallWriter{w: c.Response(), rc: http.NewResponseController(c.Response()), stall: s.cfg.ExportStall}
-	n, err := bulk.Export(req.Context(), s.archive, w, format, q)
+	// The status goes out now: compressed, the first rows may take a while
+	// to fill a block, and a failure before them must still read as a
+	// broken download, not a refused connection.
+	_ = http.NewResponseController(c.Response()).Flush()
+	n, err := bulk.ExportLicensed(req.Context(), s.archive, w, format, q, s.cfg.Licence)
+	if err == nil && gz != nil {
+		err = gz.Close()
+	}
 	if err != nil {
 		s.log.Error("export failed: the download was cut short",
 			slog.String("path", req.URL.Path), slog.String("query", req.URL.RawQuery),

@@ -33,9 +33,15 @@ func TestRoutesDocumented(t *testing.T) {
 		docs.Write(b)
 	}
 	text := docs.String()
-	// An archive that keeps players, moderates and keeps a technique
-	// index, so the player, moderation and technique routes are there too.
-	s := New(fakeTechniques{newFakeModeration(account.RolePlayer)}, Config{Logger: quiet})
+	// An archive that keeps players, moderates, keeps a technique index
+	// and collections, so all their routes are there too.
+	s := New(struct {
+		fakeTechniques
+		noCollections
+	}{fakeTechniques{newFakeModeration(account.RolePlayer)}, noCollections{}}, Config{Logger: quiet})
+	if s.collections == nil || s.mod == nil || s.techniques == nil {
+		t.Fatal("the server serves no collections, no moderation or no techniques")
+	}
 	routes := s.echo.Routes()
 	if len(routes) < 20 {
 		t.Fatalf("the route table has %d routes: is it built?", len(routes))

@@ -56,6 +56,7 @@ var kinds = map[sudoku.Kind]struct {
 	sudoku.KindFull:          {http.StatusServiceUnavailable, msgFull, 0},
 	sudoku.KindUnavailable:   {http.StatusServiceUnavailable, msgUnavailable, 0},
 	sudoku.KindConflict:      {http.StatusConflict, "", 0},
+	sudoku.KindForbidden:     {http.StatusForbidden, "", 0},
 }
 
 // errOverloaded is returned when a request waited too long for a turn at

@@ -96,6 +96,7 @@ func (s *Server) submitForm(c echo.Context) error {
 		form.CSRF = csrfToken(c)
 		return s.renderHome(c, http.StatusUnprocessableEntity, form)
 	}
+	p.SubmitterID = submitterOf(c) // submitted_by (collections.go)
 	stored, dup, err := s.archive.Submit(ctx, p)
 	if err != nil {
 		return fmt.Errorf("archive puzzle: %w", err)

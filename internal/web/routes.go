@@ -48,6 +48,7 @@ func (s *Server) routes() {
 	get("/puzzles/print", s.printSheet, s.csrfCheck) // the history's page, four puzzles to a printed sheet (share.go)
 	get("/puzzles/:id", s.puzzlePage, s.csrfCheck)
 	get("/stats", s.stats, s.csrfCheck)
+	get("/data", s.dataPage, s.csrfCheck)         // the open data: the export's fields and licence (data.go)
 	get(sharePath, s.sharedPuzzle, s.csrfCheck)   // share link: the puzzle in the path (share.go)
 	get("/generate", s.generatePage, s.csrfCheck) // the "New puzzle" form (generate.go)
 	get("/daily", s.dailyPage, s.csrfCheck)       // 303 to the puzzle of the day (generate.go)
@@ -76,6 +77,9 @@ func (s *Server) routes() {
 	if s.mod != nil {
 		s.moderationRoutes(get) // modapi.go
 		s.adminRoutes(get)      // the moderation pages (admin.go)
+	}
+	if s.collections != nil {
+		s.collectionRoutes(get) // collections.go
 	}
 
 	// A static path that is also a value of a parameter route

@@ -43,6 +43,10 @@ var guardedRoutes = map[string]account.Role{
 	"POST /admin/puzzles/:id/hide":    account.RoleModerator,
 	"POST /admin/puzzles/:id/dismiss": account.RoleModerator,
 	"POST /admin/puzzles/:id/restore": account.RoleModerator,
+	// Collections need an account (collections.go).
+	"POST /api/collections":             account.RolePlayer,
+	"POST /api/collections/:id/puzzles": account.RolePlayer,
+	"POST /collections":                 account.RolePlayer,
 }
 
 // identity is who sends a matrix request.
@@ -155,6 +159,10 @@ func (e *secEnv) checkAccess(t *testing.T, r matrixRoute, who identity, pz int64
 // for want of what they act on: the access is checked, not the act.
 var cannotSucceed = map[string]bool{
 	"POST /api/attempts/:id": true, // no attempt of that player: 404
+	// The matrix sends no body a collection takes: 400, 404 or 422.
+	"POST /api/collections":             true,
+	"POST /api/collections/:id/puzzles": true,
+	"POST /collections":                 true,
 }
 
 // matrixPuzzle archives a puzzle of its own for a request to route path:

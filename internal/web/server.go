@@ -128,6 +128,10 @@ type Config struct {
 	// and rank every rated class. 0 means DefaultRatingsMaxAge; a negative
 	// value computes them at every request.
 	RatingsMaxAge time.Duration
+	// Licence is the licence of the archive's data (serve --licence):
+	// shown on /data and at the head of a TXT export; "" says none is
+	// given.
+	Licence string
 	// SecureCookies marks the session cookie Secure even on plain HTTP
 	// (behind a proxy that ends TLS); over TLS it is always Secure.
 	SecureCookies bool
@@ -198,6 +202,8 @@ type Server struct {
 	dailies *daily.Keeper // chooses the coming days' puzzles of the day (Serve)
 	players Players       // nil: the archive keeps no players (players.go)
 	mod     Moderation    // nil: the archive keeps no flags or audit (moderation.go)
+	// collections is nil when the archive keeps none (collections.go).
+	collections Collections
 
 	// leveller and rated serve the players' figures (next.go, ratings.go);
 	// nil: the archive keeps none, and those routes are not served.
@@ -245,6 +251,7 @@ func New(archive Archive, cfg Config) *Server {
 		signer:  account.NewSigner(cfg.CSRFSecret),
 	}
 	s.players, _ = archive.(Players)
+	s.collections, _ = archive.(Collections)
 	if s.players != nil {
 		s.mod, _ = archive.(Moderation)
 	}
