@@ -38,6 +38,7 @@ var Stylesheets = []string{
 	"history-phone.css", // the history as cards on a phone
 	"grade.css",         // equivalent puzzles and the grade
 	"me.css",            // the player's dashboard and the account forms
+	"admin.css",         // the moderation pages, the hidden banner, the report form
 }
 
 // StylesheetPath is where the joined stylesheet is served, under /static/.

@@ -14,6 +14,9 @@ type GenerateForm struct {
 	Min, Max  string // the grade range as typed
 	Symmetric bool
 	Error     string // "" when nothing went wrong
+	// Closed says why this visitor cannot generate (serve
+	// --anonymous-writes=false without an account); "" when they can.
+	Closed string
 }
 
 // DailyLinks is what the home page shows of the puzzle of the day.

@@ -25,9 +25,21 @@ type MeasureFit struct {
 	Key   string // the API's name: "backtracks", "solve_time", ...
 	Name  string
 	About string   // what the measure is, one sentence
-	Rho   *float64 // Spearman's ρ; nil when fewer than MinPuzzles puzzles have the measure
+	Rho   *float64 // Spearman's ρ; nil when fewer than MinPuzzles puzzles have the measure, or Flat
 	N     int      // puzzles behind Rho (those with the measure)
+	// Flat: enough puzzles, but the measure (or the players' time) is the
+	// same for all of them, so no order to compare.
+	Flat  bool
 	Chart Scatter
+}
+
+// RhoLabel writes m's ρ for people: "0.82", "not enough puzzles", or
+// "none: all alike" for a flat measure.
+func (m MeasureFit) RhoLabel() string {
+	if m.Flat {
+		return "none: all alike"
+	}
+	return RhoText(m.Rho)
 }
 
 // TechniqueTime is the typical time of the rated puzzles whose hardest
@@ -47,12 +59,10 @@ func RhoText(rho *float64) string {
 	return strconv.FormatFloat(*rho, 'f', 2, 64)
 }
 
-// RhoWords says what a ρ means, in words.
-func RhoWords(rho float64) string {
-	a := rho
-	if a < 0 {
-		a = -a
-	}
+// RhoStrength says in a word or two how strong a ρ is: "strong",
+// "moderate, reversed", "next to none".
+func RhoStrength(rho float64) string {
+	a := math.Abs(rho)
 	var s string
 	switch {
 	case a >= 0.8:
@@ -64,10 +74,22 @@ func RhoWords(rho float64) string {
 	case a >= 0.2:
 		s = "weak"
 	default:
-		return "next to no relation"
+		return "next to none"
 	}
 	if rho < 0 {
-		return s + ", reversed: the higher the measure, the faster the players"
+		s += ", reversed"
+	}
+	return s
+}
+
+// RhoWords says what a ρ means, in a sentence.
+func RhoWords(rho float64) string {
+	s := RhoStrength(rho)
+	switch {
+	case math.Abs(rho) < 0.2:
+		return s + ": the measure says next to nothing about the players' time"
+	case rho < 0:
+		return s + ": the higher the measure, the faster the players"
 	}
 	return s + ": the higher the measure, the longer the players take"
 }

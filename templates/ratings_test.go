@@ -138,7 +138,8 @@ func TestRhoWords(t *testing.T) {
 		rho  float64
 		want string
 	}{
-		{0.91, "strong: the higher"}, {0.65, "good:"}, {-0.5, "moderate, reversed"}, {0.1, "next to no relation"},
+		{0.91, "strong: the higher the measure, the longer"}, {0.65, "good:"},
+		{-0.5, "moderate, reversed: the higher the measure, the faster"}, {0.1, "next to none: the measure says next to nothing"},
 	} {
 		if got := RhoWords(tc.rho); !strings.HasPrefix(got, tc.want) {
 			t.Errorf("RhoWords(%v) = %q, want it to start %q", tc.rho, got, tc.want)
@@ -146,5 +147,19 @@ func TestRhoWords(t *testing.T) {
 	}
 	if got := ShortTime(4800); got != "1 h 20 min" {
 		t.Errorf("ShortTime(4800) = %q", got)
+	}
+}
+
+// TestScatterExtends: a time axis whose data lie between two marks is
+// drawn out to them, so both ends are marked.
+func TestScatterExtends(t *testing.T) {
+	c := Scatter{X: Axis{Label: "Clues"}, Y: timeAxis(),
+		Points: []Point{{X: 22, Y: 70}, {X: 30, Y: 110}}}
+	var got []string
+	for _, tk := range c.Layout().YTicks {
+		got = append(got, tk.Label)
+	}
+	if diff := cmp.Diff([]string{"1 min", "2 min"}, got); diff != "" {
+		t.Errorf("y ticks (-want +got):\n%s", diff)
 	}
 }

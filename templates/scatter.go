@@ -47,7 +47,7 @@ const MaxScatterPoints = 1500
 const (
 	scatterW      = 640
 	scatterH      = 300
-	scatterLeft   = 64
+	scatterLeft   = 88 // room for "20 min" in the chart's larger type and the y axis label
 	scatterRight  = 16
 	scatterTop    = 14
 	scatterBottom = 52
@@ -88,6 +88,41 @@ func (a Axis) span(vs []float64) (lo, hi float64) {
 	}
 	pad := (hi - lo) * 0.05
 	return lo - pad, hi + pad
+}
+
+// extend widens a log axis's range [lo, hi] (drawing space) with fewer
+// than two marks inside out to the nearest marks around it: a range of 70
+// to 110 seconds is drawn from 1 to 2 minutes, not left unmarked between
+// them. A mark more than the range's own width away is not reached for.
+func (a Axis) extend(lo, hi float64) (float64, float64) {
+	if !a.Log {
+		return lo, hi
+	}
+	cands := a.Ticks
+	if cands == nil {
+		cands = roundTicks(a, lo, hi)
+	}
+	if countIn(a, cands, lo, hi) >= 2 {
+		return lo, hi
+	}
+	w := hi - lo
+	below, above := math.Inf(-1), math.Inf(1)
+	for _, v := range cands {
+		s := a.scale(v)
+		if s <= lo {
+			below = math.Max(below, s)
+		}
+		if s >= hi {
+			above = math.Min(above, s)
+		}
+	}
+	if lo-below <= w {
+		lo = below
+	}
+	if above-hi <= w {
+		hi = above
+	}
+	return lo, hi
 }
 
 // ticks returns the values the axis is marked at, inside [lo, hi] of
@@ -195,8 +230,8 @@ func (c Scatter) Layout() ScatterLayout {
 	for i, p := range c.Points {
 		xs[i], ys[i] = p.X, p.Y
 	}
-	xlo, xhi := c.X.span(xs)
-	ylo, yhi := c.Y.span(ys)
+	xlo, xhi := c.X.extend(c.X.span(xs))
+	ylo, yhi := c.Y.extend(c.Y.span(ys))
 	px := func(v float64) float64 {
 		return scatterLeft + scatterPlotW*(c.X.scale(v)-xlo)/(xhi-xlo)
 	}
@@ -230,6 +265,10 @@ func (l ScatterLayout) thinned() string {
 // TimeTicks are the marks of a time axis in seconds: round times from 10
 // seconds to a day.
 var TimeTicks = []float64{10, 30, 60, 120, 300, 600, 1200, 1800, 3600, 7200, 18000, 36000, 86400}
+
+// ShortNS writes a round search time in nanoseconds for an axis: "5µs",
+// "20ms".
+func ShortNS(ns float64) string { return shortDuration(int64(math.Round(ns))) }
 
 // ShortTime writes a duration in seconds the short way an axis or a table
 // cell wants: "45 s", "14 min", "1 h 20 min".

@@ -39,6 +39,9 @@ type SubmitForm struct {
 	Error     string      // why the input was rejected; "" when it was not
 	ErrorPos  int         // 1-based character position in Input of a bad character; 0 for none
 	Conflicts []int       // cells (0-80) to highlight: two givens that clash
+	// Closed says why this visitor cannot submit (serve
+	// --anonymous-writes=false without an account); "" when they can.
+	Closed string
 }
 
 // conflict reports whether cell i is one of f.Conflicts.
@@ -103,6 +106,12 @@ type PuzzleView struct {
 	// Daily is the date (YYYY-MM-DD) this puzzle is the puzzle of the day
 	// of, when the visitor came by /daily; "" otherwise.
 	Daily string
+	// Hidden is set for a hidden puzzle, which only moderators see: the
+	// banner that says so, with the restore form.
+	Hidden *HiddenBanner
+	// Flag is the "Report this puzzle" form; nil where the archive keeps
+	// no flags.
+	Flag *FlagForm
 }
 
 // title is the page's title: the puzzle's number, after the day it is the

@@ -5,8 +5,21 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sudoku-archive/sudoku/internal/bulk"
+	"github.com/sudoku-archive/sudoku/internal/store"
+	"github.com/sudoku-archive/sudoku/internal/web"
+)
+
+// The archive serve and import use moderates: without these the
+// moderation routes would not be served and imports would not reject
+// hidden puzzles' lines.
+var (
+	_ web.Moderation = (*store.DB)(nil)
+	_ bulk.Moderated = (*store.DB)(nil)
 )
 
 // Two ways of writing Norvig's first easy puzzle (playEasy): its first
@@ -122,26 +135,12 @@ func testModerationAPI(t *testing.T, db string) {
 	admin.want(http.MethodDelete, p(other.ID, ""), "", http.StatusNotFound)
 	mod.want(http.MethodGet, p(other.ID, ""), "", http.StatusNotFound)
 
-	checkAuditAPI(t, mod)
-	if err := srv.stop(); err != nil {
-		t.Fatal(err)
-	}
-	out, _, err := runCmd(t, "", "audit", "--db", db)
-	for _, want := range []string{"delete", "puzzle " + fmt.Sprint(other.ID), "dismiss", "restore", "hide", "a copy of a book's puzzle",
-		"role", "player mia", "player -> moderator", "token", "user_add", "command line"} {
-		if err != nil || !strings.Contains(out, want) {
-			t.Errorf("sudoku audit lacks %q: %v\n%s", want, err, out)
-		}
-	}
-	if _, _, err := runCmd(t, "", "audit", "--db", db, "--limit", "0"); exitCode(err) != 2 {
-		t.Errorf("audit --limit 0: %v, want exit 2", err)
-	}
+	checkAudit(t, mod, srv, db, other.ID)
 }
 
-// checkAuditAPI reads the audit trail as the moderator mod, after
-// testModerationAPI's acts: the newest entry first (the admin's delete
-// through the API), paged by cursor; a limit of 0 is refused.
-func checkAuditAPI(t *testing.T, mod caller) {
+// checkAudit reads the audit trail of the walk above through the API,
+// paged, and through `sudoku audit` once the server is stopped.
+func checkAudit(t *testing.T, mod caller, srv *server, db string, deleted int64) {
 	t.Helper()
 	var trail struct {
 		Entries []struct {
@@ -156,10 +155,23 @@ func checkAuditAPI(t *testing.T, mod caller) {
 	body := mod.want(http.MethodGet, "/api/audit?limit=3", "", http.StatusOK)
 	if err := json.Unmarshal([]byte(body), &trail); err != nil || len(trail.Entries) != 3 || trail.NextCursor == nil ||
 		trail.Entries[0].Action != "delete" || trail.Entries[0].Actor.Name != "boss" || trail.Entries[0].Actor.Via != "api" {
-		t.Errorf("audit page: %s (%v)", body, err)
+		t.Fatalf("audit page: %s (%v)", body, err)
 	}
 	mod.want(http.MethodGet, "/api/audit?cursor="+url.QueryEscape(*trail.NextCursor), "", http.StatusOK, `"action":"hide"`)
 	mod.want(http.MethodGet, "/api/audit?limit=0", "", http.StatusBadRequest, "limit")
+	if err := srv.stop(); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runCmd(t, "", "audit", "--db", db)
+	for _, want := range []string{"delete", "puzzle " + fmt.Sprint(deleted), "dismiss", "restore", "hide", "a copy of a book's puzzle",
+		"role", "player mia", "player -> moderator", "token", "user_add", "command line"} {
+		if err != nil || !strings.Contains(out, want) {
+			t.Errorf("sudoku audit lacks %q: %v\n%s", want, err, out)
+		}
+	}
+	if _, _, err := runCmd(t, "", "audit", "--db", db, "--limit", "0"); exitCode(err) != 2 {
+		t.Errorf("audit --limit 0: %v, want exit 2", err)
+	}
 }
 
 // checkHidden checks that the hidden puzzle pz is in no read of players
@@ -182,6 +194,11 @@ func checkHidden(t *testing.T, anon, player, mod caller, pz puzzleJSON) {
 		}
 	}
 	mod.want(http.MethodGet, path, "", http.StatusOK, `"hidden":true`, `"reason":"a copy of a book's puzzle"`)
+	// Its share links, written any way (digits 1 and 2 swapped: not archived).
+	relabelled := strings.NewReplacer("1", "2", "2", "1").Replace(playEasy)
+	for _, g := range []string{playEasy, relabelled} {
+		player.want(http.MethodGet, "/p/"+g, "", http.StatusNotFound)
+	}
 	player.want(http.MethodPost, "/api/attempts", fmt.Sprintf(`{"puzzle_id": %d}`, pz.ID), http.StatusNotFound)
 	for _, g := range []string{playEasy, playEasySwapped[:0] + strings.ReplaceAll(playEasy, ".", "0")} {
 		anon.want(http.MethodPost, "/api/puzzles", fmt.Sprintf(`{"puzzle": %q}`, g), http.StatusConflict, "a copy of a book's puzzle")
@@ -190,4 +207,60 @@ func checkHidden(t *testing.T, anon, player, mod caller, pz puzzleJSON) {
 	if s, b, _ := anon.c.form("/", "/puzzles", form); s != http.StatusConflict || !strings.Contains(b, "a copy of a book&#39;s puzzle") {
 		t.Errorf("the submit form with hidden givens: %d %.300s", s, b)
 	}
+}
+
+// TestClosedWrites runs serve --anonymous-writes=false: submitting (API
+// and form), importing (batch and upload) and generating need an account
+// or a token, 401 with the reason otherwise (the form pages say so
+// before); playing stays open.
+func TestClosedWrites(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "sudoku.db")
+	adminTok, _ := staff(t, db)
+	srv := startServe(t, db, "--rate-limit", "0", "--daily=false", "--anonymous-writes=false")
+	anon := caller{c: newClient(t, srv.url)}
+	admin := caller{newClient(t, srv.url), adminTok}
+	body := fmt.Sprintf(`{"puzzle": %q}`, playEasy)
+	anon.want(http.MethodPost, "/api/puzzles", body, http.StatusUnauthorized, "accounts only")
+	var pz puzzleJSON
+	admin.c.json(http.MethodPost, "/api/puzzles", body, http.StatusUnauthorized, nil) // the cookie-less client without its token
+	status, b := admin.call(http.MethodPost, "/api/puzzles", body)
+	if status != http.StatusCreated || json.Unmarshal([]byte(b), &pz) != nil {
+		t.Fatalf("submit with a token: %d %s", status, b)
+	}
+	// Playing stays open: the anonymous visitor becomes a player, and a
+	// player without an account still cannot submit.
+	anon.want(http.MethodPost, "/api/attempts", fmt.Sprintf(`{"puzzle_id": %d}`, pz.ID), http.StatusCreated)
+	anon.want(http.MethodGet, fmt.Sprintf("/api/puzzles/%d", pz.ID), "", http.StatusOK)
+	anon.want(http.MethodPost, "/api/puzzles", body, http.StatusUnauthorized, "accounts only")
+	for _, c := range []struct{ path, ct, body string }{
+		{"/api/puzzles/batch", "text/plain", playEasySwapped + "\n"},
+		{"/api/generate", "application/json", `{"band": "easy"}`},
+	} {
+		if s, b, _ := anon.c.do(http.MethodPost, c.path, c.body, "Content-Type", c.ct); s != http.StatusUnauthorized || !strings.Contains(b, "accounts only") {
+			t.Errorf("POST %s anonymously: %d %s", c.path, s, b)
+		}
+	}
+	for _, page := range []string{"/", "/generate"} {
+		if s, b, _ := anon.c.do(http.MethodGet, page, ""); s != http.StatusOK || !strings.Contains(b, `data-testid="closed-writes"`) {
+			t.Errorf("GET %s does not say writes need an account: %d", page, s)
+		}
+	}
+	if s, b, _ := anon.c.form("/", "/puzzles", url.Values{"puzzle": {playEasySwapped}}); s != http.StatusUnauthorized || !strings.Contains(b, "accounts only") {
+		t.Errorf("the submit form anonymously: %d %.300s", s, b)
+	}
+	// A signed-up account writes with its session; its pages say nothing.
+	user := caller{c: newClient(t, srv.url)}
+	if s, _, _ := user.c.form("/signup", "/signup", url.Values{"name": {"writer"}, "password": {"long enough password"}}); s != http.StatusSeeOther {
+		t.Fatalf("sign up: %d", s)
+	}
+	if _, b, _ := user.c.do(http.MethodGet, "/", ""); strings.Contains(b, `data-testid="closed-writes"`) {
+		t.Error("the home page tells an account that writes need an account")
+	}
+	user.want(http.MethodPost, "/api/puzzles", fmt.Sprintf(`{"puzzle": %q}`, playEasySwapped), http.StatusCreated)
+	// Open writes (the default) keep today's behaviour.
+	if err := srv.stop(); err != nil {
+		t.Fatal(err)
+	}
+	open := startServe(t, db, "--rate-limit", "0", "--daily=false")
+	caller{c: newClient(t, open.url)}.want(http.MethodPost, "/api/puzzles", body, http.StatusOK, `"duplicate":true`)
 }

@@ -3,14 +3,18 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/sudoku-archive/sudoku/internal/puzzletest"
 )
 
 // TestNextBrowser solves a puzzle on its page in Chromium, against a real
@@ -51,7 +55,7 @@ func solveOnPage(t *testing.T, ctx context.Context, base string, p apiPuzzle) {
 	if chromeJS[string](t, ctx, `location.href`) != url {
 		chromeStep(t, ctx, "open the puzzle", chromedp.Navigate(url), chromedp.WaitVisible(tidSel("play-board")))
 	}
-	waitPlay(t, ctx, "the board is ready", func(c []playCell) bool { return len(c) == 81 && c[0].Class != "" })
+	chromeStep(t, ctx, "the board is playable", chromedp.WaitReady(chromedp.CSS("[data-play-section].play-ready")))
 	for i := range 81 {
 		if p.Puzzle[i] == '.' {
 			chromeStep(t, ctx, fmt.Sprintf("cell %d", i), chromedp.Focus(cellSel(i)), keys(p.Solution[i:i+1]))
@@ -86,5 +90,71 @@ func landedOn(t *testing.T, ctx context.Context, base string, ps map[int64]apiPu
 			t.Fatalf("Next puzzle stayed on %s (status %q)", chromeJS[string](t, ctx, `location.href`), playStatus(t, ctx))
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// chartContrastJS gives, for the first scatter chart of the page, the
+// contrast ratio (WCAG) against the chart's background of a dot's outline
+// and of its axis labels.
+const chartContrastJS = `(() => {
+	const rgb = (s) => (s.match(/[\d.]+/g) || [0, 0, 0]).slice(0, 3).map(Number);
+	const lin = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+	const lum = (s) => { const [r, g, b] = rgb(s); return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b); };
+	const ratio = (x, y) => (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+	const fig = document.querySelector("figure.scatter");
+	const bg = lum(getComputedStyle(fig).backgroundColor);
+	return [ratio(lum(getComputedStyle(fig.querySelector("circle.dot")).stroke), bg),
+		ratio(lum(getComputedStyle(fig.querySelector(".axis-label")).fill), bg)];
+})()`
+
+// TestRatingsBrowser plays eleven puzzles three times each through the
+// API, then opens /ratings on a desktop and a phone, light and dark: it
+// draws a chart per measure with a dot per puzzle, nothing scrolls
+// sideways, and the dots and labels stand out from the chart (3:1).
+func TestRatingsBrowser(t *testing.T) {
+	ctx := newBrowser(t)
+	base := startBrowserServer(t, filepath.Join(t.TempDir(), "sudoku.db"), "--rate-limit", "0")
+	shots := screenshotDir(t)
+	var ps []apiPuzzle
+	for _, c := range []struct {
+		name string
+		n    int
+	}{{puzzletest.Kaggle, 6}, {puzzletest.SeventeenClue, 5}} {
+		for _, l := range puzzletest.Lines(t, c.name, c.n) {
+			ps = append(ps, submitAPI(t, base, l[:81]))
+		}
+	}
+	waitGraded(t, base, 30*time.Second)
+	for range 3 {
+		c := newClient(t, base)
+		for _, p := range ps {
+			var a attemptJSON
+			c.json(http.MethodPost, "/api/attempts", fmt.Sprintf(`{"puzzle_id": %d}`, p.ID), http.StatusCreated, &a)
+			c.json(http.MethodPost, fmt.Sprintf("/api/attempts/%d", a.ID), solvedBody(p.Solution, 300), http.StatusOK, nil)
+		}
+	}
+	defer chromeStep(t, ctx, "back to a light desktop", chromedp.EmulateReset(), chromedp.EmulateViewport(1280, 900), colorScheme("light"))
+	for _, v := range layoutViews {
+		for _, scheme := range []string{"light", "dark"} {
+			where := fmt.Sprintf("/ratings on a %s, %s", v.name, scheme)
+			opts := []chromedp.EmulateViewportOption{}
+			if v.phone {
+				opts = append(opts, chromedp.EmulateMobile)
+			}
+			chromeStep(t, ctx, "open "+where, chromedp.EmulateReset(), chromedp.EmulateViewport(v.width, v.height, opts...), colorScheme(scheme),
+				chromedp.Navigate(base+"/ratings"), chromedp.WaitVisible(tidSel("chart-grade")), chromedp.Sleep(250*time.Millisecond))
+			if n := chromeJS[int](t, ctx, `document.querySelectorAll('[data-testid="chart-clues-dots"] circle').length`); n != len(ps) {
+				t.Errorf("%s: %d dots in the clues chart, want %d", where, n, len(ps))
+			}
+			if w := chromeJS[int](t, ctx, `document.documentElement.scrollWidth`); w > int(v.width) {
+				t.Errorf("%s: the page is %d px wide and scrolls sideways: %s", where, w, strings.Join(chromeJS[[]string](t, ctx, widerJS), "; "))
+			}
+			for i, r := range chromeJS[[]float64](t, ctx, chartContrastJS) {
+				if r < 3 {
+					t.Errorf("%s: the chart's %s has a contrast of %.2f:1, want 3:1 or more", where, []string{"dots", "labels"}[i], r)
+				}
+			}
+			screenshot(t, ctx, shots, fmt.Sprintf("layout-ratings-%s-%s", v.name, scheme))
+		}
 	}
 }

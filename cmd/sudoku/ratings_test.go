@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -96,4 +98,52 @@ func exportedPuzzle(t *testing.T, db string, id int64) map[string]any {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// TestRatingsServe plays one puzzle as several players through the real
+// server: the counted finishes show on the puzzle object (plays,
+// solve_rate, median_seconds, player_seconds), a practice finish does not
+// count, and sort=player_time lists the played puzzle before the others
+// in both orders.
+func TestRatingsServe(t *testing.T) { eachDatabase(t, testRatingsServe) }
+
+func testRatingsServe(t *testing.T, db string) {
+	srv := startServe(t, db, "--rate-limit", "0")
+	owner := newClient(t, srv.url)
+	var pz, other puzzleJSON
+	owner.json(http.MethodPost, "/api/puzzles", fmt.Sprintf(`{"puzzle": %q}`, playEasy), http.StatusCreated, &pz)
+	owner.json(http.MethodPost, "/api/puzzles", fmt.Sprintf(`{"puzzle": %q}`, easy), http.StatusCreated, &other)
+	finish := func(body string) {
+		c := newClient(t, srv.url)
+		var a attemptJSON
+		c.json(http.MethodPost, "/api/attempts", fmt.Sprintf(`{"puzzle_id": %d}`, pz.ID), http.StatusCreated, &a)
+		c.json(http.MethodPost, fmt.Sprintf("/api/attempts/%d", a.ID), body, http.StatusOK, &a)
+	}
+	for range 3 {
+		finish(solvedBody(playSolution, 30))
+	}
+	finish(`{"outcome": "gave_up", "practice": true}`)
+	var got struct {
+		Plays         int64    `json:"plays"`
+		SolveRate     *float64 `json:"solve_rate"`
+		MedianSeconds *int64   `json:"median_seconds"`
+		PlayerSeconds *int64   `json:"player_seconds"`
+	}
+	owner.json(http.MethodGet, fmt.Sprintf("/api/puzzles/%d", pz.ID), "", http.StatusOK, &got)
+	if got.Plays != 3 || got.SolveRate == nil || *got.SolveRate != 1 || got.MedianSeconds == nil || got.PlayerSeconds == nil {
+		t.Errorf("the played puzzle: %+v; want 3 plays, solve_rate 1, a median and player_seconds", got)
+	}
+	owner.json(http.MethodGet, fmt.Sprintf("/api/puzzles/%d", other.ID), "", http.StatusOK, &got)
+	if got.Plays != 0 || got.SolveRate != nil || got.MedianSeconds != nil || got.PlayerSeconds != nil {
+		t.Errorf("the unplayed puzzle: %+v; want 0 plays and nulls", got)
+	}
+	for _, order := range []string{"asc", "desc"} {
+		var page struct {
+			Puzzles []puzzleJSON `json:"puzzles"`
+		}
+		owner.json(http.MethodGet, "/api/puzzles?sort=player_time&order="+order, "", http.StatusOK, &page)
+		if len(page.Puzzles) != 2 || page.Puzzles[0].ID != pz.ID {
+			t.Errorf("sort=player_time&order=%s: %+v; want the played puzzle first", order, page.Puzzles)
+		}
+	}
 }

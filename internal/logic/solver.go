@@ -68,6 +68,7 @@ type solver struct {
 	// strongAt: the cells of each digit s.strong was made for (strongOK).
 	strongAt [10]cellSet
 	strongOK uint16
+	strongs  [10]strongDigit // each digit's strong links (strong.go)
 
 	// memos: for each simple rung, the candidates of the last board it
 	// found nothing on (ok), so that the next run searches only what the
@@ -83,7 +84,7 @@ type solver struct {
 // nMemo is the number of rungs that keep memos: those before the chains,
 // which only read the candidates and find nothing new unless a cell their
 // pattern rests on lost a candidate.
-const nMemo = 24
+const nMemo = 27
 
 type memo struct {
 	ok   bool

@@ -31,6 +31,9 @@ const (
 	Skyscraper              = "Skyscraper"
 	TwoStringKite           = "2-String Kite"
 	TurbotFish              = "Turbot Fish"
+	GroupedTurbot           = "Grouped Turbot Fish"
+	ThreeStrongLinks        = "3 Strong Links"
+	FourStrongLinks         = "4 Strong Links"
 	XYWing                  = "XY-Wing"
 	XYZWing                 = "XYZ-Wing"
 	UniqueRectangle1        = "Unique Rectangle Type 1"
@@ -46,6 +49,7 @@ const (
 	BUG3                    = "BUG Type 3"
 	BUG4                    = "BUG Type 4"
 	VWXYZWing               = "VWXYZ-Wing"
+	UVWXYZWing              = "UVWXYZ-Wing"
 	AlignedPairExclusion    = "Aligned Pair Exclusion"
 	XCycle                  = "Bidirectional X-Cycle"
 	YCycle                  = "Bidirectional Y-Cycle"
@@ -93,17 +97,17 @@ var ladder = []rung{
 		{name: HiddenSingle, grade: 1.2, top: 1.5, note: "the lower grade in a box, the higher in a row or column", render: renderHiddenSingle},
 	}},
 	{find: func(s *solver) (Step, bool) { return s.locking(true) }, file: "intersections.go", techniques: []technique{
-		{name: DirectPointing, grade: 1.7, note: "pointing that leaves a hidden single, placed", render: renderLocking},
-		{name: DirectClaiming, grade: 1.9, note: "claiming that leaves a hidden single, placed", render: renderLocking},
+		{name: DirectPointing, grade: 1.7, note: "pointing that leaves a hidden single: only the single is placed", render: renderLocking},
+		{name: DirectClaiming, grade: 1.9, note: "claiming that leaves a hidden single: only the single is placed", render: renderLocking},
 	}},
 	{find: func(s *solver) (Step, bool) { return s.hiddenSet(2, true) }, file: "subsets.go", techniques: []technique{
-		{name: DirectHiddenPair, grade: 2.0, note: "leaves a hidden single, placed", render: renderHiddenSet},
+		{name: DirectHiddenPair, grade: 2.0, note: "leaves a hidden single: only the single is placed", render: renderHiddenSet},
 	}},
 	{find: (*solver).nakedSingle, file: "singles.go", techniques: []technique{
 		{name: NakedSingle, grade: 2.3, render: renderNakedSingle},
 	}},
 	{find: func(s *solver) (Step, bool) { return s.hiddenSet(3, true) }, file: "subsets.go", techniques: []technique{
-		{name: DirectHiddenTriple, grade: 2.5, note: "leaves a hidden single, placed", render: renderHiddenSet},
+		{name: DirectHiddenTriple, grade: 2.5, note: "leaves a hidden single: only the single is placed", render: renderHiddenSet},
 	}},
 	{find: func(s *solver) (Step, bool) { return s.locking(false) }, file: "intersections.go", techniques: []technique{
 		{name: Pointing, grade: 2.6, render: renderLocking},
@@ -127,10 +131,11 @@ var ladder = []rung{
 	{find: func(s *solver) (Step, bool) { return s.hiddenSet(3, false) }, file: "subsets.go", techniques: []technique{
 		{name: HiddenTriple, grade: 4.0, render: renderHiddenSet},
 	}},
-	{find: (*solver).turbot, file: "strong.go", techniques: []technique{
-		{name: Skyscraper, grade: 4.0, note: "two strong links, both rows or both columns", render: renderTurbot},
-		{name: TwoStringKite, grade: 4.1, note: "two strong links, a row and a column", render: renderTurbot},
-		{name: TurbotFish, grade: 4.1, note: "two strong links, one in a box", render: renderTurbot},
+	{find: func(s *solver) (Step, bool) { return s.strongLinks(2) }, file: "strong.go", techniques: []technique{
+		{name: Skyscraper, grade: 4.0, note: "two strong links, both rows or both columns", render: renderLinks},
+		{name: TwoStringKite, grade: 4.1, note: "two strong links, a row and a column", render: renderLinks},
+		{name: TurbotFish, grade: 4.1, note: "two strong links, one in a box", render: renderLinks},
+		{name: GroupedTurbot, grade: 4.3, note: "two strong links, one grouped (an empty rectangle, a line in two boxes)", render: renderLinks},
 	}},
 	{find: func(s *solver) (Step, bool) { return s.xyWing(false) }, file: "wings.go", techniques: []technique{
 		{name: XYWing, grade: 4.2, render: renderWing},
@@ -155,20 +160,29 @@ var ladder = []rung{
 	{find: func(s *solver) (Step, bool) { return s.hiddenSet(4, false) }, file: "subsets.go", techniques: []technique{
 		{name: HiddenQuad, grade: 5.4, render: renderHiddenSet},
 	}},
+	{find: func(s *solver) (Step, bool) { return s.strongLinks(3) }, file: "strong.go", techniques: []technique{
+		{name: ThreeStrongLinks, grade: 5.4, top: 5.7, note: "Sukaku Explainer's rating, by the links' kinds (strong.go)", render: renderLinks},
+	}},
 	{find: func(s *solver) (Step, bool) { return s.alsWing(3) }, file: "wings.go", techniques: []technique{
 		{name: WXYZWing, grade: 5.5, top: 5.6, note: "Sukaku Explainer's rating, by the largest set cell", render: renderWing},
 	}},
 	{find: (*solver).bug, file: "uniqueness.go", techniques: []technique{
 		{name: BUG1, grade: 5.6, render: renderBUG1},
 		{name: BUG2, grade: 5.7, render: renderBUG2},
-		{name: BUG3, grade: 5.7, top: 5.9, note: "0.1 more for each cell of the naked set past the first", render: renderBUG3},
+		{name: BUG3, grade: 5.8, top: 6.2, note: "5.7 and 0.1 for each digit of the naked set past the first, as Sukaku Explainer's Bug3Hint", render: renderBUG3},
 		{name: BUG4, grade: 5.7, render: renderBUG4},
+	}},
+	{find: func(s *solver) (Step, bool) { return s.strongLinks(4) }, file: "strong.go", techniques: []technique{
+		{name: FourStrongLinks, grade: 5.8, top: 6.1, note: "Sukaku Explainer's rating, by the links' kinds (strong.go)", render: renderLinks},
 	}},
 	{find: func(s *solver) (Step, bool) { return s.alsWing(4) }, file: "wings.go", techniques: []technique{
 		{name: VWXYZWing, grade: 6.2, top: 6.4, note: "Sukaku Explainer's rating, by the largest set cell", render: renderWing},
 	}},
 	{find: (*solver).ape, file: "exclusion.go", techniques: []technique{
 		{name: AlignedPairExclusion, grade: 6.2, render: renderAPE},
+	}},
+	{find: func(s *solver) (Step, bool) { return s.alsWing(5) }, file: "wings.go", techniques: []technique{
+		{name: UVWXYZWing, grade: 6.6, note: "Sukaku Explainer's rating", render: renderWing},
 	}},
 	{find: (*solver).unaryChains, file: "chains_unary.go", techniques: []technique{
 		{name: XCycle, grade: 6.5, chain: true, render: renderChain},

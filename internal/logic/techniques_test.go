@@ -29,12 +29,22 @@ type example struct {
 // examples: first the published examples of HoDoKu's technique index
 // (hodoku.sourceforge.net/en/show_example.php?file=NAME, GNU FDL; the
 // positions and deductions are its, the grids retyped), each position's
-// pencil marks as published; then, for the techniques HoDoKu has no example
-// of or whose published position Sudoku Explainer's ladder solves another
-// way first (a chain rung takes the cheapest chain anywhere on the grid:
-// HoDoKu's W-Wing example gives a Bidirectional Cycle), the first puzzle of
-// the published collections in testdata/puzzles whose path takes the
-// technique, with that step pinned.
+// pencil marks as published and its eliminations those of the page's load
+// line, found by the technique's rung alone. Then the techniques without
+// such a row, each with the reason above it: Sukaku Explainer's own
+// techniques (direct pointing, claiming and hidden sets, the WXYZ- and
+// VWXYZ-Wings, its strong-link rungs and chain types) have no HoDoKu or
+// SudokuWiki counterpart that grades or picks the same way; for the others
+// no example page could be read here, or Explainer's ladder takes a cheaper
+// step first on the published position (a chain rung takes the cheapest
+// chain anywhere on the grid: HoDoKu's W-Wing example gives a Bidirectional
+// Cycle). Those rows take the first puzzle of the Sudoku Exchange bank
+// (testdata/puzzles, public domain) whose path takes the technique and pin
+// that step, saying when Explainer (serate, the held-out set's build) takes
+// the very same step; a single-digit chain that no collection's path
+// reaches any more (the strong-link rungs now come first) runs its rung
+// alone on the board its bank puzzle had before that step under grade
+// version 2.
 var examples = []example{
 	{technique: Pointing, source: "HoDoKu lc101", skip: 1, want: "r3c7<>5", pm: `
 | 9    8     4 | 12   127  36 | 135  67   57    |
@@ -176,78 +186,156 @@ var examples = []example{
 | 2     7     6    | 348  34   5   | 1     9     38      |
 | 138   148   134  | 7    136  9   | 2368  3568  23568   |
 | 138   9     5    | 238  136  12  | 4     7     368     |`},
+	// Explainer's own technique (a pointing that leaves a hidden single; HoDoKu has none).
 	{technique: DirectPointing, source: "Sudoku Exchange bank line 1", givens: ".83.2..9....8..1...293....8....987...7.....6...674....3....698...2..5....1..3.54.",
 		want: "r2c8=2"},
+	// Explainer's own technique (a hidden pair that leaves a hidden single).
 	{technique: DirectHiddenPair, source: "Sudoku Exchange bank line 1", givens: ".83.2..9....8..1...293....8....987...7.....6...674....3....698...2..5....1..3.54.",
 		want: "r8c7=3"},
+	// HoDoKu's claiming pages (lc2xx) could not be read here.
 	{technique: Claiming, source: "Sudoku Exchange bank line 1", givens: ".83.2..9....8..1...293....8....987...7.....6...674....3....698...2..5....1..3.54.",
 		want: "r1c1<>4 r3c1<>4"},
+	// Explainer's chain type: its rung takes the cheapest chain anywhere, so a published position gives another chain.
 	{technique: ForcingChain, source: "Sudoku Exchange bank line 1", givens: ".83.2..9....8..1...293....8....987...7.....6...674....3....698...2..5....1..3.54.",
 		want: "r2c1<>6"},
+	// HoDoKu's XYZ-Wing page (xyz01) could not be read here.
 	{technique: XYZWing, source: "Sudoku Exchange bank line 1", givens: ".83.2..9....8..1...293....8....987...7.....6...674....3....698...2..5....1..3.54.",
 		want: "r4c2<>4"},
+	// Explainer's own rating of the wing; HoDoKu files it under ALS.
 	{technique: WXYZWing, source: "Sudoku Exchange bank line 1", givens: ".83.2..9....8..1...293....8....987...7.....6...674....3....698...2..5....1..3.54.",
 		want: "r8c2<>9"},
+	// Explainer's chain type (see Forcing Chain).
 	{technique: YCycle, source: "Sudoku Exchange bank line 2", givens: "59......7.4..1..83..8.349....14.2....69...82....1.93....467.2..98..4..3.7......16",
 		want: "r6c3<>2 r9c2<>5"},
+	// HoDoKu's BUG+1 page could not be read here.
 	{technique: BUG1, source: "Sudoku Exchange bank line 2", givens: "59......7.4..1..83..8.349....14.2....69...82....1.93....467.2..98..4..3.7......16",
 		want: "r4c8=6"},
+	// HoDoKu's naked pair pages (n2xx) could not be read here.
 	{technique: NakedPair, source: "Sudoku Exchange bank line 3", givens: "85.....31....7.......8.9.....3...6..97.3.1.52....2....1..4.7..62.5...3.7....8....",
 		want: "r7c5<>9 r9c4<>9"},
+	// HoDoKu's turbot fish page could not be read here; Explainer's 2 Strong links with a box link.
 	{technique: TurbotFish, source: "Sudoku Exchange bank line 3 (Sukaku Explainer takes the same step: 2 Strong links 001, 4.1)", givens: "85.....31....7.......8.9.....3...6..97.3.1.52....2....1..4.7..62.5...3.7....8....",
 		want: "r2c2<>3"},
-	{technique: SimpleColouring, source: "Sudoku Exchange bank line 4", givens: "52..1...7.8..4..32..75..1........7..41..6..59..2........9..62..36..7..8.2...5..43",
-		want: "r4c6<>4"},
+	// HoDoKu's simple colors pages could not be read here.
+	{technique: SimpleColouring, source: "Sudoku Exchange bank line 3, its board before step 14 of grade version 2's path", want: "r2c2<>3", pm: `
+8 5 79 26 46 24 79 3 1
+346 13469 12469 15 7 35 24589 24689 4589
+3467 1346 12467 8 135 9 2457 2467 45
+45 2 3 7 59 458 6 1 489
+9 7 468 3 46 1 48 5 2
+456 1468 1468 569 2 458 4789 4789 3
+1 389 89 4 35 7 2589 289 6
+2 48 5 19 19 6 3 48 7
+3467 3469 4679 25 8 235 1 49 459`},
+	// Explainer's chain type (see Forcing Chain).
 	{technique: XYCycle, source: "Sudoku Exchange bank line 3", givens: "85.....31....7.......8.9.....3...6..97.3.1.52....2....1..4.7..62.5...3.7....8....",
 		want: "r2c9<>4"},
+	// Explainer's own technique (an ALS wing of six cells at a fixed 6.6).
+	{technique: UVWXYZWing, source: "Sudoku Exchange bank line 859 (Sukaku Explainer takes the same step: UVWXYZ-Wing 1413 on 6, 6.6)", givens: "2.4.3.6.56..1.2..3.3..5..9.....2......2.7.9.....4.1...4..3.9..8..8...3..5...8...4",
+		want: "r6c3<>6"},
+	// Explainer's own rating of the wing; HoDoKu files it under ALS.
 	{technique: VWXYZWing, source: "Sudoku Exchange bank line 3", givens: "85.....31....7.......8.9.....3...6..97.3.1.52....2....1..4.7..62.5...3.7....8....",
 		want: "r2c2<>6"},
-	{technique: NakedTriple, source: "Sudoku Exchange bank line 5", givens: ".7..9..4.14.2.8.379...1...8.8.....9.2.1.4.6.34.......1.1.....2....629...7...8...9",
-		want: "r3c3<>2"},
-	{technique: XChain, source: "Sudoku Exchange bank line 8", givens: "7.....81..4...82.....2.6..3...32.9..2..8.4..7..3.67...8..6.2.....95...8..51.....2",
-		want: "r1c6<>9"},
+	// HoDoKu's naked triple pages (n3xx) could not be read here.
+	{technique: NakedTriple, source: "Sudoku Exchange bank line 6", givens: ".78.4.6..6.....59.5..61............9.194.235.2............38..5.65.....3..3.9.48.",
+		want: "r4c7<>8"},
+	// HoDoKu's X-Chain page could not be read here.
+	{technique: XChain, source: "Sudoku Exchange bank line 7, its board before step 16 of grade version 2's path", want: "r7c1<>5", pm: `
+7 2 1 4 3 8 9 5 6
+589 89 4 6 15 2 7 3 18
+6 3 58 57 9 157 4 128 128
+128 6 278 257 1578 9 128 4 3
+1289 1789 3 27 4 17 6 1289 5
+4 5 289 3 18 6 128 1289 7
+12358 18 258 9 6 35 128 7 4
+2389 4 6 1 27 37 5 28 289
+1259 179 2579 8 25 4 3 6 129`},
+	// HoDoKu's 2-String Kite page could not be read here.
 	{technique: TwoStringKite, source: "Sudoku Exchange bank line 8 (Sukaku Explainer takes the same step: 2-String Kite 012, 4.1)", givens: "7.....81..4...82.....2.6..3...32.9..2..8.4..7..3.67...8..6.2.....95...8..51.....2",
 		want: "r7c5<>3"},
+	// HoDoKu's W-Wing example gives a Bidirectional Cycle on Explainer's ladder (the chain rung takes the cheapest chain).
 	{technique: WWing, source: "Sudoku Exchange bank line 7", givens: ".214.8.....4..273.63..9.........9.43..3...6..45.3.........6..74.461..5.....8.436.",
 		want: "r2c2<>8"},
+	// Explainer's chain type (see Forcing Chain).
 	{technique: CellForcingChain, source: "Sudoku Exchange bank line 8", givens: "7.....81..4...82.....2.6..3...32.9..2..8.4..7..3.67...8..6.2.....95...8..51.....2",
 		want: "r1c4<>9"},
-	{technique: ForcingXChain, source: "Sudoku Exchange bank line 56", givens: ".195...3..7348.5.........7...8..6.5.1.......7.5.9..3...3.........1.9384..4...592.",
-		want: "r2c1=6"},
+	// Explainer's chain type (see Forcing Chain).
+	{technique: ForcingXChain, source: "Sudoku Exchange bank line 11, its board before step 10 of grade version 2's path", want: "r4c2=3", pm: `
+3 47 148 6 248 1248 289 1789 5
+148 2 9 7 5 148 38 6 138
+6 57 158 128 9 3 28 4 1278
+19 13 7 1289 28 6 2389 5 4
+149 45 6 12589 3 1248 7 189 1289
+2 8 1345 159 47 147 6 139 139
+478 6 248 3 1 278 5 789 789
+78 9 38 4 6 5 1 2 378
+5 13 1238 28 278 9 4 378 6`},
+	// Explainer's own technique (a hidden triple that leaves a hidden single).
 	{technique: DirectHiddenTriple, source: "Sudoku Exchange bank line 12", givens: ".5..3..7...7...8..6.42.75.9..........7.5.6.4.5.28.97.3..6...2....5.9.4..72.....96",
 		want: "r6c8=6"},
-	{technique: XCycle, source: "Sudoku Exchange bank line 12", givens: ".5..3..7...7...8..6.42.75.9..........7.5.6.4.5.28.97.3..6...2....5.9.4..72.....96",
-		want: "r7c6<>8 r8c1<>8"},
-	{technique: Nishio, source: "Sudoku Exchange bank line 15", givens: "61........4.6..5..3.7..9..4..38.4..1....5....4..9.36..9..4..2.7..8..5.3........56",
-		want: "r1c6<>8"},
+	// Explainer's chain type (see Forcing Chain).
+	{technique: XCycle, source: "Sudoku Exchange bank line 12, its board before step 17 of grade version 2's path", want: "r7c6<>8 r8c1<>8", pm: `
+1289 5 189 149 3 148 6 7 124
+1239 139 7 149 6 5 8 123 124
+6 138 4 2 18 7 5 13 9
+1489 6 189 37 1247 13 19 258 258
+189 7 3 5 12 6 19 4 28
+5 14 2 8 14 9 7 6 3
+49 49 6 37 178 138 2 158 158
+138 138 5 6 9 2 4 18 7
+7 2 18 14 5 148 3 9 6`},
+	// Explainer's chain type (see Forcing Chain).
+	{technique: Nishio, source: "Sudoku Exchange bank line 89", givens: "25..1..468....5..2...9......4..3.6..6..5.1..4..8.6..1......2...4..3....732..7..65",
+		want: "r5c3<>9"},
+	// Explainer's grouped links (HoDoKu's empty rectangle picks and grades otherwise).
+	{technique: GroupedTurbot, source: "Sudoku Exchange bank line 3 (Sukaku Explainer takes the same step: Grouped 2 Strong links 101, 4.3)", givens: "85.....31....7.......8.9.....3...6..97.3.1.52....2....1..4.7..62.5...3.7....8....",
+		want: "r2c7<>5"},
+	// Explainer's own technique (3 strong-linked fishes).
+	{technique: ThreeStrongLinks, source: "Sudoku Exchange bank line 226 (Sukaku Explainer takes the same step: 3 Strong links 0011, 5.5)", givens: "96..4.28.4.2.8..1.......5......15...8.93.74.5...49......8.......4..5.8.7.51.7..42",
+		want: "r6c8<>3"},
+	// Explainer's own technique (4 strong-linked fishes).
+	{technique: FourStrongLinks, source: "Sudoku Exchange bank line 226 (Sukaku Explainer takes the same step: Grouped 4 Strong links 20102, 6.1)", givens: "96..4.28.4.2.8..1.......5......15...8.93.74.5...49......8.......4..5.8.7.51.7..42",
+		want: "r4c7<>6 r4c9<>6"},
+	// HoDoKu has no BUG type 2 example; Explainer's own BUG types.
 	{technique: BUG2, source: "Sudoku Exchange bank line 18", givens: ".54..1....3.27...42.....71.....6...8.76...43.9...3.....97.....58...59.7....6..28.",
 		want: "r2c6<>8 r3c2<>8 r3c3<>8"},
+	// Explainer's chain type (see Forcing Chain).
 	{technique: RegionForcingChain, source: "Sudoku Exchange bank line 31", givens: "...2.4...3..869..1.........564...123..2...8..7...4...58..1.5..9.5.....8.....2....",
 		want: "r9c9<>4"},
+	// HoDoKu's type 3 pages (u3xx) could not be read here.
 	{technique: UniqueRectangle3, source: "Sudoku Exchange bank line 74", givens: "2...6.9.8..74.....8.1.2354...2....8.6.8.5.1.4.7....6...8631.4.9.....98..1.9.4...3",
 		want: "r8c1<>5"},
+	// HoDoKu's XY-Chain page could not be read here; on Explainer's ladder a named chain is a forcing chain (see Forcing Chain).
 	{technique: XYChain, source: "Sudoku Exchange bank line 75", givens: "3.......7...4..1...542.76....154937....7.8....761329....76.423...3..5...6.......9",
 		want: "r3c1<>9"},
+	// HoDoKu's naked quad page (n401) could not be read here.
 	{technique: NakedQuad, source: "Sudoku Exchange bank line 84", givens: "3.......4..........67...81...52.39...2..6..7.9.......6...4.2...8..6.9..1..9.8.7..",
 		want: "r1c4<>5 r1c6<>5 r2c4<>3 r2c4<>5 r2c6<>4 r2c6<>5"},
+	// HoDoKu's jellyfish page (bf401) could not be read here.
 	{technique: Jellyfish, source: "Sudoku Exchange bank line 205", givens: ".83..5.1.5..1..3......4....2.6.9...7..17.65..7...5.6.4....1......2..9..6.6.2..95.",
 		want: "r3c6<>8 r8c1<>8 r8c8<>8 r9c1<>8"},
+	// Explainer's chain type (see Forcing Chain).
 	{technique: DynamicForcingChain, source: "Sudoku Exchange bank line 861", givens: "2.......863.....299.4...6.7..39.24.....547............3.68712.4.2.....6..4..6..8.",
 		want: "r6c2<>1"},
+	// HoDoKu has no BUG type 4 example; Explainer's own BUG types.
 	{technique: BUG4, source: "Sudoku Exchange bank line 2294", givens: "1.64....5...3.69...2......6.3.9.5.87.........65.2.3.4.3......6...75.4...8....15.3",
 		want: "r5c1<>7 r5c5<>6"},
+	// Explainer's chain type (see Forcing Chain).
 	{technique: DynamicForcingChainPlus, source: "top1465 line 2", givens: "7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5...........",
 		want: "r7c6<>2"},
+	// no published example with Explainer's exclusion rules was found (TestAPE below checks the logic on a built board).
 	{technique: AlignedPairExclusion, source: "17-clue line 29385", givens: "..............1.23..4.5...6......7.4.....3.....1..8.......1...2.3.....8.7...4....",
 		want: "r6c1<>5"},
+	// HoDoKu has no BUG type 3 example; Explainer's own BUG types.
 	{technique: BUG3, source: "Sudoku Exchange bank line 5875", givens: "..68....5.2.3...7.7...52........42...71...98...35........43...6.1...6.9.6....54..",
 		want: "r1c5<>7 r6c5<>9"},
-	// No puzzle of the collections takes a direct claiming (Sudoku Explainer's
-	// order finds the hidden single another way first), and no published
-	// example was found: a position made for it. Only row 1 and row 2 hold
-	// 1s in box 1 (r1c1, r1c2; r2c3), row 1 only there, so 1 goes from r2c3
-	// and row 2's last 1 is r2c7; box 2's 1s lie in row 3 alone, whose other
-	// boxes hold none (a pointing that removes nothing).
+	// Explainer's own technique, and no puzzle of the collections takes it
+	// (Explainer's order finds the hidden single another way first): a
+	// position made for it. Only row 1 and row 2 hold 1s in box 1 (r1c1,
+	// r1c2; r2c3), row 1 only there, so 1 cannot be in r2c3 and row 2's last
+	// 1 is r2c7 (placed; the 1 of r2c3 stays, as in Explainer); box 2's 1s
+	// lie in row 3 alone, whose other boxes hold none (a pointing that
+	// removes nothing).
 	{technique: DirectClaiming, source: "constructed", want: "r2c7=1", pm: `
 123456789 123456789 23456789  23456789  23456789  23456789  23456789  23456789  23456789
 23456789  23456789  123456789 23456789  23456789  23456789  123456789 23456789  23456789

@@ -395,8 +395,9 @@ func (s *solver) bugType4(u int, bugCells []int, extras []uint16, best *Step, fo
 }
 
 // bugType3: the BUG cells of unit u act as one cell holding the extras
-// all, in a naked set with n other bivalue cells of u, graded by n. It
-// replaces *best when it grades lower.
+// all, in a naked set with n other bivalue cells of u (n+1 digits, up to
+// 6 as in Sukaku Explainer), graded by n. It replaces *best when it grades
+// lower.
 func (s *solver) bugType3(u int, bugCells []int, all uint16, best *Step, found *bool) {
 	var open uint16
 	for j, c := range unitCells[u] {
@@ -404,8 +405,8 @@ func (s *solver) bugType3(u int, bugCells []int, all uint16, best *Step, found *
 			open |= 1 << j
 		}
 	}
-	for n := 1; n <= 3; n++ {
-		g := fromTenths(tenths(gradeOf(BUG3)) + n - 1)
+	for n := 1; n <= 5; n++ {
+		g := fromTenths(tenths(gradeOf(BUG3)) + n - 1) // SE's Bug3Hint: 5.7 + 0.1 per digit of the set past the first
 		if *found && g >= best.Grade {
 			break
 		}

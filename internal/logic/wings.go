@@ -91,7 +91,7 @@ func (s *solver) alsWing(n int) (Step, bool) {
 		hot[0] |= sees[c][0]
 		hot[1] |= sees[c][1]
 	})
-	var set [4]int
+	var set [5]int
 	var try func(k int, from cellSet, digits uint16, isHot bool)
 	try = func(k int, from cellSet, digits uint16, isHot bool) {
 		for w := 0; w < 2; w++ {
@@ -144,17 +144,17 @@ func (s *solver) alsWingAt(set []int, digits uint16, best *wingBest, n int) {
 		around[0] |= sees[c][0]
 		around[1] |= sees[c][1]
 	}
-	name := WXYZWing
-	if n == 4 {
-		name = VWXYZWing
-	}
+	name := [6]string{3: WXYZWing, 4: VWXYZWing, 5: UVWXYZWing}[n]
 	// Sukaku Explainer: the top grade less 0.1 for each candidate the
-	// largest set cell is away from three.
+	// largest set cell is away from three; the UVWXYZ-Wing's is fixed.
 	diff := 3 - maxCard
 	if diff < 0 {
 		diff = -diff
 	}
 	grade := fromTenths(tenths(topOf(name)) - diff)
+	if n == 5 {
+		grade = gradeOf(name)
+	}
 	if best.found && grade > best.st.Grade {
 		return // cannot beat the best set found
 	}
@@ -172,9 +172,67 @@ func (s *solver) alsWingAt(set []int, digits uint16, best *wingBest, n int) {
 		}
 		lo := firstDigit(m)
 		hi := firstDigit(m &^ (1 << lo))
+		if s.restricted(set, yz, lo) && s.restricted(set, yz, hi) {
+			s.alsWingDouble(set, inSet, yz, digits, name, grade, best)
+			return
+		}
 		s.alsWingWith(set, inSet, yz, lo, hi, name, grade, best)
 		s.alsWingWith(set, inSet, yz, hi, lo, name, grade, best)
 	})
+}
+
+// restricted reports whether every set cell holding x sees yz.
+func (s *solver) restricted(set []int, yz, x int) bool {
+	for _, c := range set {
+		if s.b.has(c, x) && !sees[yz].has(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// alsWingDouble tries the doubly linked wing: both digits of yz are
+// restricted, so the set and yz hold all their digits between them (Sukaku
+// Explainer's "doubly linked" wings, at the same grade). Each of yz's
+// digits goes from the cells seeing yz and every set cell holding it, each
+// other digit of the set from the cells seeing every set cell holding it.
+func (s *solver) alsWingDouble(set []int, inSet cellSet, yz int, digits uint16, name string, grade float64, best *wingBest) {
+	b := &s.b
+	var elim []Candidate
+	for _, d := range digitsOf(digits) {
+		see := s.dcells[d]
+		if b.has(yz, d) {
+			see = see.and(sees[yz])
+		}
+		for _, c := range set {
+			if b.has(c, d) {
+				see = see.and(sees[c])
+			}
+		}
+		see[0] &^= inSet[0]
+		see[1] &^= inSet[1]
+		see.each(func(c int) {
+			if c != yz {
+				elim = append(elim, Candidate{c, d})
+			}
+		})
+	}
+	ne := len(elim)
+	if ne == 0 || !(!best.found || grade < best.st.Grade || (grade == best.st.Grade && ne > best.elim)) {
+		return
+	}
+	slices.SortFunc(elim, func(a, b Candidate) int {
+		if a.Cell != b.Cell {
+			return a.Cell - b.Cell
+		}
+		return a.Digit - b.Digit
+	})
+	cells := append(slices.Clone(set), yz)
+	slices.Sort(cells)
+	m := b.cand[yz]
+	best.st = Step{Technique: name, Grade: grade, Cells: cells, Eliminations: elim, Digits: digitsOf(m)}
+	best.elim = ne
+	best.found = true
 }
 
 // alsWingWith tries the wing of set and the bivalue cell yz holding x and

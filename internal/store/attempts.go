@@ -210,9 +210,7 @@ func refused(err error) bool {
 // the group; on PostgreSQL run by text, which pgx prepares once per
 // connection (preparing them for each group cost two round trips each).
 type finisher struct {
-	db                       *DB
-	tx                       *sql.Tx
-	prior                    ratings.Prior // the ratings' prior of new classes
+	rater                    *rater // the players' model's online step
 	read, first, update      txStmt
 	solved, gaveUp, grade    txStmt // the player's figures (summary.go)
 	technique, daily, streak txStmt
@@ -232,6 +230,13 @@ func (s txStmt) QueryRow(args ...any) *sql.Row {
 	return s.tx.QueryRow(s.q, args...)
 }
 
+func (s txStmt) Query(args ...any) (*sql.Rows, error) {
+	if s.st != nil {
+		return s.st.Query(args...)
+	}
+	return s.tx.Query(s.q, args...)
+}
+
 func (s txStmt) Exec(args ...any) (sql.Result, error) {
 	if s.st != nil {
 		return s.st.Exec(args...)
@@ -240,9 +245,9 @@ func (s txStmt) Exec(args ...any) (sql.Result, error) {
 }
 
 func (db *DB) prepareFinish(tx *sql.Tx) (*finisher, error) {
-	f := finisher{db: db, tx: tx}
+	var f finisher
 	var err error
-	if f.prior, err = priorIn(context.Background(), tx, db.d); err != nil {
+	if f.rater, err = db.newRater(tx); err != nil {
 		return nil, err
 	}
 	for _, st := range []struct {
@@ -272,6 +277,9 @@ func (db *DB) prepareFinish(tx *sql.Tx) (*finisher, error) {
 }
 
 func (f *finisher) close() {
+	if f.rater != nil {
+		f.rater.close()
+	}
 	for _, s := range []txStmt{f.read, f.first, f.update, f.solved, f.gaveUp, f.grade, f.technique, f.daily, f.streak} {
 		if s.st != nil {
 			s.st.Close()
@@ -321,7 +329,7 @@ func (f *finisher) finish(r *finishReq, now time.Time) (account.Attempt, error) 
 	a.Grade, a.Technique = grade, technique
 	if a.Counted {
 		o := ratings.Observation{Seconds: a.Seconds, Solved: a.Outcome == account.OutcomeSolved, Hints: a.Hints}
-		if err := f.db.rate(f.tx, f.prior, a.PlayerID, key, int64(grade), o); err != nil {
+		if err := f.rater.rate(a.PlayerID, key, int64(grade), o); err != nil {
 			return account.Attempt{}, err
 		}
 	}

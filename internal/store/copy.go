@@ -88,12 +88,14 @@ type DailyEntry struct {
 	PuzzleID int64
 }
 
-// Dailies returns every recorded puzzle of the day, by date.
+// Dailies returns every recorded puzzle of the day, by date, but those of
+// hidden puzzles: a copy (which takes the visible puzzles, Export) leaves
+// them out with their puzzles.
 func (db *DB) Dailies(ctx context.Context) ([]DailyEntry, error) {
 	if db.isClosed() {
 		return nil, ErrClosed
 	}
-	rows, err := db.reader.QueryContext(ctx, "SELECT date, puzzle_id FROM daily ORDER BY date")
+	rows, err := db.reader.QueryContext(ctx, "SELECT daily.date, daily.puzzle_id FROM daily JOIN puzzles ON puzzles.id = daily.puzzle_id WHERE puzzles."+visible+" ORDER BY daily.date")
 	if err != nil {
 		return nil, fmt.Errorf("read the puzzles of the day: %w", err)
 	}

@@ -8,6 +8,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
+	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/moderation"
 )
@@ -70,6 +72,27 @@ func (db *DB) DeletePuzzle(ctx context.Context, puzzleID int64, by moderation.Ac
 	return nil
 }
 
+// classesEpoch is the settings row that DeletePuzzle rewrites when it
+// changes or removes a row of classes, so that every writer's memory of
+// classes (knownClasses) is emptied before it files a puzzle under one.
+const classesEpoch = "classes_epoch"
+
+// freshClasses reads classesEpoch in tx, the write transaction of a
+// submission or import, before its classes are looked up: a writer's
+// memory of classes is kept only while no class's first entry was
+// deleted. On PostgreSQL the read comes after the transaction holds its
+// counter shard, and DeletePuzzle holds them all, so the two do not
+// overlap.
+func (db *DB) freshClasses(tx *sql.Tx) error {
+	var v []byte
+	err := tx.QueryRow(db.d.sql("SELECT value FROM settings WHERE name = ?"), classesEpoch).Scan(&v)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("read the classes epoch: %w", err)
+	}
+	db.known.refresh(v)
+	return nil
+}
+
 // dropAttempts deletes the attempts at a puzzle and takes them off their
 // players' counts; it returns how many.
 func dropAttempts(tx *sql.Tx, d dialect, puzzleID int64) (int64, error) {
@@ -98,6 +121,12 @@ func (db *DB) passHead(tx *sql.Tx, f *rowFacts, s *share) error {
 		return nil
 	}
 	db.known.forget(f.canonical)
+	// Other writers (servers) on the archive remember classes too: the
+	// new epoch tells them to forget (freshClasses).
+	if _, err := tx.Exec(db.d.sql(`INSERT INTO settings (name, value) VALUES (?, ?)
+ON CONFLICT (name) DO UPDATE SET value = excluded.value`), classesEpoch, []byte(strconv.FormatInt(time.Now().UnixNano(), 10))); err != nil {
+		return fmt.Errorf("new classes epoch: %w", err)
+	}
 	var next int64
 	err := tx.QueryRow(db.d.sql("SELECT id FROM puzzles WHERE same_as = ? ORDER BY id LIMIT 1"), f.id).Scan(&next)
 	if errors.Is(err, sql.ErrNoRows) {

@@ -15,6 +15,10 @@ package store
 type knownClasses struct {
 	committed map[string]int64 // canonical key -> first id
 	found     map[string]int64 // looked up by the transaction under way
+	// epoch is the settings row classesEpoch as last read: DeletePuzzle,
+	// the one writer that changes or removes a row of classes, rewrites
+	// it, and a writer that reads another value forgets every class.
+	epoch string
 }
 
 // maxKnownClasses bounds the memory: about 5 MB when full. Past it the
@@ -56,9 +60,19 @@ func (k *knownClasses) end(committed bool) {
 	clear(k.found)
 }
 
+// refresh empties the memory when epoch, the archive's classesEpoch,
+// is not the one it was filled under.
+func (k *knownClasses) refresh(epoch []byte) {
+	if string(epoch) != k.epoch {
+		clear(k.committed)
+		clear(k.found)
+		k.epoch = string(epoch)
+	}
+}
+
 // forget drops the class of key, whose first entry is deleted
-// (DeletePuzzle): the class's row changes or goes. Other servers sharing
-// a PostgreSQL archive forget it only when their memory empties.
+// (DeletePuzzle): the class's row changes or goes. Other writers on the
+// archive forget it when they read the new classesEpoch (freshClasses).
 func (k *knownClasses) forget(key []byte) {
 	delete(k.committed, string(key))
 	delete(k.found, string(key))

@@ -42,12 +42,11 @@ type counterFigures struct {
 // summed over the shards) against COUNT(*) of the visible rows.
 func checkCounters(t *testing.T, db *DB) {
 	t.Helper()
-	ctx := context.Background()
-	got, want := storedCounters(t, db), countedCounters(t, db)
+	got, want := counterSums(t, db), rowFigures(t, db)
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("counters against COUNT(*) of the visible rows (-rows +counters):\n%s", d)
 	}
-	page, err := db.List(ctx, sudoku.ListQuery{})
+	page, err := db.List(context.Background(), sudoku.ListQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,8 +55,8 @@ func checkCounters(t *testing.T, db *DB) {
 	}
 }
 
-// storedCounters sums the counters over the shards.
-func storedCounters(t *testing.T, db *DB) counterFigures {
+// counterSums reads the counters, summed over the shards.
+func counterSums(t *testing.T, db *DB) counterFigures {
 	t.Helper()
 	ctx := context.Background()
 	got := counterFigures{Buckets: map[string][3]int64{}, Grades: map[string]int64{}}
@@ -98,12 +97,11 @@ func storedCounters(t *testing.T, db *DB) counterFigures {
 	return got
 }
 
-// countedCounters counts the counters' figures from the visible rows.
-func countedCounters(t *testing.T, db *DB) counterFigures {
+// rowFigures counts what the counters should hold from the visible rows.
+func rowFigures(t *testing.T, db *DB) counterFigures {
 	t.Helper()
-	ctx := context.Background()
 	want := counterFigures{Buckets: map[string][3]int64{}, Grades: map[string]int64{}}
-	rows, err := db.reader.QueryContext(ctx, `SELECT solutions, submissions, backtracks, solve_ns, clues, same_as IS NULL AND canonical_key IS NOT NULL,
+	rows, err := db.reader.QueryContext(context.Background(), `SELECT solutions, submissions, backtracks, solve_ns, clues, same_as IS NULL AND canonical_key IS NOT NULL,
     grade_version IS NOT NULL, grade, technique FROM puzzles WHERE hidden = 0`)
 	if err != nil {
 		t.Fatal(err)
@@ -183,6 +181,17 @@ func testModerationHideRestore(t *testing.T, bk backend) {
 	if _, err := db.SetDaily(ctx, today, head); err != nil {
 		t.Fatal(err)
 	}
+	lastYear := time.Now().UTC().AddDate(-1, 0, 0).Format(time.DateOnly)
+	if _, err := db.SetDaily(ctx, lastYear, ps[1]); err != nil {
+		t.Fatal(err)
+	}
+	dailies := func() int {
+		ds, err := db.Dailies(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(ds)
+	}
 	if _, err := db.HidePuzzle(ctx, head.ID, mod, "  "); sudoku.KindOf(err) != sudoku.KindInvalid {
 		t.Errorf("hide without a reason: %v, want KindInvalid", err)
 	}
@@ -195,6 +204,16 @@ func testModerationHideRestore(t *testing.T, bk backend) {
 	}
 	checkCounters(t, db)
 	hiddenEverywhere(t, db, head, ps)
+	// A past day keeps its hidden puzzle, which a copy leaves out.
+	if _, err := db.HidePuzzle(ctx, ps[1].ID, mod, "x"); err != nil {
+		t.Fatal(err)
+	}
+	if n := dailies(); n != 0 {
+		t.Errorf("Dailies lists %d days of hidden puzzles", n)
+	}
+	if err := db.RestorePuzzle(ctx, ps[1].ID, mod, ""); err != nil || dailies() != 1 {
+		t.Errorf("restore the past day's puzzle: %v, %d days", err, dailies())
+	}
 	if err := db.RestorePuzzle(ctx, head.ID, mod, "fixed"); err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/sudoku-archive/sudoku/internal/ratings"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
@@ -78,105 +79,149 @@ func (db *DB) NextPuzzle(ctx context.Context, player int64, target float64) (sud
 	best := slices.MinFunc(cands, func(x, y nextCandidate) int {
 		return cmp.Or(cmp.Compare(math.Abs(x.b-target), math.Abs(y.b-target)), cmp.Compare(x.id, y.id))
 	})
-	p, err := scanPuzzle(tx.QueryRowContext(ctx, db.d.sql("SELECT "+columns+" FROM puzzles WHERE id = ?"), best.id).Scan)
+	p, err := scanPuzzle(tx.StmtContext(ctx, db.getStmt).QueryRowContext(ctx, best.id).Scan)
 	if err != nil {
 		return sudoku.Puzzle{}, 0, fmt.Errorf("next puzzle %d: %w", best.id, err)
 	}
 	return p, best.b, tx.Commit()
 }
 
-// nextWhere is what every walk of NextPuzzle asks of a row besides its
-// key: the class's first entry, and none of player's attempts at it.
-func nextWhere(player int64) (string, []any) {
-	if player == 0 {
-		return "same_as IS NULL", nil
+// nextUnplayed is the condition that player (?, twice) has no attempt at
+// the row's class, finished or open: the played filter's (played.go),
+// with the open attempts found through attempts_open (the player's open
+// attempts, a few) instead of all the player's attempts, which SQLite's
+// planner otherwise walks for every row it considers.
+const nextUnplayed = "NOT EXISTS (SELECT 1 FROM attempts WHERE player_id = ? AND " + playedClass + " AND outcome <> 'open')" +
+	" AND NOT EXISTS (SELECT 1 FROM attempts WHERE player_id = ? AND puzzle_id > 0 AND outcome = 'open' AND " + playedClass + ")"
+
+// nextWalk builds one statement of a walk of NextPuzzle: for each band,
+// the nextPerArm rows nearest the bound on each side, in the band's index
+// (puzzles_band_<key>), each arm a seek; every arm takes the bound and the
+// player twice. The columns are the row's id, its class's difficulty (NULL
+// without a class_ratings row) and its key, then 1 for the rows above the
+// bound and 0 for those below. Two statements, prepared once (stmtOf),
+// instead of one per band and side: preparing cost more than the seeks.
+func nextWalk(key, above, below, where string) string {
+	var arms []string
+	for band := range sudoku.Bands {
+		for _, side := range []struct {
+			cmp, order string
+			up         int
+		}{{above, "", 1}, {below, " DESC", 0}} {
+			arms = append(arms, fmt.Sprintf("SELECT * FROM (SELECT puzzles.id, class_ratings.difficulty, %[1]s, %[6]d AS up FROM puzzles"+
+				" LEFT JOIN class_ratings ON class_ratings.class_key = %[2]s WHERE band = %[3]d AND %[4]s AND %[5]s AND same_as IS NULL AND "+visible+" AND %[7]s"+
+				" ORDER BY %[1]s%[8]s, puzzles.id%[8]s LIMIT %[9]d) AS arm%[3]d_%[6]d",
+				key, nextClass, band, side.cmp, where, side.up, nextUnplayed, side.order, nextPerArm))
+		}
 	}
-	return "same_as IS NULL AND " + playedNothing, []any{player, player}
+	return strings.Join(arms, " UNION ALL ")
 }
 
-// ratedCandidates walks the classes that show player_seconds, per band,
-// from the seconds of target up and down; their difficulty is their
-// class_ratings row's.
+// The two walks: the classes with player_seconds from exp(target)'s
+// seconds, and the others (player_seconds 0) from the grade whose prior is
+// target, in tenths.
+var (
+	nextRatedWalk = nextWalk("player_seconds", "player_seconds >= ?", "player_seconds < ?", "player_seconds > 0")
+	nextPriorWalk = nextWalk("grade", "grade >= ?", "grade < ?", "player_seconds = 0")
+)
+
+// nextWalkArgs are the arguments of a walk's statement: the bound and the
+// player twice, for each arm.
+func nextWalkArgs(bound, player int64) []any {
+	var args []any
+	for range 2 * len(sudoku.Bands) {
+		args = append(args, bound, player, player)
+	}
+	return args
+}
+
+// ratedCandidates walks the classes that show player_seconds, from the
+// seconds of target up and down in each band; their difficulty is their
+// class_ratings row's (every class with player_seconds has one).
 func (db *DB) ratedCandidates(ctx context.Context, tx *sql.Tx, player int64, target float64) ([]nextCandidate, error) {
 	secs := int64(math.Round(math.Exp(min(target, 30))))
-	where, args := nextWhere(player)
-	const sel = "SELECT puzzles.id, class_ratings.difficulty FROM puzzles JOIN class_ratings ON class_ratings.class_key = " + nextClass
-	up := sel + " WHERE band = ? AND player_seconds >= ? AND " + where + " ORDER BY player_seconds, puzzles.id LIMIT ?"
-	down := sel + " WHERE band = ? AND player_seconds > 0 AND player_seconds < ? AND " + where + " ORDER BY player_seconds DESC, puzzles.id DESC LIMIT ?"
+	rows, err := db.walk(ctx, tx, nextRatedWalk, nextWalkArgs(secs, player))
+	if err != nil {
+		return nil, err
+	}
 	var out []nextCandidate
-	for band := range sudoku.Bands {
-		for _, q := range []string{up, down} {
-			got, err := nextRows(ctx, tx, db.d.sql(q), append(append([]any{band, secs}, args...), nextPerArm), nil)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, got...)
+	for _, r := range rows {
+		if r.b.Valid {
+			out = append(out, nextCandidate{id: r.id, b: r.b.Float64})
 		}
 	}
 	return out, nil
 }
 
 // priorCandidates walks the graded classes without player_seconds in
-// grade order from the grade whose prior is target, up and down, band by
-// band until each side has its candidates; a class with counted plays
-// (fewer than ratings.MinPlays) takes its class_ratings difficulty, the
-// others their prior.
+// grade order from the grade whose prior is target, up and down: the
+// nearest nextPerArm on each side over all bands. A class with counted
+// plays (fewer than ratings.MinPlays) takes its class_ratings difficulty,
+// the others the prior of their grade.
 func (db *DB) priorCandidates(ctx context.Context, tx *sql.Tx, player int64, target float64, prior ratings.Prior) ([]nextCandidate, error) {
-	beta := prior.Beta
-	if beta <= 0 { // a prior that does not grow with the grade: walk from the default's grade
-		prior = ratings.DefaultPrior
-		beta = prior.Beta
+	walk := prior
+	if walk.Beta <= 0 { // a prior that does not grow with the grade: walk from the default's grade
+		walk = ratings.DefaultPrior
 	}
-	tenths := int64(math.Round((target - prior.Alpha) / beta * 10))
+	tenths := int64(math.Round((target - walk.Alpha) / walk.Beta * 10))
 	tenths = min(max(tenths, 1), 1000)
-	start := sudoku.BandOf(tenths).Rank()
-	where, args := nextWhere(player)
-	const sel = "SELECT puzzles.id, class_ratings.difficulty, grade FROM puzzles LEFT JOIN class_ratings ON class_ratings.class_key = " + nextClass
-	up := sel + " WHERE band = ? AND grade >= ? AND player_seconds = 0 AND " + where + " ORDER BY grade, puzzles.id LIMIT ?"
-	down := sel + " WHERE band = ? AND grade < ? AND player_seconds = 0 AND " + where + " ORDER BY grade DESC, puzzles.id DESC LIMIT ?"
-	var out []nextCandidate
-	for _, side := range []struct {
-		q    string
-		step int
-	}{{up, 1}, {down, -1}} {
-		found := 0
-		for band := start; band >= 0 && band < len(sudoku.Bands) && found < nextPerArm; band += side.step {
-			got, err := nextRows(ctx, tx, db.d.sql(side.q), append(append([]any{band, tenths}, args...), nextPerArm-found), &prior)
-			if err != nil {
-				return nil, err
-			}
-			found += len(got)
-			out = append(out, got...)
+	rows, err := db.walk(ctx, tx, nextPriorWalk, nextWalkArgs(tenths, player))
+	if err != nil {
+		return nil, err
+	}
+	// Each side's nearest, over the bands: by grade, then id, away from
+	// the bound.
+	slices.SortFunc(rows, func(x, y walkRow) int {
+		if x.up != y.up {
+			return cmp.Compare(x.up, y.up)
 		}
+		if x.up == 1 {
+			return cmp.Or(cmp.Compare(x.key, y.key), cmp.Compare(x.id, y.id))
+		}
+		return cmp.Or(cmp.Compare(y.key, x.key), cmp.Compare(y.id, x.id))
+	})
+	var out []nextCandidate
+	taken := [2]int{}
+	for _, r := range rows {
+		if taken[r.up] == nextPerArm {
+			continue
+		}
+		taken[r.up]++
+		c := nextCandidate{id: r.id, b: prior.Of(r.key)}
+		if r.b.Valid {
+			c.b = r.b.Float64
+		}
+		out = append(out, c)
 	}
 	return out, nil
 }
 
-// nextRows reads a walk's candidates: id and difficulty, and with prior
-// the grade too, whose prior stands in for a missing difficulty.
-func nextRows(ctx context.Context, tx *sql.Tx, q string, args []any, prior *ratings.Prior) ([]nextCandidate, error) {
-	rows, err := tx.QueryContext(ctx, q, args...)
+// walkRow is a row of a walk's statement.
+type walkRow struct {
+	id  int64
+	b   sql.NullFloat64
+	key int64
+	up  int
+}
+
+// walk runs a walk's statement, prepared once for the archive.
+func (db *DB) walk(ctx context.Context, tx *sql.Tx, q string, args []any) ([]walkRow, error) {
+	st, err := db.stmtOf(ctx, tx, query{sql: db.d.sql(q)})
+	if err != nil {
+		return nil, fmt.Errorf("next puzzle: %w", err)
+	}
+	rows, err := st.QueryContext(ctx, args...)
 	if err != nil {
 		return nil, fmt.Errorf("next puzzle: %w", err)
 	}
 	defer rows.Close()
-	var out []nextCandidate
+	var out []walkRow
 	for rows.Next() {
-		var c nextCandidate
-		var b sql.NullFloat64
-		var tenths int64
-		dest := []any{&c.id, &b}
-		if prior != nil {
-			dest = append(dest, &tenths)
-		}
-		if err := rows.Scan(dest...); err != nil {
+		var r walkRow
+		if err := rows.Scan(&r.id, &r.b, &r.key, &r.up); err != nil {
 			return nil, fmt.Errorf("next puzzle: %w", err)
 		}
-		c.b = b.Float64
-		if !b.Valid && prior != nil {
-			c.b = prior.Of(tenths)
-		}
-		out = append(out, c)
+		out = append(out, r)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("next puzzle: %w", err)
@@ -241,9 +286,9 @@ func (db *DB) RatedPuzzles(ctx context.Context, fn func(sudoku.RatedPuzzle) erro
 	const cols = "SELECT id, backtracks, solve_ns, clues, grade, technique, plays, player_seconds FROM puzzles WHERE "
 	var all []sudoku.RatedPuzzle
 	for band := -1; band < len(sudoku.Bands); band++ {
-		q, args := cols+"band IS NULL AND player_seconds > 0 AND same_as IS NULL", []any(nil)
+		q, args := cols+"band IS NULL AND player_seconds > 0 AND same_as IS NULL AND "+visible, []any(nil)
 		if band >= 0 {
-			q, args = cols+"band = ? AND player_seconds > 0 AND same_as IS NULL", []any{band}
+			q, args = cols+"band = ? AND player_seconds > 0 AND same_as IS NULL AND "+visible, []any{band}
 		}
 		got, err := ratedRows(ctx, tx, db.d.sql(q), args)
 		if err != nil {

@@ -181,7 +181,7 @@ func (db *DB) SetPassword(ctx context.Context, name, password string) error {
 // and new role) in the audit trail, by by. Giving a player the role it
 // has changes and records nothing.
 func (db *DB) SetRole(ctx context.Context, name string, role account.Role, by moderation.Actor) error {
-	err := db.write(ctx, func(tx *sql.Tx) error {
+	err := db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
 		var id int64
 		var old string
 		err := tx.QueryRow(db.d.sql("SELECT id, role FROM players WHERE lower(name) = ? AND name IS NOT NULL"), account.NameKey(name)).Scan(&id, &old)
@@ -257,7 +257,7 @@ func (db *DB) Player(ctx context.Context, id int64) (account.Player, error) {
 // tokens. What its attempts did to the puzzles' figures stays; nothing
 // names the player any more.
 func (db *DB) DeletePlayer(ctx context.Context, id int64, by moderation.Actor) error {
-	err := db.write(ctx, func(tx *sql.Tx) error {
+	err := db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
 		var name sql.NullString
 		if err := tx.QueryRow(db.d.sql("SELECT name FROM players WHERE id = ?"), id).Scan(&name); err != nil {
 			return notFound(err)

@@ -21,6 +21,7 @@ var playersSuite = []struct {
 	run  func(*testing.T, backend)
 }{
 	{"PlayersSessions", testPlayersSessions},
+	{"LoginTryConcurrent", testLoginTryConcurrent},
 	{"PlayersSignupNames", testPlayersSignupNames},
 	{"PlayersTokensRoles", testPlayersTokensRoles},
 	{"AttemptsFlow", testAttemptsFlow},

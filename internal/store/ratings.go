@@ -106,63 +106,117 @@ func (db *DB) PlayerRating(ctx context.Context, player int64) (ratings.Player, e
 	return ratings.PlayerOf(skill, rated), nil
 }
 
-// rate is the online step of one counted attempt of player at the class
-// key (graded tenths), in tx: it takes the class's row (made from the
-// prior at the class's first counted attempt; on PostgreSQL locked with
-// FOR UPDATE, so concurrent finishes of one class take turns, on SQLite
-// the single writer does that), moves the class and the player by
-// ratings.Update, and writes the class's figures onto every puzzle of the
-// class.
-func (db *DB) rate(tx *sql.Tx, prior ratings.Prior, player int64, key []byte, tenths int64, o ratings.Observation) error {
-	p0 := prior.Of(tenths)
-	if _, err := tx.Exec(db.d.sql(db.d.insertIgnore+" class_ratings (class_key, difficulty, weight, prior) VALUES (?, ?, ?, ?)"+db.d.ignoreTail),
-		key, p0, ratings.PriorWeight, p0); err != nil {
-		return fmt.Errorf("rate: %w", err)
+// A rater holds the online step's statements for one write transaction:
+// on SQLite prepared once for the transaction (a group of finishes, a
+// chunk of an import), on PostgreSQL run by text (pgx prepares them once
+// per connection).
+type rater struct {
+	prior                          ratings.Prior // of new classes
+	newClass, readClass, readSkill txStmt
+	writeClass, writeSkill         txStmt
+	countSolves, middle            txStmt
+	head, figHead, figSame         txStmt
+	figGivens                      txStmt
+}
+
+// newRater prepares a rater in tx, with the archive's prior.
+func (db *DB) newRater(tx *sql.Tx) (*rater, error) {
+	r := &rater{}
+	var err error
+	if r.prior, err = priorIn(context.Background(), tx, db.d); err != nil {
+		return nil, err
 	}
 	lock := ""
 	if db.d.postgres {
 		lock = " FOR UPDATE"
 	}
+	const solves = " FROM attempts WHERE class_key = ? AND counted = 1 AND outcome = 'solved'"
+	const set = "UPDATE puzzles SET plays = ?, solves = ?, median_seconds = ?, player_seconds = ? WHERE "
+	for _, st := range []struct {
+		dst *txStmt
+		q   string
+	}{
+		{&r.newClass, db.d.insertIgnore + " class_ratings (class_key, difficulty, weight, prior) VALUES (?, ?, ?, ?)" + db.d.ignoreTail},
+		{&r.readClass, "SELECT plays, solves, difficulty, weight, prior FROM class_ratings WHERE class_key = ?" + lock},
+		{&r.readSkill, "SELECT skill, rated FROM players WHERE id = ?" + lock},
+		{&r.writeClass, "UPDATE class_ratings SET plays = ?, solves = ?, difficulty = ?, weight = ? WHERE class_key = ?"},
+		{&r.writeSkill, "UPDATE players SET skill = ?, rated = ? WHERE id = ?"},
+		{&r.countSolves, "SELECT count(*)" + solves},
+		{&r.middle, "SELECT seconds" + solves + " ORDER BY seconds LIMIT 2 OFFSET ?"},
+		{&r.head, findClassSQL},
+		{&r.figHead, set + "id = ?"},
+		{&r.figSame, set + "same_as = ?"},
+		{&r.figGivens, set + "givens_key = ? AND canonical_key IS NULL"},
+	} {
+		*st.dst = txStmt{tx: tx, q: db.d.sql(st.q)}
+		if db.d.postgres {
+			continue
+		}
+		if st.dst.st, err = tx.Prepare(st.dst.q); err != nil {
+			r.close()
+			return nil, fmt.Errorf("prepare the ratings: %w", err)
+		}
+	}
+	return r, nil
+}
+
+func (r *rater) close() {
+	for _, s := range []txStmt{r.newClass, r.readClass, r.readSkill, r.writeClass, r.writeSkill, r.countSolves, r.middle, r.head, r.figHead, r.figSame, r.figGivens} {
+		if s.st != nil {
+			s.st.Close()
+		}
+	}
+}
+
+// rate is the online step of one counted attempt of player at the class
+// key (graded tenths): it takes the class's row (made from the prior at
+// the class's first counted attempt; on PostgreSQL locked with FOR
+// UPDATE, so concurrent finishes of one class take turns, on SQLite the
+// single writer does that), moves the class and the player by
+// ratings.Update, and writes the class's figures onto every puzzle of the
+// class.
+func (r *rater) rate(player int64, key []byte, tenths int64, o ratings.Observation) error {
+	p0 := r.prior.Of(tenths)
+	if _, err := r.newClass.Exec(key, p0, ratings.PriorWeight, p0); err != nil {
+		return fmt.Errorf("rate: %w", err)
+	}
 	var c ratings.Class
-	if err := tx.QueryRow(db.d.sql("SELECT plays, solves, difficulty, weight, prior FROM class_ratings WHERE class_key = ?"+lock), key).
-		Scan(&c.Plays, &c.Solves, &c.Difficulty, &c.Weight, &c.Prior); err != nil {
+	if err := r.readClass.QueryRow(key).Scan(&c.Plays, &c.Solves, &c.Difficulty, &c.Weight, &c.Prior); err != nil {
 		return fmt.Errorf("rate: read the class: %w", err)
 	}
 	var skill float64
 	var rated int64
-	if err := tx.QueryRow(db.d.sql("SELECT skill, rated FROM players WHERE id = ?"+lock), player).Scan(&skill, &rated); err != nil {
+	if err := r.readSkill.QueryRow(player).Scan(&skill, &rated); err != nil {
 		return fmt.Errorf("rate: read the player: %w", err)
 	}
 	c, p := ratings.Update(c, ratings.PlayerOf(skill, rated), o)
-	if _, err := tx.Exec(db.d.sql("UPDATE class_ratings SET plays = ?, solves = ?, difficulty = ?, weight = ? WHERE class_key = ?"),
-		c.Plays, c.Solves, c.Difficulty, c.Weight, key); err != nil {
+	if _, err := r.writeClass.Exec(c.Plays, c.Solves, c.Difficulty, c.Weight, key); err != nil {
 		return fmt.Errorf("rate: write the class: %w", err)
 	}
-	if _, err := tx.Exec(db.d.sql("UPDATE players SET skill = ?, rated = ? WHERE id = ?"), p.Skill(), p.Rated, player); err != nil {
+	if _, err := r.writeSkill.Exec(p.Skill(), p.Rated, player); err != nil {
 		return fmt.Errorf("rate: write the player: %w", err)
 	}
-	return db.showFigures(tx, key, c)
+	return r.showFigures(key, c)
 }
 
 // showFigures writes class c's figures (plays, solves, the median of its
 // counted solves, the expected seconds) onto every puzzle of the class
 // with key: the class's first entry and those filed under it (same_as),
 // or the puzzle of that givens key when the class has no canonical form.
-func (db *DB) showFigures(tx *sql.Tx, key []byte, c ratings.Class) error {
-	median, err := db.medianSeconds(tx, key)
+func (r *rater) showFigures(key []byte, c ratings.Class) error {
+	median, err := r.medianSeconds(key)
 	if err != nil {
 		return err
 	}
-	set := "UPDATE puzzles SET plays = ?, solves = ?, median_seconds = ?, player_seconds = ? WHERE "
 	args := []any{c.Plays, c.Solves, median, c.Seconds()}
 	var head int64
-	err = tx.QueryRow(db.d.sql(findClassSQL), key).Scan(&head)
+	err = r.head.QueryRow(key).Scan(&head)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		_, err = tx.Exec(db.d.sql(set+"givens_key = ? AND canonical_key IS NULL"), append(args, key)...)
+		_, err = r.figGivens.Exec(append(args, key)...)
 	case err == nil:
-		if _, err = tx.Exec(db.d.sql(set+"id = ?"), append(args, head)...); err == nil {
-			_, err = tx.Exec(db.d.sql(set+"same_as = ?"), append(args, head)...)
+		if _, err = r.figHead.Exec(append(args, head)...); err == nil {
+			_, err = r.figSame.Exec(append(args, head)...)
 		}
 	}
 	if err != nil {
@@ -176,16 +230,15 @@ func (db *DB) showFigures(tx *sql.Tx, key []byte, c ratings.Class) error {
 // class's counts keep them), the mean of the middle two rounded up for an
 // even count, 0 for none: a count and a walk of half the class's entries
 // in attempts_counted_solves.
-func (db *DB) medianSeconds(tx *sql.Tx, key []byte) (int64, error) {
-	const where = " FROM attempts WHERE class_key = ? AND counted = 1 AND outcome = 'solved'"
+func (r *rater) medianSeconds(key []byte) (int64, error) {
 	var n int64
-	if err := tx.QueryRow(db.d.sql("SELECT count(*)"+where), key).Scan(&n); err != nil {
+	if err := r.countSolves.QueryRow(key).Scan(&n); err != nil {
 		return 0, fmt.Errorf("rate: median: %w", err)
 	}
 	if n == 0 {
 		return 0, nil
 	}
-	rows, err := tx.Query(db.d.sql("SELECT seconds"+where+" ORDER BY seconds LIMIT 2 OFFSET ?"), key, (n-1)/2)
+	rows, err := r.middle.Query(key, (n-1)/2)
 	if err != nil {
 		return 0, fmt.Errorf("rate: median: %w", err)
 	}

@@ -72,92 +72,94 @@ func backdate(t testing.TB, db *DB, id, seconds int64) {
 }
 
 // testRatingsFigures: the counted attempts (first at the class, not
-// practice) give both ways of writing a puzzle the same plays, solve rate,
+// practice) give every way of writing a puzzle the same plays, solve rate,
 // median and player_seconds, which appears at ratings.MinPlays plays; a
-// repeat and a practice attempt change nothing; the players' skills move.
+// repeat and a practice attempt change nothing; the players' skills move;
+// a deleted player's attempts leave later finishes counted.
 func testRatingsFigures(t *testing.T, bk backend) {
 	ctx := context.Background()
 	db := bk.open(t)
 	one := archived(t, db, 6)
-	other := synthetic(9, 9, 1000, 1)
-	other.Canonical = one.Canonical // the same puzzle, written another way
-	two, _, err := db.Submit(ctx, other)
-	if err != nil {
-		t.Fatal(err)
-	}
+	two := writtenAgain(t, db, one, 9)
 	solved := account.Finish{Outcome: account.OutcomeSolved}
 	first := play(t, db, 1, one.ID, 100, solved)
 	play(t, db, 2, two.ID, 300, solved)
-	if p, _ := db.Puzzle(ctx, one.ID); p.Plays != 2 || p.PlayerSeconds != nil || p.MedianSeconds == nil || *p.MedianSeconds != 200 {
+	if p, _ := db.Puzzle(ctx, one.ID); p.Plays != 2 || p.PlayerSeconds != nil || sudoku.OrZero(p.MedianSeconds) != 200 {
 		t.Fatalf("after two plays: plays %d, player_seconds %v, median %v; want 2, nil, 200", p.Plays, p.PlayerSeconds, p.MedianSeconds)
 	}
 	play(t, db, 3, one.ID, 400, solved)
 	play(t, db, 4, two.ID, 50, account.Finish{Outcome: account.OutcomeGaveUp})
-	checkNotCounted(t, db, first.PlayerID, two.ID, one.ID)
-	// A third way of writing it, archived after the plays, shows them too.
-	third := synthetic(12, 12, 1000, 1)
-	third.Canonical = one.Canonical
-	if p, _, err := db.Submit(ctx, third); err != nil || p.SameAs == nil || p.Plays != 4 {
-		t.Errorf("a later writing: %+v, %v; want filed under the class with its 4 plays", p, err)
-	} else {
-		two.ID = p.ID // checked with the first below
+	// Not counted: a repeat of player 1 (at the other writing), a practice.
+	if a := playAs(t, db, first.PlayerID, two.ID, 10, solved); a.Counted || a.First {
+		t.Errorf("a repeat was counted: %+v", a)
 	}
+	if a := play(t, db, 5, one.ID, 10, account.Finish{Outcome: account.OutcomeSolved, Practice: true}); a.Counted || !a.Practice || !a.First {
+		t.Errorf("a practice attempt: %+v; want first, practice, not counted", a)
+	}
+	// A third way of writing it, archived after the plays, shows them too.
+	third := writtenAgain(t, db, one, 12)
 	c, ok, err := db.ClassRating(ctx, one.Canonical.Key())
 	if err != nil || !ok || c.Plays != 4 || c.Solves != 3 {
 		t.Fatalf("class rating %+v, %v, %v; want 4 plays, 3 solves", c, ok, err)
 	}
-	checkFourPlays(t, db, c.Seconds(), one.ID, two.ID)
-	r, err := db.PlayerRating(ctx, first.PlayerID)
-	if err != nil || r.Rated != 1 || r.Skill() <= 1 {
-		t.Errorf("the fast player: %+v (skill %.3f), %v; want 1 rated, skill above 1", r, r.Skill(), err)
+	for _, id := range []int64{one.ID, two.ID, third.ID} {
+		checkFigures(t, db, id, 4, 0.75, 300, c.Seconds())
 	}
-	slowest := play(t, db, 6, two.ID, 3000, solved)
-	if r, _ := db.PlayerRating(ctx, slowest.PlayerID); r.Skill() >= 1 {
-		t.Errorf("the slow player's skill %.3f, want below 1", r.Skill())
-	}
-	if c2, _, _ := db.ClassRating(ctx, one.Canonical.Key()); c2.Difficulty <= c.Difficulty {
-		t.Errorf("a slow solve moved the difficulty from %.3f to %.3f", c.Difficulty, c2.Difficulty)
-	}
+	checkSkills(t, db, first.PlayerID, one, two)
 	// A deleted player's attempts are gone; the class keeps their effect
 	// and later finishes still count (the median of what is left).
 	if err := db.DeletePlayer(ctx, first.PlayerID, moderation.CLI()); err != nil {
 		t.Fatal(err)
 	}
 	play(t, db, 7, one.ID, 500, solved)
-	if p, _ := db.Puzzle(ctx, one.ID); p.Plays != 6 || p.MedianSeconds == nil || *p.MedianSeconds != 450 {
-		t.Errorf("after a deletion and a play: plays %d, median %v; want 6, 450 (of 300, 400, 500, 3000)", p.Plays, *p.MedianSeconds)
+	if p, _ := db.Puzzle(ctx, one.ID); p.Plays != 6 || sudoku.OrZero(p.MedianSeconds) != 450 {
+		t.Errorf("after a deletion and a play: plays %d, median %d; want 6, 450 (of 300, 400, 500, 3000)", p.Plays, sudoku.OrZero(p.MedianSeconds))
 	}
 }
 
-// checkNotCounted: a repeat by player (at repeated, another writing of a
-// puzzle they played) and a first practice attempt (by a new player, at
-// practised) are not counted.
-func checkNotCounted(t *testing.T, db *DB, player, repeated, practised int64) {
+// writtenAgain archives synthetic puzzle n as another way of writing p
+// (its canonical form) and returns it as Submit answered.
+func writtenAgain(t *testing.T, db *DB, p sudoku.Puzzle, n int64) sudoku.Puzzle {
 	t.Helper()
-	solved := account.Finish{Outcome: account.OutcomeSolved}
-	if a := playAs(t, db, player, repeated, 10, solved); a.Counted || a.First {
-		t.Errorf("a repeat was counted: %+v", a)
+	other := synthetic(n, n, 1000, 1)
+	other.Canonical = p.Canonical
+	q, _, err := db.Submit(context.Background(), other)
+	now, _ := db.Puzzle(context.Background(), p.ID)
+	if err != nil || q.SameAs == nil || q.ID == p.ID || q.Plays != now.Plays {
+		t.Fatalf("another writing of puzzle %d: %+v, %v; want filed under it, with its %d plays", p.ID, q, err, now.Plays)
 	}
-	if a := play(t, db, 5, practised, 10, account.Finish{Outcome: account.OutcomeSolved, Practice: true}); a.Counted || !a.Practice || !a.First {
-		t.Errorf("a practice attempt: %+v; want first, practice, not counted", a)
+	return q
+}
+
+// checkFigures checks the figures of puzzle id.
+func checkFigures(t *testing.T, db *DB, id, plays int64, rate float64, median, expected int64) {
+	t.Helper()
+	p, err := db.Puzzle(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Plays != plays || p.SolveRate == nil || *p.SolveRate != rate || sudoku.OrZero(p.MedianSeconds) != median || sudoku.OrZero(p.PlayerSeconds) != expected {
+		t.Errorf("puzzle %d: plays %d, solve_rate %v, median %v, player_seconds %v; want %d, %v, %d, %d",
+			id, p.Plays, p.SolveRate, p.MedianSeconds, p.PlayerSeconds, plays, rate, median, expected)
 	}
 }
 
-// checkFourPlays: each of ids (ways of writing one puzzle) shows
-// testRatingsFigures's four counted plays: 4 plays, solve rate 0.75,
-// median 300 s, and the class's player_seconds.
-func checkFourPlays(t *testing.T, db *DB, playerSeconds int64, ids ...int64) {
+// checkSkills: the fast player (fast) is above 1; a new slow solve at two
+// makes its player below 1 and the class harder.
+func checkSkills(t *testing.T, db *DB, fast int64, one, two sudoku.Puzzle) {
 	t.Helper()
-	for _, id := range ids {
-		p, err := db.Puzzle(context.Background(), id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if p.Plays != 4 || p.SolveRate == nil || *p.SolveRate != 0.75 || p.MedianSeconds == nil || *p.MedianSeconds != 300 ||
-			p.PlayerSeconds == nil || *p.PlayerSeconds != playerSeconds {
-			t.Errorf("puzzle %d: plays %d, solve_rate %v, median %v, player_seconds %v; want 4, 0.75, 300, %d",
-				id, p.Plays, p.SolveRate, p.MedianSeconds, p.PlayerSeconds, playerSeconds)
-		}
+	ctx := context.Background()
+	r, err := db.PlayerRating(ctx, fast)
+	if err != nil || r.Rated != 1 || r.Skill() <= 1 {
+		t.Errorf("the fast player: %+v (skill %.3f), %v; want 1 rated, skill above 1", r, r.Skill(), err)
+	}
+	c, _, _ := db.ClassRating(ctx, one.Canonical.Key())
+	slowest := play(t, db, 6, two.ID, 3000, account.Finish{Outcome: account.OutcomeSolved})
+	if r, _ := db.PlayerRating(ctx, slowest.PlayerID); r.Skill() >= 1 {
+		t.Errorf("the slow player's skill %.3f, want below 1", r.Skill())
+	}
+	if c2, _, _ := db.ClassRating(ctx, one.Canonical.Key()); c2.Difficulty <= c.Difficulty {
+		t.Errorf("a slow solve moved the difficulty from %.3f to %.3f", c.Difficulty, c2.Difficulty)
 	}
 }
 

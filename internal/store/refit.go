@@ -89,10 +89,7 @@ WHERE counted <> CASE WHEN first = 1 AND practice = 0 AND outcome <> 'open' THEN
 		return d, 0, err
 	}
 	total = n + classes
-	rows, err := tx.QueryContext(ctx, `SELECT a.player_id, a.class_key, a.outcome, a.seconds, a.hints, coalesce(
-    (SELECT p.grade FROM classes AS k JOIN puzzles AS p ON p.id = k.first_id WHERE k.canonical_key = a.class_key),
-    (SELECT p.grade FROM puzzles AS p WHERE p.givens_key = a.class_key), 0)
-FROM attempts AS a WHERE a.counted = 1 ORDER BY a.id`)
+	rows, err := tx.QueryContext(ctx, "SELECT player_id, class_key, outcome, seconds, hints FROM attempts WHERE counted = 1 ORDER BY id")
 	if err != nil {
 		return d, 0, fmt.Errorf("read the attempts: %w", err)
 	}
@@ -101,17 +98,17 @@ FROM attempts AS a WHERE a.counted = 1 ORDER BY a.id`)
 	playerOf := make(map[int64]int32)
 	d.plays = make([]ratings.Play, 0, n)
 	for rows.Next() {
-		var player, seconds, hints, grade int64
+		var player, seconds, hints int64
 		var key []byte
 		var outcome string
-		if err := rows.Scan(&player, &key, &outcome, &seconds, &hints, &grade); err != nil {
+		if err := rows.Scan(&player, &key, &outcome, &seconds, &hints); err != nil {
 			return d, 0, fmt.Errorf("read the attempts: %w", err)
 		}
 		c, ok := classOf[string(key)]
 		if !ok {
 			c = int32(len(d.keys))
 			classOf[string(key)] = c
-			d.keys, d.grades, d.seconds = append(d.keys, key), append(d.grades, grade), append(d.seconds, nil)
+			d.keys, d.seconds = append(d.keys, key), append(d.seconds, nil)
 		}
 		p, ok := playerOf[player]
 		if !ok {
@@ -131,8 +128,29 @@ FROM attempts AS a WHERE a.counted = 1 ORDER BY a.id`)
 	if err := rows.Err(); err != nil {
 		return d, 0, fmt.Errorf("read the attempts: %w", err)
 	}
+	rows.Close()
 	progress(int64(len(d.plays)), total)
-	return d, total, nil
+	d.grades, err = db.classGrades(ctx, tx, d.keys)
+	return d, total, err
+}
+
+// classGrades returns the grade (tenths, 0 for none) of the class of each
+// of keys: its first entry's, or the puzzle's of that givens key.
+func (db *DB) classGrades(ctx context.Context, tx *sql.Tx, keys [][]byte) ([]int64, error) {
+	st, err := tx.PrepareContext(ctx, db.d.sql(`SELECT coalesce(
+    (SELECT p.grade FROM classes AS k JOIN puzzles AS p ON p.id = k.first_id WHERE k.canonical_key = ?1),
+    (SELECT p.grade FROM puzzles AS p WHERE p.givens_key = ?1), 0)`))
+	if err != nil {
+		return nil, fmt.Errorf("read the grades: %w", err)
+	}
+	defer st.Close()
+	grades := make([]int64, len(keys))
+	for i, k := range keys {
+		if err := st.QueryRowContext(ctx, k).Scan(&grades[i]); err != nil {
+			return nil, fmt.Errorf("read the grades: %w", err)
+		}
+	}
+	return grades, nil
 }
 
 // writeRefit replaces every class's rating and figures and every player's

@@ -128,6 +128,9 @@ func (db *DB) submit(tx *sql.Tx, ops []*op, results []result, now int64) error {
 	if err := refuseHidden(tx, ps); err != nil {
 		return err
 	}
+	if err := db.freshClasses(tx); err != nil {
+		return err
+	}
 	if err := t.classes(tx, ps); err != nil {
 		return err
 	}

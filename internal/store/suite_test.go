@@ -84,7 +84,7 @@ var suite = []struct {
 }
 
 func runSuite(t *testing.T, bk backend) {
-	for _, tc := range slices.Concat(suite, playersSuite, ratingsSuite, moderationSuite) {
+	for _, tc := range slices.Concat(suite, playersSuite, ratingsSuite, nextSuite, moderationSuite) {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t, bk) })
 	}
 }

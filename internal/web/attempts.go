@@ -86,12 +86,15 @@ type finishRequest struct {
 	Checks        *float64 `json:"checks"`
 	Mistakes      *float64 `json:"mistakes"`
 	Techniques    []string `json:"techniques"`
+	// Practice: played in a practice mode whose hints name the technique;
+	// recorded, not counted by the players' model (docs/ratings.md).
+	Practice bool `json:"practice"`
 }
 
 // finish turns the request into an account.Finish, refusing what is out of
 // range (422) with the field's name.
 func (r finishRequest) finish() (account.Finish, error) {
-	f := account.Finish{Outcome: account.Outcome(r.Outcome), Grid: r.Grid, Techniques: r.Techniques}
+	f := account.Finish{Outcome: account.Outcome(r.Outcome), Grid: r.Grid, Techniques: r.Techniques, Practice: r.Practice}
 	fields := []struct {
 		name string
 		v    *float64

@@ -33,8 +33,9 @@ func TestRoutesDocumented(t *testing.T) {
 		docs.Write(b)
 	}
 	text := docs.String()
-	// An archive that keeps players, so the player routes are there too.
-	s := New(&fakePlayers{fakeArchive: &fakeArchive{}, attempts: map[int64]account.Attempt{}}, Config{Logger: quiet})
+	// An archive that keeps players and moderates, so the player and
+	// moderation routes are there too.
+	s := New(newFakeModeration(account.RolePlayer), Config{Logger: quiet})
 	routes := s.echo.Routes()
 	if len(routes) < 20 {
 		t.Fatalf("the route table has %d routes: is it built?", len(routes))

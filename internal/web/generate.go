@@ -126,7 +126,7 @@ func (s *Server) apiGenerate(c echo.Context) error {
 // generatePage is GET /generate: the "New puzzle" form.
 func (s *Server) generatePage(c echo.Context) error {
 	return s.render(c, http.StatusOK, templates.GeneratePage(templates.GenerateForm{
-		CSRF: csrfToken(c), Band: string(sudoku.BandMedium), Kind: "band",
+		CSRF: csrfToken(c), Closed: s.closedFor(c), Band: string(sudoku.BandMedium), Kind: "band",
 	}))
 }
 

@@ -5,6 +5,7 @@ package web
 // Who may call each is declared in moderationRoutes.
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -284,4 +285,27 @@ func (s *Server) modView(c echo.Context) error {
 		return fmt.Errorf("load puzzle %d: %w", id, err)
 	}
 	return c.JSON(http.StatusOK, modPuzzle{Puzzle: p, IsHidden: p.Hidden, HiddenBy: h})
+}
+
+// refuseHiddenShare answers 404 for a share link of a hidden puzzle,
+// written any way: it is gone from shares as from every other page.
+func (s *Server) refuseHiddenShare(ctx context.Context, g sudoku.Grid) error {
+	if s.mod == nil || g.Clues() == 0 {
+		return nil
+	}
+	set, err := s.mod.HiddenClasses(ctx)
+	if err != nil || len(set) == 0 {
+		return err
+	}
+	p := sudoku.Puzzle{Givens: g}
+	if err := s.searching(ctx, func() error {
+		p.Canonical, _, _ = sudoku.Canonical(g, s.solveOptions(ctx))
+		return nil
+	}); err != nil {
+		return err
+	}
+	if set.Of(&p) != nil {
+		return sudoku.ErrNotFound
+	}
+	return nil
 }

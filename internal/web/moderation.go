@@ -48,6 +48,9 @@ type Moderation interface {
 	// Audit pages the audit trail, newest first, entries before the id
 	// before (0 for the newest), at most limit.
 	Audit(ctx context.Context, before int64, limit int) ([]moderation.Entry, error)
+	// HiddenClasses returns the hidden puzzles by class: a share link of
+	// one, written any way, is a 404 too.
+	HiddenClasses(ctx context.Context) (moderation.HiddenSet, error)
 }
 
 // Route middleware of the moderation routes: need answers 401 to the API
@@ -86,6 +89,19 @@ func hasAccount(c echo.Context) bool {
 
 // msgClosedWrites says why a write is refused under --anonymous-writes=false.
 const msgClosedWrites = "this archive takes writes from accounts only: log in (or sign up) at /login, or send Authorization: Bearer TOKEN (sudoku user token)"
+
+// msgClosedPage is what the form pages say under --anonymous-writes=false
+// to a visitor without an account.
+const msgClosedPage = "This archive takes new puzzles, imports and generated puzzles from accounts only"
+
+// closedFor is msgClosedPage when the request may not write, "" when it
+// may.
+func (s *Server) closedFor(c echo.Context) string {
+	if s.cfg.ClosedWrites && !hasAccount(c) {
+		return msgClosedPage
+	}
+	return ""
+}
 
 // writer is the route middleware of writes (submitting, importing,
 // generating): under Config.ClosedWrites a request without an account or

@@ -65,3 +65,33 @@ func TestNextMove(t *testing.T) {
 		}
 	}
 }
+
+// TestRatingsOfFlat: a measure that is the same for every rated puzzle
+// has no ρ and says so; one that varies has its ρ; with too few puzzles
+// neither has one.
+func TestRatingsOfFlat(t *testing.T) {
+	var rows []sudoku.RatedPuzzle
+	for i := range MinRatedPuzzles {
+		rows = append(rows, sudoku.RatedPuzzle{ID: int64(i + 1), Backtracks: 0, SolveNS: int64(1000 + i), Clues: 25,
+			GradeTenths: int64(12 + i), Technique: "Hidden Single", Plays: 3, PlayerSeconds: int64(60 + 10*i)})
+	}
+	v := RatingsOf(rows, int64(len(rows)))
+	for _, m := range v.Measures {
+		flat := m.Key == "backtracks" || m.Key == "clues" || m.Key == "technique"
+		if m.Flat != flat || (m.Rho == nil) != flat || m.N != len(rows) {
+			t.Errorf("%s: flat %v, ρ %v of %d; want flat %v of %d", m.Key, m.Flat, m.Rho, m.N, flat, len(rows))
+		}
+		if flat && m.RhoLabel() != "none: all alike" {
+			t.Errorf("%s reads %q", m.Key, m.RhoLabel())
+		}
+	}
+	if m := v.Measures[1]; m.Rho == nil || *m.Rho != 1 {
+		t.Errorf("solve time against a time that grows with it: ρ %v, want 1", m.Rho)
+	}
+	v = RatingsOf(rows[:MinRatedPuzzles-1], int64(len(rows)))
+	for _, m := range v.Measures {
+		if m.Rho != nil || m.Flat || m.RhoLabel() != "not enough puzzles" {
+			t.Errorf("%s with %d puzzles: ρ %v, flat %v", m.Key, m.N, m.Rho, m.Flat)
+		}
+	}
+}

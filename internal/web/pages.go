@@ -55,6 +55,7 @@ func (s *Server) home(c echo.Context) error {
 // hardest puzzles.
 func (s *Server) renderHome(c echo.Context, status int, form templates.SubmitForm) error {
 	ctx := c.Request().Context()
+	form.Closed = s.closedFor(c)
 	recent, err := s.archive.List(ctx, sudoku.ListQuery{Sort: sudoku.SortSubmitted, Desc: true, Limit: homeListLen})
 	if err != nil {
 		return fmt.Errorf("list recent puzzles: %w", err)
@@ -235,7 +236,7 @@ func (s *Server) history(c echo.Context) error {
 // the submit redirect and add a notice; they and ?solution=1 open the
 // analysis (solution, replay, explanation) at once.
 func (s *Server) puzzlePage(c echo.Context) error {
-	p, err := s.puzzleParam(c)
+	p, hidden, err := s.pagePuzzle(c) // a hidden one too, for moderators (admin.go)
 	if err != nil {
 		return err
 	}
@@ -262,6 +263,7 @@ func (s *Server) puzzlePage(c echo.Context) error {
 			return fmt.Errorf("puzzle %d: %w", id, err)
 		}
 	}
+	s.moderationView(c, &v, hidden)
 	return s.render(c, http.StatusOK, templates.PuzzlePage(v))
 }
 

@@ -48,7 +48,7 @@ var measureDefs = []measureDef{
 			return templates.Plural(int64(v), "backtrack", "backtracks")
 		}},
 	{key: "solve_time", name: "Solve time", about: "The search's median time on this server (log scale).",
-		axis: templates.Axis{Label: "Search time (log scale)", Log: true, Format: func(v float64) string { return templates.Duration(int64(v)) }},
+		axis: templates.Axis{Label: "Search time (log scale)", Log: true, Format: templates.ShortNS},
 		x: func(r sudoku.RatedPuzzle, _ map[string]float64) (float64, bool) {
 			return float64(max(r.SolveNS, 1)), true
 		},
@@ -144,6 +144,8 @@ func measureFit(d measureDef, rows []sudoku.RatedPuzzle, place map[string]float6
 		if rho := ratings.Spearman(xs, ys); !math.IsNaN(rho) {
 			rho = math.Round(rho*1000) / 1000
 			m.Rho = &rho
+		} else {
+			m.Flat = true // one side does not vary: no order to compare
 		}
 	}
 	return m

@@ -67,6 +67,7 @@ func (s *Server) routes() {
 	}
 	if s.mod != nil {
 		s.moderationRoutes(get) // modapi.go
+		s.adminRoutes(get)      // the moderation pages (admin.go)
 	}
 
 	// A static path that is also a value of a parameter route

@@ -121,6 +121,7 @@ func TestSessionFixation(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			e.sub(t)
 			victim := e.browser()
 			victim.setCookie(sessionCookie, tc.planted)
 			tc.enter(victim)

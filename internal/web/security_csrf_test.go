@@ -48,6 +48,7 @@ func TestCSRFEveryFormRoute(t *testing.T) {
 	planted := strings.Repeat("A", 48)
 	for _, path := range formRoutes(t, e.s) {
 		t.Run(path, func(t *testing.T) {
+			e.sub(t)
 			other := e.s.csrf.token()
 			for _, tc := range []struct {
 				name   string

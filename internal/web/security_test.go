@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -27,12 +26,14 @@ import (
 
 // secEnv is one server over a real archive.
 type secEnv struct {
-	t      *testing.T
-	db     *store.DB
-	dir    string
-	s      *Server
-	srv    *httptest.Server
-	admins int // admins made by admin()
+	t       *testing.T
+	db      *store.DB
+	dir     string
+	s       *Server
+	srv     *httptest.Server
+	admins  int      // accounts made by member()
+	seeded  int      // puzzles archived by seedNew()
+	puzzles []string // seedNew's puzzles, distinct
 	// transport carries the browsers' requests (nil: the default).
 	transport http.RoundTripper
 }
@@ -58,6 +59,14 @@ func newSecEnv(t *testing.T, cfg Config) *secEnv {
 	return &secEnv{t: t, db: db, dir: dir, s: s, srv: srv}
 }
 
+// sub makes t, a subtest's, the test e's helpers fail, until t ends: a
+// helper must not end the parent test from a subtest.
+func (e *secEnv) sub(t *testing.T) {
+	parent := e.t
+	e.t = t
+	t.Cleanup(func() { e.t = parent })
+}
+
 // user makes an account called name with role and returns its password.
 func (e *secEnv) user(name string, role account.Role) (account.Player, string) {
 	e.t.Helper()
@@ -75,15 +84,7 @@ func (e *secEnv) user(name string, role account.Role) (account.Player, string) {
 
 // admin makes an admin without a password (no hashing: the tests that use
 // it start its sessions themselves).
-func (e *secEnv) admin() account.Player {
-	e.t.Helper()
-	e.admins++
-	p, err := e.db.AddUser(context.Background(), fmt.Sprintf("admin%d", e.admins), "", account.RoleAdmin, moderation.CLI())
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return p
-}
+func (e *secEnv) admin() account.Player { return e.member(account.RoleAdmin) }
 
 // session starts a session of p as a login would and returns its cookie
 // value (no password check: the tests that need one log in by the form).

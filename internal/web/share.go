@@ -60,6 +60,9 @@ func (s *Server) sharedPuzzle(c echo.Context) error {
 	case !errors.Is(err, sudoku.ErrNotFound):
 		return fmt.Errorf("look up shared puzzle: %w", err)
 	}
+	if err := s.refuseHiddenShare(ctx, g); err != nil {
+		return err
+	}
 	err = nil
 	view := templates.ShareView{CSRF: csrfToken(c), Origin: origin(c)}
 	view.Puzzle = sudoku.Puzzle{Givens: g, Clues: g.Clues()}

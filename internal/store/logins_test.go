@@ -1,0 +1,38 @@
+package store
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// testLoginTryConcurrent: tries for one name sent all at once, through two
+// handles on the same archive (two servers), are held to the limit: each
+// try counts and records in one transaction, so exactly five are allowed.
+func testLoginTryConcurrent(t *testing.T, bk backend) {
+	dsn := bk.dsn(t)
+	servers := []*DB{MustOpenDBAt(t, dsn), MustOpenDBAt(t, dsn)}
+	const tries, limit = 24, 5
+	now := time.Now()
+	var allowed atomic.Int32
+	var wg sync.WaitGroup
+	for i := range tries {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ok, err := servers[i%2].LoginTry(context.Background(), "zoe", now.Add(time.Duration(i)), 15*time.Minute, limit)
+			if err != nil {
+				t.Error(err)
+			}
+			if ok {
+				allowed.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	if n := allowed.Load(); n != limit {
+		t.Errorf("%d of %d concurrent tries allowed, want %d", n, tries, limit)
+	}
+}
