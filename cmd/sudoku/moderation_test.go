@@ -1,15 +1,18 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/sudoku-archive/sudoku/internal/bulk"
+	"github.com/sudoku-archive/sudoku/internal/moderation"
 	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/web"
 )
@@ -263,4 +266,43 @@ func TestClosedWrites(t *testing.T) {
 	}
 	open := startServe(t, db, "--rate-limit", "0", "--daily=false")
 	caller{c: newClient(t, open.url)}.want(http.MethodPost, "/api/puzzles", body, http.StatusOK, `"duplicate":true`)
+}
+
+// TestAttemptsImportHidden: `sudoku attempts import` rejects the lines of
+// a hidden puzzle, written any of three ways, with the moderator's reason
+// (instead of failing the whole import).
+func TestAttemptsImportHidden(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "sudoku.db")
+	puzzles := filepath.Join(dir, "puzzles.txt")
+	if err := os.WriteFile(puzzles, []byte(playEasy+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runCmd(t, "", "import", "--db", db, puzzles); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.HidePuzzle(context.Background(), 1, moderation.CLI(), "not ours to publish"); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	relabelled := strings.NewReplacer("1", "2", "2", "1").Replace(playEasy)
+	plays := filepath.Join(dir, "plays.jsonl")
+	var lines []string
+	for _, p := range []string{playEasy, relabelled, playEasySwapped} {
+		lines = append(lines, fmt.Sprintf(`{"player": "ann", "puzzle": %q, "seconds": 60, "outcome": "solved", "hints": 0, "at": "2026-01-01T10:00:00Z"}`, p))
+	}
+	if err := os.WriteFile(plays, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, err := runCmd(t, "", "attempts", "import", "--db", db, plays)
+	if err != nil || !strings.Contains(out, "imported 0 attempts") || !strings.Contains(out, "rejected 3") ||
+		strings.Count(errOut, "not ours to publish") != 3 {
+		t.Errorf("attempts import: %v\nstdout %s\nstderr %s", err, out, errOut)
+	}
 }

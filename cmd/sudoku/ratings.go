@@ -221,6 +221,12 @@ func archivePuzzles(ctx context.Context, db *store.DB, order []string, byText ma
 	if err != nil {
 		return 0, err
 	}
+	// A hidden puzzle, written any way, takes no attempts: its lines are
+	// rejected with the moderator's reason (IDsByGivens does not find it).
+	hidden, err := db.HiddenClasses(ctx)
+	if err != nil {
+		return 0, err
+	}
 	var rated []sudoku.Puzzle
 	var ratedText []string
 	for i, t := range texts {
@@ -229,6 +235,9 @@ func archivePuzzles(ctx context.Context, db *store.DB, order []string, byText ma
 			continue
 		}
 		r, err := sudoku.Rate(p.g, sudoku.Options{MaxNodes: maxNodes, Done: ctx.Done()})
+		if h := hidden.Of(&r); err == nil && h != nil {
+			err = h
+		}
 		if p.err = err; err == nil {
 			rated, ratedText = append(rated, r), append(ratedText, t)
 		}

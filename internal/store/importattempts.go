@@ -146,12 +146,12 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`), player, im.PuzzleID, key, 
 func secondsOf(s int64) time.Duration { return time.Duration(s) * time.Second }
 
 // IDsByGivens returns the id of the archived puzzle of each of gs (by its
-// givens), 0 for one not archived.
+// givens), 0 for one not archived or hidden.
 func (db *DB) IDsByGivens(ctx context.Context, gs []sudoku.Grid) ([]int64, error) {
 	if db.isClosed() {
 		return nil, ErrClosed
 	}
-	st, err := db.reader.PrepareContext(ctx, db.d.sql("SELECT id FROM puzzles WHERE givens_key = ?"))
+	st, err := db.reader.PrepareContext(ctx, db.d.sql("SELECT id FROM puzzles WHERE givens_key = ? AND "+visible))
 	if err != nil {
 		return nil, fmt.Errorf("find puzzles: %w", err)
 	}

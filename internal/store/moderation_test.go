@@ -262,6 +262,13 @@ func hiddenEverywhere(t *testing.T, db *DB, h sudoku.Puzzle, ps []sudoku.Puzzle)
 	if err != nil || slices.ContainsFunc(eq, func(p sudoku.Puzzle) bool { return p.ID == h.ID }) {
 		t.Errorf("equivalents: %v, %d", err, len(eq))
 	}
+	for range 3 { // the next puzzle, from a few targets
+		for _, target := range []float64{3, 5, 8} {
+			if n, _, err := db.NextPuzzle(ctx, 0, target); err == nil && n.ID == h.ID {
+				t.Errorf("NextPuzzle(%v) chose the hidden puzzle", target)
+			}
+		}
+	}
 	p, hid, err := db.ModPuzzle(ctx, h.ID)
 	if err != nil || !p.Hidden || hid == nil || hid.Reason != "a wrong puzzle" || hid.ByName != "" && hid.ByName != "tester" {
 		t.Errorf("ModPuzzle: %+v, %+v, %v", p.Hidden, hid, err)
@@ -399,7 +406,18 @@ func testModerationFlags(t *testing.T, bk backend) {
 			t.Fatal(err)
 		}
 	}
-	checkFlagRefusals(t, db, ps[1].ID, ps[2].ID, players[0])
+	if _, err := db.Flag(ctx, ps[1].ID, players[0], moderation.ReasonOther, ""); !errors.Is(err, moderation.ErrFlagged) || sudoku.KindOf(err) != sudoku.KindConflict {
+		t.Errorf("second flag: %v", err)
+	}
+	if _, err := db.Flag(ctx, ps[2].ID, players[0], "nonsense", ""); sudoku.KindOf(err) != sudoku.KindInvalid {
+		t.Errorf("unknown reason: %v", err)
+	}
+	if _, err := db.Flag(ctx, ps[2].ID, players[0], moderation.ReasonOther, string(make([]rune, moderation.MaxFlagText+1))); sudoku.KindOf(err) != sudoku.KindInvalid {
+		t.Errorf("text too long: %v", err)
+	}
+	if _, err := db.Flag(ctx, 99999, players[0], moderation.ReasonOther, ""); !errors.Is(err, sudoku.ErrNotFound) {
+		t.Errorf("flag an unknown puzzle: %v", err)
+	}
 	if _, err := db.Flag(ctx, ps[2].ID, players[1], moderation.ReasonOffensive, "rude"); err != nil {
 		t.Fatal(err)
 	}
@@ -433,26 +451,6 @@ func testModerationFlags(t *testing.T, bk backend) {
 	var n int
 	if err := db.reader.QueryRowContext(ctx, db.d.sql("SELECT count(*) FROM flags WHERE player_id = ?"), players[0]).Scan(&n); err != nil || n != 0 {
 		t.Errorf("flags of a deleted player: %d, %v", n, err)
-	}
-}
-
-// checkFlagRefusals: player, who flagged puzzle flagged, cannot flag it
-// again (a conflict); a flag of puzzle other with an unknown reason or a
-// text too long is invalid; an unknown puzzle is not found.
-func checkFlagRefusals(t *testing.T, db *DB, flagged, other, player int64) {
-	t.Helper()
-	ctx := context.Background()
-	if _, err := db.Flag(ctx, flagged, player, moderation.ReasonOther, ""); !errors.Is(err, moderation.ErrFlagged) || sudoku.KindOf(err) != sudoku.KindConflict {
-		t.Errorf("second flag: %v", err)
-	}
-	if _, err := db.Flag(ctx, other, player, "nonsense", ""); sudoku.KindOf(err) != sudoku.KindInvalid {
-		t.Errorf("unknown reason: %v", err)
-	}
-	if _, err := db.Flag(ctx, other, player, moderation.ReasonOther, string(make([]rune, moderation.MaxFlagText+1))); sudoku.KindOf(err) != sudoku.KindInvalid {
-		t.Errorf("text too long: %v", err)
-	}
-	if _, err := db.Flag(ctx, 99999, player, moderation.ReasonOther, ""); !errors.Is(err, sudoku.ErrNotFound) {
-		t.Errorf("flag an unknown puzzle: %v", err)
 	}
 }
 

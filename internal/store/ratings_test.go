@@ -11,6 +11,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/moderation"
+	"github.com/sudoku-archive/sudoku/internal/ratings"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -23,6 +24,8 @@ var ratingsSuite = []struct {
 	{"RatingsFigures", testRatingsFigures},
 	{"RatingsPlayerTimeOrder", testRatingsPlayerTimeOrder},
 	{"RatingsConcurrentFinishes", testRatingsConcurrentFinishes},
+	{"RatingsTwoServers", testRatingsTwoServers},
+	{"RatingsImportAttempts", testRatingsImportAttempts},
 	{"RatingsRefit", testRatingsRefit},
 }
 
@@ -268,6 +271,81 @@ func testRatingsConcurrentFinishes(t *testing.T, bk backend) {
 	if counted != players || rated != players || p.Plays != players || p.Solves != players*3/4 {
 		t.Errorf("counted %d, rated %d, plays %d, solves %d; want %d, %d, %d, %d", counted, rated, p.Plays, p.Solves, players, players, players, players*3/4)
 	}
+}
+
+// testRatingsTwoServers: two handles on one archive (two servers) finish
+// 120 players' attempts at one puzzle at once, each with its own group
+// commits: the class's row serialises them (PostgreSQL: SELECT ... FOR
+// UPDATE), so plays equals the counted attempts and the class's row
+// agrees.
+func testRatingsTwoServers(t *testing.T, bk backend) {
+	ctx := context.Background()
+	dbs := twoServers(t, bk)
+	pz := archived(t, dbs[0], 33)
+	const players = 120
+	work := openAttempts(t, dbs[0], players, func(int) int64 { return pz.ID })
+	var wg sync.WaitGroup
+	for i, w := range work {
+		wg.Go(func() {
+			f := account.Finish{Outcome: account.OutcomeSolved, Grid: solvedGrid(), ActiveSeconds: int64(60 + i)}
+			if _, err := dbs[i%2].FinishAttempt(ctx, w.player, w.id, f); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	p, err := dbs[1].Puzzle(ctx, pz.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _, err := dbs[0].ClassRating(ctx, pz.Canonical.Key())
+	if err != nil || p.Plays != players || c.Plays != players || c.Weight != ratings.PriorWeight+players {
+		t.Errorf("plays %d, class %+v, %v; want %d plays and weight %v", p.Plays, c, err, players, ratings.PriorWeight+players)
+	}
+}
+
+// testRatingsImportAttempts: imported attempts find a named player
+// whatever the case, make the unknown ones (no password), count each
+// player's first at a class only, and fill the dashboard and the puzzle's
+// figures as finishes do.
+func testRatingsImportAttempts(t *testing.T, bk backend) {
+	ctx := context.Background()
+	db := bk.open(t)
+	ann, err := db.AddUser(ctx, "Ann", "", account.RolePlayer, moderation.CLI())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pz := archived(t, db, 35)
+	at := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	im := func(player string, seconds int64, outcome account.Outcome, h int) ImportedAttempt {
+		return ImportedAttempt{PuzzleID: pz.ID, Imported: account.Imported{Player: player, Puzzle: pz.Givens.String(), Seconds: seconds, Outcome: outcome, At: at.Add(time.Duration(h) * time.Hour)}}
+	}
+	made, err := db.ImportAttempts(ctx, []ImportedAttempt{
+		im("ann", 100, account.OutcomeSolved, 0), im("bob", 200, account.OutcomeGaveUp, 1),
+		im("ANN", 50, account.OutcomeSolved, 2), im("cy", 300, account.OutcomeSolved, 3),
+	}, nil)
+	if err != nil || made != 2 {
+		t.Fatalf("import: %d players made, %v; want 2", made, err)
+	}
+	as, err := db.Attempts(ctx, ann.ID, 0, 10)
+	if err != nil || len(as) != 2 || !as[1].First || !as[1].Counted || as[0].First || as[0].Counted || as[1].Seconds != 100 {
+		t.Fatalf("ann's attempts: %+v, %v; want the first (100 s) counted, the second not", as, err)
+	}
+	if p, _ := db.Summary(ctx, ann.ID, time.Now()); p.Solved != 2 || p.Attempts != 2 {
+		t.Errorf("ann's dashboard: %+v; want 2 solved of 2", p)
+	}
+	checkFigures(t, db, pz.ID, 3, 0.6667, 200, expectedSeconds(t, db, pz))
+}
+
+// expectedSeconds is the player_seconds of the class of p as the class's
+// row says.
+func expectedSeconds(t *testing.T, db *DB, p sudoku.Puzzle) int64 {
+	t.Helper()
+	c, ok, err := db.ClassRating(context.Background(), p.Canonical.Key())
+	if err != nil || !ok {
+		t.Fatalf("class of puzzle %d: %v, %v", p.ID, ok, err)
+	}
+	return c.Seconds()
 }
 
 // session2 is a session hash for player i of many.

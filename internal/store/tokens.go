@@ -13,7 +13,7 @@ import (
 // AddToken stores the hash of a new API token of the player called name,
 // and records in the audit trail that by issued it.
 func (db *DB) AddToken(ctx context.Context, name string, hash []byte, by moderation.Actor) error {
-	err := db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
+	err := db.write(ctx, func(tx *sql.Tx) error {
 		id, err := playerID(tx, db.d, name)
 		if err != nil {
 			return err

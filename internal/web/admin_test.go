@@ -84,8 +84,9 @@ func TestReportForm(t *testing.T) {
 // takes the puzzle out of the queue and out of the players' sight, with a
 // banner and Restore for moderators; dismissing empties its reports; the
 // header links moderators (only) to the queue.
-func TestAdminFlagsPage(t *testing.T) {
-	e := newSecEnv(t, Config{})
+func TestAdminFlagsPage(t *testing.T) { eachStore(t, testAdminFlagsPage) }
+
+func testAdminFlagsPage(t *testing.T, e *secEnv) {
 	flagged, other, quiet := seedNew(t, e), seedNew(t, e), seedNew(t, e)
 	reportPuzzle(t, e.browser(), flagged, "wrong", "<script>alert(1)</script> row 3", http.StatusSeeOther)
 	reportPuzzle(t, e.browser(), flagged, "duplicate", "", http.StatusSeeOther)

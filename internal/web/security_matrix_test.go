@@ -102,8 +102,9 @@ func matrixRoutes(t *testing.T, s *Server) []matrixRoute {
 // below the role: 403) and serves the others (2xx or 3xx: each acts on a
 // puzzle of its own, reported, and hidden first for a restore); every other
 // route turns nobody away for who they are.
-func TestRoleMatrix(t *testing.T) {
-	e := newSecEnv(t, Config{})
+func TestRoleMatrix(t *testing.T) { eachStore(t, testRoleMatrix) }
+
+func testRoleMatrix(t *testing.T, e *secEnv) {
 	for _, r := range matrixRoutes(t, e.s) {
 		t.Run(r.method+" "+r.path, func(t *testing.T) {
 			e.sub(t)
