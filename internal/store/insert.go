@@ -111,8 +111,9 @@ func (db *DB) insertMany(tx *sql.Tx, ps []sudoku.Puzzle, t *tally, countRepeats 
 }
 
 // beforeInsert readies insertMany's write of ps: it refuses a hidden
-// puzzle, files each under its class (t.classes), and on SQLite returns
-// the last id taken so far.
+// puzzle, brings the known classes up to date (freshClasses), files each
+// puzzle under its class (t.classes), and on SQLite returns the last id
+// taken so far.
 func (db *DB) beforeInsert(tx *sql.Tx, ps []sudoku.Puzzle, t *tally) (last int64, err error) {
 	if !db.d.postgres {
 		if err := tx.QueryRow("SELECT coalesce(max(id), 0) FROM puzzles").Scan(&last); err != nil {

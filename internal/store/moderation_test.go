@@ -238,7 +238,7 @@ func testModerationHideRestore(t *testing.T, bk backend) {
 }
 
 // hiddenEverywhere checks that the hidden puzzle h is in no read but
-// ModPuzzle, and that its givens cannot come back.
+// ModPuzzle, and that its givens cannot come back (hiddenRefused).
 func hiddenEverywhere(t *testing.T, db *DB, h sudoku.Puzzle, ps []sudoku.Puzzle) {
 	t.Helper()
 	ctx := context.Background()
@@ -269,6 +269,14 @@ func hiddenEverywhere(t *testing.T, db *DB, h sudoku.Puzzle, ps []sudoku.Puzzle)
 			}
 		}
 	}
+	hiddenRefused(t, db, h, ps)
+}
+
+// hiddenRefused checks that the moderators see the hidden puzzle h, and
+// that its givens, written any way, cannot come back.
+func hiddenRefused(t *testing.T, db *DB, h sudoku.Puzzle, ps []sudoku.Puzzle) {
+	t.Helper()
+	ctx := context.Background()
 	p, hid, err := db.ModPuzzle(ctx, h.ID)
 	if err != nil || !p.Hidden || hid == nil || hid.Reason != "a wrong puzzle" || hid.ByName != "" && hid.ByName != "tester" {
 		t.Errorf("ModPuzzle: %+v, %+v, %v", p.Hidden, hid, err)
@@ -421,6 +429,14 @@ func testModerationFlags(t *testing.T, bk backend) {
 	if _, err := db.Flag(ctx, ps[2].ID, players[1], moderation.ReasonOffensive, "rude"); err != nil {
 		t.Fatal(err)
 	}
+	checkQueue(t, db, ps, players)
+}
+
+// checkQueue pages the moderators' queue of testModerationFlags, then
+// resolves it by dismissing and hiding; a deleted player's flags go.
+func checkQueue(t *testing.T, db *DB, ps []sudoku.Puzzle, players []int64) {
+	t.Helper()
+	ctx := context.Background()
 	q, err := db.OpenFlags(ctx, 0, 1)
 	if err != nil || len(q) != 1 || q[0].Puzzle.ID != ps[1].ID || len(q[0].Flags) != 3 || q[0].Flags[0].Text != "flag 0" {
 		t.Fatalf("first page of the queue: %+v, %v", q, err)
