@@ -114,6 +114,23 @@ func collectionPart(b []byte) (rest []byte, played sudoku.Played, collection int
 	return append(b[:3:3], b[4+n:]...), played, k, ""
 }
 
+// techniquesPart reads the filters of a cursor of techniquesVersion, b:
+// the played filter and the technique filter's hash; it returns b without
+// them, or ok false when they are not a cursor's.
+func techniquesPart(b []byte) (rest []byte, played sudoku.Played, techniques uint32, ok bool) {
+	if len(b) < 8 || int(b[3]) > len(playedFilters) {
+		return nil, "", 0, false
+	}
+	if b[3] > 0 {
+		played = playedFilters[b[3]-1]
+	}
+	techniques = binary.BigEndian.Uint32(b[4:8])
+	if techniques == 0 {
+		return nil, "", 0, false
+	}
+	return append(b[:3:3], b[8:]...), played, techniques, true
+}
+
 // decodeCursor parses s, which must hold exactly nkeys keys.
 func decodeCursor(s string, nkeys int) (*cursor, error) {
 	invalid := func(why string) error { return fmt.Errorf("%w: %s", sudoku.ErrInvalidCursor, why) }
@@ -131,17 +148,10 @@ func decodeCursor(s string, nkeys int) (*cursor, error) {
 	var techniques uint32
 	var collection int64
 	if b[0] == techniquesVersion {
-		if len(b) < 8 || int(b[3]) > len(playedFilters) {
+		var ok bool
+		if b, played, techniques, ok = techniquesPart(b); !ok {
 			return nil, invalid("unknown filter")
 		}
-		if b[3] > 0 {
-			played = playedFilters[b[3]-1]
-		}
-		techniques = binary.BigEndian.Uint32(b[4:8])
-		if techniques == 0 {
-			return nil, invalid("unknown filter")
-		}
-		b = append(b[:3:3], b[8:]...)
 	} else if b[0] == collectionVersion {
 		var why string
 		if b, played, collection, why = collectionPart(b); why != "" {
