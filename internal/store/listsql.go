@@ -50,7 +50,7 @@ type listing struct {
 	// techniques are the names of the technique filter, the rarest first
 	// (it drives the listing when listKey.drive).
 	techniques []string
-	coll   int64    // the collection of listKey.collection
+	coll       int64 // the collection of listKey.collection
 }
 
 // example returns a listing of k with values of the right shape, for
