@@ -22,6 +22,8 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"github.com/sudoku-archive/sudoku/internal/racefree"
 )
 
 // Puzzles the browser test types, pastes and submits: Project Euler 96's
@@ -39,6 +41,7 @@ const (
 // history, the pages without JavaScript, and a phone in dark mode. It saves
 // a screenshot of each page (see screenshotDir).
 func TestBrowser(t *testing.T) {
+	racefree.Only(t)
 	ctx := newBrowser(t) // before the server: a missing browser skips at once
 	base := startBrowserServer(t, filepath.Join(t.TempDir(), "sudoku.db"))
 	browserSuite(t, ctx, base)

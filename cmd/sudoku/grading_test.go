@@ -18,6 +18,7 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/bulk"
 	"github.com/sudoku-archive/sudoku/internal/logic"
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/racefree"
 	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -290,6 +291,7 @@ func get(t *testing.T, url string) string {
 // and watches the page: it says "grading…", then shows the grade by itself,
 // without a reload.
 func TestBrowserGradeArrives(t *testing.T) {
+	racefree.Only(t)
 	ctx := newBrowser(t) // before the server: a missing browser skips at once
 	dbPath := filepath.Join(t.TempDir(), "sudoku.db")
 	s := startServe(t, dbPath, "--graders", "0", "--rate-limit", "0")

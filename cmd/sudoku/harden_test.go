@@ -22,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sudoku-archive/sudoku/internal/racefree"
 	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/store/storetest"
 )
@@ -49,6 +50,7 @@ func peakRSS(tb testing.TB, pid int) float64 {
 // whole archive, every row, though that takes far longer than the 10 s
 // request timeout. Short: 30,000 puzzles (2.5 MB); full: 300,000 (25 MB).
 func TestHardenExportSlowClient(t *testing.T) {
+	racefree.Only(t)
 	if testing.Short() {
 		t.Skip("a measurement")
 	}
@@ -173,8 +175,9 @@ func TestHardenTraceMemory(t *testing.T) {
 // lists the archive; its latency is logged. Short: 8 hostile clients for
 // 3 s; full: 64 for 10 s.
 func TestHardenReadsUnderHostileSolves(t *testing.T) {
-	if testing.Short() || raceEnabled {
-		t.Skip("a measurement: skipped with -short and -race")
+	racefree.Only(t)
+	if testing.Short() {
+		t.Skip("a measurement")
 	}
 	clients, dur := 8, 3*time.Second
 	if *hardenFull {

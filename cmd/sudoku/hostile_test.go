@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/sudoku-archive/sudoku/internal/racefree"
 )
 
 // TestHostileRequests sends `sudoku serve` (real store) text meant to
@@ -110,10 +112,12 @@ func TestServeRateLimitByDefault(t *testing.T) {
 // fraction of a second, or, if the machine is slow, the request timeout
 // answers 503; meanwhile the server keeps answering reads.
 func TestServeHostilePuzzle(t *testing.T) {
-	if testing.Short() || raceEnabled {
-		// Under -race the search is ~10x slower; the internal/web tests
-		// TestPathologicalPuzzle and TestHostileGridBudget run under -race.
-		t.Skip("a measurement: skipped with -short and -race")
+	racefree.Only(t)
+	// Under -race the search is ~10x slower (racefree.Only); the
+	// internal/web tests TestPathologicalPuzzle and TestHostileGridBudget
+	// run under -race.
+	if testing.Short() {
+		t.Skip("a measurement")
 	}
 	const hostile = ".5...6.98.....2.17................3...........24..............6........531...9..."
 	s := startServe(t, filepath.Join(t.TempDir(), "sudoku.db"), "--rate-limit", "0")

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/sudoku-archive/sudoku/internal/racefree"
 )
 
 // layoutView is a screen the layout test sizes the pages to.
@@ -83,6 +85,7 @@ const barContrastJS = `(() => {
 // bars stand out from their tracks in both colour schemes. It saves a screenshot of each
 // (layout-<page>-<view>-<scheme>.png in screenshotDir).
 func TestLayoutBrowser(t *testing.T) {
+	racefree.Only(t)
 	ctx := newBrowser(t)
 	base := startBrowserServer(t, filepath.Join(t.TempDir(), "sudoku.db"), "--daily=true")
 	shots := screenshotDir(t)

@@ -17,6 +17,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/sudoku-archive/sudoku/internal/racefree"
 )
 
 // BenchmarkServeSubmit measures durable submissions through the whole
@@ -138,7 +140,7 @@ var (
 func maxLatency() time.Duration {
 	set := false
 	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "load.max-latency" })
-	if raceEnabled && !set {
+	if racefree.Enabled && !set {
 		return 5 * time.Second
 	}
 	return *loadMaxLatency

@@ -13,6 +13,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/moderation"
+	"github.com/sudoku-archive/sudoku/internal/racefree"
 	"github.com/sudoku-archive/sudoku/internal/store"
 )
 
@@ -25,6 +26,7 @@ import (
 // act, who did it and why, at /admin/audit, then opens the puzzle (hidden,
 // with a banner) and restores it.
 func TestModerationBrowser(t *testing.T) {
+	racefree.Only(t)
 	browser := newBrowser(t)
 	db := filepath.Join(t.TempDir(), "sudoku.db")
 	addUsers(t, db, map[string]account.Role{"mia": account.RoleModerator, "root": account.RoleAdmin})

@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/racefree"
 )
 
 // TestNextBrowser solves a puzzle on its page in Chromium, against a real
@@ -22,6 +23,7 @@ import (
 // puzzle this browser has not played; then solves that one and asks for
 // a harder one, which is neither of the two.
 func TestNextBrowser(t *testing.T) {
+	racefree.Only(t)
 	ctx := newBrowser(t)
 	base := startBrowserServer(t, filepath.Join(t.TempDir(), "sudoku.db"))
 	shots := screenshotDir(t)
@@ -112,6 +114,7 @@ const chartContrastJS = `(() => {
 // draws a chart per measure with a dot per puzzle, nothing scrolls
 // sideways, and the dots and labels stand out from the chart (3:1).
 func TestRatingsBrowser(t *testing.T) {
+	racefree.Only(t)
 	ctx := newBrowser(t)
 	base := startBrowserServer(t, filepath.Join(t.TempDir(), "sudoku.db"), "--rate-limit", "0")
 	shots := screenshotDir(t)

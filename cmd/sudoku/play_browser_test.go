@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/sudoku-archive/sudoku/internal/racefree"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -27,6 +28,7 @@ import (
 // it follows a share link and prints a puzzle. It logs the time from a
 // keystroke to the next painted frame (no assertion: the machine is shared).
 func TestPlayBrowser(t *testing.T) {
+	racefree.Only(t)
 	ctx := newBrowser(t)
 	base := startBrowserServer(t, filepath.Join(t.TempDir(), "sudoku.db"))
 	shots := screenshotDir(t)

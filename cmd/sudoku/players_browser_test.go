@@ -9,12 +9,15 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/sudoku-archive/sudoku/internal/racefree"
 )
 
 // TestPlayersBrowser is the players' whole flow in Chromium against a real
 // `sudoku serve`: play a puzzle to the end (a Check and a hint on the way),
 // see it recorded on /me, sign up, log out, log in: it is still there.
 func TestPlayersBrowser(t *testing.T) {
+	racefree.Only(t)
 	ctx := newBrowser(t)
 	base := startBrowserServer(t, filepath.Join(t.TempDir(), "sudoku.db"))
 	shots := screenshotDir(t)

@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/racefree"
 )
 
 // TestTechniquesBrowser drives Chromium through the setter's page (the
@@ -21,6 +22,7 @@ import (
 // a puzzle in practice mode: Hint names and highlights the technique
 // practised).
 func TestTechniquesBrowser(t *testing.T) {
+	racefree.Only(t)
 	ctx := newBrowser(t)
 	db := filepath.Join(t.TempDir(), "sudoku.db")
 	lines := puzzletest.Lines(t, puzzletest.Diabolical, 20)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/racefree"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden")
@@ -76,7 +77,7 @@ func pathsPer(collection string) int {
 // -short and -race check the first 30 of each collection; -update rewrites
 // the file (from a full run only).
 func TestPaths(t *testing.T) {
-	short := testing.Short() || raceEnabled
+	short := testing.Short() || racefree.Enabled
 	if short && *update {
 		t.Fatal("-update needs the full run (no -short, no -race)")
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/logic"
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/racefree"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -160,6 +161,7 @@ func testBandColumnAgrees(t *testing.T, bk backend) {
 // bounded by the band and the cursor, the band index for the others; never
 // a sort step, never a filter over the rows before the cursor.
 func TestBandListPlans(t *testing.T) {
+	racefree.Only(t)
 	db := MustOpenDB(t)
 	bandedArchive(t, db, 30)
 	if _, err := db.wconn.ExecContext(context.Background(), "ANALYZE"); err != nil {

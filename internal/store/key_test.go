@@ -11,6 +11,7 @@ import (
 	gocmp "github.com/google/go-cmp/cmp"
 	"github.com/pressly/goose/v3"
 
+	"github.com/sudoku-archive/sudoku/internal/racefree"
 	"github.com/sudoku-archive/sudoku/internal/store/storetest"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/migrations"
@@ -51,6 +52,7 @@ func randomGrids(n int, solved bool) []sudoku.Grid {
 // database held before it, the very keys the store writes, so that old rows
 // and new submissions of the same givens meet as duplicates.
 func TestMigrationGivensKey(t *testing.T) {
+	racefree.Only(t)
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "v5.db")
 	raw := rawDB(t, path)
@@ -117,6 +119,7 @@ func TestMigrationGivensKey(t *testing.T) {
 // TestMigrationGivensKeyDown: migration 00006 can be undone, keeping every
 // row, and done again.
 func TestMigrationGivensKeyDown(t *testing.T) {
+	racefree.Only(t)
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "v6.db")
 	db := MustOpenDBAt(t, path)

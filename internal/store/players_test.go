@@ -30,7 +30,6 @@ var playersSuite = []struct {
 	{"AttemptsConcurrentFinishes", testAttemptsConcurrentFinishes},
 	{"PlayersSummaryExportDelete", testPlayersSummaryExportDelete},
 	{"PlayersStreak", testPlayersStreak},
-	{"ListPlayed", testListPlayed},
 }
 
 // testPlayersStreak: solving today's puzzle of the day continues a streak

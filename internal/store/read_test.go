@@ -13,6 +13,7 @@ import (
 
 	gocmp "github.com/google/go-cmp/cmp"
 
+	"github.com/sudoku-archive/sudoku/internal/racefree"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -296,6 +297,7 @@ func testListRejectsBadCursors(t *testing.T, bk backend) {
 // walks its order's index: no sort step (temp b-tree), no scan of the table
 // through anything else, and a cursor query seeks on its whole key.
 func TestListPlans(t *testing.T) {
+	racefree.Only(t)
 	db := MustOpenDB(t)
 	tiedArchive(t, db, 20)
 	// Statistics must not tempt the planner away either.

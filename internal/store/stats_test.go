@@ -9,6 +9,7 @@ import (
 	gocmp "github.com/google/go-cmp/cmp"
 	"github.com/pressly/goose/v3"
 
+	"github.com/sudoku-archive/sudoku/internal/racefree"
 	"github.com/sudoku-archive/sudoku/internal/store/storetest"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/migrations"
@@ -214,6 +215,7 @@ func testStatsSubmitMany(t *testing.T, bk backend) {
 // store; its archive must still be whole: counters that agree with the
 // rows, and givens keys that make a resubmission a duplicate.
 func TestBuildArchive(t *testing.T) {
+	racefree.Only(t)
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "built.db")
 	if err := buildArchive(path, 3000); err != nil {

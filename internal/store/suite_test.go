@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sudoku-archive/sudoku/internal/pgtest"
+	"github.com/sudoku-archive/sudoku/internal/racefree"
 	"github.com/sudoku-archive/sudoku/internal/store/storetest"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -43,28 +44,19 @@ var suite = []struct {
 	{"ClassesGrouped", testClassesGrouped},
 	{"KnownClasses", testKnownClasses},
 	{"FreshListings", testFreshListings},
-	{"ListByBand", testListByBand},
 	{"ListBandRejects", testListBandRejects},
 	{"BandColumnAgrees", testBandColumnAgrees},
-	{"BandsOfCollections", testBandsOfCollections},
-	{"MigrationBandFromGrade", testMigrationBandFromGrade},
 	{"BandTotalDistinct", testBandTotalDistinct},
-	{"ListAround", testListAround},
 	{"Batch", testBatch},
 	{"BatchRollback", testBatchRollback},
 	{"BatchHoldsWriter", testBatchHoldsWriter},
 	{"Classes", testClasses},
 	{"Daily", testDaily},
-	{"GradeListing", testGradeListing},
-	{"GradePendingLast", testGradePendingLast},
 	{"ExportCancelledIsAnError", testExportCancelledIsAnError},
-	{"ListPagesEveryOrder", testListPagesEveryOrder},
 	{"ListPrevFromShortStart", testListPrevFromShortStart},
 	{"ListPastTheEnd", testListPastTheEnd},
-	{"ListDefaultsAndLimits", testListDefaultsAndLimits},
 	{"ListRejectsBadCursors", testListRejectsBadCursors},
 	{"Export", testExport},
-	{"ExportAcrossChunks", testExportAcrossChunks},
 	{"Stats", testStats},
 	{"StatsSubmitMany", testStatsSubmitMany},
 	{"PingAndClose", testPingAndClose},
@@ -78,13 +70,42 @@ var suite = []struct {
 	{"SubmitCancelled", testSubmitCancelled},
 	{"CloseDrains", testCloseDrains},
 	{"Secret", testSecret},
-	{"EveryListingPrepares", testEveryListingPrepares},
 	{"TwoServers", testTwoServers},
 	{"TwoServersBulk", testTwoServersBulk},
 }
 
+// walks are the suite's long single-goroutine cases: every listing order,
+// filter and page size walked page by page, every statement prepared, a
+// migration over a built archive. The race detector finds nothing in them
+// and slows SQLite compiled to Go tenfold or more, so they run in make
+// test's pass without -race (internal/racefree): TestSQLiteWalks,
+// TestPostgresWalks.
+var walks = []struct {
+	name string
+	run  func(*testing.T, backend)
+}{
+	{"ListByBand", testListByBand},
+	{"BandsOfCollections", testBandsOfCollections},
+	{"MigrationBandFromGrade", testMigrationBandFromGrade},
+	{"ListAround", testListAround},
+	{"GradeListing", testGradeListing},
+	{"GradePendingLast", testGradePendingLast},
+	{"ListPagesEveryOrder", testListPagesEveryOrder},
+	{"ListDefaultsAndLimits", testListDefaultsAndLimits},
+	{"ExportAcrossChunks", testExportAcrossChunks},
+	{"EveryListingPrepares", testEveryListingPrepares},
+	{"ListPlayed", testListPlayed},
+	{"TechniqueFilter", testTechniqueFilter},
+}
+
 func runSuite(t *testing.T, bk backend) {
 	for _, tc := range slices.Concat(suite, playersSuite, ratingsSuite, nextSuite, moderationSuite, techniquesSuite, collectionsSuite) {
+		t.Run(tc.name, func(t *testing.T) { tc.run(t, bk) })
+	}
+}
+
+func runWalks(t *testing.T, bk backend) {
+	for _, tc := range walks {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t, bk) })
 	}
 }
@@ -102,6 +123,21 @@ func TestPostgres(t *testing.T) {
 	t.Parallel()
 	c := pgtest.Start(t)
 	runSuite(t, backend{"postgres", c.NewDB})
+}
+
+// TestSQLiteWalks runs the walks on SQLite.
+func TestSQLiteWalks(t *testing.T) {
+	racefree.Only(t)
+	t.Parallel()
+	runWalks(t, sqliteBackend)
+}
+
+// TestPostgresWalks runs the walks on a throwaway PostgreSQL cluster.
+func TestPostgresWalks(t *testing.T) {
+	racefree.Only(t)
+	t.Parallel()
+	c := pgtest.Start(t)
+	runWalks(t, backend{"postgres", c.NewDB})
 }
 
 // testSecret checks that Secret makes one key for the archive and keeps it.

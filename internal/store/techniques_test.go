@@ -21,7 +21,6 @@ var techniquesSuite = []struct {
 	name string
 	run  func(*testing.T, backend)
 }{
-	{"TechniqueFilter", testTechniqueFilter},
 	{"TechniqueCounts", testTechniqueCounts},
 	{"TechniqueRegrade", testTechniqueRegrade},
 	{"TechniqueBackfill", testTechniqueBackfill},

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/racefree"
 )
 
 var canonFull = flag.Bool("canon-full", false, "check canonical invariance on every puzzle of every collection")
@@ -106,6 +107,7 @@ func checkCanonical(t *testing.T, rng *rand.Rand, g Grid, n int) Grid {
 }
 
 func TestCanonicalQuick(t *testing.T) {
+	racefree.Only(t)
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, name := range puzzletest.Collections {
 		for _, g := range parseAll(t, puzzletest.Lines(t, name, 5)) {
@@ -129,6 +131,7 @@ func TestCanonicalQuick(t *testing.T) {
 // same canonical form and the same recorded measures and band. With
 // -canon-full it takes more puzzles and transforms (minutes).
 func TestInvariance(t *testing.T) {
+	racefree.Only(t)
 	puzzles, transforms := 3, 200
 	if *canonFull {
 		puzzles, transforms = 40, 500

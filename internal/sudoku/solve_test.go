@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/racefree"
 )
 
 // readPuzzles reads a file of one puzzle per line.
@@ -400,6 +401,7 @@ func TestRate(t *testing.T) {
 // reference algorithm on the easy set and on random hostile grids: valid
 // grids with some cells blanked, some with a wrong digit given.
 func TestAgainstPlain(t *testing.T) {
+	racefree.Only(t)
 	check := func(g Grid) bool {
 		want, first, ok := plainSolve(g, 2_000_000)
 		if !ok {
