@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/store"
@@ -15,10 +18,14 @@ import (
 // short leaves whole batches.
 const copyBatch = 4096
 
+// puzzlesTable is the puzzles as the copy's counts and messages name them.
+var puzzlesTable = store.Table{Name: "puzzles", One: "puzzle", Many: "puzzles"}
+
 // runCopy is `sudoku copy --from SRC --to DST`: it moves an archive from
 // one database to another (an SQLite file or a PostgreSQL URL, either
-// way) row for row, ids and all, into an empty destination, then reads
-// both back and compares them.
+// way) row for row, ids and all, into an empty destination: the puzzles,
+// every table of store.CopiedTables and the settings. Then it reads both
+// back and compares them table by table.
 func runCopy(ctx context.Context, e *env, args []string) (err error) {
 	fs := newFlagSet(e, "copy", "--from SRC --to DST")
 	from := fs.String("from", "", "the archive to copy: an SQLite file or a postgres:// URL")
@@ -47,56 +54,32 @@ func runCopy(ctx context.Context, e *env, args []string) (err error) {
 		return err
 	}
 	defer closeInto(dst, &err)
-
-	srcStats, err := src.Stats(ctx)
-	if err != nil {
+	if err := checkEmpty(ctx, dst, *to); err != nil {
 		return err
 	}
-	dstStats, err := dst.Stats(ctx)
+	counts, total, err := countRows(ctx, src)
 	if err != nil {
 		return err
-	}
-	if dstStats.Total > 0 {
-		return fmt.Errorf("copy: %s holds %d puzzles already: the destination must be an empty archive", store.Redact(*to), dstStats.Total)
 	}
 
 	start := time.Now()
 	bar := newCountBar(e.stderr, "copying")
-	n, err := copyRows(ctx, src, dst, srcStats.Total, bar.set)
+	n, err := copyAll(ctx, src, dst, total, bar.set)
 	bar.finish()
 	if err != nil {
-		return fmt.Errorf("copy: %w (the destination keeps the %d puzzles committed before; empty it to start again)", err, n)
+		return fmt.Errorf("copy: %w (the destination keeps the %d rows committed before; empty it to start again)", err, n)
 	}
-	days, err := src.Dailies(ctx)
-	if err != nil {
-		return err
-	}
-	for _, d := range days {
-		p, err := dst.Puzzle(ctx, d.PuzzleID)
-		if err != nil {
-			return fmt.Errorf("copy the puzzle of the day %s: %w", d.Date, err)
-		}
-		if _, err := dst.SetDaily(ctx, d.Date, p); err != nil {
-			return fmt.Errorf("copy: %w", err)
-		}
-	}
-	settings, err := src.Settings(ctx)
-	if err != nil {
-		return err
-	}
-	if err := dst.PutSettings(ctx, settings); err != nil {
-		return fmt.Errorf("copy: %w", err)
-	}
-	fmt.Fprintf(e.stdout, "copied %d puzzles and %d puzzles of the day in %.2fs\n", n, len(days), time.Since(start).Seconds())
+	fmt.Fprintf(e.stdout, "copied %s in %.2fs\n", copySummary(counts), time.Since(start).Seconds())
 
 	start = time.Now()
 	bar = newCountBar(e.stderr, "verifying")
-	err = verifyCopy(ctx, src, dst, srcStats.Total, bar.set)
+	names, err := verifyCopy(ctx, src, dst, total, bar.set)
 	bar.finish()
 	if err != nil {
 		return fmt.Errorf("verify: %w", err)
 	}
-	fmt.Fprintf(e.stdout, "verified: every row, the puzzles of the day, the counters and the settings are the same in both, in %.2fs\n", time.Since(start).Seconds())
+	fmt.Fprintf(e.stdout, "verified: every row of %d tables (%s), the counters and the settings are the same in both, in %.2fs\n",
+		len(names), strings.Join(names, ", "), time.Since(start).Seconds())
 	return nil
 }
 
@@ -107,12 +90,93 @@ func closeInto(db *store.DB, err *error) {
 	}
 }
 
-// allInIDOrder is the export order of a copy: every row, by id.
-var allInIDOrder = sudoku.ListQuery{Sort: sudoku.SortSubmitted}
+// checkEmpty refuses a destination that holds a puzzle or a row of any
+// table a copy fills.
+func checkEmpty(ctx context.Context, dst *store.DB, to string) error {
+	for _, t := range append([]store.Table{puzzlesTable}, store.CopiedTables...) {
+		n, err := dst.CountRows(ctx, t.Name)
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			return fmt.Errorf("copy: %s holds %s already: the destination must be an empty archive", store.Redact(to), rowCount(t, n))
+		}
+	}
+	return nil
+}
 
-// copyRows streams the rows of src in id order into dst, copyBatch to a
-// transaction, and returns how many it committed.
-func copyRows(ctx context.Context, src, dst *store.DB, total int64, progress func(done, total int64)) (int64, error) {
+// A tableCount is how many rows of a table the source holds.
+type tableCount struct {
+	t store.Table
+	n int64
+}
+
+// countRows counts the source's rows of the puzzles and of each copied
+// table, in the copy's order, and their sum.
+func countRows(ctx context.Context, src *store.DB) ([]tableCount, int64, error) {
+	var counts []tableCount
+	var total int64
+	for _, t := range append([]store.Table{puzzlesTable}, store.CopiedTables...) {
+		n, err := src.CountRows(ctx, t.Name)
+		if err != nil {
+			return nil, 0, err
+		}
+		counts = append(counts, tableCount{t, n})
+		total += n
+	}
+	return counts, total, nil
+}
+
+// rowCount says n rows of t: "1 player", "12 players".
+func rowCount(t store.Table, n int64) string {
+	if n == 1 {
+		return "1 " + t.One
+	}
+	return fmt.Sprintf("%d %s", n, t.Many)
+}
+
+// copySummary lists the counts: "1000 puzzles, 12 players ... and 2
+// puzzles of the day".
+func copySummary(counts []tableCount) string {
+	parts := make([]string, len(counts))
+	for i, c := range counts {
+		parts[i] = rowCount(c.t, c.n)
+	}
+	last := len(parts) - 1
+	return strings.Join(parts[:last], ", ") + " and " + parts[last]
+}
+
+// copyAll copies the technique names, the puzzles, then the other tables
+// of store.CopiedTables in their order, and returns how many rows it
+// committed.
+func copyAll(ctx context.Context, src, dst *store.DB, total int64, progress func(done, total int64)) (int64, error) {
+	var n int64
+	step := func(done int64) { progress(n+done, total) }
+	for i, t := range store.CopiedTables {
+		if i == 1 { // after the technique names: the puzzles' triggers index under their ids
+			k, err := copyPuzzles(ctx, src, dst, step)
+			n += k
+			if err != nil {
+				return n, err
+			}
+		}
+		k, err := copyTable(ctx, src, dst, t, step)
+		n += k
+		if err != nil {
+			return n, err
+		}
+	}
+	settings, err := src.Settings(ctx)
+	if err != nil {
+		return n, err
+	}
+	return n, dst.PutSettings(ctx, settings)
+}
+
+// copyPuzzles streams the puzzles of src, hidden ones too, in id order
+// into dst, copyBatch to a transaction, and returns how many it
+// committed.
+func copyPuzzles(ctx context.Context, src, dst *store.DB, progress func(done int64)) (int64, error) {
 	var n int64
 	batch := make([]sudoku.Puzzle, 0, copyBatch)
 	flush := func() error {
@@ -121,10 +185,10 @@ func copyRows(ctx context.Context, src, dst *store.DB, total int64, progress fun
 		}
 		n += int64(len(batch))
 		batch = batch[:0]
-		progress(n, total)
+		progress(n)
 		return nil
 	}
-	err := src.Export(ctx, allInIDOrder, func(p sudoku.Puzzle) error {
+	err := src.ExportAll(ctx, func(p sudoku.Puzzle) error {
 		batch = append(batch, p)
 		if len(batch) == copyBatch {
 			return flush()
@@ -137,19 +201,98 @@ func copyRows(ctx context.Context, src, dst *store.DB, total int64, progress fun
 	return n, err
 }
 
-// verifyCopy reads both archives in id order side by side and compares
-// every field of every row, then the puzzles of the day and the counters.
-// It reports the first difference.
-func verifyCopy(ctx context.Context, src, dst *store.DB, total int64, progress func(done, total int64)) error {
+// copyTable streams the rows of t from src in key order into dst,
+// copyBatch to a transaction, and returns how many it committed.
+func copyTable(ctx context.Context, src, dst *store.DB, t store.Table, progress func(done int64)) (int64, error) {
+	cols, err := src.Columns(ctx, t.Name)
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	batch := make([][]any, 0, copyBatch)
+	flush := func() error {
+		if err := dst.InsertRows(ctx, t, cols, batch); err != nil {
+			return err
+		}
+		n += int64(len(batch))
+		batch = batch[:0]
+		progress(n)
+		return nil
+	}
+	err = src.ReadRows(ctx, t, cols, func(row []any) error {
+		batch = append(batch, row)
+		if len(batch) == copyBatch {
+			return flush()
+		}
+		return nil
+	})
+	if err == nil && len(batch) > 0 {
+		err = flush()
+	}
+	return n, err
+}
+
+// verifyCopy compares src and dst: every row of every table a copy
+// writes or its destination derives (store.DerivedTables then
+// store.CopiedTables), read side by side in key order, then the counters
+// and the settings. It reports the first difference, and returns the
+// names of the tables compared.
+func verifyCopy(ctx context.Context, src, dst *store.DB, total int64, progress func(done, total int64)) ([]string, error) {
+	var names []string
+	var n int64
+	for _, t := range append(append([]store.Table{}, store.DerivedTables...), store.CopiedTables...) {
+		k, err := compareTable(ctx, src, dst, t, func(done int64) { progress(n+done, total) })
+		if err != nil {
+			return nil, err
+		}
+		if t.One != "" { // a table of the copy's count: the puzzles, store.CopiedTables
+			n += k
+		}
+		names = append(names, t.Name)
+	}
+	for _, f := range []struct {
+		what string
+		read func(*store.DB) (any, error)
+	}{
+		{"the counters", func(db *store.DB) (any, error) { return db.Stats(ctx) }},
+		{"the settings", func(db *store.DB) (any, error) { return db.Settings(ctx) }},
+	} {
+		want, err := f.read(src)
+		if err != nil {
+			return nil, err
+		}
+		got, err := f.read(dst)
+		if err != nil {
+			return nil, err
+		}
+		if !reflect.DeepEqual(want, got) {
+			return nil, fmt.Errorf("%s differ: the source has %v, the destination %v", f.what, want, got)
+		}
+	}
+	return names, nil
+}
+
+// compareTable reads t from both archives side by side in key order and
+// reports the first row that differs (by table, key and column), is
+// missing or is extra. It returns how many rows it compared.
+func compareTable(ctx context.Context, src, dst *store.DB, t store.Table, progress func(done int64)) (int64, error) {
+	cols := t.Columns
+	if cols == nil {
+		var err error
+		if cols, err = src.Columns(ctx, t.Name); err != nil {
+			return 0, err
+		}
+	}
+	key, keyOrder := keyOf(t, cols)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	rows := make(chan sudoku.Puzzle, 256)
+	rows := make(chan []any, 256)
 	readErr := make(chan error, 1)
 	go func() {
 		defer close(rows)
-		readErr <- dst.Export(ctx, allInIDOrder, func(p sudoku.Puzzle) error {
+		readErr <- dst.ReadRows(ctx, t, cols, func(r []any) error {
 			select {
-			case rows <- p:
+			case rows <- r:
 				return nil
 			case <-ctx.Done():
 				return ctx.Err()
@@ -157,93 +300,122 @@ func verifyCopy(ctx context.Context, src, dst *store.DB, total int64, progress f
 		})
 	}()
 	var n int64
-	err := src.Export(ctx, allInIDOrder, func(want sudoku.Puzzle) error {
+	err := src.ReadRows(ctx, t, cols, func(want []any) error {
 		got, ok := <-rows
 		if !ok {
-			return fmt.Errorf("the destination ends after %d rows; the source has puzzle %d next", n, want.ID)
+			return fmt.Errorf("%s: the destination ends after %d rows; the source has the row %s next", t.Name, n, key(want))
 		}
-		if d := puzzleDiff(want, got); d != "" {
-			return fmt.Errorf("row %d (puzzle %d): %s", n+1, want.ID, d)
+		switch k := keyOrder(want, got); {
+		case k < 0:
+			return fmt.Errorf("%s: the row %s is missing from the destination", t.Name, key(want))
+		case k > 0:
+			return fmt.Errorf("%s: the destination has the row %s, which the source has not", t.Name, key(got))
+		}
+		for i, c := range cols {
+			if !sameValue(want[i], got[i]) {
+				return fmt.Errorf("%s: the row %s differs: %s is %s in the source, %s in the destination",
+					t.Name, key(want), c, showValue(want[i]), showValue(got[i]))
+			}
 		}
 		n++
 		if n%copyBatch == 0 {
-			progress(n, total)
+			progress(n)
 		}
 		return nil
 	})
-	if err != nil {
-		cancel()
-		for range rows {
-		}
-		<-readErr
-		return err
-	}
-	if got, ok := <-rows; ok {
-		return fmt.Errorf("the destination has puzzle %d past the source's %d rows", got.ID, n)
-	}
-	if err := <-readErr; err != nil {
-		return err
-	}
-	progress(n, total)
-
-	for _, f := range []func(*store.DB) (any, error){
-		func(db *store.DB) (any, error) { return db.Dailies(ctx) },
-		func(db *store.DB) (any, error) { return db.Stats(ctx) },
-		func(db *store.DB) (any, error) { return db.Settings(ctx) },
-	} {
-		want, err := f(src)
-		if err != nil {
-			return err
-		}
-		got, err := f(dst)
-		if err != nil {
-			return err
-		}
-		if !reflect.DeepEqual(want, got) {
-			return fmt.Errorf("the source has %v, the destination %v", want, got)
+	if err == nil {
+		if got, ok := <-rows; ok {
+			err = fmt.Errorf("%s: the destination has the row %s past the source's %d rows", t.Name, key(got), n)
 		}
 	}
-	return nil
+	cancel()
+	for range rows {
+	}
+	if rerr := <-readErr; err == nil && rerr != nil {
+		err = rerr
+	}
+	progress(n)
+	return n, err
 }
 
-// puzzleDiff names the first field in which got differs from want, with
-// both values, or returns "".
-func puzzleDiff(want, got sudoku.Puzzle) string {
-	opt := func(p *int64) any {
-		if p == nil {
-			return nil
-		}
-		return *p
-	}
-	for _, f := range []struct {
-		name      string
-		want, got any
-	}{
-		{"id", want.ID, got.ID},
-		{"givens", want.Givens, got.Givens},
-		{"canonical", want.Canonical, got.Canonical},
-		{"solution", want.Solution, got.Solution},
-		{"clues", want.Clues, got.Clues},
-		{"solutions", want.Solutions, got.Solutions},
-		{"backtracks", want.Backtracks, got.Backtracks},
-		{"guesses", want.Guesses, got.Guesses},
-		{"nodes", want.Nodes, got.Nodes},
-		{"solve_ns", want.SolveNS, got.SolveNS},
-		{"engine_version", want.EngineVersion, got.EngineVersion},
-		{"submitted_at", want.SubmittedAt.UnixNano(), got.SubmittedAt.UnixNano()},
-		{"submissions", want.Submissions, got.Submissions},
-		{"same_as", opt(want.SameAs), opt(got.SameAs)},
-		{"grade", want.GradeTenths(), got.GradeTenths()},
-		{"grade_floor", want.GradeFloor, got.GradeFloor},
-		{"technique", want.Technique, got.Technique},
-		{"grade_version", want.GradeVersion, got.GradeVersion},
-		{"grade_ep", sudoku.TenthsOf(want.GradeEP), sudoku.TenthsOf(got.GradeEP)},
-		{"grade_ed", sudoku.TenthsOf(want.GradeED), sudoku.TenthsOf(got.GradeED)},
-		{"techniques", want.Techniques, got.Techniques},
-	} {
-		if f.want != f.got {
-			return fmt.Sprintf("%s is %v in the source, %v in the destination", f.name, f.want, f.got)
+// keyOf returns what names a row of t read as cols, its key's columns
+// and values ("player_id=3, grade=25"), and how two rows' keys compare,
+// in the order ReadRows reads them.
+func keyOf(t store.Table, cols []string) (name func(row []any) string, order func(a, b []any) int) {
+	at := make([]int, len(t.Key))
+	for i, k := range t.Key {
+		for j, c := range cols {
+			if c == k {
+				at[i] = j
+			}
 		}
 	}
-	return ""
+	name = func(row []any) string {
+		parts := make([]string, len(at))
+		for i, j := range at {
+			parts[i] = t.Key[i] + "=" + showValue(row[j])
+		}
+		return strings.Join(parts, ", ")
+	}
+	order = func(a, b []any) int {
+		for _, j := range at {
+			if c := compareValues(a[j], b[j]); c != 0 {
+				return c
+			}
+		}
+		return 0
+	}
+	return name, order
+}
+
+// compareValues orders two key values: numbers by value, text and bytes
+// by their bytes (as both dialects order keys), and values of two types
+// by type name, so that they differ.
+func compareValues(a, b any) int {
+	switch x := a.(type) {
+	case int64:
+		if y, ok := b.(int64); ok {
+			return cmp.Compare(x, y)
+		}
+	case string:
+		if y, ok := b.(string); ok {
+			return strings.Compare(x, y)
+		}
+	case []byte:
+		if y, ok := b.([]byte); ok {
+			return bytes.Compare(x, y)
+		}
+	}
+	if sameValue(a, b) {
+		return 0
+	}
+	return strings.Compare(fmt.Sprintf("%T", a), fmt.Sprintf("%T", b))
+}
+
+// sameValue reports whether a and b, values of one column as
+// store.ReadRows reads them from either dialect, are equal: the same
+// type and value.
+func sameValue(a, b any) bool {
+	if x, ok := a.([]byte); ok {
+		y, ok := b.([]byte)
+		return ok && bytes.Equal(x, y)
+	}
+	if _, ok := b.([]byte); ok {
+		return false
+	}
+	return a == b
+}
+
+// showValue writes v for a message: bytes in hex, text quoted, NULL.
+func showValue(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "NULL"
+	case []byte:
+		return fmt.Sprintf("x'%x'", v)
+	case string:
+		return fmt.Sprintf("%q", v)
+	default:
+		return fmt.Sprint(v)
+	}
 }

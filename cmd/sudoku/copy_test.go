@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -21,8 +22,10 @@ import (
 // fillArchive fills the archive at dsn with rows of every kind a copy must
 // keep: puzzles submitted several times, other ways of writing an archived
 // puzzle (same_as), one with several solutions, graded and ungraded rows,
-// and puzzles of the day. It returns the rows, as archiveRows reads them.
-func fillArchive(t *testing.T, dsn string) []sudoku.Puzzle {
+// and puzzles of the day; then the players and all that comes with them
+// (fillPlayers). It returns the visible rows, as archiveRows reads them,
+// and what fillPlayers made.
+func fillArchive(t *testing.T, dsn string) ([]sudoku.Puzzle, copyPeople) {
 	t.Helper()
 	ctx := context.Background()
 	db, err := store.Open(ctx, dsn)
@@ -58,6 +61,7 @@ func fillArchive(t *testing.T, dsn string) []sudoku.Puzzle {
 		}
 	}
 	db.Close()
+	people := fillPlayers(t, dsn)
 	rows := archiveRows(t, dsn)
 	var same, graded, repeated int
 	for _, p := range rows {
@@ -74,7 +78,7 @@ func fillArchive(t *testing.T, dsn string) []sudoku.Puzzle {
 	if same == 0 || graded == 0 || graded == len(rows) || repeated == 0 {
 		t.Fatalf("sample archive lacks a kind of row: %d rows, %d same_as, %d graded, %d repeated", len(rows), same, graded, repeated)
 	}
-	return rows
+	return rows, people
 }
 
 // copySamplePuzzles rates 40 17-clue puzzles, every fifth followed by
@@ -152,7 +156,11 @@ func archiveExtras(t *testing.T, dsn string) (sudoku.Stats, []store.DailyEntry, 
 	return s, d, m
 }
 
-var copySummaryRE = regexp.MustCompile(`^copied (\d+) puzzles and 2 puzzles of the day in \d+\.\d\ds\nverified: every row, the puzzles of the day, the counters and the settings are the same in both, in \d+\.\d\ds\n$`)
+var copySummaryRE = regexp.MustCompile(`^copied 51 puzzles, \d+ technique names, 5 players, 4 sessions, 2 tokens, 11 attempts, ` +
+	`\d+ player grade rows, \d+ player technique rows, 2 class ratings, 1 hidden puzzle, 3 flags, \d+ audit entries, ` +
+	`2 collections, 4 collection entries and 2 puzzles of the day in \d+\.\d\ds\n` +
+	`verified: every row of 18 tables \(puzzles, classes, puzzle_techniques, technique_counts, technique_names, players, [a-z_, ]+, daily\), ` +
+	`the counters and the settings are the same in both, in \d+\.\d\ds\n$`)
 
 // copyArchive runs `sudoku copy` (the built binary: SQLite compiled to Go
 // is many times slower inside a -race test binary) and checks its report.
@@ -167,7 +175,8 @@ func copyArchive(t *testing.T, from, to string) {
 }
 
 // checkSameArchive fails t unless the archives at a and b hold the same
-// rows, counters and puzzles of the day.
+// rows, counters and puzzles of the day (as the store reads them), and
+// the same rows of every table (verifyCopy, in this process).
 func checkSameArchive(t *testing.T, want []sudoku.Puzzle, a, b string) {
 	t.Helper()
 	if d := cmp.Diff(want, archiveRows(t, b), cmpopts.EquateEmpty()); d != "" {
@@ -187,77 +196,104 @@ func checkSameArchive(t *testing.T, want []sudoku.Puzzle, a, b string) {
 	if d := cmp.Diff(da, db); d != "" {
 		t.Errorf("puzzles of the day (-source +copy):\n%s", d)
 	}
+	ctx := context.Background()
+	src, dst := openStore(t, a), openStore(t, b)
+	if _, err := verifyCopy(ctx, src, dst, 0, func(int64, int64) {}); err != nil {
+		t.Errorf("%s and %s differ: %v", a, b, err)
+	}
 }
 
-// TestCopy copies an archive between SQLite files: every row the same,
-// ids included, the counters and puzzles of the day too; a destination
-// that is not empty is refused, and a copy that differs is reported.
+// openStore opens the archive at dsn for the rest of the test.
+func openStore(t *testing.T, dsn string) *store.DB {
+	t.Helper()
+	db, err := store.Open(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// TestCopy copies an archive between SQLite files: every row of every
+// table the same, ids included, the counters and puzzles of the day too;
+// a destination that is not empty is refused, a copy that differs is
+// reported by table, key and column, and a server on the copy works as
+// on the source.
 func TestCopy(t *testing.T) {
 	dir := t.TempDir()
 	src, dst := dir+"/src.db", dir+"/dst.db"
-	rows := fillArchive(t, src)
+	rows, people := fillArchive(t, src)
 	copyArchive(t, src, dst)
 	checkSameArchive(t, rows, src, dst)
 
-	// A server on the copy goes on numbering after the copied rows.
-	s := startProc(t, buildBinary(t), dst, "--rate-limit", "0")
-	var p puzzleJSON
-	if res := call(t, "POST", s.url+"/api/puzzles", `{"puzzle": "`+easy+`"}`, &p); res.StatusCode != 201 || p.ID != rows[len(rows)-1].ID+1 {
-		t.Errorf("first new puzzle on the copy: status %d, id %d, want id %d", res.StatusCode, p.ID, rows[len(rows)-1].ID+1)
-	}
-	stopProc(t, s)
-
 	_, _, err := runCmd(t, "", "copy", "--from", src, "--to", dst)
-	if err == nil || !strings.Contains(err.Error(), "must be an empty archive") {
+	if err == nil || exitCode(err) != 1 || !strings.Contains(err.Error(), "holds 51 puzzles already: the destination must be an empty archive") {
 		t.Errorf("copy into a full archive: %v, want a refusal", err)
 	}
+	checkVerifyFinds(t, src, dst)
 
-	// A difference is found and named.
+	checkCopyServes(t, dst, people, 51)
+}
+
+// checkVerifyFinds changes rows of the copy at dst (SQLite) one at a time
+// and checks that verifyCopy names the table, the row's key and the
+// column (want, a regular expression), then puts them back.
+func checkVerifyFinds(t *testing.T, src, dst string) {
+	t.Helper()
 	ctx := context.Background()
-	a, err := store.Open(ctx, src)
+	a, b := openStore(t, src), openStore(t, dst)
+	raw, err := sql.Open("sqlite", dst)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer a.Close()
-	b, err := store.Open(ctx, dst)
-	if err != nil {
-		t.Fatal(err)
+	defer raw.Close()
+	exec := func(q string) {
+		t.Helper()
+		if _, err := raw.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
 	}
-	defer b.Close()
-	p0, err := b.Puzzle(ctx, 5)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := b.Submit(ctx, p0); err != nil {
-		t.Fatal(err)
-	}
-	err = verifyCopy(ctx, a, b, 0, func(int64, int64) {})
-	if err == nil || !strings.Contains(err.Error(), "row 5 (puzzle 5): submissions is") {
-		t.Errorf("verify after a change: %v", err)
+	for _, c := range []struct{ change, undo, want string }{
+		{"UPDATE players SET name = 'Boss' WHERE id = 1", "UPDATE players SET name = 'boss' WHERE id = 1",
+			`players: the row id=1 differs: name is "boss" in the source, "Boss" in the destination$`},
+		// The audit's triggers refuse an update: dropped for the change.
+		{"DROP TRIGGER audit_no_update; UPDATE audit SET reason = 'changed' WHERE id = 3",
+			"UPDATE audit SET reason = '' WHERE id = 3; CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit BEGIN SELECT RAISE(ABORT, 'audit entries are never changed'); END",
+			`audit: the row id=3 differs: reason is "" in the source, "changed" in the destination$`},
+		{"DELETE FROM sessions WHERE player_id = 3", "",
+			"sessions: the row token_hash=x'[0-9a-f]{64}' is missing from the destination"},
+		{"UPDATE puzzles SET hidden = 0 WHERE id = 13", "UPDATE puzzles SET hidden = 1 WHERE id = 13",
+			"puzzles: the row id=13 differs: hidden is 1 in the source, 0 in the destination$"},
+	} {
+		exec(c.change)
+		_, err := verifyCopy(ctx, a, b, 0, func(int64, int64) {})
+		if err == nil || !regexp.MustCompile("^"+c.want).MatchString(err.Error()) {
+			t.Errorf("verify after %s: %v, want %s", c.change, err, c.want)
+		}
+		if c.undo != "" {
+			exec(c.undo)
+		}
 	}
 }
 
 // TestCopyPostgres moves an archive from SQLite to PostgreSQL and back:
-// every row, counter, puzzle of the day and setting arrives unchanged each
-// way, and a server on the PostgreSQL copy numbers new puzzles after the
-// copied ids.
+// every row of every table, counter, puzzle of the day and setting
+// arrives unchanged each way (the end equal to the start), and a server
+// on the PostgreSQL copy takes the copied logins, tokens and sessions,
+// keeps the hidden puzzle hidden, and numbers new puzzles, attempts,
+// flags and audit entries after the copied ids.
 func TestCopyPostgres(t *testing.T) {
 	c := pgtest.Start(t)
 	dir := t.TempDir()
 	src, back := dir+"/src.db", dir+"/back.db"
 	pg := c.NewDB(t)
-	rows := fillArchive(t, src)
+	rows, people := fillArchive(t, src)
 	copyArchive(t, src, pg)
 	checkSameArchive(t, rows, src, pg)
 	copyArchive(t, pg, back)
 	checkSameArchive(t, rows, src, back)
 
-	s := startProc(t, buildBinary(t), pg, "--rate-limit", "0")
-	var p puzzleJSON
-	if res := call(t, "POST", s.url+"/api/puzzles", `{"puzzle": "`+easy+`"}`, &p); res.StatusCode != 201 || p.ID <= rows[len(rows)-1].ID {
-		t.Errorf("first new puzzle on the PostgreSQL copy: status %d, id %d, want an id past %d", res.StatusCode, p.ID, rows[len(rows)-1].ID)
-	}
-	stopProc(t, s)
+	checkCopyServes(t, pg, people, 51)
 	if _, _, err := runCmd(t, "", "copy", "--from", src, "--to", pg); err == nil || !strings.Contains(err.Error(), "must be an empty archive") {
 		t.Errorf("copy into a full PostgreSQL archive: %v, want a refusal", err)
 	}

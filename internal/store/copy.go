@@ -11,12 +11,15 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
-// Restore stores ps, rows read from another archive (Export in id order),
+// Restore stores ps, rows read from another archive (ExportAll),
 // exactly as they are: their ids (puzzle URLs name them), submission times
-// and counts, classes (same_as) and grades, all in one transaction. The
-// counters are kept by the same tally as new submissions, so they come out
-// as the source's. ps must be in id order and past every row archived
-// already: Restore fills an archive, it does not merge into one.
+// and counts, classes (same_as), grades, players' figures, submitters and
+// hidden state, all in one transaction. The counters are kept by the same
+// tally as new submissions, and a hidden row is then taken out of them as
+// HidePuzzle takes it, so they come out as the source's. (Who hid it, when
+// and why are the hidden_puzzles row, copied apart: CopiedTables.) ps must
+// be in id order and past every row archived already: Restore fills an
+// archive, it does not merge into one.
 func (db *DB) Restore(ctx context.Context, ps []sudoku.Puzzle) error {
 	for i, p := range ps {
 		if p.ID <= 0 || i > 0 && p.ID <= ps[i-1].ID {
@@ -67,6 +70,9 @@ func (db *DB) Restore(ctx context.Context, ps []sudoku.Puzzle) error {
 		if _, err := tx.Exec(db.d.sql("UPDATE counts SET submissions = submissions + ? WHERE id = "+db.d.shard), repeats); err != nil {
 			return fmt.Errorf("count submissions: %w", err)
 		}
+		if err := restoreHidden(tx, db.d, ps); err != nil {
+			return err
+		}
 		if db.d.postgres {
 			// Rows inserted with their ids leave the identity's sequence
 			// where it was: the next submission must get an id past them.
@@ -82,6 +88,65 @@ func (db *DB) Restore(ctx context.Context, ps []sudoku.Puzzle) error {
 	return nil
 }
 
+// restoreHidden hides the rows of ps that are hidden, as HidePuzzle does
+// to the puzzles and the counters (the techniques' counts by trigger).
+func restoreHidden(tx *sql.Tx, d dialect, ps []sudoku.Puzzle) error {
+	var s share
+	hidden := 0
+	for i := range ps {
+		if !ps[i].Hidden {
+			continue
+		}
+		hidden++
+		f, err := readFacts(tx, d, ps[i].ID)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(d.sql("UPDATE puzzles SET hidden = 1 WHERE id = ?"), f.id); err != nil {
+			return fmt.Errorf("hide puzzle %d: %w", f.id, err)
+		}
+		s.row(&f, -1)
+	}
+	if hidden == 0 {
+		return nil
+	}
+	return s.apply(tx, d)
+}
+
+// ExportAll calls fn for every archived puzzle, hidden ones too, in id
+// order, with its submitter's id (SubmitterID), streaming rows from one
+// read transaction: what a copy reads for Restore.
+func (db *DB) ExportAll(ctx context.Context, fn func(sudoku.Puzzle) error) error {
+	if db.isClosed() {
+		return ErrClosed
+	}
+	tx, err := db.reader.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	defer tx.Rollback() //nolint:errcheck // read only
+	rows, err := tx.QueryContext(ctx, "SELECT "+columns+", submitted_by FROM puzzles ORDER BY id")
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var by sql.NullInt64
+		p, err := scanPuzzle(func(dest ...any) error { return rows.Scan(append(dest, &by)...) })
+		if err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+		p.SubmitterID = by.Int64
+		if err := fn(p); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	return nil
+}
+
 // A DailyEntry is one recorded puzzle of the day.
 type DailyEntry struct {
 	Date     string // YYYY-MM-DD
@@ -89,8 +154,7 @@ type DailyEntry struct {
 }
 
 // Dailies returns every recorded puzzle of the day, by date, but those of
-// hidden puzzles: a copy (which takes the visible puzzles, Export) leaves
-// them out with their puzzles.
+// hidden puzzles (a past day keeps its puzzle when it is hidden).
 func (db *DB) Dailies(ctx context.Context) ([]DailyEntry, error) {
 	if db.isClosed() {
 		return nil, ErrClosed
