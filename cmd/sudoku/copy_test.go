@@ -230,7 +230,33 @@ func TestCopy(t *testing.T) {
 	if err == nil || exitCode(err) != 1 || !strings.Contains(err.Error(), "holds 51 puzzles already: the destination must be an empty archive") {
 		t.Errorf("copy into a full archive: %v, want a refusal", err)
 	}
+	// So is one with no puzzles but an account.
+	other := dir + "/accounts.db"
+	if _, _, err := runCmd(t, staffPassword+"\n", "user", "--db", other, "add", "ann"); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = runCmd(t, "", "copy", "--from", src, "--to", other)
+	if err == nil || exitCode(err) != 1 || err.Error() != "copy: "+other+" holds 1 player already: the destination must be an empty archive" {
+		t.Errorf("copy into an archive with an account: %v, want a refusal", err)
+	}
 	checkVerifyFinds(t, src, dst)
+
+	// A source whose techniques are still being indexed is refused.
+	raw, err := sql.Open("sqlite", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	if _, err := raw.Exec("INSERT INTO settings (name, value) VALUES ('technique_backfill', CAST('20' AS BLOB))"); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = runCmd(t, "", "copy", "--from", src, "--to", dst+".2")
+	if err == nil || exitCode(err) != 1 || !strings.Contains(err.Error(), "the techniques of 20 puzzles of "+src+" are not indexed yet") {
+		t.Errorf("copy of an archive not indexed: %v, want a refusal", err)
+	}
+	if _, err := raw.Exec("DELETE FROM settings WHERE name = 'technique_backfill'"); err != nil {
+		t.Fatal(err)
+	}
 
 	checkCopyServes(t, dst, people, 51)
 }

@@ -204,7 +204,7 @@ func testModerationHideRestore(t *testing.T, bk backend) {
 	}
 	checkCounters(t, db)
 	hiddenEverywhere(t, db, head, ps)
-	// A past day keeps its hidden puzzle, which a copy leaves out.
+	// A past day keeps its hidden puzzle, which Dailies leaves out.
 	if _, err := db.HidePuzzle(ctx, ps[1].ID, mod, "x"); err != nil {
 		t.Fatal(err)
 	}

@@ -72,6 +72,7 @@ var suite = []struct {
 	{"Secret", testSecret},
 	{"TwoServers", testTwoServers},
 	{"TwoServersBulk", testTwoServersBulk},
+	{"CopyTables", testCopyTables},
 }
 
 // walks are the suite's long single-goroutine cases: every listing order,
