@@ -8,9 +8,13 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
+	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/moderation"
 )
 
@@ -94,9 +98,13 @@ func (db *DB) freshClasses(tx *sql.Tx) error {
 }
 
 // dropAttempts deletes the attempts at a puzzle and takes them off their
-// players' counts; it returns how many.
+// players' counts and figures; it returns how many.
 func dropAttempts(tx *sql.Tx, d dialect, puzzleID int64) (int64, error) {
-	_, err := tx.Exec(d.sql(`UPDATE players SET attempts = players.attempts - a.n, solved = players.solved - a.solved, gave_up = players.gave_up - a.gave_up
+	players, err := int64s(tx, d.sql("SELECT DISTINCT player_id FROM attempts WHERE puzzle_id = ? AND outcome <> 'open' ORDER BY player_id"), puzzleID)
+	if err != nil {
+		return 0, fmt.Errorf("read the players of the attempts: %w", err)
+	}
+	_, err = tx.Exec(d.sql(`UPDATE players SET attempts = players.attempts - a.n, solved = players.solved - a.solved, gave_up = players.gave_up - a.gave_up
 FROM (SELECT player_id, count(*) AS n, sum(CASE WHEN outcome = 'solved' THEN 1 ELSE 0 END) AS solved,
     sum(CASE WHEN outcome = 'gave_up' THEN 1 ELSE 0 END) AS gave_up
     FROM attempts WHERE puzzle_id = ? GROUP BY player_id) AS a
@@ -108,7 +116,103 @@ WHERE players.id = a.player_id`), puzzleID)
 	if err != nil {
 		return 0, fmt.Errorf("delete the attempts: %w", err)
 	}
+	for _, p := range players {
+		if err := refigure(tx, d, p); err != nil {
+			return 0, fmt.Errorf("player %d's figures: %w", p, err)
+		}
+	}
 	return res.RowsAffected()
+}
+
+// int64s runs q and returns its one column.
+func int64s(tx *sql.Tx, q string, args ...any) ([]int64, error) {
+	rows, err := tx.Query(q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var v int64
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// gradeFigures are a player's solves of one grade, as player_grades
+// keeps them.
+type gradeFigures struct{ solves, seconds, fastest, slowest int64 }
+
+// refigure rebuilds player's times by grade and counts by technique
+// (player_grades, player_techniques) from the finished attempts they still
+// have, as the finishes wrote them: each solve by its puzzle's grade, each
+// hint by its technique, each give-up by the puzzle's hardest technique.
+// A puzzle regraded since a finish counts at its grade of now. The daily
+// streak is left as it is: it records days, not attempts.
+func refigure(tx *sql.Tx, d dialect, player int64) error {
+	rows, err := tx.Query(d.sql(`SELECT attempts.outcome, attempts.seconds, attempts.techniques, puzzles.grade, puzzles.technique
+FROM attempts JOIN puzzles ON puzzles.id = attempts.puzzle_id WHERE attempts.player_id = ? AND attempts.outcome <> 'open'`), player)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	grades := map[int64]*gradeFigures{}
+	hints, gaveUp := map[string]int64{}, map[string]int64{}
+	for rows.Next() {
+		var outcome, techniques, technique string
+		var seconds, grade int64
+		if err := rows.Scan(&outcome, &seconds, &techniques, &grade, &technique); err != nil {
+			return err
+		}
+		for t := range strings.SplitSeq(techniques, "\n") {
+			if t != "" {
+				hints[t]++
+			}
+		}
+		switch {
+		case outcome == string(account.OutcomeGaveUp):
+			if technique != "" {
+				gaveUp[technique]++
+			}
+		case grades[grade] == nil:
+			grades[grade] = &gradeFigures{1, seconds, seconds, seconds}
+		default:
+			g := grades[grade]
+			g.solves, g.seconds, g.fastest, g.slowest = g.solves+1, g.seconds+seconds, min(g.fastest, seconds), max(g.slowest, seconds)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	rows.Close()
+	for _, q := range []string{"DELETE FROM player_grades WHERE player_id = ?", "DELETE FROM player_techniques WHERE player_id = ?"} {
+		if _, err := tx.Exec(d.sql(q), player); err != nil {
+			return err
+		}
+	}
+	for _, grade := range slices.Sorted(maps.Keys(grades)) {
+		g := grades[grade]
+		if _, err := tx.Exec(d.sql("INSERT INTO player_grades (player_id, grade, solves, seconds, fastest, slowest) VALUES (?, ?, ?, ?, ?, ?)"),
+			player, grade, g.solves, g.seconds, g.fastest, g.slowest); err != nil {
+			return err
+		}
+	}
+	names := map[string]bool{}
+	for _, m := range []map[string]int64{hints, gaveUp} {
+		for t := range m {
+			names[t] = true
+		}
+	}
+	for _, t := range slices.Sorted(maps.Keys(names)) {
+		if _, err := tx.Exec(d.sql("INSERT INTO player_techniques (player_id, technique, hints, gave_up) VALUES (?, ?, ?, ?)"),
+			player, t, hints[t], gaveUp[t]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // passHead hands the class of f, a row about to be deleted, to its next

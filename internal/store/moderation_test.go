@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -25,6 +26,7 @@ var moderationSuite = []struct {
 }{
 	{"ModerationHideRestore", testModerationHideRestore},
 	{"ModerationDelete", testModerationDelete},
+	{"DeleteRefiguresPlayers", testDeleteRefiguresPlayers},
 	{"ModerationFlags", testModerationFlags},
 	{"ModerationConcurrent", testModerationConcurrent},
 	{"ModerationAudit", testModerationAudit},
@@ -308,6 +310,73 @@ func shuffledFrom(t *testing.T, g sudoku.Grid) sudoku.Puzzle {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// testDeleteRefiguresPlayers: deleting a puzzle takes its solves, hints and
+// give-ups out of its players' times by grade and techniques. Players ann
+// and bob play the same puzzles (imported, with their times), but ann also
+// puzzle 2 (twice, hints the second time): once 2 is deleted, ann's figures
+// are bob's, the fastest and slowest of the grade 2 shares with 8 rebuilt;
+// once 0 (given up by both) is deleted too, its technique leaves both.
+func testDeleteRefiguresPlayers(t *testing.T, bk backend) {
+	ctx := context.Background()
+	db := bk.open(t)
+	ps := moderated(t, db) // 0, 2, 4 and 8 distinct, graded 2.0, 4.0, 3.0, 4.0; 6 is 0
+	var players [2]account.Player
+	for i, name := range []string{"Ann", "Bob"} {
+		var err error
+		if players[i], err = db.AddUser(ctx, name, "", account.RolePlayer, moderation.CLI()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	at := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	var as []ImportedAttempt
+	add := func(player string, p sudoku.Puzzle, seconds int64, outcome account.Outcome) {
+		at = at.Add(time.Hour)
+		as = append(as, ImportedAttempt{PuzzleID: p.ID, Imported: account.Imported{Player: player, Puzzle: p.Givens.String(), Seconds: seconds, Outcome: outcome, At: at}})
+	}
+	add("ann", ps[2], 10, account.OutcomeSolved)
+	for _, name := range []string{"ann", "bob"} {
+		add(name, ps[8], 50, account.OutcomeSolved)
+		add(name, ps[4], 30, account.OutcomeSolved)
+		add(name, ps[0], 70, account.OutcomeGaveUp)
+	}
+	if _, err := db.ImportAttempts(ctx, as, nil); err != nil {
+		t.Fatal(err)
+	}
+	a, _, err := db.StartAttempt(ctx, players[0].ID, ps[2].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.FinishAttempt(ctx, players[0].ID, a.ID, account.Finish{Outcome: account.OutcomeSolved, Grid: ps[2].Solution.String(),
+		Hints: 2, Techniques: []string{"X-Wing", "X-Wing"}}); err != nil {
+		t.Fatal(err)
+	}
+	figures := func(p account.Player) string {
+		t.Helper()
+		s, err := db.Summary(ctx, p.ID, time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprintf("%+v %+v", s.ByGrade, s.Techniques)
+	}
+	bob := figures(players[1])
+	if ann := figures(players[0]); ann == bob || !strings.Contains(ann, "X-Wing") || !strings.Contains(bob, "Fastest:50") {
+		t.Fatalf("before the deletes, ann %s\nbob %s\nwant ann's with puzzle 2's solves and hints, bob's fastest 50 s at 4.0", ann, bob)
+	}
+	if err := db.DeletePuzzle(ctx, ps[2].ID, mod, ""); err != nil {
+		t.Fatal(err)
+	}
+	if ann, bob2 := figures(players[0]), figures(players[1]); ann != bob || bob2 != bob {
+		t.Errorf("after deleting the puzzle only ann played:\nann %s\nbob %s\nwant bob's as before: %s", ann, bob2, bob)
+	}
+	if err := db.DeletePuzzle(ctx, ps[0].ID, mod, ""); err != nil {
+		t.Fatal(err)
+	}
+	ann, bob := figures(players[0]), figures(players[1])
+	if ann != bob || strings.Contains(ann, "GaveUp:1") || !strings.Contains(ann, "Solves:1") {
+		t.Errorf("after deleting the puzzle both gave up:\nann %s\nbob %s\nwant the same, with their solves and no give-up", ann, bob)
+	}
 }
 
 // testModerationDelete: deleting a puzzle takes its attempts (and their
