@@ -309,7 +309,7 @@ func compareTable(ctx context.Context, src, dst *store.DB, t store.Table, progre
 	err := src.ReadRows(ctx, t, cols, func(want []any) error {
 		got, ok := <-rows
 		if !ok {
-			return fmt.Errorf("%s: the destination ends after %d rows; the source has the row %s next", t.Name, n, key(want))
+			return fmt.Errorf("%s: the row %s is missing from the destination, which ends after %d rows", t.Name, key(want), n)
 		}
 		switch k := keyOrder(want, got); {
 		case k < 0:
@@ -331,7 +331,7 @@ func compareTable(ctx context.Context, src, dst *store.DB, t store.Table, progre
 	})
 	if err == nil {
 		if got, ok := <-rows; ok {
-			err = fmt.Errorf("%s: the destination has the row %s past the source's %d rows", t.Name, key(got), n)
+			err = fmt.Errorf("%s: the destination has the row %s, which the source has not (past its %d rows)", t.Name, key(got), n)
 		}
 	}
 	cancel()
