@@ -17,10 +17,7 @@ import (
 
 // techniquesSuite is the suite's part for the search by technique
 // (migration 00017), added to suite in suite_test.go.
-var techniquesSuite = []struct {
-	name string
-	run  func(*testing.T, backend)
-}{
+var techniquesSuite = []suiteCase{
 	{"TechniqueCounts", testTechniqueCounts},
 	{"TechniqueRegrade", testTechniqueRegrade},
 	{"TechniqueBackfill", testTechniqueBackfill},
