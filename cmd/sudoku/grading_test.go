@@ -181,6 +181,7 @@ func stopWithin(t *testing.T, p *proc, limit time.Duration) time.Duration {
 // SIGTERM while its graders work: it exits within the documented 15 s,
 // the grades it finished are kept, and the next start grades the rest.
 func TestServeStopsWhileGrading(t *testing.T) {
+	racefree.Only(t)
 	if testing.Short() {
 		t.Skip("builds and runs the binary: skipped with -short")
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/racefree"
 	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/internal/web"
@@ -36,6 +37,7 @@ var longestTraces = map[string]string{
 // pass through the stored solution, and the trace's counts must agree with
 // the stored measures as internal/sudoku documents them.
 func TestTraceThroughAPI(t *testing.T) {
+	racefree.Only(t)
 	ctx := context.Background()
 	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "sudoku.db"))
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/racefree"
 )
 
 // TestBudget: the budget ends the grading of the forum's hardest puzzles
@@ -13,6 +14,7 @@ import (
 // default budget takes is logged, not asserted (a shared machine, the race
 // detector); BenchmarkForumBudget measures it.
 func TestBudget(t *testing.T) {
+	racefree.Only(t)
 	n := 20
 	if testing.Short() {
 		n = 5

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/racefree"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -51,6 +52,7 @@ func TestFiguresOf(t *testing.T) {
 // hardest among them, and the same figures for every way of writing a
 // puzzle (the canonical form is graded).
 func TestGradeFigures(t *testing.T) {
+	racefree.Only(t)
 	n := 60
 	if testing.Short() {
 		n = 15

@@ -17,6 +17,7 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 // TestGolden renders the first step of each technique met on a fixed set of
 // puzzles; testdata/steps.golden holds the hand-checked texts.
 func TestGolden(t *testing.T) {
+	racefree.Only(t)
 	seen := map[string]bool{}
 	var out strings.Builder
 	puzzles := puzzletest.Lines(t, puzzletest.Diabolical, 60)
@@ -74,12 +75,14 @@ func pathsPer(collection string) int {
 // line of testdata/paths.golden is a puzzle's grade, Floor, step count,
 // hardest technique and a hash of every field of every step (pathLine), so
 // a refactor that changes any step anywhere on those paths fails here.
-// -short and -race check the first 30 of each collection; -update rewrites
-// the file (from a full run only).
+// -short checks the first 30 of each collection; -update rewrites the file
+// (from a full run only). Under -race it skips: make test's second pass
+// runs it whole, without the detector (internal/racefree).
 func TestPaths(t *testing.T) {
-	short := testing.Short() || racefree.Enabled
+	racefree.Only(t)
+	short := testing.Short()
 	if short && *update {
-		t.Fatal("-update needs the full run (no -short, no -race)")
+		t.Fatal("-update needs the full run (no -short)")
 	}
 	var samples []pathSample
 	for _, c := range puzzletest.Collections {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/racefree"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -62,6 +63,7 @@ func checkPath(tb testing.TB, name string, g sudoku.Grid, r Result) {
 }
 
 func TestSoundness(t *testing.T) {
+	racefree.Only(t)
 	n := 100
 	if testing.Short() {
 		n = 40
@@ -109,6 +111,7 @@ var agreementFloors = map[int]struct{ rho, within float64 }{
 // assert nothing), and that no puzzle stops at a floor: Explainer rated
 // them all, so the solver must finish them too.
 func TestAgreement(t *testing.T) {
+	racefree.Only(t)
 	n := *sample
 	if *full {
 		n = 0

@@ -142,6 +142,10 @@ func (c *Cluster) run(name string, args ...string) ([]byte, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
+	// pg_ctl start leaves the server running: should it ever hold on to
+	// the output pipe, Run returns 10 s after pg_ctl exits instead of
+	// waiting for the server to end.
+	cmd.WaitDelay = 10 * time.Second
 	err := cmd.Run()
 	return out.Bytes(), err
 }

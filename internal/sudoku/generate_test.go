@@ -4,6 +4,7 @@ import (
 	"flag"
 	"testing"
 
+	"github.com/sudoku-archive/sudoku/internal/racefree"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -103,6 +104,7 @@ func refMinimal(t *testing.T, p sudoku.Grid) {
 // no given that can go. 1,000 + 100 symmetric puzzles and their neighbours
 // by default; -generate.n 10000 for a longer run.
 func TestGeneratedUniqueMinimal(t *testing.T) {
+	racefree.Only(t)
 	n := *generateN
 	if n == 0 {
 		n = 1000

@@ -17,6 +17,7 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/bulk"
 	"github.com/sudoku-archive/sudoku/internal/logic"
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/racefree"
 	"github.com/sudoku-archive/sudoku/internal/ratings"
 	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
@@ -195,6 +196,7 @@ func nearest(ps []puzzle, played map[int64]bool, target, skill float64) puzzle {
 // player who plays what it is given (any way of writing a puzzle counts
 // as played, an open attempt too) until nothing is left.
 func TestNextAPI(t *testing.T) {
+	racefree.Only(t)
 	a := newArchive(t)
 	anon := a.player()
 	status, b, _ := anon.call(http.MethodGet, "/api/next", "")

@@ -11,6 +11,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/racefree"
 	"github.com/sudoku-archive/sudoku/internal/ratings"
 	"github.com/sudoku-archive/sudoku/internal/web"
 )
@@ -96,6 +97,7 @@ func TestRatingsEmpty(t *testing.T) {
 // puzzle, the puzzle page's "typical player" line and the history sorted
 // by player time.
 func TestRatingsFigures(t *testing.T) {
+	racefree.Only(t)
 	a := newArchive(t)
 	owner := a.player()
 	var ps []puzzle

@@ -16,6 +16,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/moderation"
+	"github.com/sudoku-archive/sudoku/internal/racefree"
 )
 
 // TestLoginThrottleWindow: five failures for a name within 15 minutes
@@ -220,6 +221,7 @@ func cookieCases(password string) []cookieCase {
 // and behind a trusted proxy that says the client came over https, and
 // only then.
 func TestCookieFlags(t *testing.T) {
+	racefree.Only(t)
 	for _, tc := range []struct {
 		name   string
 		cfg    Config

@@ -13,6 +13,7 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/moderation"
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/racefree"
 )
 
 // guardedRoutes is who may use each route that is not open to everyone:
@@ -106,7 +107,10 @@ func matrixRoutes(t *testing.T, s *Server) []matrixRoute {
 // below the role: 403) and serves the others (2xx or 3xx: each acts on a
 // puzzle of its own, reported, and hidden first for a restore); every other
 // route turns nobody away for who they are.
-func TestRoleMatrix(t *testing.T) { eachStore(t, testRoleMatrix) }
+func TestRoleMatrix(t *testing.T) {
+	racefree.Only(t)
+	eachStore(t, testRoleMatrix)
+}
 
 func testRoleMatrix(t *testing.T, e *secEnv) {
 	for _, r := range matrixRoutes(t, e.s) {
