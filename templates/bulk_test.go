@@ -98,7 +98,11 @@ func TestDownloadLinks(t *testing.T) {
 		{"solve time ascending", HistoryView{Sort: sudoku.SortSolveTime},
 			"/api/export?format=csv&order=asc&sort=solve_time", "every page of this list, fastest first"},
 		{"filters carried, paging not", HistoryView{Sort: sudoku.SortSubmitted, Desc: true, UniqueOnly: true, Band: sudoku.BandHard, Cursor: "abc", Limit: 50},
-			"/api/export?band=hard&format=csv&order=desc&sort=submitted&unique=true", "every hard puzzle, newest first, unique solutions only"},
+			"/api/export?band=hard&format=csv&order=desc&sort=submitted&unique=1", "every hard puzzle, newest first, unique solutions only"},
+		{"every filter the page shows", HistoryView{Sort: sudoku.SortGrade, Desc: false, UniqueOnly: true, Distinct: true, GradeMin: 21, GradeMax: 34,
+			Band: sudoku.BandMedium, Played: sudoku.PlayedUnplayed, Techniques: sudoku.JoinTechniques([]string{"Hidden Single", "Pointing"}), Cursor: "abc", Limit: 50},
+			"/api/export?band=medium&distinct=1&format=csv&grade_max=3.4&grade_min=2.1&order=asc&played=unplayed&sort=grade&technique=hidden-single&technique=pointing&unique=1",
+			"every medium puzzle, lowest grade first, unique solutions only, only those you haven't played"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

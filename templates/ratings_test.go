@@ -3,6 +3,8 @@ package templates
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -78,6 +80,46 @@ func TestScatterLinearTicks(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"22", "24", "26", "28", "30"}, got); diff != "" {
 		t.Errorf("x ticks (-want +got):\n%s", diff)
+	}
+}
+
+// TestScatterChartGolden renders two scatter charts (log axes with an
+// offset and a time axis; a linear axis) and compares them with
+// testdata/scatter_charts.golden (-update rewrites it): the SVG the
+// /ratings page draws, kept the same through changes to the drawing code
+// it shares with the stats page's histograms.
+func TestScatterChartGolden(t *testing.T) {
+	rho := 0.62
+	var buf bytes.Buffer
+	for _, m := range []MeasureFit{
+		{Key: "backtracks", Name: "Backtracks", About: "Guesses undone.", Rho: &rho, N: 3, Chart: Scatter{
+			ID: "chart-backtracks", Title: "Backtracks", Desc: "One dot per puzzle.",
+			X: Axis{Label: "Backtracks", Log: true, Offset: 1}, Y: timeAxis(),
+			Points: []Point{{X: 0, Y: 90, Label: "#1"}, {X: 12, Y: 400, Label: "#2"}, {X: 950, Y: 3000, Label: "#3"}},
+		}},
+		{Key: "clues", Name: "Clues", About: "Givens.", N: 3, Chart: Scatter{
+			ID: "chart-clues", Title: "Clues", Desc: "One dot per puzzle.", X: Axis{Label: "Clues"}, Y: timeAxis(),
+			Points: []Point{{X: 22, Y: 100, Label: "#4"}, {X: 30, Y: 200, Label: "#5"}, {X: 25, Y: 150, Label: "#6"}},
+		}},
+	} {
+		if err := ScatterFigure(m.Chart, m).Render(context.Background(), &buf); err != nil {
+			t.Fatal(err)
+		}
+		buf.WriteString("\n")
+	}
+	got := strings.ReplaceAll(buf.String(), "><", ">\n<")
+	path := filepath.Join("testdata", "scatter_charts.golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if d := cmp.Diff(string(want), got); d != "" {
+		t.Errorf("charts differ from %s (-want +got):\n%s", path, d)
 	}
 }
 

@@ -60,6 +60,9 @@ const (
 	maxTicks      = 6
 )
 
+// scatterFrame is a Scatter's frame (axes.templ).
+var scatterFrame = frame{W: scatterW, H: scatterH, Left: scatterLeft, Right: scatterRight, Top: scatterTop, Bottom: scatterBottom, YLabelX: 18}
+
 // scale maps v to the axis's drawing space (its log when Log).
 func (a Axis) scale(v float64) float64 {
 	if a.Log {

@@ -86,10 +86,6 @@ func (c Chart) barX(i int) string {
 
 func (c Chart) barW() string { return num(c.slot() * 0.8) }
 
-func (c Chart) barMid(i int) string {
-	return num(float64(chartLeft) + c.slot()*(float64(i)+0.5))
-}
-
 // barH is the height of bar i; a bar that is not empty is at least one
 // unit tall, so that a count of 1 among a million still shows.
 func (c Chart) barH(i int) float64 {
@@ -104,9 +100,27 @@ func (c Chart) barY(i int) string { return num(float64(chartTop+plotH) - c.barH(
 
 func (c Chart) barHS(i int) string { return num(c.barH(i)) }
 
-// tickY is the y of the axis mark for count v.
-func (c Chart) tickY(v int64) string {
-	return num(float64(chartTop+plotH) - float64(plotH)*float64(v)/float64(c.top()))
+// histogramFrame is a Chart's frame (axes.templ).
+var histogramFrame = frame{W: chartW, H: chartH, Left: chartLeft, Right: chartRight, Top: chartTop, Bottom: chartBottom, YLabelX: 16}
+
+// yAxis is the y axis's marks: each tick's count at its height.
+func (c Chart) yAxis() []Tick {
+	var ts []Tick
+	for _, v := range c.yTicks() {
+		ts = append(ts, Tick{Pos: float64(chartTop+plotH) - float64(plotH)*float64(v)/float64(c.top()), Label: Compact(v)})
+	}
+	return ts
+}
+
+// xAxis is the x axis's marks: the bars' short labels, under their middles.
+func (c Chart) xAxis() []Tick {
+	var ts []Tick
+	for i, b := range c.Bars {
+		if b.Tick != "" {
+			ts = append(ts, Tick{Pos: float64(chartLeft) + c.slot()*(float64(i)+0.5), Label: b.Tick})
+		}
+	}
+	return ts
 }
 
 // num writes an SVG coordinate with at most one decimal.

@@ -176,13 +176,24 @@ func (v HistoryView) path() string {
 // query returns the URL query of the view with sort, order and cursor
 // replaced.
 func (v HistoryView) query(s sudoku.Sort, desc bool, cursor string) string {
-	q := url.Values{}
+	q := v.filters()
 	q.Set("sort", string(s))
-	if desc {
-		q.Set("order", "desc")
-	} else {
-		q.Set("order", "asc")
+	q.Set("order", pick(desc, "desc", "asc"))
+	if v.Limit != 0 && v.Limit != sudoku.DefaultLimit {
+		q.Set("limit", strconv.Itoa(v.Limit))
 	}
+	if cursor != "" {
+		q.Set("cursor", cursor)
+	}
+	return v.path() + "?" + q.Encode()
+}
+
+// filters returns the query parameters of the view's filters: every one
+// that narrows the listing, none that orders or pages it. The history's
+// links and its download links (ExportURL) all start from it, so a filter
+// the page shows cannot be dropped by one of them.
+func (v HistoryView) filters() url.Values {
+	q := url.Values{}
 	if v.Distinct {
 		q.Set("distinct", "1")
 	}
@@ -204,13 +215,7 @@ func (v HistoryView) query(s sudoku.Sort, desc bool, cursor string) string {
 	for _, t := range v.Techniques.Names() {
 		q.Add("technique", logic.Slug(t))
 	}
-	if v.Limit != 0 && v.Limit != sudoku.DefaultLimit {
-		q.Set("limit", strconv.Itoa(v.Limit))
-	}
-	if cursor != "" {
-		q.Set("cursor", cursor)
-	}
-	return v.path() + "?" + q.Encode()
+	return q
 }
 
 // AllPlayedURL is the listing without its played filter.

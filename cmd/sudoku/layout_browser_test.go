@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"path/filepath"
@@ -126,17 +127,7 @@ func TestLayoutBrowser(t *testing.T) {
 				}
 				// The pause lets the colour transitions end before the checks and the shot.
 				chromeStep(t, ctx, "open "+where, chromedp.Navigate(base+p.path), wait, chromedp.Sleep(250*time.Millisecond))
-				if w := chromeJS[int](t, ctx, `document.documentElement.scrollWidth`); w > int(v.width) {
-					t.Errorf("%s: the page is %d px wide and scrolls sideways: %s", where, w, strings.Join(chromeJS[[]string](t, ctx, widerJS), "; "))
-				}
-				if split := chromeJS[[]string](t, ctx, splitLabelsJS); len(split) > 0 {
-					t.Errorf("%s: a label breaks over two lines: %s", where, strings.Join(split, "; "))
-				}
-				if !v.phone {
-					if cut := chromeJS[[]string](t, ctx, clippedJS); len(cut) > 0 {
-						t.Errorf("%s: content cut off sideways in %s", where, strings.Join(cut, "; "))
-					}
-				}
+				checkFits(t, ctx, where, v)
 				if p.name == "stats" {
 					bars := chromeJS[[][]any](t, ctx, barContrastJS)
 					if len(bars) == 0 {
@@ -151,6 +142,22 @@ func TestLayoutBrowser(t *testing.T) {
 				screenshot(t, ctx, shots, fmt.Sprintf("layout-%s-%s-%s", p.name, v.name, scheme))
 			}
 		}
+	}
+}
+
+// checkFits checks the page open in ctx on view v: it does not scroll
+// sideways, no label breaks over two lines, and on a desktop no content
+// is cut off sideways. where names the page in the messages.
+func checkFits(t *testing.T, ctx context.Context, where string, v layoutView) {
+	t.Helper()
+	if w := chromeJS[int](t, ctx, `document.documentElement.scrollWidth`); w > int(v.width) {
+		t.Errorf("%s: the page is %d px wide and scrolls sideways: %s", where, w, strings.Join(chromeJS[[]string](t, ctx, widerJS), "; "))
+	}
+	if split := chromeJS[[]string](t, ctx, splitLabelsJS); len(split) > 0 {
+		t.Errorf("%s: a label breaks over two lines: %s", where, strings.Join(split, "; "))
+	}
+	if cut := chromeJS[[]string](t, ctx, clippedJS); !v.phone && len(cut) > 0 {
+		t.Errorf("%s: content cut off sideways in %s", where, strings.Join(cut, "; "))
 	}
 }
 

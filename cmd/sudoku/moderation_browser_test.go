@@ -160,15 +160,7 @@ func checkAdminLayout(t *testing.T, ctx context.Context, base, shots string) {
 			for _, page := range []string{"flags", "audit"} {
 				where := fmt.Sprintf("/admin/%s on a %s, %s", page, v.name, scheme)
 				chromeStep(t, ctx, "open "+where, chromedp.Navigate(base+"/admin/"+page), chromedp.WaitVisible(tidSel("admin-nav")), chromedp.Sleep(250*time.Millisecond))
-				if w := chromeJS[int](t, ctx, `document.documentElement.scrollWidth`); w > int(v.width) {
-					t.Errorf("%s: the page is %d px wide: %s", where, w, strings.Join(chromeJS[[]string](t, ctx, widerJS), "; "))
-				}
-				if split := chromeJS[[]string](t, ctx, splitLabelsJS); len(split) > 0 {
-					t.Errorf("%s: a label breaks over two lines: %s", where, strings.Join(split, "; "))
-				}
-				if cut := chromeJS[[]string](t, ctx, clippedJS); !v.phone && len(cut) > 0 {
-					t.Errorf("%s: content cut off sideways in %s", where, strings.Join(cut, "; "))
-				}
+				checkFits(t, ctx, where, v)
 				screenshot(t, ctx, shots, fmt.Sprintf("layout-admin-%s-%s-%s", page, v.name, scheme))
 			}
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"strconv"
+	"strings"
 
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -68,4 +69,43 @@ func (r *rateValue) Set(s string) error {
 func rateFlagVar(fs *flag.FlagSet, x *float64, name string, def float64, usage string) {
 	*x = def
 	fs.Var(&rateValue{name: name, x: x}, name, usage)
+}
+
+// gradeValue is a flag.Value for one grade (sudoku.ParseGrade), kept in
+// tenths as the archive keeps grades; 0 while unset.
+type gradeValue struct {
+	name   string
+	tenths int64
+}
+
+func (g *gradeValue) String() string {
+	if g == nil || g.tenths == 0 {
+		return ""
+	}
+	return strconv.FormatFloat(float64(g.tenths)/10, 'f', 1, 64)
+}
+
+func (g *gradeValue) Set(s string) error {
+	x, err := sudoku.ParseGrade("--"+g.name, s)
+	if err != nil {
+		return err
+	}
+	g.tenths = sudoku.Tenths(x)
+	return nil
+}
+
+// manyValue is a flag.Value that may be given several times: each value,
+// in order.
+type manyValue []string
+
+func (m *manyValue) String() string {
+	if m == nil {
+		return ""
+	}
+	return strings.Join(*m, ", ")
+}
+
+func (m *manyValue) Set(s string) error {
+	*m = append(*m, s)
+	return nil
 }

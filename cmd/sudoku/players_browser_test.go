@@ -15,7 +15,9 @@ import (
 
 // TestPlayersBrowser is the players' whole flow in Chromium against a real
 // `sudoku serve`: play a puzzle to the end (a Check and a hint on the way),
-// see it recorded on /me, sign up, log out, log in: it is still there.
+// see it recorded on /me, sign up, log out, log in: it is still there;
+// then, logged in, make a collection and page through it
+// (checkCollectionsBrowser).
 func TestPlayersBrowser(t *testing.T) {
 	racefree.Only(t)
 	ctx := newBrowser(t)
@@ -57,6 +59,7 @@ func TestPlayersBrowser(t *testing.T) {
 	)
 	checkMe(t, ctx, p.ID)
 	screenshot(t, ctx, shots, "42-players-me-after-login")
+	checkCollectionsBrowser(t, ctx, base, shots, []int64{p.ID, submitAPI(t, base, bOther).ID})
 }
 
 // checkMe checks that /me shows one solved attempt at puzzle id, with its

@@ -1,7 +1,10 @@
 package logic
 
 import (
+	"slices"
 	"strings"
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
 // The technique table as other packages read it: names, slugs, grades and
@@ -42,6 +45,43 @@ func TechniqueByName(name string) (t Technique, ok bool) {
 		return Technique{}, false
 	}
 	return table[i], true
+}
+
+// ParseTechniques reads a technique filter from the values a user gave
+// (a repeatable query parameter or flag, called name in messages): each a
+// technique's name in any case, or its slug; empty values are skipped. The
+// filter holds each technique once, in the ladder's order. An unknown one
+// is an *sudoku.InputError that names the known ones.
+func ParseTechniques(name string, values []string) (sudoku.Techniques, error) {
+	var ts []Technique
+	for _, v := range values {
+		if v == "" {
+			continue
+		}
+		t, ok := TechniqueByName(v)
+		if !ok {
+			return "", &sudoku.InputError{Name: name, Value: v, Reason: "use one of " + TechniqueNames()}
+		}
+		if !slices.ContainsFunc(ts, func(x Technique) bool { return x.Name == t.Name }) {
+			ts = append(ts, t)
+		}
+	}
+	slices.SortFunc(ts, func(a, b Technique) int { return a.Rank - b.Rank })
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = t.Name
+	}
+	return sudoku.JoinTechniques(names), nil
+}
+
+// TechniqueNames lists the ladder's names for a message: "Full House,
+// Hidden Single, ...", easiest first.
+func TechniqueNames() string {
+	names := make([]string, len(table))
+	for i, t := range table {
+		names[i] = t.Name
+	}
+	return strings.Join(names, ", ")
 }
 
 // Slug returns name as it is written in a URL (see Technique.Slug).

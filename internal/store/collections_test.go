@@ -12,10 +12,7 @@ import (
 )
 
 // collectionsSuite: the collections (migration 00016), on both databases.
-var collectionsSuite = []struct {
-	name string
-	run  func(*testing.T, backend)
-}{
+var collectionsSuite = []suiteCase{
 	{"CollectionsCreate", testCollectionsCreate},
 	{"CollectionsAdd", testCollectionsAdd},
 	{"CollectionsListing", testCollectionsListing},

@@ -20,10 +20,7 @@ import (
 
 // moderationSuite is the suite's part for flags, hiding, deleting and the
 // audit trail (added to suite in suite_test.go).
-var moderationSuite = []struct {
-	name string
-	run  func(*testing.T, backend)
-}{
+var moderationSuite = []suiteCase{
 	{"ModerationHideRestore", testModerationHideRestore},
 	{"ModerationDelete", testModerationDelete},
 	{"DeleteRefiguresPlayers", testDeleteRefiguresPlayers},

@@ -15,10 +15,7 @@ import (
 
 // nextSuite is the suite's part for the reads of the web's players'
 // figures (next.go; added to the suite in suite_test.go).
-var nextSuite = []struct {
-	name string
-	run  func(*testing.T, backend)
-}{
+var nextSuite = []suiteCase{
 	{"NextPuzzle", testNextPuzzle},
 	{"NextPuzzleRated", testNextPuzzleRated},
 	{"UsualSeconds", testUsualSeconds},

@@ -16,10 +16,7 @@ import (
 
 // playersSuite is the suite's part for players, sessions, tokens and
 // attempts (added to suite in suite_test.go).
-var playersSuite = []struct {
-	name string
-	run  func(*testing.T, backend)
-}{
+var playersSuite = []suiteCase{
 	{"PlayersSessions", testPlayersSessions},
 	{"LoginTryConcurrent", testLoginTryConcurrent},
 	{"PlayersSignupNames", testPlayersSignupNames},

@@ -17,10 +17,7 @@ import (
 
 // ratingsSuite is the suite's part for the players' difficulty model
 // (added to the suite in suite_test.go).
-var ratingsSuite = []struct {
-	name string
-	run  func(*testing.T, backend)
-}{
+var ratingsSuite = []suiteCase{
 	{"RatingsFigures", testRatingsFigures},
 	{"RatingsPlayerTimeOrder", testRatingsPlayerTimeOrder},
 	{"RatingsConcurrentFinishes", testRatingsConcurrentFinishes},

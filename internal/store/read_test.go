@@ -621,3 +621,23 @@ func testExportAcrossChunks(t *testing.T, bk backend) {
 		t.Errorf("export after a stopped one: %d puzzles, want %d", len(again), n)
 	}
 }
+
+// TestInvalidQueryKind: every query List refuses is an invalid input (400
+// from the server, exit 2 from the command), never an internal error.
+func TestInvalidQueryKind(t *testing.T) {
+	db := MustOpenDB(t)
+	for _, q := range []sudoku.ListQuery{
+		{Sort: "nope"},
+		{Limit: sudoku.MaxLimit + 1},
+		{Band: "impossible"},
+		{Played: "sometimes", Player: 1},
+		{Collection: -1},
+		{Collection: 1, Techniques: "x-wing"},
+		{Played: sudoku.PlayedSolved},
+	} {
+		_, err := db.List(context.Background(), q)
+		if !errors.Is(err, ErrInvalidQuery) || sudoku.KindOf(err) != sudoku.KindInvalid {
+			t.Errorf("%+v: %v (kind %v), want an invalid list query", q, err, sudoku.KindOf(err))
+		}
+	}
+}

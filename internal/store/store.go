@@ -65,8 +65,21 @@ func (e *UnavailableError) Kind() sudoku.Kind { return e.kind }
 func (e *UnavailableError) RetryAfter() time.Duration { return e.retry }
 
 // ErrInvalidQuery is returned (wrapped) by List for a query outside the
-// contract: an unknown sort or a limit outside 1..sudoku.MaxLimit.
-var ErrInvalidQuery = errors.New("invalid list query")
+// contract: an unknown sort or band, a limit outside 1..sudoku.MaxLimit, a
+// filter the listing does not take. It is of sudoku.KindInvalid (400,
+// exit 2): the asker can mend the query.
+var ErrInvalidQuery error = kindError{"invalid list query", sudoku.KindInvalid}
+
+// kindError is a sentinel error that knows its kind (sudoku.Classified).
+type kindError struct {
+	msg  string
+	kind sudoku.Kind
+}
+
+func (e kindError) Error() string { return e.msg }
+
+// Kind is what the error means to whoever asked.
+func (e kindError) Kind() sudoku.Kind { return e.kind }
 
 // ErrInvalidPuzzle is returned (wrapped) by Submit and SubmitMany for a
 // puzzle that cannot be archived as it is: no givens, an incomplete solution,

@@ -32,14 +32,17 @@ func (b backend) open(tb testing.TB) *DB {
 
 var sqliteBackend = backend{"sqlite", func(tb testing.TB) string { return filepath.Join(tb.TempDir(), "sudoku.db") }}
 
+// A suiteCase is one case of the store's suite, run on each backend.
+type suiteCase struct {
+	name string
+	run  func(*testing.T, backend)
+}
+
 // suite is the store's behaviour, written once: every case runs on SQLite
 // (TestSQLite) and on PostgreSQL (TestPostgres), each on an archive of its
 // own. Tests of one database's own machinery (SQLite's plans, files,
 // locks and migrations) stay outside it.
-var suite = []struct {
-	name string
-	run  func(*testing.T, backend)
-}{
+var suite = []suiteCase{
 	{"AddMany", testAddMany},
 	{"ClassesGrouped", testClassesGrouped},
 	{"KnownClasses", testKnownClasses},
@@ -81,10 +84,7 @@ var suite = []struct {
 // and slows SQLite compiled to Go tenfold or more, so they run in make
 // test's pass without -race (internal/racefree): TestSQLiteWalks,
 // TestPostgresWalks.
-var walks = []struct {
-	name string
-	run  func(*testing.T, backend)
-}{
+var walks = []suiteCase{
 	{"ListByBand", testListByBand},
 	{"BandsOfCollections", testBandsOfCollections},
 	{"MigrationBandFromGrade", testMigrationBandFromGrade},

@@ -17,10 +17,7 @@ import (
 
 // techniquesSuite is the suite's part for the search by technique
 // (migration 00017), added to suite in suite_test.go.
-var techniquesSuite = []struct {
-	name string
-	run  func(*testing.T, backend)
-}{
+var techniquesSuite = []suiteCase{
 	{"TechniqueCounts", testTechniqueCounts},
 	{"TechniqueRegrade", testTechniqueRegrade},
 	{"TechniqueBackfill", testTechniqueBackfill},
@@ -60,7 +57,7 @@ func testTechniqueCountsHidden(t *testing.T, bk backend) {
 		}
 	}
 	checkTechniqueCounts(t, db, without(a.ID, b.ID))
-	if got := total(name); got != before-1-int64(b2i(slices.Contains(b.Techniques.Names(), name))) {
+	if got := total(name); got != before-1-boolInt(slices.Contains(b.Techniques.Names(), name)) {
 		t.Errorf("total of %s with two puzzles hidden: %d, was %d", name, got, before)
 	}
 	if err := db.RestorePuzzle(ctx, a.ID, moderation.CLI(), "test"); err != nil {
@@ -75,13 +72,6 @@ func testTechniqueCountsHidden(t *testing.T, bk backend) {
 		t.Fatal(err)
 	}
 	checkTechniqueCounts(t, db, without(a.ID, b.ID))
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // techGradedArchive archives n rated puzzles, half graded as they are

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/moderation"
 	"github.com/sudoku-archive/sudoku/internal/store"
@@ -250,12 +252,30 @@ func TestCollectionPages(t *testing.T) {
 	if href := doc.Find(`th a`).First().AttrOr("href", ""); !strings.HasPrefix(href, at+"?") {
 		t.Fatalf("sort links go to %q, not the collection", href)
 	}
+	checkCollectionTechnique(t, s, at, doc)
 	doc = page(t, get(t, s, "/collections"), http.StatusOK)
 	if tid(doc, "collection-row").Length() != 1 || tid(doc, "collection-form").Length() != 0 || tid(doc, "collections-login").Length() != 1 {
 		t.Fatalf("anonymous list: %s", doc.Text())
 	}
 	if rec := get(t, s, "/collections/999"); rec.Code != http.StatusNotFound {
 		t.Fatalf("unknown collection page: %d", rec.Code)
+	}
+}
+
+// checkCollectionTechnique: a collection's puzzles are not filtered by
+// technique (the archive pages a collection and a technique each by an
+// index of its own): its page offers no technique control, and technique=
+// on its page or in the API is a 400 that says so, not the archive's
+// refusal as a 500.
+func checkCollectionTechnique(t *testing.T, s *Server, at string, doc *goquery.Document) {
+	t.Helper()
+	if tid(doc, "technique-filter").Length() != 0 || tid(doc, "band-filter").Length() != 1 {
+		t.Errorf("the collection's page offers a technique filter")
+	}
+	for _, path := range []string{at + "?technique=pointing", "/api" + at + "?sort=grade&technique=Pointing"} {
+		if rec := get(t, s, path); rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "not filtered by technique") {
+			t.Errorf("%s: %d %.200s, want 400 saying why", path, rec.Code, rec.Body)
+		}
 	}
 }
 

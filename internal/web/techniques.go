@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"slices"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -37,38 +35,11 @@ type TechniqueArchive interface {
 // practiceLimit is how many puzzles a technique's page lists to practise.
 const practiceLimit = 20
 
-// techniqueParams reads the repeatable technique parameter: each a
-// technique's name, in any case, or its slug. The filter holds each once,
-// in the ladder's order. An unknown one is a 400 naming the known ones.
+// techniqueParams reads the repeatable technique parameter (see
+// logic.ParseTechniques: the one reader, shared with `sudoku export
+// --technique`). An unknown one is a 400 naming the known ones.
 func techniqueParams(v url.Values) (sudoku.Techniques, error) {
-	var ts []logic.Technique
-	for _, name := range v["technique"] {
-		if name == "" {
-			continue
-		}
-		t, ok := logic.TechniqueByName(name)
-		if !ok {
-			return "", &sudoku.InputError{Name: `"technique"`, Value: name, Reason: "use one of " + techniqueNames()}
-		}
-		if !slices.ContainsFunc(ts, func(x logic.Technique) bool { return x.Name == t.Name }) {
-			ts = append(ts, t)
-		}
-	}
-	slices.SortFunc(ts, func(a, b logic.Technique) int { return a.Rank - b.Rank })
-	names := make([]string, len(ts))
-	for i, t := range ts {
-		names[i] = t.Name
-	}
-	return sudoku.JoinTechniques(names), nil
-}
-
-// techniqueNames lists the known techniques for an error message.
-func techniqueNames() string {
-	var names []string
-	for _, t := range logic.Techniques() {
-		names = append(names, t.Name)
-	}
-	return strings.Join(names, ", ")
+	return logic.ParseTechniques(`"technique"`, v["technique"])
 }
 
 // techniqueJSON is one element of GET /api/techniques.
@@ -191,7 +162,7 @@ func practiceOf(v string) (logic.Technique, error) {
 	}
 	t, ok := logic.TechniqueByName(v)
 	if !ok {
-		return t, &sudoku.InputError{Name: `"practice"`, Value: v, Reason: "use one of " + techniqueNames()}
+		return t, &sudoku.InputError{Name: `"practice"`, Value: v, Reason: "use one of " + logic.TechniqueNames()}
 	}
 	return t, nil
 }

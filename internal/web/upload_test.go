@@ -267,9 +267,9 @@ func TestHistoryDownloadLinks(t *testing.T) {
 	seed(t, f, 5)
 	doc := page(t, get(t, s, "/puzzles?sort=clues&order=asc&unique=1"), http.StatusOK)
 	for format, want := range map[string]string{
-		"txt":  "/api/export?format=txt&order=asc&sort=clues&unique=true",
-		"csv":  "/api/export?format=csv&order=asc&sort=clues&unique=true",
-		"json": "/api/export?format=json&order=asc&sort=clues&unique=true",
+		"txt":  "/api/export?format=txt&order=asc&sort=clues&unique=1",
+		"csv":  "/api/export?format=csv&order=asc&sort=clues&unique=1",
+		"json": "/api/export?format=json&order=asc&sort=clues&unique=1",
 	} {
 		if got := tid(doc, "download-"+format).AttrOr("href", ""); got != want {
 			t.Errorf("%s link %q, want %q", format, got, want)
