@@ -51,7 +51,7 @@ func HistoryPage(v HistoryView) templ.Component {
 			}
 			ctx = templ.InitializeContext(ctx)
 			if v.Collection != nil {
-				templ_7745c5c3_Err = collectionHead(*v.Collection, v.Page.Total).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = collectionHead(*v.Collection, v.Page.Total, v.AddPuzzle).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

@@ -116,6 +116,9 @@ type PuzzleView struct {
 	// Practice is the technique practised (?practice=, from a technique's
 	// page); its Name is "" outside practice mode.
 	Practice logic.Technique
+	// Collect lists the collections that hold the puzzle, with the "Add to
+	// collection" form; nil where the archive keeps no collections.
+	Collect *CollectBox
 }
 
 // title is the page's title: the puzzle's number, after the day it is the
@@ -163,6 +166,9 @@ type HistoryView struct {
 	// Collection, when set, makes the page that collection's: its puzzles
 	// under its credits, at /collections/{id}.
 	Collection *sudoku.Collection
+	// AddPuzzle is a collection's "Add a puzzle" form, for those who may
+	// add to it; nil for everyone else and on the history.
+	AddPuzzle *AddPuzzleForm
 }
 
 // path is where the view lives: the history, or a collection's page.

@@ -50,6 +50,10 @@ func (s *Server) collectionRoutes(get func(string, echo.HandlerFunc, ...echo.Mid
 	// need(RolePlayer) sends a visitor without a player to /login; the
 	// handler then wants an account, not an anonymous player.
 	e.POST("/collections", s.createCollectionForm, s.csrfCheck, s.need(account.RolePlayer))
+	// The forms that add a puzzle (collect.go): a puzzle page's "Add to
+	// collection", a collection page's "Add a puzzle".
+	e.POST("/puzzles/:id/collections", s.collectForm, s.csrfCheck, s.need(account.RolePlayer))
+	e.POST("/collections/:id/puzzles", s.addPuzzleForm, s.csrfCheck, s.need(account.RolePlayer))
 }
 
 // accountOf returns the request's player when it is an account (a named
@@ -195,8 +199,8 @@ func (s *Server) apiAddToCollection(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if p.ID != col.OwnerID && !p.Role.AtLeast(account.RoleModerator) {
-		return sudoku.ErrNotOwner(col)
+	if err := mayAdd(p, col); err != nil {
+		return err
 	}
 	var r addRequest
 	if err := readJSON(c, &r); err != nil {
@@ -317,12 +321,23 @@ func (s *Server) createCollectionForm(c echo.Context) error {
 }
 
 // collectionPage shows a collection's credits and its puzzles, sortable
-// and paged like the history.
+// and paged like the history, with the "Add a puzzle" form for those who
+// may add to it.
 func (s *Server) collectionPage(c echo.Context) error {
 	col, err := s.collectionParam(c)
 	if err != nil {
 		return err
 	}
+	form, err := s.addPuzzleFormOf(c, col)
+	if err != nil {
+		return err
+	}
+	return s.renderCollection(c, http.StatusOK, col, form)
+}
+
+// renderCollection renders col's page with its "Add a puzzle" form (nil
+// for none).
+func (s *Server) renderCollection(c echo.Context, status int, col sudoku.Collection, form *templates.AddPuzzleForm) error {
 	q, err := collectionQuery(c, col)
 	if err != nil {
 		return err
@@ -334,5 +349,9 @@ func (s *Server) collectionPage(c echo.Context) error {
 	view := templates.HistoryView{Sort: q.Sort, Desc: q.Desc, UniqueOnly: q.UniqueOnly, Distinct: q.Distinct, GradeMin: q.GradeMin,
 		GradeMax: q.GradeMax, Band: q.Band, Limit: q.Limit, Cursor: q.Cursor, Played: q.Played, Page: page, Now: time.Now(), Collection: &col}
 	_, view.HasPlayer = playerOf(c)
-	return s.render(c, http.StatusOK, templates.HistoryPage(view))
+	if form != nil {
+		form.CSRF = csrfToken(c)
+		view.AddPuzzle = form
+	}
+	return s.render(c, status, templates.HistoryPage(view))
 }

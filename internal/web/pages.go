@@ -268,6 +268,9 @@ func (s *Server) puzzlePage(c echo.Context) error {
 		}
 	}
 	s.moderationView(c, &v, hidden)
+	if v.Collect, err = s.collectBox(c, p, hidden != nil); err != nil { // collect.go
+		return err
+	}
 	return s.render(c, http.StatusOK, templates.PuzzlePage(v))
 }
 

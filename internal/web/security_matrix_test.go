@@ -48,6 +48,8 @@ var guardedRoutes = map[string]account.Role{
 	"POST /api/collections":             account.RolePlayer,
 	"POST /api/collections/:id/puzzles": account.RolePlayer,
 	"POST /collections":                 account.RolePlayer,
+	"POST /collections/:id/puzzles":     account.RolePlayer,
+	"POST /puzzles/:id/collections":     account.RolePlayer,
 }
 
 // identity is who sends a matrix request.
@@ -167,6 +169,8 @@ var cannotSucceed = map[string]bool{
 	"POST /api/collections":             true,
 	"POST /api/collections/:id/puzzles": true,
 	"POST /collections":                 true,
+	"POST /collections/:id/puzzles":     true,
+	"POST /puzzles/:id/collections":     true,
 }
 
 // matrixPuzzle archives a puzzle of its own for a request to route path:
