@@ -13,14 +13,11 @@ import (
 
 // checkCollectionsBrowser walks the collection pages as the logged-in
 // player in ctx (a step of TestPlayersBrowser): make a collection through
-// the form on /collections, add two puzzles to it, see it listed on
+// the form on /collections, add two puzzles to it with the pages' forms
+// (addWithForms), see it listed on
 // /collections with its credits and count, and page through its puzzles,
 // drawn and linked, on /collections/{id}; both pages fit a desktop and a
 // phone without scrolling sideways.
-//
-// The pages offer no way to add a puzzle to a collection: it is added
-// through POST /api/collections/{id}/puzzles, sent from the page with the
-// browser's own session.
 func checkCollectionsBrowser(t *testing.T, ctx context.Context, base, shots string, ids []int64) {
 	chromeStep(t, ctx, "make a collection through the form",
 		chromedp.Navigate(base+"/collections"), chromedp.WaitVisible(tidSel("collections-empty")),
@@ -34,13 +31,7 @@ func checkCollectionsBrowser(t *testing.T, ctx context.Context, base, shots stri
 	if err != nil {
 		t.Fatalf("the form led to %s, not a collection's page", loc)
 	}
-	for _, id := range ids {
-		add := fmt.Sprintf(`(() => { const x = new XMLHttpRequest(); x.open("POST", "/api/collections/%d/puzzles", false);
-			x.setRequestHeader("Content-Type", "application/json"); x.send(JSON.stringify({id: %d})); return x.status; })()`, col, id)
-		if st := chromeJS[int](t, ctx, add); st != 201 {
-			t.Fatalf("adding puzzle %d with the session: %d, want 201", id, st)
-		}
-	}
+	addWithForms(t, ctx, base, shots, col, ids)
 
 	page := fmt.Sprintf("%s/collections/%d", base, col)
 	chromeStep(t, ctx, "the collections list", chromedp.Navigate(base+"/collections"), chromedp.WaitVisible(tidSel("collections-table")))
@@ -81,6 +72,36 @@ func checkCollectionsBrowser(t *testing.T, ctx context.Context, base, shots stri
 		t.Errorf("the collection's pages list %v, want %v", listed, ids)
 	}
 	checkCollectionsLayout(t, ctx, []string{base + "/collections", page}, shots)
+}
+
+// addWithForms adds ids[0] to collection col with the select and button of
+// its puzzle page ("Add to collection"), then ids[1] by its number with the
+// collection page's "Add a puzzle" form; each page says what it did.
+func addWithForms(t *testing.T, ctx context.Context, base, shots string, col int64, ids []int64) {
+	text := func(testid string) string {
+		return strings.Join(strings.Fields(chromeJS[string](t, ctx, `document.querySelector('[data-testid="`+testid+`"]').textContent`)), " ")
+	}
+	chromeStep(t, ctx, "add to the collection from the puzzle's page",
+		chromedp.Navigate(fmt.Sprintf("%s/puzzles/%d", base, ids[0])), chromedp.WaitVisible(tidSel("collect-form")),
+		chromedp.SetValue(tidSel("collect-select"), strconv.FormatInt(col, 10)),
+		chromedp.Click(tidSel("collect-submit")), chromedp.WaitVisible(tidSel("collect-done")),
+	)
+	if got := text("collect-done"); got != "Added to Ann's Sunday set" {
+		t.Errorf("the puzzle's page says %q after the post", got)
+	}
+	if got := text("collections-of-puzzle"); got != "In Ann's Sunday set" {
+		t.Errorf("the puzzle's page lists its collections as %q", got)
+	}
+	screenshot(t, ctx, shots, "43-collect-added")
+	chromeStep(t, ctx, "add a puzzle on the collection's page",
+		chromedp.Navigate(fmt.Sprintf("%s/collections/%d", base, col)), chromedp.WaitVisible(tidSel("add-puzzle-form")),
+		chromedp.SendKeys(tidSel("add-puzzle-input"), fmt.Sprintf("#%d", ids[1])),
+		chromedp.Click(tidSel("add-puzzle-submit")), chromedp.WaitVisible(tidSel("add-puzzle-done")),
+	)
+	if got, want := text("add-puzzle-done"), fmt.Sprintf("Puzzle #%d added.", ids[1]); got != want {
+		t.Errorf("the collection's page says %q after the post, want %q", got, want)
+	}
+	screenshot(t, ctx, shots, "44-collection-added")
 }
 
 // checkCollectionsLayout opens pages on a desktop and a phone: nothing
