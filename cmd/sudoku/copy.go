@@ -18,6 +18,10 @@ import (
 // short leaves whole batches.
 const copyBatch = 4096
 
+// copyUnits names what the copy's progress bars count: rows of every
+// table, not puzzles alone.
+const copyUnits = "rows"
+
 // puzzlesTable is the puzzles as the copy's counts and messages name them.
 var puzzlesTable = store.Table{Name: "puzzles", One: "puzzle", Many: "puzzles"}
 
@@ -69,7 +73,7 @@ func runCopy(ctx context.Context, e *env, args []string) (err error) {
 	}
 
 	start := time.Now()
-	bar := newCountBar(e.stderr, "copying")
+	bar := newUnitBar(e.stderr, "copying", copyUnits)
 	n, err := copyAll(ctx, src, dst, total, bar.set)
 	bar.finish()
 	if err != nil {
@@ -78,7 +82,7 @@ func runCopy(ctx context.Context, e *env, args []string) (err error) {
 	fmt.Fprintf(e.stdout, "copied %s in %.2fs\n", copySummary(counts), time.Since(start).Seconds())
 
 	start = time.Now()
-	bar = newCountBar(e.stderr, "verifying")
+	bar = newUnitBar(e.stderr, "verifying", copyUnits)
 	names, err := verifyCopy(ctx, src, dst, total, bar.set)
 	bar.finish()
 	if err != nil {

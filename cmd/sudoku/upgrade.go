@@ -112,22 +112,33 @@ func newGraders(db *store.DB, workers int, log *slog.Logger) *bulk.Graders {
 	}
 }
 
-// countBar is a progress bar over a count of puzzles, shown only when its
-// writer is a terminal; a nil *countBar does nothing.
+// countBar is a progress bar over a count (of puzzles, of rows), shown
+// only when its writer is a terminal; a nil *countBar does nothing.
 type countBar struct{ bar *progressbar.ProgressBar }
 
-func newCountBar(w io.Writer, what string) *countBar {
+// newCountBar is the bar of a count of puzzles, described by what.
+func newCountBar(w io.Writer, what string) *countBar { return newUnitBar(w, what, "puzzles") }
+
+// newUnitBar is the bar of a count of units ("rows" for sudoku copy,
+// which counts the rows of every table), described by what: nil unless w
+// is a terminal.
+func newUnitBar(w io.Writer, what, units string) *countBar {
 	f, ok := w.(*os.File)
 	if !ok || !term.IsTerminal(int(f.Fd())) {
 		return nil
 	}
+	return countBarTo(w, what, units)
+}
+
+// countBarTo is the bar, written to w whatever it is.
+func countBarTo(w io.Writer, what, units string) *countBar {
 	return &countBar{progressbar.NewOptions64(-1,
 		progressbar.OptionSetWriter(w),
 		progressbar.OptionSetDescription(what),
 		progressbar.OptionSetWidth(30),
 		progressbar.OptionShowCount(),
 		progressbar.OptionShowIts(),
-		progressbar.OptionSetItsString("puzzles"),
+		progressbar.OptionSetItsString(units),
 		progressbar.OptionThrottle(100*time.Millisecond),
 		progressbar.OptionClearOnFinish(),
 	)}
