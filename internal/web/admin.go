@@ -222,5 +222,8 @@ func (s *Server) flagForm(c echo.Context) error {
 		SolutionURL: templates.PuzzleURL(p.ID) + "?solution=1",
 		Equivalents: []sudoku.Puzzle{p}, Flag: &form,
 	}
+	if v.Collect, err = s.collectBox(c, p, false); err != nil { // collect.go
+		return err
+	}
 	return s.render(c, status, templates.PuzzlePage(v))
 }

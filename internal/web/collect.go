@@ -37,7 +37,7 @@ func (s *Server) collectBox(c echo.Context, p sudoku.Puzzle, hidden bool) (*temp
 		return nil, nil
 	}
 	ctx := c.Request().Context()
-	b := &templates.CollectBox{CSRF: csrfToken(c)}
+	b := &templates.CollectBox{CSRF: csrfToken(c), Hidden: hidden}
 	player, err := accountOf(c)
 	b.Account = err == nil
 	var all []sudoku.Collection

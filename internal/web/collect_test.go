@@ -105,8 +105,9 @@ func TestCollectForm(t *testing.T) {
 	if status, _, _ := ce.ann.form("/collections", "/puzzles/1/collections", add); status != http.StatusNotFound {
 		t.Errorf("hidden puzzle: %d, want 404", status)
 	}
-	if doc := docOf(t, pageBody(t, ce.mod, "/puzzles/1")); tid(doc, "collect-form").Length() != 0 {
-		t.Errorf("the moderator's page of the hidden puzzle offers to add it")
+	if doc := docOf(t, pageBody(t, ce.mod, "/puzzles/1")); tid(doc, "collect-form").Length()+tid(doc, "collect-make").Length() != 0 ||
+		tid(doc, "puzzle-collection").Text() != "Ann's set" {
+		t.Errorf("the moderator's page of the hidden puzzle offers to add it, or does not list its collection")
 	}
 }
 
