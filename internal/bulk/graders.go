@@ -25,6 +25,12 @@ import (
 // stopping keeps everything finished. On ctx's end each worker finishes the
 // puzzle in its hands, the finished grades are committed, and Run returns.
 //
+// When DB shares its queue with other processes (Claims: several servers
+// on one PostgreSQL database), the reader claims each row before handing it
+// out, only as workers wait for one, and skips the rows others hold; the
+// claim is let go once the grade is committed or the row handed back, so
+// each row is graded by one process.
+//
 // Gate, when set, is asked before each puzzle: graders then run only on the
 // cores requests leave idle (see Activity).
 type Graders struct {
@@ -97,23 +103,24 @@ func (g *Graders) run(ctx context.Context, drain bool) error {
 	workers := g.WorkerCount()
 	classes := &classGrades{by: make(map[int64]classGrade)}
 	jobs := make(chan graded)
+	outstanding := &sync.WaitGroup{} // rows handed out, not yet committed
+	f := g.newFeeder(jobs, outstanding)
 	results := make(chan graded, workers)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			g.work(ctx, jobs, results, classes)
+			g.work(ctx, jobs, f.ready, results, classes)
 		}()
 	}
 	var commitErr error
 	committed := make(chan struct{})
-	outstanding := &sync.WaitGroup{} // rows handed out, not yet committed
 	go func() {
 		defer close(committed)
 		commitErr = g.commit(ctx, results, outstanding)
 	}()
-	err := g.feed(ctx, jobs, outstanding, drain)
+	err := g.feed(ctx, f, drain)
 	close(jobs)
 	wg.Wait()
 	close(results)
@@ -168,19 +175,20 @@ const feedPage = 256
 // the last one handed out, it waits for the rows in hand to be committed and
 // looks again from the start (a row may have been committed late with a
 // lower id, on PostgreSQL, or withdrawn by ResetGrades), then waits for Wake
-// or Poll; with drain it returns instead.
-func (g *Graders) feed(ctx context.Context, jobs chan<- graded, outstanding *sync.WaitGroup, drain bool) error {
+// or Poll; with drain it returns instead, unless rows are left that another
+// process has claimed (then it waits for them, a Poll at a time).
+func (g *Graders) feed(ctx context.Context, f *feeder, drain bool) error {
 	poll := g.Poll
 	if poll <= 0 {
 		poll = time.Second
 	}
-	var after, seq int64
 	g.count(ctx)
 	if g.Progress != nil {
 		g.Progress(0, g.Queued())
 	}
+	swept := false // rows handed out since the look from the start
 	for ctx.Err() == nil {
-		ps, err := g.DB.Ungraded(ctx, after, feedPage)
+		seen, handed, err := f.page(ctx)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -192,38 +200,32 @@ func (g *Graders) feed(ctx context.Context, jobs chan<- graded, outstanding *syn
 			sleep(ctx, poll)
 			continue
 		}
-		for i := range ps {
-			outstanding.Add(1)
-			seq++
-			select {
-			case jobs <- graded{seq: seq, p: ps[i]}:
-			case <-ctx.Done():
-				outstanding.Done()
-				return ctx.Err()
-			}
-			after = ps[i].ID
-		}
-		if len(ps) == feedPage {
+		swept = swept || handed > 0
+		if seen == feedPage {
 			continue
 		}
-		outstanding.Wait()
+		f.outstanding.Wait()
 		if g.failed.Swap(false) {
 			if drain {
 				return errCommit
 			}
-			after = 0
+			f.after, swept = 0, false
 			sleep(ctx, poll) // the rows stay pending: try again later
 			continue
 		}
-		if after > 0 && len(ps) > 0 {
+		if handed > 0 {
 			continue // look once more from after: rows may have come
 		}
-		if after > 0 {
-			after = 0 // once more from the start before resting
+		if swept {
+			f.after, swept = 0, false // once more from the start before resting
 			continue
 		}
-		if g.count(ctx); drain {
+		f.after = 0
+		if g.count(ctx); drain && g.Queued() == 0 {
 			return nil
+		}
+		if drain && f.claims == nil {
+			return nil // rows hidden meanwhile; nobody else grades
 		}
 		select {
 		case <-ctx.Done():
@@ -234,6 +236,135 @@ func (g *Graders) feed(ctx context.Context, jobs chan<- graded, outstanding *syn
 		}
 	}
 	return ctx.Err()
+}
+
+// Claims is an archive that several processes may grade at once (store.DB
+// on PostgreSQL): the pipeline claims each row before it grades it, and lets
+// go of the claim once the grade is committed or the row handed back, so
+// that each row is graded by one process.
+type Claims interface {
+	SharesGrading() bool
+	UngradedIDs(ctx context.Context, after int64, n int) ([]int64, error)
+	ClaimUngraded(ctx context.Context, ids []int64) ([]sudoku.Puzzle, error)
+	ReleaseClaims(ctx context.Context, ids []int64) error
+}
+
+// feeder is feed's position in the queue.
+type feeder struct {
+	g           *Graders
+	claims      Claims // nil: the rows are this process's alone
+	jobs        chan<- graded
+	outstanding *sync.WaitGroup
+	after, seq  int64
+	// ready has a token from each worker waiting for a row, with claims
+	// (nil without); idle counts the tokens taken and not yet used.
+	ready chan struct{}
+	idle  int
+}
+
+func (g *Graders) newFeeder(jobs chan<- graded, outstanding *sync.WaitGroup) *feeder {
+	f := &feeder{g: g, jobs: jobs, outstanding: outstanding}
+	if c, ok := g.DB.(Claims); ok && c.SharesGrading() {
+		f.claims = c
+		f.ready = make(chan struct{}, g.WorkerCount())
+	}
+	return f
+}
+
+// page hands out the pending rows of the next page after f.after and
+// returns how many rows the page held and how many it handed out. With
+// claims it claims rows only for the workers waiting for one, so that a
+// busy process holds no row an idle one could grade.
+func (f *feeder) page(ctx context.Context) (seen, handed int, err error) {
+	if f.claims == nil {
+		ps, err := f.g.DB.Ungraded(ctx, f.after, feedPage)
+		if err != nil {
+			return 0, 0, err
+		}
+		handed, err = f.handOut(ctx, ps)
+		return len(ps), handed, err
+	}
+	ids, err := f.claims.UngradedIDs(ctx, f.after, feedPage)
+	if err != nil {
+		return 0, 0, err
+	}
+	for i := 0; i < len(ids); {
+		if err := f.waitIdle(ctx, len(ids)-i); err != nil {
+			return len(ids), handed, err
+		}
+		chunk := ids[i:min(i+f.idle, len(ids))]
+		ps, err := f.claims.ClaimUngraded(ctx, chunk)
+		if err != nil {
+			return len(ids), handed, err
+		}
+		n, err := f.handOut(ctx, ps)
+		handed += n
+		f.idle -= n
+		if err != nil {
+			return len(ids), handed, err
+		}
+		i += len(chunk)
+		f.after = chunk[len(chunk)-1]
+	}
+	return len(ids), handed, nil
+}
+
+// waitIdle waits until a worker waits for a row, and counts in f.idle
+// the workers waiting, up to want.
+func (f *feeder) waitIdle(ctx context.Context, want int) error {
+	if f.idle == 0 {
+		select {
+		case <-f.ready:
+			f.idle++
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	for f.idle < want {
+		select {
+		case <-f.ready:
+			f.idle++
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// handOut gives ps to the workers, in order, and returns how many it gave;
+// on ctx's end the rest are let go (their claims released).
+func (f *feeder) handOut(ctx context.Context, ps []sudoku.Puzzle) (int, error) {
+	for i := range ps {
+		f.outstanding.Add(1)
+		f.seq++
+		select {
+		case f.jobs <- graded{seq: f.seq, p: ps[i]}:
+		case <-ctx.Done():
+			f.outstanding.Done()
+			f.g.release(ctx, ps[i:])
+			return i, ctx.Err()
+		}
+		f.after = ps[i].ID
+	}
+	return len(ps), nil
+}
+
+// release lets go of the claims of ps, if the archive takes claims, under a
+// context of its own when ctx has ended (the rows go back to the queue).
+func (g *Graders) release(ctx context.Context, ps []sudoku.Puzzle) {
+	c, ok := g.DB.(Claims)
+	if !ok || len(ps) == 0 || !c.SharesGrading() {
+		return
+	}
+	ids := make([]int64, len(ps))
+	for i := range ps {
+		ids[i] = ps[i].ID
+	}
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if err := c.ReleaseClaims(rctx, ids); err != nil {
+		g.report(err)
+	}
 }
 
 // count refreshes Queued from the database.
@@ -251,22 +382,25 @@ func (g *Graders) report(err error) {
 
 // work grades the rows it is handed until jobs is closed or ctx is done;
 // a puzzle it has started it finishes and hands on.
-func (g *Graders) work(ctx context.Context, jobs <-chan graded, results chan<- graded, classes *classGrades) {
+func (g *Graders) work(ctx context.Context, jobs <-chan graded, ready chan<- struct{}, results chan<- graded, classes *classGrades) {
 	for {
 		var j graded
 		var ok bool
+		if ready != nil {
+			ready <- struct{}{} // never blocks: one token a worker at most
+		}
 		select {
 		case j, ok = <-jobs:
 		case <-ctx.Done():
 		}
 		if !ok || ctx.Err() != nil {
 			if ok {
-				results <- graded{seq: -1} // handed out, not graded: not committed
+				results <- graded{seq: -1, p: j.p} // handed out, not graded: not committed
 			}
 			return
 		}
 		if g.Gate != nil && g.Gate.waitTurn(ctx) != nil {
-			results <- graded{seq: -1}
+			results <- graded{seq: -1, p: j.p}
 			return
 		}
 		classes.grade(&j.p, g.Grade)
@@ -314,6 +448,7 @@ func (g *Graders) commit(ctx context.Context, results <-chan graded, outstanding
 				}
 			}
 		}
+		g.release(ctx, group) // committed or left pending: others may take them
 		group = group[:0]
 		for ; handed > 0; handed-- {
 			outstanding.Done()
@@ -329,6 +464,7 @@ func (g *Graders) commit(ctx context.Context, results <-chan graded, outstanding
 				return firstErr
 			}
 			if r.seq < 0 { // handed out, not graded: it stays pending
+				g.release(ctx, []sudoku.Puzzle{r.p})
 				outstanding.Done()
 				continue
 			}

@@ -48,9 +48,14 @@ func pendingRows(t *testing.T, db *store.DB, name string, n int) []sudoku.Puzzle
 // (submission order), commits them, with the figures, and takes the rows
 // archived while it runs once woken.
 func TestGradersRunInOrder(t *testing.T) {
+	testGradersRunInOrder(t, mustOpenDB(t, filepath.Join(t.TempDir(), "graders.db")))
+}
+
+// testGradersRunInOrder is TestGradersRunInOrder on db (on PostgreSQL in
+// TestGradersPostgres).
+func testGradersRunInOrder(t *testing.T, db *store.DB) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	db := mustOpenDB(t, filepath.Join(t.TempDir(), "graders.db"))
 	ps := pendingRows(t, db, puzzletest.Top1465, 40)
 	var mu sync.Mutex
 	var order []int64
@@ -114,8 +119,12 @@ func waitQueue(t *testing.T, db *store.DB, n int64) {
 // after the puzzles in its workers' hands, and every grade it finished is
 // committed: the ones it had not reached stay pending, nothing is lost.
 func TestGradersStopKeepsFinished(t *testing.T) {
+	testGradersStopKeepsFinished(t, mustOpenDB(t, filepath.Join(t.TempDir(), "stop.db")))
+}
+
+// testGradersStopKeepsFinished is TestGradersStopKeepsFinished on db.
+func testGradersStopKeepsFinished(t *testing.T, db *store.DB) {
 	ctx, cancel := context.WithCancel(context.Background())
-	db := mustOpenDB(t, filepath.Join(t.TempDir(), "stop.db"))
 	ps := pendingRows(t, db, puzzletest.Top1465, 30)
 	var mu sync.Mutex
 	finished := map[int64]bool{}

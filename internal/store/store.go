@@ -162,6 +162,8 @@ type DB struct {
 	batches, batched atomic.Int64
 
 	finishes finishQueue // attempts finished together (attempts.go)
+
+	claims claims // PostgreSQL: the session holding grading claims (claims.go)
 }
 
 // Open opens the archive at dsn and applies every migration it lacks, each
@@ -287,6 +289,7 @@ func openPostgres(ctx context.Context, dsn string) (_ *DB, err error) {
 	w.RuntimeParams["synchronous_commit"] = "on"
 	db.writer = stdlib.OpenDB(*w)
 	db.writer.SetMaxOpenConns(1)
+	db.claims.cfg = cfg.Copy()
 	if err := db.writer.PingContext(ctx); err != nil {
 		return nil, describe(err)
 	}
@@ -465,6 +468,7 @@ func (db *DB) Close() error {
 // into the main file and removes it.
 func (db *DB) closePools() error {
 	var errs []error
+	db.claims.close()
 	db.listMu.Lock()
 	db.listClosed = true
 	for _, s := range db.listStmts {

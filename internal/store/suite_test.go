@@ -76,6 +76,7 @@ var suite = []suiteCase{
 	{"TwoServers", testTwoServers},
 	{"TwoServersBulk", testTwoServersBulk},
 	{"CopyTables", testCopyTables},
+	{"GradeClaims", testGradeClaims},
 }
 
 // walks are the suite's long single-goroutine cases: every listing order,

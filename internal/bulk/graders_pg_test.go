@@ -1,0 +1,139 @@
+package bulk
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/sudoku-archive/sudoku/internal/logic"
+	"github.com/sudoku-archive/sudoku/internal/pgtest"
+	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/store"
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+// TestGradersPostgres runs the graders on PostgreSQL, one cluster for all:
+// the tests of the pipeline, and those of a queue that several servers
+// share.
+func TestGradersPostgres(t *testing.T) {
+	c := pgtest.Start(t)
+	t.Run("RunInOrder", func(t *testing.T) { testGradersRunInOrder(t, mustOpenDB(t, c.NewDB(t))) })
+	t.Run("StopKeepsFinished", func(t *testing.T) { testGradersStopKeepsFinished(t, mustOpenDB(t, c.NewDB(t))) })
+	t.Run("SharedQueue", func(t *testing.T) { testGradersSharedQueue(t, c.NewDB(t)) })
+	t.Run("DeadClaimer", func(t *testing.T) { testGradersDeadClaimer(t, c.NewDB(t)) })
+}
+
+// gradeCounts counts the grades of each puzzle, by id, over every process.
+type gradeCounts struct {
+	mu sync.Mutex
+	by map[int64]int
+}
+
+// n returns how many times puzzle id was graded.
+func (c *gradeCounts) n(id int64) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.by[id]
+}
+
+// grade returns a Grade func that counts its calls in c, then waits d
+// (so that the processes overlap) and grades.
+func (c *gradeCounts) grade(d time.Duration) func(*sudoku.Puzzle) {
+	return func(p *sudoku.Puzzle) {
+		c.mu.Lock()
+		c.by[p.ID]++
+		c.mu.Unlock()
+		time.Sleep(d)
+		logic.GradePuzzle(p)
+	}
+}
+
+// testGradersSharedQueue: three servers' graders, each on its own handle,
+// drain the same pending rows at once; every row ends graded, and each is
+// graded once in all (before the claims, every server graded every row it
+// reached: up to three times).
+func testGradersSharedQueue(t *testing.T, dsn string) {
+	dbs := []*store.DB{mustOpenDB(t, dsn), mustOpenDB(t, dsn), mustOpenDB(t, dsn)}
+	ps := pendingRows(t, dbs[0], puzzletest.Kaggle, 40)
+	counts := &gradeCounts{by: map[int64]int{}}
+	var wg sync.WaitGroup
+	graded := make([]int64, len(dbs))
+	for i, db := range dbs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			g := &Graders{DB: db, Workers: 2, Group: 4, Poll: 20 * time.Millisecond, Grade: counts.grade(5 * time.Millisecond)}
+			n, err := g.Drain(t.Context())
+			if err != nil {
+				t.Errorf("server %d: Drain: %v", i, err)
+			}
+			graded[i] = n
+		}()
+	}
+	wg.Wait()
+	var total int64
+	for _, p := range ps {
+		got, err := dbs[1].Puzzle(t.Context(), p.ID)
+		if err != nil || got.GradeStatus != sudoku.GradeDone {
+			t.Errorf("puzzle %d: %s (%v), want done", p.ID, got.GradeStatus, err)
+		}
+		if n := counts.n(p.ID); n != 1 {
+			t.Errorf("puzzle %d graded %d times, want once", p.ID, n)
+		}
+	}
+	for _, n := range graded {
+		total += n
+	}
+	if total != int64(len(ps)) {
+		t.Errorf("the servers committed %v grades, %d in all; want %d", graded, total, len(ps))
+	}
+}
+
+// testGradersDeadClaimer: a server holds the rows it claimed while it
+// grades them, and the other server leaves them alone; once the first
+// server's connection is gone (its handle closed, as a kill -9 would), its
+// claims go with it and the other grades those rows.
+func testGradersDeadClaimer(t *testing.T, dsn string) {
+	a, b := mustOpenDB(t, dsn), mustOpenDB(t, dsn)
+	ps := pendingRows(t, a, puzzletest.Kaggle, 20)
+	held := make(chan int64, 8)
+	stuck := make(chan struct{})
+	ga := &Graders{DB: a, Workers: 2, Grade: func(p *sudoku.Puzzle) {
+		held <- p.ID
+		<-stuck // this server hangs mid-grade
+	}}
+	actx, acancel := context.WithCancel(t.Context())
+	aDone := make(chan error, 1)
+	go func() { aDone <- ga.Run(actx) }()
+	heldIDs := map[int64]bool{<-held: true, <-held: true}
+
+	counts := &gradeCounts{by: map[int64]int{}}
+	gb := &Graders{DB: b, Workers: 2, Group: 4, Poll: 20 * time.Millisecond, Grade: counts.grade(0)}
+	bDone := make(chan error, 1)
+	go func() { _, err := gb.Drain(t.Context()); bDone <- err }()
+	waitQueue(t, b, int64(len(heldIDs))) // b grades all but a's
+	for id := range heldIDs {
+		if counts.n(id) != 0 {
+			t.Errorf("puzzle %d, claimed by server a, was graded by b", id)
+		}
+	}
+	if err := a.Close(); err != nil { // its session ends, and its claims
+		t.Fatal(err)
+	}
+	if err := <-bDone; err != nil {
+		t.Fatalf("b's Drain: %v", err)
+	}
+	close(stuck)
+	acancel()
+	<-aDone
+	for _, p := range ps {
+		got, err := b.Puzzle(t.Context(), p.ID)
+		if err != nil || got.GradeStatus != sudoku.GradeDone {
+			t.Errorf("puzzle %d: %s (%v), want done", p.ID, got.GradeStatus, err)
+		}
+		if n := counts.n(p.ID); n != 1 {
+			t.Errorf("puzzle %d graded %d times by b, want once", p.ID, n)
+		}
+	}
+}
