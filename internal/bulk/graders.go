@@ -175,8 +175,9 @@ const feedPage = 256
 // the last one handed out, it waits for the rows in hand to be committed and
 // looks again from the start (a row may have been committed late with a
 // lower id, on PostgreSQL, or withdrawn by ResetGrades), then waits for Wake
-// or Poll; with drain it returns instead, unless rows are left that another
-// process has claimed (then it waits for them, a Poll at a time).
+// or Poll; with drain it returns instead (rows another process claimed are
+// left to it: a server under load may hold a few while its gate waits, and
+// an import waiting for them would wait as long as the load lasts).
 func (g *Graders) feed(ctx context.Context, f *feeder, drain bool) error {
 	poll := g.Poll
 	if poll <= 0 {
@@ -221,11 +222,8 @@ func (g *Graders) feed(ctx context.Context, f *feeder, drain bool) error {
 			continue
 		}
 		f.after = 0
-		if g.count(ctx); drain && g.Queued() == 0 {
+		if g.count(ctx); drain {
 			return nil
-		}
-		if drain && f.claims == nil {
-			return nil // rows hidden meanwhile; nobody else grades
 		}
 		select {
 		case <-ctx.Done():

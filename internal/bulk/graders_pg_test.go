@@ -100,9 +100,10 @@ func testGradersSharedQueue(t *testing.T, dsn string) {
 }
 
 // testGradersDeadClaimer: a server holds the rows it claimed while it
-// grades them, and the other server leaves them alone; once the first
-// server's connection is gone (its handle closed, as a kill -9 would), its
-// claims go with it and the other grades those rows.
+// grades them, and the other server's Drain leaves them alone (and returns,
+// not waiting on them); once the first server's connection is gone (its
+// handle closed, as a kill -9 would), its claims go with it and the other
+// grades those rows.
 func testGradersDeadClaimer(t *testing.T, dsn string) {
 	a, b := mustOpenDB(t, dsn), mustOpenDB(t, dsn)
 	ps := pendingRows(t, a, puzzletest.Kaggle, 20)
@@ -118,10 +119,13 @@ func testGradersDeadClaimer(t *testing.T, dsn string) {
 	heldIDs := map[int64]bool{<-held: true, <-held: true}
 
 	counts := &gradeCounts{by: map[int64]int{}}
-	gb := &Graders{DB: b, Workers: 2, Group: 4, Poll: 20 * time.Millisecond, Grade: counts.grade(0)}
-	bDone := make(chan error, 1)
-	go func() { _, err := gb.Drain(t.Context()); bDone <- err }()
-	waitQueue(t, b, int64(len(heldIDs))) // b grades all but a's
+	gb := &Graders{DB: b, Workers: 2, Group: 4, Grade: counts.grade(0)}
+	if _, err := gb.Drain(t.Context()); err != nil { // all but a's
+		t.Fatalf("b's Drain: %v", err)
+	}
+	if left, err := b.CountUngraded(t.Context()); err != nil || left != int64(len(heldIDs)) {
+		t.Fatalf("%d rows pending (%v) after b's Drain, want a's %d", left, err, len(heldIDs))
+	}
 	for id := range heldIDs {
 		if counts.n(id) != 0 {
 			t.Errorf("puzzle %d, claimed by server a, was graded by b", id)
@@ -130,8 +134,8 @@ func testGradersDeadClaimer(t *testing.T, dsn string) {
 	if err := a.Close(); err != nil { // its session ends, and its claims
 		t.Fatal(err)
 	}
-	if err := <-bDone; err != nil {
-		t.Fatalf("b's Drain: %v", err)
+	if n, err := gb.Drain(t.Context()); err != nil || n != int64(len(ps)) {
+		t.Fatalf("b's second Drain: %d graded in all, %v; want %d", n, err, len(ps))
 	}
 	close(stuck)
 	acancel()
