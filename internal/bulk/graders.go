@@ -205,6 +205,9 @@ func (g *Graders) feed(ctx context.Context, f *feeder, drain bool) error {
 		if seen == feedPage {
 			continue
 		}
+		if drain && f.upto == 0 {
+			f.upto = f.after // the end of the queue as first reached
+		}
 		f.outstanding.Wait()
 		if g.failed.Swap(false) {
 			if drain {
@@ -258,6 +261,10 @@ type feeder struct {
 	// (nil without); idle counts the tokens taken and not yet used.
 	ready chan struct{}
 	idle  int
+	// upto bounds a Drain: the last row of the queue when it first reached
+	// the end (0 before), so that rows submitted meanwhile, the servers'
+	// to grade, do not keep an import grading for as long as they come.
+	upto int64
 }
 
 func (g *Graders) newFeeder(jobs chan<- graded, outstanding *sync.WaitGroup) *feeder {
@@ -279,12 +286,18 @@ func (f *feeder) page(ctx context.Context) (seen, handed int, err error) {
 		if err != nil {
 			return 0, 0, err
 		}
+		for f.upto > 0 && len(ps) > 0 && ps[len(ps)-1].ID > f.upto {
+			ps = ps[:len(ps)-1]
+		}
 		handed, err = f.handOut(ctx, ps)
 		return len(ps), handed, err
 	}
 	ids, err := f.claims.UngradedIDs(ctx, f.after, feedPage)
 	if err != nil {
 		return 0, 0, err
+	}
+	for f.upto > 0 && len(ids) > 0 && ids[len(ids)-1] > f.upto {
+		ids = ids[:len(ids)-1]
 	}
 	for i := 0; i < len(ids); {
 		if err := f.waitIdle(ctx, len(ids)-i); err != nil {
