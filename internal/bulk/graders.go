@@ -76,13 +76,21 @@ func (g *Graders) Graded() int64 { return g.done.Load() }
 // Run grades pending rows until ctx is done, then returns nil once the
 // grades finished so far are committed.
 func (g *Graders) Run(ctx context.Context) error {
-	return g.run(ctx, false)
+	return g.run(ctx, 0)
 }
 
-// Drain grades until no row is pending (or ctx is done) and returns how many
-// it graded. A read or commit error ends it.
+// Drain grades the rows pending when it starts, until none of them is
+// left (or ctx is done), and returns how many it graded. A read or commit
+// error ends it. Rows archived after it starts are not its to wait for:
+// `sudoku import` beside running servers would otherwise grade their
+// submissions too, and never end while they come faster than it grades;
+// the servers' own graders take them.
 func (g *Graders) Drain(ctx context.Context) (int64, error) {
-	err := g.run(ctx, true)
+	last, err := g.DB.LastID(ctx)
+	if err != nil || last == 0 {
+		return 0, err // an empty archive has nothing to grade
+	}
+	err = g.run(ctx, last)
 	return g.done.Load(), err
 }
 
@@ -92,7 +100,10 @@ type graded struct {
 	p   sudoku.Puzzle
 }
 
-func (g *Graders) run(ctx context.Context, drain bool) error {
+// run grades rows until ctx is done, or, with a drain ceiling (last > 0),
+// until no row of id up to last is pending.
+func (g *Graders) run(ctx context.Context, last int64) error {
+	drain := last > 0
 	g.init()
 	workers := g.WorkerCount()
 	classes := &classGrades{by: make(map[int64]classGrade)}
@@ -113,7 +124,7 @@ func (g *Graders) run(ctx context.Context, drain bool) error {
 		defer close(committed)
 		commitErr = g.commit(ctx, results, outstanding)
 	}()
-	err := g.feed(ctx, jobs, outstanding, drain)
+	err := g.feed(ctx, jobs, outstanding, last)
 	close(jobs)
 	wg.Wait()
 	close(results)
@@ -168,8 +179,10 @@ const feedPage = 256
 // the last one handed out, it waits for the rows in hand to be committed and
 // looks again from the start (a row may have been committed late with a
 // lower id, on PostgreSQL, or withdrawn by ResetGrades), then waits for Wake
-// or Poll; with drain it returns instead.
-func (g *Graders) feed(ctx context.Context, jobs chan<- graded, outstanding *sync.WaitGroup, drain bool) error {
+// or Poll. A drain (last > 0) takes only the rows of id up to last and
+// returns instead of waiting.
+func (g *Graders) feed(ctx context.Context, jobs chan<- graded, outstanding *sync.WaitGroup, last int64) error {
+	drain := last > 0
 	poll := g.Poll
 	if poll <= 0 {
 		poll = time.Second
@@ -192,6 +205,10 @@ func (g *Graders) feed(ctx context.Context, jobs chan<- graded, outstanding *syn
 			sleep(ctx, poll)
 			continue
 		}
+		full := len(ps) == feedPage
+		if k := slices.IndexFunc(ps, func(p sudoku.Puzzle) bool { return p.ID > last }); drain && k >= 0 {
+			ps, full = ps[:k], false // past the drain's rows
+		}
 		for i := range ps {
 			outstanding.Add(1)
 			seq++
@@ -203,7 +220,7 @@ func (g *Graders) feed(ctx context.Context, jobs chan<- graded, outstanding *syn
 			}
 			after = ps[i].ID
 		}
-		if len(ps) == feedPage {
+		if full {
 			continue
 		}
 		outstanding.Wait()
