@@ -82,13 +82,21 @@ func (g *Graders) Graded() int64 { return g.done.Load() }
 // Run grades pending rows until ctx is done, then returns nil once the
 // grades finished so far are committed.
 func (g *Graders) Run(ctx context.Context) error {
-	return g.run(ctx, false)
+	return g.run(ctx, 0)
 }
 
-// Drain grades until no row is pending (or ctx is done) and returns how many
-// it graded. A read or commit error ends it.
+// Drain grades the rows pending when it starts, until none of them is
+// left (or ctx is done), and returns how many it graded. A read or commit
+// error ends it. Rows archived after it starts are not its to wait for:
+// `sudoku import` beside running servers would otherwise grade their
+// submissions too, and never end while they come faster than it grades;
+// the servers' own graders take them.
 func (g *Graders) Drain(ctx context.Context) (int64, error) {
-	err := g.run(ctx, true)
+	last, err := g.DB.LastID(ctx)
+	if err != nil || last == 0 {
+		return 0, err // an empty archive has nothing to grade
+	}
+	err = g.run(ctx, last)
 	return g.done.Load(), err
 }
 
@@ -98,13 +106,17 @@ type graded struct {
 	p   sudoku.Puzzle
 }
 
-func (g *Graders) run(ctx context.Context, drain bool) error {
+// run grades rows until ctx is done, or, with a drain ceiling (last > 0),
+// until no row of id up to last is pending.
+func (g *Graders) run(ctx context.Context, last int64) error {
+	drain := last > 0
 	g.init()
 	workers := g.WorkerCount()
 	classes := &classGrades{by: make(map[int64]classGrade)}
 	jobs := make(chan graded)
 	outstanding := &sync.WaitGroup{} // rows handed out, not yet committed
 	f := g.newFeeder(jobs, outstanding)
+	f.upto = last
 	results := make(chan graded, workers)
 	var wg sync.WaitGroup
 	for range workers {
@@ -175,9 +187,9 @@ const feedPage = 256
 // the last one handed out, it waits for the rows in hand to be committed and
 // looks again from the start (a row may have been committed late with a
 // lower id, on PostgreSQL, or withdrawn by ResetGrades), then waits for Wake
-// or Poll; with drain it returns instead (rows another process claimed are
-// left to it: a server under load may hold a few while its gate waits, and
-// an import waiting for them would wait as long as the load lasts).
+// or Poll. A drain (f.upto > 0) takes only the rows of id up to f.upto and
+// returns instead of waiting (rows another process claimed are left to it:
+// a server under load may hold a few while its gate waits).
 func (g *Graders) feed(ctx context.Context, f *feeder, drain bool) error {
 	poll := g.Poll
 	if poll <= 0 {
@@ -204,9 +216,6 @@ func (g *Graders) feed(ctx context.Context, f *feeder, drain bool) error {
 		swept = swept || handed > 0
 		if seen == feedPage {
 			continue
-		}
-		if drain && f.upto == 0 {
-			f.upto = f.after // the end of the queue as first reached
 		}
 		f.outstanding.Wait()
 		if g.failed.Swap(false) {
@@ -261,9 +270,9 @@ type feeder struct {
 	// (nil without); idle counts the tokens taken and not yet used.
 	ready chan struct{}
 	idle  int
-	// upto bounds a Drain: the last row of the queue when it first reached
-	// the end (0 before), so that rows submitted meanwhile, the servers'
-	// to grade, do not keep an import grading for as long as they come.
+	// upto bounds a Drain: the last row when it started (0: none), so that
+	// rows submitted meanwhile, the servers' to grade, do not keep an import
+	// grading for as long as they come.
 	upto int64
 }
 

@@ -3,6 +3,7 @@ package bulk
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -221,6 +222,8 @@ func (b *busyOnce) SetGrades(ctx context.Context, ps []sudoku.Puzzle) error {
 
 func (b *busyOnce) CountUngraded(ctx context.Context) (int64, error) { return b.db.CountUngraded(ctx) }
 
+func (b *busyOnce) LastID(ctx context.Context) (int64, error) { return b.db.LastID(ctx) }
+
 func (b *busyOnce) Ungraded(ctx context.Context, after int64, n int) ([]sudoku.Puzzle, error) {
 	return b.db.Ungraded(ctx, after, n)
 }
@@ -248,4 +251,80 @@ func TestGradersWaitOutBusy(t *testing.T) {
 	if busy.fails != 0 {
 		t.Errorf("%d busy answers never asked", busy.fails)
 	}
+}
+
+// TestDrainEndsBesideSubmissions: a Drain (what `sudoku import` runs after
+// its commit) grades the rows pending when it starts and returns, while
+// servers go on archiving new puzzles faster than it grades. Before, it
+// took every pending row, theirs too, and never ended while they came:
+// TestServersWithImport hung on a busy machine until go test's timeout.
+func TestDrainEndsBesideSubmissions(t *testing.T) {
+	db := mustOpenDB(t, filepath.Join(t.TempDir(), "drain.db"))
+	lines := puzzletest.Lines(t, puzzletest.SeventeenClue, 200)
+	rng := rand.New(rand.NewPCG(5, 6))
+	next := 0
+	add := func(n int) []sudoku.Puzzle {
+		var ps []sudoku.Puzzle
+		for range n {
+			g, _ := sudoku.Parse(lines[next%len(lines)])
+			if next >= len(lines) {
+				g = relabel(g, rng)
+			}
+			next++
+			p, err := sudoku.Rate(g, sudoku.Options{})
+			if err != nil {
+				t.Error(err)
+				return nil
+			}
+			ps = append(ps, p)
+		}
+		if _, err := db.AddMany(context.Background(), ps); err != nil {
+			t.Error(err)
+		}
+		return ps
+	}
+	mine := add(20)
+	last, err := db.LastID(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A stand-in grade that takes 20 ms: the stream below outpaces it.
+	g := &Graders{DB: db, Workers: 1, Group: 4, Grade: func(p *sudoku.Puzzle) {
+		time.Sleep(20 * time.Millisecond)
+		p.SetGradeTenths(20)
+		p.Technique, p.GradeVersion = "Hidden Single", "test"
+	}}
+	stop := make(chan struct{})
+	streamed := make(chan int)
+	go func() {
+		n := 0
+		for {
+			select {
+			case <-stop:
+				streamed <- n
+				return
+			default:
+			}
+			n += len(add(4))
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	graded, err := g.Drain(ctx)
+	close(stop)
+	n := <-streamed
+	if err != nil {
+		t.Fatalf("Drain beside a stream of %d submissions: %v (%d graded), want it to end with the rows pending at its start", n, err, graded)
+	}
+	for _, p := range mine {
+		got, err := db.PuzzleByGivens(context.Background(), p.Givens)
+		if err != nil || got.ID > last || got.GradeStatus != sudoku.GradeDone {
+			t.Errorf("a row pending at the drain's start: id %d (last %d), status %s, %v", got.ID, last, got.GradeStatus, err)
+		}
+	}
+	if n == 0 {
+		t.Error("no submission came during the drain: the test shows nothing")
+	}
+	t.Logf("drain graded %d rows while %d were archived beside it", graded, n)
 }

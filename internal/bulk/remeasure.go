@@ -24,6 +24,7 @@ type Stale interface {
 // a way to store their grades (see store.DB).
 type Ungraded interface {
 	CountUngraded(ctx context.Context) (int64, error)
+	LastID(ctx context.Context) (int64, error)
 	Ungraded(ctx context.Context, after int64, n int) ([]sudoku.Puzzle, error)
 	SetGrades(ctx context.Context, ps []sudoku.Puzzle) error
 }

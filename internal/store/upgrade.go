@@ -37,6 +37,16 @@ func (db *DB) Stale(ctx context.Context, after int64, n int) ([]sudoku.Puzzle, e
 		after, sudoku.EngineVersion, n)
 }
 
+// LastID returns the highest puzzle id archived (0 for an empty archive):
+// where a drain of the grading queue stops (bulk.Graders.Drain).
+func (db *DB) LastID(ctx context.Context) (int64, error) {
+	var id int64
+	if err := db.reader.QueryRowContext(ctx, "SELECT coalesce(max(id), 0) FROM puzzles").Scan(&id); err != nil {
+		return 0, fmt.Errorf("read the last id: %w", err)
+	}
+	return id, nil
+}
+
 // CountUngraded returns how many rows wait for a grade.
 func (db *DB) CountUngraded(ctx context.Context) (int64, error) {
 	var n int64
