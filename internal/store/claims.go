@@ -111,8 +111,8 @@ func (c *claims) claim(ctx context.Context, ids []int64) ([]sudoku.Puzzle, error
 		return nil, err
 	}
 	ids = slices.DeleteFunc(slices.Clone(ids), func(id int64) bool { return c.held[id] })
-	locked, err := queryIDs(ctx, conn, "SELECT u.id FROM unnest($1::bigint[], $2::int4[]) AS u (id, k) WHERE pg_try_advisory_lock($3, u.k)",
-		ids, claimKeys(ids), int32(claimClass))
+	locked, err := int64s(conn.QueryContext(ctx, "SELECT u.id FROM unnest($1::bigint[], $2::int4[]) AS u (id, k) WHERE pg_try_advisory_lock($3, u.k)",
+		ids, claimKeys(ids), int32(claimClass)))
 	if err != nil || len(locked) == 0 {
 		return nil, err
 	}
@@ -229,21 +229,4 @@ func claimKeys(ids []int64) []int32 {
 		ks[i] = int32(uint32(id))
 	}
 	return ks
-}
-
-func queryIDs(ctx context.Context, conn *sql.Conn, q string, args ...any) ([]int64, error) {
-	rows, err := conn.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
 }

@@ -100,7 +100,7 @@ func (db *DB) freshClasses(tx *sql.Tx) error {
 // dropAttempts deletes the attempts at a puzzle and takes them off their
 // players' counts and figures; it returns how many.
 func dropAttempts(tx *sql.Tx, d dialect, puzzleID int64) (int64, error) {
-	players, err := int64s(tx, d.sql("SELECT DISTINCT player_id FROM attempts WHERE puzzle_id = ? AND outcome <> 'open' ORDER BY player_id"), puzzleID)
+	players, err := int64s(tx.Query(d.sql("SELECT DISTINCT player_id FROM attempts WHERE puzzle_id = ? AND outcome <> 'open' ORDER BY player_id"), puzzleID))
 	if err != nil {
 		return 0, fmt.Errorf("read the players of the attempts: %w", err)
 	}
@@ -124,9 +124,9 @@ WHERE players.id = a.player_id`), puzzleID)
 	return res.RowsAffected()
 }
 
-// int64s runs q and returns its one column.
-func int64s(tx *sql.Tx, q string, args ...any) ([]int64, error) {
-	rows, err := tx.Query(q, args...)
+// int64s returns the one column of rows, the result of a query that
+// failed with err or not: int64s(tx.Query(q, args...)).
+func int64s(rows *sql.Rows, err error) ([]int64, error) {
 	if err != nil {
 		return nil, err
 	}
