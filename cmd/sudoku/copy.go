@@ -187,28 +187,8 @@ func copyAll(ctx context.Context, src, dst *store.DB, total int64, progress func
 // into dst, copyBatch to a transaction, and returns how many it
 // committed.
 func copyPuzzles(ctx context.Context, src, dst *store.DB, progress func(done int64)) (int64, error) {
-	var n int64
-	batch := make([]sudoku.Puzzle, 0, copyBatch)
-	flush := func() error {
-		if err := dst.Restore(ctx, batch); err != nil {
-			return err
-		}
-		n += int64(len(batch))
-		batch = batch[:0]
-		progress(n)
-		return nil
-	}
-	err := src.ExportAll(ctx, func(p sudoku.Puzzle) error {
-		batch = append(batch, p)
-		if len(batch) == copyBatch {
-			return flush()
-		}
-		return nil
-	})
-	if err == nil && len(batch) > 0 {
-		err = flush()
-	}
-	return n, err
+	return inBatches(func(each func(sudoku.Puzzle) error) error { return src.ExportAll(ctx, each) },
+		func(batch []sudoku.Puzzle) error { return dst.Restore(ctx, batch) }, progress)
 }
 
 // copyTable streams the rows of t from src in key order into dst,
@@ -218,10 +198,18 @@ func copyTable(ctx context.Context, src, dst *store.DB, t store.Table, progress 
 	if err != nil {
 		return 0, err
 	}
+	return inBatches(func(each func([]any) error) error { return src.ReadRows(ctx, t, cols, each) },
+		func(batch [][]any) error { return dst.InsertRows(ctx, t, cols, batch) }, progress)
+}
+
+// inBatches hands what read streams to write copyBatch at a time (the last
+// batch shorter), telling progress the count written after each, and
+// returns how many write took.
+func inBatches[T any](read func(each func(T) error) error, write func([]T) error, progress func(done int64)) (int64, error) {
 	var n int64
-	batch := make([][]any, 0, copyBatch)
+	batch := make([]T, 0, copyBatch)
 	flush := func() error {
-		if err := dst.InsertRows(ctx, t, cols, batch); err != nil {
+		if err := write(batch); err != nil {
 			return err
 		}
 		n += int64(len(batch))
@@ -229,8 +217,8 @@ func copyTable(ctx context.Context, src, dst *store.DB, t store.Table, progress 
 		progress(n)
 		return nil
 	}
-	err = src.ReadRows(ctx, t, cols, func(row []any) error {
-		batch = append(batch, row)
+	err := read(func(v T) error {
+		batch = append(batch, v)
 		if len(batch) == copyBatch {
 			return flush()
 		}
