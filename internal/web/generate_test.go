@@ -8,11 +8,13 @@ import (
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/daily"
+	"github.com/sudoku-archive/sudoku/internal/racefree"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/templates"
 )
 
 func TestAPIGenerate(t *testing.T) {
+	racefree.Only(t)
 	s, f := newTestServer(t, Config{})
 	for _, tc := range []struct {
 		body string
