@@ -153,21 +153,43 @@ func (m *multiSearch) nishio(c, v int) {
 	r := s.nishioRuns(m.p, c, v)
 	s.work += int64(r.work)
 	if r.on {
-		m.consider(int(r.onCx), 7, m.contradictionStep(c, src))
+		m.consider(int(r.onCx), 7, m.contradictionStep(c, src, m.rerun(m.p.onRuns[v], src)))
 	}
 	if r.off {
-		m.consider(int(r.offCx), 7, m.contradictionStep(c, nodeOf(c, v, false)))
+		m.consider(int(r.offCx), 7, m.contradictionStep(c, nodeOf(c, v, false), m.rerun(m.p.offRun, nodeOf(c, v, false))))
 	}
 }
 
 // contradictionStep builds the step of an assumption from that led to a
-// contradiction: its conjugate is proven.
-func (m *multiSearch) contradictionStep(c int, from int32) func() (Step, bool) {
+// contradiction: its conjugate is proven. ch() returns the chainer whose
+// run from the assumption met the contradiction (its two paths are drawn).
+func (m *multiSearch) contradictionStep(c int, from int32, ch func() *chainer) func() (Step, bool) {
 	return func() (Step, bool) {
 		st, ok := m.s.targetStep(conjugate(from))
 		st.Cells = []int{c}
 		st.Chain = []Node{toNode(from), toNode(conjugate(from))}
+		if r := ch(); ok && r != nil {
+			st.paths = [][]Node{r.path(r.confOn), r.path(r.confOff)}
+		}
 		return st, ok
+	}
+}
+
+// current returns ch as it is: its last run is the one to draw.
+func current(ch *chainer) func() *chainer { return func() *chainer { return ch } }
+
+// rerun returns ch after running it from start again (the Nishio runs are
+// kept in a memo, so the chainer may hold another run by now), without
+// counting the work: the search already counted it once.
+func (m *multiSearch) rerun(ch *chainer, start int32) func() *chainer {
+	return func() *chainer {
+		w := m.s.work
+		ok := ch.run(start)
+		m.s.work = w
+		if !ok {
+			return nil
+		}
+		return ch
 	}
 }
 
@@ -182,7 +204,7 @@ func (m *multiSearch) digit(c, v, card int, cellNeed bool) {
 	src := nodeOf(c, v, true)
 	if A.run(src) && m.contradiction {
 		cx := A.anc(A.confOn) + A.anc(A.confOff)
-		m.consider(cx, 7, m.contradictionStep(c, src))
+		m.consider(cx, 7, m.contradictionStep(c, src, current(A)))
 	}
 	if m.contradiction {
 		m.offBranch(c, v, card, A)
@@ -220,7 +242,7 @@ func (m *multiSearch) offBranch(c, v, card int, A *chainer) {
 	src, off := nodeOf(c, v, true), nodeOf(c, v, false)
 	if B.run(off) {
 		cx := B.anc(B.confOn) + B.anc(B.confOff)
-		m.consider(cx, 7, m.contradictionStep(c, off))
+		m.consider(cx, 7, m.contradictionStep(c, off, current(B)))
 	}
 	if (m.mode != modeDynamic && m.mode != modeDynamicPlus) || card < 3 {
 		return
@@ -233,6 +255,7 @@ func (m *multiSearch) offBranch(c, v, card int, A *chainer) {
 				st, ok := m.s.targetStep(id)
 				st.Cells = uniqueCells(c, nodeCell(id))
 				st.Chain = []Node{toNode(src), toNode(id)}
+				st.paths = [][]Node{A.path(id), B.path(id)}
 				return st, ok
 			})
 		}
@@ -272,6 +295,7 @@ func (m *multiSearch) regionChains(c, v int, A *chainer, regNeed [3]bool) {
 				st.Units = []int{u}
 				st.Branches = len(runs)
 				st.Chain = []Node{toNode(src), toNode(id)}
+				st.paths = branchPaths(runs, id)
 				return st, ok
 			})
 		}, m.canBeat)
@@ -293,6 +317,7 @@ func (m *multiSearch) cellChains(c int) {
 			st.Cells = uniqueCells(c, nodeCell(id))
 			st.Branches = len(runs)
 			st.Chain = []Node{toNode(first), toNode(id)}
+			st.paths = branchPaths(runs, id)
 			return st, ok
 		})
 	}, m.canBeat)
@@ -363,6 +388,15 @@ func (s *solver) intersect(runs []*chainer, f func(id int32, cx int), go_ func()
 			f(id, cx)
 		}
 	}
+}
+
+// branchPaths returns each run's implication chain to id.
+func branchPaths(runs []*chainer, id int32) [][]Node {
+	ps := make([][]Node, len(runs))
+	for i, r := range runs {
+		ps[i] = r.path(id)
+	}
+	return ps
 }
 
 func uniqueCells(a, b int) []int {

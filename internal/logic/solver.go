@@ -245,7 +245,11 @@ func Solve(g sudoku.Grid, opt Options) (Result, error) {
 	return solveFrom(newBoard(g), opt), nil
 }
 
-func solveFrom(b board, opt Options) Result {
+func solveFrom(b board, opt Options) Result { return solveEach(b, opt, nil) }
+
+// solveEach is solveFrom calling each (when not nil) with the board before
+// each step and the step; each returning false ends the path there.
+func solveEach(b board, opt Options, each func(b *board, st Step) bool) Result {
 	maxSteps := opt.MaxSteps
 	if maxSteps <= 0 {
 		maxSteps = DefaultMaxSteps
@@ -268,6 +272,10 @@ func solveFrom(b board, opt Options) Result {
 		}
 		if st.Grade > r.Grade {
 			r.Grade, r.Technique = st.Grade, st.Technique
+		}
+		if each != nil && !each(&s.b, st) {
+			r.Steps = append(r.Steps, st)
+			break
 		}
 		s.b.apply(st)
 		r.Steps = append(r.Steps, st)

@@ -53,6 +53,10 @@ type Step struct {
 	// direct hints it only places its digit, so the candidates stay for a
 	// later step (a Pointing at 2.6, say) to remove.
 	implied []Candidate
+	// paths: the implication chains of a forcing chain that compares
+	// branches (Nishio, cell, region and dynamic forcing chains), each
+	// from its assumption to its conclusion (Links draws them).
+	paths [][]Node
 }
 
 // cellName writes a cell as rNcM, 1-based.
@@ -208,6 +212,15 @@ func (s Step) Map(cell func(int) int, digit func(int) int) Step {
 		t.Chain = make([]Node, len(s.Chain))
 		for i, n := range s.Chain {
 			t.Chain[i] = Node{Candidate{cell(n.Cell), digit(n.Digit)}, n.On}
+		}
+	}
+	if s.paths != nil {
+		t.paths = make([][]Node, len(s.paths))
+		for k, p := range s.paths {
+			t.paths[k] = make([]Node, len(p))
+			for i, n := range p {
+				t.paths[k][i] = Node{Candidate{cell(n.Cell), digit(n.Digit)}, n.On}
+			}
 		}
 	}
 	t.Text = t.render()

@@ -4,7 +4,8 @@ import "encoding/json"
 
 // MarshalJSON writes a step with its lists always as arrays: a step that
 // places no digit has "placements": [], never null, whichever technique or
-// path (explain, hint) produced it.
+// path (explain, hint) produced it. It adds the chain's links (Links):
+// [] for a step that is no chain.
 func (s Step) MarshalJSON() ([]byte, error) {
 	type plain Step // without this method
 	p := plain(s)
@@ -17,5 +18,12 @@ func (s Step) MarshalJSON() ([]byte, error) {
 	if p.Eliminations == nil {
 		p.Eliminations = []Candidate{}
 	}
-	return json.Marshal(p)
+	links := s.Links()
+	if links == nil {
+		links = []Link{}
+	}
+	return json.Marshal(struct {
+		plain
+		Links []Link `json:"links"`
+	}{p, links})
 }

@@ -1,0 +1,83 @@
+package logic
+
+// The links a step draws: for a chain, each link between two candidates,
+// strong or weak, as SudokuWiki and HoDoKu draw them (a strong link solid,
+// a weak one dashed).
+
+// Link joins two candidates of a chain. Strong: if From is false, To is
+// true (an off node followed by an on node in Sudoku Explainer's terms);
+// weak: if From is true, To is false (or, in the dynamic chains (+), if
+// From is false a simple rule makes To false too).
+type Link struct {
+	From   Candidate `json:"from"`
+	To     Candidate `json:"to"`
+	Strong bool      `json:"strong"`
+}
+
+// Links returns the links of a chain step, in the order the chain takes
+// them: those of its nodes (Chain) or, for the forcing chains that compare
+// several branches, those of every branch as far as it is recorded (each
+// branch from its assumption to its conclusion). Steps that are not
+// chains have none.
+func (s Step) Links() []Link {
+	var out []Link
+	seen := map[Link]bool{}
+	add := func(path []Node) {
+		for i := 0; i+1 < len(path); i++ {
+			a, b := path[i], path[i+1]
+			if a.Candidate == b.Candidate {
+				continue
+			}
+			l := Link{From: a.Candidate, To: b.Candidate, Strong: !a.On && b.On}
+			if !seen[l] {
+				seen[l] = true
+				out = append(out, l)
+			}
+		}
+	}
+	if s.paths != nil {
+		for _, p := range s.paths {
+			add(p)
+		}
+		return out
+	}
+	add(groupHeads(s.Chain))
+	return out
+}
+
+// groupHeads keeps the first node of each run of nodes with the same On:
+// the chains of strong links (strong.go) list a grouped node's cells one
+// after the other, and a link is drawn from the group's first cell.
+func groupHeads(chain []Node) []Node {
+	var out []Node
+	for i, n := range chain {
+		if i > 0 && n.On == chain[i-1].On {
+			continue
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+// path returns the implication chain that led ch's run to node id (or to
+// the contradiction's extra node, for extraSlot), from the assumption on:
+// each node's first parent, back to the start.
+func (ch *chainer) path(id int32) []Node {
+	slot, node := id, id
+	if id == extraSlot {
+		node = ch.extraID
+	}
+	var p []Node
+	for range nNodes { // a parent is always added before its child: no loop
+		p = append(p, toNode(node))
+		if ch.parN[slot] == 0 {
+			break
+		}
+		node = ch.pool[ch.parStart[slot]]
+		slot = node
+	}
+	for i, j := 0, len(p)-1; i < j; i, j = i+1, j-1 {
+		p[i], p[j] = p[j], p[i]
+	}
+	return p
+}
