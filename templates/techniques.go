@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"encoding/json"
 	"strconv"
 
 	"github.com/sudoku-archive/sudoku/internal/logic"
@@ -77,6 +78,19 @@ type StepCell struct {
 // candidates it removes struck and the digits it places picked out: the
 // explanation's board (explain.js), drawn on the server.
 func (e ExampleStep) Cells() []StepCell {
+	values, cands := e.board()
+	return boardCells(e.Puzzle.Givens, values, cands, &e.Step)
+}
+
+// Drawing is the example step's pattern drawn over its board.
+func (e ExampleStep) Drawing() StepDrawing {
+	_, cands := e.board()
+	return DrawStep(e.Step, cands)
+}
+
+// board replays the steps before the example: the digits placed and the
+// candidates left.
+func (e ExampleStep) board() ([81]uint8, [81]uint16) {
 	var values [81]uint8
 	copy(values[:], e.Puzzle.Givens[:])
 	var cands [81]uint16
@@ -105,22 +119,32 @@ func (e ExampleStep) Cells() []StepCell {
 			cands[x.Cell] &^= 1 << x.Digit
 		}
 	}
+	return values, cands
+}
+
+// boardCells draws a board: the digits placed (givens apart), the
+// candidates left and, when st is not nil, the step on it (its cells
+// highlighted, the candidates it removes struck, the digits it places
+// picked out).
+func boardCells(givens sudoku.Grid, values [81]uint8, cands [81]uint16, st *logic.Step) []StepCell {
 	hot := map[int]bool{}
-	for _, c := range e.Step.Cells {
-		hot[c] = true
-	}
 	good, struck := map[int]uint16{}, map[int]uint16{}
-	for _, p := range e.Step.Placements {
-		good[p.Cell] |= 1 << p.Digit
-		hot[p.Cell] = true
-	}
-	for _, x := range e.Step.Eliminations {
-		struck[x.Cell] |= 1 << x.Digit
-		hot[x.Cell] = true
+	if st != nil {
+		for _, c := range st.Cells {
+			hot[c] = true
+		}
+		for _, p := range st.Placements {
+			good[p.Cell] |= 1 << p.Digit
+			hot[p.Cell] = true
+		}
+		for _, x := range st.Eliminations {
+			struck[x.Cell] |= 1 << x.Digit
+			hot[x.Cell] = true
+		}
 	}
 	cells := make([]StepCell, 81)
 	for i := range 81 {
-		c := StepCell{Index: i, Value: values[i], Given: e.Puzzle.Givens[i] != 0, Hot: hot[i]}
+		c := StepCell{Index: i, Value: values[i], Given: givens[i] != 0, Hot: hot[i]}
 		c.Classes = "empty"
 		switch {
 		case c.Given:
@@ -166,3 +190,73 @@ var peers = func() (ps [81][]int) {
 	}
 	return ps
 }()
+
+// PracticeView is the page /techniques/{slug}/practice: a board at which
+// the technique is the next step, for the player to find it.
+type PracticeView struct {
+	Technique   logic.Technique
+	Description string
+	N           int               // the position's number (?n=), from 0
+	Position    *PracticePosition // nil when no archived puzzle uses the technique
+	HasNext     bool              // another position may follow (?n=N+1)
+}
+
+// URL is the technique's page.
+func (v PracticeView) URL() string { return "/techniques/" + v.Technique.Slug }
+
+// NextURL is the next position's page.
+func (v PracticeView) NextURL() string {
+	return v.URL() + "/practice?n=" + strconv.Itoa(v.N+1)
+}
+
+// PuzzleURL opens the position's puzzle in practice mode.
+func (v PracticeView) PuzzleURL() string {
+	return PuzzleURL(v.Position.PuzzleID) + "?practice=" + v.Technique.Slug
+}
+
+// Task says what to find and how to answer.
+func (v PracticeView) Task() string {
+	if len(v.Position.Step.Eliminations) > 0 {
+		return "Find the " + v.Technique.Name + ": pick every candidate it removes (click or tap it), then press Check."
+	}
+	return "Find the " + v.Technique.Name + ": pick the digit it places (click or tap the pencil mark), then press Check."
+}
+
+// PracticePosition is a board at which a technique is the next step (GET
+// /api/techniques/{slug}/practice gives them).
+type PracticePosition struct {
+	PuzzleID   int64
+	Givens     sudoku.Grid
+	Grid       sudoku.Grid
+	Candidates [81]uint16
+	Step       logic.Step
+}
+
+// Cells draws the board; with the step (revealed) or without.
+func (p PracticePosition) Cells(revealed bool) []StepCell {
+	var st *logic.Step
+	if revealed {
+		st = &p.Step
+	}
+	return boardCells(p.Givens, p.Grid, p.Candidates, st)
+}
+
+// Drawing is the step's pattern drawn over the board.
+func (p PracticePosition) Drawing() StepDrawing { return DrawStep(p.Step, p.Candidates) }
+
+// Data is the position as practice.js reads it (data-position): the
+// candidates and the step, in JSON.
+func (p PracticePosition) Data() string {
+	cands := make([]int, 81)
+	for i, m := range p.Candidates {
+		cands[i] = int(m)
+	}
+	b, err := json.Marshal(struct {
+		Candidates []int      `json:"candidates"`
+		Step       logic.Step `json:"step"`
+	}{cands, p.Step})
+	if err != nil {
+		return "{}"
+	}
+	return string(b)
+}

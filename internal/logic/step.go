@@ -32,8 +32,9 @@ type Step struct {
 	// Units the step talks about (0-8 rows, 9-17 columns, 18-26 boxes), in
 	// the order the text uses them.
 	Units []int `json:"-"`
-	// Digits the pattern is made of, in the order the text uses them.
-	Digits []int `json:"-"`
+	// Digits the pattern is made of, in the order the text uses them (the
+	// candidates a board draws in the step's cells).
+	Digits []int `json:"digits"`
 	// Chain is the chain's nodes in order (chain techniques only): for a
 	// forcing chain the first node is the assumption.
 	Chain []Node `json:"-"`

@@ -15,6 +15,9 @@ func (s Step) MarshalJSON() ([]byte, error) {
 	if p.Placements == nil {
 		p.Placements = []Candidate{}
 	}
+	if p.Digits == nil {
+		p.Digits = []int{}
+	}
 	if p.Eliminations == nil {
 		p.Eliminations = []Candidate{}
 	}

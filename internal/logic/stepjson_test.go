@@ -15,12 +15,21 @@ func TestStepJSONLists(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := string(b)
-	for _, want := range []string{`"cells":[]`, `"eliminations":[]`, `"placements":[{"cell":1,"digit":2}]`} {
+	for _, want := range []string{`"cells":[]`, `"eliminations":[]`, `"placements":[{"cell":1,"digit":2}]`, `"links":[]`, `"digits":[]`} {
 		if !strings.Contains(got, want) {
 			t.Errorf("%s lacks %s", got, want)
 		}
 	}
 	if strings.Contains(got, "null") {
 		t.Errorf("%s has a null", got)
+	}
+	chain := Step{Technique: XChain, Chain: []Node{{Candidate{0, 5}, false}, {Candidate{8, 5}, true}, {Candidate{80, 5}, false}}}
+	b, err = json.Marshal(chain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `"links":[{"from":{"cell":0,"digit":5},"to":{"cell":8,"digit":5},"strong":true},{"from":{"cell":8,"digit":5},"to":{"cell":80,"digit":5},"strong":false}]`
+	if !strings.Contains(string(b), want) {
+		t.Errorf("%s lacks %s", b, want)
 	}
 }

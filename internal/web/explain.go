@@ -60,8 +60,12 @@ type hintRequest struct {
 	Puzzle   json.RawMessage `json:"puzzle"`
 	Progress json.RawMessage `json:"progress"`
 	// Practice names a technique being practised (name or slug): the
-	// hint is the first step of it from the progress (techniques.go).
+	// answer says whether the next step is of it (practice.go).
 	Practice string `json:"practice"`
+	// Candidates are the player's pencil marks: 81 strings of digits, ""
+	// for a cell that shows none (there the step counts every candidate
+	// the placed digits leave). Optional.
+	Candidates []string `json:"candidates"`
 }
 
 // hintResponse is the answer to POST /api/hint; Practice only in
@@ -69,6 +73,10 @@ type hintRequest struct {
 type hintResponse struct {
 	Step     logic.Step    `json:"step"`
 	Practice *practiceHint `json:"practice,omitempty"`
+	// Unmarked: the cells the step removes candidates from that show no
+	// pencil marks on the player's board, and Note says so in words.
+	Unmarked []int  `json:"unmarked,omitempty"`
+	Note     string `json:"note,omitempty"`
 }
 
 // wrongCells answers a progress that contradicts the solution: which cells.
@@ -77,9 +85,10 @@ type wrongCells struct {
 	Cells []int  `json:"cells"`
 }
 
-// apiHint answers the next logical step from a player's progress: the
-// givens plus the digits placed so far. 422 names the cells whose digits are
-// not the solution's.
+// apiHint answers the next logical step from a player's board: the givens
+// plus the digits placed so far, and the player's pencil marks where there
+// are some. 422 names the cells whose digits are not the solution's, or
+// whose pencil marks leave out the solution's digit.
 func (s *Server) apiHint(c echo.Context) error {
 	var req hintRequest
 	if err := readJSON(c, &req); err != nil {
@@ -93,6 +102,10 @@ func (s *Server) apiHint(c echo.Context) error {
 		return err
 	}
 	practised, err := practiceOf(req.Practice)
+	if err != nil {
+		return err
+	}
+	marks, err := pencilMarks(req.Candidates)
 	if err != nil {
 		return err
 	}
@@ -130,10 +143,14 @@ func (s *Server) apiHint(c echo.Context) error {
 		return c.JSON(http.StatusUnprocessableEntity, wrongCells{
 			Error: fmt.Sprintf("%d of your digits are not the solution's", len(wrong)), Cells: wrong})
 	}
+	if bad := marksMissing(progress, res.Solution, marks); len(bad) > 0 {
+		return c.JSON(http.StatusUnprocessableEntity, wrongCells{
+			Error: fmt.Sprintf("the pencil marks of %s leave out the digit that goes there", cellNames(bad)), Cells: bad})
+	}
 	var st logic.Step
 	err = s.searching(ctx, func() error {
 		var err error
-		st, err = logic.NextSolved(givens, progress, logic.Options{}) // solved above
+		st, err = logic.NextOn(givens, progress, marks, logic.Options{}) // solved above
 		return err
 	})
 	switch {
@@ -150,11 +167,14 @@ func (s *Server) apiHint(c echo.Context) error {
 	case err != nil:
 		return err
 	}
-	res2, err := s.practiseHint(ctx, progress, practised, st)
-	if err != nil {
-		return err
+	out := practiseHint(practised, st)
+	if req.Candidates != nil {
+		if out.Unmarked = unmarkedCells(st, progress, marks); len(out.Unmarked) > 0 {
+			out.Note = fmt.Sprintf("%s %s no pencil marks: the step counts there every digit the placed digits leave.",
+				cellNames(out.Unmarked), map[bool]string{true: "shows", false: "show"}[len(out.Unmarked) == 1])
+		}
 	}
-	return c.JSON(http.StatusOK, res2)
+	return c.JSON(http.StatusOK, out)
 }
 
 // gridField reads one puzzle field of a JSON body: text, like "puzzle".

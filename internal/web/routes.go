@@ -60,9 +60,11 @@ func (s *Server) routes() {
 		s.playerRoutes(get)
 	}
 	if s.techniques != nil {
-		get("/api/techniques", s.apiTechniques)                // every technique with its counts (techniques.go)
-		get("/techniques", s.techniquesPage, s.csrfCheck)      // the list of techniques
-		get("/techniques/:slug", s.techniquePage, s.csrfCheck) // one technique: an example step, puzzles to practise
+		get("/api/techniques", s.apiTechniques)                        // every technique with its counts (techniques.go)
+		get("/techniques", s.techniquesPage, s.csrfCheck)              // the list of techniques
+		get("/techniques/:slug", s.techniquePage, s.csrfCheck)         // one technique: an example step, puzzles to practise
+		get("/api/techniques/:slug/practice", s.apiPractice)           // boards where it is the next step (practice.go)
+		get("/techniques/:slug/practice", s.practicePage, s.csrfCheck) // find the step on such a board
 	}
 	e.POST("/api/analyse", s.apiAnalyse)         // a setter's analysis, nothing stored (analyse.go)
 	get("/setter", s.setterPage, s.csrfCheck)    // the setter's grid editor with the analysis

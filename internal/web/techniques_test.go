@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"path/filepath"
@@ -249,9 +250,9 @@ func TestTechniquePages(t *testing.T) {
 }
 
 // TestPracticeMode: the puzzle page in practice mode says what is
-// practised; the hint of the practice mode is the first step of that
-// technique from the progress, with how many easier steps come first; an
-// unknown technique is a 400.
+// practised; the hint of the practice mode is the next step on the
+// player's board, found when it is of the technique practised, else the
+// next step with found false; an unknown technique is a 400.
 func TestPracticeMode(t *testing.T) {
 	s, _, all := realServer(t, 30, Config{})
 	tech := practisable(t, all)
@@ -267,14 +268,27 @@ func TestPracticeMode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k := slices.IndexFunc(r.Steps, func(st logic.Step) bool { return st.Technique == tech.Name })
-	rec := post(t, s, "/api/hint", `{"puzzle": "`+p.Givens.String()+`", "practice": "`+strings.ToLower(tech.Name)+`"}`)
+	// From the board of the path's first step of the technique, with its
+	// candidates as pencil marks: found.
+	pos, err := logic.Positions(p, tech.Name, 1)
+	if err != nil || len(pos) != 1 {
+		t.Fatalf("positions of %s: %v %v", tech.Name, pos, err)
+	}
+	body, _ := json.Marshal(map[string]any{"puzzle": p.Givens.String(), "progress": pos[0].Grid.String(),
+		"candidates": pos[0].CandidateStrings(), "practice": strings.ToLower(tech.Name)})
+	rec := post(t, s, "/api/hint", string(body))
 	res := decode[struct {
 		Step     logic.Step   `json:"step"`
 		Practice practiceHint `json:"practice"`
 	}](t, rec)
-	if rec.Code != http.StatusOK || res.Step.Technique != tech.Name || !res.Practice.Found || res.Practice.Before != k {
-		t.Errorf("practice hint: %d %+v, want the %s after %d steps", rec.Code, res, tech.Name, k)
+	if rec.Code != http.StatusOK || res.Step.Technique != tech.Name || !res.Practice.Found {
+		t.Errorf("practice hint: %d %+v, want the %s", rec.Code, res, tech.Name)
+	}
+	// From the givens, the next step is another: found false, the next step.
+	rec = post(t, s, "/api/hint", `{"puzzle": "`+p.Givens.String()+`", "practice": "`+tech.Slug+`"}`)
+	if res := decode[hintResponse](t, rec); rec.Code != http.StatusOK || res.Practice == nil || res.Practice.Found != (r.Steps[0].Technique == tech.Name) ||
+		res.Step.Technique != r.Steps[0].Technique {
+		t.Errorf("practice hint from the givens: %d %s", rec.Code, rec.Body)
 	}
 	// Without practice, the next step as ever; the answer has no practice.
 	rec = post(t, s, "/api/hint", `{"puzzle": "`+p.Givens.String()+`"}`)

@@ -2,12 +2,14 @@
 // (templates/play.templ, ExplainSection). It fetches the solver's path from
 // /api/puzzles/{id}/explain and walks it on its own board, one step at a
 // time: the step's cells highlighted, the candidates it eliminates struck,
-// the digits it places picked out, and its sentence under the board.
+// the digits it places picked out, the pattern drawn over the board (a
+// chain's links, draw.js), and its sentence under the board.
 // Candidates are kept by replaying the steps from the givens: every digit
 // no placed peer rules out, then each step's placements and eliminations.
 // It also opens the analysis (the solution, the replay and this section)
 // at once for a visitor who asked for that once.
 import { PEERS, candidatesOf, paintMarks, prepareCell, cellName } from "./grid.js";
+import { overlayOf, drawStep } from "./draw.js";
 
 const ANALYSIS_KEY = "sudoku:open-analysis";
 
@@ -80,6 +82,7 @@ function initExplain(section) {
       parts[i].v.textContent = v ? String(v) : "";
       paintMarks(parts[i].marks, v ? 0 : cands[i], struck.get(i) || 0, good.get(i) || 0);
     }
+    drawStep(overlayOf(table), s, cands);
     ctl.back.disabled = pos === 0;
     ctl.forward.disabled = pos >= steps.length;
     if (s) {

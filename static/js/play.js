@@ -12,6 +12,7 @@ import { PEERS, cellName, candidatesOf, conflictsOf, digitsOf, formatTime, maskA
 import { format } from "./puzzletext.js";
 import { recorder } from "./attempt.js";
 import { goNext } from "./next.js";
+import { overlayOf, drawStep } from "./draw.js";
 
 const HINT_URL = "/api/hint";
 
@@ -44,6 +45,7 @@ function init(section) {
   let sel = givens.indexOf(0) >= 0 ? givens.indexOf(0) : 0;
   let pencil = false;
   let hint = null; // the step a hint shows: {cells: Set, good: Map, struck: Map, step}
+  let drawn = null; // the hint drawn over the board (drawHint)
   let elapsed = 0, runningSince = null, done = false, tick = 0;
 
   // What each cell shows, as last painted.
@@ -96,6 +98,7 @@ function init(section) {
       if (wrong[i]) label += ", wrong";
       if (p.label !== label) { tds[i].setAttribute("aria-label", label); p.label = label; }
     }
+    if (drawn !== hint) { drawn = hint; drawHint(); }
   }
 
   function select(i, focus) {
@@ -252,7 +255,7 @@ function init(section) {
       res = await fetch(HINT_URL, {
         method: "POST",
         headers: { "Content-Type": "application/json", Accept: "application/json" },
-        body: JSON.stringify(practice ? { puzzle: givensText, progress: format(values), practice } : { puzzle: givensText, progress: format(values) }),
+        body: JSON.stringify(hintBody()),
       });
     } catch {
       res = null;
@@ -262,7 +265,7 @@ function init(section) {
         const body = await res.json();
         if (body && body.step) {
           rec.hint(body.step.technique);
-          showStep(body.step, body.practice);
+          showStep(body.step, body.practice, body.note);
           return;
         }
       } catch { /* fall back below */ }
@@ -278,9 +281,19 @@ function init(section) {
     revealOne();
   }
 
-  // showStep shows a hint's step; in practice mode p says whether it is the
-  // technique practised (p.found) and how many easier steps come first.
-  function showStep(step, p) {
+  // hintBody asks for the next step from the board as the player sees it:
+  // the digits and the pencil marks ("" where a cell shows none).
+  function hintBody() {
+    const candidates = Array.from(marks, (m, i) => (values[i] ? "" : digitsOf(m).join("")));
+    const body = { puzzle: givensText, progress: format(values), candidates };
+    if (practice) body.practice = practice;
+    return body;
+  }
+
+  // showStep shows a hint's step, drawn on the board; in practice mode p
+  // says whether it is the technique practised (p.found); note says which
+  // cells it strikes candidates from that show no pencil marks.
+  function showStep(step, p, note) {
     const good = new Map(), struck = new Map();
     for (const { cell, digit } of step.placements || []) good.set(cell, (good.get(cell) || 0) | (1 << digit));
     for (const { cell, digit } of step.eliminations || []) struck.set(cell, (struck.get(cell) || 0) | (1 << digit));
@@ -291,17 +304,25 @@ function init(section) {
       let text = step.text || "";
       if (p && p.found) {
         title = `Practice: ${title}`;
-        if (p.before > 0) text = `${p.before === 1 ? "One easier step comes" : `${p.before} easier steps come`} first; then: ${text}`;
       } else if (p) {
-        text = `No ${p.technique} is left on the way from here. The next step: ${text}`;
+        text = `${p.technique} is not the next step on your board. The next step: ${text}`;
       }
+      if (note) text += ` ${note}`;
       ctl["hint-title"].textContent = title;
       ctl["hint-text"].textContent = text;
       ctl["hint-apply"].hidden = !good.size && !struck.size;
       ctl.hint.hidden = false;
     }
     paint();
-    say(`Hint: ${p && p.found ? "practice, " : ""}${step.technique}. ${step.text || ""}`);
+    say(`Hint: ${p && p.found ? "practice, " : ""}${step.technique}. ${step.text || ""}${note ? ` ${note}` : ""}`);
+  }
+
+  // drawHint draws the hint's pattern over the board (draw.js), or clears it.
+  function drawHint() {
+    const shown = Uint16Array.from(marks, (m, i) => (values[i] ? 0 : m));
+    const computed = candidatesOf(values);
+    for (let i = 0; i < 81; i++) if (!shown[i]) shown[i] = computed[i];
+    drawStep(overlayOf(table), hint ? hint.step : null, shown);
   }
 
   function applyHint() {

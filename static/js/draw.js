@@ -1,0 +1,92 @@
+// Sudoku Archive: a step drawn over a board, as templates/drawing.go draws
+// it on the server: an SVG the size of the board, 100 units a cell, with
+// the candidates of the pattern ringed, a chain's links as lines (strong
+// solid, weak dashed, as SudokuWiki and HoDoKu draw them) and the
+// eliminations crossed out. The explanation, the hints and the practice
+// page share it.
+
+const SVG = "http://www.w3.org/2000/svg";
+const CELL = 100, RING = 14, CROSS = 11;
+
+// point is the centre of digit d's pencil mark in cell c.
+function point(c, d) {
+  const third = CELL / 3;
+  return { x: (c % 9) * CELL + ((d - 1) % 3) * third + third / 2, y: Math.floor(c / 9) * CELL + Math.floor((d - 1) / 3) * third + third / 2 };
+}
+
+const fix = (x) => x.toFixed(1);
+
+function el(name, attrs) {
+  const e = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  return e;
+}
+
+// overlayOf returns the overlay of a board table (in its .board-wrap),
+// made on first use and kept over the table as it resizes.
+export function overlayOf(table) {
+  const wrap = table.closest(".board-wrap");
+  if (!wrap) return null;
+  let svg = wrap.querySelector(":scope > svg.step-overlay");
+  if (!svg) {
+    svg = el("svg", { class: "step-overlay", viewBox: "0 0 900 900", preserveAspectRatio: "none", "aria-hidden": "true", focusable: "false", "data-testid": "step-overlay" });
+    wrap.append(svg);
+  }
+  const place = () => {
+    // Over the cells, inside the board's outer border.
+    const b = table.clientLeft || 2;
+    svg.style.left = `${table.offsetLeft + b}px`;
+    svg.style.top = `${table.offsetTop + b}px`;
+    svg.style.width = `${table.clientWidth}px`;
+    svg.style.height = `${table.clientHeight}px`;
+  };
+  place();
+  if (!svg.dataset.placed && typeof ResizeObserver === "function") {
+    new ResizeObserver(place).observe(table);
+    svg.dataset.placed = "1";
+  }
+  return svg;
+}
+
+// drawStep draws step over svg (null clears it). cands[c] is cell c's
+// candidate mask (bit d for digit d): a pattern without links rings the
+// step's digits in its cells where they are candidates.
+export function drawStep(svg, step, cands) {
+  if (!svg) return;
+  svg.replaceChildren();
+  if (!step) return;
+  const gl = el("g", { class: "chain-links" }), gn = el("g", { class: "chain-nodes" }), gx = el("g", { class: "chain-struck" });
+  const seen = new Set();
+  const node = (c, d) => {
+    const p = point(c, d);
+    if (!seen.has(`${c}-${d}`)) {
+      seen.add(`${c}-${d}`);
+      gn.append(el("circle", { class: "chain-node", cx: fix(p.x), cy: fix(p.y), r: String(RING), "data-cand": `${c}-${d}` }));
+    }
+    return p;
+  };
+  const links = Array.isArray(step.links) ? step.links : [];
+  for (const l of links) {
+    const a = node(l.from.cell, l.from.digit), b = node(l.to.cell, l.to.digit);
+    let [x1, y1, x2, y2] = [a.x, a.y, b.x, b.y];
+    const n = Math.hypot(x2 - x1, y2 - y1);
+    if (n > 2 * RING) {
+      const ux = ((x2 - x1) / n) * RING, uy = ((y2 - y1) / n) * RING;
+      x1 += ux; y1 += uy; x2 -= ux; y2 -= uy;
+    }
+    gl.append(el("line", {
+      class: l.strong ? "chain-link chain-strong" : "chain-link chain-weak",
+      x1: fix(x1), y1: fix(y1), x2: fix(x2), y2: fix(y2),
+      "data-from": `${l.from.cell}-${l.from.digit}`, "data-to": `${l.to.cell}-${l.to.digit}`,
+    }));
+  }
+  if (!links.length && cands) {
+    for (const c of step.cells || []) for (const d of step.digits || []) if (cands[c] & (1 << d)) node(c, d);
+  }
+  for (const { cell, digit } of step.eliminations || []) {
+    const p = point(cell, digit);
+    const d = `M${fix(p.x - CROSS)} ${fix(p.y - CROSS)}L${fix(p.x + CROSS)} ${fix(p.y + CROSS)}M${fix(p.x - CROSS)} ${fix(p.y + CROSS)}L${fix(p.x + CROSS)} ${fix(p.y - CROSS)}`;
+    gx.append(el("path", { class: "chain-cross", d, "data-cand": `${cell}-${digit}` }));
+  }
+  svg.append(gl, gn, gx);
+}
