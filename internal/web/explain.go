@@ -130,22 +130,11 @@ func (s *Server) apiHint(c echo.Context) error {
 	case 2:
 		return echo.NewHTTPError(http.StatusUnprocessableEntity, "this puzzle has more than one solution: no logical step leads to one of them")
 	}
-	var wrong []int
-	for i, v := range progress {
-		if givens[i] != 0 && v != givens[i] {
-			return echo.NewHTTPError(http.StatusUnprocessableEntity, fmt.Sprintf("progress changes the given at r%dc%d", i/9+1, i%9+1))
+	if bad := boardRefused(givens, progress, res.Solution, marks); bad != nil {
+		if bad.Cells == nil {
+			return echo.NewHTTPError(http.StatusUnprocessableEntity, bad.Error)
 		}
-		if v != 0 && v != res.Solution[i] {
-			wrong = append(wrong, i)
-		}
-	}
-	if len(wrong) > 0 {
-		return c.JSON(http.StatusUnprocessableEntity, wrongCells{
-			Error: fmt.Sprintf("%d of your digits are not the solution's", len(wrong)), Cells: wrong})
-	}
-	if bad := marksMissing(progress, res.Solution, marks); len(bad) > 0 {
-		return c.JSON(http.StatusUnprocessableEntity, wrongCells{
-			Error: fmt.Sprintf("the pencil marks of %s leave out the digit that goes there", cellNames(bad)), Cells: bad})
+		return c.JSON(http.StatusUnprocessableEntity, bad)
 	}
 	var st logic.Step
 	err = s.searching(ctx, func() error {
@@ -169,12 +158,31 @@ func (s *Server) apiHint(c echo.Context) error {
 	}
 	out := practiseHint(practised, st)
 	if req.Candidates != nil {
-		if out.Unmarked = unmarkedCells(st, progress, marks); len(out.Unmarked) > 0 {
-			out.Note = fmt.Sprintf("%s %s no pencil marks: the step counts there every digit the placed digits leave.",
-				cellNames(out.Unmarked), map[bool]string{true: "shows", false: "show"}[len(out.Unmarked) == 1])
-		}
+		out.Unmarked, out.Note = unmarkedNote(st, progress, marks)
 	}
 	return c.JSON(http.StatusOK, out)
+}
+
+// boardRefused says why no step holds on the player's board, or nil: a
+// changed given (no cells), digits that are not the solution's, or
+// pencil marks that leave out a cell's solution digit (their cells).
+func boardRefused(givens, progress, solution sudoku.Grid, marks [81]uint16) *wrongCells {
+	var wrong []int
+	for i, v := range progress {
+		if givens[i] != 0 && v != givens[i] {
+			return &wrongCells{Error: fmt.Sprintf("progress changes the given at r%dc%d", i/9+1, i%9+1)}
+		}
+		if v != 0 && v != solution[i] {
+			wrong = append(wrong, i)
+		}
+	}
+	if len(wrong) > 0 {
+		return &wrongCells{Error: fmt.Sprintf("%d of your digits are not the solution's", len(wrong)), Cells: wrong}
+	}
+	if bad := marksMissing(progress, solution, marks); len(bad) > 0 {
+		return &wrongCells{Error: fmt.Sprintf("the pencil marks of %s leave out the digit that goes there", cellNames(bad)), Cells: bad}
+	}
+	return nil
 }
 
 // gridField reads one puzzle field of a JSON body: text, like "puzzle".

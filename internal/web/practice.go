@@ -215,6 +215,20 @@ func unmarkedCells(st logic.Step, progress sudoku.Grid, marks [81]uint16) []int 
 	return out
 }
 
+// unmarkedNote returns the cells the step strikes that show no pencil
+// marks, and the sentence that says so ("" when there are none).
+func unmarkedNote(st logic.Step, progress sudoku.Grid, marks [81]uint16) ([]int, string) {
+	cells := unmarkedCells(st, progress, marks)
+	if len(cells) == 0 {
+		return nil, ""
+	}
+	verb := "show"
+	if len(cells) == 1 {
+		verb = "shows"
+	}
+	return cells, fmt.Sprintf("%s %s no pencil marks: the step counts there every digit the placed digits leave.", cellNames(cells), verb)
+}
+
 // cellNames writes cells as "r1c2, r3c4".
 func cellNames(cs []int) string {
 	names := make([]string, len(cs))
