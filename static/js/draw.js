@@ -33,12 +33,15 @@ export function overlayOf(table) {
     wrap.append(svg);
   }
   const place = () => {
-    // Over the cells, inside the board's outer border.
-    const b = table.clientLeft || 2;
-    svg.style.left = `${table.offsetLeft + b}px`;
-    svg.style.top = `${table.offsetTop + b}px`;
-    svg.style.width = `${table.clientWidth}px`;
-    svg.style.height = `${table.clientHeight}px`;
+    // Over the cells: from the first cell's top left corner to the last
+    // cell's bottom right one (the borders between them are the cells').
+    const first = table.querySelector('td[data-cell="0"]'), last = table.querySelector('td[data-cell="80"]');
+    if (!first || !last) return;
+    const w = wrap.getBoundingClientRect(), a = first.getBoundingClientRect(), z = last.getBoundingClientRect();
+    svg.style.left = `${a.left - w.left}px`;
+    svg.style.top = `${a.top - w.top}px`;
+    svg.style.width = `${z.right - a.left}px`;
+    svg.style.height = `${z.bottom - a.top}px`;
   };
   place();
   if (!svg.dataset.placed && typeof ResizeObserver === "function") {
