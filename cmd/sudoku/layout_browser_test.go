@@ -104,6 +104,7 @@ func TestLayoutBrowser(t *testing.T) {
 		{"stats", "/stats", "chart-backtracks"},
 		{"daily", "/daily", "daily-label"},
 		{"print", "/puzzles/print", ""},
+		{"practice", "/techniques/hidden-single/practice", ""},
 	}
 	chromeStep(t, ctx, "open the history", chromedp.Navigate(base+"/puzzles"), chromedp.WaitVisible(tidSel("history-table")))
 	for _, o := range chromeJS[[][]string](t, ctx, `Array.from(document.querySelectorAll("#sort option")).map(o => [o.value, o.textContent.trim()])`) {
