@@ -74,8 +74,11 @@ type hintResponse struct {
 	Step     logic.Step    `json:"step"`
 	Practice *practiceHint `json:"practice,omitempty"`
 	// Unmarked: the cells the step removes candidates from that show no
-	// pencil marks on the player's board, and Note says so in words.
+	// pencil marks on the player's board; Ignored: the cells whose marks
+	// leave out their solution digit, taken as showing none; Note says
+	// both in words.
 	Unmarked []int  `json:"unmarked,omitempty"`
+	Ignored  []int  `json:"ignored,omitempty"`
 	Note     string `json:"note,omitempty"`
 }
 
@@ -87,8 +90,9 @@ type wrongCells struct {
 
 // apiHint answers the next logical step from a player's board: the givens
 // plus the digits placed so far, and the player's pencil marks where there
-// are some. 422 names the cells whose digits are not the solution's, or
-// whose pencil marks leave out the solution's digit.
+// are some (marks that leave out a cell's solution digit are set aside, and
+// the answer says so). 422 names the cells whose digits are not the
+// solution's.
 func (s *Server) apiHint(c echo.Context) error {
 	var req hintRequest
 	if err := readJSON(c, &req); err != nil {
@@ -130,7 +134,13 @@ func (s *Server) apiHint(c echo.Context) error {
 	case 2:
 		return echo.NewHTTPError(http.StatusUnprocessableEntity, "this puzzle has more than one solution: no logical step leads to one of them")
 	}
-	if bad := boardRefused(givens, progress, res.Solution, marks); bad != nil {
+	// Pencil marks that leave out a cell's solution digit hold no step:
+	// the hint counts every candidate there, and says so.
+	ignored := marksMissing(progress, res.Solution, marks)
+	for _, c := range ignored {
+		marks[c] = 0
+	}
+	if bad := boardRefused(givens, progress, res.Solution); bad != nil {
 		if bad.Cells == nil {
 			return echo.NewHTTPError(http.StatusUnprocessableEntity, bad.Error)
 		}
@@ -158,15 +168,16 @@ func (s *Server) apiHint(c echo.Context) error {
 	}
 	out := practiseHint(practised, st)
 	if req.Candidates != nil {
-		out.Unmarked, out.Note = unmarkedNote(st, progress, marks)
+		out.Unmarked, out.Note = unmarkedNote(st, progress, marks, ignored)
+		out.Ignored = ignored
 	}
 	return c.JSON(http.StatusOK, out)
 }
 
 // boardRefused says why no step holds on the player's board, or nil: a
-// changed given (no cells), digits that are not the solution's, or
-// pencil marks that leave out a cell's solution digit (their cells).
-func boardRefused(givens, progress, solution sudoku.Grid, marks [81]uint16) *wrongCells {
+// changed given (no cells) or digits that are not the solution's (their
+// cells).
+func boardRefused(givens, progress, solution sudoku.Grid) *wrongCells {
 	var wrong []int
 	for i, v := range progress {
 		if givens[i] != 0 && v != givens[i] {
@@ -178,9 +189,6 @@ func boardRefused(givens, progress, solution sudoku.Grid, marks [81]uint16) *wro
 	}
 	if len(wrong) > 0 {
 		return &wrongCells{Error: fmt.Sprintf("%d of your digits are not the solution's", len(wrong)), Cells: wrong}
-	}
-	if bad := marksMissing(progress, solution, marks); len(bad) > 0 {
-		return &wrongCells{Error: fmt.Sprintf("the pencil marks of %s leave out the digit that goes there", cellNames(bad)), Cells: bad}
 	}
 	return nil
 }

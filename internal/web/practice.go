@@ -189,7 +189,8 @@ func pencilMarks(v []string) ([81]uint16, error) {
 }
 
 // marksMissing lists the empty cells whose pencil marks leave out their
-// solution digit: no step holds on such a board.
+// solution digit: no step holds on such a board, so the hint sets them
+// aside.
 func marksMissing(progress, solution sudoku.Grid, marks [81]uint16) []int {
 	var bad []int
 	for c := range 81 {
@@ -216,17 +217,22 @@ func unmarkedCells(st logic.Step, progress sudoku.Grid, marks [81]uint16) []int 
 }
 
 // unmarkedNote returns the cells the step strikes that show no pencil
-// marks, and the sentence that says so ("" when there are none).
-func unmarkedNote(st logic.Step, progress sudoku.Grid, marks [81]uint16) ([]int, string) {
+// marks, and the sentences that say so and name the cells whose marks were
+// set aside (ignored); "" when there is nothing to say.
+func unmarkedNote(st logic.Step, progress sudoku.Grid, marks [81]uint16, ignored []int) ([]int, string) {
 	cells := unmarkedCells(st, progress, marks)
-	if len(cells) == 0 {
-		return nil, ""
+	var notes []string
+	if len(ignored) > 0 {
+		notes = append(notes, fmt.Sprintf("The pencil marks of %s leave out the digit that goes there, so the hint counts every candidate there.", cellNames(ignored)))
 	}
-	verb := "show"
-	if len(cells) == 1 {
-		verb = "shows"
+	if len(cells) > 0 {
+		verb := "show"
+		if len(cells) == 1 {
+			verb = "shows"
+		}
+		notes = append(notes, fmt.Sprintf("%s %s no pencil marks: the step counts there every digit the placed digits leave.", cellNames(cells), verb))
 	}
-	return cells, fmt.Sprintf("%s %s no pencil marks: the step counts there every digit the placed digits leave.", cellNames(cells), verb)
+	return cells, strings.Join(notes, " ")
 }
 
 // cellNames writes cells as "r1c2, r3c4".
