@@ -74,7 +74,7 @@ func (s *Server) apiPractice(c echo.Context) error {
 			return err
 		}
 	}
-	found, err := s.practicePositions(c.Request().Context(), t, int(limit))
+	found, err := s.practicePositions(c.Request().Context(), t, 0, int(limit))
 	if err != nil {
 		return err
 	}
@@ -87,14 +87,15 @@ func (s *Server) apiPractice(c echo.Context) error {
 }
 
 // practicePositions finds up to limit positions of technique t, one a
-// puzzle, each puzzle's path solved in a turn of the search gate.
-func (s *Server) practicePositions(ctx context.Context, t logic.Technique, limit int) ([]foundPosition, error) {
-	puzzles, err := s.techniques.UsingTechnique(ctx, t.Name, min(limit*puzzlesPerPosition, sudoku.MaxLimit))
+// puzzle, each puzzle's path solved in a turn of the search gate: the
+// positions of the puzzles using t, from the skip-th on.
+func (s *Server) practicePositions(ctx context.Context, t logic.Technique, skip, limit int) ([]foundPosition, error) {
+	puzzles, err := s.techniques.UsingTechnique(ctx, t.Name, min((skip+limit)*puzzlesPerPosition, sudoku.MaxLimit))
 	if err != nil {
 		return nil, fmt.Errorf("puzzles using %s: %w", t.Name, err)
 	}
 	var out []foundPosition
-	for _, p := range puzzles {
+	for _, p := range puzzles[min(skip, len(puzzles)):] {
 		if len(out) == limit {
 			break
 		}
@@ -133,17 +134,27 @@ func (s *Server) practicePage(c echo.Context) error {
 			return err
 		}
 	}
-	ps, err := s.practicePositions(c.Request().Context(), t, int(n)+1)
+	// Position n is the first of the puzzles using t from the n-th on
+	// (every path that uses t has one), so only that puzzle is solved;
+	// past the last, the first.
+	ctx := c.Request().Context()
+	ps, err := s.practicePositions(ctx, t, int(n), 1)
+	if err == nil && len(ps) == 0 && n > 0 {
+		n = 0
+		ps, err = s.practicePositions(ctx, t, 0, 1)
+	}
+	if err != nil {
+		return err
+	}
+	rows, err := s.techniqueRows(ctx) // the counters: how many puzzles use t
 	if err != nil {
 		return err
 	}
 	v := templates.PracticeView{Technique: t, Description: logic.Describe(t.Name), N: int(n)}
 	if len(ps) > 0 {
-		k := min(int(n), len(ps)-1)
-		pos := ps[k]
-		v.N = k
+		pos := ps[0]
 		v.Position = &templates.PracticePosition{PuzzleID: pos.puzzle.ID, Givens: pos.puzzle.Givens, Grid: pos.Grid, Candidates: pos.Candidates, Step: pos.Step}
-		v.HasNext = len(ps) == int(n)+1 && int(n)+1 < maxPositions
+		v.HasNext = rows[t.Rank].Puzzles > n+1 && int(n)+1 < maxPositions
 	}
 	return s.render(c, http.StatusOK, templates.PracticePage(v))
 }
