@@ -127,6 +127,9 @@ func browserPractice(t *testing.T, ctx context.Context, base, shots string) {
 	if n := chromeJS[int](t, ctx, `document.querySelectorAll(".play-board td.hint-cell").length`); n == 0 {
 		t.Error("the practice hint highlights no cell")
 	}
+	if n := chromeJS[int](t, ctx, `document.querySelectorAll(".play svg.step-overlay circle, .play svg.step-overlay line, .play svg.step-overlay path").length`); n == 0 {
+		t.Error("the hint draws nothing over the board")
+	}
 	screenshot(t, ctx, shots, "practice-hint")
 }
 
@@ -174,6 +177,16 @@ func browserPracticePosition(t *testing.T, ctx context.Context, base, shots stri
 		t.Errorf("%d candidates struck, want %d", n, len(pos.Step.Eliminations))
 	}
 	screenshot(t, ctx, shots, "practice-position")
+
+	// Without JavaScript: the board, and Show me opens the step drawn.
+	chromeStep(t, ctx, "without JavaScript", scripts(false), chromedp.Navigate(base+"/techniques/"+slug+"/practice"),
+		chromedp.WaitVisible(tidSel("practice-board")), chromedp.Click(chromedp.CSS(`[data-testid="practice-reveal"] summary`)),
+		chromedp.WaitVisible(tidSel("practice-answer")))
+	if n := chromeJS[int](t, ctx, `document.querySelectorAll('[data-testid="practice-reveal"] path.chain-cross').length`); n == 0 {
+		t.Error("without JavaScript, Show me draws no elimination")
+	}
+	screenshot(t, ctx, shots, "practice-position-nojs")
+	chromeStep(t, ctx, "JavaScript again", scripts(true))
 }
 
 // browserChainDrawn opens the explanation of an archived puzzle at its
