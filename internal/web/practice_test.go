@@ -3,6 +3,7 @@ package web
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -244,5 +245,70 @@ func TestHintPencilMarks(t *testing.T) {
 		if code, _, body := hint(bad); code != http.StatusBadRequest {
 			t.Errorf("bad candidates: %d %s", code, body)
 		}
+	}
+}
+
+// TestStepsCarryLinks: in the explain API every step of a chain carries
+// its links (cells 0-80, digits 1-9) and its cells, and so does the hint
+// API's step, from a board at which a chain is the next step.
+func TestStepsCarryLinks(t *testing.T) {
+	s, _, all := realServer(t, 40, Config{})
+	chained := 0
+	for _, p := range all {
+		rec := get(t, s, "/api/puzzles/"+strconv.FormatInt(p.ID, 10)+"/explain")
+		var path struct {
+			Steps []struct {
+				Technique string `json:"technique"`
+				Cells     []int  `json:"cells"`
+				Links     []logic.Link
+			} `json:"steps"`
+		}
+		if err := json.Unmarshal(rec.Body.Bytes(), &path); err != nil || rec.Code != http.StatusOK {
+			t.Fatalf("explain %d: %d %v", p.ID, rec.Code, err)
+		}
+		for _, st := range path.Steps {
+			tc, _ := logic.TechniqueByName(st.Technique)
+			if tc.Family != "chains" && tc.Family != "strong" {
+				continue
+			}
+			chained++
+			if len(st.Links) == 0 || len(st.Cells) == 0 {
+				t.Errorf("puzzle %d: %s has %d links, %d cells", p.ID, st.Technique, len(st.Links), len(st.Cells))
+			}
+			for _, l := range st.Links {
+				for _, x := range []logic.Candidate{l.From, l.To} {
+					if x.Cell < 0 || x.Cell > 80 || x.Digit < 1 || x.Digit > 9 {
+						t.Errorf("puzzle %d: %s: link %+v", p.ID, st.Technique, l)
+					}
+				}
+			}
+			if chained == 1 {
+				checkHintLinks(t, s, p, st.Technique)
+			}
+		}
+	}
+	if chained == 0 {
+		t.Fatal("no chain step in the archive: a poor test")
+	}
+}
+
+// checkHintLinks asks for a hint at the board where p's path takes its
+// first step of technique name: the step carries its links.
+func checkHintLinks(t *testing.T, s *Server, p sudoku.Puzzle, name string) {
+	t.Helper()
+	pos, err := logic.Positions(p, name, 1)
+	if err != nil || len(pos) != 1 {
+		t.Fatalf("positions: %v", err)
+	}
+	body, _ := json.Marshal(map[string]any{"puzzle": p.Givens.String(), "progress": pos[0].Grid.String(), "candidates": pos[0].CandidateStrings()})
+	rec := post(t, s, "/api/hint", string(body))
+	var res struct {
+		Step struct {
+			Technique string
+			Links     []logic.Link
+		}
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &res); err != nil || rec.Code != http.StatusOK || len(res.Step.Links) == 0 {
+		t.Errorf("hint at a %s: %d %.400s", name, rec.Code, rec.Body)
 	}
 }
