@@ -167,7 +167,7 @@ func (db *DB) ratedWalk(ctx context.Context, tx *sql.Tx, q string, args []any) (
 func (db *DB) priorCandidates(ctx context.Context, tx *sql.Tx, player int64, target float64, prior ratings.Prior) ([]nextCandidate, error) {
 	tenths := int64(math.Round(walkTenths(prior, target)))
 	tenths = min(max(tenths, 1), 1000)
-	return db.priorWalk(ctx, tx, nextPriorWalk, nextWalkArgs(tenths, player), prior)
+	return db.priorWalk(ctx, tx, nextPriorWalk, nextWalkArgs(tenths, player), prior, true)
 }
 
 // walkTenths is the grade, in tenths and unrounded, whose prior is b: the
@@ -182,8 +182,10 @@ func walkTenths(prior ratings.Prior, b float64) float64 {
 
 // priorWalk runs a walk of the unrated classes in grade order (q, with
 // args) and returns the nearest nextPerArm on each side of its bound over
-// all bands as candidates.
-func (db *DB) priorWalk(ctx context.Context, tx *sql.Tx, q string, args []any, prior ratings.Prior) ([]nextCandidate, error) {
+// all bands as candidates: each at its class_ratings difficulty when
+// partial (a class with a few plays, fewer than ratings.MinPlays) is
+// true, at the prior of its grade otherwise.
+func (db *DB) priorWalk(ctx context.Context, tx *sql.Tx, q string, args []any, prior ratings.Prior, partial bool) ([]nextCandidate, error) {
 	rows, err := db.walk(ctx, tx, q, args)
 	if err != nil {
 		return nil, err
@@ -207,7 +209,7 @@ func (db *DB) priorWalk(ctx context.Context, tx *sql.Tx, q string, args []any, p
 		}
 		taken[r.up]++
 		c := nextCandidate{id: r.id, b: prior.Of(r.key)}
-		if r.b.Valid {
+		if r.b.Valid && partial {
 			c.b = r.b.Float64
 		}
 		out = append(out, c)

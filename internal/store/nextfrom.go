@@ -37,8 +37,7 @@ func nextFromArgs(bound int64, class []byte, player int64) []any {
 }
 
 // fromClass is the puzzle a from= names: its class key and its class's
-// difficulty b (class_ratings.difficulty once the class has a counted
-// play, else the prior of its grade).
+// placing difficulty (placing).
 type fromClass struct {
 	key []byte
 	b   float64
@@ -56,20 +55,25 @@ func (db *DB) readFrom(ctx context.Context, tx *sql.Tx, id int64, prior ratings.
 	if err != nil {
 		return f, fmt.Errorf("puzzle %d: %w", id, err)
 	}
-	err = tx.QueryRowContext(ctx, db.d.sql("SELECT difficulty FROM class_ratings WHERE class_key = ?"), f.key).Scan(&f.b)
+	f.b = prior.Of(grade)
+	var b float64
+	err = tx.QueryRowContext(ctx, db.d.sql("SELECT difficulty FROM class_ratings WHERE class_key = ? AND plays >= ?"), f.key, ratings.MinPlays).Scan(&b)
 	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		f.b = prior.Of(grade)
-	case err != nil:
+	case err == nil:
+		f.b = b
+	case !errors.Is(err, sql.ErrNoRows):
 		return f, fmt.Errorf("puzzle %d: %w", id, err)
 	}
 	return f, nil
 }
 
-// PuzzleDifficulty returns the difficulty b of puzzle id's class (the
-// model's, log seconds of a typical player: its class_ratings row's once
-// it has a counted play, the prior of its grade before), the figure
-// NextPuzzleFrom compares with. sudoku.ErrNotFound for no such puzzle.
+// PuzzleDifficulty returns the placing difficulty of puzzle id's class,
+// the figure NextPuzzleFrom compares with: the model's difficulty b (log
+// seconds of a typical player) once the class shows player_seconds
+// (ratings.MinPlays counted plays), the prior of its grade before, as the
+// human order places puzzles (a few plays say less than the grade; the
+// one play of the player who just solved it least of all).
+// sudoku.ErrNotFound for no such puzzle.
 func (db *DB) PuzzleDifficulty(ctx context.Context, id int64) (float64, error) {
 	if db.isClosed() {
 		return 0, ErrClosed
@@ -92,10 +96,11 @@ func (db *DB) PuzzleDifficulty(ctx context.Context, id int64) (float64, error) {
 
 // NextPuzzleFrom is NextPuzzle beside the puzzle from, just played: among
 // the graded classes the player has no attempt at, never from's class (no
-// way of writing it), the one whose difficulty is nearest target, and with
-// dir +1 only those harder than from (difficulty above from's, so for this
-// player a longer expected time; by the grade's prior where there are no
-// plays), with dir -1 only those easier. sudoku.ErrNotFound when none
+// way of writing it), the one whose placing difficulty (PuzzleDifficulty)
+// is nearest target, and with dir +1 only those harder than from (placing
+// difficulty above from's, so for this player a longer expected time; the
+// grade's prior where a class does not show player_seconds yet), with dir
+// -1 only those easier. sudoku.ErrNotFound when none
 // qualifies, or when from is no archived puzzle (the message says which).
 //
 // Besides the walks from target, a directed call walks from from's own
@@ -163,7 +168,7 @@ func (db *DB) fromCandidates(ctx context.Context, tx *sql.Tx, player int64, targ
 		if err != nil {
 			return nil, err
 		}
-		unrated, err := db.priorWalk(ctx, tx, nextPriorFromWalk, nextFromArgs(tenths[i], f.key, player), prior)
+		unrated, err := db.priorWalk(ctx, tx, nextPriorFromWalk, nextFromArgs(tenths[i], f.key, player), prior, false)
 		if err != nil {
 			return nil, err
 		}

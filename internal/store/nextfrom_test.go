@@ -184,20 +184,34 @@ func testNextFromNeverTheSame(t *testing.T, bk backend) {
 	if _, _, err := db.NextPuzzleFrom(ctx, 0, prior.Of(45), 9999, 1); !errors.Is(err, sudoku.ErrNotFound) {
 		t.Errorf("from a puzzle that is not there: %v", err)
 	}
-	// Three slow solves make the 2.0 harder than the 4.5 for everybody:
+	// One quick solve of the 2.0 (its class's b drops below the prior)
+	// does not make another 2.0 harder than it: a class is placed by its
+	// grade until it shows player_seconds.
+	twin := gradedArchive(t, db, []int64{20})[0]
+	quick := playAs(t, db, newPlayer(t, db, 89), ps[0].ID, 10, account.Finish{Outcome: account.OutcomeSolved})
+	if got, _, err := db.NextPuzzleFrom(ctx, 0, prior.Of(20)+math.Log(1.5), ps[0].ID, 1); err != nil || got.ID == twin.ID {
+		t.Errorf("harder than the 2.0 after a quick solve (attempt %d): #%d, %v; not the other 2.0 #%d", quick.ID, got.ID, err, twin.ID)
+	}
+	// Six slow solves more make the 2.0 harder than the 4.5 for everybody:
 	// Harder from the 4.5 may now give it, Easier from the 2.0 the 4.5.
-	for s := range byte(ratings.MinPlays) {
-		pl, err := db.NewPlayer(ctx, session(90+s), time.Now().Add(time.Hour))
-		if err != nil {
-			t.Fatal(err)
-		}
-		playAs(t, db, pl.ID, ps[0].ID, 3*3600, account.Finish{Outcome: account.OutcomeSolved})
+	for s := range byte(6) {
+		playAs(t, db, newPlayer(t, db, 90+s), ps[0].ID, 3*3600, account.Finish{Outcome: account.OutcomeSolved})
 	}
 	b0, err := db.PuzzleDifficulty(ctx, ps[0].ID)
 	if err != nil || b0 <= prior.Of(45) {
-		t.Fatalf("the 2.0 after three three-hour solves: b %.3f, %v; want above the 4.5's %.3f", b0, err, prior.Of(45))
+		t.Fatalf("the 2.0 after six three-hour solves: b %.3f, %v; want above the 4.5's %.3f", b0, err, prior.Of(45))
 	}
 	if got, _, err := db.NextPuzzleFrom(ctx, 0, b0-math.Log(1.5), ps[0].ID, -1); err != nil || got.ID != ps[1].ID {
 		t.Errorf("easier than the slow 2.0: #%d, %v; want the 4.5 #%d", got.ID, err, ps[1].ID)
 	}
+}
+
+// newPlayer makes a player with session s and returns its id.
+func newPlayer(t *testing.T, db *DB, s byte) int64 {
+	t.Helper()
+	pl, err := db.NewPlayer(context.Background(), session(s), time.Now().Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pl.ID
 }
