@@ -116,3 +116,41 @@ func TestNextFromLevel(t *testing.T) {
 		t.Errorf("next without from aims at %d s, from the hard puzzle at %d s", got.Target, targets[""])
 	}
 }
+
+// TestAPIHumanSort: GET /api/puzzles keeps sort=difficulty as its default
+// (most backtracks first), and sort=human lists the graded puzzles by the
+// grade's time (no plays here), hardest first, paging by cursor.
+func TestAPIHumanSort(t *testing.T) {
+	racefree.Only(t)
+	a := newArchive(t)
+	anon := a.player()
+	ps := gradedPuzzles(t, a, anon)
+	type listPage struct {
+		Puzzles []puzzle `json:"puzzles"`
+		Next    *string  `json:"next_cursor"`
+	}
+	var page listPage
+	anon.json(http.MethodGet, "/api/puzzles?limit=100", "", http.StatusOK, &page)
+	if !slices.IsSortedFunc(page.Puzzles, func(x, y puzzle) int { return int(y.Backtracks - x.Backtracks) }) {
+		t.Error("the API's default order is no longer most backtracks first")
+	}
+	var got []puzzle
+	path := "/api/puzzles?sort=human&limit=3"
+	for {
+		page = listPage{} // a fresh one: the decoder writes through a reused page's grade pointers
+		anon.json(http.MethodGet, path, "", http.StatusOK, &page)
+		got = append(got, page.Puzzles...)
+		if page.Next == nil {
+			break
+		}
+		path = "/api/puzzles?sort=human&limit=3&cursor=" + *page.Next
+	}
+	if len(got) != len(ps) {
+		t.Fatalf("sort=human listed %d puzzles, want %d", len(got), len(ps))
+	}
+	for i := 1; i < len(got); i++ {
+		if *got[i].Grade > *got[i-1].Grade || *got[i].Grade == *got[i-1].Grade && got[i].ID > got[i-1].ID { // desc: ties by id, high first
+			t.Errorf("sort=human: #%d (%.1f) after #%d (%.1f)", got[i].ID, *got[i].Grade, got[i-1].ID, *got[i-1].Grade)
+		}
+	}
+}
