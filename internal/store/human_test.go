@@ -51,7 +51,7 @@ func testHumanColumnAgrees(t *testing.T, bk backend) {
 // plays come.
 func testHumanOrder(t *testing.T, bk backend) {
 	db := bk.open(t)
-	// By the prior: 9.0 is 10,015 s, 7.2 1,935 s, 4.5 735 s, 2.0 300 s.
+	// By the prior: 9.0 is 3,686 s, 7.2 1,934 s, 4.5 735 s, 2.0 300 s.
 	ps := gradedArchive(t, db, []int64{90, 20, 45, 72, 12})
 	ung := archived(t, db, 500)
 	// Three 20-second solves of the 9.0 bring it between the 4.5 and the
