@@ -93,8 +93,10 @@ func TestDownloadLinks(t *testing.T) {
 		href string // of the CSV link
 		note string
 	}{
-		{"default", HistoryView{Sort: sudoku.SortDifficulty, Desc: true},
-			"/api/export?format=csv&order=desc&sort=difficulty", "every page of this list, hardest first"},
+		{"default", HistoryView{Sort: sudoku.SortHuman, Desc: true},
+			"/api/export?format=csv&order=desc&sort=human", "every page of this list, hardest first (the players' time, else the grade)"},
+		{"search cost", HistoryView{Sort: sudoku.SortDifficulty, Desc: true},
+			"/api/export?format=csv&order=desc&sort=difficulty", "every page of this list, highest search cost first (backtracks, then solve time)"},
 		{"solve time ascending", HistoryView{Sort: sudoku.SortSolveTime},
 			"/api/export?format=csv&order=asc&sort=solve_time", "every page of this list, fastest first"},
 		{"filters carried, paging not", HistoryView{Sort: sudoku.SortSubmitted, Desc: true, UniqueOnly: true, Band: sudoku.BandHard, Cursor: "abc", Limit: 50},

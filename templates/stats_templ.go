@@ -220,7 +220,7 @@ func StatsPage(v StatsView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			if v.Total > 0 {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "<p class=\"more\"><a href=\"/puzzles?sort=difficulty&amp;order=desc\">Browse them, hardest first</a> · <a href=\"/puzzles?sort=difficulty&amp;order=desc&amp;unique=1\">only those with one solution</a></p><section class=\"stats-section\" aria-labelledby=\"bands-h\"><h2 id=\"bands-h\">Difficulty bands</h2>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "<p class=\"more\"><a href=\"/puzzles?sort=human&amp;order=desc\">Browse them, hardest first</a> · <a href=\"/puzzles?sort=human&amp;order=desc&amp;unique=1\">only those with one solution</a></p><section class=\"stats-section\" aria-labelledby=\"bands-h\"><h2 id=\"bands-h\">Difficulty bands</h2>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

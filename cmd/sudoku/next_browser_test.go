@@ -1,8 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"path/filepath"
 	"regexp"
@@ -18,35 +21,79 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/racefree"
 )
 
-// TestNextBrowser solves a puzzle on its page in Chromium, against a real
-// `sudoku serve`, presses "Next puzzle" and lands on another archived
-// puzzle this browser has not played; then solves that one and asks for
-// a harder one, which is neither of the two.
+// TestNextBrowser solves an easy puzzle on its page in Chromium, against
+// a real `sudoku serve` over puzzles of several grades, presses "Harder"
+// and lands on an unplayed puzzle of a higher grade; solves that one,
+// presses "Easier" and lands on one of a lower grade than it (not the
+// first); solves that, presses "Next puzzle" and lands on a fourth.
 func TestNextBrowser(t *testing.T) {
 	racefree.Only(t)
 	ctx := newBrowser(t)
 	base := startBrowserServer(t, filepath.Join(t.TempDir(), "sudoku.db"))
 	shots := screenshotDir(t)
 	ps := map[int64]apiPuzzle{}
-	var first apiPuzzle
-	for i, s := range []string{bEasy, bOther, bHardish} {
-		p := submitAPI(t, base, s)
-		ps[p.ID] = p
-		if i == 0 {
-			first = p
+	texts := []string{bEasy, bOther, bHardish}
+	for _, c := range []struct {
+		name string
+		n    int
+	}{{puzzletest.Kaggle, 4}, {puzzletest.SeventeenClue, 3}, {puzzletest.Top1465, 2}} {
+		for _, l := range puzzletest.Lines(t, c.name, c.n) {
+			texts = append(texts, l[:81])
 		}
 	}
+	for _, s := range texts {
+		p := submitAPI(t, base, s)
+		ps[p.ID] = p
+	}
 	waitGraded(t, base, 30*time.Second)
+	grades := map[int64]float64{}
+	for id := range ps {
+		grades[id] = gradeOf(t, base, id)
+	}
+	first := ps[slices.MinFunc(slices.Collect(maps.Keys(ps)), func(x, y int64) int {
+		return cmp.Or(cmp.Compare(grades[x], grades[y]), cmp.Compare(x, y))
+	})]
 	played := []int64{first.ID}
 	solveOnPage(t, ctx, base, first)
 	screenshot(t, ctx, shots, "40-next-solved")
-	chromeStep(t, ctx, "Next puzzle", press("play-next"))
+	chromeStep(t, ctx, "Harder", press("play-next-harder"))
 	second := landedOn(t, ctx, base, ps, played)
+	if grades[second.ID] <= grades[first.ID] {
+		t.Errorf("Harder after #%d (grade %.1f) opened #%d of grade %.1f", first.ID, grades[first.ID], second.ID, grades[second.ID])
+	}
 	played = append(played, second.ID)
 	solveOnPage(t, ctx, base, second)
-	chromeStep(t, ctx, "Harder", press("play-next-harder"))
+	chromeStep(t, ctx, "Easier", press("play-next-easier"))
 	third := landedOn(t, ctx, base, ps, played)
-	t.Logf("played #%d, then #%d, then opened #%d", first.ID, second.ID, third.ID)
+	if grades[third.ID] >= grades[second.ID] {
+		t.Errorf("Easier after #%d (grade %.1f) opened #%d of grade %.1f", second.ID, grades[second.ID], third.ID, grades[third.ID])
+	}
+	played = append(played, third.ID)
+	solveOnPage(t, ctx, base, third)
+	chromeStep(t, ctx, "Next puzzle", press("play-next"))
+	fourth := landedOn(t, ctx, base, ps, played)
+	t.Logf("played #%d (%.1f), Harder #%d (%.1f), Easier #%d (%.1f), Next #%d (%.1f)", first.ID, grades[first.ID],
+		second.ID, grades[second.ID], third.ID, grades[third.ID], fourth.ID, grades[fourth.ID])
+}
+
+// gradeOf reads puzzle id's grade through the API (0 for none).
+func gradeOf(t *testing.T, base string, id int64) float64 {
+	t.Helper()
+	res, err := http.Get(fmt.Sprintf("%s/api/puzzles/%d", base, id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var p struct {
+		Grade *float64 `json:"grade"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&p); err != nil {
+		t.Fatal(err)
+	}
+	if p.Grade == nil {
+		return 0
+	}
+	return *p.Grade
 }
 
 // solveOnPage opens p's page (unless it is open) and types its solution

@@ -284,6 +284,9 @@ func TestStoreExportOrder(t *testing.T) {
 		// order is the ids' (puzzles without one come last in either
 		// order; the store suite's tests cover the mixed case).
 		sudoku.SortPlayerTime: func(p sudoku.Puzzle) []int64 { return []int64{sudoku.OrZero(p.PlayerSeconds), p.ID} },
+		// Unplayed and graded here: the grade's prior time (the store
+		// suite's tests cover the rule and the mixed case).
+		sudoku.SortHuman: func(p sudoku.Puzzle) []int64 { return []int64{p.HumanSeconds(), p.ID} },
 	}
 	for _, s := range sudoku.Sorts {
 		for _, desc := range []bool{false, true} {

@@ -154,6 +154,12 @@ var puzzleColumns = []column{
 	intColumn("solves", useRestore, func(p *sudoku.Puzzle) *int64 { return &p.Solves }),
 	figureColumn("median_seconds", func(p *sudoku.Puzzle) **int64 { return &p.MedianSeconds }),
 	figureColumn("player_seconds", func(p *sudoku.Puzzle) **int64 { return &p.PlayerSeconds }),
+	// human (migration 00021) is computed by the database from the grade
+	// and player_seconds: never written. It is read so that a merged
+	// listing in the human order selects its key (the merge orders by the
+	// selected columns), and dropped: sudoku.Puzzle.HumanSeconds is the
+	// same value (testHumanColumnAgrees).
+	{name: "human", kind: colInt, set: func(*sudoku.Puzzle, any) error { return nil }},
 	// hidden (migration 00015) is written only by Hide and Restore
 	// (moderation.go); it is read back so the moderators' reads can say so.
 	{name: "hidden", kind: colInt, arg: func(p *sudoku.Puzzle) any { return boolInt(p.Hidden) },

@@ -140,7 +140,13 @@ func nextWalkArgs(bound, player int64) []any {
 // class_ratings row's (every class with player_seconds has one).
 func (db *DB) ratedCandidates(ctx context.Context, tx *sql.Tx, player int64, target float64) ([]nextCandidate, error) {
 	secs := int64(math.Round(math.Exp(min(target, 30))))
-	rows, err := db.walk(ctx, tx, nextRatedWalk, nextWalkArgs(secs, player))
+	return db.ratedWalk(ctx, tx, nextRatedWalk, nextWalkArgs(secs, player))
+}
+
+// ratedWalk runs a walk of the rated classes (q, with args) and returns
+// its rows as candidates.
+func (db *DB) ratedWalk(ctx context.Context, tx *sql.Tx, q string, args []any) ([]nextCandidate, error) {
+	rows, err := db.walk(ctx, tx, q, args)
 	if err != nil {
 		return nil, err
 	}
@@ -159,13 +165,28 @@ func (db *DB) ratedCandidates(ctx context.Context, tx *sql.Tx, player int64, tar
 // plays (fewer than ratings.MinPlays) takes its class_ratings difficulty,
 // the others the prior of their grade.
 func (db *DB) priorCandidates(ctx context.Context, tx *sql.Tx, player int64, target float64, prior ratings.Prior) ([]nextCandidate, error) {
+	tenths := int64(math.Round(walkTenths(prior, target)))
+	tenths = min(max(tenths, 1), 1000)
+	return db.priorWalk(ctx, tx, nextPriorWalk, nextWalkArgs(tenths, player), prior, true)
+}
+
+// walkTenths is the grade, in tenths and unrounded, whose prior is b: the
+// bound a walk in grade order starts from.
+func walkTenths(prior ratings.Prior, b float64) float64 {
 	walk := prior
 	if walk.Beta <= 0 { // a prior that does not grow with the grade: walk from the default's grade
 		walk = ratings.DefaultPrior
 	}
-	tenths := int64(math.Round((target - walk.Alpha) / walk.Beta * 10))
-	tenths = min(max(tenths, 1), 1000)
-	rows, err := db.walk(ctx, tx, nextPriorWalk, nextWalkArgs(tenths, player))
+	return (b - walk.Alpha) / walk.Beta * 10
+}
+
+// priorWalk runs a walk of the unrated classes in grade order (q, with
+// args) and returns the nearest nextPerArm on each side of its bound over
+// all bands as candidates: each at its class_ratings difficulty when
+// partial (a class with a few plays, fewer than ratings.MinPlays) is
+// true, at the prior of its grade otherwise.
+func (db *DB) priorWalk(ctx context.Context, tx *sql.Tx, q string, args []any, prior ratings.Prior, partial bool) ([]nextCandidate, error) {
+	rows, err := db.walk(ctx, tx, q, args)
 	if err != nil {
 		return nil, err
 	}
@@ -188,7 +209,7 @@ func (db *DB) priorCandidates(ctx context.Context, tx *sql.Tx, player int64, tar
 		}
 		taken[r.up]++
 		c := nextCandidate{id: r.id, b: prior.Of(r.key)}
-		if r.b.Valid {
+		if r.b.Valid && partial {
 			c.b = r.b.Float64
 		}
 		out = append(out, c)

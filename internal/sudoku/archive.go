@@ -270,6 +270,7 @@ const (
 	SortClues      Sort = "clues"       // clue count, then id
 	SortGrade      Sort = "grade"       // human-style grade, then id (ungraded first in ascending order)
 	SortPlayerTime Sort = "player_time" // the players' expected seconds, then id (those without last in either order)
+	SortHuman      Sort = "human"       // player_seconds, else the grade's prior seconds (human.go), then id (those with neither last)
 )
 
 // ListQuery selects one page of the archive.

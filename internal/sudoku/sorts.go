@@ -35,7 +35,7 @@ type SortInfo struct {
 // SortTable lists every sort, default first. Append only: a cursor names
 // its sort by its position here.
 var SortTable = []SortInfo{
-	{Sort: SortDifficulty, Label: "Difficulty", Columns: []string{"backtracks", "solve_ns", "id"},
+	{Sort: SortDifficulty, Label: "Search cost", Columns: []string{"backtracks", "solve_ns", "id"},
 		Key:   func(p *Puzzle) []int64 { return []int64{p.Backtracks, p.SolveNS, p.ID} },
 		Index: "puzzles_band_difficulty", BandIndex: "puzzles_band_difficulty", Merged: true},
 	{Sort: SortBacktracks, Label: "Backtracks", Columns: []string{"backtracks", "id"},
@@ -55,6 +55,9 @@ var SortTable = []SortInfo{
 	{Sort: SortPlayerTime, Label: "Player time", Columns: []string{"player_seconds", "id"},
 		Key:   func(p *Puzzle) []int64 { return []int64{OrZero(p.PlayerSeconds), p.ID} },
 		Index: "puzzles_band_player_seconds", BandIndex: "puzzles_band_player_seconds", Merged: true, NoneLast: true},
+	{Sort: SortHuman, Label: "Difficulty", Columns: []string{"human", "id"},
+		Key:   func(p *Puzzle) []int64 { return []int64{p.HumanSeconds(), p.ID} },
+		Index: "puzzles_band_human", BandIndex: "puzzles_band_human", Merged: true, NoneLast: true},
 }
 
 // Sorts lists every valid Sort, default first (SortTable's order).

@@ -26,7 +26,27 @@ func TestSortTable(t *testing.T) {
 	if Sort("hardest").Valid() || Sort("hardest").Label() != "" {
 		t.Error("an unknown sort is valid")
 	}
-	if SortNames() != "difficulty, backtracks, solve_time, submitted, clues, grade, player_time" || !slices.Contains(Sorts, SortGrade) {
+	if SortNames() != "difficulty, backtracks, solve_time, submitted, clues, grade, player_time, human" || !slices.Contains(Sorts, SortGrade) {
 		t.Errorf("SortNames %q", SortNames())
+	}
+}
+
+// TestGradeSeconds: the human order's time of a grade is the default
+// prior's: 300 s at 2.0, 1,800 s at 7.0, six times as long every 5
+// grades; none without a grade; player_seconds go first.
+func TestGradeSeconds(t *testing.T) {
+	for _, tc := range []struct{ tenths, want int64 }{{0, 0}, {-5, 0}, {20, 300}, {70, 1800}, {120, 10800}, {12, 225}, {45, 735}} {
+		if got := GradeSeconds(tc.tenths); got != tc.want {
+			t.Errorf("GradeSeconds(%d) = %d, want %d", tc.tenths, got, tc.want)
+		}
+	}
+	g, s := 7.0, int64(95)
+	p := Puzzle{Grade: &g}
+	if p.HumanSeconds() != 1800 {
+		t.Errorf("graded, unplayed: %d", p.HumanSeconds())
+	}
+	p.PlayerSeconds = &s
+	if p.HumanSeconds() != 95 {
+		t.Errorf("with player_seconds: %d", p.HumanSeconds())
 	}
 }

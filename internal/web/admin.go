@@ -218,7 +218,7 @@ func (s *Server) flagForm(c echo.Context) error {
 	form.Error = err.Error()
 	v := templates.PuzzleView{
 		Puzzle: p, Runs: minRuns, Now: time.Now(), Origin: origin(c),
-		HistoryURL:  "/puzzles?sort=difficulty&order=desc&around=" + strconv.FormatInt(p.ID, 10),
+		HistoryURL:  "/puzzles?sort=human&order=desc&around=" + strconv.FormatInt(p.ID, 10),
 		SolutionURL: templates.PuzzleURL(p.ID) + "?solution=1",
 		Equivalents: []sudoku.Puzzle{p}, Flag: &form,
 	}

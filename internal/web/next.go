@@ -29,6 +29,15 @@ type Leveller interface {
 	// attempt at, any way of writing it; with that difficulty. It returns
 	// sudoku.ErrNotFound when there is none.
 	NextPuzzle(ctx context.Context, player int64, target float64) (sudoku.Puzzle, float64, error)
+	// PuzzleDifficulty returns the difficulty b of a puzzle's class (log
+	// seconds of a typical player: the model's once it has a counted play,
+	// the prior of its grade before); sudoku.ErrNotFound for no puzzle.
+	PuzzleDifficulty(ctx context.Context, id int64) (float64, error)
+	// NextPuzzleFrom is NextPuzzle beside the puzzle from: never from's
+	// class (no way of writing it), and with dir +1 only classes harder
+	// than from's (difficulty above), -1 only easier ones. It returns
+	// sudoku.ErrNotFound when there is none, or when from is no puzzle.
+	NextPuzzleFrom(ctx context.Context, player int64, target float64, from int64, dir int) (sudoku.Puzzle, float64, error)
 }
 
 // How GET /api/next aims (docs/api.md "The next puzzle").
@@ -42,8 +51,14 @@ const (
 	// prior), so a newcomer starts gently.
 	NewPlayerSeconds = 300
 	// NextStep is how much ?harder=1 lengthens the time aimed at, and
-	// ?easier=1 shortens it.
+	// ?easier=1 shortens it; with from=, the step from the time this
+	// player is expected to need at the from puzzle.
 	NextStep = 1.5
+	// LevelSolves is how many counted solves of their own a player needs
+	// before their usual time is their level: with fewer, and a from
+	// puzzle (the one just solved), the level starts from the time the
+	// model expects of them at that puzzle.
+	LevelSolves = 3
 )
 
 // nextResponse is the answer to GET /api/next: the puzzle object, the
@@ -105,10 +120,13 @@ func nextMove(v url.Values) (int, error) {
 const (
 	msgNoNext       = "no puzzle left to play: you have played every graded puzzle with one solution in the archive (any way of writing it); submit or generate a new one"
 	msgNoCandidates = "no puzzle to play yet: the archive has no graded puzzle with one solution; submit or generate one"
+	// msgNoMove: nothing %s than puzzle #%d is left for this player.
+	msgNoMove = "no %s puzzle than #%d left to play: you have played every one the archive holds (any way of writing it); try Next instead, or submit or generate one"
 )
 
 // apiNext is GET /api/next: the puzzle at the request's player's level
-// (or a newcomer's, without a player) that the player has not played.
+// (or a newcomer's, without a player) that the player has not played;
+// with from=, never that puzzle's class, and harder or easier than it.
 // It only reads: a visitor without a player gets no cookie.
 func (s *Server) apiNext(c echo.Context) error {
 	v, err := url.ParseQuery(c.Request().URL.RawQuery)
@@ -119,26 +137,33 @@ func (s *Server) apiNext(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	var from int64
+	if f := v.Get("from"); f != "" {
+		if from, err = sudoku.ParseID(`"from"`, f); err != nil {
+			return err
+		}
+	}
 	ctx := c.Request().Context()
 	var id int64
-	skill, usual := 1.0, 0.0
+	skill, usual, solves := 1.0, 0.0, 0
 	if p, ok := playerOf(c); ok {
 		id, skill = p.ID, p.Skill
-		n := 0
-		if usual, n, err = s.leveller.UsualSeconds(ctx, p.ID, UsualWindow); err != nil {
+		if usual, solves, err = s.leveller.UsualSeconds(ctx, p.ID, UsualWindow); err != nil {
 			return fmt.Errorf("usual time of player %d: %w", p.ID, err)
 		}
-		if n > 0 { // as fast as the model believes a solve can be
+		if solves > 0 { // as fast as the model believes a solve can be
 			usual = max(usual, ratings.MinSeconds)
 		}
 	}
 	aim := aimFor(skill, usual, move)
-	p, b, err := s.leveller.NextPuzzle(ctx, id, aim.Difficulty)
-	if errors.Is(err, sudoku.ErrNotFound) {
-		return s.noNext(ctx, id)
+	if from != 0 {
+		if aim, err = s.aimFrom(ctx, from, skill, usual, solves, move); err != nil {
+			return err
+		}
 	}
+	p, b, err := s.pickNext(ctx, id, aim, from, move)
 	if err != nil {
-		return fmt.Errorf("next puzzle for player %d: %w", id, err)
+		return err
 	}
 	c.Response().Header().Set(echo.HeaderLocation, templates.PuzzleURL(p.ID))
 	return c.JSON(http.StatusOK, nextResponse{
@@ -146,6 +171,56 @@ func (s *Server) apiNext(c echo.Context) error {
 		ExpectedSeconds: int64(math.Round(math.Exp(b - aim.Ability))),
 		TargetSeconds:   int64(math.Round(aim.Seconds)),
 	})
+}
+
+// aimFrom is where GET /api/next&from= aims: harder or easier, a NextStep
+// from the time the model expects of this player at the from puzzle; no
+// move, the player's level, which with fewer than LevelSolves counted
+// solves of their own is that expected time too (not NewPlayerSeconds).
+func (s *Server) aimFrom(ctx context.Context, from int64, skill, usual float64, solves, move int) (Aim, error) {
+	b, err := s.leveller.PuzzleDifficulty(ctx, from)
+	if errors.Is(err, sudoku.ErrNotFound) {
+		return Aim{}, echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf(`"from": no puzzle #%d in the archive`, from))
+	}
+	if err != nil {
+		return Aim{}, fmt.Errorf("difficulty of puzzle %d: %w", from, err)
+	}
+	aim := aimFor(skill, 0, 0)
+	at := math.Exp(b - aim.Ability) // this player's expected seconds at from
+	if move != 0 || solves < LevelSolves {
+		usual = at
+	}
+	return aimFor(skill, usual, move), nil
+}
+
+// pickNext asks the archive for the puzzle aim points at (beside from,
+// when not 0) and turns "none" into the 404 that says why.
+func (s *Server) pickNext(ctx context.Context, player int64, aim Aim, from int64, move int) (sudoku.Puzzle, float64, error) {
+	var p sudoku.Puzzle
+	var b float64
+	var err error
+	if from != 0 {
+		p, b, err = s.leveller.NextPuzzleFrom(ctx, player, aim.Difficulty, from, move)
+	} else {
+		p, b, err = s.leveller.NextPuzzle(ctx, player, aim.Difficulty)
+	}
+	switch {
+	case errors.Is(err, sudoku.ErrNotFound) && from != 0 && move != 0:
+		return p, 0, echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf(msgNoMove, moveWord(move), from))
+	case errors.Is(err, sudoku.ErrNotFound):
+		return p, 0, s.noNext(ctx, player)
+	case err != nil:
+		return p, 0, fmt.Errorf("next puzzle for player %d: %w", player, err)
+	}
+	return p, b, nil
+}
+
+// moveWord names a move for a message: "harder" or "easier".
+func moveWord(move int) string {
+	if move > 0 {
+		return "harder"
+	}
+	return "easier"
 }
 
 // noNext is the 404 when nothing is left for player: it says whether the

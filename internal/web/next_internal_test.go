@@ -21,6 +21,14 @@ func (f *fakePlayers) NextPuzzle(context.Context, int64, float64) (sudoku.Puzzle
 	return sudoku.Puzzle{}, 0, sudoku.ErrNotFound
 }
 
+func (f *fakePlayers) PuzzleDifficulty(context.Context, int64) (float64, error) {
+	return 0, sudoku.ErrNotFound
+}
+
+func (f *fakePlayers) NextPuzzleFrom(context.Context, int64, float64, int64, int) (sudoku.Puzzle, float64, error) {
+	return sudoku.Puzzle{}, 0, sudoku.ErrNotFound
+}
+
 func (f *fakePlayers) RatedPuzzles(context.Context, func(sudoku.RatedPuzzle) error) (int64, error) {
 	return 0, nil
 }

@@ -60,7 +60,8 @@ func (s *Server) renderHome(c echo.Context, status int, form templates.SubmitFor
 	if err != nil {
 		return fmt.Errorf("list recent puzzles: %w", err)
 	}
-	hardest, err := s.archive.List(ctx, sudoku.ListQuery{Sort: sudoku.SortDifficulty, Desc: true, Limit: homeListLen})
+	// "Hardest" as a person means it: the players' time, else the grade.
+	hardest, err := s.archive.List(ctx, sudoku.ListQuery{Sort: sudoku.SortHuman, Desc: true, Limit: homeListLen})
 	if err != nil {
 		return fmt.Errorf("list hardest puzzles: %w", err)
 	}
@@ -214,6 +215,9 @@ func (s *Server) history(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if v.Get("sort") == "" { // the pages' default: as a person meets it (the API's stays difficulty)
+		q.Sort = sudoku.SortHuman
+	}
 	view := templates.HistoryView{Sort: q.Sort, Desc: q.Desc, UniqueOnly: q.UniqueOnly, Distinct: q.Distinct, GradeMin: q.GradeMin, GradeMax: q.GradeMax, Band: q.Band, Limit: q.Limit, Cursor: q.Cursor, Played: q.Played, Techniques: q.Techniques}
 	_, view.HasPlayer = playerOf(c)
 	if a := v.Get("around"); a != "" && q.Cursor == "" {
@@ -248,7 +252,7 @@ func (s *Server) puzzlePage(c echo.Context) error {
 		Duplicate:   c.QueryParam("dup") == "1",
 		Runs:        minRuns,
 		Now:         time.Now(),
-		HistoryURL:  "/puzzles?sort=difficulty&order=desc&around=" + strconv.FormatInt(id, 10),
+		HistoryURL:  "/puzzles?sort=human&order=desc&around=" + strconv.FormatInt(id, 10),
 		Origin:      origin(c),
 		SolutionURL: templates.PuzzleURL(id) + "?solution=1",
 	}

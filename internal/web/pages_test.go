@@ -446,7 +446,7 @@ func TestPuzzlePage(t *testing.T) {
 	if got := tid(doc, "measure-backtracks").Find(".measure-value").Text(); got != strconv.FormatInt(p.Backtracks, 10) {
 		t.Errorf("backtracks %q, want %d", got, p.Backtracks)
 	}
-	if got := tid(doc, "history-link").AttrOr("href", ""); got != "/puzzles?sort=difficulty&order=desc&around=1" {
+	if got := tid(doc, "history-link").AttrOr("href", ""); got != "/puzzles?sort=human&order=desc&around=1" {
 		t.Errorf("history link %q", got)
 	}
 	if got := tid(doc, "json-link").AttrOr("href", ""); got != "/api/puzzles/1" {

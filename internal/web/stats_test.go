@@ -103,7 +103,7 @@ func TestHistoryByBand(t *testing.T) {
 	doc := page(t, get(t, s, "/puzzles?band=hard&limit=5"), http.StatusOK)
 	// seed's puzzles with several solutions have no band: 9 of the 12
 	// with hard's grades.
-	if got := tid(doc, "total").Text(); got != "9 puzzles in band Hard, hardest first." {
+	if got := tid(doc, "total").Text(); got != "9 puzzles in band Hard, hardest first (the players' time, else the grade)." {
 		t.Errorf("summary %q", got)
 	}
 	rows := tid(doc, "history-row")
@@ -125,7 +125,7 @@ func TestHistoryByBand(t *testing.T) {
 		t.Errorf("sort link drops the band: %q", href)
 	}
 	doc = page(t, get(t, s, "/puzzles?band=extreme"), http.StatusOK)
-	if tid(doc, "history-empty").Length() != 1 || doc.Find(`.empty-state a[href="/puzzles?order=desc&sort=difficulty"]`).Length() != 1 {
+	if tid(doc, "history-empty").Length() != 1 || doc.Find(`.empty-state a[href="/puzzles?order=desc&sort=human"]`).Length() != 1 {
 		t.Error("an empty band: want the empty state with a link to every band")
 	}
 	doc = page(t, get(t, s, "/puzzles?band=Hard"), http.StatusBadRequest)

@@ -504,7 +504,7 @@ function init(section) {
     if (!b || !section.contains(b)) return;
     if (b.dataset.digit !== undefined) return input(+b.dataset.digit);
     const acts = { pencil: () => setPencil(!pencil), undo, redo, auto: autoCandidates, check, hint: askHint, restart, giveup: giveUp, "hint-apply": applyHint, "hint-close": () => { hint = null; ctl.hint.hidden = true; paint(); },
-      next: () => goNext("", recording, say), "next-easier": () => goNext("easier", recording, say), "next-harder": () => goNext("harder", recording, say) };
+      next: () => goNext("", puzzleId, recording, say), "next-easier": () => goNext("easier", puzzleId, recording, say), "next-harder": () => goNext("harder", puzzleId, recording, say) };
     const f = acts[b.dataset.act];
     if (f) f();
   });
