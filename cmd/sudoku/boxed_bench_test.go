@@ -25,6 +25,7 @@ var (
 	boxQuota   = flag.Float64("box.quota", 0.25, "CPU of each boxed server in BenchmarkBoxedScaleOut (cgroup v1 CFS quota, in cores)")
 	boxClients = flag.Int("box.clients", 32, "clients of BenchmarkBoxedScaleOut, spread over the servers")
 	boxServers = flag.String("box.servers", "1,2,4", "server counts of BenchmarkBoxedScaleOut")
+	boxGraders = flag.String("box.graders", "", "serve --graders of each server in BenchmarkBoxedScaleOut; empty: serve's default (one per core)")
 	boxStmts   = flag.Bool("box.statements", false, "BenchmarkBoxedScaleOut logs PostgreSQL's statements per request (pg_stat_statements)")
 )
 
@@ -116,7 +117,11 @@ func (env *boxEnv) run(b *testing.B, work string, delay time.Duration, n int) {
 	var boxes []*cgroup
 	var urls []string
 	for i := range n {
-		p := startProc(b, env.bin, serverDSN, "--rate-limit", "0")
+		args := []string{"--rate-limit", "0"}
+		if *boxGraders != "" {
+			args = append(args, "--graders", *boxGraders)
+		}
+		p := startProc(b, env.bin, serverDSN, args...)
 		box := newCgroup(b, "cpu", fmt.Sprintf("r%d-s%d", k, i))
 		box.quota(b, *boxQuota)
 		box.add(b, p.cmd.Process.Pid)
