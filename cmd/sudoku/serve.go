@@ -29,7 +29,9 @@ type serveConfig struct {
 	db        string
 	logFormat string
 	graders   int
-	web       web.Config
+	// metricsAddr is where /metrics is served; "" serves none.
+	metricsAddr string
+	web         web.Config
 }
 
 // parseServeFlags reads the flags of `sudoku serve`. For --addr and --db a
@@ -37,7 +39,7 @@ type serveConfig struct {
 // default.
 func parseServeFlags(e *env, args []string) (serveConfig, error) {
 	var cfg serveConfig
-	fs := newFlagSet(e, "serve", "[--addr HOST:PORT] [--db FILE] [--rate-limit N] [--graders N] [--trusted-proxy CIDR,...] [--daily=false] [--anonymous-writes=false]")
+	fs := newFlagSet(e, "serve", "[--addr HOST:PORT] [--db FILE] [--rate-limit N] [--graders N] [--trusted-proxy CIDR,...] [--daily=false] [--anonymous-writes=false] [--metrics-addr HOST:PORT]")
 	fs.StringVar(&cfg.addr, "addr", envOr(e, "SUDOKU_ADDR", defaultAddr), "listen address; port 0 picks a free port (env SUDOKU_ADDR)")
 	db := dbFlag(fs, e)
 	rateFlagVar(fs, &cfg.web.RateLimit, "rate-limit", defaultRateLimit, "submissions (POSTs) per second per client address, burst 3x; 0 turns the limit off")
@@ -46,6 +48,7 @@ func parseServeFlags(e *env, args []string) (serveConfig, error) {
 	proxies := fs.String("trusted-proxy", "", "comma-separated networks (CIDR) of reverse proxies whose X-Forwarded-For names the client")
 	daily := fs.Bool("daily", true, "choose the puzzles of the day (today's and the next day's, in the background); false when another server on the archive does")
 	fs.StringVar(&cfg.logFormat, "log-format", "text", "log format on stderr: text or json")
+	fs.StringVar(&cfg.metricsAddr, "metrics-addr", "", "serve the Prometheus metrics at /metrics on this address of their own (host:port, e.g. 127.0.0.1:9090); empty serves none")
 	fs.StringVar(&cfg.web.Licence, "licence", "", "the licence of the archive's open data, shown on /data and at the head of a TXT export")
 	graders := wholeFlag(fs, "graders", int64(runtime.GOMAXPROCS(0)), 0, maxGraders, "background graders (default one per core): they grade new puzzles on the cores requests leave idle; 0 leaves grading to another server or `sudoku import`")
 	if err := parseFlags(fs, args); err != nil {
@@ -126,5 +129,15 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 		}()
 		defer func() { <-graded }()
 	}
-	return web.New(db, cfg.web).ListenAndServe(ctx, cfg.addr)
+	srv := web.New(db, cfg.web)
+	if cfg.metricsAddr != "" {
+		mctx, stopMetrics := context.WithCancel(ctx)
+		stopped, err := serveMetrics(mctx, cfg.metricsAddr, srv, db, cfg.web.Graders, cfg.web.Logger)
+		if err != nil {
+			stopMetrics()
+			return err
+		}
+		defer func() { stopMetrics(); <-stopped }()
+	}
+	return srv.ListenAndServe(ctx, cfg.addr)
 }

@@ -50,7 +50,8 @@ type Graders struct {
 	once   sync.Once
 	queued atomic.Int64 // rows known pending at the last look, minus those graded since
 	done   atomic.Int64
-	failed atomic.Bool // a commit failed since the reader last looked
+	busy   atomic.Int64 // workers grading a puzzle now
+	failed atomic.Bool  // a commit failed since the reader last looked
 }
 
 func (g *Graders) init() {
@@ -75,6 +76,9 @@ func (g *Graders) Queued() int64 { return max(g.queued.Load(), 0) }
 func (g *Graders) Pending(ctx context.Context) (int64, error) {
 	return g.DB.CountUngraded(ctx)
 }
+
+// Busy returns how many workers are grading a puzzle at this moment.
+func (g *Graders) Busy() int64 { return g.busy.Load() }
 
 // Graded returns how many rows the pipeline has graded and committed.
 func (g *Graders) Graded() int64 { return g.done.Load() }
@@ -423,7 +427,9 @@ func (g *Graders) work(ctx context.Context, jobs <-chan graded, ready chan<- str
 			results <- graded{seq: -1, p: j.p}
 			return
 		}
+		g.busy.Add(1)
 		classes.grade(&j.p, g.Grade)
+		g.busy.Add(-1)
 		if g.Gate != nil {
 			g.Gate.endTurn()
 		}

@@ -24,6 +24,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -186,4 +187,25 @@ func (c *Cluster) NewDB(tb testing.TB) string {
 		tb.Fatalf("create database %s: %v", name, err)
 	}
 	return c.URL(name)
+}
+
+// PostmasterPID returns the process id of the cluster's postmaster (the
+// first line of postmaster.pid), for benchmarks that meter its CPU.
+func (c *Cluster) PostmasterPID() (int, error) {
+	b, err := os.ReadFile(filepath.Join(c.data, "postmaster.pid"))
+	if err != nil {
+		return 0, err
+	}
+	first, _, _ := strings.Cut(string(b), "\n")
+	return strconv.Atoi(strings.TrimSpace(first))
+}
+
+// Restart restarts the cluster with the options it was started with, so
+// that settings that need a restart (ALTER SYSTEM SET
+// shared_preload_libraries) take effect.
+func (c *Cluster) Restart() error {
+	if out, err := c.run("pg_ctl", "-D", c.data, "-l", filepath.Join(c.data, "log"), "-w", "-t", "60", "restart"); err != nil {
+		return fmt.Errorf("pg_ctl restart: %v\n%s", err, out)
+	}
+	return nil
 }

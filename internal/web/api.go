@@ -63,6 +63,7 @@ func (s *Server) apiSubmit(c echo.Context) error {
 		return fmt.Errorf("archive puzzle %s: %w", g, err)
 	}
 	s.graded()
+	s.metrics.submitted("api", dup, 1)
 	if dup {
 		return c.JSON(http.StatusOK, submitResponse{Puzzle: stored, Duplicate: true})
 	}

@@ -89,6 +89,7 @@ func (s *Server) loginForm(c echo.Context) error {
 		return err
 	}
 	if !allowed {
+		s.metrics.loginThrottle.Inc()
 		c.Response().Header().Set("Retry-After", strconv.Itoa(int(loginWindow/time.Second)))
 		form.Error = fmt.Sprintf("too many failed logins for this name: try again in %d minutes", int(loginWindow/time.Minute))
 		return s.render(c, http.StatusTooManyRequests, templates.LoginPage(form))
@@ -104,6 +105,7 @@ func (s *Server) loginForm(c echo.Context) error {
 		account.DummyCheck(password) // as slow as a wrong password
 	}
 	if !ok {
+		s.metrics.loginFailures.Inc()
 		form.Error = msgBadLogin
 		return s.render(c, http.StatusUnprocessableEntity, templates.LoginPage(form))
 	}

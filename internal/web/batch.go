@@ -77,6 +77,8 @@ func (s *Server) apiBatch(c echo.Context) error {
 func (s *Server) importText(ctx context.Context, name string, body []byte) (bulk.Summary, []bulk.Rejection, error) {
 	sum, rejected, err := bulk.ImportText(ctx, s.archive, name, body, bulk.TextOptions{MaxNodes: s.cfg.MaxNodes, Slot: s.searching})
 	s.graded() // the graders take the new rows from the archive
+	s.metrics.submitted("batch", false, sum.Imported)
+	s.metrics.submitted("batch", true, sum.Duplicates)
 	return sum, rejected, err
 }
 

@@ -72,6 +72,7 @@ func do(t testing.TB, s *Server, r request) *httptest.ResponseRecorder {
 	}
 	rec := httptest.NewRecorder()
 	s.ServeHTTP(rec, req)
+	checkAPIResponse(t, req, rec.Code, rec.Header(), rec.Body.Bytes())
 	return rec
 }
 

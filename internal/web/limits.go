@@ -15,6 +15,9 @@ import (
 type gate struct {
 	slots chan struct{}
 	wait  time.Duration
+	// waited and refused, when set, count the entries that found every
+	// slot taken, and those of them that waited too long.
+	waited, refused interface{ Inc() }
 }
 
 func newGate(n int, wait time.Duration) *gate {
@@ -28,12 +31,18 @@ func (g *gate) enter(ctx context.Context) error {
 		return nil
 	default:
 	}
+	if g.waited != nil {
+		g.waited.Inc()
+	}
 	t := time.NewTimer(g.wait)
 	defer t.Stop()
 	select {
 	case g.slots <- struct{}{}:
 		return nil
 	case <-t.C:
+		if g.refused != nil {
+			g.refused.Inc()
+		}
 		return errOverloaded
 	case <-ctx.Done():
 		return fmt.Errorf("waiting for a turn: %w", ctx.Err())

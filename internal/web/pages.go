@@ -103,6 +103,7 @@ func (s *Server) submitForm(c echo.Context) error {
 		return fmt.Errorf("archive puzzle: %w", err)
 	}
 	s.graded()
+	s.metrics.submitted("form", dup, 1)
 	to := templates.PuzzleURL(stored.ID) + "?new=1"
 	if dup {
 		to = templates.PuzzleURL(stored.ID) + "?dup=1"

@@ -41,6 +41,7 @@ func (s *Server) routes() {
 	e.POST(batchPath, s.apiBatch, s.writer)          // text/plain, one puzzle per line (batch.go)
 	e.POST("/api/generate", s.apiGenerate, s.writer) // a new puzzle of a band or grade (generate.go)
 	get("/api/daily", s.apiDaily)                    // the puzzle of the day (generate.go)
+	get("/api/openapi.json", s.apiOpenAPI)           // this API described in OpenAPI 3.1 (openapi.go)
 
 	// HTML pages: forms carry a CSRF token.
 	get("/", s.home, s.csrfCheck)

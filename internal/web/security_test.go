@@ -162,6 +162,7 @@ func (b *browser) do(method, path, body string, header ...string) (int, string, 
 	}
 	defer res.Body.Close()
 	text, _ := io.ReadAll(res.Body)
+	checkAPIResponse(t, req, res.StatusCode, res.Header, text)
 	return res.StatusCode, string(text), res
 }
 

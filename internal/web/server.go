@@ -214,6 +214,7 @@ type Server struct {
 	// (techniques.go).
 	techniques TechniqueArchive
 	signer     account.Signer
+	metrics    *metrics // the series MetricsHandler serves (metrics.go)
 }
 
 // New returns a server over archive with its middleware and routes in place.
@@ -249,7 +250,9 @@ func New(archive Archive, cfg Config) *Server {
 		traces:  newTraceCache(traceCacheBytes),
 		csrf:    newCSRFSigner(cfg.CSRFSecret),
 		signer:  account.NewSigner(cfg.CSRFSecret),
+		metrics: newMetrics(),
 	}
+	s.search.waited, s.search.refused = s.metrics.searchWaits, s.metrics.searchRefused
 	s.players, _ = archive.(Players)
 	s.collections, _ = archive.(Collections)
 	if s.players != nil {
@@ -271,6 +274,9 @@ func New(archive Archive, cfg Config) *Server {
 	s.assets = loadAssets()
 	s.middleware()
 	s.routes()
+	for _, r := range e.Routes() {
+		s.metrics.routes[r.Path] = true
+	}
 	return s
 }
 
@@ -316,6 +322,7 @@ func trustOnly(proxies []netip.Prefix) []echo.TrustOption {
 // middleware installs what runs around every handler, outermost first.
 func (s *Server) middleware() {
 	e := s.echo
+	e.Use(s.observe) // outermost: it counts the status the client gets
 	e.Use(middleware.RequestLoggerWithConfig(middleware.RequestLoggerConfig{
 		LogMethod: true, LogURIPath: true, LogStatus: true, LogLatency: true,
 		LogRemoteIP: true, LogResponseSize: true,

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"database/sql"
+	"fmt"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/sudoku-archive/sudoku/internal/pgtest"
+)
+
+// runBin runs the built binary with args and returns its combined output.
+func runBin(bin string, args ...string) ([]byte, error) {
+	return exec.Command(bin, args...).CombinedOutput()
+}
+
+// enableStatements loads pg_stat_statements into c (a restart) and
+// creates the extension in template1, so that every database made after
+// has it.
+func enableStatements(b *testing.B, c *pgtest.Cluster) {
+	b.Helper()
+	exec1 := func(name, q string) {
+		db, err := sql.Open("pgx", c.URL(name))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer db.Close()
+		if _, err := db.Exec(q); err != nil {
+			b.Fatalf("%s: %v", q, err)
+		}
+	}
+	exec1("postgres", "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'")
+	if err := c.Restart(); err != nil {
+		b.Fatal(err)
+	}
+	exec1("template1", "CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+	exec1("postgres", "ALTER SYSTEM SET pg_stat_statements.track = 'all'")
+}
+
+// resetStatements forgets the statements counted so far (with
+// -box.statements).
+func resetStatements(b *testing.B, dsn string) {
+	b.Helper()
+	if !*boxStmts {
+		return
+	}
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec("SELECT pg_stat_statements_reset()"); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// logStatements logs, per request of the run (n of them), the calls and
+// execution time of the 15 statements PostgreSQL spent the most time on,
+// in this database (with -box.statements).
+func logStatements(b *testing.B, dsn string, n int) {
+	b.Helper()
+	if !*boxStmts || n < 2 { // not the first run of one request
+		return
+	}
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.Query(`SELECT s.calls, s.total_exec_time, s.rows, s.query FROM pg_stat_statements s
+		JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = current_database()
+		ORDER BY s.total_exec_time DESC LIMIT 25`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer rows.Close()
+	var out strings.Builder
+	out.WriteString("calls/req  exec-ms/req  rows/call  statement\n")
+	for rows.Next() {
+		var calls, nrows int64
+		var ms float64
+		var q string
+		if err := rows.Scan(&calls, &ms, &nrows, &q); err != nil {
+			b.Fatal(err)
+		}
+		q = strings.Join(strings.Fields(q), " ")
+		if len(q) > 140 {
+			q = q[:140] + "..."
+		}
+		rpc := 0.0
+		if calls > 0 {
+			rpc = float64(nrows) / float64(calls)
+		}
+		out.WriteString(strings.Join([]string{ftoa(float64(calls)/float64(n), 3), ftoa(ms/float64(n), 4), ftoa(rpc, 1), q}, "  ") + "\n")
+	}
+	// Printed, not logged: a benchmark's log keeps only its first lines.
+	fmt.Printf("%s: PostgreSQL's statements per request, %d requests:\n%s", b.Name(), n, out.String())
+}
+
+func ftoa(f float64, prec int) string { return strconv.FormatFloat(f, 'f', prec, 64) }

@@ -1,0 +1,129 @@
+package web
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// metrics are the server's own series in the Prometheus text format
+// (docs/metrics.md). They are always counted (a counter is an atomic add);
+// they are exposed only where cmd/sudoku serves MetricsHandler, on a
+// listener of its own (serve --metrics-addr), never on the public one.
+type metrics struct {
+	reg *prometheus.Registry
+	// routes holds the route table's paths: a request that matched none is
+	// counted under route "other", so a scan of random paths cannot grow
+	// the series without bound.
+	routes map[string]bool
+
+	requests      *prometheus.CounterVec   // route, method, code
+	latency       *prometheus.HistogramVec // route, method, code
+	submissions   *prometheus.CounterVec   // via (api, form, batch), result (new, duplicate)
+	searchWaits   prometheus.Counter       // searches that found every slot taken and waited
+	searchRefused prometheus.Counter       // of those, the ones that waited too long: 503
+	loginFailures prometheus.Counter
+	loginThrottle prometheus.Counter
+}
+
+// latencyBuckets span a cached read (under a millisecond) to a request
+// timeout (10 s).
+var latencyBuckets = []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10}
+
+func newMetrics() *metrics {
+	m := &metrics{
+		reg:    prometheus.NewRegistry(),
+		routes: map[string]bool{},
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "sudoku_http_requests_total",
+			Help: "HTTP requests answered, by route (the route table's pattern, \"other\" for none), method and status code.",
+		}, []string{"route", "method", "code"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "sudoku_http_request_duration_seconds",
+			Help:    "Time from a request's arrival to its answer, by route, method and status code.",
+			Buckets: latencyBuckets,
+		}, []string{"route", "method", "code"}),
+		submissions: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "sudoku_submissions_total",
+			Help: "Puzzles submitted and durably archived, by way (api, form, batch: the batch import and the upload) and result (new, duplicate).",
+		}, []string{"via", "result"}),
+		searchWaits: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "sudoku_search_gate_waits_total",
+			Help: "Searches (solving, rating, tracing) that found every search slot taken and waited for one.",
+		}),
+		searchRefused: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "sudoku_search_gate_refused_total",
+			Help: "Searches that waited longer than the search queue timeout for a slot and were answered 503.",
+		}),
+		loginFailures: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "sudoku_login_failures_total",
+			Help: "Logins refused for a wrong name or password.",
+		}),
+		loginThrottle: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "sudoku_login_throttled_total",
+			Help: "Logins refused (429) because the name had too many failures within the window.",
+		}),
+	}
+	m.reg.MustRegister(m.requests, m.latency, m.submissions, m.searchWaits, m.searchRefused, m.loginFailures, m.loginThrottle)
+	for _, v := range []string{"api", "form", "batch"} {
+		for _, r := range []string{"new", "duplicate"} {
+			m.submissions.WithLabelValues(v, r) // present at 0 from the start
+		}
+	}
+	return m
+}
+
+// submitted counts n puzzles submitted by way via with result.
+func (m *metrics) submitted(via string, duplicate bool, n int64) {
+	result := "new"
+	if duplicate {
+		result = "duplicate"
+	}
+	m.submissions.WithLabelValues(via, result).Add(float64(n))
+}
+
+// observe is the outermost middleware: it counts each request under its
+// route pattern and final status. An error the inner middleware did not
+// hand to the error handler is handed to it here, so the status counted is
+// the one the client gets.
+func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		start := time.Now()
+		err := next(c)
+		if err != nil && !c.Response().Committed {
+			c.Error(err)
+		}
+		code := c.Response().Status
+		route := c.Path()
+		if !s.metrics.routes[route] {
+			route = "other"
+		}
+		labels := prometheus.Labels{"route": route, "method": c.Request().Method, "code": strconv.Itoa(code)}
+		s.metrics.requests.With(labels).Inc()
+		s.metrics.latency.With(labels).Observe(time.Since(start).Seconds())
+		return err
+	}
+}
+
+// MetricsHandler serves the server's series, and those of the collectors
+// given to RegisterMetrics, in the Prometheus text format. Serve it on a
+// listener of its own (serve --metrics-addr): the figures are for the
+// operator, not for the public.
+func (s *Server) MetricsHandler() http.Handler {
+	return promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{})
+}
+
+// RegisterMetrics adds collectors of the process, the database and the
+// graders (which web does not own) to what MetricsHandler serves.
+func (s *Server) RegisterMetrics(cs ...prometheus.Collector) error {
+	for _, c := range cs {
+		if err := s.metrics.reg.Register(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
