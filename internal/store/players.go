@@ -65,23 +65,35 @@ func (db *DB) NewPlayer(ctx context.Context, session []byte, expires time.Time) 
 	return p, nil
 }
 
+// insertPlayer makes a player called name (as account.DisplayName shows
+// it, keyed by account.NameKey; "" for an anonymous player).
 func insertPlayer(tx *sql.Tx, d dialect, name, password string, role account.Role, now time.Time) (account.Player, error) {
 	var id int64
-	err := tx.QueryRow(d.sql("INSERT INTO players (name, password, role, created_at) VALUES (?, ?, ?, ?) RETURNING id"),
-		nullString(name), nullString(password), string(role), now.UnixNano()).Scan(&id)
+	shown, key := nameAndKey(name)
+	err := tx.QueryRow(d.sql("INSERT INTO players (name, name_key, password, role, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id"),
+		shown, key, nullString(password), string(role), now.UnixNano()).Scan(&id)
 	if err != nil {
 		return account.Player{}, nameTaken(err)
 	}
-	return account.Player{ID: id, Name: name, Role: role, Skill: 1, CreatedAt: now, HasPassword: password != ""}, nil
+	return account.Player{ID: id, Name: shown.String, Role: role, Skill: 1, CreatedAt: now, HasPassword: password != ""}, nil
+}
+
+// nameAndKey returns a player's name as stored (account.DisplayName) and
+// its key (account.NameKey), both NULL for "" (an anonymous player).
+func nameAndKey(name string) (sql.NullString, sql.NullString) {
+	if name == "" {
+		return sql.NullString{}, sql.NullString{}
+	}
+	return nullString(account.DisplayName(name)), nullString(account.NameKey(name))
 }
 
 func nullString(s string) sql.NullString { return sql.NullString{String: s, Valid: s != ""} }
 
-// nameFree fails with account.ErrNameTaken when a player is called name
-// (whatever its case).
+// nameFree fails with account.ErrNameTaken when a player's name has the
+// key of name (account.NameKey: whatever its case, width or composition).
 func nameFree(tx *sql.Tx, d dialect, name string) error {
 	var id int64
-	err := tx.QueryRow(d.sql("SELECT id FROM players WHERE lower(name) = ? AND name IS NOT NULL"), account.NameKey(name)).Scan(&id)
+	err := tx.QueryRow(d.sql("SELECT id FROM players WHERE name_key = ?"), account.NameKey(name)).Scan(&id)
 	if err == nil {
 		return account.ErrNameTaken
 	}
@@ -130,8 +142,9 @@ func nameAnonymous(tx *sql.Tx, d dialect, anon int64, name, password string) (ac
 	if anon <= 0 {
 		return account.Player{}, account.ErrNoPlayer
 	}
-	row := tx.QueryRow(d.sql("UPDATE players SET name = ?, password = ? WHERE id = ? AND name IS NULL RETURNING "+playerColumns),
-		name, password, anon)
+	shown, key := nameAndKey(name)
+	row := tx.QueryRow(d.sql("UPDATE players SET name = ?, name_key = ?, password = ? WHERE id = ? AND name IS NULL RETURNING "+playerColumns),
+		shown, key, password, anon)
 	p, err := scanPlayer(row.Scan)
 	return p, nameTaken(notFound(err))
 }
@@ -149,7 +162,7 @@ func (db *DB) AddUser(ctx context.Context, name, password string, role account.R
 			return err
 		}
 		return record(tx, db.d, moderation.Entry{At: p.CreatedAt, Actor: by, Action: moderation.ActionUserAdd,
-			PlayerID: p.ID, PlayerName: name, Detail: "role " + string(role)})
+			PlayerID: p.ID, PlayerName: p.Name, Detail: "role " + string(role)})
 	})
 	if err != nil {
 		return account.Player{}, fmt.Errorf("add user %q: %w", name, err)
@@ -183,8 +196,8 @@ func (db *DB) SetPassword(ctx context.Context, name, password string) error {
 func (db *DB) SetRole(ctx context.Context, name string, role account.Role, by moderation.Actor) error {
 	err := db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
 		var id int64
-		var old string
-		err := tx.QueryRow(db.d.sql("SELECT id, role FROM players WHERE lower(name) = ? AND name IS NOT NULL"), account.NameKey(name)).Scan(&id, &old)
+		var old, stored string
+		err := tx.QueryRow(db.d.sql("SELECT id, role, name FROM players WHERE name_key = ?"), account.NameKey(name)).Scan(&id, &old, &stored)
 		if err != nil {
 			return notFound(err)
 		}
@@ -194,7 +207,7 @@ func (db *DB) SetRole(ctx context.Context, name string, role account.Role, by mo
 		if _, err = tx.Exec(db.d.sql("UPDATE players SET role = ? WHERE id = ?"), string(role), id); err != nil {
 			return err
 		}
-		return record(tx, db.d, moderation.Entry{Actor: by, Action: moderation.ActionRole, PlayerID: id, PlayerName: name,
+		return record(tx, db.d, moderation.Entry{Actor: by, Action: moderation.ActionRole, PlayerID: id, PlayerName: stored,
 			Detail: old + " -> " + string(role)})
 	})
 	if err != nil {
@@ -203,17 +216,25 @@ func (db *DB) SetRole(ctx context.Context, name string, role account.Role, by mo
 	return nil
 }
 
-// playerID returns the id of the player called name (any case), or
+// playerID returns the id of the player called name (by its key), or
 // account.ErrNoPlayer.
 func playerID(tx *sql.Tx, d dialect, name string) (int64, error) {
+	id, _, err := playerNamed(tx, d, name)
+	return id, err
+}
+
+// playerNamed returns the id and the stored name of the player whose name
+// has name's key (account.NameKey), or account.ErrNoPlayer.
+func playerNamed(tx *sql.Tx, d dialect, name string) (int64, string, error) {
 	var id int64
-	err := tx.QueryRow(d.sql("SELECT id FROM players WHERE lower(name) = ? AND name IS NOT NULL"), account.NameKey(name)).Scan(&id)
-	return id, notFound(err)
+	var stored string
+	err := tx.QueryRow(d.sql("SELECT id, name FROM players WHERE name_key = ?"), account.NameKey(name)).Scan(&id, &stored)
+	return id, stored, notFound(err)
 }
 
 // Users lists the named players (sudoku user list), by name.
 func (db *DB) Users(ctx context.Context) ([]account.Player, error) {
-	rows, err := db.reader.QueryContext(ctx, "SELECT "+playerColumns+" FROM players WHERE name IS NOT NULL ORDER BY lower(name)")
+	rows, err := db.reader.QueryContext(ctx, "SELECT "+playerColumns+" FROM players WHERE name_key IS NOT NULL ORDER BY name_key")
 	if err != nil {
 		return nil, fmt.Errorf("list users: %w", err)
 	}
@@ -236,7 +257,7 @@ func (db *DB) Users(ctx context.Context) ([]account.Player, error) {
 // a player without one), or account.ErrNoPlayer.
 func (db *DB) Credentials(ctx context.Context, name string) (account.Player, string, error) {
 	var hash sql.NullString
-	row := db.reader.QueryRowContext(ctx, db.d.sql("SELECT "+playerColumns+", password FROM players WHERE lower(name) = ? AND name IS NOT NULL"), account.NameKey(name))
+	row := db.reader.QueryRowContext(ctx, db.d.sql("SELECT "+playerColumns+", password FROM players WHERE name_key = ?"), account.NameKey(name))
 	p, err := scanPlayer(func(dest ...any) error { return row.Scan(append(dest, &hash)...) })
 	if err != nil {
 		return account.Player{}, "", fmt.Errorf("credentials of %q: %w", name, notFound(err))
