@@ -14,7 +14,7 @@ import (
 // and records in the audit trail that by issued it.
 func (db *DB) AddToken(ctx context.Context, name string, hash []byte, by moderation.Actor) error {
 	err := db.write(ctx, func(tx *sql.Tx) error {
-		id, err := playerID(tx, db.d, name)
+		id, stored, err := playerNamed(tx, db.d, name)
 		if err != nil {
 			return err
 		}
@@ -22,7 +22,7 @@ func (db *DB) AddToken(ctx context.Context, name string, hash []byte, by moderat
 		if _, err = tx.Exec(db.d.sql("INSERT INTO tokens (token_hash, player_id, created_at) VALUES (?, ?, ?)"), hash, id, now.UnixNano()); err != nil {
 			return err
 		}
-		return record(tx, db.d, moderation.Entry{At: now, Actor: by, Action: moderation.ActionToken, PlayerID: id, PlayerName: name})
+		return record(tx, db.d, moderation.Entry{At: now, Actor: by, Action: moderation.ActionToken, PlayerID: id, PlayerName: stored})
 	})
 	if err != nil {
 		return fmt.Errorf("add token of %q: %w", name, err)
