@@ -238,6 +238,18 @@ type Export struct {
 	Attempts []Attempt
 }
 
+// Token is one API token of a player as it is listed (`sudoku user
+// tokens`, /me): never the token itself, which only its owner saw once.
+type Token struct {
+	ID       int64
+	Created  time.Time
+	LastUsed time.Time // zero: never used
+}
+
+// ErrNoToken: no such token of this player (revoking one that is not
+// the player's, or revoked already).
+var ErrNoToken = errors.New("no such API token")
+
 // Dates are when a session or token was made and when it expires (zero: it
 // does not).
 type Dates struct {

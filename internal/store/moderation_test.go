@@ -591,7 +591,7 @@ func testModerationAudit(t *testing.T, bk backend) {
 	if err := db.SetRole(ctx, "admin1", account.RoleModerator, moderation.CLI()); err != nil { // no change: not recorded
 		t.Fatal(err)
 	}
-	if err := db.AddToken(ctx, "admin1", session(5), moderation.CLI()); err != nil {
+	if _, err := db.AddToken(ctx, "admin1", session(5), moderation.CLI()); err != nil {
 		t.Fatal(err)
 	}
 	by := moderation.Actor{ID: u.ID, Name: "admin1", Via: moderation.ViaAPI}

@@ -58,7 +58,7 @@ func testNameKeysPlayers(t *testing.T, bk backend) {
 	if err := db.SetRole(ctx, "ÉMILE", account.RoleModerator, moderation.CLI()); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.AddToken(ctx, "Émile", account.HashToken("t1"), moderation.CLI()); err != nil {
+	if _, err := db.AddToken(ctx, "Émile", account.HashToken("t1"), moderation.CLI()); err != nil {
 		t.Fatal(err)
 	}
 	es, err := db.Audit(ctx, 0, 100)

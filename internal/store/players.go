@@ -171,9 +171,14 @@ func (db *DB) AddUser(ctx context.Context, name, password string, role account.R
 }
 
 // SetPassword replaces the password hash of the player called name and
-// ends its sessions (whoever knew the old password is logged out).
-func (db *DB) SetPassword(ctx context.Context, name, password string) error {
-	err := db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
+// ends its sessions (whoever knew the old password is logged out). Its
+// API tokens are kept: a token is a credential of its own, issued by
+// `sudoku user token` and never derived from the password, so a script
+// using it goes on working; `sudoku user tokens` lists them and `sudoku
+// user revoke` ends one. It returns how many sessions it ended and how
+// many tokens the player keeps.
+func (db *DB) SetPassword(ctx context.Context, name, password string) (sessions, tokens int64, err error) {
+	err = db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
 		id, err := playerID(tx, db.d, name)
 		if err != nil {
 			return err
@@ -181,13 +186,19 @@ func (db *DB) SetPassword(ctx context.Context, name, password string) error {
 		if _, err := tx.Exec(db.d.sql("UPDATE players SET password = ? WHERE id = ?"), password, id); err != nil {
 			return err
 		}
-		_, err = tx.Exec(db.d.sql("DELETE FROM sessions WHERE player_id = ?"), id)
-		return err
+		res, err := tx.Exec(db.d.sql("DELETE FROM sessions WHERE player_id = ?"), id)
+		if err != nil {
+			return err
+		}
+		if sessions, err = res.RowsAffected(); err != nil {
+			return err
+		}
+		return tx.QueryRow(db.d.sql("SELECT count(*) FROM tokens WHERE player_id = ?"), id).Scan(&tokens)
 	})
 	if err != nil {
-		return fmt.Errorf("set password of %q: %w", name, err)
+		return 0, 0, fmt.Errorf("set password of %q: %w", name, err)
 	}
-	return nil
+	return sessions, tokens, nil
 }
 
 // SetRole gives the player called name role, and records the change (old
@@ -309,46 +320,72 @@ func (db *DB) DeletePlayer(ctx context.Context, id int64, by moderation.Actor) e
 	return nil
 }
 
-// LoginTry begins a login for nameKey (account.NameKey) at at, for the
-// throttle: in one write transaction it forgets the name's failures older
-// than window and, unless limit of them remain, records this try as a
-// failure until LoginSucceeded forgets it. It reports whether the try may
-// check its password. Counting and recording in one transaction (each
+// LoginTry begins the login a (account.LoginAttempt), for the throttle:
+// in one write transaction it forgets the failures older than l.Window of
+// a's name, address or device, counts those left and, unless a limit is
+// reached, records this try as a failure until LoginSucceeded forgets it.
+// A try with a device cookie (a.Device) is held by l.PerDevice alone; one
+// without, by l.PerName (failures of the name from browsers without its
+// device cookie) and l.PerAddress (failures from the address, across
+// names). It returns the limit that refused the try, ThrottleNone when it
+// may check its password. Counting and recording in one transaction (each
 // holds the writer, on every server sharing the archive) is what keeps
-// concurrent tries within the limit: counting first and recording after
+// concurrent tries within the limits: counting first and recording after
 // the password check let sixteen tries at once all through.
 //
 // Unlike the players' other writes (one counter shard each), it takes them
 // all on PostgreSQL: that is what makes two servers' tries take turns.
-func (db *DB) LoginTry(ctx context.Context, nameKey string, at time.Time, window time.Duration, limit int) (bool, error) {
-	allowed := false
+func (db *DB) LoginTry(ctx context.Context, a account.LoginAttempt, l account.LoginLimits) (account.Throttled, error) {
+	var refused account.Throttled
 	err := db.write(ctx, func(tx *sql.Tx) error {
-		allowed = false // fn may run again
-		if _, err := tx.Exec(db.d.sql("DELETE FROM login_failures WHERE name_key = ? AND at <= ?"), nameKey, at.Add(-window).UnixNano()); err != nil {
+		refused = account.ThrottleNone // fn may run again
+		var err error
+		if refused, err = db.throttled(tx, a, l); err != nil || refused != account.ThrottleNone {
 			return err
 		}
-		var n int
-		if err := tx.QueryRow(db.d.sql("SELECT count(*) FROM login_failures WHERE name_key = ?"), nameKey).Scan(&n); err != nil {
-			return err
-		}
-		if n >= limit {
-			return nil
-		}
-		allowed = true
-		_, err := tx.Exec(db.d.sql("INSERT INTO login_failures (name_key, at) VALUES (?, ?)"), nameKey, at.UnixNano())
+		_, err = tx.Exec(db.d.sql("INSERT INTO login_failures (name_key, address, device, at) VALUES (?, ?, ?, ?)"), a.NameKey, a.Address, a.Device, a.At.UnixNano())
 		return err
 	})
 	if err != nil {
-		return false, fmt.Errorf("record login try: %w", err)
+		return account.ThrottleNone, fmt.Errorf("record login try: %w", err)
 	}
-	return allowed, nil
+	return refused, nil
 }
 
-// LoginSucceeded forgets the try LoginTry recorded for nameKey at at: its
-// password was right.
-func (db *DB) LoginSucceeded(ctx context.Context, nameKey string, at time.Time) error {
+// throttled forgets a's old failures and returns the limit a reaches, in
+// LoginTry's transaction.
+func (db *DB) throttled(tx *sql.Tx, a account.LoginAttempt, l account.LoginLimits) (account.Throttled, error) {
+	cutoff := a.At.Add(-l.Window).UnixNano()
+	type limit struct {
+		column, value, where string
+		max               int
+		name              account.Throttled
+	}
+	limits := []limit{{"device", a.Device, "", l.PerDevice, account.ThrottleDevice}}
+	if a.Device == "" {
+		limits = []limit{{"name_key", a.NameKey, " AND device = ''", l.PerName, account.ThrottleName},
+			{"address", a.Address, "", l.PerAddress, account.ThrottleAddress}}
+	}
+	for _, lim := range limits {
+		if _, err := tx.Exec(db.d.sql("DELETE FROM login_failures WHERE "+lim.column+" = ? AND at <= ?"), lim.value, cutoff); err != nil {
+			return account.ThrottleNone, err
+		}
+		var n int
+		if err := tx.QueryRow(db.d.sql("SELECT count(*) FROM login_failures WHERE "+lim.column+" = ?"+lim.where), lim.value).Scan(&n); err != nil {
+			return account.ThrottleNone, err
+		}
+		if n >= lim.max {
+			return lim.name, nil
+		}
+	}
+	return account.ThrottleNone, nil
+}
+
+// LoginSucceeded forgets the try LoginTry recorded for a: its password
+// was right.
+func (db *DB) LoginSucceeded(ctx context.Context, a account.LoginAttempt) error {
 	err := db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
-		_, err := tx.Exec(db.d.sql("DELETE FROM login_failures WHERE name_key = ? AND at = ?"), nameKey, at.UnixNano())
+		_, err := tx.Exec(db.d.sql("DELETE FROM login_failures WHERE name_key = ? AND at = ?"), a.NameKey, a.At.UnixNano())
 		return err
 	})
 	if err != nil {

@@ -30,7 +30,7 @@ func TestLoginThrottleWindow(t *testing.T) {
 	ctx := context.Background()
 	now := time.Now()
 	for range loginFailures {
-		if _, err := e.db.LoginTry(ctx, "zoe", now.Add(-loginWindow-time.Minute), loginWindow, loginFailures); err != nil {
+		if _, err := e.db.LoginTry(ctx, account.LoginAttempt{NameKey: "zoe", Address: "192.0.2.1", At: now.Add(-loginWindow - time.Minute)}, loginLimits); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -39,7 +39,7 @@ func TestLoginThrottleWindow(t *testing.T) {
 
 	b = e.browser()
 	for range loginFailures {
-		if _, err := e.db.LoginTry(ctx, "zoe", now.Add(-loginWindow+time.Minute), loginWindow, loginFailures); err != nil {
+		if _, err := e.db.LoginTry(ctx, account.LoginAttempt{NameKey: "zoe", Address: "192.0.2.1", At: now.Add(-loginWindow + time.Minute)}, loginLimits); err != nil {
 			t.Fatal(err)
 		}
 	}
