@@ -616,8 +616,8 @@ func testModerationAudit(t *testing.T, bk backend) {
 		`api admin1 account_delete p0 admin1 "" ""`,
 		fmt.Sprintf(`api admin1 delete p%d  "gone" "0 attempts deleted"`, p.ID),
 		fmt.Sprintf(`api admin1 hide p%d  "why not" "0 open flags resolved"`, p.ID),
-		`cli command line token p0 admin1 "" ""`,
-		`cli command line role p0 ADMIN1 "" "admin -> moderator"`,
+		`cli command line token p0 admin1 "" "token 1"`,
+		`cli command line role p0 admin1 "" "admin -> moderator"`,
 		`cli command line user_add p0 admin1 "" "role admin"`,
 	}
 	if d := cmp.Diff(want, got); d != "" {

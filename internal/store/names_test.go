@@ -22,6 +22,9 @@ var accountsSuite = []suiteCase{
 	{"NameKeysPlayers", testNameKeysPlayers},
 	{"NameKeysCollections", testNameKeysCollections},
 	{"NameKeysMigration", testNameKeysMigration},
+	{"TokensListRevoke", testTokensListRevoke},
+	{"LoginThrottleAddress", testLoginThrottleAddress},
+	{"FinishHiddenSince", testFinishHiddenSince},
 }
 
 // testNameKeysPlayers: ÉMILE, Émile (decomposed) and émile are one

@@ -152,7 +152,7 @@ func (s *Server) apiFinishAttempt(c echo.Context) error {
 	a, err := s.players.FinishAttempt(c.Request().Context(), p.ID, id, f)
 	switch {
 	case errors.Is(err, sudoku.ErrNotFound):
-		return echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("attempt %d not found among this player's attempts", id))
+		return echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("attempt %d not found among this player's attempts, or its puzzle is hidden", id))
 	case errors.Is(err, account.ErrFinished):
 		return echo.NewHTTPError(http.StatusConflict, fmt.Sprintf("attempt %d is finished already: start a new one with POST /api/attempts", id))
 	case errors.Is(err, account.ErrWrongGrid), errors.Is(err, account.ErrBadFinish):
