@@ -31,12 +31,12 @@ const MaxImportLine = 4096
 // importLine is the JSON form of a line; pointers tell a missing field
 // from a zero one.
 type importLine struct {
-	Player  *string `json:"player"`
-	Puzzle  *string `json:"puzzle"`
+	Player  *string  `json:"player"`
+	Puzzle  *string  `json:"puzzle"`
 	Seconds *float64 `json:"seconds"`
-	Outcome *string `json:"outcome"`
-	Hints   *int64  `json:"hints"`
-	At      *string `json:"at"`
+	Outcome *string  `json:"outcome"`
+	Hints   *int64   `json:"hints"`
+	At      *string  `json:"at"`
 }
 
 // ParseImported reads one line of an attempts import: one JSON object with

@@ -358,8 +358,8 @@ func (db *DB) throttled(tx *sql.Tx, a account.LoginAttempt, l account.LoginLimit
 	cutoff := a.At.Add(-l.Window).UnixNano()
 	type limit struct {
 		column, value, where string
-		max               int
-		name              account.Throttled
+		max                  int
+		name                 account.Throttled
 	}
 	limits := []limit{{"device", a.Device, "", l.PerDevice, account.ThrottleDevice}}
 	if a.Device == "" {
