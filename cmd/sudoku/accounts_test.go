@@ -35,6 +35,11 @@ func testUserNamesAndTokens(t *testing.T, db string) {
 	if out, _, err := user("", "role", "ÉMILE", "moderator"); err != nil || !strings.Contains(out, "moderator") {
 		t.Fatalf("role ÉMILE: %q, %v", out, err)
 	}
+	checkUserTokens(t, db, user)
+}
+
+// checkUserTokens: tokens, revoke and passwd of émile, with the audit.
+func checkUserTokens(t *testing.T, db string, user func(string, ...string) (string, string, error)) {
 	for range 2 {
 		if _, _, err := user("", "token", "Émile"); err != nil {
 			t.Fatal(err)
@@ -107,7 +112,7 @@ func testAttemptsImportStrict(t *testing.T, db string) {
 		t.Errorf("stderr lacks the repeated key of line 3:\n%s", errOut)
 	}
 	var lines []int
-	for _, m := range regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(file) + `:(\d+):`).FindAllStringSubmatch(errOut, -1) {
+	for _, m := range regexp.MustCompile(`(?m)^`+regexp.QuoteMeta(file)+`:(\d+):`).FindAllStringSubmatch(errOut, -1) {
 		n, _ := strconv.Atoi(m[1])
 		lines = append(lines, n)
 	}

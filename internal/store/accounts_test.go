@@ -57,6 +57,13 @@ func testTokensListRevoke(t *testing.T, bk backend) {
 	if err != nil || len(es) == 0 || es[0].Action != moderation.ActionTokenRevoke || es[0].PlayerName != "ann" {
 		t.Errorf("audit after the revocation: %+v, %v", es, err)
 	}
+	checkPasswordKeepsTokens(t, db, ann)
+}
+
+// checkPasswordKeepsTokens: a password change ends ann's session, keeps
+// her one token and counts both.
+func checkPasswordKeepsTokens(t *testing.T, db *DB, ann account.Player) {
+	ctx := context.Background()
 	if err := db.StartSession(ctx, ann.ID, nil, session(1), time.Now().Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
