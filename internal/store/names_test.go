@@ -125,6 +125,9 @@ func testNameKeysMigration(t *testing.T, bk backend) {
 			t.Fatal(err)
 		}
 	}
+	if _, err := raw.ExecContext(ctx, d.sql("INSERT INTO tokens (token_hash, player_id, created_at) VALUES (?, 2, 5)"), account.HashToken("old")); err != nil {
+		t.Fatal(err)
+	}
 	for _, name := range []string{"Émile set", "émile set"} {
 		if _, err := raw.ExecContext(ctx, d.sql("INSERT INTO collections (name, created_at) VALUES (?, 0)"), name); err != nil {
 			t.Fatal(err)
@@ -161,5 +164,47 @@ func testNameKeysMigration(t *testing.T, bk backend) {
 	}
 	if renamed != 4 {
 		t.Errorf("%d renamings audited, want 4 (three accounts, one collection)", renamed)
+	}
+	if p, err := db.TokenPlayer(ctx, account.HashToken("old")); err != nil || p.Name != "ÉMILE-2" {
+		t.Errorf("the old token: %+v, %v; want ÉMILE-2's", p, err)
+	}
+	checkNameKeysDownUp(t, db, dsn, len(want))
+}
+
+// checkNameKeysDownUp undoes migration 00018 on the archive db (at dsn,
+// closed here) and redoes it: every player and token stays, and the keys
+// are made again with nothing more to rename.
+func checkNameKeysDownUp(t *testing.T, db *DB, dsn string, players int) {
+	ctx := context.Background()
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	d, driver := sqliteDialect, "sqlite"
+	if IsPostgres(dsn) {
+		d, driver = postgresDialect, "pgx"
+	}
+	raw, err := sql.Open(driver, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	p, err := goose.NewProvider(d.goose, raw, d.fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.DownTo(ctx, 17); err != nil {
+		t.Fatal(err)
+	}
+	var n, tokens int
+	if err := raw.QueryRow("SELECT (SELECT count(*) FROM players), (SELECT count(*) FROM tokens)").Scan(&n, &tokens); err != nil || n != players || tokens != 1 {
+		t.Fatalf("after undoing 00018: %d players, %d tokens (%v); want %d and 1", n, tokens, err, players)
+	}
+	again := MustOpenDBAt(t, dsn)
+	if p, err := again.TokenPlayer(ctx, account.HashToken("old")); err != nil || p.Name != "ÉMILE-2" {
+		t.Errorf("the old token after 00018 again: %+v, %v", p, err)
+	}
+	es, err := again.Audit(ctx, 0, 100)
+	if err != nil || len(es) != 4 {
+		t.Errorf("%d audit entries after 00018 again (%v), want the first 4 renamings only", len(es), err)
 	}
 }
