@@ -105,35 +105,7 @@ func testNameKeysCollections(t *testing.T, bk backend) {
 func testNameKeysMigration(t *testing.T, bk backend) {
 	ctx := context.Background()
 	dsn := bk.dsn(t)
-	d, driver := sqliteDialect, "sqlite"
-	if IsPostgres(dsn) {
-		d, driver = postgresDialect, "pgx"
-	}
-	raw, err := sql.Open(driver, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := goose.NewProvider(d.goose, raw, d.fs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.UpTo(ctx, 17); err != nil {
-		t.Fatal(err)
-	}
-	for i, name := range []string{"émile", "ÉMILE", "E\u0301mile", "bob", "émile-2"} {
-		if _, err := raw.ExecContext(ctx, d.sql("INSERT INTO players (name, password, created_at) VALUES (?, ?, ?)"), name, "hash"+name, int64(i)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := raw.ExecContext(ctx, d.sql("INSERT INTO tokens (token_hash, player_id, created_at) VALUES (?, 2, 5)"), account.HashToken("old")); err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range []string{"Émile set", "émile set"} {
-		if _, err := raw.ExecContext(ctx, d.sql("INSERT INTO collections (name, created_at) VALUES (?, 0)"), name); err != nil {
-			t.Fatal(err)
-		}
-	}
-	raw.Close()
+	oldNamesArchive(t, dsn)
 	db := MustOpenDBAt(t, dsn)
 	want := map[string]string{"émile": "émile", "ÉMILE-2": "ÉMILE", "Émile-3": "E\u0301mile", "bob": "bob", "émile-2-2": "émile-2"}
 	for now, was := range want {
@@ -169,6 +141,42 @@ func testNameKeysMigration(t *testing.T, bk backend) {
 		t.Errorf("the old token: %+v, %v; want ÉMILE-2's", p, err)
 	}
 	checkNameKeysDownUp(t, db, dsn, len(want))
+}
+
+// oldNamesArchive makes an archive of migration 00017 at dsn holding
+// names that one key makes equal (as lower() let them be made), a token
+// of the second and two collections of one key.
+func oldNamesArchive(t *testing.T, dsn string) {
+	ctx := context.Background()
+	d, driver := sqliteDialect, "sqlite"
+	if IsPostgres(dsn) {
+		d, driver = postgresDialect, "pgx"
+	}
+	raw, err := sql.Open(driver, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := goose.NewProvider(d.goose, raw, d.fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.UpTo(ctx, 17); err != nil {
+		t.Fatal(err)
+	}
+	for i, name := range []string{"émile", "ÉMILE", "E\u0301mile", "bob", "émile-2"} {
+		if _, err := raw.ExecContext(ctx, d.sql("INSERT INTO players (name, password, created_at) VALUES (?, ?, ?)"), name, "hash"+name, int64(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := raw.ExecContext(ctx, d.sql("INSERT INTO tokens (token_hash, player_id, created_at) VALUES (?, 2, 5)"), account.HashToken("old")); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"Émile set", "émile set"} {
+		if _, err := raw.ExecContext(ctx, d.sql("INSERT INTO collections (name, created_at) VALUES (?, 0)"), name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	raw.Close()
 }
 
 // checkNameKeysDownUp undoes migration 00018 on the archive db (at dsn,
