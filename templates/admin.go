@@ -141,6 +141,8 @@ var actionLabels = map[moderation.Action]string{
 	moderation.ActionUserAdd:       "added an account",
 	moderation.ActionToken:         "issued an API token",
 	moderation.ActionAccountDelete: "deleted an account",
+	moderation.ActionTokenRevoke:   "revoked an API token",
+	moderation.ActionRename:        "renamed a name that was one with an older one",
 }
 
 // actionLabel is an audit action in words.

@@ -25,6 +25,10 @@ type MeView struct {
 	Summary  account.Summary
 	Attempts []account.Attempt // one page, newest first
 	NextURL  string            // the next page, "" on the last
+	// Tokens are the player's API tokens (tokens.templ); Revoked is the
+	// id of the one just revoked, "" for none.
+	Tokens  []account.Token
+	Revoked string
 }
 
 // TimesChart is the SVG chart of a player's solve times by grade: for

@@ -68,7 +68,10 @@ func runAttempts(ctx context.Context, e *env, args []string) error {
 	}
 	defer closeIn()
 	start := time.Now()
-	reject := func(line int64, err error) { fmt.Fprintf(e.stderr, "%s:%d: %v\n", name, line, err) }
+	// Bad lines are found in two passes (the lines, then their puzzles in
+	// `at` order); they are reported together, in line order.
+	var rejects []attemptReject
+	reject := func(line int64, err error) { rejects = append(rejects, attemptReject{line, err}) }
 	lines, rejected, err := readAttempts(in, reject)
 	if err != nil {
 		return fmt.Errorf("attempts import: read %s: %w", name, err)
@@ -81,6 +84,10 @@ func runAttempts(ctx context.Context, e *env, args []string) error {
 	as, puzzles, bad, err := archiveAttempts(ctx, db, lines, *maxNodes, reject)
 	if err != nil {
 		return fmt.Errorf("attempts import: %w", err)
+	}
+	slices.SortStableFunc(rejects, func(a, b attemptReject) int { return cmp.Compare(a.line, b.line) })
+	for _, r := range rejects {
+		fmt.Fprintf(e.stderr, "%s:%d: %v\n", name, r.line, r.err)
 	}
 	bar := newCountBar(e.stderr, "importing attempts")
 	players, err := db.ImportAttempts(ctx, as, bar.set)
@@ -106,6 +113,12 @@ func openAttempts(e *env, name string) (io.Reader, string, func(), error) {
 		return nil, "", nil, fmt.Errorf("attempts import: %w", err)
 	}
 	return f, name, func() { f.Close() }, nil
+}
+
+// An attemptReject is a bad line of an attempts import: its number and why.
+type attemptReject struct {
+	line int64
+	err  error
 }
 
 // An attemptLine is a line of an attempts import that parsed.

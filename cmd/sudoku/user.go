@@ -6,17 +6,22 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/moderation"
 	"github.com/sudoku-archive/sudoku/internal/store"
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
 // userSynopsis is the usage line of `sudoku user`.
-const userSynopsis = "add NAME [--role player|moderator|admin] | passwd NAME | role NAME ROLE | list | token NAME   [--db FILE]\n\n" +
-	"add and passwd read the password from the first line of stdin; token prints a new API token once (only its hash is stored)."
+const userSynopsis = "add NAME [--role player|moderator|admin] | passwd NAME | role NAME ROLE | list | token NAME | tokens NAME | revoke NAME ID   [--db FILE]\n\n" +
+	"add and passwd read the password from the first line of stdin; passwd ends the user's sessions and keeps its API tokens.\n" +
+	"token prints a new API token once (only its hash is stored); tokens lists them (id, created, last used; never the token); revoke ends one."
 
 // runUser is `sudoku user`: accounts and API tokens from the command line.
 func runUser(ctx context.Context, e *env, args []string) error {
@@ -29,12 +34,12 @@ func runUser(ctx context.Context, e *env, args []string) error {
 	}
 	if len(pos) == 0 {
 		fs.Usage()
-		return errUsage{"user needs a subcommand: add, passwd, role, list or token"}
+		return errUsage{"user needs a subcommand: add, passwd, role, list, token, tokens or revoke"}
 	}
-	want := map[string]int{"add": 1, "passwd": 1, "role": 2, "list": 0, "token": 1}
+	want := map[string]int{"add": 1, "passwd": 1, "role": 2, "list": 0, "token": 1, "tokens": 1, "revoke": 2}
 	n, ok := want[pos[0]]
 	if !ok {
-		return errUsage{fmt.Sprintf("unknown user subcommand %q: use add, passwd, role, list or token", pos[0])}
+		return errUsage{fmt.Sprintf("unknown user subcommand %q: use add, passwd, role, list, token, tokens or revoke", pos[0])}
 	}
 	if len(pos)-1 != n {
 		return errUsage{fmt.Sprintf("user %s takes %d argument(s), got %d", pos[0], n, len(pos)-1)}
@@ -46,11 +51,17 @@ func runUser(ctx context.Context, e *env, args []string) error {
 	var password string
 	switch pos[0] {
 	case "add", "passwd":
-		if err := account.CheckName(pos[1]); err != nil {
+		// A new name follows the name rule; passwd finds an existing
+		// one, which an older version may have let through.
+		if err := account.CheckName(pos[1]); err != nil && pos[0] == "add" {
 			return errUsage{err.Error()}
 		}
 		if password, err = readPassword(e); err != nil {
 			return err
+		}
+	case "revoke":
+		if _, err := sudoku.ParseWhole("token id", pos[2], 1, math.MaxInt64); err != nil {
+			return errUsage{fmt.Sprintf("revoke: %v (sudoku user tokens %s lists them)", err, pos[1])}
 		}
 	case "role":
 		if r, err = account.ParseRole(pos[2]); err != nil {
@@ -66,6 +77,9 @@ func runUser(ctx context.Context, e *env, args []string) error {
 		if errors.Is(err, account.ErrNoPlayer) {
 			return fmt.Errorf("no user called %q", pos[1])
 		}
+		if errors.Is(err, account.ErrNoToken) {
+			return fmt.Errorf("%s has no API token %s: sudoku user tokens %s lists them", pos[1], pos[2], pos[1])
+		}
 		return err
 	}
 	return db.Close()
@@ -80,10 +94,12 @@ func userCommand(ctx context.Context, e *env, db *store.DB, pos []string, passwo
 			return err
 		}
 		if pos[0] == "passwd" {
-			if err := db.SetPassword(ctx, pos[1], hash); err != nil {
+			sessions, tokens, err := db.SetPassword(ctx, pos[1], hash)
+			if err != nil {
 				return err
 			}
-			fmt.Fprintf(e.stdout, "password of %s changed; its sessions ended\n", pos[1])
+			fmt.Fprintf(e.stdout, "password of %s changed; %s ended; %s kept (sudoku user tokens %s lists them, sudoku user revoke %s ID ends one)\n",
+				pos[1], plural(sessions, "session", "sessions"), plural(tokens, "API token", "API tokens"), pos[1], pos[1])
 			return nil
 		}
 		p, err := db.AddUser(ctx, pos[1], hash, role, moderation.CLI())
@@ -98,10 +114,12 @@ func userCommand(ctx context.Context, e *env, db *store.DB, pos []string, passwo
 		fmt.Fprintf(e.stdout, "%s is now %s\n", pos[1], role)
 	case "token":
 		token, hash := account.NewAPIToken()
-		if err := db.AddToken(ctx, pos[1], hash, moderation.CLI()); err != nil {
+		if _, err := db.AddToken(ctx, pos[1], hash, moderation.CLI()); err != nil {
 			return err
 		}
 		fmt.Fprintln(e.stdout, token)
+	case "tokens", "revoke":
+		return tokensCommand(ctx, e, db, pos)
 	case "list":
 		us, err := db.Users(ctx)
 		if err != nil {
@@ -115,6 +133,45 @@ func userCommand(ctx context.Context, e *env, db *store.DB, pos []string, passwo
 		return w.Flush()
 	}
 	return nil
+}
+
+// tokensCommand is `sudoku user tokens NAME` (id, created, last used;
+// never the token) and `sudoku user revoke NAME ID` (audited).
+func tokensCommand(ctx context.Context, e *env, db *store.DB, pos []string) error {
+	p, err := db.PlayerNamed(ctx, pos[1])
+	if err != nil {
+		return err
+	}
+	if pos[0] == "revoke" {
+		id, _ := sudoku.ParseWhole("token id", pos[2], 1, math.MaxInt64) // checked by runUser
+		if err := db.RevokeToken(ctx, p.ID, id, moderation.CLI()); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "revoked API token %d of %s\n", id, p.Name)
+		return nil
+	}
+	ts, err := db.Tokens(ctx, p.ID)
+	if err != nil {
+		return err
+	}
+	w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "ID\tCREATED\tLAST USED")
+	for _, t := range ts {
+		last := "never"
+		if !t.LastUsed.IsZero() {
+			last = t.LastUsed.Format(time.RFC3339)
+		}
+		fmt.Fprintf(w, "%d\t%s\t%s\n", t.ID, t.Created.Format(time.RFC3339), last)
+	}
+	return w.Flush()
+}
+
+// plural is n with its noun: "1 session", "2 sessions".
+func plural(n int64, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.FormatInt(n, 10) + " " + many
 }
 
 // readPassword reads the password from the first line of stdin.

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -190,25 +189,6 @@ const (
 	MaxName     = 32
 )
 
-// CheckName reports whether name can be an account's name: 2 to 32
-// letters, digits, '-', '_' or '.'.
-func CheckName(name string) error {
-	n := utf8.RuneCountInString(name)
-	if n < 2 || n > MaxName {
-		return fmt.Errorf("%w: a name has 2 to %d characters", ErrBadName, MaxName)
-	}
-	for _, r := range name {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '_' && r != '.' {
-			return fmt.Errorf("%w: a name has only letters, digits, '-', '_' and '.'", ErrBadName)
-		}
-	}
-	return nil
-}
-
-// NameKey is the form of name that names are unique in (case folded), and
-// that the login throttle counts by.
-func NameKey(name string) string { return strings.ToLower(name) }
-
 // CheckPassword reports whether password is long enough (and not absurdly
 // long: hashing has a cost).
 func CheckPassword(password string) error {
@@ -257,6 +237,18 @@ type Export struct {
 	Tokens   []Dates
 	Attempts []Attempt
 }
+
+// Token is one API token of a player as it is listed (`sudoku user
+// tokens`, /me): never the token itself, which only its owner saw once.
+type Token struct {
+	ID       int64
+	Created  time.Time
+	LastUsed time.Time // zero: never used
+}
+
+// ErrNoToken: no such token of this player (revoking one that is not
+// the player's, or revoked already).
+var ErrNoToken = errors.New("no such API token")
 
 // Dates are when a session or token was made and when it expires (zero: it
 // does not).

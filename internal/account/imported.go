@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"time"
 )
 
@@ -30,23 +31,27 @@ const MaxImportLine = 4096
 // importLine is the JSON form of a line; pointers tell a missing field
 // from a zero one.
 type importLine struct {
-	Player  *string `json:"player"`
-	Puzzle  *string `json:"puzzle"`
-	Seconds *int64  `json:"seconds"`
-	Outcome *string `json:"outcome"`
-	Hints   *int64  `json:"hints"`
-	At      *string `json:"at"`
+	Player  *string  `json:"player"`
+	Puzzle  *string  `json:"puzzle"`
+	Seconds *float64 `json:"seconds"`
+	Outcome *string  `json:"outcome"`
+	Hints   *int64   `json:"hints"`
+	At      *string  `json:"at"`
 }
 
 // ParseImported reads one line of an attempts import: one JSON object with
 // player, puzzle, seconds, outcome, at (and hints, 0 when missing), no
-// other field. The puzzle's text is only checked to be 81 characters here;
+// other field and none twice. seconds may have a fraction, rounded to the
+// nearest second as the finish API rounds active_seconds. The puzzle's text is only checked to be 81 characters here;
 // the caller parses it as a puzzle. Errors wrap ErrBadImport and say what
 // is wrong.
 func ParseImported(line []byte) (Imported, error) {
 	var im Imported
 	if len(line) > MaxImportLine {
 		return im, fmt.Errorf("%w: the line is longer than %d bytes", ErrBadImport, MaxImportLine)
+	}
+	if err := repeatedKey(line); err != nil {
+		return im, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.DisallowUnknownFields()
@@ -71,8 +76,8 @@ func ParseImported(line []byte) (Imported, error) {
 	if n := len(*l.Puzzle); n != 81 {
 		return im, fmt.Errorf("%w: puzzle has %d characters, want 81", ErrBadImport, n)
 	}
-	if *l.Seconds < 0 || *l.Seconds > MaxSeconds {
-		return im, fmt.Errorf("%w: seconds %d is outside 0..%d", ErrBadImport, *l.Seconds, MaxSeconds)
+	if secs := *l.Seconds; math.IsNaN(secs) || secs < 0 || secs > MaxSeconds {
+		return im, fmt.Errorf("%w: seconds %v is outside 0..%d", ErrBadImport, secs, MaxSeconds)
 	}
 	o := Outcome(*l.Outcome)
 	if o != OutcomeSolved && o != OutcomeGaveUp {
@@ -89,7 +94,34 @@ func ParseImported(line []byte) (Imported, error) {
 	if err != nil {
 		return im, fmt.Errorf("%w: at %q is not an RFC 3339 time (like 2026-11-26T01:02:03Z)", ErrBadImport, clip(*l.At))
 	}
-	return Imported{Player: *l.Player, Puzzle: *l.Puzzle, Seconds: *l.Seconds, Outcome: o, Hints: hints, At: at.UTC()}, nil
+	return Imported{Player: *l.Player, Puzzle: *l.Puzzle, Seconds: int64(math.Round(*l.Seconds)), Outcome: o, Hints: hints, At: at.UTC()}, nil
+}
+
+// repeatedKey fails when the line's JSON object names a key twice (the
+// decoder would keep the last: `"player"` twice recorded the attempt for
+// the second name). A line that is not an object is left to the decoder.
+func repeatedKey(line []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		key, _ := t.(string)
+		if seen[key] {
+			return fmt.Errorf("%w: the key %q appears twice", ErrBadImport, clip(key))
+		}
+		seen[key] = true
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return nil
+		}
+	}
+	return nil
 }
 
 // clip shortens s for a message: 32 characters, then "…".

@@ -21,6 +21,12 @@ func TestParseImported(t *testing.T) {
 	if im, err := ParseImported([]byte(strings.Replace(good, `"hints": 2, `, "", 1))); err != nil || im.Hints != 0 {
 		t.Errorf("without hints: %+v, %v", im, err)
 	}
+	// Fractional seconds, rounded as the finish API rounds active_seconds.
+	for secs, want := range map[string]int64{"612.3": 612, "612.5": 613, "0.4": 0, "1e2": 100} {
+		if im, err := ParseImported([]byte(strings.Replace(good, `300`, secs, 1))); err != nil || im.Seconds != want {
+			t.Errorf("seconds %s: %+v, %v; want %d", secs, im, err, want)
+		}
+	}
 	for _, tc := range []struct{ line, want string }{
 		{`not json`, "not a JSON object"},
 		{`[1, 2]`, "not a JSON object"},
@@ -31,7 +37,9 @@ func TestParseImported(t *testing.T) {
 		{strings.Replace(good, `"ann"`, `"a b"`, 1), `player "a b"`},
 		{strings.Replace(good, importPuzzle, importPuzzle[:80], 1), "80 characters, want 81"},
 		{strings.Replace(good, `300`, `-1`, 1), "seconds -1 is outside"},
-		{strings.Replace(good, `300`, `2.5`, 1), "not a JSON object"},
+		{strings.Replace(good, `300`, `"NaN"`, 1), "not a JSON object"},
+		{strings.Replace(good, `"ann"`, `"ann", "player": "admin"`, 1), `the key "player" appears twice`},
+		{strings.Replace(good, `"hints": 2`, `"hints": 2, "hints": 3`, 1), `the key "hints" appears twice`},
 		{strings.Replace(good, `"solved"`, `"open"`, 1), `outcome "open"`},
 		{strings.Replace(good, `"hints": 2`, `"hints": 100001`, 1), "hints 100001 is outside"},
 		{strings.Repeat(" ", MaxImportLine+1), "longer than"},

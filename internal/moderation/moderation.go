@@ -167,6 +167,8 @@ const (
 	ActionUserAdd       Action = "user_add"       // an account made by the command line (Detail: its role)
 	ActionToken         Action = "token"          // an API token issued
 	ActionAccountDelete Action = "account_delete" // a player deleted with their history
+	ActionTokenRevoke   Action = "token_revoke"   // an API token revoked (Detail: its id)
+	ActionRename        Action = "rename"         // a name renamed by migration 00018: one with an older name's key (Detail: "old -> new")
 )
 
 // Entry is one line of the audit trail. Entries are only ever added.

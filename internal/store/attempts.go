@@ -254,7 +254,7 @@ func (db *DB) prepareFinish(tx *sql.Tx) (*finisher, error) {
 		dst *txStmt
 		q   string
 	}{
-		{&f.read, "SELECT " + attemptColumns + ", attempts.class_key, puzzles.givens, puzzles.grade, puzzles.technique FROM attempts JOIN puzzles ON puzzles.id = attempts.puzzle_id WHERE attempts.id = ?"},
+		{&f.read, "SELECT " + attemptColumns + ", attempts.class_key, puzzles.givens, puzzles.grade, puzzles.technique, puzzles.hidden FROM attempts JOIN puzzles ON puzzles.id = attempts.puzzle_id WHERE attempts.id = ?"},
 		{&f.first, "SELECT count(*) FROM attempts WHERE player_id = ? AND class_key = ? AND outcome <> 'open'"},
 		{&f.update, "UPDATE attempts SET finished_at = ?, outcome = ?, seconds = ?, hints = ?, checks = ?, mistakes = ?, first = ?, techniques = ?, practice = ?, counted = ? WHERE id = ? AND outcome = 'open'"},
 		{&f.solved, "UPDATE players SET solved = solved + 1 WHERE id = ? RETURNING streak, streak_day"},
@@ -291,10 +291,15 @@ func (f *finisher) close() {
 func (f *finisher) finish(r *finishReq, now time.Time) (account.Attempt, error) {
 	var key []byte
 	var givens, technique string
-	var grade int
-	a, err := scanAttempt(f.read.QueryRow(r.id).Scan, &key, &givens, &grade, &technique)
+	var grade, hidden int
+	a, err := scanAttempt(f.read.QueryRow(r.id).Scan, &key, &givens, &grade, &technique, &hidden)
 	if errors.Is(err, sql.ErrNoRows) || err == nil && a.PlayerID != r.player {
 		return account.Attempt{}, attemptNotFound(r.id)
+	}
+	// A puzzle hidden since the attempt opened is not played (as
+	// StartAttempt refuses it): the attempt stays open and uncounted.
+	if err == nil && hidden != 0 {
+		return account.Attempt{}, fmt.Errorf("attempt %d: its puzzle %d is hidden: %w", r.id, a.PuzzleID, sudoku.ErrNotFound)
 	}
 	if err != nil {
 		return account.Attempt{}, err

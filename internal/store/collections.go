@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -72,8 +73,8 @@ func (db *DB) createCollection(tx *sql.Tx, c sudoku.Collection) (int64, error) {
 	var id int64
 	// DO NOTHING on the unique name: another server may have taken it
 	// since; no row back means taken.
-	err := tx.QueryRow(db.d.sql("INSERT INTO collections (name, description, author, source, licence, owner_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id"),
-		c.Name, c.Description, c.Author, c.Source, c.Licence, owner, time.Now().UnixNano()).Scan(&id)
+	err := tx.QueryRow(db.d.sql("INSERT INTO collections (name, name_key, description, author, source, licence, owner_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id"),
+		c.Name, account.CollectionKey(c.Name), c.Description, c.Author, c.Source, c.Licence, owner, time.Now().UnixNano()).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, sudoku.ErrCollectionTaken(c.Name)
 	}
@@ -92,11 +93,12 @@ func (db *DB) Collection(ctx context.Context, id int64) (sudoku.Collection, erro
 	return c, nil
 }
 
-// CollectionNamed returns the collection called name (whatever its case),
-// or a sudoku.KindNotFound error.
+// CollectionNamed returns the collection whose name has name's key
+// (account.CollectionKey: whatever its case, width or spacing), or a
+// sudoku.KindNotFound error.
 func (db *DB) CollectionNamed(ctx context.Context, name string) (sudoku.Collection, error) {
 	name = strings.TrimSpace(name)
-	c, err := scanCollection(db.reader.QueryRowContext(ctx, db.d.sql("SELECT "+collectionColumns+" FROM collections WHERE lower(name) = lower(?)"), name).Scan)
+	c, err := scanCollection(db.reader.QueryRowContext(ctx, db.d.sql("SELECT "+collectionColumns+" FROM collections WHERE name_key = ?"), account.CollectionKey(name)).Scan)
 	if errors.Is(err, sql.ErrNoRows) {
 		return c, sudoku.ErrNoCollection(sudoku.Echo(name))
 	}
@@ -108,7 +110,7 @@ func (db *DB) CollectionNamed(ctx context.Context, name string) (sudoku.Collecti
 
 // Collections returns every collection, by name.
 func (db *DB) Collections(ctx context.Context) ([]sudoku.Collection, error) {
-	rows, err := db.reader.QueryContext(ctx, "SELECT "+collectionColumns+" FROM collections ORDER BY lower(name), id")
+	rows, err := db.reader.QueryContext(ctx, "SELECT "+collectionColumns+" FROM collections ORDER BY name_key, id")
 	if err != nil {
 		return nil, fmt.Errorf("list collections: %w", err)
 	}

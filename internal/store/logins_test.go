@@ -6,7 +6,15 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/sudoku-archive/sudoku/internal/account"
 )
+
+// loginLimits are the server's limits (five a name, twenty an address,
+// five a device cookie) over window.
+func loginLimits(window time.Duration) account.LoginLimits {
+	return account.LoginLimits{Window: window, PerName: 5, PerAddress: 20, PerDevice: 5}
+}
 
 // testLoginTryConcurrent: tries for one name sent all at once, through two
 // handles on the same archive (two servers), are held to the limit: each
@@ -22,11 +30,12 @@ func testLoginTryConcurrent(t *testing.T, bk backend) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ok, err := servers[i%2].LoginTry(context.Background(), "zoe", now.Add(time.Duration(i)), 15*time.Minute, limit)
+			at := now.Add(time.Duration(i))
+			refused, err := servers[i%2].LoginTry(context.Background(), account.LoginAttempt{NameKey: "zoe", Address: at.String(), At: at}, loginLimits(15*time.Minute))
 			if err != nil {
 				t.Error(err)
 			}
-			if ok {
+			if refused == account.ThrottleNone {
 				allowed.Add(1)
 			}
 		}()

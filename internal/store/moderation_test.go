@@ -591,7 +591,7 @@ func testModerationAudit(t *testing.T, bk backend) {
 	if err := db.SetRole(ctx, "admin1", account.RoleModerator, moderation.CLI()); err != nil { // no change: not recorded
 		t.Fatal(err)
 	}
-	if err := db.AddToken(ctx, "admin1", session(5), moderation.CLI()); err != nil {
+	if _, err := db.AddToken(ctx, "admin1", session(5), moderation.CLI()); err != nil {
 		t.Fatal(err)
 	}
 	by := moderation.Actor{ID: u.ID, Name: "admin1", Via: moderation.ViaAPI}
@@ -616,8 +616,8 @@ func testModerationAudit(t *testing.T, bk backend) {
 		`api admin1 account_delete p0 admin1 "" ""`,
 		fmt.Sprintf(`api admin1 delete p%d  "gone" "0 attempts deleted"`, p.ID),
 		fmt.Sprintf(`api admin1 hide p%d  "why not" "0 open flags resolved"`, p.ID),
-		`cli command line token p0 admin1 "" ""`,
-		`cli command line role p0 ADMIN1 "" "admin -> moderator"`,
+		`cli command line token p0 admin1 "" "token 1"`,
+		`cli command line role p0 admin1 "" "admin -> moderator"`,
 		`cli command line user_add p0 admin1 "" "role admin"`,
 	}
 	if d := cmp.Diff(want, got); d != "" {

@@ -65,23 +65,35 @@ func (db *DB) NewPlayer(ctx context.Context, session []byte, expires time.Time) 
 	return p, nil
 }
 
+// insertPlayer makes a player called name (as account.DisplayName shows
+// it, keyed by account.NameKey; "" for an anonymous player).
 func insertPlayer(tx *sql.Tx, d dialect, name, password string, role account.Role, now time.Time) (account.Player, error) {
 	var id int64
-	err := tx.QueryRow(d.sql("INSERT INTO players (name, password, role, created_at) VALUES (?, ?, ?, ?) RETURNING id"),
-		nullString(name), nullString(password), string(role), now.UnixNano()).Scan(&id)
+	shown, key := nameAndKey(name)
+	err := tx.QueryRow(d.sql("INSERT INTO players (name, name_key, password, role, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id"),
+		shown, key, nullString(password), string(role), now.UnixNano()).Scan(&id)
 	if err != nil {
 		return account.Player{}, nameTaken(err)
 	}
-	return account.Player{ID: id, Name: name, Role: role, Skill: 1, CreatedAt: now, HasPassword: password != ""}, nil
+	return account.Player{ID: id, Name: shown.String, Role: role, Skill: 1, CreatedAt: now, HasPassword: password != ""}, nil
+}
+
+// nameAndKey returns a player's name as stored (account.DisplayName) and
+// its key (account.NameKey), both NULL for "" (an anonymous player).
+func nameAndKey(name string) (sql.NullString, sql.NullString) {
+	if name == "" {
+		return sql.NullString{}, sql.NullString{}
+	}
+	return nullString(account.DisplayName(name)), nullString(account.NameKey(name))
 }
 
 func nullString(s string) sql.NullString { return sql.NullString{String: s, Valid: s != ""} }
 
-// nameFree fails with account.ErrNameTaken when a player is called name
-// (whatever its case).
+// nameFree fails with account.ErrNameTaken when a player's name has the
+// key of name (account.NameKey: whatever its case, width or composition).
 func nameFree(tx *sql.Tx, d dialect, name string) error {
 	var id int64
-	err := tx.QueryRow(d.sql("SELECT id FROM players WHERE lower(name) = ? AND name IS NOT NULL"), account.NameKey(name)).Scan(&id)
+	err := tx.QueryRow(d.sql("SELECT id FROM players WHERE name_key = ?"), account.NameKey(name)).Scan(&id)
 	if err == nil {
 		return account.ErrNameTaken
 	}
@@ -130,8 +142,9 @@ func nameAnonymous(tx *sql.Tx, d dialect, anon int64, name, password string) (ac
 	if anon <= 0 {
 		return account.Player{}, account.ErrNoPlayer
 	}
-	row := tx.QueryRow(d.sql("UPDATE players SET name = ?, password = ? WHERE id = ? AND name IS NULL RETURNING "+playerColumns),
-		name, password, anon)
+	shown, key := nameAndKey(name)
+	row := tx.QueryRow(d.sql("UPDATE players SET name = ?, name_key = ?, password = ? WHERE id = ? AND name IS NULL RETURNING "+playerColumns),
+		shown, key, password, anon)
 	p, err := scanPlayer(row.Scan)
 	return p, nameTaken(notFound(err))
 }
@@ -149,7 +162,7 @@ func (db *DB) AddUser(ctx context.Context, name, password string, role account.R
 			return err
 		}
 		return record(tx, db.d, moderation.Entry{At: p.CreatedAt, Actor: by, Action: moderation.ActionUserAdd,
-			PlayerID: p.ID, PlayerName: name, Detail: "role " + string(role)})
+			PlayerID: p.ID, PlayerName: p.Name, Detail: "role " + string(role)})
 	})
 	if err != nil {
 		return account.Player{}, fmt.Errorf("add user %q: %w", name, err)
@@ -158,9 +171,14 @@ func (db *DB) AddUser(ctx context.Context, name, password string, role account.R
 }
 
 // SetPassword replaces the password hash of the player called name and
-// ends its sessions (whoever knew the old password is logged out).
-func (db *DB) SetPassword(ctx context.Context, name, password string) error {
-	err := db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
+// ends its sessions (whoever knew the old password is logged out). Its
+// API tokens are kept: a token is a credential of its own, issued by
+// `sudoku user token` and never derived from the password, so a script
+// using it goes on working; `sudoku user tokens` lists them and `sudoku
+// user revoke` ends one. It returns how many sessions it ended and how
+// many tokens the player keeps.
+func (db *DB) SetPassword(ctx context.Context, name, password string) (sessions, tokens int64, err error) {
+	err = db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
 		id, err := playerID(tx, db.d, name)
 		if err != nil {
 			return err
@@ -168,13 +186,19 @@ func (db *DB) SetPassword(ctx context.Context, name, password string) error {
 		if _, err := tx.Exec(db.d.sql("UPDATE players SET password = ? WHERE id = ?"), password, id); err != nil {
 			return err
 		}
-		_, err = tx.Exec(db.d.sql("DELETE FROM sessions WHERE player_id = ?"), id)
-		return err
+		res, err := tx.Exec(db.d.sql("DELETE FROM sessions WHERE player_id = ?"), id)
+		if err != nil {
+			return err
+		}
+		if sessions, err = res.RowsAffected(); err != nil {
+			return err
+		}
+		return tx.QueryRow(db.d.sql("SELECT count(*) FROM tokens WHERE player_id = ?"), id).Scan(&tokens)
 	})
 	if err != nil {
-		return fmt.Errorf("set password of %q: %w", name, err)
+		return 0, 0, fmt.Errorf("set password of %q: %w", name, err)
 	}
-	return nil
+	return sessions, tokens, nil
 }
 
 // SetRole gives the player called name role, and records the change (old
@@ -183,8 +207,8 @@ func (db *DB) SetPassword(ctx context.Context, name, password string) error {
 func (db *DB) SetRole(ctx context.Context, name string, role account.Role, by moderation.Actor) error {
 	err := db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
 		var id int64
-		var old string
-		err := tx.QueryRow(db.d.sql("SELECT id, role FROM players WHERE lower(name) = ? AND name IS NOT NULL"), account.NameKey(name)).Scan(&id, &old)
+		var old, stored string
+		err := tx.QueryRow(db.d.sql("SELECT id, role, name FROM players WHERE name_key = ?"), account.NameKey(name)).Scan(&id, &old, &stored)
 		if err != nil {
 			return notFound(err)
 		}
@@ -194,7 +218,7 @@ func (db *DB) SetRole(ctx context.Context, name string, role account.Role, by mo
 		if _, err = tx.Exec(db.d.sql("UPDATE players SET role = ? WHERE id = ?"), string(role), id); err != nil {
 			return err
 		}
-		return record(tx, db.d, moderation.Entry{Actor: by, Action: moderation.ActionRole, PlayerID: id, PlayerName: name,
+		return record(tx, db.d, moderation.Entry{Actor: by, Action: moderation.ActionRole, PlayerID: id, PlayerName: stored,
 			Detail: old + " -> " + string(role)})
 	})
 	if err != nil {
@@ -203,17 +227,25 @@ func (db *DB) SetRole(ctx context.Context, name string, role account.Role, by mo
 	return nil
 }
 
-// playerID returns the id of the player called name (any case), or
+// playerID returns the id of the player called name (by its key), or
 // account.ErrNoPlayer.
 func playerID(tx *sql.Tx, d dialect, name string) (int64, error) {
+	id, _, err := playerNamed(tx, d, name)
+	return id, err
+}
+
+// playerNamed returns the id and the stored name of the player whose name
+// has name's key (account.NameKey), or account.ErrNoPlayer.
+func playerNamed(tx *sql.Tx, d dialect, name string) (int64, string, error) {
 	var id int64
-	err := tx.QueryRow(d.sql("SELECT id FROM players WHERE lower(name) = ? AND name IS NOT NULL"), account.NameKey(name)).Scan(&id)
-	return id, notFound(err)
+	var stored string
+	err := tx.QueryRow(d.sql("SELECT id, name FROM players WHERE name_key = ?"), account.NameKey(name)).Scan(&id, &stored)
+	return id, stored, notFound(err)
 }
 
 // Users lists the named players (sudoku user list), by name.
 func (db *DB) Users(ctx context.Context) ([]account.Player, error) {
-	rows, err := db.reader.QueryContext(ctx, "SELECT "+playerColumns+" FROM players WHERE name IS NOT NULL ORDER BY lower(name)")
+	rows, err := db.reader.QueryContext(ctx, "SELECT "+playerColumns+" FROM players WHERE name_key IS NOT NULL ORDER BY name_key")
 	if err != nil {
 		return nil, fmt.Errorf("list users: %w", err)
 	}
@@ -236,7 +268,7 @@ func (db *DB) Users(ctx context.Context) ([]account.Player, error) {
 // a player without one), or account.ErrNoPlayer.
 func (db *DB) Credentials(ctx context.Context, name string) (account.Player, string, error) {
 	var hash sql.NullString
-	row := db.reader.QueryRowContext(ctx, db.d.sql("SELECT "+playerColumns+", password FROM players WHERE lower(name) = ? AND name IS NOT NULL"), account.NameKey(name))
+	row := db.reader.QueryRowContext(ctx, db.d.sql("SELECT "+playerColumns+", password FROM players WHERE name_key = ?"), account.NameKey(name))
 	p, err := scanPlayer(func(dest ...any) error { return row.Scan(append(dest, &hash)...) })
 	if err != nil {
 		return account.Player{}, "", fmt.Errorf("credentials of %q: %w", name, notFound(err))
@@ -288,46 +320,72 @@ func (db *DB) DeletePlayer(ctx context.Context, id int64, by moderation.Actor) e
 	return nil
 }
 
-// LoginTry begins a login for nameKey (account.NameKey) at at, for the
-// throttle: in one write transaction it forgets the name's failures older
-// than window and, unless limit of them remain, records this try as a
-// failure until LoginSucceeded forgets it. It reports whether the try may
-// check its password. Counting and recording in one transaction (each
+// LoginTry begins the login a (account.LoginAttempt), for the throttle:
+// in one write transaction it forgets the failures older than l.Window of
+// a's name, address or device, counts those left and, unless a limit is
+// reached, records this try as a failure until LoginSucceeded forgets it.
+// A try with a device cookie (a.Device) is held by l.PerDevice alone; one
+// without, by l.PerName (failures of the name from browsers without its
+// device cookie) and l.PerAddress (failures from the address, across
+// names). It returns the limit that refused the try, ThrottleNone when it
+// may check its password. Counting and recording in one transaction (each
 // holds the writer, on every server sharing the archive) is what keeps
-// concurrent tries within the limit: counting first and recording after
+// concurrent tries within the limits: counting first and recording after
 // the password check let sixteen tries at once all through.
 //
 // Unlike the players' other writes (one counter shard each), it takes them
 // all on PostgreSQL: that is what makes two servers' tries take turns.
-func (db *DB) LoginTry(ctx context.Context, nameKey string, at time.Time, window time.Duration, limit int) (bool, error) {
-	allowed := false
+func (db *DB) LoginTry(ctx context.Context, a account.LoginAttempt, l account.LoginLimits) (account.Throttled, error) {
+	var refused account.Throttled
 	err := db.write(ctx, func(tx *sql.Tx) error {
-		allowed = false // fn may run again
-		if _, err := tx.Exec(db.d.sql("DELETE FROM login_failures WHERE name_key = ? AND at <= ?"), nameKey, at.Add(-window).UnixNano()); err != nil {
+		refused = account.ThrottleNone // fn may run again
+		var err error
+		if refused, err = db.throttled(tx, a, l); err != nil || refused != account.ThrottleNone {
 			return err
 		}
-		var n int
-		if err := tx.QueryRow(db.d.sql("SELECT count(*) FROM login_failures WHERE name_key = ?"), nameKey).Scan(&n); err != nil {
-			return err
-		}
-		if n >= limit {
-			return nil
-		}
-		allowed = true
-		_, err := tx.Exec(db.d.sql("INSERT INTO login_failures (name_key, at) VALUES (?, ?)"), nameKey, at.UnixNano())
+		_, err = tx.Exec(db.d.sql("INSERT INTO login_failures (name_key, address, device, at) VALUES (?, ?, ?, ?)"), a.NameKey, a.Address, a.Device, a.At.UnixNano())
 		return err
 	})
 	if err != nil {
-		return false, fmt.Errorf("record login try: %w", err)
+		return account.ThrottleNone, fmt.Errorf("record login try: %w", err)
 	}
-	return allowed, nil
+	return refused, nil
 }
 
-// LoginSucceeded forgets the try LoginTry recorded for nameKey at at: its
-// password was right.
-func (db *DB) LoginSucceeded(ctx context.Context, nameKey string, at time.Time) error {
+// throttled forgets a's old failures and returns the limit a reaches, in
+// LoginTry's transaction.
+func (db *DB) throttled(tx *sql.Tx, a account.LoginAttempt, l account.LoginLimits) (account.Throttled, error) {
+	cutoff := a.At.Add(-l.Window).UnixNano()
+	type limit struct {
+		column, value, where string
+		max                  int
+		name                 account.Throttled
+	}
+	limits := []limit{{"device", a.Device, "", l.PerDevice, account.ThrottleDevice}}
+	if a.Device == "" {
+		limits = []limit{{"name_key", a.NameKey, " AND device = ''", l.PerName, account.ThrottleName},
+			{"address", a.Address, "", l.PerAddress, account.ThrottleAddress}}
+	}
+	for _, lim := range limits {
+		if _, err := tx.Exec(db.d.sql("DELETE FROM login_failures WHERE "+lim.column+" = ? AND at <= ?"), lim.value, cutoff); err != nil {
+			return account.ThrottleNone, err
+		}
+		var n int
+		if err := tx.QueryRow(db.d.sql("SELECT count(*) FROM login_failures WHERE "+lim.column+" = ?"+lim.where), lim.value).Scan(&n); err != nil {
+			return account.ThrottleNone, err
+		}
+		if n >= lim.max {
+			return lim.name, nil
+		}
+	}
+	return account.ThrottleNone, nil
+}
+
+// LoginSucceeded forgets the try LoginTry recorded for a: its password
+// was right.
+func (db *DB) LoginSucceeded(ctx context.Context, a account.LoginAttempt) error {
 	err := db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
-		_, err := tx.Exec(db.d.sql("DELETE FROM login_failures WHERE name_key = ? AND at = ?"), nameKey, at.UnixNano())
+		_, err := tx.Exec(db.d.sql("DELETE FROM login_failures WHERE name_key = ? AND at = ?"), a.NameKey, a.At.UnixNano())
 		return err
 	})
 	if err != nil {

@@ -135,11 +135,13 @@ func checkLoginTries(t *testing.T, db *DB, now time.Time) {
 	const window = 15 * time.Minute
 	try := func(name string, at time.Time) bool {
 		t.Helper()
-		ok, err := db.LoginTry(ctx, name, at, window, 5)
+		// Each from an address of its own: the address limit is
+		// testLoginThrottleAddress's.
+		refused, err := db.LoginTry(ctx, account.LoginAttempt{NameKey: name, Address: at.String(), At: at}, loginLimits(window))
 		if err != nil {
 			t.Fatal(err)
 		}
-		return ok
+		return refused == account.ThrottleNone
 	}
 	for i := range 5 {
 		if !try("ann", now.Add(time.Duration(i-20)*time.Minute)) {
@@ -157,7 +159,7 @@ func checkLoginTries(t *testing.T, db *DB, now time.Time) {
 	if !try("bob", now.Add(10*time.Second)) {
 		t.Error("another name refused")
 	}
-	if err := db.LoginSucceeded(ctx, "ann", now.Add(4*time.Second)); err != nil {
+	if err := db.LoginSucceeded(ctx, account.LoginAttempt{NameKey: "ann", At: now.Add(4 * time.Second)}); err != nil {
 		t.Fatal(err)
 	}
 	if !try("ann", now.Add(11*time.Second)) || try("ann", now.Add(12*time.Second)) {
@@ -213,7 +215,7 @@ func testPlayersSignupNames(t *testing.T, bk backend) {
 	if _, _, err := db.Credentials(ctx, "nobody"); !errors.Is(err, account.ErrNoPlayer) {
 		t.Errorf("credentials of nobody: %v", err)
 	}
-	if err := db.SetPassword(ctx, "BOB", "hash3"); err != nil {
+	if _, _, err := db.SetPassword(ctx, "BOB", "hash3"); err != nil {
 		t.Fatal(err)
 	}
 	if _, hash, _ := db.Credentials(ctx, "Bob"); hash != "hash3" {
@@ -231,7 +233,7 @@ func testPlayersTokensRoles(t *testing.T, bk backend) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.AddToken(ctx, "MOD", session(7), moderation.CLI()); err != nil {
+	if _, err := db.AddToken(ctx, "MOD", session(7), moderation.CLI()); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := db.TokenPlayer(ctx, session(7)); err != nil || got.ID != p.ID || got.Role != account.RoleModerator {
@@ -240,7 +242,7 @@ func testPlayersTokensRoles(t *testing.T, bk backend) {
 	if _, err := db.TokenPlayer(ctx, session(8)); !errors.Is(err, account.ErrNoPlayer) {
 		t.Errorf("unknown token: %v", err)
 	}
-	if err := db.AddToken(ctx, "nobody", session(9), moderation.CLI()); !errors.Is(err, account.ErrNoPlayer) {
+	if _, err := db.AddToken(ctx, "nobody", session(9), moderation.CLI()); !errors.Is(err, account.ErrNoPlayer) {
 		t.Errorf("token of nobody: %v", err)
 	}
 	if err := db.SetRole(ctx, "mod", account.RoleAdmin, moderation.CLI()); err != nil {

@@ -445,7 +445,7 @@ func (db *DB) migrate(ctx context.Context) error {
 	if _, err := p.Up(ctx); err != nil {
 		return describe(fmt.Errorf("migrate: %w", err))
 	}
-	return nil
+	return db.keyNames(ctx) // migration 00018's keys, made in Go
 }
 
 // Close waits for every submission already queued to be committed and

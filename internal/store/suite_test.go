@@ -101,7 +101,7 @@ var walks = []suiteCase{
 }
 
 func runSuite(t *testing.T, bk backend) {
-	for _, tc := range slices.Concat(suite, playersSuite, ratingsSuite, nextSuite, humanSuite, nextFromSuite, moderationSuite, techniquesSuite, collectionsSuite) {
+	for _, tc := range slices.Concat(suite, playersSuite, accountsSuite, ratingsSuite, nextSuite, humanSuite, nextFromSuite, moderationSuite, techniquesSuite, collectionsSuite) {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t, bk) })
 	}
 }

@@ -47,7 +47,7 @@ var CopiedTables = []Table{
 	{Name: "technique_names", Key: []string{"id"}, Serial: true, One: "technique name", Many: "technique names"},
 	{Name: "players", Key: []string{"id"}, Serial: true, One: "player", Many: "players"},
 	{Name: "sessions", Key: []string{"token_hash"}, One: "session", Many: "sessions"},
-	{Name: "tokens", Key: []string{"token_hash"}, One: "token", Many: "tokens"},
+	{Name: "tokens", Key: []string{"id"}, Serial: true, One: "token", Many: "tokens"},
 	{Name: "attempts", Key: []string{"id"}, Serial: true, One: "attempt", Many: "attempts"},
 	{Name: "player_grades", Key: []string{"player_id", "grade"}, One: "player grade row", Many: "player grade rows"},
 	{Name: "player_techniques", Key: []string{"player_id", "technique"}, TextKey: "technique", One: "player technique row", Many: "player technique rows"},

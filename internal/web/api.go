@@ -11,6 +11,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -322,7 +323,11 @@ func readJSON(c echo.Context, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return jsonError(err)
+		shape := msgShape
+		if sh, ok := v.(shaped); ok {
+			shape = sh.shape()
+		}
+		return jsonError(err, shape)
 	}
 	if rest := bytes.TrimLeft(body[dec.InputOffset():], " \t\r\n"); len(rest) > 0 {
 		return badRequest("unexpected data after the JSON object at byte %d", len(body)-len(rest)+1)
@@ -366,7 +371,12 @@ func parseGrid(raw json.RawMessage) (sudoku.Grid, error) {
 }
 
 // jsonError turns a decoding error into a 400 that says what and where.
-func jsonError(err error) error {
+// shaped is a request body that says what its JSON looks like, for the
+// messages about a body of another shape; the others are the submit
+// endpoint's (msgShape).
+type shaped interface{ shape() string }
+
+func jsonError(err error, msgShape string) error {
 	var (
 		syntax *json.SyntaxError
 		typ    *json.UnmarshalTypeError
@@ -379,14 +389,32 @@ func jsonError(err error) error {
 	case errors.As(err, &syntax):
 		return badRequest("invalid JSON at byte %d: %s", syntax.Offset, syntax.Error())
 	case errors.As(err, &typ):
-		if typ.Field == "puzzle" {
-			return badRequest(`"puzzle" must be a string, not %s`, typ.Value)
+		if typ.Field != "" && typ.Type != nil {
+			return badRequest(`%q must be %s, not %s`, typ.Field, jsonKind(typ.Type.Kind()), typ.Value)
 		}
 		return badRequest("%s (found %s)", msgShape, typ.Value)
 	default:
 		// DisallowUnknownFields: `json: unknown field "x"`.
 		return badRequest("%s; %s", msgShape, err.Error())
 	}
+}
+
+// jsonKind names the JSON a Go kind is read from.
+func jsonKind(k reflect.Kind) string {
+	switch k {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	case reflect.Float32, reflect.Float64, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a number"
+	}
+	return "of another type"
 }
 
 // badRequest is a 400 with a formatted message.

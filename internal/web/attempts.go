@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -47,6 +46,10 @@ func attemptOf(a account.Attempt) attemptJSON {
 // startRequest is the body of POST /api/attempts.
 type startRequest struct {
 	PuzzleID *int64 `json:"puzzle_id"`
+}
+
+func (startRequest) shape() string {
+	return `the body must be a JSON object {"puzzle_id": N}, the id of an archived puzzle`
 }
 
 // apiStartAttempt opens an attempt at a puzzle (201), or returns the
@@ -91,6 +94,11 @@ type finishRequest struct {
 	Practice bool `json:"practice"`
 }
 
+func (*finishRequest) shape() string {
+	return `the body must be a JSON object with "outcome" ("solved" or "gave_up"), "grid" (the 81 digits, when solved), ` +
+		`"active_seconds", "hints", "checks", "mistakes" (numbers), "techniques" (strings) and "practice" (true or false)`
+}
+
 // finish turns the request into an account.Finish, refusing what is out of
 // range (422) with the field's name.
 func (r finishRequest) finish() (account.Finish, error) {
@@ -128,9 +136,9 @@ func unprocessable(format string, a ...any) error {
 
 // apiFinishAttempt records the end of one of the player's attempts.
 func (s *Server) apiFinishAttempt(c echo.Context) error {
-	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("attempt %q not found: ids are positive integers", c.Param("id")))
+	id, err := sudoku.ParseID("id", c.Param("id"))
+	if err != nil {
+		return echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("attempt %s not found: ids are written in plain digits, from 1", sudoku.Echo(c.Param("id"))))
 	}
 	var req finishRequest
 	if err := readJSON(c, &req); err != nil {
@@ -144,7 +152,7 @@ func (s *Server) apiFinishAttempt(c echo.Context) error {
 	a, err := s.players.FinishAttempt(c.Request().Context(), p.ID, id, f)
 	switch {
 	case errors.Is(err, sudoku.ErrNotFound):
-		return echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("attempt %d not found among this player's attempts", id))
+		return echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("attempt %d not found among this player's attempts, or its puzzle is hidden", id))
 	case errors.Is(err, account.ErrFinished):
 		return echo.NewHTTPError(http.StatusConflict, fmt.Sprintf("attempt %d is finished already: start a new one with POST /api/attempts", id))
 	case errors.Is(err, account.ErrWrongGrid), errors.Is(err, account.ErrBadFinish):

@@ -35,7 +35,7 @@ func collectionsServer(t *testing.T) (*Server, *store.DB, map[string]string) {
 			t.Fatal(err)
 		}
 		tokens[name] = "token-of-" + name
-		if err := db.AddToken(ctx, name, account.HashToken(tokens[name]), moderation.CLI()); err != nil {
+		if _, err := db.AddToken(ctx, name, account.HashToken(tokens[name]), moderation.CLI()); err != nil {
 			t.Fatal(err)
 		}
 	}

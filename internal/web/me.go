@@ -211,6 +211,10 @@ func (s *Server) mePage(c echo.Context) error {
 		return err
 	}
 	v.Player, v.Known, v.Summary, v.Attempts = p, true, sum, as
+	if v.Tokens, err = s.players.Tokens(ctx, p.ID); err != nil {
+		return err
+	}
+	v.Revoked = c.QueryParam("revoked")
 	if next != nil {
 		v.NextURL = fmt.Sprintf("/me?limit=%d&cursor=%s#attempts", limit, *next)
 	}

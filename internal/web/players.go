@@ -34,12 +34,13 @@ type Players interface {
 	StartSession(ctx context.Context, player int64, old, session []byte, expires time.Time) error
 	// EndSession ends a session.
 	EndSession(ctx context.Context, session []byte) error
-	// LoginTry counts a name's login tries within window and, below
-	// limit, records this one as a failure in the same transaction; it
-	// reports whether the try may check its password.
-	LoginTry(ctx context.Context, nameKey string, at time.Time, window time.Duration, limit int) (bool, error)
-	// LoginSucceeded forgets the try recorded at at: the password was right.
-	LoginSucceeded(ctx context.Context, nameKey string, at time.Time) error
+	// LoginTry counts the failed logins of a try's name, address or
+	// device within the limits' window and, below the limits, records
+	// this one as a failure in the same transaction; it returns the limit
+	// that refused it, account.ThrottleNone when it may check its password.
+	LoginTry(ctx context.Context, a account.LoginAttempt, l account.LoginLimits) (account.Throttled, error)
+	// LoginSucceeded forgets the try a: the password was right.
+	LoginSucceeded(ctx context.Context, a account.LoginAttempt) error
 	// StartAttempt opens an attempt, or returns the open one (created false).
 	StartAttempt(ctx context.Context, player, puzzleID int64) (account.Attempt, bool, error)
 	// FinishAttempt records an attempt's end.
@@ -53,6 +54,10 @@ type Players interface {
 	// DeletePlayer deletes a player, its attempts, sessions, tokens and
 	// flags, and records it in the audit trail, by by.
 	DeletePlayer(ctx context.Context, player int64, by moderation.Actor) error
+	// Tokens lists a player's API tokens (ids and dates, never the tokens).
+	Tokens(ctx context.Context, player int64) ([]account.Token, error)
+	// RevokeToken deletes a player's API token, audited; account.ErrNoToken.
+	RevokeToken(ctx context.Context, player, id int64, by moderation.Actor) error
 }
 
 // The session cookie and how long a session lasts: an anonymous player's
@@ -94,11 +99,11 @@ func (s *Server) loadPlayer(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		ctx := req.Context()
 		if auth := req.Header.Get(echo.HeaderAuthorization); auth != "" {
-			token, ok := strings.CutPrefix(auth, "Bearer ")
-			if !ok || token == "" {
+			token, ok := bearerToken(auth)
+			if !ok {
 				return echo.NewHTTPError(http.StatusUnauthorized, `the Authorization header must be "Bearer TOKEN" with a token from sudoku user token`)
 			}
-			hash := account.HashToken(strings.TrimSpace(token))
+			hash := account.HashToken(token)
 			p, err := s.players.TokenPlayer(ctx, hash)
 			if errors.Is(err, account.ErrNoPlayer) {
 				return echo.NewHTTPError(http.StatusUnauthorized, "unknown API token")
@@ -129,6 +134,15 @@ func (s *Server) loadPlayer(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		return next(c)
 	}
+}
+
+// bearerToken reads an Authorization header of the Bearer scheme: the
+// scheme's name in any case (RFC 9110, 11.1), then one or more spaces,
+// then the token.
+func bearerToken(auth string) (string, bool) {
+	scheme, token, ok := strings.Cut(auth, " ")
+	token = strings.TrimSpace(token)
+	return token, ok && strings.EqualFold(scheme, "Bearer") && token != ""
 }
 
 // need is the route middleware that declares who may use a route: a

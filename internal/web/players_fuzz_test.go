@@ -44,10 +44,14 @@ func (f *fakePlayers) StartSession(context.Context, int64, []byte, []byte, time.
 	return nil
 }
 func (f *fakePlayers) EndSession(context.Context, []byte) error { return nil }
-func (f *fakePlayers) LoginTry(context.Context, string, time.Time, time.Duration, int) (bool, error) {
-	return true, nil
+func (f *fakePlayers) LoginTry(context.Context, account.LoginAttempt, account.LoginLimits) (account.Throttled, error) {
+	return account.ThrottleNone, nil
 }
-func (f *fakePlayers) LoginSucceeded(context.Context, string, time.Time) error { return nil }
+func (f *fakePlayers) LoginSucceeded(context.Context, account.LoginAttempt) error { return nil }
+func (f *fakePlayers) Tokens(context.Context, int64) ([]account.Token, error)     { return nil, nil }
+func (f *fakePlayers) RevokeToken(context.Context, int64, int64, moderation.Actor) error {
+	return account.ErrNoToken
+}
 func (f *fakePlayers) StartAttempt(_ context.Context, player, puzzle int64) (account.Attempt, bool, error) {
 	if puzzle != 1 {
 		return account.Attempt{}, false, sudoku.ErrNotFound

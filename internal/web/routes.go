@@ -129,9 +129,12 @@ func (s *Server) playerRoutes(get func(string, echo.HandlerFunc, ...echo.Middlew
 	get("/api/me/attempts", s.apiMeAttempts, player)
 	get("/api/me/export", s.apiMeExport, player)
 	e.DELETE("/api/me", s.apiMeDelete, player)
+	get("/api/me/tokens", s.apiMeTokens, player)               // the player's API tokens (tokens.go)
+	e.DELETE("/api/me/tokens/:id", s.apiMeRevokeToken, player) // revoke one
 
 	get("/me", s.mePage, s.csrfCheck) // anyone: without a player it says how to become one
 	e.POST("/me/delete", s.meDelete, s.csrfCheck, player)
+	e.POST("/me/tokens/:id/revoke", s.meRevokeToken, s.csrfCheck, player) // /me's Revoke (tokens.go)
 	get("/signup", s.signupPage, s.csrfCheck)
 	e.POST("/signup", s.signupForm, s.csrfCheck)
 	get("/login", s.loginPage, s.csrfCheck)

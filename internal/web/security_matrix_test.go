@@ -31,6 +31,10 @@ var guardedRoutes = map[string]account.Role{
 	"DELETE /api/me":             account.RolePlayer,
 	"POST /me/delete":            account.RolePlayer,
 	"POST /api/puzzles/:id/flag": account.RolePlayer,
+	// A player's API tokens (tokens.go).
+	"GET /api/me/tokens":         account.RolePlayer,
+	"DELETE /api/me/tokens/:id":  account.RolePlayer,
+	"POST /me/tokens/:id/revoke": account.RolePlayer,
 	// Moderation, the JSON API (moderation.go).
 	"POST /api/puzzles/:id/hide":    account.RoleModerator,
 	"POST /api/puzzles/:id/restore": account.RoleModerator,
@@ -165,6 +169,10 @@ func (e *secEnv) checkAccess(t *testing.T, r matrixRoute, who identity, pz int64
 // for want of what they act on: the access is checked, not the act.
 var cannotSucceed = map[string]bool{
 	"POST /api/attempts/:id": true, // no attempt of that player: 404
+	// No token of that player by the puzzle's id: 404 (or 422 unconfirmed);
+	// TestTokensListRevoke revokes for real.
+	"DELETE /api/me/tokens/:id":  true,
+	"POST /me/tokens/:id/revoke": true,
 	// The matrix sends no body a collection takes: 400, 404 or 422.
 	"POST /api/collections":             true,
 	"POST /api/collections/:id/puzzles": true,

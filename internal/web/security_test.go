@@ -120,7 +120,7 @@ func (e *secEnv) session(p account.Player) string {
 func (e *secEnv) token(name string) string {
 	e.t.Helper()
 	tok, hash := account.NewAPIToken()
-	if err := e.db.AddToken(context.Background(), name, hash, moderation.CLI()); err != nil {
+	if _, err := e.db.AddToken(context.Background(), name, hash, moderation.CLI()); err != nil {
 		e.t.Fatal(err)
 	}
 	return tok
