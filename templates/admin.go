@@ -141,6 +141,7 @@ var actionLabels = map[moderation.Action]string{
 	moderation.ActionUserAdd:       "added an account",
 	moderation.ActionToken:         "issued an API token",
 	moderation.ActionAccountDelete: "deleted an account",
+	moderation.ActionPrune:         "pruned anonymous players",
 }
 
 // actionLabel is an audit action in words.

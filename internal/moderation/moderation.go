@@ -167,6 +167,7 @@ const (
 	ActionUserAdd       Action = "user_add"       // an account made by the command line (Detail: its role)
 	ActionToken         Action = "token"          // an API token issued
 	ActionAccountDelete Action = "account_delete" // a player deleted with their history
+	ActionPrune         Action = "players_prune"  // anonymous players long unseen deleted with their history (Detail: how many, since when)
 )
 
 // Entry is one line of the audit trail. Entries are only ever added.
