@@ -17,10 +17,16 @@ import (
 // older schema or nothing at all (servers before this table set none).
 // Other clients (psql, pg_dump, ...) name themselves and are left alone.
 func (db *DB) olderServers(ctx context.Context, current, known int64) ([]string, error) {
-	self := AppName(known)
+	self := AppName(knownSchema(db.d)) // this process's own connections and row
+	// While Open migrates, only the writer is open; afterwards (tests)
+	// the SQLite writer's one connection is the writer goroutine's.
+	q := db.writer
+	if db.reader != nil {
+		q = db.reader
+	}
 	var older []string
 	if current >= serversSchema {
-		rows, err := db.writer.QueryContext(ctx, db.d.sql(`SELECT id, version, host, pid, schema_version, seen_at FROM servers
+		rows, err := q.QueryContext(ctx, db.d.sql(`SELECT id, version, host, pid, schema_version, seen_at FROM servers
 WHERE seen_at >= ? AND schema_version < ? AND id <> ? ORDER BY id`), time.Now().Add(-serverStale).Unix(), known, self)
 		if err != nil {
 			return nil, err
@@ -42,13 +48,13 @@ WHERE seen_at >= ? AND schema_version < ? AND id <> ? ORDER BY id`), time.Now().
 	if !db.d.postgres {
 		return older, nil
 	}
-	conns, err := db.olderConnections(ctx, self, known)
+	conns, err := db.olderConnections(ctx, q, self, known)
 	return append(older, conns...), err
 }
 
 // olderConnections is olderServers' look at PostgreSQL's connections.
-func (db *DB) olderConnections(ctx context.Context, self string, known int64) ([]string, error) {
-	rows, err := db.writer.QueryContext(ctx, `SELECT coalesce(application_name, ''), coalesce(host(client_addr), 'a local socket'), backend_start
+func (db *DB) olderConnections(ctx context.Context, q *sql.DB, self string, known int64) ([]string, error) {
+	rows, err := q.QueryContext(ctx, `SELECT coalesce(application_name, ''), coalesce(host(client_addr), 'a local socket'), backend_start
 FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'
 ORDER BY backend_start`)
 	if err != nil {

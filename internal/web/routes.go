@@ -130,8 +130,8 @@ func (s *Server) playerRoutes(get func(string, echo.HandlerFunc, ...echo.Middlew
 
 	get("/me", s.mePage, s.csrfCheck) // anyone: without a player it says how to become one
 	e.POST("/me/delete", s.meDelete, s.csrfCheck, player)
-	get("/signup", s.signupPage, s.csrfCheck, s.signupsOpen)
-	e.POST("/signup", s.signupForm, s.csrfCheck, s.signupsOpen)
+	get("/signup", s.signupPage, s.signupsOpen, s.csrfCheck)
+	e.POST("/signup", s.signupForm, s.signupsOpen, s.csrfCheck)
 	get("/login", s.loginPage, s.csrfCheck)
 	e.POST("/login", s.loginForm, s.csrfCheck)
 	e.POST("/logout", s.logout, s.csrfCheck)

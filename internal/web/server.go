@@ -408,7 +408,7 @@ func (s *Server) rateLimiter() echo.MiddlewareFunc {
 
 // isAPIPath reports whether path is answered in JSON, errors included.
 func isAPIPath(path string) bool {
-	return path == "/api" || strings.HasPrefix(path, "/api/") || path == "/healthz"
+	return path == "/api" || strings.HasPrefix(path, "/api/") || path == "/healthz" || path == "/readyz"
 }
 
 // ServeHTTP makes the server an http.Handler.
