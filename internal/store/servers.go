@@ -180,11 +180,13 @@ func (db *DB) upgrade(ctx context.Context, p *goose.Provider, current, known int
 		}
 		from = r.Source.Version
 	}
-	msg := "database schema migrated"
+	// A new archive's schema is no upgrade: the command says it made
+	// the archive (DEBUG has the schema's line).
+	msg, level := "database schema migrated", slog.LevelInfo
 	if current == 0 {
-		msg = "database schema created"
+		msg, level = "database schema created", slog.LevelDebug
 	}
-	log.Info(msg, slog.Int64("from", current), slog.Int64("to", from), seconds(time.Since(start)))
+	log.Log(ctx, level, msg, slog.Int64("from", current), slog.Int64("to", from), seconds(time.Since(start)))
 	return nil
 }
 

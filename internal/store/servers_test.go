@@ -84,7 +84,9 @@ func (l *jsonLog) Write(p []byte) (int, error) {
 	return l.b.Write(p)
 }
 
-func (l *jsonLog) logger() *slog.Logger { return slog.New(slog.NewJSONHandler(l, nil)) }
+func (l *jsonLog) logger() *slog.Logger {
+	return slog.New(slog.NewJSONHandler(l, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
 
 // lines returns the lines logged with the message msg.
 func (l *jsonLog) lines(t *testing.T, msg string) []map[string]any {
