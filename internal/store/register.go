@@ -74,7 +74,7 @@ ORDER BY backend_start`)
 		case ours:
 			older = append(older, fmt.Sprintf("%s (schema %d) connected from %s", name, schema, from))
 		case name == "":
-			older = append(older, fmt.Sprintf("a connection without application_name from %s since %s (a sudoku server older than the servers table names itself so; other programs: set application_name)",
+			older = append(older, fmt.Sprintf("a connection without application_name from %s since %s (sudoku servers before migration 00020 set none; give any other program an application_name)",
 				from, since.UTC().Format(time.RFC3339)))
 		}
 	}
