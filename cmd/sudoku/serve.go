@@ -44,7 +44,7 @@ type serveConfig struct {
 // which beats the default.
 func parseServeFlags(e *env, args []string) (serveConfig, error) {
 	var cfg serveConfig
-	fs := newFlagSet(e, "serve", "[--addr HOST:PORT] [--db FILE] [--rate-limit N] [--graders N] [--trusted-proxy CIDR,...] [--daily=false] [--anonymous-writes=false]")
+	fs := newFlagSet(e, "serve", "[--addr HOST:PORT] [--db FILE] [--rate-limit N] [--graders N] [--trusted-proxy CIDR,...] [--daily=false] [--anonymous-writes=false] [--signups=false] [--log-format json] [--log-level LEVEL]  (every flag also as SUDOKU_<FLAG>: SUDOKU_RATE_LIMIT=...)")
 	fs.StringVar(&cfg.addr, "addr", envOr(e, "SUDOKU_ADDR", defaultAddr), "listen address; port 0 picks a free port (env SUDOKU_ADDR)")
 	db := dbFlag(fs, e)
 	rateFlagVar(fs, &cfg.web.RateLimit, "rate-limit", defaultRateLimit, "at most `N` submissions (POSTs) per second per client address, burst 3x; 0 turns the limit off")
