@@ -143,6 +143,7 @@ var actionLabels = map[moderation.Action]string{
 	moderation.ActionAccountDelete: "deleted an account",
 	moderation.ActionTokenRevoke:   "revoked an API token",
 	moderation.ActionRename:        "renamed a name that was one with an older one",
+	moderation.ActionPrune:         "pruned anonymous players",
 }
 
 // actionLabel is an audit action in words.

@@ -15,7 +15,7 @@ import (
 func runAudit(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "audit", "[--db FILE] [--limit N]")
 	dbPath := dbFlag(fs, e)
-	limit := wholeFlag(fs, "limit", 50, 1, moderation.MaxAuditPage, "how many entries, newest first")
+	limit := wholeFlag(fs, "limit", 50, 1, moderation.MaxAuditPage, "the newest `N` entries")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

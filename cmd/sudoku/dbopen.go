@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 
 	"github.com/sudoku-archive/sudoku/internal/store"
@@ -43,7 +44,7 @@ func openOrCreate(ctx context.Context, e *env, path string) (*store.DB, error) {
 	fresh := missingArchive(path)
 	db, err := openArchive(ctx, e, path)
 	if err == nil && fresh {
-		fmt.Fprintf(e.stderr, "created a new archive at %s\n", path)
+		e.say(fmt.Sprintf("created a new archive at %s", path), "created a new archive", slog.String("db", store.Redact(path)))
 	}
 	return db, err
 }

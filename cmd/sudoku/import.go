@@ -25,7 +25,7 @@ import (
 func runImport(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "import", "[--db sudoku.db] [--max-nodes N] [--collection NAME [--author A] [--source S] [--licence L]] FILE ...   ('-' reads standard input)")
 	dbPath := dbFlag(fs, e)
-	maxNodes := wholeFlag(fs, "max-nodes", web.DefaultMaxNodes, 1, math.MaxInt64, "search budget per puzzle, the server's by default; a puzzle past it is rejected as too hard")
+	maxNodes := wholeFlag(fs, "max-nodes", web.DefaultMaxNodes, 1, math.MaxInt64, "search budget of `N` nodes per puzzle, the server's by default; a puzzle past it is rejected as too hard")
 	var col sudoku.Collection
 	fs.StringVar(&col.Name, "collection", "", "file every puzzle of the import (new or archived already) under this collection, made when new")
 	fs.StringVar(&col.Author, "author", "", "the collection's author, when it is made")

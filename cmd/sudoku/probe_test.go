@@ -127,7 +127,7 @@ func TestReadingCommandsRefuseMissingArchive(t *testing.T) {
 	served := filepath.Join(dir, "served.db")
 	s := startServe(t, served, "--rate-limit", "0")
 	s.stop()
-	if !strings.Contains(s.logs.String(), "created a new archive at "+served+"\n") {
+	if !strings.Contains(s.logs.String(), `msg="created a new archive" db=`+served+"\n") {
 		t.Errorf("serve on a new file did not say it created it:\n%s", s.logs)
 	}
 }

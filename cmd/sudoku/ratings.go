@@ -53,7 +53,7 @@ func runAttempts(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "attempts", "import [--db FILE] [--max-nodes N] FILE   ('-' reads standard input)\n\n"+
 		`FILE holds one JSON object a line: {"player": NAME, "puzzle": "<81 cells>", "seconds": S, "outcome": "solved"|"gave_up", "hints": H, "at": "RFC 3339"}.`)
 	dbPath := dbFlag(fs, e)
-	maxNodes := wholeFlag(fs, "max-nodes", web.DefaultMaxNodes, 1, math.MaxInt64, "search budget per new puzzle; a puzzle past it is rejected as too hard")
+	maxNodes := wholeFlag(fs, "max-nodes", web.DefaultMaxNodes, 1, math.MaxInt64, "search budget of `N` nodes per new puzzle; a puzzle past it is rejected as too hard")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err

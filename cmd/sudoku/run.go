@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"slices"
 	"strings"
 
@@ -30,6 +31,13 @@ type env struct {
 	// that a test can fill it (store.SetMaxPageCount) under the very server
 	// the command runs.
 	opened func(*store.DB)
+	// logger, when set (by serve), receives what opening the archive
+	// reports (migrations, the engine's re-measure) instead of stderr's
+	// plain lines.
+	logger *slog.Logger
+	// forceMigrate migrates the schema even while older servers are
+	// connected (serve --force-migrate, SUDOKU_FORCE_MIGRATE=1).
+	forceMigrate bool
 }
 
 // commands lists the subcommands in the order `sudoku help` shows them.
@@ -46,6 +54,8 @@ var commands = []command{
 	{"ratings", "refit: recompute the players' figures from the attempts alone", runRatings},
 	{"audit", "print the audit trail: moderation acts, role changes, tokens issued, accounts deleted", runAudit},
 	{"copy", "move an archive to another database (SQLite or PostgreSQL), row for row, and verify it", runCopy},
+	{"players", "the players: prune anonymous players long unseen", runPlayers},
+	{"version", "print the version, commit and Go toolchain of this binary", runVersion},
 }
 
 // errQuiet is returned by a subcommand that has already told the user what
@@ -81,6 +91,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 // with an env of their own (see env.opened).
 func dispatch(ctx context.Context, e *env, args []string) error {
 	stdout, stderr := e.stdout, e.stderr
+	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version") {
+		args = []string{"version"}
+	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		usage(stdout)
 		if len(args) == 0 {

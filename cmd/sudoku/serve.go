@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/sudoku-archive/sudoku/internal/store"
+	"github.com/sudoku-archive/sudoku/internal/version"
 	"github.com/sudoku-archive/sudoku/internal/web"
 )
 
@@ -28,33 +29,48 @@ type serveConfig struct {
 	addr      string
 	db        string
 	logFormat string
+	logLevel  slog.Level
 	graders   int
 	// metricsAddr is where /metrics is served; "" serves none.
 	metricsAddr string
 	web         web.Config
+	// forceMigrate migrates the schema even while older servers use the
+	// database (openArchive).
+	forceMigrate bool
+	// settings are every flag's effective value, for the start-up log.
+	settings []any
 }
 
-// parseServeFlags reads the flags of `sudoku serve`. For --addr and --db a
-// flag beats the environment (SUDOKU_ADDR, SUDOKU_DB), which beats the
-// default.
+// parseServeFlags reads the flags of `sudoku serve`. Each flag beats its
+// environment variable (SUDOKU_ADDR, SUDOKU_RATE_LIMIT, ...: envflags.go),
+// which beats the default.
 func parseServeFlags(e *env, args []string) (serveConfig, error) {
 	var cfg serveConfig
-	fs := newFlagSet(e, "serve", "[--addr HOST:PORT] [--db FILE] [--rate-limit N] [--graders N] [--trusted-proxy CIDR,...] [--daily=false] [--anonymous-writes=false] [--metrics-addr HOST:PORT]")
+	fs := newFlagSet(e, "serve", "[--addr HOST:PORT] [--db FILE] [--rate-limit N] [--graders N] [--trusted-proxy CIDR,...] [--daily=false] [--anonymous-writes=false] [--signups=false] [--metrics-addr HOST:PORT] [--log-format json] [--log-level LEVEL]  (every flag also as SUDOKU_<FLAG>: SUDOKU_RATE_LIMIT=...)")
 	fs.StringVar(&cfg.addr, "addr", envOr(e, "SUDOKU_ADDR", defaultAddr), "listen address; port 0 picks a free port (env SUDOKU_ADDR)")
 	db := dbFlag(fs, e)
-	rateFlagVar(fs, &cfg.web.RateLimit, "rate-limit", defaultRateLimit, "submissions (POSTs) per second per client address, burst 3x; 0 turns the limit off")
+	rateFlagVar(fs, &cfg.web.RateLimit, "rate-limit", defaultRateLimit, "at most `N` submissions (POSTs) per second per client address, burst 3x; 0 turns the limit off")
 	fs.BoolVar(&cfg.web.SecureCookies, "secure-cookies", false, "mark the session cookie Secure on plain HTTP too (behind a proxy that ends TLS)")
 	anonWrites := fs.Bool("anonymous-writes", true, "let visitors without an account or token submit, import and generate; false: writes need an account (log in) or an API token, playing stays open")
 	proxies := fs.String("trusted-proxy", "", "comma-separated networks (CIDR) of reverse proxies whose X-Forwarded-For names the client")
 	daily := fs.Bool("daily", true, "choose the puzzles of the day (today's and the next day's, in the background); false when another server on the archive does")
 	fs.StringVar(&cfg.logFormat, "log-format", "text", "log format on stderr: text or json")
 	fs.StringVar(&cfg.metricsAddr, "metrics-addr", "", "serve the Prometheus metrics at /metrics on this address of their own (host:port, e.g. 127.0.0.1:9090); empty serves none")
+	fs.TextVar(&cfg.logLevel, "log-level", slog.LevelInfo, "`LEVEL` of the least important lines logged: debug (also health checks and 429s), info, warn or error")
 	fs.StringVar(&cfg.web.Licence, "licence", "", "the licence of the archive's open data, shown on /data and at the head of a TXT export")
-	graders := wholeFlag(fs, "graders", int64(runtime.GOMAXPROCS(0)), 0, maxGraders, "background graders (default one per core): they grade new puzzles on the cores requests leave idle; 0 leaves grading to another server or `sudoku import`")
+	graders := wholeFlag(fs, "graders", int64(runtime.GOMAXPROCS(0)), 0, maxGraders, "`N` background graders (default one per core): they grade new puzzles on the cores requests leave idle; 0 leaves grading to another server or to 'sudoku import'")
+	signups := fs.Bool("signups", true, "let visitors create accounts (/signup); false: sign-up is closed, the page and POST /signup say so, existing accounts log in as before")
+	fs.BoolVar(&cfg.forceMigrate, "force-migrate", false, "migrate the schema even while older servers are connected to the database (they may fail until they are upgraded: see docs/operations.md)")
+	withEnvUsage(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return cfg, err
 	}
+	if err := flagsFromEnv(fs, e.getenv); err != nil {
+		return cfg, err
+	}
+	cfg.settings = effectiveSettings(fs)
 	cfg.db, cfg.graders = *db, int(*graders)
+	cfg.web.ClosedSignups = !*signups
 	cfg.web.NoDaily = !*daily
 	cfg.web.ClosedWrites = !*anonWrites
 	if fs.NArg() > 0 {
@@ -92,12 +108,19 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 	if err != nil {
 		return err
 	}
-	var h slog.Handler = slog.NewTextHandler(e.stderr, nil)
+	lo := &slog.HandlerOptions{Level: cfg.logLevel}
+	var h slog.Handler = slog.NewTextHandler(e.stderr, lo)
 	if cfg.logFormat == "json" {
-		h = slog.NewJSONHandler(e.stderr, nil)
+		h = slog.NewJSONHandler(e.stderr, lo)
 	}
 	cfg.web.Logger = slog.New(h)
-
+	v := version.Get()
+	cfg.web.Version = v
+	cfg.web.Logger.Info("starting", slog.String("version", v.Version), slog.String("commit", v.Commit), slog.String("go", v.Go),
+		slog.Group("settings", cfg.settings...))
+	// The archive's upgrade (migrations, the engine's re-measure) logs
+	// through the server's logger, in its format.
+	e.logger, e.forceMigrate = cfg.web.Logger, e.forceMigrate || cfg.forceMigrate
 	db, err := openOrCreate(ctx, e, cfg.db)
 	if err != nil {
 		return err
@@ -110,6 +133,14 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 	if e.opened != nil {
 		e.opened(db)
 	}
+	// The server's row in the servers table tells a newer binary that it
+	// is here (store.KeepRegistered); it goes before the database closes.
+	registered := make(chan struct{})
+	go func() {
+		defer close(registered)
+		db.KeepRegistered(ctx, func(err error) { cfg.web.Logger.Warn("servers table", slog.Any("err", err)) })
+	}()
+	defer func() { <-registered }()
 	cfg.web.Logger.Info("database open", slog.String("path", store.Redact(cfg.db)))
 	// Forms are signed with the archive's secret, the same for every
 	// server on it, so a form served by one is accepted by another (and

@@ -110,7 +110,8 @@ func emptyArchive(t *testing.T, dir, sub string) string {
 
 // checkServeRefuses runs `bin serve` on db, after the command prefix (to
 // run it as another user) if any: it must exit 1 with one line on stderr
-// that contains want, and leave the file as it was.
+// that contains want (after the log's "starting" line with the settings),
+// and leave the file as it was.
 func checkServeRefuses(t *testing.T, prefix []string, bin, db, want string) {
 	t.Helper()
 	before, _ := os.ReadFile(db)
@@ -125,7 +126,8 @@ func checkServeRefuses(t *testing.T, prefix []string, bin, db, want string) {
 	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
 		t.Fatalf("exit: %v, want status 1; stderr:\n%s", err, stderr.String())
 	}
-	lines := strings.Split(strings.TrimSuffix(stderr.String(), "\n"), "\n")
+	lines := slices.DeleteFunc(strings.Split(strings.TrimSuffix(stderr.String(), "\n"), "\n"),
+		func(l string) bool { return strings.Contains(l, " msg=starting ") })
 	if len(lines) != 1 || !strings.HasPrefix(lines[0], "sudoku: ") || !strings.Contains(lines[0], want) {
 		t.Errorf("stderr %q: want one line 'sudoku: …%s…'", stderr.String(), want)
 	}

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -29,7 +31,7 @@ const upgradeNodes = 100_000_000
 // pass is interrupted by ctx and resumes where it stopped on the next start:
 // every row keeps its old values until its new ones are committed.
 func openArchive(ctx context.Context, e *env, path string) (*store.DB, error) {
-	db, err := store.Open(ctx, path)
+	db, err := store.OpenWith(ctx, path, store.OpenOptions{Logger: e.log(), ForceMigrate: e.forceMigrate || envTrue(e, "SUDOKU_FORCE_MIGRATE")})
 	if err != nil {
 		return nil, err
 	}
@@ -48,8 +50,10 @@ func openArchive(ctx context.Context, e *env, path string) (*store.DB, error) {
 		}
 		return db, err
 	}
-	fmt.Fprintf(e.stderr, "upgrading %s: measuring %d puzzles with engine %s (interrupt at any time; the next start resumes)\n",
-		store.Redact(path), stale, sudoku.EngineVersion)
+	e.say(fmt.Sprintf("upgrading %s: measuring %d puzzles with engine %s (interrupt at any time; the next start resumes)",
+		store.Redact(path), stale, sudoku.EngineVersion),
+		"measuring puzzles with a newer engine (interrupt at any time; the next start resumes)",
+		slog.String("db", store.Redact(path)), slog.Int64("puzzles", stale), slog.String("engine", sudoku.EngineVersion))
 	bar := newCountBar(e.stderr, "measuring")
 	start := time.Now()
 	n, err := bulk.Remeasure(ctx, db, sudoku.Options{MaxNodes: upgradeNodes, Done: ctx.Done()}, bulk.PassOptions{Progress: bar.set})
@@ -61,9 +65,10 @@ func openArchive(ctx context.Context, e *env, path string) (*store.DB, error) {
 	if err != nil {
 		// Rows the engine cannot rate keep their old measures: report them,
 		// but the archive is usable.
-		fmt.Fprintf(e.stderr, "upgrade: %v\n", err)
+		e.say(fmt.Sprintf("upgrade: %v", err), "upgrade: some puzzles keep their old measures", slog.Any("err", err))
 	}
-	fmt.Fprintf(e.stderr, "upgraded %d puzzles in %.1fs\n", n, time.Since(start).Seconds())
+	e.say(fmt.Sprintf("upgraded %d puzzles in %.1fs", n, time.Since(start).Seconds()),
+		"puzzles measured again", slog.Int64("puzzles", n), slog.Float64("seconds", roundMS(time.Since(start))))
 	return db, nil
 }
 
@@ -75,7 +80,9 @@ func indexTechniques(ctx context.Context, e *env, db *store.DB, path string) err
 	if err != nil || todo == 0 {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "upgrading %s: indexing the techniques of %d puzzles (interrupt at any time; the next start resumes)\n", store.Redact(path), todo)
+	e.say(fmt.Sprintf("upgrading %s: indexing the techniques of %d puzzles (interrupt at any time; the next start resumes)", store.Redact(path), todo),
+		"indexing the techniques of puzzles graded before (interrupt at any time; the next start resumes)",
+		slog.String("db", store.Redact(path)), slog.Int64("puzzles", todo))
 	bar := newCountBar(e.stderr, "indexing")
 	start := time.Now()
 	n, err := db.IndexTechniques(ctx, bar.set)
@@ -86,9 +93,46 @@ func indexTechniques(ctx context.Context, e *env, db *store.DB, path string) err
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "indexed the techniques of %d puzzles in %.1fs\n", n, time.Since(start).Seconds())
+	e.say(fmt.Sprintf("indexed the techniques of %d puzzles in %.1fs", n, time.Since(start).Seconds()),
+		"techniques indexed", slog.Int64("puzzles", n), slog.Float64("seconds", roundMS(time.Since(start))))
 	return nil
 }
+
+// log is where opening the archive reports (its migrations): serve's
+// logger, else plain text lines on stderr.
+func (e *env) log() *slog.Logger {
+	if e.logger != nil {
+		return e.logger
+	}
+	return slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{
+		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+			if a.Key == slog.TimeKey && len(groups) == 0 {
+				return slog.Attr{} // a command's lines need no time
+			}
+			return a
+		},
+	}))
+}
+
+// say reports one step of an upgrade: as the line plain on stderr for a
+// command, as msg with attrs through serve's logger (its --log-format).
+func (e *env) say(plain, msg string, attrs ...any) {
+	if e.logger != nil {
+		e.logger.Info(msg, attrs...)
+		return
+	}
+	fmt.Fprintln(e.stderr, plain)
+}
+
+// envTrue reports whether the environment variable name says true (1,
+// t, true, ...: strconv.ParseBool).
+func envTrue(e *env, name string) bool {
+	b, _ := strconv.ParseBool(e.getenv(name))
+	return b
+}
+
+// roundMS is d in seconds, to the millisecond.
+func roundMS(d time.Duration) float64 { return math.Round(d.Seconds()*1000) / 1000 }
 
 // gradeArchive grades the rows that have no grade yet (puzzles are graded
 // after they are committed) with the grading pipeline on every core, with a

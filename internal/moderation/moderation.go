@@ -169,6 +169,7 @@ const (
 	ActionAccountDelete Action = "account_delete" // a player deleted with their history
 	ActionTokenRevoke   Action = "token_revoke"   // an API token revoked (Detail: its id)
 	ActionRename        Action = "rename"         // a name renamed by migration 00018: one with an older name's key (Detail: "old -> new")
+	ActionPrune         Action = "players_prune"  // anonymous players long unseen deleted with their history (Detail: how many, since when)
 )
 
 // Entry is one line of the audit trail. Entries are only ever added.

@@ -279,6 +279,11 @@ func openPostgres(ctx context.Context, dsn string) (_ *DB, err error) {
 	if err != nil {
 		return nil, err
 	}
+	// Every connection says which server it is (pg_stat_activity, and
+	// the gate of a newer binary: servers.go), unless the URL names it.
+	if _, ok := cfg.RuntimeParams["application_name"]; !ok {
+		cfg.RuntimeParams["application_name"] = AppName(knownSchema(postgresDialect))
+	}
 	// The writer waits for a lock held by another server's (or an
 	// import's) transaction as long as SQLite's writer waits for the
 	// file's: see writerBusyTimeout.
@@ -442,8 +447,8 @@ func (db *DB) migrate(ctx context.Context) error {
 	if current > known {
 		return &SchemaVersionError{DB: current, Known: known}
 	}
-	if _, err := p.Up(ctx); err != nil {
-		return describe(fmt.Errorf("migrate: %w", err))
+	if err := db.upgrade(ctx, p, current, known); err != nil { // servers.go
+		return describe(err)
 	}
 	return db.keyNames(ctx) // migration 00018's keys, made in Go
 }

@@ -102,8 +102,8 @@ func (s *Server) handleError(err error, c echo.Context) {
 			level = slog.LevelWarn
 		}
 		s.log.LogAttrs(req.Context(), level, "request failed",
-			slog.String("method", req.Method), slog.String("path", req.URL.Path),
-			slog.Int("status", a.status), slog.Any("err", err))
+			slog.String("id", idOf(c)), slog.String("method", req.Method), slog.String("path", req.URL.Path),
+			slog.Int("status", a.status), slog.String("remote_ip", c.RealIP()), slog.Any("err", err))
 	}
 	if a.retryAfter > 0 {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(int((a.retryAfter+time.Second-1)/time.Second)))

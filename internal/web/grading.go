@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sudoku-archive/sudoku/internal/bulk"
+	"github.com/sudoku-archive/sudoku/internal/version"
 )
 
 // busy tells the graders' gate about every request while it is served, so
@@ -36,12 +37,14 @@ type healthVerbose struct {
 	// this server runs no graders.
 	GradeQueue *int64 `json:"grade_queue"`
 	Graders    int    `json:"graders"`
+	// Build is the running binary's version, commit and Go toolchain.
+	Build version.Info `json:"build"`
 }
 
 // healthzVerbose answers /healthz?verbose: the database answers, and the
 // grade queue.
 func (s *Server) healthzVerbose(c echo.Context) error {
-	h := healthVerbose{Status: "ok"}
+	h := healthVerbose{Status: "ok", Build: buildOf(s.cfg)}
 	if g := s.cfg.Graders; g != nil {
 		n, err := g.Pending(c.Request().Context())
 		if err != nil {

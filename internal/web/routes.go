@@ -27,6 +27,7 @@ func (s *Server) routes() {
 	}
 
 	get("/healthz", s.healthz)
+	get("/readyz", s.readyz) // the database answers and its schema is this binary's (ops.go)
 	get("/static/*", s.staticFile)
 
 	// JSON API: no CSRF token; crossOrigin refuses posts from other sites.
@@ -135,8 +136,8 @@ func (s *Server) playerRoutes(get func(string, echo.HandlerFunc, ...echo.Middlew
 	get("/me", s.mePage, s.csrfCheck) // anyone: without a player it says how to become one
 	e.POST("/me/delete", s.meDelete, s.csrfCheck, player)
 	e.POST("/me/tokens/:id/revoke", s.meRevokeToken, s.csrfCheck, player) // /me's Revoke (tokens.go)
-	get("/signup", s.signupPage, s.csrfCheck)
-	e.POST("/signup", s.signupForm, s.csrfCheck)
+	get("/signup", s.signupPage, s.signupsOpen, s.csrfCheck)
+	e.POST("/signup", s.signupForm, s.signupsOpen, s.csrfCheck)
 	get("/login", s.loginPage, s.csrfCheck)
 	e.POST("/login", s.loginForm, s.csrfCheck)
 	e.POST("/logout", s.logout, s.csrfCheck)

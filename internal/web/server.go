@@ -25,6 +25,7 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/bulk"
 	"github.com/sudoku-archive/sudoku/internal/daily"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/version"
 )
 
 // Archive is what the server needs of the puzzle store.
@@ -140,6 +141,13 @@ type Config struct {
 	// player's session) or an API token; playing stays open. false keeps
 	// writes open to everyone.
 	ClosedWrites bool
+	// ClosedSignups closes sign-up (serve --signups=false): GET and POST
+	// /signup answer 403 with a page that says so; accounts are made by
+	// `sudoku user add`, and existing ones log in as before.
+	ClosedSignups bool
+	// Version is the running build (package version), shown by
+	// /healthz?verbose.
+	Version version.Info
 }
 
 // Defaults for the zero fields of Config.
@@ -323,18 +331,7 @@ func trustOnly(proxies []netip.Prefix) []echo.TrustOption {
 func (s *Server) middleware() {
 	e := s.echo
 	e.Use(s.observe) // outermost: it counts the status the client gets
-	e.Use(middleware.RequestLoggerWithConfig(middleware.RequestLoggerConfig{
-		LogMethod: true, LogURIPath: true, LogStatus: true, LogLatency: true,
-		LogRemoteIP: true, LogResponseSize: true,
-		HandleError: true, // let handleError set the status before it is logged
-		LogValuesFunc: func(c echo.Context, v middleware.RequestLoggerValues) error {
-			s.log.LogAttrs(c.Request().Context(), slog.LevelInfo, "request",
-				slog.String("method", v.Method), slog.String("path", v.URIPath),
-				slog.Int("status", v.Status), slog.Duration("latency", v.Latency),
-				slog.String("remote_ip", v.RemoteIP), slog.Int64("bytes", v.ResponseSize))
-			return nil
-		},
-	}))
+	e.Use(requestID(), s.requestLogger()) // reqlog.go
 	if g := s.cfg.Graders; g != nil && g.Gate != nil {
 		e.Use(busy(g.Gate))
 	}
@@ -418,7 +415,7 @@ func (s *Server) rateLimiter() echo.MiddlewareFunc {
 
 // isAPIPath reports whether path is answered in JSON, errors included.
 func isAPIPath(path string) bool {
-	return path == "/api" || strings.HasPrefix(path, "/api/") || path == "/healthz"
+	return path == "/api" || strings.HasPrefix(path, "/api/") || path == "/healthz" || path == "/readyz"
 }
 
 // ServeHTTP makes the server an http.Handler.

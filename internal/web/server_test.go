@@ -510,7 +510,7 @@ func TestRequestLog(t *testing.T) {
 	s := New(&fakeArchive{}, Config{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	do(t, s, request{method: http.MethodPost, path: "/api/puzzles", body: puzzleBody(conflict), remoteAddr: "192.0.2.9:4444"})
 	line := logs.String()
-	for _, want := range []string{"msg=request", "method=POST", "path=/api/puzzles", "status=422", "remote_ip=192.0.2.9", "latency=", "bytes="} {
+	for _, want := range []string{"msg=request", "method=POST", "path=/api/puzzles", "status=422", "remote_ip=192.0.2.9", "duration_ms=", "bytes="} {
 		if !strings.Contains(line, want) {
 			t.Errorf("request log %q lacks %q", line, want)
 		}
