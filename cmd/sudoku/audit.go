@@ -22,6 +22,9 @@ func runAudit(ctx context.Context, e *env, args []string) error {
 	if fs.NArg() > 0 {
 		return errUsage{fmt.Sprintf("audit takes no arguments, got %q", fs.Args())}
 	}
+	if err := requireArchive("audit", *dbPath, ""); err != nil {
+		return err
+	}
 	db, err := store.Open(ctx, *dbPath)
 	if err != nil {
 		return err

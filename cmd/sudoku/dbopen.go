@@ -13,7 +13,9 @@ import (
 // `export` printed nothing and `serve` showed an empty site. Commands that
 // only read an archive now refuse one that does not exist (openExisting);
 // commands that write (serve, import, generate --archive) still create it,
-// and say so in one line on stderr (openOrCreate).
+// and say so in one line on stderr (openOrCreate). The administration
+// commands (user, attempts import) write too, but a typo there once put an
+// admin into a stray file: they create an archive only with --create.
 
 // missingArchive reports, for an SQLite path, that no file is there.
 func missingArchive(path string) bool {
@@ -27,14 +29,27 @@ func missingArchive(path string) bool {
 // openExisting opens the archive at path for a command that only reads
 // it: a file that does not exist is an error (exit 1), never a new archive.
 func openExisting(ctx context.Context, e *env, cmd, path string) (*store.DB, error) {
-	if missingArchive(path) {
-		return nil, fmt.Errorf("%s: no archive at %s: check --db or SUDOKU_DB (%s does not create one)", cmd, path, cmd)
+	if err := requireArchive(cmd, path, ""); err != nil {
+		return nil, err
 	}
 	db, err := openArchive(ctx, e, path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", cmd, err)
 	}
 	return db, nil
+}
+
+// requireArchive refuses, for a command that needs an archive that is
+// already there, an SQLite path where no file is: the error names the
+// command and the flag that would create one ("" for none).
+func requireArchive(cmd, path, create string) error {
+	if !missingArchive(path) {
+		return nil
+	}
+	if create != "" {
+		return fmt.Errorf("%s: no archive at %s: check --db or SUDOKU_DB (%s creates one)", cmd, path, create)
+	}
+	return fmt.Errorf("%s: no archive at %s: check --db or SUDOKU_DB (%s does not create one)", cmd, path, cmd)
 }
 
 // openOrCreate opens the archive at path for a command that writes to it,
