@@ -14,7 +14,7 @@ import (
 // runAudit is `sudoku audit`: the audit trail, newest first.
 func runAudit(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "audit", "[--db FILE] [--limit N]")
-	dbPath := dbFlag(fs, e)
+	dbPath := existingDBFlag(fs, e, "the archive whose audit trail to print, which must exist: an SQLite file or a PostgreSQL URL")
 	limit := wholeFlag(fs, "limit", 50, 1, moderation.MaxAuditPage, "how many entries, newest first")
 	if err := parseFlags(fs, args); err != nil {
 		return err

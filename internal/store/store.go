@@ -186,9 +186,22 @@ func openSQLite(ctx context.Context, path string) (_ *DB, err error) {
 	if path == "" {
 		return nil, errors.New("no database path")
 	}
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		// A new archive: made here, readable by its owner only
+		// (fileMode), and removed again if it cannot be opened.
+		if err := createFile(path); err != nil {
+			return nil, fmt.Errorf("cannot open or create the file (check that its directory exists and is writable): %w", err)
+		}
+		defer func() {
+			if err != nil {
+				removeNew(path)
+			}
+		}()
+	case err == nil && fi.IsDir():
 		return nil, errors.New("is a directory, not a database file")
-	} else if err == nil && fi.Size() == 0 {
+	case err == nil && fi.Size() == 0:
 		// SQLite would take an empty file for an empty database and
 		// make it an archive: whatever the file was meant for, it was
 		// not that. A new archive is made where no file is.
@@ -507,28 +520,6 @@ func (db *DB) Ping(ctx context.Context) error {
 	var total int64
 	if err := db.countStmt.QueryRowContext(ctx).Scan(&total, new(int64), new(int64), new(int64)); err != nil {
 		return fmt.Errorf("ping: %w", err)
-	}
-	return nil
-}
-
-// Backup writes a consistent copy of the live archive to dest, a new file,
-// with VACUUM INTO. Submissions go on meanwhile; the copy holds every puzzle
-// committed when the backup began. A PostgreSQL archive is backed up by
-// PostgreSQL's own tools (pg_dump): Backup refuses it.
-func (db *DB) Backup(ctx context.Context, dest string) error {
-	if db.isClosed() {
-		return ErrClosed
-	}
-	if db.d.postgres {
-		return fmt.Errorf("backup: %s is a PostgreSQL database: back it up with pg_dump (pg_dump -Fc -f FILE URL), not sudoku backup", db.path)
-	}
-	if _, err := os.Stat(dest); err == nil {
-		return fmt.Errorf("backup to %s: file exists (choose a new name)", dest)
-	} else if !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("backup to %s: %w", dest, err)
-	}
-	if _, err := db.reader.ExecContext(ctx, "VACUUM INTO ?", dest); err != nil {
-		return fmt.Errorf("backup to %s: %w", dest, describe(err))
 	}
 	return nil
 }
