@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/netip"
 	"runtime"
 	"strings"
@@ -94,6 +95,14 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 		h = slog.NewJSONHandler(e.stderr, nil)
 	}
 	cfg.web.Logger = slog.New(h)
+	// Bind first: an address that cannot be listened on (taken, bogus)
+	// fails the command at once, before the archive is opened or any
+	// grader starts.
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return fmt.Errorf("serve: listen on %s: %w", cfg.addr, err)
+	}
+	defer ln.Close()
 
 	db, err := openOrCreate(ctx, e, cfg.db)
 	if err != nil {
@@ -119,12 +128,15 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 	// the next puzzle, keeping the grades they finished.
 	if cfg.graders > 0 {
 		cfg.web.Graders = newGraders(db, cfg.graders, cfg.web.Logger)
+		gctx, stopGraders := context.WithCancel(ctx)
 		graded := make(chan struct{})
 		go func() {
 			defer close(graded)
-			_ = cfg.web.Graders.Run(ctx)
+			_ = cfg.web.Graders.Run(gctx)
 		}()
-		defer func() { <-graded }()
+		// Whatever ends Serve (a signal, an error) stops the graders:
+		// they must not grade on with nothing served.
+		defer func() { stopGraders(); <-graded }()
 	}
-	return web.New(db, cfg.web).ListenAndServe(ctx, cfg.addr)
+	return web.New(db, cfg.web).Serve(ctx, ln)
 }

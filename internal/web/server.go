@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -214,6 +215,9 @@ type Server struct {
 	// (techniques.go).
 	techniques TechniqueArchive
 	signer     account.Signer
+	// handling counts the requests being handled, so that Serve returns
+	// only once the last handler has, even one cut off by the shutdown.
+	handling sync.WaitGroup
 }
 
 // New returns a server over archive with its middleware and routes in place.
@@ -414,8 +418,30 @@ func isAPIPath(path string) bool {
 	return path == "/api" || strings.HasPrefix(path, "/api/") || path == "/healthz"
 }
 
+// handlerGrace is how long Serve waits, after closing the connections
+// still open past the shutdown's grace period, for their handlers to
+// return: a handler cut off fails its next write at once.
+const handlerGrace = 5 * time.Second
+
+// handled waits up to d for every handler to return, and says whether
+// they did.
+func (s *Server) handled(d time.Duration) bool {
+	done := make(chan struct{})
+	go func() { s.handling.Wait(); close(done) }()
+	select {
+	case <-done:
+		return true
+	case <-time.After(d):
+		return false
+	}
+}
+
 // ServeHTTP makes the server an http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.handling.Add(1)
+	defer s.handling.Done()
+	s.echo.ServeHTTP(w, r)
+}
 
 // ListenAndServe listens on addr (host:port; port 0 picks a free one) and
 // serves until ctx is done, like Serve.
@@ -466,8 +492,17 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	grace, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.cfg.ShutdownTimeout)
 	defer cancel()
 	if err := srv.Shutdown(grace); err != nil {
+		// Only a long stream (an export's download) outlives the grace
+		// period: it is cut, which its client sees as a broken download.
+		// Nothing acknowledged depends on it, so the stop is still a
+		// clean one once its handler has returned; the caller closes the
+		// archive, which commits every write already queued.
 		srv.Close()
-		return fmt.Errorf("shutdown: requests still running after %s: %w", s.cfg.ShutdownTimeout, err)
+		s.log.Warn("shutdown: cut the requests still running after the grace period (streaming downloads; their clients see a broken download)",
+			slog.Duration("grace", s.cfg.ShutdownTimeout))
+	}
+	if !s.handled(handlerGrace) {
+		return fmt.Errorf("shutdown: requests still running %s after the server closed", handlerGrace)
 	}
 	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("serve: %w", err)
