@@ -129,6 +129,10 @@ type DB struct {
 	// walkTechniques makes every technique listing walk its order's index
 	// (techniques.go), for the tests of that way.
 	walkTechniques bool
+	// exportLimit and exportAge, when set, replace exportBatch and
+	// exportSnapshot (exportread.go), for the tests of the batches.
+	exportLimit int
+	exportAge   time.Duration
 
 	getStmt     *sql.Stmt
 	countStmt   *sql.Stmt
