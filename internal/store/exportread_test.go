@@ -135,3 +135,49 @@ func TestExportHoldsNoSnapshot(t *testing.T) {
 		t.Errorf("exported %d puzzles, want the %d there when it began and the 20 archived while it waited", got, n)
 	}
 }
+
+// TestTrimWAL: a log grown past walTrimAt while a reader held an old
+// snapshot is truncated by the writer's next trim once the reader is gone,
+// and not while it is there.
+func TestTrimWAL(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "sudoku.db")
+	db := MustOpenDBAt(t, path)
+	raw, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	tx, err := raw.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int64
+	if err := tx.QueryRow("SELECT count(*) FROM puzzles").Scan(&n); err != nil { // the snapshot begins
+		t.Fatal(err)
+	}
+	for i := int64(0); db.WALSize() < walTrimAt; i++ {
+		ps := make([]sudoku.Puzzle, 500)
+		for j := range ps {
+			ps[j] = synthetic(i*500+int64(j)+1, int64(j%50), int64(j), 1)
+		}
+		if _, err := db.SubmitMany(ctx, ps); err != nil {
+			t.Fatal(err)
+		}
+	}
+	trim := func() {
+		t.Helper()
+		if _, err := db.do(ctx, &op{ctx: ctx, w: maintenance{func(*sql.Conn) error { db.trimWAL(); return nil }}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	trim()
+	if db.WALSize() < walTrimAt {
+		t.Errorf("WAL trimmed to %d bytes under an open snapshot", db.WALSize())
+	}
+	tx.Rollback()
+	trim()
+	if size := db.WALSize(); size != 0 {
+		t.Errorf("WAL of %d bytes after the trim, want 0", size)
+	}
+}

@@ -229,6 +229,8 @@ func openSQLite(ctx context.Context, path string) (_ *DB, err error) {
 		"&_pragma=synchronous(FULL)"+
 		"&_pragma=foreign_keys(1)"+
 		"&_pragma=cache_size("+strconv.Itoa(writerCache)+")"+
+		"&_pragma=wal_autocheckpoint("+strconv.Itoa(writerCheckpoint)+")"+
+		"&_pragma=journal_size_limit("+strconv.Itoa(walLimit)+")"+
 		"&_pragma=temp_store(MEMORY)")
 	if err != nil {
 		return nil, err
