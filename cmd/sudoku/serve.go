@@ -38,12 +38,13 @@ type serveConfig struct {
 // default.
 func parseServeFlags(e *env, args []string) (serveConfig, error) {
 	var cfg serveConfig
-	fs := newFlagSet(e, "serve", "[--addr HOST:PORT] [--db FILE] [--rate-limit N] [--graders N] [--trusted-proxy CIDR,...] [--daily=false] [--anonymous-writes=false]")
+	fs := newFlagSet(e, "serve", "[--addr HOST:PORT] [--db FILE] [--rate-limit N] [--graders N] [--trusted-proxy CIDR,...] [--daily=false] [--anonymous-writes=false] [--export-requires-account]")
 	fs.StringVar(&cfg.addr, "addr", envOr(e, "SUDOKU_ADDR", defaultAddr), "listen address; port 0 picks a free port (env SUDOKU_ADDR)")
 	db := dbFlag(fs, e)
 	rateFlagVar(fs, &cfg.web.RateLimit, "rate-limit", defaultRateLimit, "submissions (POSTs) per second per client address, burst 3x; 0 turns the limit off")
 	fs.BoolVar(&cfg.web.SecureCookies, "secure-cookies", false, "mark the session cookie Secure on plain HTTP too (behind a proxy that ends TLS)")
 	anonWrites := fs.Bool("anonymous-writes", true, "let visitors without an account or token submit, import and generate; false: writes need an account (log in) or an API token, playing stays open")
+	fs.BoolVar(&cfg.web.ExportNeedsAccount, "export-requires-account", false, "GET /api/export only for accounts and API tokens (401 otherwise); by default visitors may export too, two at a time, one each")
 	proxies := fs.String("trusted-proxy", "", "comma-separated networks (CIDR) of reverse proxies whose X-Forwarded-For names the client")
 	daily := fs.Bool("daily", true, "choose the puzzles of the day (today's and the next day's, in the background); false when another server on the archive does")
 	fs.StringVar(&cfg.logFormat, "log-format", "text", "log format on stderr: text or json")

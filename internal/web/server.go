@@ -141,6 +141,9 @@ type Config struct {
 	// player's session) or an API token; playing stays open. false keeps
 	// writes open to everyone.
 	ClosedWrites bool
+	// ExportNeedsAccount is `serve --export-requires-account`: GET
+	// /api/export needs an account or an API token (401 otherwise).
+	ExportNeedsAccount bool
 }
 
 // Defaults for the zero fields of Config.
@@ -164,11 +167,6 @@ const (
 	// transaction, and a connection of the reading pool) no longer.
 	DefaultExportStall = 30 * time.Second
 )
-
-// maxExports is how many exports stream at once. Each holds a connection
-// of the store's reading pool (4 on a 2-core machine) for as long as its
-// client reads: two leave the rest for listings.
-const maxExports = 2
 
 // BodyLimit is the largest request body accepted, in bytes, except by the
 // batch import and the upload (MaxBatchBody). A puzzle, even drawn as a
@@ -196,8 +194,8 @@ type Server struct {
 	log     *slog.Logger
 	assets  map[string]asset // static files by path under /static/
 
-	search  *gate // turns at search work, over all requests
-	exports *gate // turns at streaming an export
+	search  *gate        // turns at search work, over all requests
+	exports *exportTurns // turns at streaming an export (exports.go)
 	traces  *traceCache
 	csrf    csrfSigner
 	dailies *daily.Keeper // chooses the coming days' puzzles of the day (Serve)
@@ -249,7 +247,7 @@ func New(archive Archive, cfg Config) *Server {
 	s := &Server{
 		echo: echo.New(), archive: archive, cfg: cfg, log: cfg.Logger,
 		search:  newGate(cfg.SearchSlots, cfg.SearchQueueTimeout),
-		exports: newGate(maxExports, time.Second),
+		exports: newExportTurns(),
 		traces:  newTraceCache(traceCacheBytes),
 		csrf:    newCSRFSigner(cfg.CSRFSecret),
 		signer:  account.NewSigner(cfg.CSRFSecret),

@@ -18,9 +18,17 @@ type endlessArchive struct {
 }
 
 func (a *endlessArchive) Export(ctx context.Context, _ sudoku.ListQuery, fn func(sudoku.Puzzle) error) error {
+	return endless(ctx, a.started, fn)
+}
+
+// endless is an export of the same puzzle for as long as it is read;
+// started is closed once it begins.
+func endless(ctx context.Context, started chan struct{}, fn func(sudoku.Puzzle) error) error {
 	g, _ := sudoku.Parse(easy)
 	p := sudoku.Puzzle{ID: 1, Givens: g}
-	close(a.started)
+	if started != nil {
+		close(started)
+	}
 	for ctx.Err() == nil {
 		if err := fn(p); err != nil {
 			return err
