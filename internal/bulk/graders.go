@@ -50,12 +50,12 @@ type Graders struct {
 	// MaxBackoff bounds the wait after errors; 0 means DefaultMaxBackoff.
 	MaxBackoff time.Duration
 
-	wake   chan struct{}
-	once   sync.Once
-	queued atomic.Int64 // rows known pending at the last look, minus those graded since
-	done   atomic.Int64
-	failed atomic.Bool // a commit failed since the reader last looked
-	trouble trouble // the errors behind a back-off (backoff.go)
+	wake    chan struct{}
+	once    sync.Once
+	queued  atomic.Int64 // rows known pending at the last look, minus those graded since
+	done    atomic.Int64
+	failed  atomic.Bool // a commit failed since the reader last looked
+	trouble trouble     // the errors behind a back-off (backoff.go)
 }
 
 func (g *Graders) init() {
