@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
+	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/store"
 )
@@ -61,4 +63,39 @@ func openOrCreate(ctx context.Context, e *env, path string) (*store.DB, error) {
 		fmt.Fprintf(e.stderr, "created a new archive at %s\n", path)
 	}
 	return db, err
+}
+
+// dbRetryMax bounds the pause between two tries of openWaiting.
+const dbRetryMax = 10 * time.Second
+
+// openWaiting is openOrCreate for `sudoku serve`: while the database
+// cannot be reached (a PostgreSQL server still starting, or restarting),
+// it says so and tries again, the pause doubling from a second up to
+// dbRetryMax, for up to wait in all (serve --db-wait); then it gives up
+// with the last error. A server used to exit at once, so that servers
+// started with their database (a reboot) failed until restarted by hand.
+func openWaiting(ctx context.Context, e *env, path string, wait time.Duration, log *slog.Logger) (*store.DB, error) {
+	start := time.Now()
+	pause := time.Second
+	for {
+		db, err := openOrCreate(ctx, e, path)
+		if err == nil || !store.IsUnavailable(err) || ctx.Err() != nil {
+			return db, err
+		}
+		left := wait - time.Since(start)
+		if left <= 0 {
+			return nil, fmt.Errorf("gave up waiting %s for the database (serve --db-wait): %w", wait, err)
+		}
+		pause = min(pause, left)
+		log.Warn("database unavailable: waiting for it", slog.String("db", store.Redact(path)),
+			slog.Duration("retry_in", pause), slog.Duration("gives_up_in", left), slog.Any("err", err))
+		t := time.NewTimer(pause)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, err
+		case <-t.C:
+		}
+		pause = min(2*pause, dbRetryMax)
+	}
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -55,5 +57,50 @@ func TestReadsDuringOutage(t *testing.T) {
 			}
 			time.Sleep(50 * time.Millisecond)
 		}
+	}
+}
+
+// TestServeWaitsForDatabase: a server started while PostgreSQL is down
+// says so and tries again (serve --db-wait), and serves once it is up;
+// with a short wait it gives up with the reason.
+func TestServeWaitsForDatabase(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a PostgreSQL cluster: skipped with -short")
+	}
+	c := pgtest.Start(t)
+	dsn := c.NewDB(t)
+	c.Pause(t)
+	if _, _, err := runCmd(t, "", "serve", "--addr", "127.0.0.1:0", "--db", dsn, "--db-wait", "1s"); err == nil || !strings.Contains(err.Error(), "gave up waiting 1s for the database") {
+		t.Errorf("serve --db-wait 1s with the database down: %v", err)
+	}
+	logs := &logBuffer{addr: make(chan string, 1)}
+	e := &env{getenv: func(string) string { return "" }, stdin: strings.NewReader(""), stdout: io.Discard, stderr: logs}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		done <- dispatch(ctx, e, []string{"serve", "--addr", "127.0.0.1:0", "--db", dsn, "--daily=false", "--graders", "0", "--db-wait", "5m"})
+	}()
+	for !strings.Contains(logs.String(), "database unavailable: waiting for it") {
+		select {
+		case err := <-done:
+			t.Fatalf("serve gave up: %v\n%s", err, logs)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	c.Resume(t)
+	select {
+	case addr := <-logs.addr:
+		if res, err := http.Get("http://" + addr + "/healthz"); err != nil || res.StatusCode != http.StatusOK {
+			t.Errorf("healthz once the database is up: %v %v", res, err)
+		}
+	case err := <-done:
+		t.Fatalf("serve stopped: %v\n%s", err, logs)
+	case <-time.After(60 * time.Second):
+		t.Fatalf("serve did not listen once the database was up:\n%s", logs)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("serve: %v", err)
 	}
 }

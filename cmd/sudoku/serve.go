@@ -9,6 +9,7 @@ import (
 	"net/netip"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/web"
@@ -30,6 +31,7 @@ type serveConfig struct {
 	db        string
 	logFormat string
 	graders   int
+	dbWait    time.Duration // serve --db-wait (openWaiting)
 	web       web.Config
 }
 
@@ -44,6 +46,7 @@ func parseServeFlags(e *env, args []string) (serveConfig, error) {
 	rateFlagVar(fs, &cfg.web.RateLimit, "rate-limit", defaultRateLimit, "submissions (POSTs) per second per client address, burst 3x; 0 turns the limit off")
 	fs.BoolVar(&cfg.web.SecureCookies, "secure-cookies", false, "mark the session cookie Secure on plain HTTP too (behind a proxy that ends TLS)")
 	anonWrites := fs.Bool("anonymous-writes", true, "let visitors without an account or token submit, import and generate; false: writes need an account (log in) or an API token, playing stays open")
+	fs.DurationVar(&cfg.dbWait, "db-wait", 30*time.Second, "how long to wait at start-up for a database that cannot be reached (a PostgreSQL server still starting), trying again meanwhile; 0 gives up at once")
 	fs.BoolVar(&cfg.web.ExportNeedsAccount, "export-requires-account", false, "GET /api/export only for accounts and API tokens (401 otherwise); by default visitors may export too, two at a time, one each")
 	proxies := fs.String("trusted-proxy", "", "comma-separated networks (CIDR) of reverse proxies whose X-Forwarded-For names the client")
 	daily := fs.Bool("daily", true, "choose the puzzles of the day (today's and the next day's, in the background); false when another server on the archive does")
@@ -105,7 +108,7 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 	}
 	defer ln.Close()
 
-	db, err := openOrCreate(ctx, e, cfg.db)
+	db, err := openWaiting(ctx, e, cfg.db, cfg.dbWait, cfg.web.Logger)
 	if err != nil {
 		return err
 	}
