@@ -108,9 +108,10 @@ type Config struct {
 	// An export has no deadline for the whole response: a slow but steady
 	// client gets the whole archive. 0 means DefaultExportStall.
 	ExportStall time.Duration
-	// NoDaily stops this server from choosing the puzzles of the day (the
-	// keeper of package daily, run by Serve): another server on the same
-	// archive does. Reads of a date not chosen then answer 503.
+	// NoDaily stops this server from choosing the puzzles of the day
+	// ahead (the keeper of package daily, run by Serve): another server on
+	// the same archive does. A read of a date nobody chose yet still has
+	// it chosen here (daily.Keeper.OnDemand), never waiting on that server.
 	NoDaily bool
 	// CSRFSecret signs the form tokens; empty means a random one per
 	// process (forms served before a restart must then be reloaded).
@@ -263,7 +264,7 @@ func New(archive Archive, cfg Config) *Server {
 	if s.log == nil {
 		s.log = slog.Default()
 	}
-	s.dailies = &daily.Keeper{Archive: archive, Slot: s.searching, Log: s.log}
+	s.dailies = &daily.Keeper{Archive: archive, Slot: s.searching, Log: s.log, OnDemand: cfg.NoDaily}
 	e := s.echo
 	e.HideBanner = true
 	e.HidePort = true
@@ -473,13 +474,12 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	go func() { served <- srv.Serve(ln) }()
 	// The puzzles of the day are chosen ahead, in the background, never by
 	// a request; the keeper stops with ctx and Serve waits for it, so the
-	// archive is not closed under it.
-	if !s.cfg.NoDaily {
-		kctx, stopKeeper := context.WithCancel(ctx)
-		kept := make(chan struct{})
-		go func() { defer close(kept); s.dailies.Run(kctx) }()
-		defer func() { stopKeeper(); <-kept }()
-	}
+	// archive is not closed under it. With NoDaily it chooses only the
+	// dates its readers ask for and no other server has chosen.
+	kctx, stopKeeper := context.WithCancel(ctx)
+	kept := make(chan struct{})
+	go func() { defer close(kept); s.dailies.Run(kctx) }()
+	defer func() { stopKeeper(); <-kept }()
 
 	select {
 	case err := <-served:
