@@ -108,3 +108,25 @@ func walEmpty(path string) bool {
 	fi, err := os.Stat(path + "-wal")
 	return errors.Is(err, fs.ErrNotExist) || err == nil && fi.Size() == 0
 }
+
+// prepareFile checks the path of an SQLite archive before SQLite opens it,
+// and makes a new archive's file (readable by its owner only) where none
+// is; fresh says it did.
+func prepareFile(path string) (fresh bool, err error) {
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		if err := createFile(path); err != nil {
+			return false, fmt.Errorf("cannot open or create the file (check that its directory exists and is writable): %w", err)
+		}
+		return true, nil
+	case err == nil && fi.IsDir():
+		return false, errors.New("is a directory, not a database file")
+	case err == nil && fi.Size() == 0:
+		// SQLite would take an empty file for an empty database and
+		// make it an archive: whatever the file was meant for, it was
+		// not that. A new archive is made where no file is.
+		return false, errors.New("is an empty file (0 bytes), not an SQLite database: remove it, or name another file")
+	}
+	return false, nil
+}

@@ -17,7 +17,6 @@ import (
 	"fmt"
 	mrand "math/rand/v2"
 	"net/url"
-	"os"
 	"runtime"
 	"strconv"
 	"sync"
@@ -190,26 +189,17 @@ func openSQLite(ctx context.Context, path string) (_ *DB, err error) {
 	if path == "" {
 		return nil, errors.New("no database path")
 	}
-	fi, err := os.Stat(path)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		// A new archive: made here, readable by its owner only
-		// (fileMode), and removed again if it cannot be opened.
-		if err := createFile(path); err != nil {
-			return nil, fmt.Errorf("cannot open or create the file (check that its directory exists and is writable): %w", err)
-		}
+	fresh, err := prepareFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if fresh {
+		// Removed again if it cannot be opened: a typo leaves no file.
 		defer func() {
 			if err != nil {
 				removeNew(path)
 			}
 		}()
-	case err == nil && fi.IsDir():
-		return nil, errors.New("is a directory, not a database file")
-	case err == nil && fi.Size() == 0:
-		// SQLite would take an empty file for an empty database and
-		// make it an archive: whatever the file was meant for, it was
-		// not that. A new archive is made where no file is.
-		return nil, errors.New("is an empty file (0 bytes), not an SQLite database: remove it, or name another file")
 	}
 	db := &DB{path: path, d: sqliteDialect, ops: make(chan *op, 4*maxBatch), stopped: make(chan struct{}), listStmts: make(map[string]*sql.Stmt), listPending: make(map[string]bool), known: newKnownClasses()}
 	defer func() {
