@@ -43,9 +43,9 @@ func (t *trouble) clear() {
 	t.err, t.wait = nil, 0
 }
 
-// next returns the error to report and how long to wait: the last wait
+// next returns how long to wait and the error to report: the last wait
 // doubled (first from poll), at most most.
-func (t *trouble) next(poll, most time.Duration) (error, time.Duration) {
+func (t *trouble) next(poll, most time.Duration) (time.Duration, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.wait == 0 {
@@ -53,7 +53,7 @@ func (t *trouble) next(poll, most time.Duration) (error, time.Duration) {
 	} else {
 		t.wait = min(2*t.wait, most)
 	}
-	return t.err, t.wait
+	return t.wait, t.err
 }
 
 // backOff waits out errors: it reports the last one once, with the wait,
@@ -64,7 +64,7 @@ func (g *Graders) backOff(ctx context.Context, poll time.Duration) {
 	if most <= 0 {
 		most = DefaultMaxBackoff
 	}
-	err, wait := g.trouble.next(poll, most)
+	wait, err := g.trouble.next(poll, most)
 	if err != nil {
 		g.report(fmt.Errorf("grading paused for %s, the puzzles stay pending: %w", wait, err))
 	}
