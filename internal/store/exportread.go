@@ -229,7 +229,7 @@ func (x *exportReader) old() bool {
 
 // pause ends the read transaction: the next row comes from a new one,
 // continuing from the last row read. With release, the connection goes
-// back to the pool too (the export is about to wait for its consumer).
+// back to the pool too.
 func (x *exportReader) pause(release bool) error {
 	if x.rows != nil {
 		err := x.rows.Close()

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -192,18 +193,55 @@ func readExport[R any](ctx, parent context.Context, x *exportReader, setup func(
 		// No snapshot is held while the consumer is behind, nor
 		// for longer than exportSnapshot.
 		if blocked := len(full) == cap(full); blocked || x.old() {
-			if err := x.pause(blocked); err != nil {
+			if err := x.pause(false); err != nil {
 				return fmt.Errorf("export: %w", err)
 			}
 		}
-		select {
-		case full <- ps:
-		case <-ctx.Done():
-			return stopped(parent, nil)
+		if err := send(ctx, x, full, ps); err != nil {
+			if ctx.Err() != nil {
+				return stopped(parent, nil)
+			}
+			return fmt.Errorf("export: %w", err)
 		}
 		if len(ps) < exportChunk {
 			return stopped(parent, nil)
 		}
+	}
+}
+
+// exportHold is how long an export waiting for its consumer keeps its
+// connection (with its mapping of the file) before it hands it back to
+// the pool: a consumer a moment behind (sudoku export writing a file)
+// finds it still mapped; a slow download holds none of the pool's few
+// connections while it waits.
+const exportHold = 50 * time.Millisecond
+
+// send hands ps to full, ending x's read transaction and releasing its
+// connection if that takes longer than exportHold; it fails when ctx ends
+// (or the rows cannot be closed).
+func send[R any](ctx context.Context, x *exportReader, full chan []R, ps []R) error {
+	select {
+	case full <- ps:
+		return nil
+	default:
+	}
+	t := time.NewTimer(exportHold)
+	defer t.Stop()
+	select {
+	case full <- ps:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		if err := x.pause(true); err != nil {
+			return err
+		}
+	}
+	select {
+	case full <- ps:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 
