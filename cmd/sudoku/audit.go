@@ -14,13 +14,16 @@ import (
 // runAudit is `sudoku audit`: the audit trail, newest first.
 func runAudit(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "audit", "[--db FILE] [--limit N]")
-	dbPath := dbFlag(fs, e)
+	dbPath := existingDBFlag(fs, e, "the archive whose audit trail to print, which must exist: an SQLite file or a PostgreSQL URL")
 	limit := wholeFlag(fs, "limit", 50, 1, moderation.MaxAuditPage, "the newest `N` entries")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return errUsage{fmt.Sprintf("audit takes no arguments, got %q", fs.Args())}
+	}
+	if err := requireArchive("audit", *dbPath, ""); err != nil {
+		return err
 	}
 	db, err := store.Open(ctx, *dbPath)
 	if err != nil {

@@ -10,12 +10,12 @@ import (
 )
 
 // runBackup is `sudoku backup`: it writes a consistent copy of the archive
-// to a new file with VACUUM INTO, while `sudoku serve` may go on taking
+// to a new file (readable by its owner only) with VACUUM INTO, while `sudoku serve` may go on taking
 // submissions. The copy holds every puzzle committed when the backup began
 // and is itself a complete database: serve it with `sudoku serve --db OUT`.
 func runBackup(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "backup", "[--db FILE] OUT")
-	dbPath := dbFlag(fs, e)
+	dbPath := existingDBFlag(fs, e, "the SQLite archive to copy, which must exist; only read (never created or migrated), so a read-only file or mount will do")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -30,13 +30,10 @@ func runBackup(ctx context.Context, e *env, args []string) error {
 	if missingArchive(*dbPath) {
 		return fmt.Errorf("backup: no archive at %s: check --db or SUDOKU_DB (backup does not create one)", *dbPath)
 	}
+	// The archive is only read: opened read-only, never migrated, so a
+	// file, directory or mount gone read-only can still be rescued.
 	start := time.Now()
-	db, err := store.Open(ctx, *dbPath)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	if err := db.Backup(ctx, out); err != nil {
+	if err := store.BackupFile(ctx, *dbPath, out); err != nil {
 		return err
 	}
 	fi, err := os.Stat(out)
@@ -44,5 +41,5 @@ func runBackup(ctx context.Context, e *env, args []string) error {
 		return fmt.Errorf("backup: %w", err)
 	}
 	fmt.Fprintf(e.stdout, "backed up %s to %s (%d bytes) in %.2fs\n", *dbPath, out, fi.Size(), time.Since(start).Seconds())
-	return db.Close()
+	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -216,4 +217,61 @@ func TestBackupErrors(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "pg_dump") || strings.Contains(err.Error(), "secret") {
 		t.Errorf("PostgreSQL URL: %v, want a pointer to pg_dump without the password", err)
 	}
+}
+
+// TestBackupReadOnlyArchive: an archive on a file and directory that
+// cannot be written (a disk gone read-only) is still backed up: backup
+// opens it read-only and never migrates it. As root, permissions bind
+// nobody, so the directory is made read-only by a read-only bind mount.
+func TestBackupReadOnlyArchive(t *testing.T) {
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "sudoku.db")
+	if _, _, err := runCmd(t, easy+"\n", "import", "--db", dbPath, "-"); err != nil {
+		t.Fatal(err)
+	}
+	roDir := readOnlyDir(t, dir)
+	if err := os.Chmod(dbPath, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "copy.db")
+	stdout, stderr, err := runCmd(t, "", "backup", "--db", filepath.Join(roDir, "sudoku.db"), out)
+	if err != nil {
+		t.Fatalf("backup of a read-only archive: %v (stderr %q)", err, stderr)
+	}
+	if !strings.Contains(stdout, "backed up") {
+		t.Errorf("stdout %q", stdout)
+	}
+	if got, _, err := runCmd(t, "", "export", "--db", out); err != nil || !strings.Contains(got, easy) {
+		t.Errorf("export of the copy: %v, %q", err, got)
+	}
+	if fi, err := os.Stat(out); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("copy's mode: %v %v, want -rw-------", fi.Mode(), err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("backup wrote beside the archive: %v", entries)
+	}
+}
+
+// readOnlyDir returns dir as a directory that cannot be written: chmod
+// 0555 for an ordinary user, a read-only bind mount of it for root (whom
+// permissions do not bind). It skips where neither works.
+func readOnlyDir(t *testing.T, dir string) string {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		if err := os.Chmod(dir, 0o555); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.Chmod(dir, 0o755) })
+		return dir
+	}
+	ro := t.TempDir()
+	if err := syscall.Mount(dir, ro, "", syscall.MS_BIND, ""); err != nil {
+		t.Skipf("root without mount (%v): cannot make a read-only directory", err)
+	}
+	t.Cleanup(func() { syscall.Unmount(ro, syscall.MNT_DETACH) })
+	if err := syscall.Mount("", ro, "", syscall.MS_REMOUNT|syscall.MS_BIND|syscall.MS_RDONLY, ""); err != nil {
+		t.Skipf("cannot remount read-only: %v", err)
+	}
+	return ro
 }

@@ -232,7 +232,7 @@ func TestCopy(t *testing.T) {
 	}
 	// So is one with no puzzles but an account.
 	other := dir + "/accounts.db"
-	if _, _, err := runCmd(t, staffPassword+"\n", "user", "--db", other, "add", "ann"); err != nil {
+	if _, _, err := runCmd(t, staffPassword+"\n", "user", "--db", other, "--create", "add", "ann"); err != nil {
 		t.Fatal(err)
 	}
 	_, _, err = runCmd(t, "", "copy", "--from", src, "--to", other)

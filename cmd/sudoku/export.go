@@ -21,7 +21,7 @@ const exportSynopsis = "[--db sudoku.db] [--format txt|csv|json] [--sort FIELD] 
 // need no player (see exportFilters).
 func runExport(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "export", exportSynopsis)
-	dbPath := dbFlag(fs, e)
+	dbPath := existingDBFlag(fs, e, "the archive to export, which must exist: an SQLite file or a PostgreSQL URL (postgres://user@host/db)")
 	format := fs.String("format", string(bulk.TXT), "txt (one puzzle per line), csv (header row, every field) or json (one object per line)")
 	sortBy := fs.String("sort", string(sudoku.SortDifficulty), "one of "+sudoku.SortNames())
 	order := fs.String("order", "desc", "asc or desc")

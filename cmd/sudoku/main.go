@@ -9,8 +9,13 @@ import (
 	"syscall"
 )
 
+// stopSignals end a command gracefully: SIGTERM (systemd, docker), SIGINT
+// (Ctrl-C) and SIGHUP (a closed terminal; the server has no configuration
+// to reload), so that none of them kills a server uncleanly.
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	err := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	if err != nil {

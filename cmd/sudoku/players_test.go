@@ -392,7 +392,7 @@ func TestUserCommands(t *testing.T) {
 	user := func(stdin string, args ...string) (string, string, error) {
 		return runCmd(t, stdin, append([]string{"user", "--db", db}, args...)...)
 	}
-	if _, _, err := user("long enough password\n", "add", "root", "--role", "admin"); err != nil {
+	if _, _, err := user("long enough password\n", "--create", "add", "root", "--role", "admin"); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {

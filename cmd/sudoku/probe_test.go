@@ -102,8 +102,16 @@ func TestReadingCommandsRefuseMissingArchive(t *testing.T) {
 		{"export", "--db", missing},
 		{"backup", "--db", missing, filepath.Join(dir, "out.db")},
 		{"copy", "--from", missing, "--to", filepath.Join(dir, "to.db")},
+		{"user", "--db", missing, "add", "admin2", "--role", "admin"},
+		{"user", "--db", missing, "list"},
+		{"user", "--db", missing, "passwd", "admin2"},
+		{"user", "--db", missing, "role", "admin2", "admin"},
+		{"user", "--db", missing, "token", "admin2"},
+		{"audit", "--db", missing},
+		{"ratings", "refit", "--db", missing},
+		{"attempts", "import", "--db", missing, "-"},
 	} {
-		stdout, stderr, err := runCmd(t, "", args...)
+		stdout, stderr, err := runCmd(t, "long enough password\n", args...)
 		if exitCode(err) != 1 || stdout != "" || !strings.Contains(err.Error(), "no archive at "+missing) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%q: exit %d, err %v, stdout %q, stderr %q", args, exitCode(err), err, stdout, stderr)
 		}
@@ -129,6 +137,29 @@ func TestReadingCommandsRefuseMissingArchive(t *testing.T) {
 	s.stop()
 	if !strings.Contains(s.logs.String(), `msg="created a new archive" db=`+served+"\n") {
 		t.Errorf("serve on a new file did not say it created it:\n%s", s.logs)
+	}
+}
+
+// TestAdminCommandsCreateOnlyWithCreate: `user` and `attempts import`
+// write, but a typo in their --db once put an admin into a stray file:
+// they make a new archive only when asked with --create, and say so.
+func TestAdminCommandsCreateOnlyWithCreate(t *testing.T) {
+	dir := t.TempDir()
+	users := filepath.Join(dir, "users.db")
+	_, stderr, err := runCmd(t, "long enough password\n", "user", "--db", users, "--create", "add", "root", "--role", "admin")
+	if err != nil || !strings.Contains(stderr, "created a new archive at "+users) {
+		t.Fatalf("user --create add: %v, stderr %q", err, stderr)
+	}
+	if out, _, err := runCmd(t, "", "user", "--db", users, "list"); err != nil || !strings.Contains(out, "root") {
+		t.Errorf("user list after --create: %v, %q", err, out)
+	}
+	plays := filepath.Join(dir, "plays.db")
+	line := `{"player": "ann", "puzzle": "` + easy + `", "seconds": 300, "outcome": "solved", "hints": 0, "at": "2026-01-02T03:04:05Z"}` + "\n"
+	if _, stderr, err := runCmd(t, line, "attempts", "import", "--db", plays, "-"); err == nil || !strings.Contains(err.Error(), "attempts import --create") {
+		t.Errorf("attempts import without --create: %v, stderr %q", err, stderr)
+	}
+	if out, stderr, err := runCmd(t, line, "attempts", "import", "--db", plays, "--create", "-"); err != nil || !strings.Contains(out, "imported 1 attempts") {
+		t.Errorf("attempts import --create: %v, %q, stderr %q", err, out, stderr)
 	}
 }
 

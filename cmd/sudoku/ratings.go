@@ -50,10 +50,11 @@ func runRatings(ctx context.Context, e *env, args []string) error {
 // runAttempts is `sudoku attempts import`: a play history from elsewhere
 // (CONTRACT.md "Players and attempts").
 func runAttempts(ctx context.Context, e *env, args []string) error {
-	fs := newFlagSet(e, "attempts", "import [--db FILE] [--max-nodes N] FILE   ('-' reads standard input)\n\n"+
+	fs := newFlagSet(e, "attempts", "import [--db FILE] [--create] [--max-nodes N] FILE   ('-' reads standard input)\n\n"+
 		`FILE holds one JSON object a line: {"player": NAME, "puzzle": "<81 cells>", "seconds": S, "outcome": "solved"|"gave_up", "hints": H, "at": "RFC 3339"}.`)
 	dbPath := dbFlag(fs, e)
 	maxNodes := wholeFlag(fs, "max-nodes", web.DefaultMaxNodes, 1, math.MaxInt64, "search budget of `N` nodes per new puzzle; a puzzle past it is rejected as too hard")
+	create := fs.Bool("create", false, "create the archive if there is none at --db (without it, a mistyped --db is an error, never a new archive)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -61,6 +62,11 @@ func runAttempts(ctx context.Context, e *env, args []string) error {
 	if len(pos) != 2 || pos[0] != "import" {
 		fs.Usage()
 		return errUsage{"attempts takes one subcommand and a file: import FILE ('-' reads standard input)"}
+	}
+	if !*create {
+		if err := requireArchive("attempts import", *dbPath, "attempts import --create"); err != nil {
+			return err
+		}
 	}
 	in, name, closeIn, err := openAttempts(e, pos[1])
 	if err != nil {

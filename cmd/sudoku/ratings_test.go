@@ -43,7 +43,7 @@ func testAttemptsImportCommand(t *testing.T, db string) {
 	if err := os.WriteFile(file, []byte(in), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, errOut, err := runCmd(t, "", "attempts", "import", "--db", db, file)
+	out, errOut, err := runCmd(t, "", "attempts", "import", "--create", "--db", db, file)
 	if err != nil {
 		t.Fatalf("attempts import: %v (stderr %q)", err, errOut)
 	}

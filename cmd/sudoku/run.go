@@ -151,3 +151,9 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 func dbFlag(fs *flag.FlagSet, e *env) *string {
 	return fs.String("db", envOr(e, "SUDOKU_DB", defaultDB), "SQLite database file, created and migrated on first use, or a PostgreSQL URL (postgres://user@host/db, the database must exist) (env SUDOKU_DB)")
 }
+
+// existingDBFlag is dbFlag for a command that only reads an archive, which
+// must exist: usage says what the command does with it.
+func existingDBFlag(fs *flag.FlagSet, e *env, usage string) *string {
+	return fs.String("db", envOr(e, "SUDOKU_DB", defaultDB), usage+" (env SUDOKU_DB)")
+}

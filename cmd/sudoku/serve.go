@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/netip"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/version"
@@ -33,6 +35,7 @@ type serveConfig struct {
 	graders   int
 	// metricsAddr is where /metrics is served; "" serves none.
 	metricsAddr string
+	dbWait      time.Duration // serve --db-wait (openWaiting)
 	web         web.Config
 	// forceMigrate migrates the schema even while older servers use the
 	// database (openArchive).
@@ -46,12 +49,14 @@ type serveConfig struct {
 // which beats the default.
 func parseServeFlags(e *env, args []string) (serveConfig, error) {
 	var cfg serveConfig
-	fs := newFlagSet(e, "serve", "[--addr HOST:PORT] [--db FILE] [--rate-limit N] [--graders N] [--trusted-proxy CIDR,...] [--daily=false] [--anonymous-writes=false] [--signups=false] [--metrics-addr HOST:PORT] [--log-format json] [--log-level LEVEL]  (every flag also as SUDOKU_<FLAG>: SUDOKU_RATE_LIMIT=...)")
+	fs := newFlagSet(e, "serve", "[--addr HOST:PORT] [--db FILE] [--rate-limit N] [--graders N] [--trusted-proxy CIDR,...] [--daily=false] [--anonymous-writes=false] [--signups=false] [--export-requires-account] [--db-wait DURATION] [--metrics-addr HOST:PORT] [--log-format json] [--log-level LEVEL]  (every flag also as SUDOKU_<FLAG>: SUDOKU_RATE_LIMIT=...)")
 	fs.StringVar(&cfg.addr, "addr", envOr(e, "SUDOKU_ADDR", defaultAddr), "listen address; port 0 picks a free port (env SUDOKU_ADDR)")
 	db := dbFlag(fs, e)
 	rateFlagVar(fs, &cfg.web.RateLimit, "rate-limit", defaultRateLimit, "at most `N` submissions (POSTs) per second per client address, burst 3x; 0 turns the limit off")
 	fs.BoolVar(&cfg.web.SecureCookies, "secure-cookies", false, "mark the session cookie Secure on plain HTTP too (behind a proxy that ends TLS)")
 	anonWrites := fs.Bool("anonymous-writes", true, "let visitors without an account or token submit, import and generate; false: writes need an account (log in) or an API token, playing stays open")
+	fs.DurationVar(&cfg.dbWait, "db-wait", 30*time.Second, "how long to wait at start-up for a database that cannot be reached (a PostgreSQL server still starting), trying again meanwhile; 0 gives up at once")
+	fs.BoolVar(&cfg.web.ExportNeedsAccount, "export-requires-account", false, "GET /api/export only for accounts and API tokens (401 otherwise); by default visitors may export too, two at a time, one each")
 	proxies := fs.String("trusted-proxy", "", "comma-separated networks (CIDR) of reverse proxies whose X-Forwarded-For names the client")
 	daily := fs.Bool("daily", true, "choose the puzzles of the day (today's and the next day's, in the background); false when another server on the archive does")
 	fs.StringVar(&cfg.logFormat, "log-format", "text", "log format on stderr: text or json")
@@ -114,6 +119,15 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 		h = slog.NewJSONHandler(e.stderr, lo)
 	}
 	cfg.web.Logger = slog.New(h)
+	// Bind first: an address that cannot be listened on (taken, bogus)
+	// fails the command at once, before the archive is opened or any
+	// grader starts.
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return fmt.Errorf("serve: listen on %s: %w", cfg.addr, err)
+	}
+	defer ln.Close()
+
 	v := version.Get()
 	cfg.web.Version = v
 	cfg.web.Logger.Info("starting", slog.String("version", v.Version), slog.String("commit", v.Commit), slog.String("go", v.Go),
@@ -121,7 +135,7 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 	// The archive's upgrade (migrations, the engine's re-measure) logs
 	// through the server's logger, in its format.
 	e.logger, e.forceMigrate = cfg.web.Logger, e.forceMigrate || cfg.forceMigrate
-	db, err := openOrCreate(ctx, e, cfg.db)
+	db, err := openWaiting(ctx, e, cfg.db, cfg.dbWait, cfg.web.Logger)
 	if err != nil {
 		return err
 	}
@@ -153,12 +167,15 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 	// the next puzzle, keeping the grades they finished.
 	if cfg.graders > 0 {
 		cfg.web.Graders = newGraders(db, cfg.graders, cfg.web.Logger)
+		gctx, stopGraders := context.WithCancel(ctx)
 		graded := make(chan struct{})
 		go func() {
 			defer close(graded)
-			_ = cfg.web.Graders.Run(ctx)
+			_ = cfg.web.Graders.Run(gctx)
 		}()
-		defer func() { <-graded }()
+		// Whatever ends Serve (a signal, an error) stops the graders:
+		// they must not grade on with nothing served.
+		defer func() { stopGraders(); <-graded }()
 	}
 	srv := web.New(db, cfg.web)
 	if cfg.metricsAddr != "" {
@@ -170,5 +187,5 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 		}
 		defer func() { stopMetrics(); <-stopped }()
 	}
-	return srv.ListenAndServe(ctx, cfg.addr)
+	return srv.Serve(ctx, ln)
 }

@@ -56,6 +56,7 @@ func TestServeRefusesBadDatabase(t *testing.T) {
 	}
 	canDropPrivileges := os.Geteuid() != 0 || asNobody != nil
 	roDir := archive("ro-dir") // root-owned 0755 directory: nobody cannot create the -wal file
+	os.Chmod(roDir, 0o644)     // archives are made 0600: this one is readable, not writable, by nobody
 	if os.Geteuid() != 0 {
 		os.Chmod(filepath.Dir(roDir), 0o555)
 		t.Cleanup(func() { os.Chmod(filepath.Dir(roDir), 0o755) })

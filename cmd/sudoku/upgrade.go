@@ -152,7 +152,8 @@ func gradeArchive(ctx context.Context, e *env, db *store.DB, bar bool) (int64, e
 func newGraders(db *store.DB, workers int, log *slog.Logger) *bulk.Graders {
 	return &bulk.Graders{
 		DB: db, Grade: logic.GradePuzzle, Workers: workers, Gate: bulk.NewActivity(),
-		OnError: func(err error) { log.Error("grading", slog.Any("err", err)) },
+		// Once per back-off: the graders wait, then try again.
+		OnError: func(err error) { log.Warn("grading paused", slog.Any("err", err)) },
 	}
 }
 

@@ -19,15 +19,17 @@ import (
 )
 
 // userSynopsis is the usage line of `sudoku user`.
-const userSynopsis = "add NAME [--role player|moderator|admin] | passwd NAME | role NAME ROLE | list | token NAME | tokens NAME | revoke NAME ID   [--db FILE]\n\n" +
+const userSynopsis = "add NAME [--role player|moderator|admin] | passwd NAME | role NAME ROLE | list | token NAME | tokens NAME | revoke NAME ID   [--db FILE] [--create]\n\n" +
 	"add and passwd read the password from the first line of stdin; passwd ends the user's sessions and keeps its API tokens.\n" +
-	"token prints a new API token once (only its hash is stored); tokens lists them (id, created, last used; never the token); revoke ends one."
+	"token prints a new API token once (only its hash is stored); tokens lists them (id, created, last used; never the token); revoke ends one.\n" +
+	"--create makes a new archive at --db; without it a mistyped --db is an error."
 
 // runUser is `sudoku user`: accounts and API tokens from the command line.
 func runUser(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "user", userSynopsis)
 	dbPath := dbFlag(fs, e)
 	role := fs.String("role", string(account.RolePlayer), "the role of a new user (add)")
+	create := fs.Bool("create", false, "create the archive if there is none at --db (without it, a mistyped --db is an error, never a new archive)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -68,9 +70,18 @@ func runUser(ctx context.Context, e *env, args []string) error {
 			return errUsage{err.Error()}
 		}
 	}
+	fresh := missingArchive(*dbPath)
+	if !*create {
+		if err := requireArchive("user "+pos[0], *dbPath, "user --create "+pos[0]); err != nil {
+			return err
+		}
+	}
 	db, err := store.Open(ctx, *dbPath)
 	if err != nil {
 		return err
+	}
+	if fresh {
+		fmt.Fprintf(e.stderr, "created a new archive at %s\n", *dbPath)
 	}
 	defer db.Close()
 	if err := userCommand(ctx, e, db, pos, password, r); err != nil {

@@ -42,16 +42,21 @@ type Graders struct {
 	GroupDelay time.Duration        // a finished grade waits at most this for its group; 0 means 100 ms
 	Poll       time.Duration        // how often an empty queue is looked at again; 0 means 1 s
 	Progress   func(done, total int64)
-	// OnError receives an error of a read or a commit; Run waits a Poll
-	// and goes on. nil drops it.
+	// OnError receives an error of a read or a commit, once per back-off
+	// (see backoff.go): Run stops handing rows out, waits, doubling the
+	// wait from Poll up to MaxBackoff while the errors go on, and tries
+	// again. nil drops it.
 	OnError func(error)
+	// MaxBackoff bounds the wait after errors; 0 means DefaultMaxBackoff.
+	MaxBackoff time.Duration
 
-	wake   chan struct{}
-	once   sync.Once
-	queued atomic.Int64 // rows known pending at the last look, minus those graded since
-	done   atomic.Int64
-	busy   atomic.Int64 // workers grading a puzzle now
-	failed atomic.Bool  // a commit failed since the reader last looked
+	wake    chan struct{}
+	once    sync.Once
+	queued  atomic.Int64 // rows known pending at the last look, minus those graded since
+	done    atomic.Int64
+	busy    atomic.Int64 // workers grading a puzzle now
+	failed  atomic.Bool  // a commit failed since the reader last looked
+	trouble trouble      // the errors behind a back-off (backoff.go)
 }
 
 func (g *Graders) init() {
@@ -213,12 +218,13 @@ func (g *Graders) feed(ctx context.Context, f *feeder, drain bool) error {
 			if drain {
 				return err
 			}
-			g.report(err)
-			sleep(ctx, poll)
+			g.trouble.note(err)
+			f.outstanding.Wait()
+			g.backOff(ctx, poll)
 			continue
 		}
 		swept = swept || handed > 0
-		if seen == feedPage {
+		if seen == feedPage && !g.failed.Load() {
 			continue
 		}
 		f.outstanding.Wait()
@@ -226,8 +232,10 @@ func (g *Graders) feed(ctx context.Context, f *feeder, drain bool) error {
 			if drain {
 				return errCommit
 			}
+			// The rows stay pending: hand out no more (grading them
+			// would be lost work) until the archive takes grades again.
 			f.after, swept = 0, false
-			sleep(ctx, poll) // the rows stay pending: try again later
+			g.backOff(ctx, poll)
 			continue
 		}
 		if handed > 0 {
@@ -238,6 +246,7 @@ func (g *Graders) feed(ctx context.Context, f *feeder, drain bool) error {
 			continue
 		}
 		f.after = 0
+		g.trouble.clear() // a whole sweep without an error
 		if g.count(ctx); drain {
 			return nil
 		}
@@ -324,7 +333,7 @@ func (f *feeder) page(ctx context.Context) (seen, handed int, err error) {
 		n, err := f.handOut(ctx, ps)
 		handed += n
 		f.idle -= n
-		if err != nil {
+		if err != nil || n < len(ps) {
 			return len(ids), handed, err
 		}
 		i += len(chunk)
@@ -359,6 +368,12 @@ func (f *feeder) waitIdle(ctx context.Context, want int) error {
 // on ctx's end the rest are let go (their claims released).
 func (f *feeder) handOut(ctx context.Context, ps []sudoku.Puzzle) (int, error) {
 	for i := range ps {
+		if f.g.failed.Load() {
+			// A commit failed: grades would be lost work until the
+			// archive takes them again (feed backs off).
+			f.g.release(ctx, ps[i:])
+			return i, nil
+		}
 		f.outstanding.Add(1)
 		f.seq++
 		select {
@@ -462,11 +477,12 @@ func (g *Graders) commit(ctx context.Context, results <-chan graded, outstanding
 			slices.SortFunc(group, func(a, b sudoku.Puzzle) int { return int(a.ID - b.ID) })
 			if err := g.setGrades(wctx, group); err != nil {
 				g.failed.Store(true)
-				g.report(err)
+				g.trouble.note(err) // reported once per back-off, not per group
 				if firstErr == nil {
 					firstErr = err
 				}
 			} else {
+				g.trouble.clear()
 				n := g.done.Add(int64(len(group)))
 				g.queued.Add(-int64(len(group)))
 				if g.Progress != nil {

@@ -97,10 +97,18 @@ type Keeper struct {
 	Log *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// OnDemand chooses only when woken (a reader asked for a date not
+	// chosen yet), never ahead at midnight: a server that leaves the
+	// choosing ahead to another (serve --daily=false) still chooses a
+	// date its readers ask for rather than wait on that server. Two
+	// servers choosing one date agree (Choose): the date's puzzle is
+	// made from the date, and the archive records the first.
+	OnDemand bool
 
 	once    sync.Once
 	wake    chan struct{} // Wake's knock: the first reader of a date not chosen
 	running atomic.Bool   // Run is choosing (a reader may wait for it)
+	alive   atomic.Bool   // Run runs (OnDemand: it chooses at a knock)
 }
 
 // Wake tells a waiting Run that somebody asked for the puzzle of the day.
@@ -115,7 +123,9 @@ func (k *Keeper) Wake() {
 
 // Running reports whether Run is choosing the window's puzzles, so that a
 // reader of a date not chosen yet can expect it soon.
-func (k *Keeper) Running() bool { return k.running.Load() }
+func (k *Keeper) Running() bool {
+	return k.running.Load() || k.OnDemand && k.alive.Load() // it chooses at the knock
+}
 
 func (k *Keeper) knock() chan struct{} {
 	k.once.Do(func() { k.wake = make(chan struct{}, 1) })
@@ -143,6 +153,10 @@ const RetryEvery = time.Minute
 // Wake, so an archive whose puzzle of the day nobody asked for holds only
 // what was submitted. A failure is logged and retried after RetryEvery.
 func (k *Keeper) Run(ctx context.Context) {
+	if k.OnDemand {
+		k.runOnDemand(ctx)
+		return
+	}
 	if !k.inUse(ctx) {
 		select {
 		case <-ctx.Done():
@@ -168,6 +182,25 @@ func (k *Keeper) Run(ctx context.Context) {
 			return
 		case <-t.C:
 		}
+	}
+}
+
+// runOnDemand is Run for an OnDemand keeper: the window chosen at each
+// Wake, until ctx is done.
+func (k *Keeper) runOnDemand(ctx context.Context) {
+	k.alive.Store(true)
+	defer k.alive.Store(false)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-k.knock():
+		}
+		k.running.Store(true)
+		if err := k.ChooseWindow(ctx); err != nil && ctx.Err() == nil {
+			k.log().Warn("puzzle of the day not chosen yet; the next reader tries again", slog.Any("err", err))
+		}
+		k.running.Store(false)
 	}
 }
 

@@ -129,12 +129,37 @@ func start(bin string) (_ *Cluster, err error) {
 	}
 	// Only a Unix socket in data/: no port to collide with another
 	// cluster. fsync stays on: the tests check durability.
+	if err := c.pgStart(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// pgStart starts the cluster's server.
+func (c *Cluster) pgStart() error {
 	opts := "-c listen_addresses='' -k " + c.data + " -c max_connections=200"
 	if out, err := c.run("pg_ctl", "-D", c.data, "-o", opts, "-l", filepath.Join(c.data, "log"), "-w", "-t", "60", "start"); err != nil {
 		log, _ := os.ReadFile(filepath.Join(c.data, "log"))
-		return nil, fmt.Errorf("pg_ctl start: %v\n%s\n%s", err, out, log)
+		return fmt.Errorf("pg_ctl start: %v\n%s\n%s", err, out, log)
 	}
-	return c, nil
+	return nil
+}
+
+// Pause stops the cluster's server at once (immediate mode), keeping its
+// files: an outage under the clients, which Resume ends.
+func (c *Cluster) Pause(tb testing.TB) {
+	tb.Helper()
+	if out, err := c.run("pg_ctl", "-D", c.data, "-m", "immediate", "-w", "stop"); err != nil {
+		tb.Fatalf("pg_ctl stop: %v\n%s", err, out)
+	}
+}
+
+// Resume starts the server Pause stopped.
+func (c *Cluster) Resume(tb testing.TB) {
+	tb.Helper()
+	if err := c.pgStart(); err != nil {
+		tb.Fatal(err)
+	}
 }
 
 // run runs one of the cluster's binaries as its owner.

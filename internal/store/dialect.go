@@ -173,6 +173,27 @@ func (d dialect) newRowsArg(ids []int64) any {
 // shutting down: temporary, like ErrBusy.
 var errDown error = &UnavailableError{msg: "database server unavailable", retry: 5 * time.Second, kind: sudoku.KindUnavailable}
 
+// ExplainError says what a database error of this archive means to whoever
+// asked: an unreachable PostgreSQL server (errDown), a full disk (ErrFull)
+// or a lock held elsewhere (ErrBusy), each an *UnavailableError that a
+// server answers 503 with Retry-After; other errors come back as they
+// are. The writes describe their errors already; a server calls this for
+// the errors of reads, which do not.
+func (db *DB) ExplainError(err error) error {
+	var u *UnavailableError
+	if err == nil || errors.As(err, &u) {
+		return err
+	}
+	return describe(err)
+}
+
+// IsUnavailable reports whether err means the database cannot be reached
+// now but may be later (a PostgreSQL server down or restarting): a server
+// starting may wait for it (serve --db-wait).
+func IsUnavailable(err error) bool {
+	return errors.Is(describe(err), errDown) || errors.Is(err, errDown)
+}
+
 // pgCode returns the SQLSTATE of a PostgreSQL error, or "".
 func pgCode(err error) string {
 	var pe *pgconn.PgError

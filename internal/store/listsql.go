@@ -51,6 +51,9 @@ type listing struct {
 	// (it drives the listing when listKey.drive).
 	techniques []string
 	coll       int64 // the collection of listKey.collection
+	// limit is the LIMIT of an export's statement (0: none), which
+	// reads in batches (exportReader).
+	limit int
 }
 
 // example returns a listing of k with values of the right shape, for
@@ -174,8 +177,11 @@ func listOrderBy(l listing, export bool) string {
 		keys = keys[len(keys)-1:]
 	}
 	orderBy := " ORDER BY " + strings.Join(keys, dir+", ") + dir
-	if !export {
+	switch {
+	case !export:
 		orderBy += " LIMIT " + strconv.Itoa(pageRows)
+	case l.limit > 0:
+		orderBy += " LIMIT " + strconv.Itoa(l.limit)
 	}
 	return orderBy
 }

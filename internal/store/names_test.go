@@ -152,7 +152,7 @@ func oldNamesArchive(t *testing.T, dsn string) {
 	if IsPostgres(dsn) {
 		d, driver = postgresDialect, "pgx"
 	}
-	raw, err := sql.Open(driver, dsn)
+	raw, err := sql.Open(driver, rawDSN(dsn))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +191,7 @@ func checkNameKeysDownUp(t *testing.T, db *DB, dsn string, players int) {
 	if IsPostgres(dsn) {
 		d, driver = postgresDialect, "pgx"
 	}
-	raw, err := sql.Open(driver, dsn)
+	raw, err := sql.Open(driver, rawDSN(dsn))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,4 +215,14 @@ func checkNameKeysDownUp(t *testing.T, db *DB, dsn string, players int) {
 	if err != nil || len(es) != 4 {
 		t.Errorf("%d audit entries after 00018 again (%v), want the first 4 renamings only", len(es), err)
 	}
+}
+
+// rawDSN names a test's own PostgreSQL connection, so that the migration
+// gate (servers.go) does not take it for an older server using the
+// database.
+func rawDSN(dsn string) string {
+	if IsPostgres(dsn) {
+		return dsn + "&application_name=names-test"
+	}
+	return dsn
 }

@@ -17,7 +17,6 @@ import (
 	"fmt"
 	mrand "math/rand/v2"
 	"net/url"
-	"os"
 	"runtime"
 	"strconv"
 	"sync"
@@ -129,6 +128,10 @@ type DB struct {
 	// walkTechniques makes every technique listing walk its order's index
 	// (techniques.go), for the tests of that way.
 	walkTechniques bool
+	// exportLimit and exportAge, when set, replace exportBatch and
+	// exportSnapshot (exportread.go), for the tests of the batches.
+	exportLimit int
+	exportAge   time.Duration
 
 	getStmt     *sql.Stmt
 	countStmt   *sql.Stmt
@@ -186,13 +189,17 @@ func openSQLite(ctx context.Context, path string) (_ *DB, err error) {
 	if path == "" {
 		return nil, errors.New("no database path")
 	}
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return nil, errors.New("is a directory, not a database file")
-	} else if err == nil && fi.Size() == 0 {
-		// SQLite would take an empty file for an empty database and
-		// make it an archive: whatever the file was meant for, it was
-		// not that. A new archive is made where no file is.
-		return nil, errors.New("is an empty file (0 bytes), not an SQLite database: remove it, or name another file")
+	fresh, err := prepareFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if fresh {
+		// Removed again if it cannot be opened: a typo leaves no file.
+		defer func() {
+			if err != nil {
+				removeNew(path)
+			}
+		}()
 	}
 	db := &DB{path: path, d: sqliteDialect, ops: make(chan *op, 4*maxBatch), stopped: make(chan struct{}), listStmts: make(map[string]*sql.Stmt), listPending: make(map[string]bool), known: newKnownClasses()}
 	defer func() {
@@ -212,6 +219,8 @@ func openSQLite(ctx context.Context, path string) (_ *DB, err error) {
 		"&_pragma=synchronous(FULL)"+
 		"&_pragma=foreign_keys(1)"+
 		"&_pragma=cache_size("+strconv.Itoa(writerCache)+")"+
+		"&_pragma=wal_autocheckpoint("+strconv.Itoa(writerCheckpoint)+")"+
+		"&_pragma=journal_size_limit("+strconv.Itoa(walLimit)+")"+
 		"&_pragma=temp_store(MEMORY)")
 	if err != nil {
 		return nil, err
@@ -512,28 +521,6 @@ func (db *DB) Ping(ctx context.Context) error {
 	var total int64
 	if err := db.countStmt.QueryRowContext(ctx).Scan(&total, new(int64), new(int64), new(int64)); err != nil {
 		return fmt.Errorf("ping: %w", err)
-	}
-	return nil
-}
-
-// Backup writes a consistent copy of the live archive to dest, a new file,
-// with VACUUM INTO. Submissions go on meanwhile; the copy holds every puzzle
-// committed when the backup began. A PostgreSQL archive is backed up by
-// PostgreSQL's own tools (pg_dump): Backup refuses it.
-func (db *DB) Backup(ctx context.Context, dest string) error {
-	if db.isClosed() {
-		return ErrClosed
-	}
-	if db.d.postgres {
-		return fmt.Errorf("backup: %s is a PostgreSQL database: back it up with pg_dump (pg_dump -Fc -f FILE URL), not sudoku backup", db.path)
-	}
-	if _, err := os.Stat(dest); err == nil {
-		return fmt.Errorf("backup to %s: file exists (choose a new name)", dest)
-	} else if !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("backup to %s: %w", dest, err)
-	}
-	if _, err := db.reader.ExecContext(ctx, "VACUUM INTO ?", dest); err != nil {
-		return fmt.Errorf("backup to %s: %w", dest, describe(err))
 	}
 	return nil
 }

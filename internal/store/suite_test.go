@@ -95,6 +95,7 @@ var walks = []suiteCase{
 	{"ListPagesEveryOrder", testListPagesEveryOrder},
 	{"ListDefaultsAndLimits", testListDefaultsAndLimits},
 	{"ExportAcrossChunks", testExportAcrossChunks},
+	{"ExportInBatches", testExportInBatches},
 	{"EveryListingPrepares", testEveryListingPrepares},
 	{"ListPlayed", testListPlayed},
 	{"TechniqueFilter", testTechniqueFilter},

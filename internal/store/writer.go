@@ -165,6 +165,12 @@ func (db *DB) writeLoop() {
 	batch := make([]*op, 0, maxBatch)
 	idle := time.NewTimer(bulkIdle)
 	idle.Stop()
+	var checkpoint <-chan time.Time // SQLite: trimWAL's turns
+	if !db.d.postgres {
+		t := time.NewTicker(walTrimEvery)
+		defer t.Stop()
+		checkpoint = t.C
+	}
 	for {
 		o := next
 		next = nil
@@ -174,6 +180,9 @@ func (db *DB) writeLoop() {
 			case o, ok = <-db.ops:
 			case <-idle.C:
 				db.setBulk(false)
+				continue
+			case <-checkpoint:
+				db.trimWAL()
 				continue
 			}
 			if !ok {

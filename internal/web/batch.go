@@ -90,7 +90,8 @@ func (s *Server) importText(ctx context.Context, name string, body []byte) (bulk
 // it makes progress, each write to the client given ExportStall to finish.
 // It either delivers every row or fails visibly: the error is logged and
 // the connection is cut before the final chunk, so the client sees a
-// broken download, not a short one. At most maxExports run at once.
+// broken download, not a short one. Turns are shared out by enterExport
+// (exports.go).
 func (s *Server) apiExport(c echo.Context) error {
 	format := bulk.TXT
 	if v := c.QueryParam("format"); v != "" {
@@ -114,10 +115,11 @@ func (s *Server) apiExport(c echo.Context) error {
 	if req.Method == http.MethodHead {
 		return c.NoContent(http.StatusOK)
 	}
-	if err := s.exports.enter(req.Context()); err != nil {
+	leave, err := s.enterExport(c)
+	if err != nil {
 		return err
 	}
-	defer s.exports.leave()
+	defer leave()
 
 	h.Set("Link", `</data>; rel="license"`)
 	var w io.Writer = &stallWriter{w: c.Response(), rc: http.NewResponseController(c.Response()), stall: s.cfg.ExportStall}

@@ -81,6 +81,12 @@ type answer struct {
 // echo offers the same error a second time.
 const handledKey = "web.errorHandled"
 
+// errorExplainer is an Archive that says what its database errors mean
+// (store.DB.ExplainError): an outage, a full disk, a lock held elsewhere.
+type errorExplainer interface {
+	ExplainError(error) error
+}
+
 // handleError is the server's one echo.HTTPErrorHandler: it maps errors to
 // statuses (classify) and answers in JSON under /api and on /healthz, with
 // an error page elsewhere. Bugs (500) are logged as errors, the server
@@ -94,6 +100,12 @@ func (s *Server) handleError(err error, c echo.Context) {
 	}
 	c.Set(handledKey, true)
 
+	// A read that met the database down (PostgreSQL restarting) is an
+	// outage, 503 with Retry-After, not a bug: the archive says which
+	// of its errors are.
+	if ex, ok := s.archive.(errorExplainer); ok && sudoku.KindOf(err) == sudoku.KindInternal {
+		err = ex.ExplainError(err)
+	}
 	a := classify(err)
 	req := c.Request()
 	if a.status >= 500 {

@@ -3,6 +3,7 @@ package web
 import (
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -32,7 +33,12 @@ func (s *Server) graded() {
 
 // healthVerbose is the answer to GET /healthz?verbose.
 type healthVerbose struct {
-	Status string `json:"status"`
+	// Status is "ok", or "degraded" while the graders cannot commit
+	// (a full disk, the database refusing writes): Reason says why,
+	// since when.
+	Status string     `json:"status"`
+	Reason string     `json:"reason,omitempty"`
+	Since  *time.Time `json:"since,omitempty"`
 	// GradeQueue is how many puzzles wait for their grade, null when
 	// this server runs no graders.
 	GradeQueue *int64 `json:"grade_queue"`
@@ -51,6 +57,9 @@ func (s *Server) healthzVerbose(c echo.Context) error {
 			return fmt.Errorf("count the grade queue: %w", err)
 		}
 		h.GradeQueue, h.Graders = &n, g.WorkerCount()
+		if reason, since := g.Degraded(); reason != "" {
+			h.Status, h.Reason, h.Since = "degraded", reason, &since
+		}
 	}
 	return c.JSON(http.StatusOK, h)
 }

@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -108,9 +109,10 @@ type Config struct {
 	// An export has no deadline for the whole response: a slow but steady
 	// client gets the whole archive. 0 means DefaultExportStall.
 	ExportStall time.Duration
-	// NoDaily stops this server from choosing the puzzles of the day (the
-	// keeper of package daily, run by Serve): another server on the same
-	// archive does. Reads of a date not chosen then answer 503.
+	// NoDaily stops this server from choosing the puzzles of the day
+	// ahead (the keeper of package daily, run by Serve): another server on
+	// the same archive does. A read of a date nobody chose yet still has
+	// it chosen here (daily.Keeper.OnDemand), never waiting on that server.
 	NoDaily bool
 	// CSRFSecret signs the form tokens; empty means a random one per
 	// process (forms served before a restart must then be reloaded).
@@ -148,6 +150,9 @@ type Config struct {
 	// Version is the running build (package version), shown by
 	// /healthz?verbose.
 	Version version.Info
+	// ExportNeedsAccount is `serve --export-requires-account`: GET
+	// /api/export needs an account or an API token (401 otherwise).
+	ExportNeedsAccount bool
 }
 
 // Defaults for the zero fields of Config.
@@ -171,11 +176,6 @@ const (
 	// transaction, and a connection of the reading pool) no longer.
 	DefaultExportStall = 30 * time.Second
 )
-
-// maxExports is how many exports stream at once. Each holds a connection
-// of the store's reading pool (4 on a 2-core machine) for as long as its
-// client reads: two leave the rest for listings.
-const maxExports = 2
 
 // BodyLimit is the largest request body accepted, in bytes, except by the
 // batch import and the upload (MaxBatchBody). A puzzle, even drawn as a
@@ -203,8 +203,8 @@ type Server struct {
 	log     *slog.Logger
 	assets  map[string]asset // static files by path under /static/
 
-	search  *gate // turns at search work, over all requests
-	exports *gate // turns at streaming an export
+	search  *gate        // turns at search work, over all requests
+	exports *exportTurns // turns at streaming an export (exports.go)
 	traces  *traceCache
 	csrf    csrfSigner
 	dailies *daily.Keeper // chooses the coming days' puzzles of the day (Serve)
@@ -223,6 +223,9 @@ type Server struct {
 	techniques TechniqueArchive
 	signer     account.Signer
 	metrics    *metrics // the series MetricsHandler serves (metrics.go)
+	// handling counts the requests being handled, so that Serve returns
+	// only once the last handler has, even one cut off by the shutdown.
+	handling sync.WaitGroup
 }
 
 // New returns a server over archive with its middleware and routes in place.
@@ -254,7 +257,7 @@ func New(archive Archive, cfg Config) *Server {
 	s := &Server{
 		echo: echo.New(), archive: archive, cfg: cfg, log: cfg.Logger,
 		search:  newGate(cfg.SearchSlots, cfg.SearchQueueTimeout),
-		exports: newGate(maxExports, time.Second),
+		exports: newExportTurns(),
 		traces:  newTraceCache(traceCacheBytes),
 		csrf:    newCSRFSigner(cfg.CSRFSecret),
 		signer:  account.NewSigner(cfg.CSRFSecret),
@@ -272,7 +275,7 @@ func New(archive Archive, cfg Config) *Server {
 	if s.log == nil {
 		s.log = slog.Default()
 	}
-	s.dailies = &daily.Keeper{Archive: archive, Slot: s.searching, Log: s.log}
+	s.dailies = &daily.Keeper{Archive: archive, Slot: s.searching, Log: s.log, OnDemand: cfg.NoDaily}
 	e := s.echo
 	e.HideBanner = true
 	e.HidePort = true
@@ -330,7 +333,7 @@ func trustOnly(proxies []netip.Prefix) []echo.TrustOption {
 // middleware installs what runs around every handler, outermost first.
 func (s *Server) middleware() {
 	e := s.echo
-	e.Use(s.observe) // outermost: it counts the status the client gets
+	e.Use(s.observe)                      // outermost: it counts the status the client gets
 	e.Use(requestID(), s.requestLogger()) // reqlog.go
 	if g := s.cfg.Graders; g != nil && g.Gate != nil {
 		e.Use(busy(g.Gate))
@@ -418,8 +421,30 @@ func isAPIPath(path string) bool {
 	return path == "/api" || strings.HasPrefix(path, "/api/") || path == "/healthz" || path == "/readyz"
 }
 
+// handlerGrace is how long Serve waits, after closing the connections
+// still open past the shutdown's grace period, for their handlers to
+// return: a handler cut off fails its next write at once.
+const handlerGrace = 5 * time.Second
+
+// handled waits up to d for every handler to return, and says whether
+// they did.
+func (s *Server) handled(d time.Duration) bool {
+	done := make(chan struct{})
+	go func() { s.handling.Wait(); close(done) }()
+	select {
+	case <-done:
+		return true
+	case <-time.After(d):
+		return false
+	}
+}
+
 // ServeHTTP makes the server an http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.handling.Add(1)
+	defer s.handling.Done()
+	s.echo.ServeHTTP(w, r)
+}
 
 // ListenAndServe listens on addr (host:port; port 0 picks a free one) and
 // serves until ctx is done, like Serve.
@@ -453,13 +478,12 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	go func() { served <- srv.Serve(ln) }()
 	// The puzzles of the day are chosen ahead, in the background, never by
 	// a request; the keeper stops with ctx and Serve waits for it, so the
-	// archive is not closed under it.
-	if !s.cfg.NoDaily {
-		kctx, stopKeeper := context.WithCancel(ctx)
-		kept := make(chan struct{})
-		go func() { defer close(kept); s.dailies.Run(kctx) }()
-		defer func() { stopKeeper(); <-kept }()
-	}
+	// archive is not closed under it. With NoDaily it chooses only the
+	// dates its readers ask for and no other server has chosen.
+	kctx, stopKeeper := context.WithCancel(ctx)
+	kept := make(chan struct{})
+	go func() { defer close(kept); s.dailies.Run(kctx) }()
+	defer func() { stopKeeper(); <-kept }()
 
 	select {
 	case err := <-served:
@@ -470,8 +494,17 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	grace, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.cfg.ShutdownTimeout)
 	defer cancel()
 	if err := srv.Shutdown(grace); err != nil {
+		// Only a long stream (an export's download) outlives the grace
+		// period: it is cut, which its client sees as a broken download.
+		// Nothing acknowledged depends on it, so the stop is still a
+		// clean one once its handler has returned; the caller closes the
+		// archive, which commits every write already queued.
 		srv.Close()
-		return fmt.Errorf("shutdown: requests still running after %s: %w", s.cfg.ShutdownTimeout, err)
+		s.log.Warn("shutdown: cut the requests still running after the grace period (streaming downloads; their clients see a broken download)",
+			slog.Duration("grace", s.cfg.ShutdownTimeout))
+	}
+	if !s.handled(handlerGrace) {
+		return fmt.Errorf("shutdown: requests still running %s after the server closed", handlerGrace)
 	}
 	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("serve: %w", err)
