@@ -445,18 +445,18 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		// must let in-flight submissions finish, not cancel them.
 	}
 	s.log.Info("listening", slog.String("addr", ln.Addr().String()))
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
 	// The puzzles of the day are chosen ahead, in the background, never by
 	// a request; the keeper stops with ctx and Serve waits for it, so the
-	// archive is not closed under it.
+	// archive is not closed under it. It starts before the
+	// first request is answered, so that request waits for it (Expecting).
 	if !s.cfg.NoDaily {
 		kctx, stopKeeper := context.WithCancel(ctx)
-		kept := make(chan struct{})
-		go func() { defer close(kept); s.dailies.Run(kctx) }()
-		defer func() { stopKeeper(); <-kept }()
+		kept := s.dailies.Start(kctx)
+		defer func() { stopKeeper(); kept() }()
 	}
 
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
 	select {
 	case err := <-served:
 		return fmt.Errorf("serve: %w", err)
