@@ -167,6 +167,11 @@ const (
 	ActionUserAdd       Action = "user_add"       // an account made by the command line (Detail: its role)
 	ActionToken         Action = "token"          // an API token issued
 	ActionAccountDelete Action = "account_delete" // a player deleted with their history
+	// A collection's owner, a moderator or an admin changed it (Detail
+	// names the collection: "collection 3 \"Best\"").
+	ActionCollectionEdit   Action = "collection_edit"   // its texts changed (Detail: the new name too when renamed)
+	ActionCollectionRemove Action = "collection_remove" // a puzzle taken out of it (PuzzleID); the puzzle stays archived
+	ActionCollectionDelete Action = "collection_delete" // deleted; its puzzles stay archived
 )
 
 // Entry is one line of the audit trail. Entries are only ever added.
