@@ -80,6 +80,9 @@ func (s *Server) routes() {
 	}
 	if s.collections != nil {
 		s.collectionRoutes(get) // collections.go
+		if s.editor != nil {
+			s.collectionEditRoutes() // collectionedit.go
+		}
 	}
 
 	// A static path that is also a value of a parameter route

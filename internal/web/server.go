@@ -204,6 +204,9 @@ type Server struct {
 	mod     Moderation    // nil: the archive keeps no flags or audit (moderation.go)
 	// collections is nil when the archive keeps none (collections.go).
 	collections Collections
+	// editor is nil when the archive cannot change collections
+	// (collectionedit.go).
+	editor CollectionEditor
 
 	// leveller and rated serve the players' figures (next.go, ratings.go);
 	// nil: the archive keeps none, and those routes are not served.
@@ -252,6 +255,7 @@ func New(archive Archive, cfg Config) *Server {
 	}
 	s.players, _ = archive.(Players)
 	s.collections, _ = archive.(Collections)
+	s.editor, _ = archive.(CollectionEditor)
 	if s.players != nil {
 		s.mod, _ = archive.(Moderation)
 	}
