@@ -14,6 +14,9 @@ type AccountForm struct {
 	Name   string // as the user typed it
 	Error  string // why the post was refused; "" when it was not
 	Player account.Player
+	// LoggedOut says the visitor has just logged out (the login page
+	// says so).
+	LoggedOut bool
 }
 
 // MeView is the player's dashboard.

@@ -230,7 +230,7 @@ func SetterPage(v SetterView) templ.Component {
 			}
 			return nil
 		})
-		templ_7745c5c3_Err = Layout(Meta{Title: "Setter", Nav: NavTechniques}).Render(templ.WithChildren(ctx, templ_7745c5c3_Var2), templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = Layout(Meta{Title: "Setter"}).Render(templ.WithChildren(ctx, templ_7745c5c3_Var2), templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
