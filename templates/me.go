@@ -24,6 +24,9 @@ type MeView struct {
 	CSRF     string
 	Known    bool // a player is known (a session or token)
 	Deleted  bool // the player has just been deleted
+	// DeleteUnconfirmed says a deletion was asked for without the
+	// confirmation typed: nothing was deleted.
+	DeleteUnconfirmed bool
 	Player   account.Player
 	Summary  account.Summary
 	Attempts []account.Attempt // one page, newest first
@@ -130,4 +133,13 @@ func TryAgainNote(a account.Attempt) string {
 		return "gave up"
 	}
 	return "solved with " + Plural(a.Hints, "hint", "hints")
+}
+
+// deleteWord is what /me asks a player to type to confirm deleting
+// themselves: their name, quoted, or "delete" without one.
+func deleteWord(p account.Player) string {
+	if p.Name == "" {
+		return "“delete”"
+	}
+	return "your name, “" + p.Name + "”"
 }

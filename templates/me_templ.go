@@ -855,7 +855,7 @@ func mePrivacy(v MeView) templ.Component {
 			templ_7745c5c3_Var45 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 70, "<section class=\"stats-section\" aria-labelledby=\"privacy-h\" data-testid=\"me-privacy\"><h2 id=\"privacy-h\">What is stored about me</h2><p>This archive keeps: your player number, your name and a hash of your password if you signed up, your role, when your sessions began and end (a cookie, sudoku_session, holds the key to yours), and every attempt: the puzzle, when it started and ended, how, the time, the hints (and their techniques), checks and mistakes. Nothing else: no address, no e-mail.</p><p><a href=\"/api/me/export\" class=\"button\" data-testid=\"me-export\">Download everything (JSON)</a></p><form method=\"post\" action=\"/me/delete\" data-testid=\"me-delete-form\"><input type=\"hidden\" name=\"_csrf\" value=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 70, "<section class=\"stats-section\" aria-labelledby=\"privacy-h\" data-testid=\"me-privacy\"><h2 id=\"privacy-h\">What is stored about me</h2><p>This archive keeps: your player number, your name and a hash of your password if you signed up, your role, when your sessions began and end (a cookie, sudoku_session, holds the key to yours), and every attempt: the puzzle, when it started and ended, how, the time, the hints (and their techniques), checks and mistakes. Nothing else: no address, no e-mail.</p><p><a href=\"/api/me/export\" class=\"button\" data-testid=\"me-export\">Download everything (JSON)</a></p><form method=\"post\" action=\"/me/delete\" id=\"delete\" class=\"me-delete\" data-testid=\"me-delete-form\"><input type=\"hidden\" name=\"_csrf\" value=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -868,7 +868,43 @@ func mePrivacy(v MeView) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 71, "\"><p>Delete me: your player, all your attempts and all your sessions are deleted at once, for good. The puzzles' figures (how often they were played and solved) keep what your attempts added, but no longer say who.</p><p><button type=\"submit\" class=\"button\" data-testid=\"me-delete\">Delete me and my history</button></p></form></section>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 71, "\"><p>Delete me: your player, all your attempts and all your sessions are deleted at once, for good. The puzzles' figures (how often they were played and solved) keep what your attempts added, but no longer say who.</p>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		if v.DeleteUnconfirmed {
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 72, "<div class=\"alert alert-error\" role=\"alert\" data-testid=\"me-delete-unconfirmed\"><p>Nothing was deleted: type ")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			var templ_7745c5c3_Var47 string
+			templ_7745c5c3_Var47, templ_7745c5c3_Err = templ.JoinStringErrs(deleteWord(v.Player))
+			if templ_7745c5c3_Err != nil {
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/me.templ`, Line: 191, Col: 56}
+			}
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var47))
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 73, " in the box to confirm.</p></div>")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 74, "<p><label for=\"delete-confirm\">To confirm, type ")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var48 string
+		templ_7745c5c3_Var48, templ_7745c5c3_Err = templ.JoinStringErrs(deleteWord(v.Player))
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/me.templ`, Line: 195, Col: 71}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var48))
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 75, "</label> <input id=\"delete-confirm\" name=\"confirm\" required autocomplete=\"off\" spellcheck=\"false\" data-testid=\"me-delete-confirm\"></p><p><button type=\"submit\" class=\"button button-danger\" data-testid=\"me-delete\">Delete me and my history</button></p></form></section>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -40,3 +40,28 @@ func TestHeaderAccount(t *testing.T) {
 		t.Error("the login page does not say the visitor logged out")
 	}
 }
+
+// TestDeleteAsksToConfirm: "Delete me and my history" deletes nothing
+// until the account's name is typed again (issue 34).
+func TestDeleteAsksToConfirm(t *testing.T) {
+	e := newSecEnv(t, Config{})
+	_, password := e.user("Zoé", account.RolePlayer)
+	b := e.browser()
+	b.login("Zoé", password)
+	for _, typed := range []string{"", "zoe", "delete"} {
+		status, _, res := b.form("/me", "/me/delete", url.Values{"confirm": {typed}})
+		if status != http.StatusSeeOther || res.Header.Get("Location") != "/me?delete=unconfirmed#delete" {
+			t.Errorf("confirm %q: %d %s", typed, status, res.Header.Get("Location"))
+		}
+		if name, _ := b.me(); name != "Zoé" {
+			t.Fatalf("confirm %q deleted the account", typed)
+		}
+	}
+	if _, text, _ := b.do(http.MethodGet, "/me?delete=unconfirmed", ""); !strings.Contains(text, "Nothing was deleted") || !strings.Contains(text, "your name, “Zoé”") {
+		t.Error("/me does not say what to type")
+	}
+	status, _, res := b.form("/me", "/me/delete", url.Values{"confirm": {" ZOÉ "}})
+	if status != http.StatusSeeOther || res.Header.Get("Location") != "/me?deleted=1" {
+		t.Errorf("confirmed: %d %s", status, res.Header.Get("Location"))
+	}
+}

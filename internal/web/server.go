@@ -207,6 +207,9 @@ type Server struct {
 	// editor is nil when the archive cannot change collections
 	// (collectionedit.go).
 	editor CollectionEditor
+	// setterGrades grades setters' puzzles past a request's budget
+	// (settergrade.go).
+	setterGrades setterGrades
 
 	// leveller and rated serve the players' figures (next.go, ratings.go);
 	// nil: the archive keeps none, and those routes are not served.
