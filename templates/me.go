@@ -21,16 +21,16 @@ type AccountForm struct {
 
 // MeView is the player's dashboard.
 type MeView struct {
-	CSRF     string
-	Known    bool // a player is known (a session or token)
-	Deleted  bool // the player has just been deleted
+	CSRF    string
+	Known   bool // a player is known (a session or token)
+	Deleted bool // the player has just been deleted
 	// DeleteUnconfirmed says a deletion was asked for without the
 	// confirmation typed: nothing was deleted.
 	DeleteUnconfirmed bool
-	Player   account.Player
-	Summary  account.Summary
-	Attempts []account.Attempt // one page, newest first
-	NextURL  string            // the next page, "" on the last
+	Player            account.Player
+	Summary           account.Summary
+	Attempts          []account.Attempt // one page, newest first
+	NextURL           string            // the next page, "" on the last
 }
 
 // TimesChart is the SVG chart of a player's solve times by grade: for
