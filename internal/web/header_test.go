@@ -65,3 +65,17 @@ func TestDeleteAsksToConfirm(t *testing.T) {
 		t.Errorf("confirmed: %d %s", status, res.Header.Get("Location"))
 	}
 }
+
+// TestReportTwiceSaysSoPlainly: reporting a puzzle twice answers a
+// sentence written for the reader, not the store's "flag puzzle N: …"
+// (issue 34).
+func TestReportTwiceSaysSoPlainly(t *testing.T) {
+	e := newSecEnv(t, Config{})
+	b := e.browser()
+	id := seedNew(t, e)
+	reportPuzzle(t, b, id, "other", "", http.StatusSeeOther)
+	body := reportPuzzle(t, b, id, "wrong", "again", http.StatusConflict)
+	if !strings.Contains(body, "You have reported this puzzle already") || strings.Contains(body, "flag puzzle") {
+		t.Errorf("the second report says: %.500s", body)
+	}
+}
