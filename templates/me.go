@@ -57,8 +57,8 @@ type Tick struct {
 
 // Chart geometry of TimesChart.
 const (
-	timesW, timesH           = 600, 240
-	timesLeft, timesBottom   = 56, 28
+	timesW, timesH           = 600, 262 // the x axis's title below its labels (issue 34)
+	timesLeft, timesBottom   = 56, 50
 	timesTop, timesRight     = 10, 10
 	timesMaxGrade            = 12.0
 	timesPlotW, timesPlotH   = timesW - timesLeft - timesRight, timesH - timesTop - timesBottom
