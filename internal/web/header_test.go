@@ -79,3 +79,17 @@ func TestReportTwiceSaysSoPlainly(t *testing.T) {
 		t.Errorf("the second report says: %.500s", body)
 	}
 }
+
+// TestPlayerTimeSortSaysWhy: the history sorted by player time, with no
+// player time anywhere, says why every row shows "–" (issue 34).
+func TestPlayerTimeSortSaysWhy(t *testing.T) {
+	e := newSecEnv(t, Config{})
+	seedNew(t, e)
+	_, text, _ := e.browser().do(http.MethodGet, "/puzzles?sort=player_time", "")
+	if !strings.Contains(text, `data-testid="no-player-times"`) {
+		t.Error("sorted by player time with none, the history says nothing")
+	}
+	if _, text, _ = e.browser().do(http.MethodGet, "/puzzles?sort=grade", ""); strings.Contains(text, `data-testid="no-player-times"`) {
+		t.Error("the note shows for another sort")
+	}
+}
