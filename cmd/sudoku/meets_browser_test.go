@@ -115,7 +115,9 @@ func meetsSetter(t *testing.T, ctx context.Context, base string) {
 	field := func(name string) string {
 		return chromeJS[string](t, ctx, `document.querySelector('[data-testid="analysis-`+name+`"]').textContent`)
 	}
-	status := func() string { return chromeJS[string](t, ctx, `document.querySelector('[data-testid="analysis-status"]').textContent`) }
+	status := func() string {
+		return chromeJS[string](t, ctx, `document.querySelector('[data-testid="analysis-status"]').textContent`)
+	}
 	setText := func(s string) {
 		chromeJS[any](t, ctx, `(() => { const t = document.querySelector('[data-testid="paste-box"]'); t.value = "`+s+`";
 			t.dispatchEvent(new Event("input", {bubbles: true})); })()`)
