@@ -46,7 +46,7 @@ func TestPrereqs(t *testing.T) {
 			env = append(env, kv)
 		}
 	}
-	env = append(env, "PATH="+bin, "PG_LIB="+t.TempDir())
+	env = append(env, "PATH="+bin, "PG_LIB="+t.TempDir(), "SUDOKU_AXE_DIR="+t.TempDir())
 
 	run := func(extra ...string) (stdout, stderr string, err error) {
 		cmd := exec.Command("../../.ci/prereqs")
@@ -61,7 +61,7 @@ func TestPrereqs(t *testing.T) {
 	if err != nil {
 		t.Fatalf("prereqs: %v\n%s", err, stderr)
 	}
-	if got, want := strings.TrimSpace(stdout), "RACE= SUDOKU_BROWSER=none SUDOKU_PG_BIN=none"; got != want {
+	if got, want := strings.TrimSpace(stdout), "RACE= SUDOKU_BROWSER=none SUDOKU_PG_BIN=none SUDOKU_AXE=none"; got != want {
 		t.Errorf("settings %q, want %q", got, want)
 	}
 	lines := strings.Split(strings.TrimSpace(stderr), "\n")
@@ -73,11 +73,12 @@ func TestPrereqs(t *testing.T) {
 			lines = lines[:n-1]
 		}
 	}
-	if len(lines) != 3 ||
+	if len(lines) != 4 ||
 		!strings.Contains(lines[0], "without -race") || !strings.Contains(lines[0], "apt-get install -y gcc") ||
 		!strings.Contains(lines[1], "skipping the browser tests") || !strings.Contains(lines[1], "apt-get install -y chromium") ||
-		!strings.Contains(lines[2], "skipping the PostgreSQL store tests") || !strings.Contains(lines[2], "apt-get install -y postgresql") {
-		t.Errorf("want one line each on the race detector, the browser tests and PostgreSQL, got:\n%s", stderr)
+		!strings.Contains(lines[2], "skipping the PostgreSQL store tests") || !strings.Contains(lines[2], "apt-get install -y postgresql") ||
+		!strings.Contains(lines[3], "accessibility checks") || !strings.Contains(lines[3], "npm install") {
+		t.Errorf("want one line each on the race detector, the browser tests, PostgreSQL and axe-core, got:\n%s", stderr)
 	}
 
 	// With a C compiler, the race detector is on and nothing is said of it
