@@ -122,7 +122,7 @@ type countBar struct {
 	w            io.Writer
 	what, units  string
 	start        time.Time
-	done, shown  int64
+	done         int64
 	lastDescribe time.Time
 }
 
