@@ -32,7 +32,7 @@ test: ## every test, with -race and the browser tests where the machine allows
 		$(GO) test $(GOTESTFLAGS) -timeout 20m -run "$$run" ./...; \
 	fi
 
-test-short: ## every test but the browser, crash, load and timing tests, without -race (about a minute)
+test-short: ## every test but the browser, crash, load and timing tests, without -race (minutes: README says what it took)
 	@echo "make test-short: skipping the browser, crash, load and timing tests (make test runs them)"
 	$(GO) test -short $(GOTESTFLAGS) ./...
 
