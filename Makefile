@@ -15,7 +15,7 @@ run: ## start the server on $(DB) (created and migrated on first use)
 build: ## a static binary ./sudoku
 	CGO_ENABLED=0 $(GO) build -o sudoku ./cmd/sudoku
 
-# .ci/prereqs prints RACE, SUDOKU_BROWSER and SUDOKU_PG_BIN for this machine (and its
+# .ci/prereqs prints RACE, SUDOKU_BROWSER, SUDOKU_PG_BIN and SUDOKU_AXE for this machine (and its
 # reasons on stderr); under CI=true it fails if anything is missing.
 # With the race detector, a second pass runs without it the tests that begin
 # with racefree.Only (long single-goroutine walks, the browser tests, the
@@ -23,8 +23,8 @@ build: ## a static binary ./sudoku
 # from internal/racefree/list.
 test: ## every test, with -race and the browser tests where the machine allows
 	@vars=$$(GO=$(GO) ./.ci/prereqs) || exit 1; eval "$$vars"; \
-	export SUDOKU_BROWSER SUDOKU_PG_BIN; \
-	echo "SUDOKU_BROWSER=$$SUDOKU_BROWSER SUDOKU_PG_BIN=$$SUDOKU_PG_BIN $(GO) test $$RACE $(GOTESTFLAGS) -timeout 20m ./..."; \
+	export SUDOKU_BROWSER SUDOKU_PG_BIN SUDOKU_AXE; \
+	echo "SUDOKU_BROWSER=$$SUDOKU_BROWSER SUDOKU_PG_BIN=$$SUDOKU_PG_BIN SUDOKU_AXE=$$SUDOKU_AXE $(GO) test $$RACE $(GOTESTFLAGS) -timeout 20m ./..."; \
 	$(GO) test $$RACE $(GOTESTFLAGS) -timeout 20m ./... || exit 1; \
 	if [ -n "$$RACE" ]; then \
 		run=$$($(GO) run ./internal/racefree/list .) || exit 1; \
@@ -32,7 +32,7 @@ test: ## every test, with -race and the browser tests where the machine allows
 		$(GO) test $(GOTESTFLAGS) -timeout 20m -run "$$run" ./...; \
 	fi
 
-test-short: ## every test but the browser, crash, load and timing tests, without -race (about a minute)
+test-short: ## every test but the browser, crash, load and timing tests, without -race (minutes: README says what it took)
 	@echo "make test-short: skipping the browser, crash, load and timing tests (make test runs them)"
 	$(GO) test -short $(GOTESTFLAGS) ./...
 

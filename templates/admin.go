@@ -15,6 +15,15 @@ type Viewer struct {
 	// Moderator is a moderator or an admin: the header links to the
 	// moderation pages.
 	Moderator bool
+	// Accounts says the server keeps players: the header offers Log in
+	// and Sign up to a visitor, and Name and Log out to an account.
+	Accounts bool
+	// Name is the account's name ("" for a visitor or an anonymous
+	// player).
+	Name string
+	// CSRF is the page's form token, for the header's Log out; "" on a
+	// page without one (an error page), where Log out leads to /me.
+	CSRF string
 }
 
 type viewerKey struct{}

@@ -14,17 +14,23 @@ type AccountForm struct {
 	Name   string // as the user typed it
 	Error  string // why the post was refused; "" when it was not
 	Player account.Player
+	// LoggedOut says the visitor has just logged out (the login page
+	// says so).
+	LoggedOut bool
 }
 
 // MeView is the player's dashboard.
 type MeView struct {
-	CSRF     string
-	Known    bool // a player is known (a session or token)
-	Deleted  bool // the player has just been deleted
-	Player   account.Player
-	Summary  account.Summary
-	Attempts []account.Attempt // one page, newest first
-	NextURL  string            // the next page, "" on the last
+	CSRF    string
+	Known   bool // a player is known (a session or token)
+	Deleted bool // the player has just been deleted
+	// DeleteUnconfirmed says a deletion was asked for without the
+	// confirmation typed: nothing was deleted.
+	DeleteUnconfirmed bool
+	Player            account.Player
+	Summary           account.Summary
+	Attempts          []account.Attempt // one page, newest first
+	NextURL           string            // the next page, "" on the last
 	// Tokens are the player's API tokens (tokens.templ); Revoked is the
 	// id of the one just revoked, "" for none.
 	Tokens  []account.Token
@@ -55,8 +61,8 @@ type Tick struct {
 
 // Chart geometry of TimesChart.
 const (
-	timesW, timesH           = 600, 240
-	timesLeft, timesBottom   = 56, 28
+	timesW, timesH           = 600, 262 // the x axis's title below its labels (issue 34)
+	timesLeft, timesBottom   = 56, 50
 	timesTop, timesRight     = 10, 10
 	timesMaxGrade            = 12.0
 	timesPlotW, timesPlotH   = timesW - timesLeft - timesRight, timesH - timesTop - timesBottom
@@ -131,4 +137,13 @@ func TryAgainNote(a account.Attempt) string {
 		return "gave up"
 	}
 	return "solved with " + Plural(a.Hints, "hint", "hints")
+}
+
+// deleteWord is what /me asks a player to type to confirm deleting
+// themselves: their name, quoted, or "delete" without one.
+func deleteWord(p account.Player) string {
+	if p.Name == "" {
+		return "“delete”"
+	}
+	return "your name, “" + p.Name + "”"
 }

@@ -59,8 +59,30 @@ func analysisGrade(g *float64) string {
 	return strconv.FormatFloat(*g, 'f', 1, 64)
 }
 
+// gradeFigure writes one grade figure g of a as the setter reads it:
+// "grading…" while it is graded in the background, the reason there is
+// none, never a bare dash for a unique puzzle; the grade itself (main)
+// says when it is only a floor.
+func gradeFigure(a sudoku.Analysis, g *float64, main bool) string {
+	switch {
+	case a.GradeStatus == sudoku.GradePending:
+		if main {
+			return "grading… (beyond a request's budget: press Analyse again in a few seconds)"
+		}
+		return "grading…"
+	case g == nil && a.Solutions != 1:
+		return "none: only a puzzle with one solution has a grade"
+	case main && g != nil && a.GradeFloor:
+		return "at least " + analysisGrade(g) + " (beyond the solver's techniques)"
+	}
+	return analysisGrade(g)
+}
+
 // techniquesText lists the techniques of the path.
 func techniquesText(a sudoku.Analysis) string {
+	if a.GradeStatus == sudoku.GradePending {
+		return "grading…"
+	}
 	if a.Techniques == "" {
 		return "—"
 	}

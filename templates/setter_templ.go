@@ -143,15 +143,15 @@ func SetterPage(v SetterView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = analysisRow("Grade", "grade", analysisGrade(a.Grade)).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = analysisRow("Grade", "grade", gradeFigure(*a, a.Grade, true)).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = analysisRow("EP (hardest step to the first placement)", "grade_ep", analysisGrade(a.GradeEP)).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = analysisRow("EP (hardest step to the first placement)", "grade_ep", gradeFigure(*a, a.GradeEP, false)).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = analysisRow("ED (first step)", "grade_ed", analysisGrade(a.GradeED)).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = analysisRow("ED (first step)", "grade_ed", gradeFigure(*a, a.GradeED, false)).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -230,7 +230,7 @@ func SetterPage(v SetterView) templ.Component {
 			}
 			return nil
 		})
-		templ_7745c5c3_Err = Layout(Meta{Title: "Setter", Nav: NavTechniques}).Render(templ.WithChildren(ctx, templ_7745c5c3_Var2), templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = Layout(Meta{Title: "Setter"}).Render(templ.WithChildren(ctx, templ_7745c5c3_Var2), templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -107,7 +107,7 @@ func TestAgo(t *testing.T) {
 func TestLayoutMarksCurrentNav(t *testing.T) {
 	for _, tc := range []struct {
 		nav, want string
-	}{{NavSubmit, "Submit"}, {NavHistory, "History"}, {NavStats, "Stats"}, {NavGenerate, "New puzzle"}, {NavTechniques, "Techniques"}, {NavMe, "Me"}} {
+	}{{NavSubmit, "Submit"}, {NavHistory, "Puzzles"}, {NavStats, "Stats"}, {NavGenerate, "New puzzle"}, {NavTechniques, "Techniques"}, {NavMe, "My games"}} {
 		t.Run(tc.nav, func(t *testing.T) {
 			doc, _ := render(t, Layout(Meta{Title: "x", Nav: tc.nav}))
 			cur := doc.Find(`nav a[aria-current="page"]`)

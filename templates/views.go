@@ -306,6 +306,9 @@ type ErrorView struct {
 	Status  int    // HTTP status code
 	Title   string // the status text, "Not Found"
 	Message string // what went wrong, safe to show
+	// Retry is the address to ask again ("" for none): a GET that the
+	// server could not answer now (503).
+	Retry string
 }
 
 // ShareURL is the share link of a puzzle: the puzzle itself in the path,

@@ -307,12 +307,18 @@ func browserTypePuzzle(t *testing.T, ctx context.Context, base, shots string) {
 	screenshot(t, ctx, shots, "1-submit-typed")
 	chromeStep(t, ctx, "submit",
 		chromedp.Click(tidSel("submit")),
-		chromedp.WaitVisible(tidSel("board")),
+		chromedp.WaitVisible(tidSel("show-solution")),
 	)
 	loc := chromeValue(t, ctx, "location", chromedp.Location())
 	if !strings.Contains(loc, "/puzzles/") || !strings.HasSuffix(loc, "?new=1") {
 		t.Errorf("landed on %s", loc)
 	}
+	// Submitting does not spoil (issue 34): the solution stays folded
+	// until asked for.
+	if open := chromeJS[bool](t, ctx, `document.querySelector("[data-testid=analysis]").open`); open {
+		t.Error("the solution is shown on the page a submission lands on")
+	}
+	chromeStep(t, ctx, "Show solution", chromedp.Click(tidSel("show-solution")), chromedp.WaitVisible(tidSel("board")))
 	cells := chromeJS[string](t, ctx, `Array.from(document.querySelectorAll("[data-testid=board] td")).map(td => td.textContent.trim()).join("")`)
 	if cells != bEasySolution {
 		t.Errorf("board shows\n%s\nwant\n%s", cells, bEasySolution)
@@ -431,7 +437,7 @@ func browserSortHistory(t *testing.T, ctx context.Context, base, shots string) {
 			chromedp.WaitVisible(tidSel("cell-0")),
 			chromedp.Click(tidSel("example-"+strconv.Itoa(i))),
 			chromedp.Click(tidSel("submit")),
-			chromedp.WaitVisible(tidSel("board")),
+			chromedp.WaitVisible(tidSel("show-solution")),
 		)
 	}
 	chromeStep(t, ctx, "open the history",
@@ -506,7 +512,7 @@ func browserNoJS(t *testing.T, ctx context.Context, base, shots string) {
 	screenshot(t, tab, shots, "6-submit-no-js")
 	chromeStep(t, tab, "submit the example from the paste box",
 		chromedp.Click(tidSel("submit")),
-		chromedp.WaitVisible(tidSel("board")),
+		chromedp.WaitVisible(tidSel("show-solution")),
 	)
 	if got := chromeValue(t, tab, "puzzle string", chromedp.AttributeValue(tidSel("puzzle-string"), "value")); got.Value != bHard {
 		t.Errorf("puzzle page shows %q, want example 3", got.Value)

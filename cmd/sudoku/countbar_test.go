@@ -1,6 +1,7 @@
 package main
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -14,7 +15,10 @@ func TestCountBarUnits(t *testing.T) {
 		bar := countBarTo(&w, "copying", units)
 		bar.set(5, 10)
 		bar.set(10, 10)
-		if out := w.String(); !strings.Contains(out, " "+units+"/") || !strings.Contains(out, "copying") {
+		bar.finish()
+		// It ends with a line that stays, its rate per second (issue 34:
+		// the bar vanished, its rate jumped from per hour to per second).
+		if out := w.String(); !regexp.MustCompile(`copying: 10 ` + units + ` in \d+\.\d\ds \(\d+ ` + units + `/s\)\n$`).MatchString(out) {
 			t.Errorf("the bar of %s writes %q", units, out)
 		}
 	}

@@ -129,7 +129,14 @@ func openInputs(e *env, names []string) (inputs []bulk.Input, total int64, close
 // the commit (see docs/engine.md): what the summary counts is archived
 // whatever happens to this pass.
 func gradeAfterImport(ctx context.Context, e *env, db *store.DB) error {
-	_, gerr := gradeArchive(ctx, e, db, true)
+	start := time.Now()
+	n, gerr := gradeArchive(ctx, e, db, true)
+	// Piped, no bar says it (on a terminal the bar's last line does):
+	// the grades are computed after the summary, and this says when they
+	// are done (issue 34: it said nothing).
+	if n > 0 && !isTerminal(e.stderr) {
+		fmt.Fprintf(e.stderr, "graded %s (the human-style grade) in %.2fs\n", plural(n, "puzzle", "puzzles"), time.Since(start).Seconds())
+	}
 	if gerr != nil && ctx.Err() == nil {
 		if sudoku.KindOf(gerr) == sudoku.KindBusy {
 			// Other writers kept the archive locked past the retries:

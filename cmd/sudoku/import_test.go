@@ -53,9 +53,13 @@ func testImportCommand(t *testing.T, db string) {
 	if !strings.Contains(errOut, wantErr) || !strings.Contains(errOut, file+":6: row 1 has two 5s") {
 		t.Errorf("stderr %q, want line 5 and line 6 reported", errOut)
 	}
-	// A new SQLite file is announced in a line of its own.
-	if n := strings.Count(strings.TrimPrefix(errOut, "created a new archive at "+db+"\n"), "\n"); n != 2 {
-		t.Errorf("stderr has %d lines, want 2 (no progress bar when not a terminal):\n%s", n, errOut)
+	// A new SQLite file is announced in a line of its own; piped, one
+	// line says the grading is done (issue 34), and no bar is drawn.
+	if !regexp.MustCompile(`(?m)^graded 1 puzzle \(the human-style grade\) in \d+\.\d\ds$`).MatchString(errOut) {
+		t.Errorf("stderr says nothing of the grading:\n%s", errOut)
+	}
+	if n := strings.Count(strings.TrimPrefix(errOut, "created a new archive at "+db+"\n"), "\n"); n != 3 {
+		t.Errorf("stderr has %d lines, want 3 (no progress bar when not a terminal):\n%s", n, errOut)
 	}
 
 	// The same again from stdin, with the database from the environment:

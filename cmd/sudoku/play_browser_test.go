@@ -387,6 +387,11 @@ func playParse(t *testing.T, ctx context.Context, base string) {
 		bEasy[:5] + "\\" + bEasy[6:],
 		bEasy[:5] + "\x01" + bEasy[6:],
 		"",
+		// SudokuWiki links (issue 34: the page said "'h' at position 1").
+		"https://www.sudokuwiki.org/sudoku.htm?bd=" + strings.ReplaceAll(bEasy, ".", "0"),
+		"  SudokuWiki.org/sudoku.htm?n=1&bd=" + strings.ReplaceAll(bEasy, ".", "0") + "#solve",
+		"https://www.sudokuwiki.org/sudoku.htm?bd=12x",
+		"https://www.sudokuwiki.org/sudoku.htm",
 	}
 	chromeStep(t, ctx, "open a page", chromedp.Navigate(base+"/"), chromedp.WaitVisible(tidSel("cell-0")))
 	js, _ := json.Marshal(inputs)

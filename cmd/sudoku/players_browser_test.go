@@ -50,7 +50,7 @@ func TestPlayersBrowser(t *testing.T) {
 		chromedp.Click(tidSel("account-submit")), chromedp.WaitVisible(tidSel("me-name")),
 	)
 	checkMe(t, ctx, p.ID)
-	chromeStep(t, ctx, "log out", chromedp.Click(tidSel("logout")), chromedp.WaitVisible(tidSel("submit-form")))
+	chromeStep(t, ctx, "log out", chromedp.Click(tidSel("logout")), chromedp.WaitVisible(tidSel("logged-out")))
 	chromeStep(t, ctx, "my page, logged out", chromedp.Navigate(base+"/me"), chromedp.WaitVisible(tidSel("me-empty")))
 	chromeStep(t, ctx, "log in",
 		chromedp.Navigate(base+"/login"), chromedp.WaitVisible(tidSel("account-form")),

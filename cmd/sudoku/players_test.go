@@ -482,7 +482,13 @@ func TestPlayersDeleteForm(t *testing.T) {
 	if !strings.Contains(page, "Delete me") || !strings.Contains(page, "keep what your attempts added, but no longer say who") {
 		t.Error("/me does not say plainly what deleting does")
 	}
+	// Nothing is deleted unless the word is typed again (issue 34).
 	status, _, res := c.form("/me", "/me/delete", url.Values{})
+	if status != http.StatusSeeOther || res.Header.Get("Location") != "/me?delete=unconfirmed#delete" {
+		t.Fatalf("delete form without confirming: %d %s", status, res.Header.Get("Location"))
+	}
+	c.json(http.MethodGet, "/api/me", "", http.StatusOK, nil)
+	status, _, res = c.form("/me", "/me/delete", url.Values{"confirm": {"delete"}})
 	if status != http.StatusSeeOther || res.Header.Get("Location") != "/me?deleted=1" {
 		t.Fatalf("delete form: %d %s", status, res.Header.Get("Location"))
 	}

@@ -46,7 +46,7 @@ func TestPrereqs(t *testing.T) {
 			env = append(env, kv)
 		}
 	}
-	env = append(env, "PATH="+bin, "PG_LIB="+t.TempDir())
+	env = append(env, "PATH="+bin, "PG_LIB="+t.TempDir(), "SUDOKU_AXE_DIR="+t.TempDir())
 
 	run := func(extra ...string) (stdout, stderr string, err error) {
 		cmd := exec.Command("../../.ci/prereqs")
@@ -61,7 +61,7 @@ func TestPrereqs(t *testing.T) {
 	if err != nil {
 		t.Fatalf("prereqs: %v\n%s", err, stderr)
 	}
-	if got, want := strings.TrimSpace(stdout), "RACE= SUDOKU_BROWSER=none SUDOKU_PG_BIN=none"; got != want {
+	if got, want := strings.TrimSpace(stdout), "RACE= SUDOKU_BROWSER=none SUDOKU_PG_BIN=none SUDOKU_AXE=none"; got != want {
 		t.Errorf("settings %q, want %q", got, want)
 	}
 	lines := strings.Split(strings.TrimSpace(stderr), "\n")
@@ -73,12 +73,7 @@ func TestPrereqs(t *testing.T) {
 			lines = lines[:n-1]
 		}
 	}
-	if len(lines) != 3 ||
-		!strings.Contains(lines[0], "without -race") || !strings.Contains(lines[0], "apt-get install -y gcc") ||
-		!strings.Contains(lines[1], "skipping the browser tests") || !strings.Contains(lines[1], "apt-get install -y chromium") ||
-		!strings.Contains(lines[2], "skipping the PostgreSQL store tests") || !strings.Contains(lines[2], "apt-get install -y postgresql") {
-		t.Errorf("want one line each on the race detector, the browser tests and PostgreSQL, got:\n%s", stderr)
-	}
+	checkPrereqLines(t, lines, stderr)
 
 	// With a C compiler, the race detector is on and nothing is said of it
 	// (the tests its pass skips run in make test's second pass).
@@ -122,6 +117,23 @@ func TestPrereqsNamesExist(t *testing.T) {
 	for _, n := range names {
 		if !strings.Contains(src.String(), "func "+n+"(t *testing.T)") {
 			t.Errorf(".ci/prereqs names %s as skipped, but no test has that name", n)
+		}
+	}
+}
+
+// checkPrereqLines: one line each on the race detector, the browser tests,
+// PostgreSQL and axe-core, each with the command that installs it.
+func checkPrereqLines(t *testing.T, lines []string, stderr string) {
+	t.Helper()
+	want := [][2]string{{"without -race", "apt-get install -y gcc"}, {"skipping the browser tests", "apt-get install -y chromium"},
+		{"skipping the PostgreSQL store tests", "apt-get install -y postgresql"}, {"accessibility checks", "npm install"}}
+	if len(lines) != len(want) {
+		t.Errorf("want one line each on the race detector, the browser tests, PostgreSQL and axe-core, got:\n%s", stderr)
+		return
+	}
+	for i, w := range want {
+		if !strings.Contains(lines[i], w[0]) || !strings.Contains(lines[i], w[1]) {
+			t.Errorf("line %d %q, want %q with %q", i+1, lines[i], w[0], w[1])
 		}
 	}
 }

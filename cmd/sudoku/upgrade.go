@@ -158,8 +158,18 @@ func newGraders(db *store.DB, workers int, log *slog.Logger) *bulk.Graders {
 }
 
 // countBar is a progress bar over a count (of puzzles, of rows), shown
-// only when its writer is a terminal; a nil *countBar does nothing.
-type countBar struct{ bar *progressbar.ProgressBar }
+// only when its writer is a terminal; a nil *countBar does nothing. Its
+// rate is always per second, counted from its start (progressbar's own
+// jumped from "0 puzzles/hr" to "1518 puzzles/s"), and it ends with a
+// line that stays: what was done, how many, in what time.
+type countBar struct {
+	bar          *progressbar.ProgressBar
+	w            io.Writer
+	what, units  string
+	start        time.Time
+	done         int64
+	lastDescribe time.Time
+}
 
 // newCountBar is the bar of a count of puzzles, described by what.
 func newCountBar(w io.Writer, what string) *countBar { return newUnitBar(w, what, "puzzles") }
@@ -168,40 +178,61 @@ func newCountBar(w io.Writer, what string) *countBar { return newUnitBar(w, what
 // which counts the rows of every table), described by what: nil unless w
 // is a terminal.
 func newUnitBar(w io.Writer, what, units string) *countBar {
-	f, ok := w.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
+	if !isTerminal(w) {
 		return nil
 	}
 	return countBarTo(w, what, units)
 }
 
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
 // countBarTo is the bar, written to w whatever it is.
 func countBarTo(w io.Writer, what, units string) *countBar {
-	return &countBar{progressbar.NewOptions64(-1,
+	return &countBar{bar: progressbar.NewOptions64(-1,
 		progressbar.OptionSetWriter(w),
 		progressbar.OptionSetDescription(what),
 		progressbar.OptionSetWidth(30),
 		progressbar.OptionShowCount(),
-		progressbar.OptionShowIts(),
-		progressbar.OptionSetItsString(units),
 		progressbar.OptionThrottle(100*time.Millisecond),
 		progressbar.OptionClearOnFinish(),
-	)}
+	), w: w, what: what, units: units, start: time.Now()}
+}
+
+// rate is the units per second since the bar began.
+func (b *countBar) rate() float64 {
+	s := time.Since(b.start).Seconds()
+	if s < 0.001 {
+		return 0
+	}
+	return float64(b.done) / s
 }
 
 func (b *countBar) set(done, total int64) {
 	if b == nil {
 		return
 	}
+	b.done = done
 	if b.bar.GetMax64() != total {
 		b.bar.ChangeMax64(total)
+	}
+	if time.Since(b.lastDescribe) >= 100*time.Millisecond || done == total {
+		b.lastDescribe = time.Now()
+		b.bar.Describe(fmt.Sprintf("%s (%.0f %s/s)", b.what, b.rate(), b.units))
 	}
 	_ = b.bar.Set64(done)
 }
 
+// finish clears the bar and leaves its final line: "grading: 400 puzzles
+// in 2.31s (173 puzzles/s)".
 func (b *countBar) finish() {
-	if b != nil {
-		_ = b.bar.Finish()
-		_ = b.bar.Clear()
+	if b == nil {
+		return
 	}
+	_ = b.bar.Finish()
+	_ = b.bar.Clear()
+	fmt.Fprintf(b.w, "\r%s: %d %s in %.2fs (%.0f %s/s)\n", b.what, b.done, b.units, time.Since(b.start).Seconds(), b.rate(), b.units)
 }

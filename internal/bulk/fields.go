@@ -37,7 +37,14 @@ var Fields = []Field{
 	intField("clues", "how many givens", func(p *sudoku.Puzzle) int64 { return int64(p.Clues) }),
 	intField("solutions", "0, 1 or 2 (two or more): the search stops at two", func(p *sudoku.Puzzle) int64 { return int64(p.Solutions) }),
 	boolField("unique", "exactly one solution", func(p *sudoku.Puzzle) bool { return p.Unique }),
-	textField("band", "the word of the grade: easy, medium, hard, fiendish, extreme; empty without a grade", func(p *sudoku.Puzzle) string { return string(p.Band) }),
+	{Name: "band", Type: "text or null", Doc: "the word of the grade: easy, medium, hard, fiendish, extreme; empty (null) without a grade",
+		text: func(b []byte, p *sudoku.Puzzle) []byte { return append(b, p.Band...) },
+		json: func(b []byte, p *sudoku.Puzzle) []byte {
+			if p.Band == "" { // as sudoku.Band marshals it
+				return append(b, "null"...)
+			}
+			return appendJSONString(b, string(p.Band))
+		}},
 	intField("backtracks", "guesses the search undid before proving uniqueness", func(p *sudoku.Puzzle) int64 { return p.Backtracks }),
 	intField("guesses", "branch points of that search", func(p *sudoku.Puzzle) int64 { return p.Guesses }),
 	intField("nodes", "positions that search visited", func(p *sudoku.Puzzle) int64 { return p.Nodes }),

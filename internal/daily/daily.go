@@ -3,14 +3,17 @@
 //
 // Every date from First on has its own puzzle, generated from a seed
 // derived from the date (so the same for everyone, and for every server)
-// with the band rotating easy, medium, hard, fiendish. A Keeper chooses the
-// puzzles of the coming days ahead, in the background: it generates each
-// one, archives it and records it for its date (the archive keeps the first
-// record of a date, so several servers on one archive agree). Readers only
-// read (Read): a request never generates, never waits on a generation and
-// never writes. A date of the keeper's window not chosen yet is
-// ErrNotChosenYet (the web answers 503 with Retry-After); an earlier date
-// no keeper chose (no server ran then) is ErrNoDaily (404): it is not
+// with the band rotating easy, medium, hard, fiendish. A Keeper chooses
+// yesterday's and today's puzzles in the background, and the new day's at
+// midnight UTC: it generates each one, archives it and records it for its
+// date (the archive keeps the first record of a date, so several servers
+// on one archive agree). A day's puzzle is never archived before its day
+// begins in UTC, so it is in no list, search or export early; reading such
+// a date is a *NotYetError (404 saying when it opens). Readers only read
+// (Read): a request never writes. A date of the window not chosen yet is a
+// *NotChosenError, which a server with a running keeper (Expecting) waits
+// out, and answers 503 with Retry-After only past its wait; an earlier
+// date no keeper chose (no server ran then) is ErrNoDaily (404): it is not
 // chosen after the fact, on a reader's request.
 package daily
 
@@ -85,17 +88,16 @@ func Puzzle(ctx context.Context, date time.Time, attempt int) (sudoku.Puzzle, er
 	}
 }
 
-// Ahead is how many days past today the keeper chooses: a server started
-// just before midnight, or one whose keeper is slow, still has the next
-// day's puzzle ready (and readers ahead of UTC may ask for tomorrow's).
-const Ahead = 1
-
 // Window is the dates a keeper chooses at now: yesterday (the home page
-// links it) to Ahead days after today, oldest first.
+// links it) and today, oldest first. A day's puzzle is archived only once
+// its date has begun in UTC, so it is in no list, search or export before
+// (issue 34); generating one takes well under a second (about 50 ms for a
+// fiendish one on a laptop core), so the keeper chooses the new day's at midnight, and readers of it wait
+// that long (web's dailyWait).
 func Window(now time.Time) []time.Time {
 	t := Today(now)
 	var ds []time.Time
-	for i := -1; i <= Ahead; i++ {
+	for i := -1; i <= 0; i++ {
 		if d := t.AddDate(0, 0, i); !d.Before(First) {
 			ds = append(ds, d)
 		}
@@ -103,9 +105,41 @@ func Window(now time.Time) []time.Time {
 	return ds
 }
 
+// Future reports whether date has not begun in UTC at now: its puzzle is
+// for nobody but moderators yet.
+func Future(date, now time.Time) bool { return date.After(Today(now)) }
+
+// NotYetError is a date whose day has not begun in UTC: its puzzle opens at
+// midnight UTC (readers in time zones ahead of UTC wait until then).
+type NotYetError struct {
+	Date  string
+	Opens time.Duration // from now to midnight UTC
+}
+
+func (e *NotYetError) Error() string {
+	h, m := int(e.Opens.Hours()), int(e.Opens.Minutes())%60
+	return fmt.Sprintf("the puzzle of the day for %s opens at 00:00 UTC, in %d h %02d min: every day's puzzle starts at midnight UTC, wherever you are", e.Date, h, m)
+}
+
+// Kind is sudoku.KindNotFound: there is nothing to show yet.
+func (e *NotYetError) Kind() sudoku.Kind { return sudoku.KindNotFound }
+
+// ForUsers says the text is meant for users.
+func (e *NotYetError) ForUsers() bool { return true }
+
+// NotYet is the error of reading date at now when its day has not begun,
+// nil otherwise.
+func NotYet(date, now time.Time) error {
+	if !Future(date, now) {
+		return nil
+	}
+	return &NotYetError{Date: Key(date), Opens: date.Sub(now.UTC()).Round(time.Minute)}
+}
+
 // ParseDate reads a requested date, YYYY-MM-DD ("" is today's): a date
-// before First or after tomorrow (a day's grace for time zones ahead of
-// UTC) has no puzzle of the day. Both are *sudoku.InputError.
+// before First or after tomorrow has no puzzle of the day. Both are
+// *sudoku.InputError. Tomorrow is read (a reader ahead of UTC may ask for
+// it), and Read answers it with a NotYetError.
 func ParseDate(name, v string, now time.Time) (time.Time, error) {
 	if v == "" {
 		return Today(now), nil

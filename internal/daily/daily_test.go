@@ -3,6 +3,7 @@ package daily
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -91,8 +92,9 @@ func TestDistinct(t *testing.T) {
 	}
 }
 
-// TestKeeperChoosesWindow: the keeper chooses yesterday to Ahead days
-// after today, each date once; two keepers over two archives choose the
+// TestKeeperChoosesWindow: the keeper chooses yesterday and today, each
+// date once, never tomorrow (issue 34: a day's puzzle is archived when its
+// day begins); two keepers over two archives choose the
 // same puzzles (the date alone decides); a second run writes nothing.
 func TestKeeperChoosesWindow(t *testing.T) {
 	now := time.Date(2026, 3, 5, 23, 59, 0, 0, time.UTC)
@@ -104,8 +106,11 @@ func TestKeeperChoosesWindow(t *testing.T) {
 		}
 	}
 	w := Window(now)
-	if len(w) != Ahead+2 || Key(w[0]) != "2026-03-04" || Key(w[len(w)-1]) != "2026-03-06" {
+	if len(w) != 2 || Key(w[0]) != "2026-03-04" || Key(w[len(w)-1]) != "2026-03-05" {
 		t.Fatalf("window %v", w)
+	}
+	if _, err := a.Daily(t.Context(), "2026-03-06"); !errors.Is(err, sudoku.ErrNotFound) {
+		t.Errorf("tomorrow is chosen (and archived) before its day: %v", err)
 	}
 	for _, d := range w {
 		pa, err := Read(t.Context(), a, d, now)
@@ -135,6 +140,11 @@ func TestReadNeverChooses(t *testing.T) {
 	}
 	if _, err := Read(t.Context(), m, Today(now).AddDate(0, 0, -2), now); !errors.Is(err, ErrNoDaily) {
 		t.Errorf("two days ago, never chosen: %v", err)
+	}
+	var ny *NotYetError
+	if _, err := Read(t.Context(), m, Today(now).AddDate(0, 0, 1), now); !errors.As(err, &ny) || ny.Opens != 12*time.Hour ||
+		!strings.Contains(err.Error(), "opens at 00:00 UTC, in 12 h 00 min") {
+		t.Errorf("tomorrow: %v", err)
 	}
 	if m.writes != 0 {
 		t.Errorf("Read wrote %d times", m.writes)
@@ -201,4 +211,37 @@ func TestKeeperWaitsToBeAsked(t *testing.T) {
 	defer cancel()
 	go (&Keeper{Archive: used, Now: clock}).Run(ctx)
 	waitFor(used, len(Window(now)))
+}
+
+// TestStartExpectsAtOnce: from the moment Start returns, a reader may
+// expect the keeper (a fresh server's first request waits for it rather
+// than getting a 503: issue 34), and a Wake makes it choose the window.
+func TestStartExpectsAtOnce(t *testing.T) {
+	now := time.Date(2026, 3, 5, 12, 0, 0, 0, time.UTC)
+	m := &memArchive{}
+	k := &Keeper{Archive: m, Now: func() time.Time { return now }}
+	if k.Expecting() {
+		t.Fatal("a keeper never started is expected")
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	wait := k.Start(ctx)
+	if !k.Expecting() {
+		t.Error("not expected right after Start")
+	}
+	k.Wake()
+	for {
+		if _, err := Read(t.Context(), m, Today(now), now); err == nil {
+			break
+		}
+		select {
+		case <-t.Context().Done():
+			t.Fatal("never chosen")
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	cancel()
+	wait()
+	if k.Expecting() {
+		t.Error("expected after it stopped")
+	}
 }

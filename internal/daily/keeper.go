@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -71,9 +72,13 @@ func (e *NotChosenError) ForUsers() bool { return true }
 const RetryAfter = 5 * time.Second
 
 // Read returns date's puzzle as recorded. It never generates or writes:
-// an unrecorded date in the keeper's window at now is a *NotChosenError,
-// an earlier one ErrNoDaily.
+// a date whose day has not begun in UTC is a *NotYetError (whatever an
+// older server recorded for it), an unrecorded date in the keeper's window
+// at now a *NotChosenError, an earlier one ErrNoDaily.
 func Read(ctx context.Context, a Reader, date, now time.Time) (sudoku.Puzzle, error) {
+	if err := NotYet(date, now); err != nil {
+		return sudoku.Puzzle{}, err
+	}
 	key := Key(date)
 	p, err := a.Daily(ctx, key)
 	switch {
@@ -109,7 +114,28 @@ type Keeper struct {
 	wake    chan struct{} // Wake's knock: the first reader of a date not chosen
 	running atomic.Bool   // Run is choosing (a reader may wait for it)
 	alive   atomic.Bool   // Run runs (OnDemand: it chooses at a knock)
+	started atomic.Bool   // Start ran: a Run answers Wake (a reader may wait for it)
 }
+
+// Start runs Run in a goroutine until ctx is done and returns a function
+// that waits for it to end. From the moment Start returns, Expecting is
+// true, so a request that comes before the goroutine is scheduled (a
+// server's first) waits for the keeper rather than being told to come back.
+func (k *Keeper) Start(ctx context.Context) (wait func()) {
+	k.started.Store(true)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer k.started.Store(false)
+		k.Run(ctx)
+	}()
+	return func() { <-done }
+}
+
+// Expecting reports whether a keeper runs (Start) to choose what a Wake
+// asks for, so that a reader of a date of the window not chosen yet can
+// expect it within moments.
+func (k *Keeper) Expecting() bool { return k.started.Load() || k.running.Load() }
 
 // Wake tells a waiting Run that somebody asked for the puzzle of the day.
 // It never blocks and never writes: the keeper chooses, in the background,
@@ -175,12 +201,17 @@ func (k *Keeper) Run(ctx context.Context) {
 			k.log().Warn("puzzle of the day not chosen yet; trying again", slog.Duration("in", RetryEvery), slog.Any("err", err))
 			wait = min(wait, RetryEvery)
 		}
+		// A reader's Wake also ends the wait: one who asks just after
+		// midnight, before the timer fires, gets the new day's puzzle
+		// chosen at once (choosing a date chosen already only reads).
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
 			t.Stop()
 			return
 		case <-t.C:
+		case <-k.knock():
+			t.Stop()
 		}
 	}
 }
@@ -204,24 +235,12 @@ func (k *Keeper) runOnDemand(ctx context.Context) {
 	}
 }
 
-// ChooseWindow chooses every date of the window at this moment, nearest
-// first (today before tomorrow before yesterday), and returns the first
-// failure after trying them all.
+// ChooseWindow chooses every date of the window at this moment, today
+// first, and returns the first failure after trying them all.
 func (k *Keeper) ChooseWindow(ctx context.Context) error {
 	w := Window(k.now())
-	today := Key(Today(k.now()))
-	// Today first, then the days ahead, then yesterday.
-	var order []time.Time
-	for _, d := range w {
-		if Key(d) >= today {
-			order = append(order, d)
-		}
-	}
-	for _, d := range w {
-		if Key(d) < today {
-			order = append(order, d)
-		}
-	}
+	slices.Reverse(w) // today first, then yesterday
+	order := w
 	var first error
 	for _, d := range order {
 		if _, err := k.Choose(ctx, d); err != nil && first == nil {

@@ -170,6 +170,11 @@ const (
 	ActionTokenRevoke   Action = "token_revoke"   // an API token revoked (Detail: its id)
 	ActionRename        Action = "rename"         // a name renamed by migration 00018: one with an older name's key (Detail: "old -> new")
 	ActionPrune         Action = "players_prune"  // anonymous players long unseen deleted with their history (Detail: how many, since when)
+	// A collection's owner, a moderator or an admin changed it (Detail
+	// names the collection: "collection 3 \"Best\"").
+	ActionCollectionEdit   Action = "collection_edit"   // its texts changed (Detail: the new name too when renamed)
+	ActionCollectionRemove Action = "collection_remove" // a puzzle taken out of it (PuzzleID); the puzzle stays archived
+	ActionCollectionDelete Action = "collection_delete" // deleted; its puzzles stay archived
 )
 
 // Entry is one line of the audit trail. Entries are only ever added.

@@ -18,6 +18,8 @@ var collectionsSuite = []suiteCase{
 	{"CollectionsListing", testCollectionsListing},
 	{"CollectionsImport", testCollectionsImport},
 	{"SubmittedBy", testSubmittedBy},
+	{"CollectionsEdit", testCollectionsEdit},
+	{"CollectionsDelete", testCollectionsDelete},
 }
 
 // testCollectionsCreate: names are unique whatever their case, the

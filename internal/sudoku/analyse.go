@@ -23,6 +23,10 @@ type Analysis struct {
 	Techniques Techniques `json:"techniques"`
 	Canonical  *Grid      `json:"canonical"`
 	SameAs     *int64     `json:"same_as"` // the first archived puzzle of the same class
+	// GradeStatus is done (the figures above), pending (beyond a
+	// request's budget: being graded, ask again) or none (no solution, or
+	// several: no grade).
+	GradeStatus GradeStatus `json:"grade_status"`
 }
 
 // Symmetries are the names SymmetryOf gives, the strongest first: a

@@ -1,6 +1,7 @@
 package sudoku
 
 import (
+	"encoding/json"
 	"math/bits"
 	"slices"
 	"strconv"
@@ -12,6 +13,16 @@ import (
 // means hard for a person. The search effort keeps its own names
 // (backtracks, guesses) wherever it is shown.
 type Band string
+
+// MarshalJSON writes a band as its name, and no band ("": several
+// solutions, or a grade still pending) as null, as grade is null then
+// (issue 34: a pending POST answered "band": "").
+func (b Band) MarshalJSON() ([]byte, error) {
+	if b == "" {
+		return []byte("null"), nil
+	}
+	return json.Marshal(string(b))
+}
 
 // The bands, easiest first. A puzzle with several solutions, or one not
 // graded yet, has no band ("", BandOf(0)).

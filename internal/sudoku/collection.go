@@ -64,6 +64,18 @@ func ErrNotOwner(c Collection) error {
 	return &CollectionError{Msg: fmt.Sprintf("collection %d is not yours: only its owner, a moderator or an admin may add puzzles to it", c.ID), kind: KindForbidden}
 }
 
+// ErrNotYours returns the error for changing or deleting someone else's
+// collection.
+func ErrNotYours(c Collection) error {
+	return &CollectionError{Msg: fmt.Sprintf("collection %d is not yours: only its owner, a moderator or an admin may change or delete it", c.ID), kind: KindForbidden}
+}
+
+// ErrNotInCollection returns the error for taking out of c a puzzle it
+// does not hold.
+func ErrNotInCollection(c Collection, puzzleID int64) error {
+	return &CollectionError{Msg: fmt.Sprintf("puzzle %d is not in collection %d", puzzleID, c.ID), kind: KindNotFound}
+}
+
 // Check trims c's texts and checks them: a name of 1 to MaxCollectionName
 // characters, other texts up to MaxCollectionText, valid UTF-8 without
 // control characters (line breaks allowed outside the name).

@@ -211,11 +211,17 @@ func (s *Server) flagForm(c echo.Context) error {
 	if err == nil {
 		return c.Redirect(http.StatusSeeOther, templates.PuzzleURL(p.ID)+"?flagged=1")
 	}
-	status := classify(err).status
+	a := classify(err)
+	status := a.status
 	if status != http.StatusBadRequest && status != http.StatusConflict {
 		return err
 	}
-	form.Error = err.Error()
+	// The text written for the reader, never the wrapped internal one
+	// ("flag puzzle 3: …"; issue 34).
+	form.Error = sentence(a.body.Error)
+	if errors.Is(err, moderation.ErrFlagged) {
+		form.Error = "You have reported this puzzle already, thank you: a player reports a puzzle once, and the moderators have your report."
+	}
 	v := templates.PuzzleView{
 		Puzzle: p, Runs: minRuns, Now: time.Now(), Origin: origin(c),
 		HistoryURL:  "/puzzles?sort=human&order=desc&around=" + strconv.FormatInt(p.ID, 10),

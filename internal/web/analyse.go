@@ -24,7 +24,7 @@ import (
 // grade; a grid that breaks the rules, or one beyond the search's budget, is
 // an error.
 func (s *Server) analyse(ctx context.Context, g sudoku.Grid) (sudoku.Analysis, error) {
-	a := sudoku.Analysis{Clues: g.Clues(), Symmetry: sudoku.SymmetryOf(g), Redundant: []int{}}
+	a := sudoku.Analysis{Clues: g.Clues(), Symmetry: sudoku.SymmetryOf(g), Redundant: []int{}, GradeStatus: sudoku.GradeNone}
 	p, err := s.rate(ctx, g, false)
 	switch {
 	case errors.Is(err, sudoku.ErrNoSolution):
@@ -51,10 +51,24 @@ func (s *Server) analyse(ctx context.Context, g sudoku.Grid) (sudoku.Analysis, e
 	// The grade belongs to the puzzle, however it is written: an archived
 	// one graded by this solver gives its own; another is graded here,
 	// within a request's budget, as POST /api/solve does.
+	// One that needs more than a request's budget is graded in the
+	// background (settergrade.go): "pending" now, the figures when asked
+	// again.
+	a.GradeStatus = sudoku.GradeDone
 	if a.SameAs != nil && same.Grade != nil && same.GradeVersion == logic.Version {
 		p.Grade, p.GradeFloor, p.GradeEP, p.GradeED, p.Technique, p.Techniques = same.Grade, same.GradeFloor, same.GradeEP, same.GradeED, same.Technique, same.Techniques
-	} else if err := s.searching(ctx, func() error { logic.GradeWithin(&p, logic.RequestBudget); return nil }); err != nil {
-		return a, err
+	} else {
+		var within bool
+		if err := s.searching(ctx, func() error { within = logic.GradeWithin(&p, logic.RequestBudget); return nil }); err != nil {
+			return a, err
+		}
+		if !within {
+			var st gradeState
+			p, st = s.setterGrades.lookup(p, s.searching)
+			if st != gradeDone { // busy too: the next ask starts it
+				a.GradeStatus = sudoku.GradePending
+			}
+		}
 	}
 	a.Grade, a.GradeFloor, a.GradeEP, a.GradeED = p.Grade, p.GradeFloor, p.GradeEP, p.GradeED
 	a.Technique, a.Techniques = p.Technique, p.Techniques

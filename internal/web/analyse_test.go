@@ -193,3 +193,33 @@ func FuzzAnalyseJSON(f *testing.F) {
 		}
 	})
 }
+
+// inkala is Arto Inkala's "world's hardest" puzzle (2012): beyond a
+// request's grading budget.
+const inkala = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+
+// TestAnalyseHardGradesLater: a unique puzzle beyond a request's budget is
+// answered "grade_status": "pending" (the page says "grading…", never a
+// bare "—"), graded in the background, and asked again gets its figures
+// (issue 34); several solutions are "none".
+func TestAnalyseHardGradesLater(t *testing.T) {
+	s, _ := newTestServer(t, Config{})
+	code, a, body := analysisOf(t, s, puzzleBody(inkala))
+	if code != http.StatusOK || a.GradeStatus != sudoku.GradePending || a.Grade != nil {
+		t.Fatalf("first answer: %d %s, want the grade pending", code, body)
+	}
+	for a.GradeStatus == sudoku.GradePending {
+		select {
+		case <-t.Context().Done():
+			t.Fatal("never graded")
+		case <-time.After(100 * time.Millisecond):
+		}
+		_, a, body = analysisOf(t, s, puzzleBody(inkala))
+	}
+	if a.GradeStatus != sudoku.GradeDone || a.Grade == nil || a.GradeEP == nil || a.GradeED == nil || len(a.Techniques.Names()) == 0 {
+		t.Errorf("graded: %s", body)
+	}
+	if _, a, body = analysisOf(t, s, puzzleBody(strings.Repeat(".", 80)+"1")); a.GradeStatus != sudoku.GradeNone {
+		t.Errorf("several solutions: %s", body)
+	}
+}

@@ -93,7 +93,8 @@ func (s *Server) signupForm(c echo.Context) error {
 // loginPage shows the login form.
 func (s *Server) loginPage(c echo.Context) error {
 	p, _ := playerOf(c)
-	return s.render(c, http.StatusOK, templates.LoginPage(templates.AccountForm{CSRF: csrfToken(c), Player: p}))
+	return s.render(c, http.StatusOK, templates.LoginPage(templates.AccountForm{CSRF: csrfToken(c), Player: p,
+		LoggedOut: c.QueryParam("logged_out") == "1" && p.Name == ""}))
 }
 
 // loginForm checks a name and password. A wrong name and a wrong password
@@ -174,5 +175,6 @@ func (s *Server) logout(c echo.Context) error {
 		}
 	}
 	s.setSession(c, "")
-	return c.Redirect(http.StatusSeeOther, "/")
+	// The login page then says so (issue 34: logging out said nothing).
+	return c.Redirect(http.StatusSeeOther, "/login?logged_out=1")
 }

@@ -162,12 +162,16 @@ func (s *Server) addPuzzleForm(c echo.Context) error {
 		r.Puzzle = &input
 	}
 	id, err := s.puzzleToAdd(c, r)
-	if k := sudoku.KindOf(err); k == sudoku.KindInvalid || k == sudoku.KindUnprocessable {
-		form := templates.AddPuzzleForm{Input: printable(input), Error: sentence(err.Error())}
-		if input == "" {
+	if k := sudoku.KindOf(err); k == sudoku.KindInvalid || k == sudoku.KindUnprocessable || r.ID != nil && k == sudoku.KindNotFound {
+		form := s.editForms(c, col)
+		form.Input, form.Error, form.Added = printable(input), sentence(err.Error()), 0
+		switch {
+		case input == "":
 			form.Error = "Give a puzzle: its text, a SudokuWiki link, or an archived puzzle's number"
+		case k == sudoku.KindNotFound: // an unknown number is a message on the page, not a bare 404 (issue 34)
+			form.Error = "There is no puzzle " + printable(input) + " in the archive: check the number, or paste the puzzle itself"
 		}
-		return s.renderCollection(c, http.StatusUnprocessableEntity, col, &form)
+		return s.renderCollection(c, http.StatusUnprocessableEntity, col, form)
 	}
 	if err != nil {
 		return err
@@ -195,7 +199,11 @@ func (s *Server) addPuzzleFormOf(c echo.Context, col sudoku.Collection) (*templa
 	if player, err := accountOf(c); err != nil || mayAdd(player, col) != nil {
 		return nil, nil // no form for who may not add
 	}
-	f := &templates.AddPuzzleForm{}
+	f := &templates.AddPuzzleForm{Edited: c.QueryParam("edited") == "1",
+		Edit: templates.CollectionForm{Name: col.Name, Description: col.Description, Author: col.Author, Source: col.Source, Licence: col.Licence}}
+	if id, err := sudoku.ParseID("removed", c.QueryParam("removed")); err == nil {
+		f.Removed = id
+	}
 	for _, param := range []string{"added", "already"} {
 		id, err := sudoku.ParseID(param, c.QueryParam(param))
 		if err != nil {

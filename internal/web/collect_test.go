@@ -183,16 +183,21 @@ func TestAddPuzzleForm(t *testing.T) {
 		t.Errorf("refused text: %d, error %q", status, tid(doc, "form-error-message").Text())
 	}
 	checkFormRefusals(t, ce, action, url.Values{"puzzle": {"1"}})
-	for path, input := range map[string]string{"/collections/999/puzzles": "1", action: "#99"} {
-		if status, _, _ := ce.ann.form(at, path, url.Values{"puzzle": {input}}); status != http.StatusNotFound {
-			t.Errorf("%s %s: %d, want 404", path, input, status)
-		}
+	if status, _, _ := ce.ann.form(at, "/collections/999/puzzles", url.Values{"puzzle": {"1"}}); status != http.StatusNotFound {
+		t.Errorf("unknown collection: %d, want 404", status)
+	}
+	// An unknown number is a message on the collection's page (issue 34:
+	// it was a bare 404), and so is a hidden puzzle's, in the same words.
+	if status, body, _ := ce.ann.form(at, action, url.Values{"puzzle": {"#99"}}); status != http.StatusUnprocessableEntity ||
+		!strings.Contains(tid(docOf(t, body), "form-error-message").Text(), "There is no puzzle #99 in the archive") {
+		t.Errorf("#99: %d, want 422 with the message", status)
 	}
 	if _, err := ce.e.db.HidePuzzle(context.Background(), 1, moderation.CLI(), "test"); err != nil {
 		t.Fatal(err)
 	}
-	if status, _, _ := ce.ann.form(at, action, url.Values{"puzzle": {"1"}}); status != http.StatusNotFound {
-		t.Errorf("hidden puzzle: %d, want 404", status)
+	if status, body, _ := ce.ann.form(at, action, url.Values{"puzzle": {"1"}}); status != http.StatusUnprocessableEntity ||
+		!strings.Contains(tid(docOf(t, body), "form-error-message").Text(), "There is no puzzle 1 in the archive") {
+		t.Errorf("hidden puzzle: %d, want 422 saying there is no such puzzle", status)
 	}
 	if n := tid(docOf(t, pageBody(t, ce.x, at)), "history-row").Length(); n != 1 {
 		t.Errorf("after the refusals the collection lists %d puzzles, want 1 (puzzle 1 hidden)", n)

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
@@ -285,6 +286,16 @@ func (s *Server) collectionsPage(c echo.Context) error {
 	return s.renderCollections(c, http.StatusOK, templates.CollectionForm{})
 }
 
+// deletedName is the ?deleted= of the collections page, which the
+// deletion form sends its poster to: the name, kept printable and short.
+func deletedName(c echo.Context) string {
+	name := printable(c.QueryParam("deleted"))
+	if utf8.RuneCountInString(name) > sudoku.MaxCollectionName {
+		return ""
+	}
+	return name
+}
+
 // renderCollections renders the collections page with form.
 func (s *Server) renderCollections(c echo.Context, status int, form templates.CollectionForm) error {
 	cs, err := s.collections.Collections(c.Request().Context())
@@ -294,7 +305,7 @@ func (s *Server) renderCollections(c echo.Context, status int, form templates.Co
 	_, accountErr := accountOf(c)
 	form.CSRF = csrfToken(c)
 	return s.render(c, status, templates.CollectionsPage(templates.CollectionsView{
-		Collections: cs, CanCreate: accountErr == nil, Form: form}))
+		Collections: cs, CanCreate: accountErr == nil, Form: form, Deleted: deletedName(c)}))
 }
 
 // createCollectionForm is the form post of /collections: 303 to the new

@@ -296,3 +296,15 @@ func (noCollections) Collections(context.Context) ([]sudoku.Collection, error) {
 func (noCollections) AddToCollection(context.Context, int64, int64) (bool, error) {
 	return false, sudoku.ErrNoCollection("x")
 }
+
+func (noCollections) RemoveFromCollection(context.Context, int64, int64, moderation.Actor) error {
+	return sudoku.ErrNoCollection("x")
+}
+
+func (noCollections) UpdateCollection(context.Context, sudoku.Collection, moderation.Actor) (sudoku.Collection, error) {
+	return sudoku.Collection{}, sudoku.ErrNoCollection("x")
+}
+
+func (noCollections) DeleteCollection(context.Context, int64, moderation.Actor) error {
+	return sudoku.ErrNoCollection("x")
+}

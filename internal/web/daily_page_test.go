@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sudoku-archive/sudoku/internal/daily"
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
 // TestDailyPageSaysSo: the page /daily leads to says it is the puzzle of
@@ -35,5 +38,35 @@ func TestDailyPageSaysSo(t *testing.T) {
 		if l := tid(doc, "daily-label"); l.Length() != 0 {
 			t.Errorf("%s says %q", other, l.Text())
 		}
+	}
+}
+
+// TestDailyTomorrow: a day's puzzle is for nobody but moderators before its
+// day begins in UTC (issue 34): a player asking for tomorrow's gets a 404
+// that says when it opens, a moderator the puzzle the keeper will choose,
+// not archived (id 0); and the 503 page of a date not chosen yet offers to
+// try again.
+func TestDailyTomorrow(t *testing.T) {
+	s, db, tok := collectionsServer(t)
+	tomorrow := daily.Today(time.Now()).AddDate(0, 0, 1)
+	path := "/api/daily?date=" + daily.Key(tomorrow)
+	rec := as(t, s, tok, "bob", "GET", path, "")
+	if rec.Code != http.StatusNotFound || !strings.Contains(rec.Body.String(), "opens at 00:00 UTC") {
+		t.Errorf("a player's tomorrow: %d %s", rec.Code, rec.Body)
+	}
+	rec = as(t, s, tok, "mod", "GET", path, "")
+	want, err := daily.Puzzle(t.Context(), tomorrow, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := decode[sudoku.Puzzle](t, rec); rec.Code != http.StatusOK || p.ID != 0 || p.Givens != want.Givens {
+		t.Errorf("a moderator's tomorrow: %d id %d %s", rec.Code, p.ID, p.Givens)
+	}
+	if st, err := db.Stats(t.Context()); err != nil || st.Total != 0 {
+		t.Errorf("the preview archived something: %+v %v", st.Total, err)
+	}
+	doc := page(t, get(t, s, "/daily"), http.StatusServiceUnavailable)
+	if href := tid(doc, "error-retry").AttrOr("href", ""); href != "/daily" {
+		t.Errorf("the 503 page's Try again goes to %q", href)
 	}
 }

@@ -32,7 +32,11 @@ func (s *Server) errorPage(c echo.Context, status int, msg string) error {
 	// a done context: render this page under one that is never cancelled.
 	req := c.Request()
 	c.SetRequest(req.WithContext(context.WithoutCancel(req.Context())))
-	return s.render(c, status, templates.ErrorPage(templates.ErrorView{Status: status, Title: title, Message: msg}))
+	v := templates.ErrorView{Status: status, Title: title, Message: msg}
+	if status == http.StatusServiceUnavailable && req.Method == http.MethodGet {
+		v.Retry = req.URL.RequestURI() // a path of this site: the request's own
+	}
+	return s.render(c, status, templates.ErrorPage(v))
 }
 
 // defaultErrorMessage says something useful when the error carried no

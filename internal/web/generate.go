@@ -190,8 +190,11 @@ func formTarget(f *templates.GenerateForm) (generate.Target, error) {
 // and no other site can make a visitor's browser archive more than those.
 
 // requestedDaily returns the date a request asks for (?date, today
-// without) and that date's puzzle as recorded: 503 with Retry-After while
-// the keeper is choosing it, 404 for an earlier date no keeper chose.
+// without) and that date's puzzle as recorded: a date of the keeper's
+// window not chosen yet waits for the keeper (up to dailyWait, then 503
+// with Retry-After), an earlier date no keeper chose is 404, and a date
+// whose day has not begun in UTC is 404 saying when it opens (moderators
+// get a preview instead: previewDaily).
 func (s *Server) requestedDaily(c echo.Context) (time.Time, sudoku.Puzzle, error) {
 	now := time.Now()
 	d, err := daily.ParseDate(`"date"`, c.QueryParam("date"), now)
@@ -201,17 +204,20 @@ func (s *Server) requestedDaily(c echo.Context) (time.Time, sudoku.Puzzle, error
 	ctx := c.Request().Context()
 	p, err := daily.Read(ctx, s.archive, d, now)
 	var notYet *daily.NotChosenError
-	if !errors.As(err, &notYet) {
+	if !errors.As(err, &notYet) || !s.dailies.Expecting() {
 		return d, p, err
 	}
 	// The keeper starts choosing at the first request for the daily (see
-	// daily.Keeper.Run); this reader waits a little for it, reading only.
+	// daily.Keeper.Run), and at midnight UTC; choosing a date takes well
+	// under a second, so this reader waits for it, reading only.
 	s.dailies.Wake()
-	for wait := time.Now().Add(dailyWait); s.dailies.Running() && time.Now().Before(wait); {
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for wait := time.Now().Add(dailyWait); s.dailies.Expecting() && time.Now().Before(wait); {
 		select {
 		case <-ctx.Done():
 			return d, p, err
-		case <-time.After(100 * time.Millisecond):
+		case <-tick.C:
 		}
 		if p, again := daily.Read(ctx, s.archive, d, now); again == nil {
 			return d, p, nil
@@ -220,14 +226,38 @@ func (s *Server) requestedDaily(c echo.Context) (time.Time, sudoku.Puzzle, error
 	return d, p, err
 }
 
+// previewDaily is what a moderator or admin gets for a date whose day has
+// not begun: the puzzle the keeper will choose for it (daily.Puzzle, made
+// in a turn of the search gate), not archived, so that it stays in no
+// list until its day. ok is false for anyone else, or for another error.
+func (s *Server) previewDaily(c echo.Context, d time.Time, err error) (p sudoku.Puzzle, ok bool, _ error) {
+	var notYet *daily.NotYetError
+	if !errors.As(err, &notYet) || !isModerator(c) {
+		return p, false, nil
+	}
+	gerr := s.searching(c.Request().Context(), func() error {
+		var err error
+		p, err = daily.Puzzle(c.Request().Context(), d, 0)
+		return err
+	})
+	return p, gerr == nil, gerr
+}
+
 // dailyWait bounds how long a reader of a date not chosen yet waits for
-// the keeper before it is told to come back (503, Retry-After).
+// the keeper before it is told to come back (503, Retry-After): choosing a
+// date takes well under a second, so only a keeper that fails (a broken
+// archive) makes a reader wait this long.
 const dailyWait = 3 * time.Second
 
 // dailyPage is GET /daily: 303 to the page of the date's puzzle (today's
 // without ?date).
 func (s *Server) dailyPage(c echo.Context) error {
 	d, p, err := s.requestedDaily(c)
+	if pre, ok, perr := s.previewDaily(c, d, err); perr != nil {
+		return perr
+	} else if ok { // a moderator's preview: the share link, nothing archived
+		return c.Redirect(http.StatusSeeOther, templates.ShareURL("", pre.Givens))
+	}
 	if err != nil {
 		return err
 	}
@@ -236,7 +266,12 @@ func (s *Server) dailyPage(c echo.Context) error {
 
 // apiDaily is GET /api/daily?date=YYYY-MM-DD: 200 with the puzzle object.
 func (s *Server) apiDaily(c echo.Context) error {
-	_, p, err := s.requestedDaily(c)
+	d, p, err := s.requestedDaily(c)
+	if pre, ok, perr := s.previewDaily(c, d, err); perr != nil {
+		return perr
+	} else if ok { // a moderator's preview: id 0, nothing archived
+		return c.JSON(http.StatusOK, pre)
+	}
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -184,15 +185,33 @@ func (s *Server) deleteMe(c echo.Context) error {
 
 // meDelete is the form of /me that deletes the player.
 func (s *Server) meDelete(c echo.Context) error {
+	// A destructive act asks to confirm (issue 34): the account's name,
+	// or "delete" for a player without one, typed again; otherwise /me
+	// says what to type and nothing is deleted.
+	p, _ := playerOf(c)
+	if !deleteConfirmed(p, c.FormValue("confirm")) {
+		return c.Redirect(http.StatusSeeOther, "/me?delete=unconfirmed#delete")
+	}
 	if err := s.deleteMe(c); err != nil {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, "/me?deleted=1")
 }
 
+// deleteConfirmed reports whether typed confirms the deletion of p: its
+// name (compared as logins compare names) or, for a player without one,
+// the word "delete".
+func deleteConfirmed(p account.Player, typed string) bool {
+	typed = strings.TrimSpace(typed)
+	if p.Name == "" {
+		return strings.EqualFold(typed, "delete")
+	}
+	return typed != "" && account.NameKey(typed) == account.NameKey(p.Name)
+}
+
 // mePage is the player's dashboard.
 func (s *Server) mePage(c echo.Context) error {
-	v := templates.MeView{CSRF: csrfToken(c), Deleted: c.QueryParam("deleted") == "1"}
+	v := templates.MeView{CSRF: csrfToken(c), Deleted: c.QueryParam("deleted") == "1", DeleteUnconfirmed: c.QueryParam("delete") == "unconfirmed"}
 	p, ok := playerOf(c)
 	if !ok {
 		return s.render(c, http.StatusOK, templates.MePage(v))

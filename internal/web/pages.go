@@ -257,9 +257,10 @@ func (s *Server) puzzlePage(c echo.Context) error {
 		Origin:      origin(c),
 		SolutionURL: templates.PuzzleURL(id) + "?solution=1",
 	}
-	// Whoever just submitted the puzzle came for its analysis; everyone
-	// else gets the givens to play, the solution one click away.
-	v.ShowSolution = v.Fresh || v.Duplicate || c.QueryParam("solution") == "1"
+	// Everyone gets the givens to play, the solution one click away ("Show
+	// solution"): whoever submits a newspaper's puzzle to play it is not
+	// spoiled by it (issue 34); ?solution=1 opens it at once.
+	v.ShowSolution = c.QueryParam("solution") == "1"
 	v.MinPlays = ratings.MinPlays // the players' figure (ratings.go)
 	if v.Daily, err = s.dailyOf(c, p); err != nil {
 		return err

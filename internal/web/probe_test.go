@@ -148,8 +148,9 @@ func TestForwardedProtoOnlyFromTrustedProxy(t *testing.T) {
 }
 
 // TestDailyGetNeverWrites: GET /daily and /api/daily only read. A date not
-// chosen yet is a 503 with Retry-After (today, tomorrow: the keeper is at
-// it) or a 404 (an earlier date no keeper chose), and nothing is archived
+// chosen yet is a 503 with Retry-After (today, no keeper running to wait
+// for), a 404 (an earlier date no keeper chose; tomorrow, whose day has
+// not begun), and nothing is archived
 // or recorded; before, the GET generated, archived and recorded the
 // puzzle, so any site could make a visitor's browser write.
 func TestDailyGetNeverWrites(t *testing.T) {
@@ -161,7 +162,8 @@ func TestDailyGetNeverWrites(t *testing.T) {
 	}{
 		{"/api/daily", http.StatusServiceUnavailable},
 		{"/daily", http.StatusServiceUnavailable},
-		{"/api/daily?date=" + daily.Key(today.AddDate(0, 0, 1)), http.StatusServiceUnavailable},
+		{"/api/daily?date=" + daily.Key(today.AddDate(0, 0, 1)), http.StatusNotFound},
+		{"/daily?date=" + daily.Key(today.AddDate(0, 0, 1)), http.StatusNotFound},
 		{"/api/daily?date=2026-03-05", http.StatusNotFound},
 		{"/daily?date=2026-03-05", http.StatusNotFound},
 	} {
@@ -203,9 +205,9 @@ func TestDailyReadsDuringGeneration(t *testing.T) {
 		}
 	}
 	defer release()
-	// The keeper choosing tomorrow waits for the gate meanwhile.
-	go s.dailies.Choose(t.Context(), stored.AddDate(0, 0, 1)) //nolint:errcheck // it waits; the test reads meanwhile
-	other := "/api/daily?date=" + daily.Key(stored.AddDate(0, 0, 1))
+	// The keeper choosing yesterday waits for the gate meanwhile.
+	go s.dailies.Choose(t.Context(), stored.AddDate(0, 0, -1)) //nolint:errcheck // it waits; the test reads meanwhile
+	other := "/api/daily?date=" + daily.Key(stored.AddDate(0, 0, -1))
 	go get(t, s, other)
 	done := make(chan int, 64)
 	for range 64 {
@@ -241,7 +243,7 @@ func TestHistorySortLabels(t *testing.T) {
 
 // BenchmarkDailyReadDuringGeneration reads today's recorded puzzle of the
 // day while the search gate is held and the keeper waits on it to choose
-// tomorrow's: the read's cost does not include any generation (the issue
+// yesterday's: the read's cost does not include any generation (the issue
 // measured 9.9 s for it under load, when the read shared the generator's
 // lock).
 func BenchmarkDailyReadDuringGeneration(b *testing.B) {
@@ -254,7 +256,7 @@ func BenchmarkDailyReadDuringGeneration(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer s.search.leave()
-	go s.dailies.Choose(b.Context(), today.AddDate(0, 0, 1)) //nolint:errcheck // waits for the gate all along
+	go s.dailies.Choose(b.Context(), today.AddDate(0, 0, -1)) //nolint:errcheck // waits for the gate all along
 	path := "/api/daily?date=" + daily.Key(today)
 	for b.Loop() {
 		if rec := get(b, s, path); rec.Code != http.StatusOK {

@@ -14,9 +14,13 @@ import (
 func (s *Server) render(c echo.Context, status int, component templ.Component) error {
 	var buf bytes.Buffer
 	ctx := c.Request().Context()
-	if isModerator(c) { // the header links to the moderation pages
-		ctx = templates.WithViewer(ctx, templates.Viewer{Moderator: true})
+	// The header links to the moderation pages for moderators, and offers
+	// Log in and Sign up to visitors, the name and Log out to accounts.
+	v := templates.Viewer{Moderator: isModerator(c), Accounts: s.players != nil, CSRF: csrfToken(c)}
+	if p, ok := playerOf(c); ok {
+		v.Name = p.Name
 	}
+	ctx = templates.WithViewer(ctx, v)
 	if err := component.Render(ctx, &buf); err != nil {
 		return err
 	}

@@ -84,6 +84,9 @@ func (s *Server) routes() {
 	}
 	if s.collections != nil {
 		s.collectionRoutes(get) // collections.go
+		if s.editor != nil {
+			s.collectionEditRoutes() // collectionedit.go
+		}
 	}
 
 	// A static path that is also a value of a parameter route
@@ -141,4 +144,21 @@ func (s *Server) playerRoutes(get func(string, echo.HandlerFunc, ...echo.Middlew
 	get("/login", s.loginPage, s.csrfCheck)
 	e.POST("/login", s.loginForm, s.csrfCheck)
 	e.POST("/logout", s.logout, s.csrfCheck)
+}
+
+// Route is one entry of the route table: a method and a path as echo
+// writes it (":id" for a parameter, "*" for the rest).
+type Route struct{ Method, Path string }
+
+// Routes lists the route table, HEAD (GET's twin) and the 405s left out:
+// the browser tests walk every page of it.
+func (s *Server) Routes() []Route {
+	var rs []Route
+	for _, r := range s.echo.Routes() {
+		if r.Method == http.MethodHead || strings.Contains(r.Name, "methodNotAllowed") {
+			continue
+		}
+		rs = append(rs, Route{r.Method, r.Path})
+	}
+	return rs
 }

@@ -54,6 +54,14 @@ var guardedRoutes = map[string]account.Role{
 	"POST /collections":                 account.RolePlayer,
 	"POST /collections/:id/puzzles":     account.RolePlayer,
 	"POST /puzzles/:id/collections":     account.RolePlayer,
+	// Changing and deleting one: an account, and then its owner, a
+	// moderator or an admin (collectionedit.go; TestCollectionEditRoles).
+	"DELETE /api/collections/:id/puzzles/:puzzle_id": account.RolePlayer,
+	"PATCH /api/collections/:id":                     account.RolePlayer,
+	"DELETE /api/collections/:id":                    account.RolePlayer,
+	"POST /collections/:id/remove":                   account.RolePlayer,
+	"POST /collections/:id/edit":                     account.RolePlayer,
+	"POST /collections/:id/delete":                   account.RolePlayer,
 }
 
 // identity is who sends a matrix request.
@@ -179,6 +187,13 @@ var cannotSucceed = map[string]bool{
 	"POST /collections":                 true,
 	"POST /collections/:id/puzzles":     true,
 	"POST /puzzles/:id/collections":     true,
+	// The matrix's :id names a puzzle, no collection: 404.
+	"DELETE /api/collections/:id/puzzles/:puzzle_id": true,
+	"PATCH /api/collections/:id":                     true,
+	"DELETE /api/collections/:id":                    true,
+	"POST /collections/:id/remove":                   true,
+	"POST /collections/:id/edit":                     true,
+	"POST /collections/:id/delete":                   true,
 }
 
 // matrixPuzzle archives a puzzle of its own for a request to route path:

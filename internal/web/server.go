@@ -212,6 +212,12 @@ type Server struct {
 	mod     Moderation    // nil: the archive keeps no flags or audit (moderation.go)
 	// collections is nil when the archive keeps none (collections.go).
 	collections Collections
+	// editor is nil when the archive cannot change collections
+	// (collectionedit.go).
+	editor CollectionEditor
+	// setterGrades grades setters' puzzles past a request's budget
+	// (settergrade.go).
+	setterGrades setterGrades
 
 	// leveller and rated serve the players' figures (next.go, ratings.go);
 	// nil: the archive keeps none, and those routes are not served.
@@ -266,6 +272,7 @@ func New(archive Archive, cfg Config) *Server {
 	s.search.waited, s.search.refused = s.metrics.searchWaits, s.metrics.searchRefused
 	s.players, _ = archive.(Players)
 	s.collections, _ = archive.(Collections)
+	s.editor, _ = archive.(CollectionEditor)
 	if s.players != nil {
 		s.mod, _ = archive.(Moderation)
 	}
@@ -474,17 +481,18 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		// must let in-flight submissions finish, not cancel them.
 	}
 	s.log.Info("listening", slog.String("addr", ln.Addr().String()))
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
 	// The puzzles of the day are chosen ahead, in the background, never by
 	// a request; the keeper stops with ctx and Serve waits for it, so the
-	// archive is not closed under it. With NoDaily it chooses only the
-	// dates its readers ask for and no other server has chosen.
+	// archive is not closed under it. It starts before the first request
+	// is answered, so that request waits for it (Expecting). With NoDaily
+	// it chooses only the dates its readers ask for and no other server
+	// has chosen.
 	kctx, stopKeeper := context.WithCancel(ctx)
-	kept := make(chan struct{})
-	go func() { defer close(kept); s.dailies.Run(kctx) }()
-	defer func() { stopKeeper(); <-kept }()
+	kept := s.dailies.Start(kctx)
+	defer func() { stopKeeper(); kept() }()
 
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
 	select {
 	case err := <-served:
 		return fmt.Errorf("serve: %w", err)

@@ -74,10 +74,16 @@ func TestPuzzlePageOpensOnGivens(t *testing.T) {
 	if tid(doc, "board").AttrOr("data-solution", "") != p.Solution.String() {
 		t.Error("the solution is not behind Show solution")
 	}
-	for _, path := range []string{"/puzzles/1?solution=1", "/puzzles/1?new=1", "/puzzles/1?dup=1"} {
+	doc = page(t, get(t, s, "/puzzles/1?solution=1"), http.StatusOK)
+	if _, open := tid(doc, "analysis").Attr("open"); !open {
+		t.Error("?solution=1: the analysis is closed")
+	}
+	// Submitting does not spoil (issue 34): the page a submission lands on
+	// keeps the solution folded.
+	for _, path := range []string{"/puzzles/1?new=1", "/puzzles/1?dup=1"} {
 		doc := page(t, get(t, s, path), http.StatusOK)
-		if _, open := tid(doc, "analysis").Attr("open"); !open {
-			t.Errorf("%s: the analysis is closed", path)
+		if _, open := tid(doc, "analysis").Attr("open"); open {
+			t.Errorf("%s: the solution is shown unasked", path)
 		}
 	}
 	// Still no inline script or style: the CSP allows neither.

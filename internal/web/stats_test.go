@@ -203,7 +203,7 @@ func TestPuzzleBandPendingAndNone(t *testing.T) {
 	}
 	for id, want := range map[int]string{1: "band-pending", 2: "band-none"} {
 		rec := get(t, s, "/api/puzzles/"+strconv.Itoa(id))
-		if !strings.Contains(rec.Body.String(), `"band":""`) {
+		if !strings.Contains(rec.Body.String(), `"band":null`) {
 			t.Errorf("puzzle %d: %s, want no band", id, rec.Body)
 		}
 		doc := page(t, get(t, s, "/puzzles/"+strconv.Itoa(id)), http.StatusOK)

@@ -308,7 +308,19 @@ function initAutosubmit() {
   }
 }
 
+// Forms marked data-confirm (a destructive act: deleting a collection) ask
+// once before they are sent; without JavaScript the form posts at once, as
+// any form does.
+function initConfirm() {
+  for (const form of document.querySelectorAll("form[data-confirm]")) {
+    form.addEventListener("submit", (e) => {
+      if (!window.confirm(form.dataset.confirm)) e.preventDefault();
+    });
+  }
+}
+
 document.querySelectorAll("[data-grid-editor]").forEach(initEditor);
 initCopy();
 initPrint();
 initAutosubmit();
+initConfirm();

@@ -49,7 +49,9 @@ export function recorder(puzzleId, saved, practice) {
     const id = await start();
     if (!id) return false;
     const body = {
-      outcome, active_seconds: Math.max(0, Math.round(seconds)),
+      // Whole seconds as the board shows them (formatTime floors): the
+      // time shown at the finish is the time recorded.
+      outcome, active_seconds: Math.max(0, Math.floor(seconds)),
       hints: st.hints, checks: st.checks, mistakes: st.mistakes, techniques: st.techniques,
     };
     if (outcome === "solved") body.grid = grid;

@@ -22,7 +22,7 @@ function init() {
           const g = p.grade.toFixed(1);
           value.textContent = p.grade_floor ? "at least " + g : g;
           explain.textContent = "How hard the puzzle is for a person: the hardest technique a solver that always takes the easiest step needs is " +
-            p.technique + ". Reload the page for the whole explanation.";
+            p.technique + ". The whole explanation, step by step, is under Show solution.";
           return;
         }
         if (p.grade_status === "none") {

@@ -121,7 +121,7 @@ function init(section) {
       action.push([i, values[i], marks[i], v, m]);
     }
     if (!action.length) return;
-    rec.start(); // the first move opens the attempt
+    startClock(); // the first move opens the attempt, and starts the clock
     undoStack.push(action);
     redoStack = [];
     applyAction(action, true);
@@ -373,15 +373,25 @@ function init(section) {
     if (!done) say(`Hint: ${cellName(best)} is ${solution[best]}.`);
   }
 
-  // The timer runs while the page is visible and the puzzle unfinished.
+  // The timer runs while the page is visible and the puzzle unfinished,
+  // from the moment the server has opened the attempt (its answer to the
+  // first move): one clock, so the time the board shows at the finish is
+  // the time recorded, never more than the server's clock since its start.
   const timeNow = () => elapsed + (runningSince === null ? 0 : performance.now() - runningSince);
+  let clockOn = false;
+
+  function startClock() {
+    if (clockOn) return;
+    clockOn = true;
+    rec.start().finally(() => startTimer()); // offline too, the board keeps time
+  }
 
   function showTime() {
     if (ctl.timer) ctl.timer.textContent = formatTime(timeNow());
   }
 
   function startTimer() {
-    if (done || runningSince !== null || document.hidden) return;
+    if (!clockOn || done || runningSince !== null || document.hidden) return;
     runningSince = performance.now();
     tick = setInterval(showTime, 1000);
     section.classList.remove("paused");
@@ -427,15 +437,19 @@ function init(section) {
 
   // giveUp ends the attempt as given up; the board stays as it is, and the
   // next move begins a new attempt.
+  // giveUp asks once (a give-up is recorded for good), then ends the
+  // attempt; the next move begins a new one, and its clock.
   function giveUp() {
     if (done) return;
+    if (!window.confirm("Give up this puzzle? The attempt is recorded as given up; your next move starts a new one.")) return;
     pauseTimer();
     section.classList.remove("paused");
     record("gave_up");
     say("Given up: this attempt is recorded as such. Show the solution below, or keep playing for a new attempt.");
     rec = recorder(puzzleId, null, practice);
     elapsed = 0;
-    startTimer();
+    clockOn = false;
+    showTime();
   }
 
   function save() {
@@ -524,8 +538,9 @@ function init(section) {
   showTime();
   if (finishedBefore) finish();
   else {
-    if (restored && values.some((v, i) => v && !givens[i])) rec.start(); // a reload continues the open attempt
-    startTimer();
+    // A reload of a board in progress continues the open attempt and its
+    // clock; a fresh board's clock waits for the first move.
+    if (restored && (values.some((v, i) => v && !givens[i]) || marks.some(Boolean))) startClock();
     // Only a player who did something is welcomed back: digits or marks
     // entered, or a second on the clock, not a page that was only opened.
     const progress = values.some((v, i) => v && !givens[i]) || marks.some(Boolean) || elapsed >= 1000;

@@ -25,6 +25,13 @@ export function badCharMessage(ch, pos) {
 // {cells: [0-9, ...]} and, at such a character, also {bad, pos, error}
 // (pos 1-based). It reads past 81 cells, so a caller can count them.
 export function scan(text) {
+  const link = wikiLink(text);
+  if (link) return link;
+  return scanCells(text);
+}
+
+// scanCells is scan without the link: the cells of text as written.
+function scanCells(text) {
   const cells = [];
   let pos = 0;
   for (const ch of text) {
@@ -35,6 +42,37 @@ export function scan(text) {
     else return { cells, bad: ch, pos, error: badCharMessage(ch, pos) };
   }
   return { cells };
+}
+
+// wikiLink reads a SudokuWiki solver link (…sudokuwiki.org/…?bd=<81
+// cells>) at the start of text as its bd parameter's cells, as
+// internal/sudoku/sudokuwiki.go does: with or without the scheme or
+// "www.", in any case, other parameters around bd; positions count in the
+// whole text. It returns null when text is no such link.
+function wikiLink(text) {
+  const start = text.length - text.trimStart().length;
+  const rest = text.slice(start);
+  let lower = rest.slice(0, 40).toLowerCase();
+  for (const p of ["https://", "http://", "www."]) if (lower.startsWith(p)) lower = lower.slice(p.length);
+  if (!lower.startsWith("sudokuwiki.org/")) return null;
+  const link = rest.split(/\s/, 1)[0];
+  const q = link.indexOf("?");
+  const chars = (s) => Array.from(s).length;
+  if (q >= 0) {
+    let at = q + 1;
+    for (const param of link.slice(q + 1).split(/[&#]/)) {
+      const i = link.indexOf(param, at);
+      at = i + param.length;
+      const eq = param.indexOf("=");
+      if (eq < 0 || param.slice(0, eq).toLowerCase() !== "bd") continue;
+      const before = chars(text.slice(0, start + i + eq + 1));
+      const r = scanCells(param.slice(eq + 1));
+      if (r.error) r.pos += before, r.error = badCharMessage(r.bad, r.pos);
+      return r;
+    }
+  }
+  const pos = chars(text.slice(0, start)) + 1;
+  return { cells: [], bad: "", pos, error: `the SudokuWiki link at position ${pos} has no bd=<81 cells> parameter` };
 }
 
 // parse reads a whole puzzle: {cells} with exactly 81 cells, or {error}

@@ -16,7 +16,14 @@ function init(form) {
   let timer = 0, sent = text.value, seq = 0;
 
   const cell = (i) => `r${Math.floor(i / 9) + 1}c${(i % 9) + 1}`;
-  const grade = (g) => (typeof g === "number" ? g.toFixed(1) : "—");
+  // A grade figure as templates/setter.go's gradeFigure writes it: never
+  // a bare dash for a unique puzzle.
+  function grade(a, g, main) {
+    if (a.grade_status === "pending") return main ? "grading… (beyond a request's budget: a few seconds more)" : "grading…";
+    if (typeof g !== "number") return a.solutions !== 1 ? "none: only a puzzle with one solution has a grade" : "—";
+    return main && a.grade_floor ? `at least ${g.toFixed(1)} (beyond the solver's techniques)` : g.toFixed(1);
+  }
+  let again = 0, polls = 0; // the next ask for a pending grade
   const solutions = (n) => (n === 0 ? "none" : n === 1 ? "exactly one" : "two or more");
   function minimal(a) {
     if (a.minimal === null || a.minimal === undefined) return "—";
@@ -30,10 +37,10 @@ function init(form) {
     set("minimal", minimal(a));
     set("redundant", a.redundant && a.redundant.length ? a.redundant.map(cell).join(", ") : "none");
     set("symmetry", a.symmetry);
-    set("grade", grade(a.grade));
-    set("grade_ep", grade(a.grade_ep));
-    set("grade_ed", grade(a.grade_ed));
-    set("techniques", a.techniques && a.techniques.length ? a.techniques.join(", ") : "—");
+    set("grade", grade(a, a.grade, true));
+    set("grade_ep", grade(a, a.grade_ep, false));
+    set("grade_ed", grade(a, a.grade_ed, false));
+    set("techniques", a.grade_status === "pending" ? "grading…" : a.techniques && a.techniques.length ? a.techniques.join(", ") : "—");
     set("canonical", a.canonical && a.canonical.replace(/\./g, "") ? a.canonical : "—");
     const same = field("same_as");
     if (same) {
@@ -46,6 +53,21 @@ function init(form) {
     }
     fields.hidden = false;
     status.textContent = a.solutions === 1 ? "One solution." : a.solutions === 0 ? "No solution." : "More than one solution: no grade.";
+    // A grade beyond a request's budget is being graded on the server:
+    // ask again for the same grid until it comes (a few minutes at most).
+    clearTimeout(again);
+    if (a.grade_status === "pending" && polls++ < 120) again = setTimeout(() => { sent = null; analyse(); }, 2000);
+    else if (a.grade_status !== "pending") polls = 0;
+  }
+
+  // clear empties the analysis and says why: it never shows another
+  // grid's figures.
+  function clear(why) {
+    clearTimeout(again);
+    polls = 0;
+    for (const el of panel.querySelectorAll("[data-field]")) el.textContent = "—";
+    fields.hidden = true;
+    status.textContent = why;
   }
 
   async function analyse() {
@@ -54,8 +76,14 @@ function init(form) {
     sent = puzzle;
     const mine = ++seq;
     if (!puzzle.replace(/[\s|+=-]/g, "")) {
-      fields.hidden = true;
-      status.textContent = "Type a puzzle to see its analysis.";
+      clear("Type a puzzle to see its analysis.");
+      return;
+    }
+    // Clashing givens (app.js marks them): no analysis of this grid, and
+    // none of the last one either.
+    const clash = form.querySelector("[aria-invalid=true]");
+    if (clash) {
+      clear(`No analysis: the grid has clashing givens (marked). ${form.querySelector("[data-grid-status]")?.textContent || ""}`.trim());
       return;
     }
     status.textContent = "Analysing…";
@@ -68,15 +96,12 @@ function init(form) {
       });
       body = await res.json();
     } catch {
-      if (mine === seq) status.textContent = "The analysis is not available right now.";
+      if (mine === seq) clear("The analysis is not available right now: press Analyse to try again.");
       return;
     }
     if (mine !== seq) return; // a newer grid is on its way
     if (res.ok) show(body);
-    else {
-      fields.hidden = true;
-      status.textContent = body.error || `The server answered ${res.status}.`;
-    }
+    else clear(`No analysis: ${body.error || `the server answered ${res.status}`}.`);
   }
 
   const later = () => { clearTimeout(timer); timer = setTimeout(analyse, WAIT_MS); };
