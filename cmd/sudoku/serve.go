@@ -105,6 +105,16 @@ func envOr(e *env, name, def string) string {
 	return def
 }
 
+// serveLogger is the server's logger: text or JSON (--log-format) on
+// stderr, from --log-level up.
+func serveLogger(e *env, cfg serveConfig) *slog.Logger {
+	lo := &slog.HandlerOptions{Level: cfg.logLevel}
+	if cfg.logFormat == "json" {
+		return slog.New(slog.NewJSONHandler(e.stderr, lo))
+	}
+	return slog.New(slog.NewTextHandler(e.stderr, lo))
+}
+
 // runServe is `sudoku serve`: it serves the archive until ctx is done
 // (SIGINT or SIGTERM), lets in-flight requests finish, then closes the
 // database.
@@ -113,12 +123,7 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 	if err != nil {
 		return err
 	}
-	lo := &slog.HandlerOptions{Level: cfg.logLevel}
-	var h slog.Handler = slog.NewTextHandler(e.stderr, lo)
-	if cfg.logFormat == "json" {
-		h = slog.NewJSONHandler(e.stderr, lo)
-	}
-	cfg.web.Logger = slog.New(h)
+	cfg.web.Logger = serveLogger(e, cfg)
 	// Bind first: an address that cannot be listened on (taken, bogus)
 	// fails the command at once, before the archive is opened or any
 	// grader starts.

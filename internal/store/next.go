@@ -49,21 +49,11 @@ const nextClass = "coalesce(puzzles.canonical_key, puzzles.givens_key)"
 // a few rows each way per band, skipping the rows the player played (the
 // played filter's seeks, played.go).
 func (db *DB) NextPuzzle(ctx context.Context, player int64, target float64) (sudoku.Puzzle, float64, error) {
-	if db.isClosed() {
-		return sudoku.Puzzle{}, 0, ErrClosed
-	}
-	if math.IsNaN(target) || math.IsInf(target, 0) {
-		return sudoku.Puzzle{}, 0, fmt.Errorf("next puzzle: target %v is no difficulty", target)
-	}
-	tx, err := db.reader.BeginTx(ctx, db.d.readTx)
-	if err != nil {
-		return sudoku.Puzzle{}, 0, fmt.Errorf("next puzzle: %w", err)
-	}
-	defer tx.Rollback()
-	prior, err := priorIn(ctx, tx, db.d)
+	tx, prior, err := db.nextTx(ctx, target)
 	if err != nil {
 		return sudoku.Puzzle{}, 0, err
 	}
+	defer tx.Rollback()
 	cands, err := db.ratedCandidates(ctx, tx, player, target)
 	if err != nil {
 		return sudoku.Puzzle{}, 0, err
@@ -73,17 +63,7 @@ func (db *DB) NextPuzzle(ctx context.Context, player int64, target float64) (sud
 		return sudoku.Puzzle{}, 0, err
 	}
 	cands = append(cands, more...)
-	if len(cands) == 0 {
-		return sudoku.Puzzle{}, 0, fmt.Errorf("next puzzle: %w", sudoku.ErrNotFound)
-	}
-	best := slices.MinFunc(cands, func(x, y nextCandidate) int {
-		return cmp.Or(cmp.Compare(math.Abs(x.b-target), math.Abs(y.b-target)), cmp.Compare(x.id, y.id))
-	})
-	p, err := scanPuzzle(tx.StmtContext(ctx, db.getStmt).QueryRowContext(ctx, best.id).Scan)
-	if err != nil {
-		return sudoku.Puzzle{}, 0, fmt.Errorf("next puzzle %d: %w", best.id, err)
-	}
-	return p, best.b, tx.Commit()
+	return db.nearest(ctx, tx, cands, target)
 }
 
 // nextUnplayed is the condition that player (?, twice) has no attempt at
@@ -350,4 +330,41 @@ func ratedRows(ctx context.Context, tx *sql.Tx, q string, args []any) ([]sudoku.
 		return nil, fmt.Errorf("rated puzzles: %w", err)
 	}
 	return out, nil
+}
+
+// nextTx checks target and opens the read transaction of a next-puzzle
+// walk, with the prior it places unrated classes by.
+func (db *DB) nextTx(ctx context.Context, target float64) (*sql.Tx, ratings.Prior, error) {
+	if db.isClosed() {
+		return nil, ratings.Prior{}, ErrClosed
+	}
+	if math.IsNaN(target) || math.IsInf(target, 0) {
+		return nil, ratings.Prior{}, fmt.Errorf("next puzzle: target %v is no difficulty", target)
+	}
+	tx, err := db.reader.BeginTx(ctx, db.d.readTx)
+	if err != nil {
+		return nil, ratings.Prior{}, fmt.Errorf("next puzzle: %w", err)
+	}
+	prior, err := priorIn(ctx, tx, db.d)
+	if err != nil {
+		tx.Rollback()
+		return nil, ratings.Prior{}, err
+	}
+	return tx, prior, nil
+}
+
+// nearest is the candidate nearest target (the lower id on a tie), read
+// whole, and its difficulty; it commits tx.
+func (db *DB) nearest(ctx context.Context, tx *sql.Tx, cands []nextCandidate, target float64) (sudoku.Puzzle, float64, error) {
+	if len(cands) == 0 {
+		return sudoku.Puzzle{}, 0, fmt.Errorf("next puzzle: %w", sudoku.ErrNotFound)
+	}
+	best := slices.MinFunc(cands, func(x, y nextCandidate) int {
+		return cmp.Or(cmp.Compare(math.Abs(x.b-target), math.Abs(y.b-target)), cmp.Compare(x.id, y.id))
+	})
+	p, err := scanPuzzle(tx.StmtContext(ctx, db.getStmt).QueryRowContext(ctx, best.id).Scan)
+	if err != nil {
+		return sudoku.Puzzle{}, 0, fmt.Errorf("next puzzle %d: %w", best.id, err)
+	}
+	return p, best.b, tx.Commit()
 }

@@ -7,7 +7,6 @@ package store
 // other ways of writing never fill an arm.
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -107,21 +106,11 @@ func (db *DB) PuzzleDifficulty(ctx context.Context, id int64) (float64, error) {
 // difficulty on its side, so that a harder puzzle is found even when none
 // is as hard as target.
 func (db *DB) NextPuzzleFrom(ctx context.Context, player int64, target float64, from int64, dir int) (sudoku.Puzzle, float64, error) {
-	if db.isClosed() {
-		return sudoku.Puzzle{}, 0, ErrClosed
-	}
-	if math.IsNaN(target) || math.IsInf(target, 0) {
-		return sudoku.Puzzle{}, 0, fmt.Errorf("next puzzle: target %v is no difficulty", target)
-	}
-	tx, err := db.reader.BeginTx(ctx, db.d.readTx)
-	if err != nil {
-		return sudoku.Puzzle{}, 0, fmt.Errorf("next puzzle: %w", err)
-	}
-	defer tx.Rollback()
-	prior, err := priorIn(ctx, tx, db.d)
+	tx, prior, err := db.nextTx(ctx, target)
 	if err != nil {
 		return sudoku.Puzzle{}, 0, err
 	}
+	defer tx.Rollback()
 	f, err := db.readFrom(ctx, tx, from, prior)
 	if err != nil {
 		return sudoku.Puzzle{}, 0, fmt.Errorf("from: %w", err)
@@ -133,17 +122,7 @@ func (db *DB) NextPuzzleFrom(ctx context.Context, player int64, target float64, 
 	cands = slices.DeleteFunc(cands, func(c nextCandidate) bool {
 		return dir > 0 && c.b <= f.b || dir < 0 && c.b >= f.b
 	})
-	if len(cands) == 0 {
-		return sudoku.Puzzle{}, 0, fmt.Errorf("next puzzle: %w", sudoku.ErrNotFound)
-	}
-	best := slices.MinFunc(cands, func(x, y nextCandidate) int {
-		return cmp.Or(cmp.Compare(math.Abs(x.b-target), math.Abs(y.b-target)), cmp.Compare(x.id, y.id))
-	})
-	p, err := scanPuzzle(tx.StmtContext(ctx, db.getStmt).QueryRowContext(ctx, best.id).Scan)
-	if err != nil {
-		return sudoku.Puzzle{}, 0, fmt.Errorf("next puzzle %d: %w", best.id, err)
-	}
-	return p, best.b, tx.Commit()
+	return db.nearest(ctx, tx, cands, target)
 }
 
 // fromCandidates are the candidates of NextPuzzleFrom, f's class left
