@@ -23,7 +23,7 @@ func testUserNamesAndTokens(t *testing.T, db string) {
 	user := func(stdin string, args ...string) (string, string, error) {
 		return runCmd(t, stdin, append([]string{"user", "--db", db}, args...)...)
 	}
-	if _, _, err := user("long enough password\n", "add", "émile"); err != nil {
+	if _, _, err := user("long enough password\n", "--create", "add", "émile"); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := user("long enough password\n", "add", "ÉMILE"); err == nil || !strings.Contains(err.Error(), "taken") {
@@ -101,7 +101,7 @@ func testAttemptsImportStrict(t *testing.T, db string) {
 	if err := os.WriteFile(file, []byte(in), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, errOut, err := runCmd(t, "", "attempts", "import", "--db", db, file)
+	out, errOut, err := runCmd(t, "", "attempts", "import", "--db", db, "--create", file)
 	if err != nil {
 		t.Fatalf("attempts import: %v (stderr %q)", err, errOut)
 	}

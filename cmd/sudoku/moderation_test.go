@@ -41,7 +41,7 @@ func staff(t *testing.T, db string) (admin, mod string) {
 		}
 		return strings.TrimSpace(out)
 	}
-	user("long enough password\n", "add", "boss", "--role", "admin")
+	user("long enough password\n", "--create", "add", "boss", "--role", "admin") // the archive's first account
 	user("long enough password\n", "add", "mia")
 	user("", "role", "mia", "moderator")
 	return user("", "token", "boss"), user("", "token", "mia")

@@ -101,7 +101,13 @@ function init(form) {
     }
     if (mine !== seq) return; // a newer grid is on its way
     if (res.ok) show(body);
-    else clear(`No analysis: ${body.error || `the server answered ${res.status}`}.`);
+    else if (res.status === 503 && polls++ < 120) {
+      // Busy (the search gate, often with this very grid's grading):
+      // ask again shortly rather than drop the analysis.
+      status.textContent = "The server is busy: asking again in a moment…";
+      clearTimeout(again);
+      again = setTimeout(() => { sent = null; analyse(); }, 2000);
+    } else clear(`No analysis: ${body.error || `the server answered ${res.status}`}.`);
   }
 
   const later = () => { clearTimeout(timer); timer = setTimeout(analyse, WAIT_MS); };
