@@ -19,30 +19,31 @@ import (
 )
 
 // pagePaths gives each page of the route table (a GET outside /api,
-// /static and /healthz) the address the walk opens, with data in it: ids
+// /static and the health checks /healthz and /readyz) the address the walk opens, with data in it: ids
 // are filled in by pageURL. A page of the route table missing here fails
 // the walk, so a new page is walked from the day it is added.
 var pagePaths = map[string][]string{
-	"/":                 {"/"},
-	"/generate":         {"/generate"},
-	"/puzzles":          {"/puzzles"},
-	"/puzzles/:id":      {"/puzzles/{puzzle}", "/puzzles/{puzzle}?solution=1"},
-	"/puzzles/print":    {"/puzzles/print"},
-	"/p/:cells":         {"/p/{cells}"},
-	"/stats":            {"/stats"},
-	"/data":             {"/data"},
-	"/daily":            {"/daily"},
-	"/ratings":          {"/ratings"},
-	"/setter":           {"/setter"},
-	"/techniques":       {"/techniques"},
-	"/techniques/:slug": {"/techniques/{slug}"},
-	"/collections":      {"/collections"},
-	"/collections/:id":  {"/collections/{collection}"},
-	"/me":               {"/me"},
-	"/signup":           {"/signup"},
-	"/login":            {"/login"},
-	"/admin/flags":      {"/admin/flags"},
-	"/admin/audit":      {"/admin/audit"},
+	"/":                          {"/"},
+	"/generate":                  {"/generate"},
+	"/puzzles":                   {"/puzzles"},
+	"/puzzles/:id":               {"/puzzles/{puzzle}", "/puzzles/{puzzle}?solution=1"},
+	"/puzzles/print":             {"/puzzles/print"},
+	"/p/:cells":                  {"/p/{cells}"},
+	"/stats":                     {"/stats"},
+	"/data":                      {"/data"},
+	"/daily":                     {"/daily"},
+	"/ratings":                   {"/ratings"},
+	"/setter":                    {"/setter"},
+	"/techniques":                {"/techniques"},
+	"/techniques/:slug":          {"/techniques/{slug}"},
+	"/techniques/:slug/practice": {"/techniques/{slug}/practice"},
+	"/collections":               {"/collections"},
+	"/collections/:id":           {"/collections/{collection}"},
+	"/me":                        {"/me"},
+	"/signup":                    {"/signup"},
+	"/login":                     {"/login"},
+	"/admin/flags":               {"/admin/flags"},
+	"/admin/audit":               {"/admin/audit"},
 }
 
 // walkData is what the walk's addresses are filled with.
@@ -64,7 +65,7 @@ func routePages(t *testing.T) []string {
 	defer db.Close()
 	var pages []string
 	for _, r := range web.New(db, web.Config{}).Routes() {
-		if r.Method != "GET" || strings.HasPrefix(r.Path, "/api/") || r.Path == "/static/*" || r.Path == "/healthz" {
+		if r.Method != "GET" || strings.HasPrefix(r.Path, "/api/") || r.Path == "/static/*" || r.Path == "/healthz" || r.Path == "/readyz" {
 			continue
 		}
 		paths, ok := pagePaths[r.Path]
