@@ -9,6 +9,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/sudoku-archive/sudoku/internal/account"
 	"strconv"
 
 	"github.com/sudoku-archive/sudoku/internal/moderation"
@@ -70,15 +71,18 @@ func (db *DB) UpdateCollection(ctx context.Context, c sudoku.Collection, by mode
 		if err != nil {
 			return err
 		}
+		// One name key (account.CollectionKey, migration 00018), not
+		// SQL's lower(), which folds ASCII only.
+		key := account.CollectionKey(c.Name)
 		var other int64
-		err = tx.QueryRow(db.d.sql("SELECT id FROM collections WHERE lower(name) = lower(?) AND id <> ?"), c.Name, c.ID).Scan(&other)
+		err = tx.QueryRow(db.d.sql("SELECT id FROM collections WHERE name_key = ? AND id <> ?"), key, c.ID).Scan(&other)
 		if err == nil {
 			return sudoku.ErrCollectionTaken(c.Name)
 		} else if !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
-		_, err = tx.Exec(db.d.sql("UPDATE collections SET name = ?, description = ?, author = ?, source = ?, licence = ? WHERE id = ?"),
-			c.Name, c.Description, c.Author, c.Source, c.Licence, c.ID)
+		_, err = tx.Exec(db.d.sql("UPDATE collections SET name = ?, name_key = ?, description = ?, author = ?, source = ?, licence = ? WHERE id = ?"),
+			c.Name, key, c.Description, c.Author, c.Source, c.Licence, c.ID)
 		if err != nil && (pgCode(err) == "23505" || sqliteCode(err) == 19) { // taken meanwhile by another server
 			return sudoku.ErrCollectionTaken(c.Name)
 		}
