@@ -33,6 +33,10 @@ const (
 	// easy), each rated by Sukaku Explainer's serate: puzzle, ER, EP, ED and
 	// ER's technique, TAB-separated.
 	HeldOutRate = "se_heldout_rated.tsv"
+	// HardestRate: the rated puzzles of the forum's Hardest Sudokus Database
+	// of 2011-06-26: puzzle, ER, EP, ED (EP and ED may be empty) and the
+	// database's label, TAB-separated.
+	HardestRate = "hardest_db_110626_rated.tsv"
 )
 
 // Collections lists the puzzle files (not the rated table), easiest first by
