@@ -141,3 +141,44 @@ func checkWholeBatches(t *testing.T, dbPath string, lines []string, batch int) i
 	}
 	return n
 }
+
+// TestKilledWhileCreating kills `sudoku import` on a new archive at 30
+// moments spread over the time a whole import of two puzzles takes, to hit
+// the moment it makes the file: after each kill the path holds no file or
+// a database the next import opens and completes, never the empty file
+// that every command refuses.
+func TestKilledWhileCreating(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test: skipped with -short")
+	}
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	input := filepath.Join(dir, "puzzles.txt")
+	src := newPuzzleSource(t)
+	if err := os.WriteFile(input, []byte(src.next()+"\n"+src.next()+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	runKilledAfter(t, 0, bin, "import", "--db", filepath.Join(dir, "whole.db"), input)
+	whole := time.Since(start)
+	var made, absent int
+	for i := range 30 {
+		dbPath := filepath.Join(dir, "sudoku"+strconv.Itoa(i)+".db")
+		wait := whole * time.Duration(i+1) / 31
+		if _, killed := runKilledAfter(t, wait, bin, "import", "--db", dbPath, input); !killed {
+			continue
+		}
+		if fi, err := os.Stat(dbPath); err != nil {
+			absent++
+			continue
+		} else if fi.Size() == 0 {
+			t.Fatalf("a kill after %s left an empty file at %s", wait, dbPath)
+		}
+		made++
+		out, _ := runKilledAfter(t, 0, bin, "import", "--db", dbPath, input)
+		if !strings.HasPrefix(out, "imported ") {
+			t.Fatalf("the import after a kill at %s: %q", wait, out)
+		}
+	}
+	t.Logf("a whole import %s; 30 kills: %d left no file, %d a database the next import completed", whole.Round(time.Millisecond), absent, made)
+}

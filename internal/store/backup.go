@@ -8,6 +8,9 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
+	"path/filepath"
+	"strings"
+	"time"
 )
 
 // An archive holds password hashes and session tokens' hashes: the files
@@ -109,6 +112,64 @@ func walEmpty(path string) bool {
 	return errors.Is(err, fs.ErrNotExist) || err == nil && fi.Size() == 0
 }
 
+// createArchiveFile makes a new archive's file at path: an SQLite database
+// with no tables yet, readable by its owner only, which the caller then
+// migrates. The file is made under another name in the same directory and
+// linked into place only once SQLite has written its header, so a process
+// killed while it makes one leaves either no file at path or a database
+// (never the empty file that prepareFile refuses). made is false when
+// another process put a file at path first: the caller opens that one.
+func createArchiveFile(path string) (made bool, err error) {
+	removeStaleNew(path)
+	tmp := fmt.Sprintf("%s.new-%d-%d", path, os.Getpid(), time.Now().UnixNano())
+	if err := createFile(tmp); err != nil {
+		return false, err
+	}
+	defer removeNew(tmp)
+	db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: tmp}).EscapedPath())
+	if err != nil {
+		return false, err
+	}
+	// Switching to WAL is a write: it gives the empty file its header.
+	_, err = db.Exec("PRAGMA journal_mode=WAL")
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return false, describe(err)
+	}
+	if err := os.Link(tmp, path); errors.Is(err, fs.ErrExist) {
+		return false, nil
+	} else if err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// removeStaleNew removes what createArchiveFile left beside path when its
+// process was killed: files named path.new-* older than a minute (a younger
+// one may be another process's, at work).
+func removeStaleNew(path string) {
+	old, _ := filepath.Glob(globEscape(path) + ".new-*")
+	for _, p := range old {
+		if fi, err := os.Stat(p); err == nil && time.Since(fi.ModTime()) > time.Minute {
+			_ = os.Remove(p)
+		}
+	}
+}
+
+// globEscape escapes the characters filepath.Match treats as patterns.
+func globEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`*?[\\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
 // prepareFile checks the path of an SQLite archive before SQLite opens it,
 // and makes a new archive's file (readable by its owner only) where none
 // is; fresh says it did.
@@ -116,10 +177,11 @@ func prepareFile(path string) (fresh bool, err error) {
 	fi, err := os.Stat(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		if err := createFile(path); err != nil {
+		made, err := createArchiveFile(path)
+		if err != nil {
 			return false, fmt.Errorf("cannot open or create the file (check that its directory exists and is writable): %w", err)
 		}
-		return true, nil
+		return made, nil
 	case err == nil && fi.IsDir():
 		return false, errors.New("is a directory, not a database file")
 	case err == nil && fi.Size() == 0:
