@@ -112,6 +112,9 @@ func (t *tally) commit(tx *sql.Tx) error {
 	if t.total == 0 {
 		return nil
 	}
+	if t.d.postgres {
+		return t.closeTally(tx)
+	}
 	// Without open rows every new row is filed under its class already;
 	// link runs for the joined ones' figures (its last statement).
 	if t.open > 0 || t.joined > 0 {
