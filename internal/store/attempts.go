@@ -55,36 +55,83 @@ func attemptNotFound(id int64) error {
 func (db *DB) StartAttempt(ctx context.Context, player, puzzleID int64) (a account.Attempt, created bool, err error) {
 	now := time.Now().UTC()
 	err = db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
-		// A hidden puzzle is not played, even by whoever had it open.
-		var key []byte
-		err := tx.QueryRow(db.d.sql("SELECT coalesce(canonical_key, givens_key) FROM puzzles WHERE id = ? AND "+visible), puzzleID).Scan(&key)
-		if errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("puzzle %d: %w", puzzleID, sudoku.ErrNotFound)
+		if db.d.postgres {
+			a, created, err = db.startOne(tx, player, puzzleID, now)
+		} else {
+			a, created, err = db.startSteps(tx, player, puzzleID, now)
 		}
-		if err != nil {
-			return err
-		}
-		row := tx.QueryRow(db.d.sql("SELECT "+attemptColumns+" FROM attempts WHERE player_id = ? AND puzzle_id = ? AND outcome = 'open'"), player, puzzleID)
-		if a, err = scanAttempt(row.Scan); err == nil {
-			created = false
-			return nil
-		} else if !errors.Is(err, sql.ErrNoRows) {
-			return err
-		}
-		err = tx.QueryRow(db.d.sql("INSERT INTO attempts (player_id, puzzle_id, class_key, started_at) VALUES (?, ?, ?, ?) RETURNING id"),
-			player, puzzleID, key, now.UnixNano()).Scan(&a.ID)
-		if err != nil {
-			return err
-		}
-		a = account.Attempt{ID: a.ID, PlayerID: player, PuzzleID: puzzleID, StartedAt: now, Outcome: account.OutcomeOpen}
-		created = true
-		_, err = tx.Exec(db.d.sql("UPDATE players SET attempts = attempts + 1 WHERE id = ?"), player)
 		return err
 	})
 	if err != nil {
 		return account.Attempt{}, false, fmt.Errorf("start attempt at puzzle %d: %w", puzzleID, err)
 	}
 	return a, created, nil
+}
+
+// startSteps is StartAttempt's transaction in steps (SQLite): the puzzle
+// (a hidden one is not played, even by whoever had it open), the player's
+// open attempt at it if any, else a new attempt and the player's count.
+func (db *DB) startSteps(tx *sql.Tx, player, puzzleID int64, now time.Time) (account.Attempt, bool, error) {
+	var key []byte
+	err := tx.QueryRow(db.d.sql("SELECT coalesce(canonical_key, givens_key) FROM puzzles WHERE id = ? AND "+visible), puzzleID).Scan(&key)
+	if errors.Is(err, sql.ErrNoRows) {
+		return account.Attempt{}, false, fmt.Errorf("puzzle %d: %w", puzzleID, sudoku.ErrNotFound)
+	}
+	if err != nil {
+		return account.Attempt{}, false, err
+	}
+	row := tx.QueryRow(db.d.sql("SELECT "+attemptColumns+" FROM attempts WHERE player_id = ? AND puzzle_id = ? AND outcome = 'open'"), player, puzzleID)
+	if a, err := scanAttempt(row.Scan); err == nil {
+		return a, false, nil
+	} else if !errors.Is(err, sql.ErrNoRows) {
+		return account.Attempt{}, false, err
+	}
+	var id int64
+	err = tx.QueryRow(db.d.sql("INSERT INTO attempts (player_id, puzzle_id, class_key, started_at) VALUES (?, ?, ?, ?) RETURNING id"),
+		player, puzzleID, key, now.UnixNano()).Scan(&id)
+	if err != nil {
+		return account.Attempt{}, false, err
+	}
+	if _, err = tx.Exec(db.d.sql("UPDATE players SET attempts = attempts + 1 WHERE id = ?"), player); err != nil {
+		return account.Attempt{}, false, err
+	}
+	return account.Attempt{ID: id, PlayerID: player, PuzzleID: puzzleID, StartedAt: now, Outcome: account.OutcomeOpen}, true, nil
+}
+
+// startOneSQL is startSteps in one statement (PostgreSQL, where each is a
+// round trip): ?1 the player, ?2 the puzzle, ?3 the time. It returns one
+// row: 1 and the new attempt's id; 2 and the id of the player's attempt
+// at the puzzle still open; or 0 when there is no such puzzle to play.
+const startOneSQL = `WITH p AS (
+    SELECT coalesce(canonical_key, givens_key) AS key FROM puzzles WHERE id = $2 AND ` + visible + `),
+o AS (
+    SELECT id FROM attempts WHERE player_id = $1 AND puzzle_id = $2 AND outcome = 'open' LIMIT 1),
+ins AS (
+    INSERT INTO attempts (player_id, puzzle_id, class_key, started_at)
+    SELECT $1, $2, p.key, $3 FROM p WHERE NOT EXISTS (SELECT 1 FROM o) RETURNING id),
+pl AS (
+    UPDATE players SET attempts = attempts + 1 WHERE id = $1 AND EXISTS (SELECT 1 FROM ins))
+SELECT 1, id FROM ins
+UNION ALL
+SELECT 2, o.id FROM o, p
+UNION ALL
+SELECT 0, 0 WHERE NOT EXISTS (SELECT 1 FROM p)`
+
+// startOne is StartAttempt's transaction on PostgreSQL: startOneSQL, and a
+// read of the open attempt in the rare case there is one.
+func (db *DB) startOne(tx *sql.Tx, player, puzzleID int64, now time.Time) (account.Attempt, bool, error) {
+	var kind, id int64
+	if err := tx.QueryRow(startOneSQL, player, puzzleID, now.UnixNano()).Scan(&kind, &id); err != nil {
+		return account.Attempt{}, false, err
+	}
+	switch kind {
+	case 0:
+		return account.Attempt{}, false, fmt.Errorf("puzzle %d: %w", puzzleID, sudoku.ErrNotFound)
+	case 2:
+		a, err := scanAttempt(tx.QueryRow("SELECT "+attemptColumns+" FROM attempts WHERE id = $1", id).Scan)
+		return a, false, err
+	}
+	return account.Attempt{ID: id, PlayerID: player, PuzzleID: puzzleID, StartedAt: now, Outcome: account.OutcomeOpen}, true, nil
 }
 
 // FinishAttempt records the end of the attempt id of player: solved (the

@@ -173,6 +173,10 @@ func link(tx *sql.Tx, stmts []stmt, arg any) (map[int64]int64, error) {
 // classes, returning each row it filed and its class's first entry.
 const linkUpdate = 1
 
+// linkFigures is the statement of linkSQL that gives the new ways of
+// writing a played puzzle their class's players' figures.
+const linkFigures = 4
+
 // linkSQL returns link's statements, in order, in dialect d; the store
 // prepares them once (see stmt). On PostgreSQL another server may have
 // started a class after this transaction looked for it (classOf): the

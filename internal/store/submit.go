@@ -125,13 +125,7 @@ func (db *DB) submit(tx *sql.Tx, ops []*op, results []result, now int64) error {
 	for i, o := range ops {
 		ps[i] = *o.w.grouped()
 	}
-	if err := refuseHidden(tx, ps); err != nil {
-		return err
-	}
-	if err := db.freshClasses(tx); err != nil {
-		return err
-	}
-	if err := t.classes(tx, ps); err != nil {
+	if err := db.lookupClasses(tx, &t, ps); err != nil {
 		return err
 	}
 	order := db.upsertOrder(ps)
@@ -158,6 +152,22 @@ func (db *DB) submit(tx *sql.Tx, ops []*op, results []result, now int64) error {
 		readSameAs(&t, &results[i])
 	}
 	return nil
+}
+
+// lookupClasses refuses the hidden puzzles among ps and sets SameAs on
+// those whose class is archived: on PostgreSQL in one statement
+// (lookupGroup), on SQLite in the statements each of those steps takes.
+func (db *DB) lookupClasses(tx *sql.Tx, t *tally, ps []sudoku.Puzzle) error {
+	if db.d.postgres {
+		return lookupGroup(tx, ps)
+	}
+	if err := refuseHidden(tx, ps); err != nil {
+		return err
+	}
+	if err := db.freshClasses(tx); err != nil {
+		return err
+	}
+	return t.classes(tx, ps)
 }
 
 // upsertFirsts is submit's first statement on PostgreSQL, where every

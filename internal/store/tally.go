@@ -107,10 +107,14 @@ func (t *tally) addNew(ps []sudoku.Puzzle, dup []bool) {
 
 // commit adds the tally to the counters of the transaction's shard, in
 // tx. The counters' rows are written in one order (grade_counts, counts,
-// stat_buckets, each in key order), the same in every transaction.
+// stat_buckets, each in key order), the same in every transaction. On
+// PostgreSQL link and the counters are one statement (closeTally).
 func (t *tally) commit(tx *sql.Tx) error {
 	if t.total == 0 {
 		return nil
+	}
+	if t.d.postgres {
+		return t.closeTally(tx)
 	}
 	// Without open rows every new row is filed under its class already;
 	// link runs for the joined ones' figures (its last statement).

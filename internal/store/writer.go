@@ -163,6 +163,7 @@ func (db *DB) writeLoop() {
 	defer close(db.stopped)
 	var next *op // an op taken while filling a batch, run after it
 	batch := make([]*op, 0, maxBatch)
+	var g grouping
 	idle := time.NewTimer(bulkIdle)
 	idle.Stop()
 	var checkpoint <-chan time.Time // SQLite: trimWAL's turns
@@ -201,29 +202,80 @@ func (db *DB) writeLoop() {
 			}
 			continue
 		}
-		batch = append(batch[:0], o)
-	fill:
-		for len(batch) < maxBatch {
-			select {
-			case o, ok := <-db.ops:
-				if !ok {
-					break fill
-				}
-				if !o.take() {
-					continue
-				}
-				if o.w.grouped() == nil {
-					next = o // a batch or maintenance: after this commit
-					break fill
-				}
-				batch = append(batch, o)
-			default:
-				break fill
-			}
-		}
+		batch, next = db.fill(append(batch[:0], o), &g)
+		start := time.Now()
 		db.commitBatch(batch)
+		g.last, g.took = len(batch), time.Since(start)
 		clear(batch)
 	}
+}
+
+// maxLinger bounds how long a group commit on PostgreSQL waits for more
+// submissions (see fill).
+const maxLinger = 2 * time.Millisecond
+
+// grouping is what the writer remembers of its last group commit: how
+// many submissions it carried and how long it took.
+type grouping struct {
+	last int
+	took time.Duration
+}
+
+// linger is how long the next group may wait for more submissions: on
+// PostgreSQL, when the last group carried more than one (submissions
+// arrive side by side), as long as the last commit took, at most
+// maxLinger; else not at all, so that a lone submission never waits.
+func (g grouping) linger(postgres bool) time.Duration {
+	if !postgres || g.last < 2 {
+		return 0
+	}
+	return min(g.took, maxLinger)
+}
+
+// fill adds to batch, which holds one submission, every submission
+// waiting (up to maxBatch), and returns it with the op that ended it when
+// that op runs alone (a batch or maintenance: after this commit). On
+// PostgreSQL it then waits up to g's linger for more: a group commit's
+// statements cost PostgreSQL about as much as the rows they write, and
+// the clients of several servers sharing a database are spread over them,
+// so each server's groups shrink as servers are added, and the database's
+// work per submission grows, unless the writer gathers a little longer
+// (issue 36; PostgreSQL's own commit_delay does the same for its WAL
+// flushes).
+func (db *DB) fill(batch []*op, g *grouping) ([]*op, *op) {
+	var deadline <-chan time.Time
+	if d := g.linger(db.d.postgres); d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		deadline = t.C
+	}
+	for len(batch) < maxBatch {
+		var o *op
+		var ok bool
+		select {
+		case o, ok = <-db.ops:
+		default:
+			if deadline == nil {
+				return batch, nil
+			}
+			select {
+			case o, ok = <-db.ops:
+			case <-deadline:
+				return batch, nil
+			}
+		}
+		if !ok {
+			return batch, nil
+		}
+		if !o.take() {
+			continue
+		}
+		if o.w.grouped() == nil {
+			return batch, o
+		}
+		batch = append(batch, o)
+	}
+	return batch, nil
 }
 
 // setBulk switches the writer connection to the cache and checkpoint
