@@ -80,17 +80,26 @@ type chainer struct {
 	y           bool // Y-links (cell links) too, not only X-links
 	dynamic     bool
 	plus        bool // also take eliminations of the simple rules (Dynamic+)
-	extraID     int32
-	confOn      int32
-	confOff     int32
-	vis         [nNodes + 1]uint32
-	visGen      uint32
-	stack       []int32
-	par         []int32
+	// level is Sudoku Explainer's chaining level: 1 Dynamic+, 2 and up the
+	// nested forcing chains (chains_nested.go) when the simple rules find
+	// nothing.
+	level int
+	// nestOf: 1 + the index in nest of the nested chain that proved a node
+	// (0: none); nest: the nested chains of this run (their complexity).
+	nestOf  [nNodes + 1]int32
+	nest    []nestRec
+	extraID int32
+	confOn  int32
+	confOff int32
+	vis     [nNodes + 1]uint32
+	visGen  uint32
+	stack   []int32
+	par     []int32
 }
 
 func (ch *chainer) addNode(id int32, parents []int32) {
 	ch.set.add(id)
+	ch.nestOf[id] = 0
 	ch.parStart[id] = int32(len(ch.pool))
 	ch.parN[id] = uint16(len(parents))
 	ch.pool = append(ch.pool, parents...)
@@ -110,6 +119,7 @@ func (ch *chainer) run(start int32) bool {
 	ch.pos = ch.srcPos
 	ch.set = nodeSet{}
 	ch.pool = ch.pool[:0]
+	ch.nest = ch.nest[:0]
 	ch.qOn, ch.qOff = ch.qOn[:0], ch.qOff[:0]
 	ch.addNode(start, nil)
 	if nodeOn(start) {
@@ -254,6 +264,15 @@ func (ch *chainer) offToOn(p int32) bool {
 // only because of the assumption; its eliminations become off nodes whose
 // parents are the removed candidates the rule rests on.
 func (ch *chainer) advanced() bool {
+	if ch.simpleRules() {
+		return true
+	}
+	return ch.level >= 2 && ch.nested()
+}
+
+// simpleRules is advanced's level 1: the first simple rule that finds a
+// pattern, its eliminations that rest on the assumption.
+func (ch *chainer) simpleRules() bool {
 	sub := solver{b: board{cand: ch.cur}, budget: 1 << 62}
 	sub.since(&memo{}) // no memo: the rules search everything
 	for c := range 81 {
@@ -320,6 +339,13 @@ func (ch *chainer) anc(id int32) int {
 		x := ch.stack[len(ch.stack)-1]
 		ch.stack = ch.stack[:len(ch.stack)-1]
 		n++
+		if x < extraSlot && ch.nestOf[x] != 0 {
+			// a nested chain's complexity counts once (ChainingHint's nested complexity)
+			if r := &ch.nest[ch.nestOf[x]-1]; r.seen != ch.visGen {
+				r.seen = ch.visGen
+				n += int(r.cx)
+			}
+		}
 		ps := ch.pool[ch.parStart[x] : ch.parStart[x]+int32(ch.parN[x])]
 		for _, p := range ps {
 			if ch.vis[p] != ch.visGen {
@@ -374,6 +400,9 @@ func (s *solver) pool() *chainPool {
 
 // release gives the chain pool back for the next solve.
 func (s *solver) release() {
+	if s.sub != nil {
+		s.sub.release()
+	}
 	if s.ch != nil {
 		chainPools.Put(s.ch)
 		s.ch = nil

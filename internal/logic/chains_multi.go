@@ -13,6 +13,9 @@ const (
 	modeMultiple
 	modeDynamic
 	modeDynamicPlus
+	modeNested2 // + forcing chains (level 2)
+	modeNested3 // + multiple forcing chains (level 3)
+	modeNested4 // + dynamic forcing chains (level 4)
 )
 
 // multiChains is Sudoku Explainer's Nishio, Multiple, Dynamic and Dynamic+
@@ -52,13 +55,16 @@ type multiSearch struct {
 	static   bool
 	closures []nodeSet
 	best     chainHint
+	// collect, when set, is given every chain found instead of keeping the
+	// best (the nested searches, chains_nested.go).
+	collect func(cx int, st Step)
 }
 
 // newMultiSearch readies the chainers for mode on the current board.
 func (s *solver) newMultiSearch(mode chainMode) *multiSearch {
 	p := s.pool()
 	var name string
-	y, dynamic, plus := true, true, false
+	y, dynamic, plus, level := true, true, false, 0
 	switch mode {
 	case modeNishio:
 		name, y = Nishio, false
@@ -67,12 +73,14 @@ func (s *solver) newMultiSearch(mode chainMode) *multiSearch {
 	case modeDynamic:
 		name = DynamicForcingChain
 	case modeDynamicPlus:
-		name, plus = DynamicForcingChainPlus, true
+		name, plus, level = DynamicForcingChainPlus, true, 1
+	case modeNested2, modeNested3, modeNested4:
+		name, plus, level = nestedNames[mode-modeNested2], true, int(mode-modeNested2)+2
 	}
 	for _, ch := range append(append([]*chainer{p.offRun}, p.onRuns[:]...), p.regRuns[:]...) {
 		ch.src = s.b.cand
 		ch.srcPos = s.b.pos
-		ch.y, ch.dynamic, ch.plus = y, dynamic, plus
+		ch.y, ch.dynamic, ch.plus, ch.level = y, dynamic, plus, level
 	}
 	m := &multiSearch{s: s, p: p, mode: mode, name: name, base: gradeOf(name),
 		contradiction: mode != modeMultiple, static: mode == modeMultiple}
@@ -85,6 +93,12 @@ func (s *solver) newMultiSearch(mode chainMode) *multiSearch {
 // consider takes the hint build makes when a chain of complexity cx with
 // tie-break key can beat the best one.
 func (m *multiSearch) consider(cx, key int, build func() (Step, bool)) {
+	if m.collect != nil {
+		if st, ok := build(); ok {
+			m.collect(cx, st)
+		}
+		return
+	}
 	g := chainGrade(m.base, cx)
 	if !m.best.better(g, cx, key, 1<<30) {
 		return
@@ -101,7 +115,9 @@ func (m *multiSearch) consider(cx, key int, build func() (Step, bool)) {
 }
 
 // canBeat reports whether a chain of this mode can still beat the best hint.
-func (m *multiSearch) canBeat() bool { return !m.best.ok || m.base <= m.best.grade }
+func (m *multiSearch) canBeat() bool {
+	return m.collect != nil || !m.best.ok || m.base <= m.best.grade
+}
 
 // meet intersects set with the closure of candidate k and reports whether
 // anything is left.
@@ -244,7 +260,7 @@ func (m *multiSearch) offBranch(c, v, card int, A *chainer) {
 		cx := B.anc(B.confOn) + B.anc(B.confOff)
 		m.consider(cx, 7, m.contradictionStep(c, off, current(B)))
 	}
-	if (m.mode != modeDynamic && m.mode != modeDynamicPlus) || card < 3 {
+	if m.mode < modeDynamic || card < 3 {
 		return
 	}
 	for w := range A.set {

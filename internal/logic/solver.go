@@ -48,7 +48,7 @@ type Result struct {
 }
 
 // beyondGrade is the floor of a puzzle that no rung of the ladder can move.
-const beyondGrade = 9.5
+const beyondGrade = 10.5
 
 type solver struct {
 	b       board
@@ -60,6 +60,7 @@ type solver struct {
 	gen     uint64      // board generation, new at each refresh (caches key on it)
 	fresh   bool        // the tables were built once; later refreshes update them
 	nishio  *nishioMemo // Nishio runs kept per digit (nishioRuns)
+	sub     *solver     // the board of a nested chain's assumption (chains_nested.go)
 	// uver counts each unit's changes (refresh); fhAt and hsAt are 1 + the
 	// count at which the unit last had no full house, no hidden single.
 	uver, fhAt, hsAt [27]uint32

@@ -1,0 +1,227 @@
+// Nested forcing chains (Sudoku Explainer's chaining levels 2 to 4): a
+// dynamic forcing chain that, when its implications run dry and the simple
+// rules of Dynamic+ find nothing, searches the board its assumption has
+// made for a whole chain of a lower kind (forcing chains at level 2, cell
+// and region forcing chains at level 3, dynamic forcing chains at level 4)
+// and takes that chain's eliminations as implications of its own. An
+// elimination counts only when the nested chain rests on a candidate the
+// assumption removed (its parents); the nested chain's complexity is added,
+// once, to the complexity of every conclusion that rests on it.
+
+package logic
+
+import "math/bits"
+
+// nestedNames are the techniques of levels 2, 3 and 4.
+var nestedNames = [3]string{NestedForcingChain, NestedMultipleChain, NestedDynamicChain}
+
+// nestRec is one nested chain of a run: its complexity, and the anc walk
+// that last counted it.
+type nestRec struct {
+	cx   int32
+	seen uint32
+}
+
+// nestedLimit bounds the nested forcing chains' length in nodes.
+const nestedLimit = 40
+
+// nestedSub readies the solver on which the nested chains of ch's
+// assumption are searched: the working candidates as its board, the budget
+// what the outer search has left.
+func (ch *chainer) nestedSub() *solver {
+	s := ch.s
+	sub := s.sub
+	if sub == nil {
+		sub = &solver{}
+		s.sub = sub
+	}
+	ch0 := sub.ch
+	*sub = solver{b: board{cand: ch.cur}, ch: ch0}
+	for c := range 81 {
+		if ch.cur[c] == 0 {
+			sub.b.val[c] = 1 // placed or emptied: not a cell the rules look at
+		}
+	}
+	sub.budget = max(s.budget-s.work, 1)
+	sub.since(&memo{})
+	sub.refresh()
+	return sub
+}
+
+// nested runs the nested chains of the chainer's level on its working
+// candidates, in Sudoku Explainer's order (the first kind that gives
+// anything ends the search), and adds their eliminations as off nodes.
+func (ch *chainer) nested() bool {
+	sub := ch.nestedSub()
+	defer func() { ch.s.work += sub.work }()
+	if ch.level < 4 {
+		if ch.nestedUnary(sub) {
+			return true
+		}
+		if ch.level < 3 {
+			return false
+		}
+		return ch.nestedMulti(sub, modeMultiple)
+	}
+	return ch.nestedMulti(sub, modeDynamic)
+}
+
+// nestedUnary takes the forcing chains (X- and Y-links) of the working
+// candidates: every start's shortest.
+func (ch *chainer) nestedUnary(sub *solver) bool {
+	p := sub.pool()
+	sub.cacheStrong()
+	p.u.newLinks()
+	p.starts = p.starts[:0]
+	for c := range 81 {
+		if popcount(sub.b.cand[c]) < 2 {
+			continue
+		}
+		for m := sub.b.cand[c]; m != 0; m &= m - 1 {
+			p.starts = append(p.starts, nodeOf(c, bits.TrailingZeros16(m), true))
+		}
+	}
+	hits := append([]forcingHit(nil), sub.forcingEvery(p, p.starts, nestedLimit)...)
+	added := false
+	for _, h := range hits {
+		if sub.broke() {
+			break
+		}
+		if !ch.wants(h.start) {
+			continue
+		}
+		t := sub.forcing(&p.u, h.start, true, nestedLimit)
+		if t < 0 {
+			continue
+		}
+		path := p.u.path(t)
+		nodes := make([]Node, len(path))
+		for i, id := range path {
+			nodes[i] = toNode(id)
+		}
+		if ch.takeNested(distinct(path), p.u.objs[t].id, [][]Node{nodes}) {
+			added = true
+		}
+	}
+	return added
+}
+
+// wants reports whether a nested chain from start can add anything: the
+// conclusion (start's conjugate) and what it removes are not known yet.
+func (ch *chainer) wants(start int32) bool {
+	t := conjugate(start)
+	if !nodeOn(t) {
+		return !ch.set.has(t) && !ch.set.has(conjugate(t))
+	}
+	c, d := nodeCell(t), nodeDigit(t)
+	for m := ch.cur[c] &^ (1 << d); m != 0; m &= m - 1 {
+		if !ch.set.has(nodeOf(c, bits.TrailingZeros16(m), false)) {
+			return true
+		}
+	}
+	return false
+}
+
+// nestedMulti takes the cell and region forcing chains of mode (static
+// multiple, or dynamic) found on the working candidates.
+func (ch *chainer) nestedMulti(sub *solver, mode chainMode) bool {
+	m := sub.newMultiSearch(mode)
+	added := false
+	m.collect = func(cx int, st Step) {
+		var t int32
+		if len(st.Placements) > 0 {
+			t = nodeOf(st.Placements[0].Cell, st.Placements[0].Digit, true)
+		} else {
+			t = nodeOf(st.Eliminations[0].Cell, st.Eliminations[0].Digit, false)
+		}
+		if ch.takeNested(cx, t, st.paths) {
+			added = true
+		}
+	}
+	for c := range 81 {
+		card := popcount(sub.b.cand[c])
+		if card < 2 || (mode == modeMultiple && card < 3) {
+			continue
+		}
+		if sub.broke() {
+			break
+		}
+		m.cell(c, card)
+	}
+	return added
+}
+
+// takeNested adds the eliminations of a nested chain of complexity cx
+// proving node t, whose branches are paths, when it rests on candidates
+// the assumption removed; it reports whether a node was added.
+func (ch *chainer) takeNested(cx int, t int32, paths [][]Node) bool {
+	ch.par = ch.nestParents(ch.par[:0], paths)
+	if len(ch.par) == 0 {
+		return false // the chain holds without the assumption
+	}
+	var elim []int32
+	c, d := nodeCell(t), nodeDigit(t)
+	if nodeOn(t) {
+		for m := ch.cur[c] &^ (1 << d); m != 0; m &= m - 1 {
+			elim = append(elim, nodeOf(c, bits.TrailingZeros16(m), false))
+		}
+	} else if ch.cur[c]&(1<<d) != 0 {
+		elim = append(elim, t)
+	}
+	rec := int32(0)
+	for _, q := range elim {
+		if ch.set.has(q) || ch.set.has(conjugate(q)) {
+			continue
+		}
+		if rec == 0 {
+			ch.nest = append(ch.nest, nestRec{cx: int32(cx)})
+			rec = int32(len(ch.nest))
+		}
+		ch.addNode(q, append([]int32(nil), ch.par...))
+		ch.nestOf[q] = rec
+		ch.qOff = append(ch.qOff, q)
+	}
+	return rec != 0
+}
+
+// nestParents lists the off nodes of the run a nested chain rests on: the
+// candidates the assumption removed from the cell of each of its naked
+// singles and from the unit of each of its hidden singles (Sudoku
+// Explainer's rule parents).
+func (ch *chainer) nestParents(out []int32, paths [][]Node) []int32 {
+	var seen nodeSet
+	add := func(c, d int) {
+		if ch.src[c]&^ch.cur[c]&(1<<d) == 0 {
+			return
+		}
+		id := nodeOf(c, d, false)
+		if ch.set.has(id) && !seen.has(id) {
+			seen.add(id)
+			out = append(out, id)
+		}
+	}
+	for _, path := range paths {
+		for i := 1; i < len(path); i++ {
+			a, b := path[i-1], path[i]
+			if a.On || !b.On {
+				continue
+			}
+			if a.Cell == b.Cell {
+				for m := ch.src[a.Cell] &^ ch.cur[a.Cell]; m != 0; m &= m - 1 {
+					add(a.Cell, bits.TrailingZeros16(m))
+				}
+				continue
+			}
+			for k := 0; k < 3; k++ {
+				u := cellUnit[a.Cell][k]
+				if cellUnit[b.Cell][k] != u {
+					continue
+				}
+				for _, o := range unitCells[u] {
+					add(o, b.Digit)
+				}
+			}
+		}
+	}
+	return out
+}
