@@ -36,6 +36,10 @@ import (
 type Graders struct {
 	DB         Ungraded
 	Grade      func(*sudoku.Puzzle) // sets Grade, GradeFloor, Technique, GradeVersion
+	// GradeCtx, when set, grades instead of Grade, and may stop when ctx
+	// ends: it then reports false and the row is handed back ungraded
+	// (logic.GradeDeep, whose grades can take seconds).
+	GradeCtx func(context.Context, *sudoku.Puzzle) bool
 	Workers    int                  // 0 means GOMAXPROCS
 	Gate       *Activity            // nil: grade at once, on every worker
 	Group      int                  // rows a commit at most; 0 means 32
@@ -443,13 +447,29 @@ func (g *Graders) work(ctx context.Context, jobs <-chan graded, ready chan<- str
 			return
 		}
 		g.busy.Add(1)
-		classes.grade(&j.p, g.Grade)
+		done := g.gradeOne(ctx, &j.p, classes)
 		g.busy.Add(-1)
 		if g.Gate != nil {
 			g.Gate.endTurn()
 		}
+		if !done {
+			results <- graded{seq: -1, p: j.p} // stopped by ctx's end: not committed
+			return
+		}
 		results <- j
 	}
+}
+
+// gradeOne grades p (through the class grades), with GradeCtx when set; it
+// reports false when ctx's end stopped the grade.
+func (g *Graders) gradeOne(ctx context.Context, p *sudoku.Puzzle, classes *classGrades) bool {
+	if g.GradeCtx == nil {
+		classes.grade(p, g.Grade)
+		return true
+	}
+	done := true
+	classes.grade(p, func(p *sudoku.Puzzle) { done = g.GradeCtx(ctx, p) })
+	return done
 }
 
 // commit stores finished grades in groups until results is closed. After

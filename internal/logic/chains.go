@@ -264,23 +264,17 @@ func (ch *chainer) offToOn(p int32) bool {
 // only because of the assumption; its eliminations become off nodes whose
 // parents are the removed candidates the rule rests on.
 func (ch *chainer) advanced() bool {
-	if ch.simpleRules() {
+	sub := ch.nestedSub()
+	if ch.simpleRules(sub) {
 		return true
 	}
-	return ch.level >= 2 && ch.nested()
+	return ch.level >= 2 && ch.nested(sub)
 }
 
 // simpleRules is advanced's level 1: the first simple rule that finds a
-// pattern, its eliminations that rest on the assumption.
-func (ch *chainer) simpleRules() bool {
-	sub := solver{b: board{cand: ch.cur}, budget: 1 << 62}
-	sub.since(&memo{}) // no memo: the rules search everything
-	for c := range 81 {
-		if ch.cur[c] == 0 {
-			sub.b.val[c] = 1 // placed or emptied: not a cell the rules look at
-		}
-	}
-	sub.refresh()
+// pattern on sub (the working candidates), its eliminations that rest on
+// the assumption.
+func (ch *chainer) simpleRules(sub *solver) bool {
 	rules := []func() (Step, bool){
 		func() (Step, bool) { return sub.locking(false) },
 		func() (Step, bool) { return sub.hiddenSet(2, false) },

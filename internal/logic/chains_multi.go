@@ -58,6 +58,7 @@ type multiSearch struct {
 	// collect, when set, is given every chain found instead of keeping the
 	// best (the nested searches, chains_nested.go).
 	collect func(cx int, st Step)
+	want    func(t int32) bool // collect: whether a chain proving t can add anything
 }
 
 // newMultiSearch readies the chainers for mode on the current board.
@@ -87,13 +88,17 @@ func (s *solver) newMultiSearch(mode chainMode) *multiSearch {
 	if m.static {
 		m.closures = s.staticClosures(p)
 	}
+	s.runs.reset()
 	return m
 }
 
 // consider takes the hint build makes when a chain of complexity cx with
-// tie-break key can beat the best one.
-func (m *multiSearch) consider(cx, key int, build func() (Step, bool)) {
+// tie-break key, proving node t, can beat the best one.
+func (m *multiSearch) consider(t int32, cx, key int, build func() (Step, bool)) {
 	if m.collect != nil {
+		if !m.want(t) {
+			return
+		}
 		if st, ok := build(); ok {
 			m.collect(cx, st)
 		}
@@ -169,10 +174,10 @@ func (m *multiSearch) nishio(c, v int) {
 	r := s.nishioRuns(m.p, c, v)
 	s.work += int64(r.work)
 	if r.on {
-		m.consider(int(r.onCx), 7, m.contradictionStep(c, src, m.rerun(m.p.onRuns[v], src)))
+		m.consider(conjugate(src), int(r.onCx), 7, m.contradictionStep(c, src, m.rerun(m.p.onRuns[v], src)))
 	}
 	if r.off {
-		m.consider(int(r.offCx), 7, m.contradictionStep(c, nodeOf(c, v, false), m.rerun(m.p.offRun, nodeOf(c, v, false))))
+		m.consider(nodeOf(c, v, true), int(r.offCx), 7, m.contradictionStep(c, nodeOf(c, v, false), m.rerun(m.p.offRun, nodeOf(c, v, false))))
 	}
 }
 
@@ -218,9 +223,9 @@ func (m *multiSearch) digit(c, v, card int, cellNeed bool) {
 	}
 	A := m.p.onRuns[v]
 	src := nodeOf(c, v, true)
-	if A.run(src) && m.contradiction {
+	if m.run(A, src) && m.contradiction {
 		cx := A.anc(A.confOn) + A.anc(A.confOff)
-		m.consider(cx, 7, m.contradictionStep(c, src, current(A)))
+		m.consider(conjugate(src), cx, 7, m.contradictionStep(c, src, current(A)))
 	}
 	if m.contradiction {
 		m.offBranch(c, v, card, A)
@@ -258,7 +263,7 @@ func (m *multiSearch) offBranch(c, v, card int, A *chainer) {
 	src, off := nodeOf(c, v, true), nodeOf(c, v, false)
 	if B.run(off) {
 		cx := B.anc(B.confOn) + B.anc(B.confOff)
-		m.consider(cx, 7, m.contradictionStep(c, off, current(B)))
+		m.consider(src, cx, 7, m.contradictionStep(c, off, current(B)))
 	}
 	if m.mode < modeDynamic || card < 3 {
 		return
@@ -267,7 +272,7 @@ func (m *multiSearch) offBranch(c, v, card int, A *chainer) {
 		for r := A.set[w] & B.set[w]; r != 0; r &= r - 1 {
 			id := int32(w*64 + bits.TrailingZeros64(r))
 			cx := A.anc(id) + B.anc(id)
-			m.consider(cx, 1, func() (Step, bool) {
+			m.consider(id, cx, 1, func() (Step, bool) {
 				st, ok := m.s.targetStep(id)
 				st.Cells = uniqueCells(c, nodeCell(id))
 				st.Chain = []Node{toNode(src), toNode(id)}
@@ -297,12 +302,12 @@ func (m *multiSearch) regionChains(c, v int, A *chainer, regNeed [3]bool) {
 			}
 			R := m.p.regRuns[j]
 			j++
-			R.run(nodeOf(o, v, true))
+			m.run(R, nodeOf(o, v, true))
 			runs = append(runs, R)
 		}
 		src := nodeOf(c, v, true)
 		s.intersect(runs, func(id int32, cx int) {
-			m.consider(cx, 6, func() (Step, bool) {
+			m.consider(id, cx, 6, func() (Step, bool) {
 				st, ok := s.targetStep(id)
 				if m.mode == modeMultiple {
 					st.Technique = RegionForcingChain
@@ -328,7 +333,7 @@ func (m *multiSearch) cellChains(c int) {
 	}
 	first := nodeOf(c, firstDigit(s.b.cand[c]), true)
 	s.intersect(runs, func(id int32, cx int) {
-		m.consider(cx, 5, func() (Step, bool) {
+		m.consider(id, cx, 5, func() (Step, bool) {
 			st, ok := s.targetStep(id)
 			st.Cells = uniqueCells(c, nodeCell(id))
 			st.Branches = len(runs)

@@ -25,8 +25,8 @@ type nestRec struct {
 // nestedLimit bounds the nested forcing chains' length in nodes.
 const nestedLimit = 40
 
-// nestedSub readies the solver on which the nested chains of ch's
-// assumption are searched: the working candidates as its board, the budget
+// nestedSub readies the solver on which the simple rules and the nested
+// chains of ch's assumption are searched: the working candidates as its board, the budget
 // what the outer search has left.
 func (ch *chainer) nestedSub() *solver {
 	s := ch.s
@@ -35,14 +35,15 @@ func (ch *chainer) nestedSub() *solver {
 		sub = &solver{}
 		s.sub = sub
 	}
-	ch0 := sub.ch
-	*sub = solver{b: board{cand: ch.cur}, ch: ch0}
+	sub.b = board{cand: ch.cur}
+	sub.fresh, sub.work, sub.strongOK = false, 0, 0
 	for c := range 81 {
 		if ch.cur[c] == 0 {
 			sub.b.val[c] = 1 // placed or emptied: not a cell the rules look at
 		}
 	}
-	sub.budget = max(s.budget-s.work, 1)
+	sub.limit = max(s.limit-s.work, 1)
+	sub.budget, sub.stop, sub.stopped = sub.limit, nil, false
 	sub.since(&memo{})
 	sub.refresh()
 	return sub
@@ -51,8 +52,7 @@ func (ch *chainer) nestedSub() *solver {
 // nested runs the nested chains of the chainer's level on its working
 // candidates, in Sudoku Explainer's order (the first kind that gives
 // anything ends the search), and adds their eliminations as off nodes.
-func (ch *chainer) nested() bool {
-	sub := ch.nestedSub()
+func (ch *chainer) nested(sub *solver) bool {
 	defer func() { ch.s.work += sub.work }()
 	if ch.level < 4 {
 		if ch.nestedUnary(sub) {
@@ -87,7 +87,7 @@ func (ch *chainer) nestedUnary(sub *solver) bool {
 		if sub.broke() {
 			break
 		}
-		if !ch.wants(h.start) {
+		if !ch.wants(conjugate(h.start)) {
 			continue
 		}
 		t := sub.forcing(&p.u, h.start, true, nestedLimit)
@@ -106,10 +106,9 @@ func (ch *chainer) nestedUnary(sub *solver) bool {
 	return added
 }
 
-// wants reports whether a nested chain from start can add anything: the
-// conclusion (start's conjugate) and what it removes are not known yet.
-func (ch *chainer) wants(start int32) bool {
-	t := conjugate(start)
+// wants reports whether a nested chain proving t can add anything: t and
+// what it removes are not known yet.
+func (ch *chainer) wants(t int32) bool {
 	if !nodeOn(t) {
 		return !ch.set.has(t) && !ch.set.has(conjugate(t))
 	}
@@ -126,6 +125,7 @@ func (ch *chainer) wants(start int32) bool {
 // multiple, or dynamic) found on the working candidates.
 func (ch *chainer) nestedMulti(sub *solver, mode chainMode) bool {
 	m := sub.newMultiSearch(mode)
+	m.want = ch.wants
 	added := false
 	m.collect = func(cx int, st Step) {
 		var t int32
@@ -224,4 +224,80 @@ func (ch *chainer) nestParents(out []int32, paths [][]Node) []int32 {
 		}
 	}
 	return out
+}
+
+// chainSnap is a chainer's run kept for its start (multiSearch.run): what
+// the search reads after a run, its nodes and parents in the solver's
+// arena (for each node id, parStart and parN|nestOf<<16, then the pool).
+type chainSnap struct {
+	contradiction            bool
+	set                      nodeSet
+	at, nIDs, nPool          int32
+	nestAt, nNest            int32
+	extraID, confOn, confOff int32
+}
+
+// runMemo is a search's kept runs (chainSnap), reset for each search.
+type runMemo struct {
+	snaps map[int32]chainSnap
+	arena []int32
+	nests []nestRec
+}
+
+func (r *runMemo) reset() {
+	if r.snaps == nil {
+		r.snaps = map[int32]chainSnap{}
+	}
+	clear(r.snaps)
+	r.arena, r.nests = r.arena[:0], r.nests[:0]
+}
+
+// run runs ch from start, or at the nested levels (whose runs are costly)
+// loads the run kept from an earlier run from the same start.
+func (m *multiSearch) run(ch *chainer, start int32) bool {
+	if m.mode < modeNested2 && m.collect == nil {
+		return ch.run(start)
+	}
+	r := &m.s.runs
+	if sn, ok := r.snaps[start]; ok {
+		ch.load(r, &sn)
+		return sn.contradiction
+	}
+	ok := ch.run(start)
+	r.snaps[start] = ch.save(r, ok)
+	return ok
+}
+
+// save keeps ch's run in r.
+func (ch *chainer) save(r *runMemo, contradiction bool) chainSnap {
+	sn := chainSnap{contradiction: contradiction, set: ch.set, extraID: ch.extraID,
+		confOn: ch.confOn, confOff: ch.confOff, at: int32(len(r.arena)), nestAt: int32(len(r.nests))}
+	keep := func(id int32) {
+		r.arena = append(r.arena, id, ch.parStart[id], int32(ch.parN[id])|ch.nestOf[id]<<16)
+		sn.nIDs++
+	}
+	for w := range ch.set {
+		for m := ch.set[w]; m != 0; m &= m - 1 {
+			keep(int32(w*64 + bits.TrailingZeros64(m)))
+		}
+	}
+	ch.nestOf[extraSlot] = 0
+	keep(extraSlot)
+	r.arena = append(r.arena, ch.pool...)
+	sn.nPool = int32(len(ch.pool))
+	r.nests = append(r.nests, ch.nest...)
+	sn.nNest = int32(len(ch.nest))
+	return sn
+}
+
+// load puts a kept run back in ch.
+func (ch *chainer) load(r *runMemo, sn *chainSnap) {
+	ch.set, ch.extraID, ch.confOn, ch.confOff = sn.set, sn.extraID, sn.confOn, sn.confOff
+	a := r.arena[sn.at:]
+	for i := range int(sn.nIDs) {
+		id, v := a[3*i], a[3*i+2]
+		ch.parStart[id], ch.parN[id], ch.nestOf[id] = a[3*i+1], uint16(v&0xffff), v>>16
+	}
+	ch.pool = append(ch.pool[:0], a[3*sn.nIDs:3*sn.nIDs+sn.nPool]...)
+	ch.nest = append(ch.nest[:0], r.nests[sn.nestAt:sn.nestAt+sn.nNest]...)
 }
