@@ -265,16 +265,18 @@ func (ch *chainer) offToOn(p int32) bool {
 // parents are the removed candidates the rule rests on.
 func (ch *chainer) advanced() bool {
 	sub := ch.nestedSub()
-	if ch.simpleRules(sub) {
-		return true
+	found, added := ch.simpleRules(sub)
+	if found || ch.level < 2 {
+		return added
 	}
-	return ch.level >= 2 && ch.nested(sub)
+	return ch.nested(ch.nestedSub()) // sub lost the patterns' eliminations
 }
 
-// simpleRules is advanced's level 1: the first simple rule that finds a
-// pattern on sub (the working candidates), its eliminations that rest on
-// the assumption.
-func (ch *chainer) simpleRules(sub *solver) bool {
+// simpleRules is advanced's level 1: every pattern of the first simple
+// rule that finds one resting on the assumption (found), its eliminations
+// added as off nodes (added). Each pattern's eliminations are taken off sub
+// to find the next.
+func (ch *chainer) simpleRules(sub *solver) (found, added bool) {
 	rules := []func() (Step, bool){
 		func() (Step, bool) { return sub.locking(false) },
 		func() (Step, bool) { return sub.hiddenSet(2, false) },
@@ -282,45 +284,65 @@ func (ch *chainer) simpleRules(sub *solver) bool {
 		func() (Step, bool) { return sub.fish(2) },
 	}
 	for _, r := range rules {
-		st, ok := r()
-		if !ok {
+		for range 81 {
+			st, ok := r()
+			if !ok {
+				break
+			}
+			if ch.patternParents(st) {
+				found = true
+				added = ch.addRuleNodes(st) || added
+			}
+			for _, e := range st.Eliminations {
+				sub.b.cand[e.Cell] &^= 1 << e.Digit
+			}
+			sub.refresh()
+		}
+		if found {
+			return found, added
+		}
+	}
+	return false, false
+}
+
+// patternParents sets ch.par to the candidates of the pattern's units and
+// digits that the assumption removed, and reports whether there are any.
+func (ch *chainer) patternParents(st Step) bool {
+	ch.par = ch.par[:0]
+	var area cellSet
+	for _, u := range st.Units {
+		area[0] |= unitSet[u][0]
+		area[1] |= unitSet[u][1]
+	}
+	var dm uint16
+	for _, d := range st.Digits {
+		dm |= 1 << d
+	}
+	area.each(func(c int) {
+		for m := (ch.src[c] &^ ch.cur[c]) & dm; m != 0; m &= m - 1 {
+			id := nodeOf(c, bits.TrailingZeros16(m), false)
+			if ch.set.has(id) {
+				ch.par = append(ch.par, id)
+			}
+		}
+	})
+	return len(ch.par) > 0
+}
+
+// addRuleNodes adds the eliminations of a pattern (parents ch.par) as off
+// nodes, and reports whether any was new.
+func (ch *chainer) addRuleNodes(st Step) bool {
+	added := false
+	for _, e := range st.Eliminations {
+		q := nodeOf(e.Cell, e.Digit, false)
+		if ch.set.has(conjugate(q)) || ch.set.has(q) {
 			continue
 		}
-		// Parents: candidates of the pattern's units that the assumption removed.
-		ch.par = ch.par[:0]
-		var area cellSet
-		for _, u := range st.Units {
-			area[0] |= unitSet[u][0]
-			area[1] |= unitSet[u][1]
-		}
-		var dm uint16
-		for _, d := range st.Digits {
-			dm |= 1 << d
-		}
-		area.each(func(c int) {
-			for m := (ch.src[c] &^ ch.cur[c]) & dm; m != 0; m &= m - 1 {
-				id := nodeOf(c, bits.TrailingZeros16(m), false)
-				if ch.set.has(id) {
-					ch.par = append(ch.par, id)
-				}
-			}
-		})
-		if len(ch.par) == 0 {
-			return false
-		}
-		added := false
-		for _, e := range st.Eliminations {
-			q := nodeOf(e.Cell, e.Digit, false)
-			if ch.set.has(conjugate(q)) || ch.set.has(q) {
-				continue
-			}
-			ch.addNode(q, slices.Clone(ch.par))
-			ch.qOff = append(ch.qOff, q)
-			added = true
-		}
-		return added
+		ch.addNode(q, slices.Clone(ch.par))
+		ch.qOff = append(ch.qOff, q)
+		added = true
 	}
-	return false
+	return added
 }
 
 // anc counts the distinct nodes id rests on, itself included.
