@@ -191,6 +191,7 @@ func (m *multiSearch) contradictionStep(c int, from int32, ch func() *chainer) f
 		st.Chain = []Node{toNode(from), toNode(conjugate(from))}
 		if r := ch(); ok && r != nil {
 			st.paths = [][]Node{r.path(r.confOn), r.path(r.confOff)}
+			st.Nested = nestedOf([]*chainer{r, r}, r.confOn, r.confOff)
 		}
 		return st, ok
 	}
@@ -277,6 +278,7 @@ func (m *multiSearch) offBranch(c, v, card int, A *chainer) {
 				st.Cells = uniqueCells(c, nodeCell(id))
 				st.Chain = []Node{toNode(src), toNode(id)}
 				st.paths = [][]Node{A.path(id), B.path(id)}
+				st.Nested = nestedOf([]*chainer{A, B}, id, id)
 				return st, ok
 			})
 		}
@@ -317,6 +319,8 @@ func (m *multiSearch) regionChains(c, v int, A *chainer, regNeed [3]bool) {
 				st.Branches = len(runs)
 				st.Chain = []Node{toNode(src), toNode(id)}
 				st.paths = branchPaths(runs, id)
+				st.Nested = nestedOf(runs, id)
+				st.Nested = nestedOf(runs, id)
 				return st, ok
 			})
 		}, m.canBeat)
@@ -339,6 +343,7 @@ func (m *multiSearch) cellChains(c int) {
 			st.Branches = len(runs)
 			st.Chain = []Node{toNode(first), toNode(id)}
 			st.paths = branchPaths(runs, id)
+			st.Nested = nestedOf(runs, id)
 			return st, ok
 		})
 	}, m.canBeat)

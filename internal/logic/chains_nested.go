@@ -10,7 +10,12 @@
 
 package logic
 
-import "math/bits"
+import (
+	"fmt"
+	"math/bits"
+	"slices"
+	"strings"
+)
 
 // nestedNames are the techniques of levels 2, 3 and 4.
 var nestedNames = [3]string{NestedForcingChain, NestedMultipleChain, NestedDynamicChain}
@@ -18,8 +23,51 @@ var nestedNames = [3]string{NestedForcingChain, NestedMultipleChain, NestedDynam
 // nestRec is one nested chain of a run: its complexity, and the anc walk
 // that last counted it.
 type nestRec struct {
-	cx   int32
-	seen uint32
+	cx                int32
+	seen              uint32
+	kind              chainMode // 0 (forcing chain), modeMultiple or modeDynamic
+	assumption, proof int32     // its first node and the node it proves
+}
+
+// NestedChain is a nested chain a step rests on, as far as the explanation
+// shows it: its kind, its assumption (made on the board the outer chain's
+// assumption left) and what it proves, and its complexity.
+type NestedChain struct {
+	Kind       string `json:"kind"`
+	Assumption Node   `json:"assumption"`
+	Proves     Node   `json:"proves"`
+	Length     int    `json:"length"`
+}
+
+// nestedKinds names the kinds of nested chains.
+var nestedKinds = map[chainMode]string{0: "forcing chain", modeMultiple: "cell or region forcing chain", modeDynamic: "dynamic forcing chain"}
+
+// nestedOf lists the nested chains met on the first-parent paths of runs[i]
+// to ids[i] (one id for all runs when ids has one), each once.
+func nestedOf(runs []*chainer, ids ...int32) []NestedChain {
+	var out []NestedChain
+	for i, ch := range runs {
+		id := ids[min(i, len(ids)-1)]
+		slot, node := id, id
+		if id == extraSlot {
+			node = ch.extraID
+		}
+		for range nNodes {
+			if slot != extraSlot && ch.nestOf[slot] != 0 {
+				r := ch.nest[ch.nestOf[slot]-1]
+				nc := NestedChain{nestedKinds[r.kind], toNode(r.assumption), toNode(r.proof), int(r.cx)}
+				if !slices.Contains(out, nc) {
+					out = append(out, nc)
+				}
+			}
+			if ch.parN[slot] == 0 {
+				break
+			}
+			node = ch.pool[ch.parStart[slot]]
+			slot = node
+		}
+	}
+	return out
 }
 
 // nestedLimit bounds the nested forcing chains' length in nodes.
@@ -99,7 +147,7 @@ func (ch *chainer) nestedUnary(sub *solver) bool {
 		for i, id := range path {
 			nodes[i] = toNode(id)
 		}
-		if ch.takeNested(distinct(path), p.u.objs[t].id, [][]Node{nodes}) {
+		if ch.takeNested(0, distinct(path), p.u.objs[t].id, [][]Node{nodes}) {
 			added = true
 		}
 	}
@@ -134,7 +182,7 @@ func (ch *chainer) nestedMulti(sub *solver, mode chainMode) bool {
 		} else {
 			t = nodeOf(st.Eliminations[0].Cell, st.Eliminations[0].Digit, false)
 		}
-		if ch.takeNested(cx, t, st.paths) {
+		if ch.takeNested(mode, cx, t, st.paths) {
 			added = true
 		}
 	}
@@ -154,7 +202,7 @@ func (ch *chainer) nestedMulti(sub *solver, mode chainMode) bool {
 // takeNested adds the eliminations of a nested chain of complexity cx
 // proving node t, whose branches are paths, when it rests on candidates
 // the assumption removed; it reports whether a node was added.
-func (ch *chainer) takeNested(cx int, t int32, paths [][]Node) bool {
+func (ch *chainer) takeNested(kind chainMode, cx int, t int32, paths [][]Node) bool {
 	ch.par = ch.nestParents(ch.par[:0], paths)
 	if len(ch.par) == 0 {
 		return false // the chain holds without the assumption
@@ -174,7 +222,8 @@ func (ch *chainer) takeNested(cx int, t int32, paths [][]Node) bool {
 			continue
 		}
 		if rec == 0 {
-			ch.nest = append(ch.nest, nestRec{cx: int32(cx)})
+			first := paths[0][0]
+			ch.nest = append(ch.nest, nestRec{cx: int32(cx), kind: kind, assumption: nodeOf(first.Cell, first.Digit, first.On), proof: t})
 			rec = int32(len(ch.nest))
 		}
 		ch.addNode(q, append([]int32(nil), ch.par...))
@@ -300,4 +349,37 @@ func (ch *chainer) load(r *runMemo, sn *chainSnap) {
 	}
 	ch.pool = append(ch.pool[:0], a[3*sn.nIDs:3*sn.nIDs+sn.nPool]...)
 	ch.nest = append(ch.nest[:0], r.nests[sn.nestAt:sn.nestAt+sn.nNest]...)
+}
+
+// beyondNested: a multi chain step graded this high is a nested one.
+const beyondNested = 9.5
+
+// renderNested is the sentence of a nested forcing chain: the outer
+// chain's reasoning, where its contradiction appears, and the first nested
+// chains it rests on (their kind, assumption and conclusion), not every
+// node.
+func renderNested(s Step, why string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s", s.Technique, why)
+	src := s.Chain[0]
+	if dst := s.Chain[len(s.Chain)-1]; dst.Candidate == src.Candidate && len(s.paths) == 2 && len(s.paths[0]) > 0 {
+		at := s.paths[0][len(s.paths[0])-1]
+		fmt.Fprintf(&b, " (it would make %s=%d both true and false)", cellName(at.Cell), at.Digit)
+	}
+	fmt.Fprintf(&b, ", %d nodes in all, so %s.", s.Length, s.outcome())
+	if len(s.Nested) == 0 {
+		return b.String()
+	}
+	b.WriteString(" Nested one level deep, on the board the assumption leaves: ")
+	for i, nc := range s.Nested[:min(2, len(s.Nested))] {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "a %s from %s proves %s (%d nodes)", nc.Kind, nodeName(nc.Assumption), nodeName(nc.Proves), nc.Length)
+	}
+	if k := len(s.Nested) - 2; k > 0 {
+		fmt.Fprintf(&b, "; and %d more", k)
+	}
+	b.WriteString(".")
+	return b.String()
 }

@@ -33,7 +33,7 @@ const (
 	// DeepBudget is the budget of the archive's graders and of `sudoku
 	// solve`: enough for the nested forcing chains of the hardest known
 	// puzzles (Sukaku Explainer 10-11.9; docs/engine.md gives the time).
-	DeepBudget = 4_000_000_000
+	DeepBudget = 800_000_000
 )
 
 // Options bound a solve. Zero values take the defaults.
@@ -57,6 +57,7 @@ type Result struct {
 	Steps     []Step
 	Solved    bool
 	Stopped   bool // Options.Stop ended the solve: the grade is not one
+	work      int64
 }
 
 // beyondGrade is the floor of a puzzle that no rung of the ladder can move.
@@ -319,6 +320,7 @@ func solveEach(b board, opt Options, each func(b *board, st Step) bool) Result {
 	}
 	r.Solved = s.b.empty == 0
 	r.Stopped = s.stopped
+	r.work = s.work
 	return r
 }
 
