@@ -1,6 +1,11 @@
 package logic
 
-import "testing"
+import (
+	"context"
+	"testing"
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
 
 // The nested forcing chains have no published example that gives the
 // deduction with Sukaku Explainer's rules: each row is the first step of a
@@ -32,4 +37,29 @@ func firstStep(t *testing.T, ex example) Step {
 func (s *solver) nextStep() (Step, bool) {
 	st, ok, _ := s.next()
 	return st, ok
+}
+
+// TestStop: a closed Options.Stop ends a grade at its first look (a forum
+// puzzle that would take seconds), Result.Stopped says so, and GradeDeep
+// leaves the puzzle ungraded.
+func TestStop(t *testing.T) {
+	g := parse(t, "..5...7...8...6.4.9.......2.4...3......65.......4.8.1.2.......9.1.8...3...7...5..")
+	stop := make(chan struct{})
+	close(stop)
+	r, err := Solve(g, Options{Budget: DeepBudget, Stop: stop})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Stopped || !r.Floor || r.Solved {
+		t.Errorf("stopped %v floor %v solved %v, want a stopped floor", r.Stopped, r.Floor, r.Solved)
+	}
+	p, err := sudoku.Rate(g, sudoku.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if GradeDeep(ctx, &p) || p.Grade != nil || p.GradeVersion != "" {
+		t.Errorf("GradeDeep after its context ended: grade %v version %q, want none", p.Grade, p.GradeVersion)
+	}
 }
