@@ -47,12 +47,8 @@ var nestedKinds = map[chainMode]string{0: "forcing chain", modeMultiple: "cell o
 func nestedOf(runs []*chainer, ids ...int32) []NestedChain {
 	var out []NestedChain
 	for i, ch := range runs {
-		id := ids[min(i, len(ids)-1)]
-		slot, node := id, id
-		if id == extraSlot {
-			node = ch.extraID
-		}
-		for range nNodes {
+		slot := ids[min(i, len(ids)-1)]
+		for range nNodes { // a parent is always added before its child: no loop
 			if slot != extraSlot && ch.nestOf[slot] != 0 {
 				r := ch.nest[ch.nestOf[slot]-1]
 				nc := NestedChain{nestedKinds[r.kind], toNode(r.assumption), toNode(r.proof), int(r.cx)}
@@ -63,8 +59,7 @@ func nestedOf(runs []*chainer, ids ...int32) []NestedChain {
 			if ch.parN[slot] == 0 {
 				break
 			}
-			node = ch.pool[ch.parStart[slot]]
-			slot = node
+			slot = ch.pool[ch.parStart[slot]]
 		}
 	}
 	return out
