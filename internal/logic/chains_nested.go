@@ -346,9 +346,6 @@ func (ch *chainer) load(r *runMemo, sn *chainSnap) {
 	ch.nest = append(ch.nest[:0], r.nests[sn.nestAt:sn.nestAt+sn.nNest]...)
 }
 
-// beyondNested: a multi chain step graded this high is a nested one.
-const beyondNested = 9.5
-
 // renderNested is the sentence of a nested forcing chain: the outer
 // chain's reasoning, where its contradiction appears, and the first nested
 // chains it rests on (their kind, assumption and conclusion), not every

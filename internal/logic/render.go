@@ -2,6 +2,7 @@ package logic
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -125,7 +126,7 @@ func renderMulti(s Step) string {
 	default:
 		why = fmt.Sprintf("both %s and %s lead to %s", nodeName(src), nodeName(Node{src.Candidate, !src.On}), nodeName(dst))
 	}
-	if s.Nested != nil || s.Grade >= beyondNested {
+	if slices.Contains(nestedNames[:], s.Technique) {
 		return renderNested(s, why)
 	}
 	return fmt.Sprintf("%s: %s (%d nodes in all), so %s.", s.Technique, why, s.Length, s.outcome())
