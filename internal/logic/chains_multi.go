@@ -119,6 +119,10 @@ func (m *multiSearch) consider(t int32, cx, key int, build func() (Step, bool)) 
 	m.best = chainHint{g, cx, key, true, st, 0}
 }
 
+// wanted reports whether a chain proving t is worth its complexity: always,
+// but for a collecting search only when it can add anything (want).
+func (m *multiSearch) wanted(t int32) bool { return m.collect == nil || m.want(t) }
+
 // canBeat reports whether a chain of this mode can still beat the best hint.
 func (m *multiSearch) canBeat() bool {
 	return m.collect != nil || !m.best.ok || m.base <= m.best.grade
@@ -272,6 +276,9 @@ func (m *multiSearch) offBranch(c, v, card int, A *chainer) {
 	for w := range A.set {
 		for r := A.set[w] & B.set[w]; r != 0; r &= r - 1 {
 			id := int32(w*64 + bits.TrailingZeros64(r))
+			if !m.wanted(id) {
+				continue
+			}
 			cx := A.anc(id) + B.anc(id)
 			m.consider(id, cx, 1, func() (Step, bool) {
 				st, ok := m.s.targetStep(id)
@@ -308,7 +315,7 @@ func (m *multiSearch) regionChains(c, v int, A *chainer, regNeed [3]bool) {
 			runs = append(runs, R)
 		}
 		src := nodeOf(c, v, true)
-		s.intersect(runs, func(id int32, cx int) {
+		s.intersect(runs, m.wanted, func(id int32, cx int) {
 			m.consider(id, cx, 6, func() (Step, bool) {
 				st, ok := s.targetStep(id)
 				if m.mode == modeMultiple {
@@ -336,7 +343,7 @@ func (m *multiSearch) cellChains(c int) {
 		runs = append(runs, m.p.onRuns[v])
 	}
 	first := nodeOf(c, firstDigit(s.b.cand[c]), true)
-	s.intersect(runs, func(id int32, cx int) {
+	s.intersect(runs, m.wanted, func(id int32, cx int) {
 		m.consider(id, cx, 5, func() (Step, bool) {
 			st, ok := s.targetStep(id)
 			st.Cells = uniqueCells(c, nodeCell(id))
@@ -396,7 +403,7 @@ func (s *solver) nishioRuns(p *chainPool, c, v int) nishioRun {
 }
 
 // intersect calls f with every node all runs reached and its complexity.
-func (s *solver) intersect(runs []*chainer, f func(id int32, cx int), go_ func() bool) {
+func (s *solver) intersect(runs []*chainer, keep func(int32) bool, f func(id int32, cx int), go_ func() bool) {
 	if !go_() {
 		return
 	}
@@ -407,6 +414,9 @@ func (s *solver) intersect(runs []*chainer, f func(id int32, cx int), go_ func()
 		}
 		for ; m != 0; m &= m - 1 {
 			id := int32(w*64 + bits.TrailingZeros64(m))
+			if !keep(id) {
+				continue
+			}
 			cx := 0
 			for _, r := range runs {
 				cx += r.anc(id)

