@@ -157,7 +157,7 @@ func TestTopAgreement(t *testing.T) {
 		if *full {
 			rho, w2, w5 := er.shares()
 			if er.span() <= 0.5 {
-				// Ratings a few tenths apart (the forum sample: 10.9-11.1)
+				// Ratings a few tenths apart (the forum sample: 10.9-11.4)
 				// rank mostly by ties: rho says little there, the shares
 				// within ±0.2 and ±0.5 say it all.
 				rho = 1
