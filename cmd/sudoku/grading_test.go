@@ -57,6 +57,24 @@ func waitGraded(t *testing.T, url string, within time.Duration) {
 	}
 }
 
+// waitSomeGraded polls /healthz?verbose until the grade queue is below
+// total: some grades are committed.
+func waitSomeGraded(t *testing.T, url string, total int64, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		var h healthVerbose
+		call(t, http.MethodGet, url+"/healthz?verbose", "", &h)
+		if h.GradeQueue != nil && *h.GradeQueue < total {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("grade queue still %v after %v", h.GradeQueue, within)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // TestGradesSurviveKill floods `sudoku serve` with distinct diabolical
 // puzzles, kills it with SIGKILL while grades are pending, and restarts it:
 // every acknowledged puzzle is there, and every one is graded after the
@@ -206,7 +224,10 @@ func TestServeStopsWhileGrading(t *testing.T) {
 	db.Close()
 
 	p := startProc(t, bin, dbPath)
-	time.Sleep(2 * time.Second) // the graders are at work
+	// The graders are at work: a grade of these takes from a fraction of a
+	// second to seconds (nested forcing chains), so wait for the first
+	// commits, then stop while the rest are in the graders' hands.
+	waitSomeGraded(t, p.url, int64(len(ps)), 2*time.Minute)
 	took := stopWithin(t, p, 15*time.Second)
 	db, err = store.Open(context.Background(), dbPath)
 	if err != nil {

@@ -204,7 +204,7 @@ func (s *solveCmd) solveOne(ctx context.Context, b *batch, j job) {
 			fail(err.Error())
 			return
 		}
-		logic.GradePuzzle(&p)
+		logic.GradeDeep(ctx, &p) // ungraded when ctx ends first
 		line, err := json.Marshal(solvedJSON{Puzzle: p})
 		if err != nil {
 			fail(err.Error())

@@ -143,7 +143,7 @@ func gradeArchive(ctx context.Context, e *env, db *store.DB, bar bool) (int64, e
 		b = newCountBar(e.stderr, "grading")
 		defer b.finish()
 	}
-	g := &bulk.Graders{DB: db, Grade: logic.GradePuzzle, Progress: b.set}
+	g := &bulk.Graders{DB: db, Grade: logic.GradePuzzle, GradeCtx: logic.GradeDeep, Progress: b.set}
 	return g.Drain(ctx)
 }
 
@@ -151,7 +151,7 @@ func gradeArchive(ctx context.Context, e *env, db *store.DB, bar bool) (int64, e
 // graders behind a gate that gives them only the cores requests leave idle.
 func newGraders(db *store.DB, workers int, log *slog.Logger) *bulk.Graders {
 	return &bulk.Graders{
-		DB: db, Grade: logic.GradePuzzle, Workers: workers, Gate: bulk.NewActivity(),
+		DB: db, Grade: logic.GradePuzzle, GradeCtx: logic.GradeDeep, Workers: workers, Gate: bulk.NewActivity(),
 		// Once per back-off: the graders wait, then try again.
 		OnError: func(err error) { log.Warn("grading paused", slog.Any("err", err)) },
 	}

@@ -34,13 +34,17 @@ import (
 // Gate, when set, is asked before each puzzle: graders then run only on the
 // cores requests leave idle (see Activity).
 type Graders struct {
-	DB         Ungraded
-	Grade      func(*sudoku.Puzzle) // sets Grade, GradeFloor, Technique, GradeVersion
-	Workers    int                  // 0 means GOMAXPROCS
-	Gate       *Activity            // nil: grade at once, on every worker
-	Group      int                  // rows a commit at most; 0 means 32
-	GroupDelay time.Duration        // a finished grade waits at most this for its group; 0 means 100 ms
-	Poll       time.Duration        // how often an empty queue is looked at again; 0 means 1 s
+	DB    Ungraded
+	Grade func(*sudoku.Puzzle) // sets Grade, GradeFloor, Technique, GradeVersion
+	// GradeCtx, when set, grades instead of Grade, and may stop when ctx
+	// ends: it then reports false and the row is handed back ungraded
+	// (logic.GradeDeep, whose grades can take seconds).
+	GradeCtx   func(context.Context, *sudoku.Puzzle) bool
+	Workers    int           // 0 means GOMAXPROCS
+	Gate       *Activity     // nil: grade at once, on every worker
+	Group      int           // rows a commit at most; 0 means 32
+	GroupDelay time.Duration // a finished grade waits at most this for its group; 0 means 100 ms
+	Poll       time.Duration // how often an empty queue is looked at again; 0 means 1 s
 	Progress   func(done, total int64)
 	// OnError receives an error of a read or a commit, once per back-off
 	// (see backoff.go): Run stops handing rows out, waits, doubling the
@@ -443,13 +447,29 @@ func (g *Graders) work(ctx context.Context, jobs <-chan graded, ready chan<- str
 			return
 		}
 		g.busy.Add(1)
-		classes.grade(&j.p, g.Grade)
+		done := g.gradeOne(ctx, &j.p, classes)
 		g.busy.Add(-1)
 		if g.Gate != nil {
 			g.Gate.endTurn()
 		}
+		if !done {
+			results <- graded{seq: -1, p: j.p} // stopped by ctx's end: not committed
+			return
+		}
 		results <- j
 	}
+}
+
+// gradeOne grades p (through the class grades), with GradeCtx when set; it
+// reports false when ctx's end stopped the grade.
+func (g *Graders) gradeOne(ctx context.Context, p *sudoku.Puzzle, classes *classGrades) bool {
+	if g.GradeCtx == nil {
+		classes.grade(p, g.Grade)
+		return true
+	}
+	done := true
+	classes.grade(p, func(p *sudoku.Puzzle) { done = g.GradeCtx(ctx, p) })
+	return done
 }
 
 // commit stores finished grades in groups until results is closed. After

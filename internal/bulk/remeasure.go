@@ -133,8 +133,8 @@ func (c *classGrades) grade(p *sudoku.Puzzle, grade func(*sudoku.Puzzle)) {
 		}
 	}
 	grade(p)
-	if !ok {
-		return // no class: graded as written (see logic.GradePuzzle)
+	if !ok || p.GradeVersion == "" {
+		return // no class: graded as written (see logic.GradePuzzle); or stopped, not graded
 	}
 	g := classGrade{grade: sudoku.TenthsOf(p.Grade), ep: sudoku.TenthsOf(p.GradeEP), ed: sudoku.TenthsOf(p.GradeED),
 		floor: p.GradeFloor, technique: p.Technique, version: p.GradeVersion, techniques: p.Techniques}

@@ -1,6 +1,7 @@
 package logic
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
@@ -9,7 +10,7 @@ import (
 // Version names the grades this solver gives. Bump it whenever a change to
 // the ladder, the ratings or the budget can change a puzzle's grade: the
 // archive grades its puzzles again on the next start.
-const Version = "3"
+const Version = "4"
 
 // GradePuzzle grades an archived or rated puzzle p: it sets p.Grade,
 // p.GradeFloor, p.Technique and p.GradeVersion, and p.Band with the grade. The path graded is the one
@@ -17,6 +18,29 @@ const Version = "3"
 // grade. A puzzle with several solutions gets no grade (nil).
 func GradePuzzle(p *sudoku.Puzzle) {
 	gradeWithin(p, 0)
+}
+
+// GradeDeep grades p like GradePuzzle with the graders' budget
+// (DeepBudget: the nested forcing chains of the hardest puzzles, seconds
+// for some), for the archive's graders, `sudoku solve` and the setter. When
+// ctx ends first it leaves p ungraded (GradeVersion "") and reports false:
+// the puzzle stays pending for the next grading.
+func GradeDeep(ctx context.Context, p *sudoku.Puzzle) bool {
+	clearGrade(p, Version)
+	if !p.Unique {
+		return true
+	}
+	c := p.Canonical
+	if c == (sudoku.Grid{}) {
+		c = p.Givens
+	}
+	r := solveFrom(newBoard(c), Options{Budget: DeepBudget, Stop: ctx.Done()})
+	if r.Stopped {
+		clearGrade(p, "")
+		return false
+	}
+	setGrade(p, r)
+	return true
 }
 
 // RequestBudget is the work a request may spend on a grade before it
@@ -51,7 +75,7 @@ func gradeWithin(p *sudoku.Puzzle, budget int64) {
 }
 
 // Explain returns the logical path of an archived puzzle p, written as p is
-// written: the path of p's canonical form (the one GradePuzzle graded),
+// written: the path of p's canonical form (the one GradeDeep graded),
 // mapped back onto p's grid cell by cell and digit by digit. It fails with
 // ErrMultipleSolutions for a puzzle with several solutions.
 func Explain(p sudoku.Puzzle) (Result, error) {
@@ -59,7 +83,7 @@ func Explain(p sudoku.Puzzle) (Result, error) {
 		return Result{}, ErrMultipleSolutions
 	}
 	c, t := sudoku.CanonicalSolved(p.Givens, p.Solution)
-	r := solveFrom(newBoard(c), Options{})
+	r := solveFrom(newBoard(c), Options{Budget: DeepBudget}) // the graders' path
 	back := t.Inverse()
 	cell := back.Cell
 	digit := func(d int) int { return int(back.Digit(uint8(d))) }

@@ -80,17 +80,26 @@ type chainer struct {
 	y           bool // Y-links (cell links) too, not only X-links
 	dynamic     bool
 	plus        bool // also take eliminations of the simple rules (Dynamic+)
-	extraID     int32
-	confOn      int32
-	confOff     int32
-	vis         [nNodes + 1]uint32
-	visGen      uint32
-	stack       []int32
-	par         []int32
+	// level is Sudoku Explainer's chaining level: 1 Dynamic+, 2 and up the
+	// nested forcing chains (chains_nested.go) when the simple rules find
+	// nothing.
+	level int
+	// nestOf: 1 + the index in nest of the nested chain that proved a node
+	// (0: none); nest: the nested chains of this run (their complexity).
+	nestOf  [nNodes + 1]int32
+	nest    []nestRec
+	extraID int32
+	confOn  int32
+	confOff int32
+	vis     [nNodes + 1]uint32
+	visGen  uint32
+	stack   []int32
+	par     []int32
 }
 
 func (ch *chainer) addNode(id int32, parents []int32) {
 	ch.set.add(id)
+	ch.nestOf[id] = 0
 	ch.parStart[id] = int32(len(ch.pool))
 	ch.parN[id] = uint16(len(parents))
 	ch.pool = append(ch.pool, parents...)
@@ -110,6 +119,7 @@ func (ch *chainer) run(start int32) bool {
 	ch.pos = ch.srcPos
 	ch.set = nodeSet{}
 	ch.pool = ch.pool[:0]
+	ch.nest = ch.nest[:0]
 	ch.qOn, ch.qOff = ch.qOn[:0], ch.qOff[:0]
 	ch.addNode(start, nil)
 	if nodeOn(start) {
@@ -254,14 +264,19 @@ func (ch *chainer) offToOn(p int32) bool {
 // only because of the assumption; its eliminations become off nodes whose
 // parents are the removed candidates the rule rests on.
 func (ch *chainer) advanced() bool {
-	sub := solver{b: board{cand: ch.cur}, budget: 1 << 62}
-	sub.since(&memo{}) // no memo: the rules search everything
-	for c := range 81 {
-		if ch.cur[c] == 0 {
-			sub.b.val[c] = 1 // placed or emptied: not a cell the rules look at
-		}
+	sub := ch.nestedSub()
+	found, added := ch.simpleRules(sub)
+	if found || ch.level < 2 {
+		return added
 	}
-	sub.refresh()
+	return ch.nested(ch.nestedSub()) // sub lost the patterns' eliminations
+}
+
+// simpleRules is advanced's level 1: every pattern of the first simple
+// rule that finds one resting on the assumption (found), its eliminations
+// added as off nodes (added). Each pattern's eliminations are taken off sub
+// to find the next.
+func (ch *chainer) simpleRules(sub *solver) (found, added bool) {
 	rules := []func() (Step, bool){
 		func() (Step, bool) { return sub.locking(false) },
 		func() (Step, bool) { return sub.hiddenSet(2, false) },
@@ -269,45 +284,65 @@ func (ch *chainer) advanced() bool {
 		func() (Step, bool) { return sub.fish(2) },
 	}
 	for _, r := range rules {
-		st, ok := r()
-		if !ok {
+		for range 81 {
+			st, ok := r()
+			if !ok {
+				break
+			}
+			if ch.patternParents(st) {
+				found = true
+				added = ch.addRuleNodes(st) || added
+			}
+			for _, e := range st.Eliminations {
+				sub.b.cand[e.Cell] &^= 1 << e.Digit
+			}
+			sub.refresh()
+		}
+		if found {
+			return found, added
+		}
+	}
+	return false, false
+}
+
+// patternParents sets ch.par to the candidates of the pattern's units and
+// digits that the assumption removed, and reports whether there are any.
+func (ch *chainer) patternParents(st Step) bool {
+	ch.par = ch.par[:0]
+	var area cellSet
+	for _, u := range st.Units {
+		area[0] |= unitSet[u][0]
+		area[1] |= unitSet[u][1]
+	}
+	var dm uint16
+	for _, d := range st.Digits {
+		dm |= 1 << d
+	}
+	area.each(func(c int) {
+		for m := (ch.src[c] &^ ch.cur[c]) & dm; m != 0; m &= m - 1 {
+			id := nodeOf(c, bits.TrailingZeros16(m), false)
+			if ch.set.has(id) {
+				ch.par = append(ch.par, id)
+			}
+		}
+	})
+	return len(ch.par) > 0
+}
+
+// addRuleNodes adds the eliminations of a pattern (parents ch.par) as off
+// nodes, and reports whether any was new.
+func (ch *chainer) addRuleNodes(st Step) bool {
+	added := false
+	for _, e := range st.Eliminations {
+		q := nodeOf(e.Cell, e.Digit, false)
+		if ch.set.has(conjugate(q)) || ch.set.has(q) {
 			continue
 		}
-		// Parents: candidates of the pattern's units that the assumption removed.
-		ch.par = ch.par[:0]
-		var area cellSet
-		for _, u := range st.Units {
-			area[0] |= unitSet[u][0]
-			area[1] |= unitSet[u][1]
-		}
-		var dm uint16
-		for _, d := range st.Digits {
-			dm |= 1 << d
-		}
-		area.each(func(c int) {
-			for m := (ch.src[c] &^ ch.cur[c]) & dm; m != 0; m &= m - 1 {
-				id := nodeOf(c, bits.TrailingZeros16(m), false)
-				if ch.set.has(id) {
-					ch.par = append(ch.par, id)
-				}
-			}
-		})
-		if len(ch.par) == 0 {
-			return false
-		}
-		added := false
-		for _, e := range st.Eliminations {
-			q := nodeOf(e.Cell, e.Digit, false)
-			if ch.set.has(conjugate(q)) || ch.set.has(q) {
-				continue
-			}
-			ch.addNode(q, slices.Clone(ch.par))
-			ch.qOff = append(ch.qOff, q)
-			added = true
-		}
-		return added
+		ch.addNode(q, slices.Clone(ch.par))
+		ch.qOff = append(ch.qOff, q)
+		added = true
 	}
-	return false
+	return added
 }
 
 // anc counts the distinct nodes id rests on, itself included.
@@ -320,6 +355,13 @@ func (ch *chainer) anc(id int32) int {
 		x := ch.stack[len(ch.stack)-1]
 		ch.stack = ch.stack[:len(ch.stack)-1]
 		n++
+		if x < extraSlot && ch.nestOf[x] != 0 {
+			// a nested chain's complexity counts once (ChainingHint's nested complexity)
+			if r := &ch.nest[ch.nestOf[x]-1]; r.seen != ch.visGen {
+				r.seen = ch.visGen
+				n += int(r.cx)
+			}
+		}
 		ps := ch.pool[ch.parStart[x] : ch.parStart[x]+int32(ch.parN[x])]
 		for _, p := range ps {
 			if ch.vis[p] != ch.visGen {
@@ -374,6 +416,9 @@ func (s *solver) pool() *chainPool {
 
 // release gives the chain pool back for the next solve.
 func (s *solver) release() {
+	if s.sub != nil {
+		s.sub.release()
+	}
 	if s.ch != nil {
 		chainPools.Put(s.ch)
 		s.ch = nil

@@ -13,6 +13,9 @@ const (
 	modeMultiple
 	modeDynamic
 	modeDynamicPlus
+	modeNested2 // + forcing chains (level 2)
+	modeNested3 // + multiple forcing chains (level 3)
+	modeNested4 // + dynamic forcing chains (level 4)
 )
 
 // multiChains is Sudoku Explainer's Nishio, Multiple, Dynamic and Dynamic+
@@ -52,13 +55,17 @@ type multiSearch struct {
 	static   bool
 	closures []nodeSet
 	best     chainHint
+	// collect, when set, is given every chain found instead of keeping the
+	// best (the nested searches, chains_nested.go).
+	collect func(cx int, st Step)
+	want    func(t int32) bool // collect: whether a chain proving t can add anything
 }
 
 // newMultiSearch readies the chainers for mode on the current board.
 func (s *solver) newMultiSearch(mode chainMode) *multiSearch {
 	p := s.pool()
 	var name string
-	y, dynamic, plus := true, true, false
+	y, dynamic, plus, level := true, true, false, 0
 	switch mode {
 	case modeNishio:
 		name, y = Nishio, false
@@ -67,24 +74,36 @@ func (s *solver) newMultiSearch(mode chainMode) *multiSearch {
 	case modeDynamic:
 		name = DynamicForcingChain
 	case modeDynamicPlus:
-		name, plus = DynamicForcingChainPlus, true
+		name, plus, level = DynamicForcingChainPlus, true, 1
+	case modeNested2, modeNested3, modeNested4:
+		name, plus, level = nestedNames[mode-modeNested2], true, int(mode-modeNested2)+2
 	}
 	for _, ch := range append(append([]*chainer{p.offRun}, p.onRuns[:]...), p.regRuns[:]...) {
 		ch.src = s.b.cand
 		ch.srcPos = s.b.pos
-		ch.y, ch.dynamic, ch.plus = y, dynamic, plus
+		ch.y, ch.dynamic, ch.plus, ch.level = y, dynamic, plus, level
 	}
 	m := &multiSearch{s: s, p: p, mode: mode, name: name, base: gradeOf(name),
 		contradiction: mode != modeMultiple, static: mode == modeMultiple}
 	if m.static {
 		m.closures = s.staticClosures(p)
 	}
+	s.runs.reset()
 	return m
 }
 
 // consider takes the hint build makes when a chain of complexity cx with
-// tie-break key can beat the best one.
-func (m *multiSearch) consider(cx, key int, build func() (Step, bool)) {
+// tie-break key, proving node t, can beat the best one.
+func (m *multiSearch) consider(t int32, cx, key int, build func() (Step, bool)) {
+	if m.collect != nil {
+		if !m.want(t) {
+			return
+		}
+		if st, ok := build(); ok {
+			m.collect(cx, st)
+		}
+		return
+	}
 	g := chainGrade(m.base, cx)
 	if !m.best.better(g, cx, key, 1<<30) {
 		return
@@ -100,8 +119,14 @@ func (m *multiSearch) consider(cx, key int, build func() (Step, bool)) {
 	m.best = chainHint{g, cx, key, true, st, 0}
 }
 
+// wanted reports whether a chain proving t is worth its complexity: always,
+// but for a collecting search only when it can add anything (want).
+func (m *multiSearch) wanted(t int32) bool { return m.collect == nil || m.want(t) }
+
 // canBeat reports whether a chain of this mode can still beat the best hint.
-func (m *multiSearch) canBeat() bool { return !m.best.ok || m.base <= m.best.grade }
+func (m *multiSearch) canBeat() bool {
+	return m.collect != nil || !m.best.ok || m.base <= m.best.grade
+}
 
 // meet intersects set with the closure of candidate k and reports whether
 // anything is left.
@@ -153,10 +178,10 @@ func (m *multiSearch) nishio(c, v int) {
 	r := s.nishioRuns(m.p, c, v)
 	s.work += int64(r.work)
 	if r.on {
-		m.consider(int(r.onCx), 7, m.contradictionStep(c, src, m.rerun(m.p.onRuns[v], src)))
+		m.consider(conjugate(src), int(r.onCx), 7, m.contradictionStep(c, src, m.rerun(m.p.onRuns[v], src)))
 	}
 	if r.off {
-		m.consider(int(r.offCx), 7, m.contradictionStep(c, nodeOf(c, v, false), m.rerun(m.p.offRun, nodeOf(c, v, false))))
+		m.consider(nodeOf(c, v, true), int(r.offCx), 7, m.contradictionStep(c, nodeOf(c, v, false), m.rerun(m.p.offRun, nodeOf(c, v, false))))
 	}
 }
 
@@ -170,6 +195,7 @@ func (m *multiSearch) contradictionStep(c int, from int32, ch func() *chainer) f
 		st.Chain = []Node{toNode(from), toNode(conjugate(from))}
 		if r := ch(); ok && r != nil {
 			st.paths = [][]Node{r.path(r.confOn), r.path(r.confOff)}
+			st.Nested = nestedOf([]*chainer{r, r}, r.confOn, r.confOff)
 		}
 		return st, ok
 	}
@@ -202,9 +228,9 @@ func (m *multiSearch) digit(c, v, card int, cellNeed bool) {
 	}
 	A := m.p.onRuns[v]
 	src := nodeOf(c, v, true)
-	if A.run(src) && m.contradiction {
+	if m.run(A, src) && m.contradiction {
 		cx := A.anc(A.confOn) + A.anc(A.confOff)
-		m.consider(cx, 7, m.contradictionStep(c, src, current(A)))
+		m.consider(conjugate(src), cx, 7, m.contradictionStep(c, src, current(A)))
 	}
 	if m.contradiction {
 		m.offBranch(c, v, card, A)
@@ -242,20 +268,24 @@ func (m *multiSearch) offBranch(c, v, card int, A *chainer) {
 	src, off := nodeOf(c, v, true), nodeOf(c, v, false)
 	if B.run(off) {
 		cx := B.anc(B.confOn) + B.anc(B.confOff)
-		m.consider(cx, 7, m.contradictionStep(c, off, current(B)))
+		m.consider(src, cx, 7, m.contradictionStep(c, off, current(B)))
 	}
-	if (m.mode != modeDynamic && m.mode != modeDynamicPlus) || card < 3 {
+	if m.mode < modeDynamic || card < 3 {
 		return
 	}
 	for w := range A.set {
 		for r := A.set[w] & B.set[w]; r != 0; r &= r - 1 {
 			id := int32(w*64 + bits.TrailingZeros64(r))
+			if !m.wanted(id) {
+				continue
+			}
 			cx := A.anc(id) + B.anc(id)
-			m.consider(cx, 1, func() (Step, bool) {
+			m.consider(id, cx, 1, func() (Step, bool) {
 				st, ok := m.s.targetStep(id)
 				st.Cells = uniqueCells(c, nodeCell(id))
 				st.Chain = []Node{toNode(src), toNode(id)}
 				st.paths = [][]Node{A.path(id), B.path(id)}
+				st.Nested = nestedOf([]*chainer{A, B}, id, id)
 				return st, ok
 			})
 		}
@@ -281,12 +311,12 @@ func (m *multiSearch) regionChains(c, v int, A *chainer, regNeed [3]bool) {
 			}
 			R := m.p.regRuns[j]
 			j++
-			R.run(nodeOf(o, v, true))
+			m.run(R, nodeOf(o, v, true))
 			runs = append(runs, R)
 		}
 		src := nodeOf(c, v, true)
-		s.intersect(runs, func(id int32, cx int) {
-			m.consider(cx, 6, func() (Step, bool) {
+		s.intersect(runs, m.wanted, func(id int32, cx int) {
+			m.consider(id, cx, 6, func() (Step, bool) {
 				st, ok := s.targetStep(id)
 				if m.mode == modeMultiple {
 					st.Technique = RegionForcingChain
@@ -296,6 +326,8 @@ func (m *multiSearch) regionChains(c, v int, A *chainer, regNeed [3]bool) {
 				st.Branches = len(runs)
 				st.Chain = []Node{toNode(src), toNode(id)}
 				st.paths = branchPaths(runs, id)
+				st.Nested = nestedOf(runs, id)
+				st.Nested = nestedOf(runs, id)
 				return st, ok
 			})
 		}, m.canBeat)
@@ -311,13 +343,14 @@ func (m *multiSearch) cellChains(c int) {
 		runs = append(runs, m.p.onRuns[v])
 	}
 	first := nodeOf(c, firstDigit(s.b.cand[c]), true)
-	s.intersect(runs, func(id int32, cx int) {
-		m.consider(cx, 5, func() (Step, bool) {
+	s.intersect(runs, m.wanted, func(id int32, cx int) {
+		m.consider(id, cx, 5, func() (Step, bool) {
 			st, ok := s.targetStep(id)
 			st.Cells = uniqueCells(c, nodeCell(id))
 			st.Branches = len(runs)
 			st.Chain = []Node{toNode(first), toNode(id)}
 			st.paths = branchPaths(runs, id)
+			st.Nested = nestedOf(runs, id)
 			return st, ok
 		})
 	}, m.canBeat)
@@ -370,7 +403,7 @@ func (s *solver) nishioRuns(p *chainPool, c, v int) nishioRun {
 }
 
 // intersect calls f with every node all runs reached and its complexity.
-func (s *solver) intersect(runs []*chainer, f func(id int32, cx int), go_ func() bool) {
+func (s *solver) intersect(runs []*chainer, keep func(int32) bool, f func(id int32, cx int), go_ func() bool) {
 	if !go_() {
 		return
 	}
@@ -381,6 +414,9 @@ func (s *solver) intersect(runs []*chainer, f func(id int32, cx int), go_ func()
 		}
 		for ; m != 0; m &= m - 1 {
 			id := int32(w*64 + bits.TrailingZeros64(m))
+			if !keep(id) {
+				continue
+			}
 			cx := 0
 			for _, r := range runs {
 				cx += r.anc(id)

@@ -73,4 +73,7 @@ var descriptions = map[string]string{
 	RegionForcingChain:      "Every place of a digit in a unit leads to the same conclusion, so it is true wherever the digit goes.",
 	DynamicForcingChain:     "Forcing chains that also use what earlier links of the chain have settled.",
 	DynamicForcingChainPlus: "Dynamic forcing chains that also use pointing, claiming, pairs and X-Wings inside the chains.",
+	NestedForcingChain:      "Dynamic forcing chains that, where their links run out, look for a whole forcing chain on the board their assumption has made, and go on with what it removes.",
+	NestedMultipleChain:     "Nested forcing chains that also look for cell and region forcing chains on the board their assumption has made.",
+	NestedDynamicChain:      "Nested forcing chains that look for whole dynamic forcing chains on the board their assumption has made.",
 }

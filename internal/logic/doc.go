@@ -68,6 +68,9 @@
 //	Region Forcing Chains         8.0+       chains_multi.go
 //	Dynamic Forcing Chains        8.5+       chains_multi.go
 //	Dynamic Forcing Chains (+)    9.0+       chains_multi.go
+//	Dynamic Forcing Chains (+ Forcing Chains) 9.5+       chains_nested.go
+//	Dynamic Forcing Chains (+ Multiple Forcing Chains) 10.0+      chains_nested.go
+//	Dynamic Forcing Chains (+ Dynamic Forcing Chains) 10.5+      chains_nested.go
 //
 // (end of the table)
 //
@@ -119,16 +122,34 @@
 // multiple chain; dynamic chains count the removed candidates a single rests
 // on as hidden parents, as SE does.
 //
+// # Nested forcing chains
+//
+// Above Dynamic+ (SE's chaining level 1) come SE's levels 2, 3 and 4
+// (chains_nested.go), rated 9.5, 10.0 and 10.5 plus the length bonus: a
+// dynamic forcing chain whose implications run dry, and on whose board the
+// simple rules of Dynamic+ find nothing, searches that board (the
+// candidates its assumption has left) for whole chains of a lower kind:
+// forcing chains (level 2), then cell and region forcing chains (level 3),
+// or dynamic forcing chains (level 4). Their eliminations that rest on a
+// candidate the assumption removed become off nodes of the outer chain,
+// whose parents are those candidates, and each nested chain's complexity is
+// added once to that of every conclusion resting on it. A level is tried
+// only when the one before finds nothing on the whole board. SE's deeper
+// experimental levels (level 4 with nested Dynamic+ and beyond) are not
+// rungs: a puzzle that needs them stops at a floor of 10.5.
+//
 // # Budget and Floor
 //
 // Options.Budget (DefaultBudget, 20 million work units, a unit being one
 // chain node taken up by one search, bit-parallel searches counting each
 // of their searches) bounds one Solve or NextSolved, and Options.MaxSteps
-// (DefaultMaxSteps, 1000) the path. When the budget runs out, or no
-// technique applies (the puzzle needs nested chains beyond Dynamic+), Solve
-// stops and returns Floor=true with the grade proven so far raised to the
-// base of the rung it could not finish (9.5 past the ladder): a lower
-// bound. Puzzles with no or several solutions are errors (ErrNoSolution,
+// (DefaultMaxSteps, 1000) the path. The archive's graders, `sudoku solve`,
+// the setter and Explain use DeepBudget (4 billion units, seconds at most
+// for the hardest known puzzles; Options.Stop ends a grade early). When the
+// budget runs out, or no technique applies (the puzzle needs chains nested
+// deeper than level 4), Solve stops and returns Floor=true with the grade
+// proven so far raised to the base of the rung it could not finish (10.5
+// past the ladder): a lower bound. Puzzles with no or several solutions are errors (ErrNoSolution,
 // ErrMultipleSolutions) and get no grade.
 //
 // # How the chain searches are kept fast

@@ -143,10 +143,20 @@ type forcingHit struct {
 // chain closes: it returns those starts, the shortest chains, in search
 // order. Searches stop at limit as forcing does.
 func (s *solver) forcingAll(p *chainPool, starts []int32, onOnly, y, x bool, limit int) []forcingHit {
+	return s.forcingRun(p, starts, onOnly, y, x, limit, false)
+}
+
+// forcingEvery is forcingAll keeping every start's shortest chain, not
+// only the shortest of all (the nested forcing chains, chains_nested.go).
+func (s *solver) forcingEvery(p *chainPool, starts []int32, limit int) []forcingHit {
+	return s.forcingRun(p, starts, false, true, true, limit, true)
+}
+
+func (s *solver) forcingRun(p *chainPool, starts []int32, onOnly, y, x bool, limit int, every bool) []forcingHit {
 	g := &p.bp
 	g.build(s, y, x)
 	p.hits = p.hits[:0]
-	f := forcingBatch{s: s, p: p, g: g, starts: starts, limit: limit, bestLayer: 1 << 30, qs: g.all}
+	f := forcingBatch{s: s, p: p, g: g, starts: starts, limit: limit, bestLayer: 1 << 30, qs: g.all, every: every}
 	// the searches: 2*i on, 2*i+1 off; an off start needs a link closing
 	// into its cell (a strong link, or a bivalue cell with Y-links).
 	// Without Y-links a search never leaves its digit: run the starts
@@ -187,6 +197,8 @@ type forcingBatch struct {
 	qs        []int16 // the ids the searches can reach
 	batch     [64]int
 	nb        int
+	every     bool   // keep every search's first chain (forcingEvery)
+	done      uint64 // every: the searches whose chain closed
 }
 
 // add puts search i in the batch, and runs the batch when it is full.
@@ -206,15 +218,18 @@ func (f *forcingBatch) run() {
 	}
 	f.seed()
 	for layer := 1; layer <= f.bestLayer && 2*(layer-1) <= f.limit; layer++ {
-		if hit := f.layer(); hit != 0 {
+		if hit := f.layer(); hit != 0 && !f.every {
 			f.record(hit, layer)
 			break
+		} else if hit &^= f.done; hit != 0 {
+			f.done |= hit
+			f.keep(hit, layer)
 		}
-		if len(f.g.lOn) == 0 || f.s.broke() {
+		if len(f.g.lOn) == 0 || f.s.broke() || f.every && bits.OnesCount64(f.done) == f.nb {
 			break
 		}
 	}
-	f.nb = 0
+	f.nb, f.done = 0, 0
 }
 
 // seed clears the reachable ids and puts each search's start on its
@@ -325,6 +340,18 @@ func (f *forcingBatch) record(hit uint64, layer int) {
 			start = conjugate(start)
 		}
 		p.hits = append(p.hits, forcingHit{start, 2 * layer, 3*(i/2) + 1 + i%2})
+	}
+}
+
+// keep adds the searches of hit, whose chains closed at layer (every).
+func (f *forcingBatch) keep(hit uint64, layer int) {
+	for m := hit; m != 0; m &= m - 1 {
+		i := f.batch[bits.TrailingZeros64(m)]
+		start := f.starts[i/2]
+		if i%2 == 1 {
+			start = conjugate(start)
+		}
+		f.p.hits = append(f.p.hits, forcingHit{start, 2 * layer, 3*(i/2) + 1 + i%2})
 	}
 }
 

@@ -34,9 +34,10 @@ func (p Position) CandidateStrings() []string {
 }
 
 // Positions returns up to max boards of the logical path of the archived
-// puzzle p (the path Explain gives, written as p is written) at which the
-// technique name is the next step, earliest first. It fails with
-// ErrMultipleSolutions for a puzzle with several solutions.
+// puzzle p (the path Explain gives, written as p is written, as far as
+// DefaultBudget reaches: the nested chains of the hardest puzzles may lie
+// beyond it) at which the technique name is the next step, earliest first.
+// It fails with ErrMultipleSolutions for a puzzle with several solutions.
 func Positions(p sudoku.Puzzle, name string, max int) ([]Position, error) {
 	if !p.Unique {
 		return nil, ErrMultipleSolutions

@@ -2,6 +2,7 @@ package logic
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -124,6 +125,9 @@ func renderMulti(s Step) string {
 		why = fmt.Sprintf("assuming %s leads to a contradiction", nodeName(src))
 	default:
 		why = fmt.Sprintf("both %s and %s lead to %s", nodeName(src), nodeName(Node{src.Candidate, !src.On}), nodeName(dst))
+	}
+	if slices.Contains(nestedNames[:], s.Technique) {
+		return renderNested(s, why)
 	}
 	return fmt.Sprintf("%s: %s (%d nodes in all), so %s.", s.Technique, why, s.Length, s.outcome())
 }

@@ -30,13 +30,24 @@ const (
 	// candidate taken up by the chaining engine (about 25 ns). It keeps the
 	// worst puzzles of the forum's hardest list under a second.
 	DefaultBudget = 20_000_000
+	// DeepBudget is the budget of the archive's graders and of `sudoku
+	// solve`: enough for the nested forcing chains of the hardest known
+	// puzzles (Sukaku Explainer 10-11.9; docs/engine.md gives the time).
+	DeepBudget = 800_000_000
 )
 
 // Options bound a solve. Zero values take the defaults.
 type Options struct {
 	MaxSteps int   // steps of a path; 0 means DefaultMaxSteps
 	Budget   int64 // work units; 0 means DefaultBudget
+	// Stop, when not nil, ends the solve as the budget does once it is
+	// closed (looked at every pollEvery units): Result.Stopped says so.
+	Stop <-chan struct{}
 }
+
+// pollEvery is how often (in work units, a few milliseconds) a solve looks
+// at Options.Stop.
+const pollEvery = 200_000
 
 // Result is a graded solving path.
 type Result struct {
@@ -45,21 +56,28 @@ type Result struct {
 	Floor     bool    // the solver stopped (budget or beyond its techniques) before the end
 	Steps     []Step
 	Solved    bool
+	Stopped   bool // Options.Stop ended the solve: the grade is not one
+	work      int64
 }
 
 // beyondGrade is the floor of a puzzle that no rung of the ladder can move.
-const beyondGrade = 9.5
+const beyondGrade = 10.5
 
 type solver struct {
 	b       board
 	work    int64
-	budget  int64
+	budget  int64 // the next work at which to look: the budget, or a Stop poll
+	limit   int64 // the budget
+	stop    <-chan struct{}
+	stopped bool
 	ch      *chainPool
 	dcells  [10]cellSet // cells of each digit, refreshed by the chain searches
 	bivalue cellSet     // cells with two candidates (refresh)
 	gen     uint64      // board generation, new at each refresh (caches key on it)
 	fresh   bool        // the tables were built once; later refreshes update them
 	nishio  *nishioMemo // Nishio runs kept per digit (nishioRuns)
+	sub     *solver     // the board of a nested chain's assumption (chains_nested.go)
+	runs    runMemo     // the nested levels' kept runs (chains_nested.go)
 	// uver counts each unit's changes (refresh); fhAt and hsAt are 1 + the
 	// count at which the unit last had no full house, no hidden single.
 	uver, fhAt, hsAt [27]uint32
@@ -167,16 +185,36 @@ func (s *solver) refresh() {
 // spend counts work and reports whether the budget is gone.
 func (s *solver) spend(n int) bool {
 	s.work += int64(n)
-	return s.work > s.budget
+	return s.work > s.budget && s.over()
 }
 
-func (s *solver) broke() bool { return s.work > s.budget }
+func (s *solver) broke() bool { return s.work > s.budget && s.over() }
+
+// over is called when the work passes s.budget: it reports whether the
+// budget is gone or Stop closed, else sets the next point to look.
+func (s *solver) over() bool {
+	if s.stopped || s.work > s.limit {
+		return true
+	}
+	select {
+	case <-s.stop:
+		s.stopped = true
+		return true
+	default:
+	}
+	s.budget = min(s.limit, s.work+pollEvery)
+	return false
+}
 
 func newSolver(b board, opt Options) *solver {
-	s := &solver{b: b, budget: opt.Budget}
+	s := &solver{b: b, limit: opt.Budget, stop: opt.Stop}
 	s.since(&memo{}) // rungs called outside next search everything
-	if s.budget <= 0 {
-		s.budget = DefaultBudget
+	if s.limit <= 0 {
+		s.limit = DefaultBudget
+	}
+	s.budget = s.limit
+	if s.stop != nil {
+		s.budget = min(s.limit, pollEvery)
 	}
 	return s
 }
@@ -281,6 +319,8 @@ func solveEach(b board, opt Options, each func(b *board, st Step) bool) Result {
 		r.Steps = append(r.Steps, st)
 	}
 	r.Solved = s.b.empty == 0
+	r.Stopped = s.stopped
+	r.work = s.work
 	return r
 }
 

@@ -43,6 +43,9 @@ type Step struct {
 	// Length is the chain's complexity (nodes counted by Sudoku Explainer's
 	// rule), which the grade's length bonus comes from.
 	Length int `json:"-"`
+	// Nested: the nested chains on the paths of a nested forcing chain
+	// (chains_nested.go), as the explanation shows them.
+	Nested []NestedChain `json:"nested,omitempty"`
 
 	// roof: the rectangle's cells with extra digits (unique rectangle type
 	// 3) or the pair of aligned pair exclusion; set and setDigits: the other
@@ -222,6 +225,13 @@ func (s Step) Map(cell func(int) int, digit func(int) int) Step {
 			for i, n := range p {
 				t.paths[k][i] = Node{Candidate{cell(n.Cell), digit(n.Digit)}, n.On}
 			}
+		}
+	}
+	if s.Nested != nil {
+		mn := func(n Node) Node { return Node{Candidate{cell(n.Cell), digit(n.Digit)}, n.On} }
+		t.Nested = make([]NestedChain, len(s.Nested))
+		for i, nc := range s.Nested {
+			t.Nested[i] = NestedChain{nc.Kind, mn(nc.Assumption), mn(nc.Proves), nc.Length}
 		}
 	}
 	t.Text = t.render()

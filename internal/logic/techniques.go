@@ -65,6 +65,9 @@ const (
 	RegionForcingChain      = "Region Forcing Chains"
 	DynamicForcingChain     = "Dynamic Forcing Chains"
 	DynamicForcingChainPlus = "Dynamic Forcing Chains (+)"
+	NestedForcingChain      = "Dynamic Forcing Chains (+ Forcing Chains)"
+	NestedMultipleChain     = "Dynamic Forcing Chains (+ Multiple Forcing Chains)"
+	NestedDynamicChain      = "Dynamic Forcing Chains (+ Dynamic Forcing Chains)"
 )
 
 // rung is one rung of the ladder: a finder and the techniques it gives.
@@ -207,6 +210,15 @@ var ladder = []rung{
 	}},
 	{find: func(s *solver) (Step, bool) { return s.multiChains(modeDynamicPlus) }, file: "chains_multi.go", techniques: []technique{
 		{name: DynamicForcingChainPlus, grade: 9.0, chain: true, note: "pointing, claiming, pairs and X-Wing inside the chains", render: renderMulti},
+	}},
+	{find: func(s *solver) (Step, bool) { return s.multiChains(modeNested2) }, file: "chains_nested.go", techniques: []technique{
+		{name: NestedForcingChain, grade: 9.5, chain: true, note: "nested: forcing chains inside, their length added", render: renderMulti},
+	}},
+	{find: func(s *solver) (Step, bool) { return s.multiChains(modeNested3) }, file: "chains_nested.go", techniques: []technique{
+		{name: NestedMultipleChain, grade: 10.0, chain: true, note: "nested: cell and region forcing chains inside too", render: renderMulti},
+	}},
+	{find: func(s *solver) (Step, bool) { return s.multiChains(modeNested4) }, file: "chains_nested.go", techniques: []technique{
+		{name: NestedDynamicChain, grade: 10.5, chain: true, note: "nested: dynamic forcing chains inside", render: renderMulti},
 	}},
 }
 

@@ -24,6 +24,7 @@ type example struct {
 	skip      int    // steps of the same rung taken (and applied) before the one checked
 	open      string // cells of pm holding one candidate that are not solved yet ("r5c8")
 	want      string // "r3c7<>5 r1c1=4": eliminations and placements
+	first     bool   // givens: the deduction is the path's first step (DeepBudget)
 }
 
 // examples: first the published examples of HoDoKu's technique index
@@ -437,9 +438,12 @@ func TestTechniques(t *testing.T) {
 		t.Run(ex.technique+"/"+ex.source, func(t *testing.T) {
 			place, elim := parseWant(t, ex.want)
 			var st Step
-			if ex.pm != "" {
+			switch {
+			case ex.pm != "":
 				st = findOn(t, ex)
-			} else {
+			case ex.first:
+				st = firstStep(t, ex)
+			default:
 				st = findOnPath(t, ex, place, elim)
 			}
 			if st.Technique != ex.technique {

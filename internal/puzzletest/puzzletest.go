@@ -37,6 +37,10 @@ const (
 	// of 2011-06-26: puzzle, ER, EP, ED (EP and ED may be empty) and the
 	// database's label, TAB-separated.
 	HardestRate = "hardest_db_110626_rated.tsv"
+	// Forum1905Rate: every 400th puzzle of Forum1905 from the first, rated
+	// here by Sukaku Explainer's serate: puzzle, ER, EP, ED and ER's
+	// technique, TAB-separated (testdata/README.md).
+	Forum1905Rate = "forum_1905_sample_rated.tsv"
 )
 
 // Collections lists the puzzle files (not the rated table), easiest first by

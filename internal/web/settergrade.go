@@ -67,7 +67,7 @@ func (g *setterGrades) lookup(p sudoku.Puzzle, run func(context.Context, func() 
 
 // grade grades p with the full budget in a turn of run and keeps it.
 func (g *setterGrades) grade(p sudoku.Puzzle, run func(context.Context, func() error) error) {
-	err := run(context.Background(), func() error { logic.GradePuzzle(&p); return nil })
+	err := run(context.Background(), func() error { logic.GradeDeep(context.Background(), &p); return nil })
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	delete(g.running, p.Canonical)
