@@ -345,8 +345,21 @@ func (ch *chainer) addRuleNodes(st Step) bool {
 	return added
 }
 
-// anc counts the distinct nodes id rests on, itself included.
-func (ch *chainer) anc(id int32) int {
+// nestKey tells nested chains apart across runs, as Explainer's FullChain
+// does (the same kind, assumption, conclusion and length).
+type nestKey struct {
+	kind              chainMode
+	assumption, proof int32
+	cx                int32
+}
+
+// anc counts the distinct nodes id rests on, itself included, plus the
+// complexity of each nested chain they rest on that keys does not hold yet
+// (adding it). A hint's complexity is the sum of anc over its conclusions
+// with one keys (Explainer's ChainingHint.getComplexity: every target's
+// flat complexity, and the nested complexity of the whole hint, where a
+// nested chain met on several targets counts once).
+func (ch *chainer) anc(id int32, keys *[]nestKey) int {
 	ch.visGen++
 	ch.stack = append(ch.stack[:0], id)
 	ch.vis[id] = ch.visGen
@@ -356,9 +369,9 @@ func (ch *chainer) anc(id int32) int {
 		ch.stack = ch.stack[:len(ch.stack)-1]
 		n++
 		if x < extraSlot && ch.nestOf[x] != 0 {
-			// a nested chain's complexity counts once (ChainingHint's nested complexity)
-			if r := &ch.nest[ch.nestOf[x]-1]; r.seen != ch.visGen {
-				r.seen = ch.visGen
+			r := &ch.nest[ch.nestOf[x]-1]
+			if k := (nestKey{r.kind, r.assumption, r.proof, r.cx}); !slices.Contains(*keys, k) {
+				*keys = append(*keys, k)
 				n += int(r.cx)
 			}
 		}

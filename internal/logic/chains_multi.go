@@ -229,7 +229,8 @@ func (m *multiSearch) digit(c, v, card int, cellNeed bool) {
 	A := m.p.onRuns[v]
 	src := nodeOf(c, v, true)
 	if m.run(A, src) && m.contradiction {
-		cx := A.anc(A.confOn) + A.anc(A.confOff)
+		var keys []nestKey
+		cx := A.anc(A.confOn, &keys) + A.anc(A.confOff, &keys)
 		m.consider(conjugate(src), cx, 7, m.contradictionStep(c, src, current(A)))
 	}
 	if m.contradiction {
@@ -267,7 +268,8 @@ func (m *multiSearch) offBranch(c, v, card int, A *chainer) {
 	B := m.p.offRun
 	src, off := nodeOf(c, v, true), nodeOf(c, v, false)
 	if B.run(off) {
-		cx := B.anc(B.confOn) + B.anc(B.confOff)
+		var keys []nestKey
+		cx := B.anc(B.confOn, &keys) + B.anc(B.confOff, &keys)
 		m.consider(src, cx, 7, m.contradictionStep(c, off, current(B)))
 	}
 	if m.mode < modeDynamic || card < 3 {
@@ -279,7 +281,8 @@ func (m *multiSearch) offBranch(c, v, card int, A *chainer) {
 			if !m.wanted(id) {
 				continue
 			}
-			cx := A.anc(id) + B.anc(id)
+			var keys []nestKey
+			cx := A.anc(id, &keys) + B.anc(id, &keys)
 			m.consider(id, cx, 1, func() (Step, bool) {
 				st, ok := m.s.targetStep(id)
 				st.Cells = uniqueCells(c, nodeCell(id))
@@ -391,10 +394,12 @@ func (s *solver) nishioRuns(p *chainPool, c, v int) nishioRun {
 	w0 := s.work
 	A, B := p.onRuns[v], p.offRun
 	if A.run(nodeOf(c, v, true)) {
-		r.on, r.onCx = true, int32(A.anc(A.confOn)+A.anc(A.confOff))
+		var keys []nestKey
+		r.on, r.onCx = true, int32(A.anc(A.confOn, &keys)+A.anc(A.confOff, &keys))
 	}
 	if B.run(nodeOf(c, v, false)) {
-		r.off, r.offCx = true, int32(B.anc(B.confOn)+B.anc(B.confOff))
+		var keys []nestKey
+		r.off, r.offCx = true, int32(B.anc(B.confOn, &keys)+B.anc(B.confOff, &keys))
 	}
 	r.work = int32(s.work - w0)
 	s.work = w0
@@ -418,8 +423,9 @@ func (s *solver) intersect(runs []*chainer, keep func(int32) bool, f func(id int
 				continue
 			}
 			cx := 0
+			var keys []nestKey
 			for _, r := range runs {
-				cx += r.anc(id)
+				cx += r.anc(id, &keys)
 			}
 			f(id, cx)
 		}

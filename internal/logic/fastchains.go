@@ -148,8 +148,8 @@ func (s *solver) forcingAll(p *chainPool, starts []int32, onOnly, y, x bool, lim
 
 // forcingEvery is forcingAll keeping every start's shortest chain, not
 // only the shortest of all (the nested forcing chains, chains_nested.go).
-func (s *solver) forcingEvery(p *chainPool, starts []int32, limit int) []forcingHit {
-	return s.forcingRun(p, starts, false, true, true, limit, true)
+func (s *solver) forcingEvery(p *chainPool, starts []int32, y, x bool, limit int) []forcingHit {
+	return s.forcingRun(p, starts, false, y, x, limit, true)
 }
 
 func (s *solver) forcingRun(p *chainPool, starts []int32, onOnly, y, x bool, limit int, every bool) []forcingHit {

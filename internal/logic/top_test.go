@@ -127,11 +127,13 @@ func TestTopAgreement(t *testing.T) {
 		}
 		var er, ep, ed topTally
 		var times []time.Duration
+		var slowest []topTime
 		floors := 0
 		for _, r := range rated {
 			start := cpuTime()
 			res, err := Solve(parse(t, r.puzzle), Options{Budget: DeepBudget})
 			times = append(times, cpuTime()-start)
+			slowest = keepSlowest(slowest, topTime{r.puzzle, times[len(times)-1]}, 3)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -154,6 +156,9 @@ func TestTopAgreement(t *testing.T) {
 			times[len(times)/2].Round(time.Millisecond), times[min(len(times)-1, len(times)*99/100)].Round(time.Millisecond),
 			times[len(times)-1].Round(time.Millisecond))
 		t.Logf("%s: ER %v; EP %v; ED %v", name, &er, &ep, &ed)
+		for _, st := range slowest {
+			t.Logf("%s: slowest %s %v", name, st.puzzle, st.cpu.Round(time.Millisecond))
+		}
 		if *full {
 			rho, w2, w5 := er.shares()
 			if er.span() <= 0.5 {
@@ -167,6 +172,19 @@ func TestTopAgreement(t *testing.T) {
 			}
 		}
 	}
+}
+
+// topTime is one puzzle's grading time.
+type topTime struct {
+	puzzle string
+	cpu    time.Duration
+}
+
+// keepSlowest adds t to the n slowest so far (slowest first).
+func keepSlowest(s []topTime, t topTime, n int) []topTime {
+	s = append(s, t)
+	slices.SortFunc(s, func(a, b topTime) int { return int(b.cpu - a.cpu) })
+	return s[:min(len(s), n)]
 }
 
 // topSample picks n rows spread evenly over rated.
