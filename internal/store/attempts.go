@@ -257,7 +257,8 @@ func refused(err error) bool {
 // the group; on PostgreSQL run by text, which pgx prepares once per
 // connection (preparing them for each group cost two round trips each).
 type finisher struct {
-	rater                    *rater // the players' model's online step
+	rater                    *rater  // the players' model's online step
+	tx                       *sql.Tx // on PostgreSQL: finishOne's statements (finishpg.go)
 	read, first, update      txStmt
 	solved, gaveUp, grade    txStmt // the player's figures (summary.go)
 	technique, daily, streak txStmt
@@ -297,6 +298,9 @@ func (db *DB) prepareFinish(tx *sql.Tx) (*finisher, error) {
 	if f.rater, err = db.newRater(tx); err != nil {
 		return nil, err
 	}
+	if db.d.postgres {
+		f.tx = tx
+	}
 	for _, st := range []struct {
 		dst *txStmt
 		q   string
@@ -334,8 +338,12 @@ func (f *finisher) close() {
 	}
 }
 
-// finish records one finish, or says why not.
+// finish records one finish, or says why not: on PostgreSQL in three
+// statements (finishOne), on SQLite step by step.
 func (f *finisher) finish(r *finishReq, now time.Time) (account.Attempt, error) {
+	if f.tx != nil {
+		return f.finishOne(r, now)
+	}
 	var key []byte
 	var givens, technique string
 	var grade, hidden int
