@@ -4,7 +4,7 @@ package store
 // trip costing both sides more CPU than most of the statements' own work:
 // the steps of finisher.finish (the attempt, the first-attempt count, the
 // class's rating, the player's, the median walk, the puzzles' figures, the
-// player's figures) in three statements instead of about seventeen. The
+// player's figures) in two statements instead of about seventeen. The
 // decisions stay in Go (account.Finish.Check, account.CheckSolved,
 // ratings.Update, the streak), so both databases record the same.
 
@@ -31,33 +31,26 @@ import (
 const finishReadSQL = `SELECT ` + attemptColumns + `, attempts.class_key, puzzles.givens, puzzles.grade, puzzles.technique, puzzles.hidden,
     (SELECT count(*) FROM attempts b WHERE b.player_id = attempts.player_id AND b.class_key = attempts.class_key AND b.outcome <> 'open'),
     players.skill, players.rated, players.streak, players.streak_day,
-    coalesce((SELECT date FROM daily WHERE daily.canonical_key = attempts.class_key), '')
+    coalesce((SELECT date FROM daily WHERE daily.canonical_key = attempts.class_key), ''),
+    c.plays, c.solves, c.difficulty, c.weight, c.prior
 FROM attempts JOIN puzzles ON puzzles.id = attempts.puzzle_id JOIN players ON players.id = attempts.player_id
+LEFT JOIN LATERAL (SELECT plays, solves, difficulty, weight, prior FROM class_ratings
+    WHERE class_ratings.class_key = attempts.class_key FOR UPDATE) AS c ON true
 WHERE attempts.id = $1 AND attempts.player_id = $2
 FOR UPDATE OF attempts, players`
-
-// finishClassSQL makes the class's rating from the prior at its first
-// counted attempt and returns it locked ($1 the key, $2 the prior's
-// difficulty, $3 its weight): the row inserted, or the row there. No row
-// when another transaction inserted it after this statement's snapshot:
-// then the class is read again (finishClassAgainSQL).
-const finishClassSQL = `WITH ins AS (
-    INSERT INTO class_ratings (class_key, difficulty, weight, prior) VALUES ($1, $2, $3, $2) ON CONFLICT DO NOTHING
-    RETURNING plays, solves, difficulty, weight, prior),
-cur AS (
-    SELECT plays, solves, difficulty, weight, prior FROM class_ratings WHERE class_key = $1 FOR UPDATE)
-SELECT * FROM ins UNION ALL SELECT * FROM cur`
-
-const finishClassAgainSQL = `SELECT plays, solves, difficulty, weight, prior FROM class_ratings WHERE class_key = $1 FOR UPDATE`
 
 // finishWriteSQL records a decided finish: the attempt ($1 id, $2-$11 its
 // columns), the player's counts, skill and streak ($12 the player, $13
 // solved and $14 gave-up increments, $15 skill and $16 rated when counted,
 // $17 streak, $18 streak day), the player's figures by grade ($19) and by
 // technique ($20-$22: names, hints, give-ups), and when counted the class's
-// rating ($23 the key, $24-$27) and its figures on every puzzle of the
-// class ($28 the expected seconds; the median of the class's counted
-// solves, this one included, as rater.medianSeconds computes it).
+// rating ($23 the key, $24-$27, $29 the prior of a new class; $30 is 1
+// when the read found and locked the class's row) and its figures on every
+// puzzle of the class ($28 the expected seconds; the median of the class's
+// counted solves, this one included, as rater.medianSeconds computes it).
+// It returns the attempts written (1) and the classes written (1 when
+// counted; 0 when another transaction made the class's row since the read,
+// errClassRaced).
 const finishWriteSQL = `WITH u AS (
     UPDATE attempts SET finished_at = $2, outcome = $3, seconds = $4, hints = $5, checks = $6, mistakes = $7,
         first = $8, techniques = $9, practice = $10, counted = $11
@@ -80,7 +73,11 @@ te AS (
     ON CONFLICT (player_id, technique) DO UPDATE SET hints = player_techniques.hints + excluded.hints,
         gave_up = player_techniques.gave_up + excluded.gave_up),
 cr AS (
-    UPDATE class_ratings SET plays = $24, solves = $25, difficulty = $26, weight = $27 WHERE class_key = $23 AND $11 = 1),
+    INSERT INTO class_ratings (class_key, plays, solves, difficulty, weight, prior)
+    SELECT $23, $24, $25, $26, $27, $29::double precision WHERE $11 = 1
+    ON CONFLICT (class_key) DO UPDATE SET plays = excluded.plays, solves = excluded.solves,
+        difficulty = excluded.difficulty, weight = excluded.weight WHERE $30 = 1
+    RETURNING 1),
 s AS (
     SELECT seconds FROM attempts WHERE class_key = $23 AND counted = 1 AND outcome = 'solved' AND $11 = 1
     UNION ALL SELECT $4 WHERE $11 = 1 AND $3 = 'solved'),
@@ -94,18 +91,25 @@ fig AS (
         SELECT first_id FROM h
         UNION ALL SELECT id FROM puzzles WHERE same_as IN (SELECT first_id FROM h)
         UNION ALL SELECT id FROM puzzles WHERE givens_key = $23 AND canonical_key IS NULL AND NOT EXISTS (SELECT 1 FROM h)))
-SELECT count(*) FROM u`
+SELECT (SELECT count(*) FROM u), (SELECT count(*) FROM cr)`
 
-// finishOne is finisher.finish on PostgreSQL: finishReadSQL, then for a
-// counted finish finishClassSQL and ratings.Update, then finishWriteSQL.
+// errClassRaced is a finish whose class's first counted attempt another
+// transaction recorded between the finish's read and its write: the
+// transaction runs again (retryable), and the read then finds the row.
+var errClassRaced = errors.New("finish: the class's rating was made meanwhile")
+
+// finishOne is finisher.finish on PostgreSQL: finishReadSQL, the
+// decisions and ratings.Update, then finishWriteSQL.
 func (f *finisher) finishOne(r *finishReq, now time.Time) (account.Attempt, error) {
 	var key []byte
 	var givens, technique, streakDay, daily string
 	var grade, hidden int
 	var before, rated, streak int64
 	var skill float64
+	var cPlays, cSolves sql.NullInt64
+	var cDifficulty, cWeight, cPrior sql.NullFloat64
 	a, err := scanAttempt(f.tx.QueryRow(finishReadSQL, r.id, r.player).Scan, &key, &givens, &grade, &technique, &hidden,
-		&before, &skill, &rated, &streak, &streakDay, &daily)
+		&before, &skill, &rated, &streak, &streakDay, &daily, &cPlays, &cSolves, &cDifficulty, &cWeight, &cPrior)
 	if errors.Is(err, sql.ErrNoRows) {
 		return account.Attempt{}, attemptNotFound(r.id)
 	}
@@ -132,39 +136,32 @@ func (f *finisher) finishOne(r *finishReq, now time.Time) (account.Attempt, erro
 	a.Practice = fin.Practice
 	a.Counted = a.First && !a.Practice
 	a.Grade, a.Technique = grade, technique
-	var c ratings.Class
+	// The class as the rater would take it: its row, or one made from the
+	// prior at its first counted attempt.
+	p0 := f.rater.prior.Of(int64(grade))
+	c := ratings.Class{Difficulty: p0, Weight: ratings.PriorWeight, Prior: p0}
+	found := cPlays.Valid
+	if found {
+		c = ratings.Class{Plays: cPlays.Int64, Solves: cSolves.Int64, Difficulty: cDifficulty.Float64, Weight: cWeight.Float64, Prior: cPrior.Float64}
+	}
 	p := ratings.PlayerOf(skill, rated)
 	if a.Counted {
-		if c, err = f.lockClass(key, int64(grade)); err != nil {
-			return account.Attempt{}, err
-		}
 		o := ratings.Observation{Seconds: a.Seconds, Solved: a.Outcome == account.OutcomeSolved, Hints: a.Hints}
 		c, p = ratings.Update(c, p, o)
 	}
 	streak, streakDay = nextStreak(a, daily, streak, streakDay, now)
-	var wrote int64
-	if err := f.tx.QueryRow(finishWriteSQL, f.writeArgs(a, key, c, p, streak, streakDay)...).Scan(&wrote); err != nil {
+	args := append(f.writeArgs(a, key, c, p, streak, streakDay), p0, flag(found))
+	var wrote, rated1 int64
+	if err := f.tx.QueryRow(finishWriteSQL, args...).Scan(&wrote, &rated1); err != nil {
 		return account.Attempt{}, err
 	}
 	if wrote != 1 {
 		return account.Attempt{}, account.ErrFinished // not reached: the read locked the attempt
 	}
+	if a.Counted && rated1 != 1 {
+		return account.Attempt{}, errClassRaced
+	}
 	return a, nil
-}
-
-// lockClass returns the rating of class key, made from the prior of grade
-// tenths at its first counted attempt, locked for the transaction.
-func (f *finisher) lockClass(key []byte, tenths int64) (ratings.Class, error) {
-	var c ratings.Class
-	p0 := f.rater.prior.Of(tenths)
-	err := f.tx.QueryRow(finishClassSQL, key, p0, ratings.PriorWeight).Scan(&c.Plays, &c.Solves, &c.Difficulty, &c.Weight, &c.Prior)
-	if errors.Is(err, sql.ErrNoRows) {
-		err = f.tx.QueryRow(finishClassAgainSQL, key).Scan(&c.Plays, &c.Solves, &c.Difficulty, &c.Weight, &c.Prior)
-	}
-	if err != nil {
-		return c, fmt.Errorf("rate: read the class: %w", err)
-	}
-	return c, nil
 }
 
 // nextStreak is the player's streak and its day after the finish a (as
