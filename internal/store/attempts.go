@@ -357,7 +357,7 @@ func (f *finisher) close() {
 	}
 }
 
-// finish records one finish, or says why not: on PostgreSQL in three
+// finish records one finish, or says why not: on PostgreSQL in two
 // statements (finishOne), on SQLite step by step.
 func (f *finisher) finish(r *finishReq, now time.Time) (account.Attempt, error) {
 	if f.tx != nil {
