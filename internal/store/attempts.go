@@ -235,7 +235,10 @@ func (db *DB) commitFinishes(ctx context.Context, group []*finishReq) {
 	// rating) it locks itself (rate).
 	err := db.writeIn(context.WithoutCancel(ctx), oneShard, func(tx *sql.Tx) error {
 		var f *finisher
-		if slices.ContainsFunc(group, func(r *finishReq) bool { return !r.start }) {
+		switch {
+		case db.d.postgres:
+			f = &finisher{tx: tx} // finishOne: its statements by text, the prior in its read
+		case slices.ContainsFunc(group, func(r *finishReq) bool { return !r.start }):
 			var err error
 			if f, err = db.prepareFinish(tx); err != nil {
 				return err
@@ -276,8 +279,8 @@ func refused(err error) bool {
 // the group; on PostgreSQL run by text, which pgx prepares once per
 // connection (preparing them for each group cost two round trips each).
 type finisher struct {
-	rater                    *rater  // the players' model's online step
-	tx                       *sql.Tx // on PostgreSQL: finishOne's statements (finishpg.go)
+	rater                    *rater  // the players' model's online step (not in a finish group on PostgreSQL)
+	tx                       *sql.Tx // a finish group on PostgreSQL: finishOne's (finishpg.go)
 	read, first, update      txStmt
 	solved, gaveUp, grade    txStmt // the player's figures (summary.go)
 	technique, daily, streak txStmt
@@ -316,9 +319,6 @@ func (db *DB) prepareFinish(tx *sql.Tx) (*finisher, error) {
 	var err error
 	if f.rater, err = db.newRater(tx); err != nil {
 		return nil, err
-	}
-	if db.d.postgres {
-		f.tx = tx
 	}
 	for _, st := range []struct {
 		dst *txStmt

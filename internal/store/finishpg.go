@@ -32,7 +32,8 @@ const finishReadSQL = `SELECT ` + attemptColumns + `, attempts.class_key, puzzle
     (SELECT count(*) FROM attempts b WHERE b.player_id = attempts.player_id AND b.class_key = attempts.class_key AND b.outcome <> 'open'),
     players.skill, players.rated, players.streak, players.streak_day,
     coalesce((SELECT date FROM daily WHERE daily.canonical_key = attempts.class_key), ''),
-    c.plays, c.solves, c.difficulty, c.weight, c.prior
+    c.plays, c.solves, c.difficulty, c.weight, c.prior,
+    (SELECT value FROM settings WHERE name = '` + priorName + `')
 FROM attempts JOIN puzzles ON puzzles.id = attempts.puzzle_id JOIN players ON players.id = attempts.player_id
 LEFT JOIN LATERAL (SELECT plays, solves, difficulty, weight, prior FROM class_ratings
     WHERE class_ratings.class_key = attempts.class_key FOR UPDATE) AS c ON true
@@ -108,8 +109,9 @@ func (f *finisher) finishOne(r *finishReq, now time.Time) (account.Attempt, erro
 	var skill float64
 	var cPlays, cSolves sql.NullInt64
 	var cDifficulty, cWeight, cPrior sql.NullFloat64
+	var prior []byte
 	a, err := scanAttempt(f.tx.QueryRow(finishReadSQL, r.id, r.player).Scan, &key, &givens, &grade, &technique, &hidden,
-		&before, &skill, &rated, &streak, &streakDay, &daily, &cPlays, &cSolves, &cDifficulty, &cWeight, &cPrior)
+		&before, &skill, &rated, &streak, &streakDay, &daily, &cPlays, &cSolves, &cDifficulty, &cWeight, &cPrior, &prior)
 	if errors.Is(err, sql.ErrNoRows) {
 		return account.Attempt{}, attemptNotFound(r.id)
 	}
@@ -138,7 +140,13 @@ func (f *finisher) finishOne(r *finishReq, now time.Time) (account.Attempt, erro
 	a.Grade, a.Technique = grade, technique
 	// The class as the rater would take it: its row, or one made from the
 	// prior at its first counted attempt.
-	p0 := f.rater.prior.Of(int64(grade))
+	pr := ratings.DefaultPrior
+	if prior != nil {
+		if pr, err = parsePrior(string(prior)); err != nil {
+			return account.Attempt{}, err
+		}
+	}
+	p0 := pr.Of(int64(grade))
 	c := ratings.Class{Difficulty: p0, Weight: ratings.PriorWeight, Prior: p0}
 	found := cPlays.Valid
 	if found {

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/pgtest"
+	"github.com/sudoku-archive/sudoku/internal/ratings"
 )
 
 // TestFinishParity plays the same 120 finishes, one after another, on
@@ -20,8 +22,8 @@ import (
 // players' counts, skills and figures, the classes' ratings and every
 // puzzle's figures. The finishes mix solves and give-ups, hints with
 // techniques, practice, repeats at a class (another writing of it
-// included) and classes played many times (the median of odd and even
-// counts).
+// included), classes played many times (the median of odd and even
+// counts), and new classes rated from a fitted prior.
 func TestFinishParity(t *testing.T) {
 	c := pgtest.Start(t)
 	dumps := map[string]string{}
@@ -54,7 +56,11 @@ func playParity(t *testing.T, db *DB) {
 	}
 	rng := rand.New(rand.NewPCG(36, 36))
 	techniques := []string{"Hidden Single", "Naked Pair", "X-Wing"}
-	for range 120 {
+	for i := range 120 {
+		if i == 60 { // the later finishes rate new classes from a fitted prior
+			setPrior(t, db, ratings.Prior{Alpha: 4.5, Beta: 0.4, Ungraded: 6.25})
+			ids = append(ids, archived(t, db, 4).ID, archived(t, db, 5).ID)
+		}
 		f := account.Finish{Outcome: account.OutcomeSolved, Practice: rng.IntN(8) == 0}
 		if rng.IntN(4) == 0 {
 			f.Outcome = account.OutcomeGaveUp
@@ -64,6 +70,18 @@ func playParity(t *testing.T, db *DB) {
 			f.Techniques = append(f.Techniques, techniques[rng.IntN(len(techniques))])
 		}
 		playAs(t, db, players[rng.IntN(len(players))], ids[rng.IntN(len(ids))], 30+rng.Int64N(600), f)
+	}
+}
+
+// setPrior makes p the archive's prior, as a refit that fits one does.
+func setPrior(t *testing.T, db *DB, p ratings.Prior) {
+	err := db.write(context.Background(), func(tx *sql.Tx) error {
+		_, err := tx.Exec(db.d.sql("INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value"),
+			priorName, []byte(formatPrior(p)))
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 
