@@ -79,11 +79,14 @@ cr AS (
     ON CONFLICT (class_key) DO UPDATE SET plays = excluded.plays, solves = excluded.solves,
         difficulty = excluded.difficulty, weight = excluded.weight WHERE $30 = 1
     RETURNING 1),
-s AS (
-    SELECT seconds FROM attempts WHERE class_key = $23 AND counted = 1 AND outcome = 'solved' AND $11 = 1
-    UNION ALL SELECT $4 WHERE $11 = 1 AND $3 = 'solved'),
-n AS (SELECT count(*) AS n FROM s),
-mid AS (SELECT seconds FROM s ORDER BY seconds LIMIT 2 - (SELECT n FROM n) % 2 OFFSET ((SELECT n FROM n) - 1) / 2),
+n AS (
+    SELECT (SELECT count(*) FROM attempts WHERE class_key = $23 AND counted = 1 AND outcome = 'solved' AND $11 = 1)
+        + CASE WHEN $11 = 1 AND $3 = 'solved' THEN 1 ELSE 0 END AS n),
+mid AS (
+    SELECT seconds FROM (
+        SELECT seconds FROM attempts WHERE class_key = $23 AND counted = 1 AND outcome = 'solved' AND $11 = 1
+        UNION ALL SELECT $4 WHERE $11 = 1 AND $3 = 'solved') AS s
+    ORDER BY seconds LIMIT 2 - (SELECT n FROM n) % 2 OFFSET ((SELECT n FROM n) - 1) / 2),
 med AS (SELECT CASE WHEN count(*) = 0 THEN 0 ELSE greatest((min(seconds) + max(seconds) + 1) / 2, 1) END AS m FROM mid),
 h AS (SELECT first_id FROM classes WHERE canonical_key = $23),
 fig AS (
