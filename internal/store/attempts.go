@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -52,20 +53,25 @@ func attemptNotFound(id int64) error {
 // StartAttempt opens an attempt of player at the puzzle puzzleID, its clock
 // started now, or returns the player's attempt at that puzzle still open
 // (created false). sudoku.ErrNotFound when there is no such puzzle.
+//
+// Starts share the finishes' group commit (FinishAttempt): one
+// transaction and one sync for every start and finish waiting.
 func (db *DB) StartAttempt(ctx context.Context, player, puzzleID int64) (a account.Attempt, created bool, err error) {
-	now := time.Now().UTC()
-	err = db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
-		if db.d.postgres {
-			a, created, err = db.startOne(tx, player, puzzleID, now)
-		} else {
-			a, created, err = db.startSteps(tx, player, puzzleID, now)
-		}
-		return err
-	})
-	if err != nil {
-		return account.Attempt{}, false, fmt.Errorf("start attempt at puzzle %d: %w", puzzleID, err)
+	r := &finishReq{player: player, puzzle: puzzleID, start: true, done: make(chan finishResult, 1)}
+	res := db.finishes.do(ctx, db, r)
+	if res.err != nil {
+		return account.Attempt{}, false, fmt.Errorf("start attempt at puzzle %d: %w", puzzleID, res.err)
 	}
-	return a, created, nil
+	return res.a, res.created, nil
+}
+
+// start is one start of a group: startOne on PostgreSQL (one statement),
+// startSteps on SQLite.
+func (db *DB) start(tx *sql.Tx, r *finishReq, now time.Time) (account.Attempt, bool, error) {
+	if db.d.postgres {
+		return db.startOne(tx, r.player, r.puzzle, now)
+	}
+	return db.startSteps(tx, r.player, r.puzzle, now)
 }
 
 // startSteps is StartAttempt's transaction in steps (SQLite): the puzzle
@@ -153,17 +159,21 @@ func (db *DB) FinishAttempt(ctx context.Context, player, id int64, f account.Fin
 	return res.a, nil
 }
 
-// A finishReq is one FinishAttempt waiting for its group commit.
+// A finishReq is one FinishAttempt, or one StartAttempt (start), waiting
+// for its group commit.
 type finishReq struct {
 	player, id int64
 	f          account.Finish
+	start      bool
+	puzzle     int64             // of a start
 	done       chan finishResult // buffered
 }
 
 type finishResult struct {
-	a    account.Attempt
-	err  error
-	lead bool // not a result: the receiver is to commit the next group
+	a       account.Attempt
+	created bool // a start that opened a new attempt
+	err     error
+	lead    bool // not a result: the receiver is to commit the next group
 }
 
 // finishQueue gathers concurrent finishes. The caller that finds no commit
@@ -214,27 +224,39 @@ func (q *finishQueue) do(ctx context.Context, db *DB, r *finishReq) finishResult
 	return <-r.done
 }
 
-// commitFinishes records a group of finishes in one transaction and answers
-// each. A finish refused (not found, finished, wrong grid) is answered with
-// its error and changes nothing; a database error fails the whole group.
+// commitFinishes records a group of starts and finishes in one
+// transaction and answers each. A finish or start refused (not found,
+// finished, wrong grid) is answered with its error and changes nothing; a
+// database error fails the whole group.
 func (db *DB) commitFinishes(ctx context.Context, group []*finishReq) {
 	results := make([]finishResult, len(group))
 	// One counter shard, as submissions take: a finish updates no counter,
 	// and the rows it shares with other servers' finishes (a class's
 	// rating) it locks itself (rate).
 	err := db.writeIn(context.WithoutCancel(ctx), oneShard, func(tx *sql.Tx) error {
-		f, err := db.prepareFinish(tx)
-		if err != nil {
-			return err
-		}
-		defer f.close()
-		now := time.Now().UTC()
-		for i, r := range group {
-			a, err := f.finish(r, now)
-			if err != nil && !refused(err) {
+		var f *finisher
+		switch {
+		case db.d.postgres:
+			f = &finisher{tx: tx} // finishOne: its statements by text, the prior in its read
+		case slices.ContainsFunc(group, func(r *finishReq) bool { return !r.start }):
+			var err error
+			if f, err = db.prepareFinish(tx); err != nil {
 				return err
 			}
-			results[i] = finishResult{a: a, err: err}
+			defer f.close()
+		}
+		now := time.Now().UTC()
+		for i, r := range group {
+			var res finishResult
+			if r.start {
+				res.a, res.created, res.err = db.start(tx, r, now)
+			} else {
+				res.a, res.err = f.finish(r, now)
+			}
+			if res.err != nil && !refused(res.err) {
+				return res.err
+			}
+			results[i] = res
 		}
 		return nil
 	})
@@ -257,7 +279,8 @@ func refused(err error) bool {
 // the group; on PostgreSQL run by text, which pgx prepares once per
 // connection (preparing them for each group cost two round trips each).
 type finisher struct {
-	rater                    *rater // the players' model's online step
+	rater                    *rater  // the players' model's online step (not in a finish group on PostgreSQL)
+	tx                       *sql.Tx // a finish group on PostgreSQL: finishOne's (finishpg.go)
 	read, first, update      txStmt
 	solved, gaveUp, grade    txStmt // the player's figures (summary.go)
 	technique, daily, streak txStmt
@@ -334,8 +357,12 @@ func (f *finisher) close() {
 	}
 }
 
-// finish records one finish, or says why not.
+// finish records one finish, or says why not: on PostgreSQL in two
+// statements (finishOne), on SQLite step by step.
 func (f *finisher) finish(r *finishReq, now time.Time) (account.Attempt, error) {
+	if f.tx != nil {
+		return f.finishOne(r, now)
+	}
 	var key []byte
 	var givens, technique string
 	var grade, hidden int

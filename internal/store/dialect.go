@@ -256,8 +256,9 @@ func waitedForLock(err error) bool {
 }
 
 // retryable reports whether err is PostgreSQL aborting a transaction that
-// may simply be run again: a serialization failure or a deadlock.
+// may simply be run again: a serialization failure or a deadlock; or a
+// finish that found its class's rating made meanwhile (errClassRaced).
 func retryable(err error) bool {
 	c := pgCode(err)
-	return c == "40001" || c == "40P01"
+	return c == "40001" || c == "40P01" || errors.Is(err, errClassRaced)
 }

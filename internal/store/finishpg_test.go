@@ -1,0 +1,126 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sudoku-archive/sudoku/internal/account"
+	"github.com/sudoku-archive/sudoku/internal/pgtest"
+	"github.com/sudoku-archive/sudoku/internal/ratings"
+)
+
+// TestFinishParity plays the same 120 finishes, one after another, on
+// SQLite (the finish in steps) and on PostgreSQL (finishOne's three
+// statements) and checks that they record the same: every attempt, the
+// players' counts, skills and figures, the classes' ratings and every
+// puzzle's figures. The finishes mix solves and give-ups, hints with
+// techniques, practice, repeats at a class (another writing of it
+// included), classes played many times (the median of odd and even
+// counts), and new classes rated from a fitted prior.
+func TestFinishParity(t *testing.T) {
+	c := pgtest.Start(t)
+	dumps := map[string]string{}
+	for _, bk := range []backend{sqliteBackend, {"postgres", c.NewDB}} {
+		db := bk.open(t)
+		playParity(t, db)
+		dumps[bk.name] = dumpFinishes(t, db)
+	}
+	if diff := cmp.Diff(dumps["sqlite"], dumps["postgres"]); diff != "" {
+		t.Errorf("SQLite and PostgreSQL recorded different finishes (-sqlite +postgres):\n%s", diff)
+	}
+}
+
+// playParity plays TestFinishParity's finishes on db.
+func playParity(t *testing.T, db *DB) {
+	ctx := context.Background()
+	var ids []int64
+	for _, n := range []int64{1, 2, 3, 6} {
+		ids = append(ids, archived(t, db, n).ID)
+	}
+	one, _ := db.Puzzle(ctx, ids[3])
+	ids = append(ids, writtenAgain(t, db, one, 9).ID, writtenAgain(t, db, one, 12).ID)
+	var players []int64
+	for i := range 8 {
+		p, err := db.NewPlayer(ctx, session2(500+i), time.Now().Add(time.Hour))
+		if err != nil {
+			t.Fatal(err)
+		}
+		players = append(players, p.ID)
+	}
+	rng := rand.New(rand.NewPCG(36, 36))
+	techniques := []string{"Hidden Single", "Naked Pair", "X-Wing"}
+	for i := range 120 {
+		if i == 60 { // the later finishes rate new classes from a fitted prior
+			setPrior(t, db, ratings.Prior{Alpha: 4.5, Beta: 0.4, Ungraded: 6.25})
+			ids = append(ids, archived(t, db, 4).ID, archived(t, db, 5).ID)
+		}
+		f := account.Finish{Outcome: account.OutcomeSolved, Practice: rng.IntN(8) == 0}
+		if rng.IntN(4) == 0 {
+			f.Outcome = account.OutcomeGaveUp
+		}
+		for range rng.IntN(3) {
+			f.Hints++
+			f.Techniques = append(f.Techniques, techniques[rng.IntN(len(techniques))])
+		}
+		playAs(t, db, players[rng.IntN(len(players))], ids[rng.IntN(len(ids))], 30+rng.Int64N(600), f)
+	}
+}
+
+// setPrior makes p the archive's prior, as a refit that fits one does.
+func setPrior(t *testing.T, db *DB, p ratings.Prior) {
+	err := db.write(context.Background(), func(tx *sql.Tx) error {
+		_, err := tx.Exec(db.d.sql("INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value"),
+			priorName, []byte(formatPrior(p)))
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// dumpFinishes writes out what finishes record, times of day left out.
+func dumpFinishes(t *testing.T, db *DB) string {
+	var b strings.Builder
+	for _, q := range []string{
+		"SELECT id, player_id, puzzle_id, outcome, seconds, hints, first, counted, practice, techniques FROM attempts ORDER BY id",
+		"SELECT id, attempts, solved, gave_up, skill, rated, streak, streak_day FROM players ORDER BY id",
+		"SELECT player_id, grade, solves, seconds, fastest, slowest FROM player_grades ORDER BY player_id, grade",
+		"SELECT player_id, technique, hints, gave_up FROM player_techniques ORDER BY player_id, technique",
+		"SELECT class_key, plays, solves, difficulty, weight, prior FROM class_ratings ORDER BY class_key",
+		"SELECT id, plays, solves, median_seconds, player_seconds, human FROM puzzles ORDER BY id",
+	} {
+		rows, err := db.reader.Query(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cols, _ := rows.Columns()
+		for rows.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				t.Fatal(err)
+			}
+			for i, v := range vals {
+				if s, ok := v.([]byte); ok && cols[i] != "class_key" {
+					v = string(s)
+				}
+				fmt.Fprintf(&b, "%s=%v ", cols[i], v)
+			}
+			b.WriteString("\n")
+		}
+		if err := rows.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.String()
+}
