@@ -30,7 +30,9 @@ import (
 // under its first entry; heads, the first entries, which the counters
 // count as classes; joined, the new rows filed at insert, and fig, which
 // gives those of a played puzzle their class's players' figures (driven by
-// the new rows' ids: a plan from the same_as index would walk all of it).
+// the new rows' ids: a plan from the partial same_as index, which a
+// generic plan made while few rows had same_as chose, would walk all of
+// it; coalesce keeps the index out of reach).
 // A statement's parts see one snapshot and may
 // not write a row twice, so counts and stat_buckets are each one write of
 // everything they gain, and upd and fig touch different rows (fresh's,
@@ -54,7 +56,7 @@ upd AS (
 heads AS (
     SELECT f.solutions, f.backtracks FROM fresh AS f JOIN ins AS i ON i.first_id = f.id),
 joined AS MATERIALIZED (
-    SELECT id, same_as FROM puzzles WHERE id = ANY($1) AND same_as IS NOT NULL),
+    SELECT id, same_as FROM puzzles WHERE id = ANY($1) AND coalesce(same_as, 0) <> 0),
 fig AS (
     UPDATE puzzles SET plays = h.plays, solves = h.solves, median_seconds = h.median_seconds, player_seconds = h.player_seconds
     FROM joined AS j JOIN puzzles AS h ON h.id = j.same_as WHERE puzzles.id = j.id AND h.plays > 0),
