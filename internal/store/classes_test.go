@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
@@ -70,6 +71,50 @@ func testClasses(t *testing.T, bk backend) {
 		{Distinct: true, Limit: 4, Band: firsts[0].Band}, {Distinct: true, UniqueOnly: true, Limit: 5, Sort: sudoku.SortGrade},
 	} {
 		checkDistinctListing(t, db, q)
+	}
+}
+
+// testClassesSideBySide submits four new ways of writing each of four
+// puzzles none archived, all at once, so that group commits carry several
+// of one new class (on PostgreSQL, closeGroup's class upkeep): each row
+// names the first entry of its class, and the counters count four classes.
+func testClassesSideBySide(t *testing.T, bk backend) {
+	ctx := context.Background()
+	db := bk.open(t)
+	rng := rand.New(rand.NewPCG(3, 4))
+	seen := make(map[sudoku.Grid]bool)
+	var ps []sudoku.Puzzle
+	for _, line := range puzzletest.Lines(t, puzzletest.Top1465, 4) {
+		g, _ := sudoku.Parse(line)
+		for len(ps)%4 != 0 || !seen[g] {
+			w := shuffled(rng, g)
+			if !seen[w] {
+				seen[w] = true
+				ps = append(ps, rate(t, w))
+			}
+			seen[g] = true
+		}
+	}
+	errs := make([]error, len(ps))
+	var wg sync.WaitGroup
+	for i := range ps {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, _, errs[i] = db.Submit(ctx, ps[i])
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkArchiveClasses(t, db)
+	checkCounters(t, db)
+	st, err := db.Stats(ctx)
+	if err != nil || st.Total != int64(len(ps)) || st.Distinct != 4 {
+		t.Errorf("stats: %d entries, %d distinct, %v; want %d, 4", st.Total, st.Distinct, err, len(ps))
 	}
 }
 

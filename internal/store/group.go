@@ -4,11 +4,11 @@ package store
 // stand for several: every statement is a round trip, and PostgreSQL
 // spends about as much CPU on running a small statement as on the rows it
 // writes, so a group commit's fixed cost is its number of statements
-// (issue 36). lookupGroup reads what a group of submissions needs (their
-// classes and the hidden puzzles among them) in one statement; closeTally
-// files the transaction's rows under their classes and adds its counters
-// in one. SQLite, where a statement is a function call, keeps the
-// statements of link.go, moderation.go and tally.go: the two do the same.
+// (issue 36). closeTally files a transaction's rows under their classes
+// and adds its counters in one (SubmitMany, AddMany, batches; a group
+// commit of submissions has its own statements: groupclose.go). SQLite,
+// where a statement is a function call, keeps the statements of link.go,
+// moderation.go and tally.go: the two do the same.
 
 import (
 	"cmp"
@@ -17,79 +17,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
-
-	"github.com/sudoku-archive/sudoku/internal/moderation"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
-
-// lookupGroupSQL finds the classes of a group of submissions (?1: their
-// canonical keys) and the hidden puzzles among them (?2: their canonical
-// and givens keys), one row each: kind 0 a class (its key and first
-// id), kind 1 a hidden puzzle (its class key, id and reason). It runs
-// after the transaction locked its counter shard, so that it sees every
-// hide and delete committed before (they lock every shard).
-const lookupGroupSQL = `SELECT 0, canonical_key, first_id, '' FROM classes WHERE canonical_key = ANY($1)
-UNION ALL
-SELECT 1, class_key, puzzle_id, reason FROM hidden_puzzles WHERE class_key = ANY($2)`
-
-// lookupGroup is refuseHidden, freshClasses and tally.classes for a
-// group commit on PostgreSQL in one statement: it fails with a
-// *moderation.HiddenError when one of ps is a way of writing a hidden
-// puzzle, and sets SameAs on each of ps whose class is archived. It looks
-// up every class of the group, even those the writer knows: an index probe
-// costs less than the statement that would tell whether the writer's
-// memory is still good (the classes epoch).
-func lookupGroup(tx *sql.Tx, ps []sudoku.Puzzle) error {
-	canon := make([][]byte, 0, len(ps))
-	keys := make([][]byte, 0, 2*len(ps))
-	for i := range ps {
-		ps[i].SameAs = nil
-		c := ps[i].Canonical.Key()
-		canon = append(canon, c)
-		if ps[i].Canonical != (sudoku.Grid{}) {
-			keys = append(keys, c)
-		}
-		keys = append(keys, ps[i].Givens.Key())
-	}
-	rows, err := tx.Query(lookupGroupSQL, canon, keys)
-	if err != nil {
-		return fmt.Errorf("find classes: %w", err)
-	}
-	found := make(map[string]int64, len(ps))
-	var hidden moderation.HiddenSet
-	for rows.Next() {
-		var kind int
-		var key []byte
-		var id int64
-		var reason string
-		if err := rows.Scan(&kind, &key, &id, &reason); err != nil {
-			rows.Close()
-			return fmt.Errorf("find classes: %w", err)
-		}
-		if kind == 0 {
-			found[string(key)] = id
-			continue
-		}
-		if hidden == nil {
-			hidden = make(moderation.HiddenSet)
-		}
-		hidden[string(key)] = &moderation.HiddenError{PuzzleID: id, Reason: reason}
-	}
-	if err := cmp.Or(rows.Err(), rows.Close()); err != nil {
-		return fmt.Errorf("find classes: %w", err)
-	}
-	for i := range ps {
-		if h := hidden.Of(&ps[i]); h != nil {
-			return h
-		}
-	}
-	for i := range ps {
-		if id, ok := found[string(canon[i])]; ok {
-			ps[i].SameAs = &id
-		}
-	}
-	return nil
-}
 
 // closeTallySQL is link's statements and tally.commit's in one, on
 // PostgreSQL: ?1 the ids of the transaction's new rows; ?2-?4 the rows of
@@ -102,7 +30,9 @@ func lookupGroup(tx *sql.Tx, ps []sudoku.Puzzle) error {
 // under its first entry; heads, the first entries, which the counters
 // count as classes; joined, the new rows filed at insert, and fig, which
 // gives those of a played puzzle their class's players' figures (driven by
-// the new rows' ids: a plan from the same_as index would walk all of it).
+// the new rows' ids: a plan from the partial same_as index, which a
+// generic plan made while few rows had same_as chose, would walk all of
+// it; coalesce keeps the index out of reach).
 // A statement's parts see one snapshot and may
 // not write a row twice, so counts and stat_buckets are each one write of
 // everything they gain, and upd and fig touch different rows (fresh's,
@@ -126,7 +56,7 @@ upd AS (
 heads AS (
     SELECT f.solutions, f.backtracks FROM fresh AS f JOIN ins AS i ON i.first_id = f.id),
 joined AS MATERIALIZED (
-    SELECT id, same_as FROM puzzles WHERE id = ANY($1) AND same_as IS NOT NULL),
+    SELECT id, same_as FROM puzzles WHERE id = ANY($1) AND coalesce(same_as, 0) <> 0),
 fig AS (
     UPDATE puzzles SET plays = h.plays, solves = h.solves, median_seconds = h.median_seconds, player_seconds = h.player_seconds
     FROM joined AS j JOIN puzzles AS h ON h.id = j.same_as WHERE puzzles.id = j.id AND h.plays > 0),

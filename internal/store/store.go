@@ -304,6 +304,11 @@ func openPostgres(ctx context.Context, dsn string) (_ *DB, err error) {
 	db.writer = stdlib.OpenDB(*w)
 	db.writer.SetMaxOpenConns(1)
 	db.claims.cfg = cfg.Copy()
+	// The graders' claims read their rows by id (claims.go); PostgreSQL
+	// found the generic plan dearer than a custom one and planned the read
+	// again at every claim (0.35 ms each, 0.28 claims a submission with
+	// four servers: issue 36). Its generic plan is an index walk by id.
+	db.claims.cfg.RuntimeParams["plan_cache_mode"] = "force_generic_plan"
 	if err := db.writer.PingContext(ctx); err != nil {
 		return nil, describe(err)
 	}

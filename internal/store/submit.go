@@ -88,7 +88,7 @@ func (db *DB) many(ctx context.Context, ps []sudoku.Puzzle, add bool) (duplicate
 func (db *DB) commitBatch(batch []*op) {
 	results := make([]result, len(batch))
 	now := time.Now().UTC().UnixNano()
-	err := db.inScopedTx(oneShard, func(tx *sql.Tx) error { return db.submit(tx, batch, results, now) })
+	err := db.inScopedTx(selfShard, func(tx *sql.Tx) error { return db.submit(tx, batch, results, now) })
 	if err == nil {
 		db.batches.Add(1)
 		db.batched.Add(int64(len(batch)))
@@ -107,7 +107,7 @@ func (db *DB) commitBatch(batch []*op) {
 		return
 	}
 	for i, o := range batch {
-		err := db.inScopedTx(oneShard, func(tx *sql.Tx) error { return db.submit(tx, batch[i:i+1], results[i:i+1], now) })
+		err := db.inScopedTx(selfShard, func(tx *sql.Tx) error { return db.submit(tx, batch[i:i+1], results[i:i+1], now) })
 		if err != nil {
 			results[i] = result{err: err}
 		}
@@ -120,12 +120,19 @@ func (db *DB) commitBatch(batch []*op) {
 func (db *DB) submit(tx *sql.Tx, ops []*op, results []result, now int64) error {
 	t := db.newTally()
 	// The classes of all the submissions first, in as few statements as
-	// classes takes (on PostgreSQL one round trip instead of one each).
+	// classes takes (on PostgreSQL with the counter shard's lock, one
+	// round trip instead of one each).
 	ps := make([]sudoku.Puzzle, len(ops))
 	for i, o := range ops {
 		ps[i] = *o.w.grouped()
 	}
-	if err := db.lookupClasses(tx, &t, ps); err != nil {
+	var shard int64
+	if db.d.postgres {
+		var err error
+		if shard, err = db.lockLookup(tx, ps); err != nil {
+			return err
+		}
+	} else if err := db.lookupClasses(tx, &t, ps); err != nil {
 		return err
 	}
 	order := db.upsertOrder(ps)
@@ -145,7 +152,11 @@ func (db *DB) submit(tx *sql.Tx, ops []*op, results []result, now int64) error {
 		}
 		results[i] = result{stored: p, dup: []bool{dup}}
 	}
-	if err := t.commit(tx); err != nil {
+	if db.d.postgres {
+		if err := db.closeGroup(tx, &t, shard, ps, results); err != nil {
+			return err
+		}
+	} else if err := t.commit(tx); err != nil {
 		return err
 	}
 	for i := range results {
@@ -155,12 +166,9 @@ func (db *DB) submit(tx *sql.Tx, ops []*op, results []result, now int64) error {
 }
 
 // lookupClasses refuses the hidden puzzles among ps and sets SameAs on
-// those whose class is archived: on PostgreSQL in one statement
-// (lookupGroup), on SQLite in the statements each of those steps takes.
+// those whose class is archived, on SQLite (PostgreSQL: lockLookup, and
+// closeGroup for the hidden puzzles).
 func (db *DB) lookupClasses(tx *sql.Tx, t *tally, ps []sudoku.Puzzle) error {
-	if db.d.postgres {
-		return lookupGroup(tx, ps)
-	}
 	if err := refuseHidden(tx, ps); err != nil {
 		return err
 	}

@@ -54,6 +54,7 @@ var suite = []suiteCase{
 	{"BatchRollback", testBatchRollback},
 	{"BatchHoldsWriter", testBatchHoldsWriter},
 	{"Classes", testClasses},
+	{"ClassesSideBySide", testClassesSideBySide},
 	{"Daily", testDaily},
 	{"ExportCancelledIsAnError", testExportCancelledIsAnError},
 	{"ListPrevFromShortStart", testListPrevFromShortStart},
