@@ -26,7 +26,7 @@ var examples = []templates.Example{
 	{Label: "Medium · grade 2.6", Note: "Project Euler 96, grid 6: pointing", Puzzle: "1..92....524.1...........7..5...81.2.........4.27...9..6...........3.945....71..6"},
 	{Label: "Hard · grade 4.0", Note: "magictour top 1465, #11: a hidden triple", Puzzle: ".8..1......5....3.......4.....6.5.7.89....2.....3.....2.....1.9..67........4....."},
 	{Label: "Fiendish · grade 5.6", Note: "Sudoku Exchange, diabolical: a WXYZ-Wing", Puzzle: "..8.2.9..6.......55..9.1..2..1.7.5...72...69.3.......7...4.7....1.5.3.2..5..1..8."},
-	{Label: "Extreme · grade 10.3", Note: "Enjoy Sudoku forum, hardest list of 2011", Puzzle: "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3"},
+	{Label: "Extreme · grade 10.2", Note: "Enjoy Sudoku forum, hardest list of 2011", Puzzle: "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3"},
 }
 
 // minRuns is the fewest timed runs whose median the engine records as a
