@@ -318,7 +318,11 @@ func browserTypePuzzle(t *testing.T, ctx context.Context, base, shots string) {
 	if open := chromeJS[bool](t, ctx, `document.querySelector("[data-testid=analysis]").open`); open {
 		t.Error("the solution is shown on the page a submission lands on")
 	}
-	chromeStep(t, ctx, "Show solution", chromedp.Click(tidSel("show-solution")), chromedp.WaitVisible(tidSel("board")))
+	// Clicked from the page's script, not by a node id: the id chromedp
+	// found may belong to the document the landing's redirect replaced
+	// ("Could not find node with given id" on a loaded machine).
+	chromeJS[bool](t, ctx, `(document.querySelector("[data-testid=show-solution]").click(), true)`)
+	chromeStep(t, ctx, "Show solution", chromedp.WaitVisible(tidSel("board")))
 	cells := chromeJS[string](t, ctx, `Array.from(document.querySelectorAll("[data-testid=board] td")).map(td => td.textContent.trim()).join("")`)
 	if cells != bEasySolution {
 		t.Errorf("board shows\n%s\nwant\n%s", cells, bEasySolution)
