@@ -43,23 +43,7 @@ import (
 // skips the class, whose rows this statement cannot see. The last row it
 // returns says how many classes it started of how many it was to start;
 // when they differ, closeTally files the rest with link's own statements.
-const closeTallySQL = `WITH fresh AS MATERIALIZED (
-    SELECT id, canonical_key, solutions, backtracks FROM puzzles WHERE id = ANY($1) AND same_as IS NULL),
-ins AS (
-    INSERT INTO classes (canonical_key, first_id)
-    SELECT canonical_key, min(id) FROM fresh GROUP BY canonical_key ORDER BY canonical_key
-    ON CONFLICT DO NOTHING RETURNING canonical_key, first_id),
-upd AS (
-    UPDATE puzzles SET same_as = i.first_id FROM ins AS i
-    WHERE puzzles.id = ANY($1) AND puzzles.same_as IS NULL AND puzzles.canonical_key = i.canonical_key AND puzzles.id <> i.first_id
-    RETURNING puzzles.id, puzzles.same_as),
-heads AS (
-    SELECT f.solutions, f.backtracks FROM fresh AS f JOIN ins AS i ON i.first_id = f.id),
-joined AS MATERIALIZED (
-    SELECT id, same_as FROM puzzles WHERE id = ANY($1) AND coalesce(same_as, 0) <> 0),
-fig AS (
-    UPDATE puzzles SET plays = h.plays, solves = h.solves, median_seconds = h.median_seconds, player_seconds = h.player_seconds
-    FROM joined AS j JOIN puzzles AS h ON h.id = j.same_as WHERE puzzles.id = j.id AND h.plays > 0),
+const closeTallySQL = closeUpkeepSQL + `,
 gc AS (
     INSERT INTO grade_counts AS g (shard, grade, technique, n)
     SELECT counter_shard(), u.grade, u.technique, u.n FROM unnest($2::bigint[], $3::text[], $4::bigint[]) AS u (grade, technique, n)
