@@ -10,7 +10,7 @@ import (
 // Version names the grades this solver gives. Bump it whenever a change to
 // the ladder, the ratings or the budget can change a puzzle's grade: the
 // archive grades its puzzles again on the next start.
-const Version = "5"
+const Version = "6"
 
 // GradePuzzle grades an archived or rated puzzle p: it sets p.Grade,
 // p.GradeFloor, p.Technique and p.GradeVersion, and p.Band with the grade. The path graded is the one

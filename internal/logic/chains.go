@@ -305,28 +305,64 @@ func (ch *chainer) simpleRules(sub *solver) (found, added bool) {
 	return false, false
 }
 
-// patternParents sets ch.par to the candidates of the pattern's units and
-// digits that the assumption removed, and reports whether there are any.
+// patternParents sets ch.par to the candidates the assumption removed that
+// the pattern needs gone, as Sudoku Explainer's getRuleParents counts them,
+// and reports whether there are any:
+//   - pointing and claiming: the digit's places in the first unit outside
+//     the second (the digit is confined to the crossing because they went);
+//   - an X-Wing: the digit's places in the base lines outside the covers;
+//   - a hidden set: the set's digits in the unit's cells outside the set;
+//   - a naked set: the other digits of the set's cells.
+//
+// simpleRules finds each pattern after taking the previous patterns'
+// eliminations off, so a pattern can rest on them; Explainer finds every
+// pattern on the chain's own candidates, so one that does not hold on
+// those (ch.cur) is not taken.
 func (ch *chainer) patternParents(st Step) bool {
 	ch.par = ch.par[:0]
-	var area cellSet
-	for _, u := range st.Units {
-		area[0] |= unitSet[u][0]
-		area[1] |= unitSet[u][1]
+	holds := true
+	add := func(c, d int) {
+		if ch.cur[c]&(1<<d) != 0 {
+			holds = false
+		} else if id := nodeOf(c, d, false); ch.src[c]&(1<<d) != 0 && ch.set.has(id) {
+			ch.par = append(ch.par, id)
+		}
 	}
 	var dm uint16
 	for _, d := range st.Digits {
 		dm |= 1 << d
 	}
-	area.each(func(c int) {
-		for m := (ch.src[c] &^ ch.cur[c]) & dm; m != 0; m &= m - 1 {
-			id := nodeOf(c, bits.TrailingZeros16(m), false)
-			if ch.set.has(id) {
-				ch.par = append(ch.par, id)
+	switch st.Technique {
+	case Pointing, Claiming, XWing:
+		n := max(len(st.Units)/2, 1) // base units, then as many covers
+		var cover cellSet
+		for _, u := range st.Units[n:] {
+			cover[0] |= unitSet[u][0]
+			cover[1] |= unitSet[u][1]
+		}
+		for _, u := range st.Units[:n] {
+			for _, c := range unitCells[u] {
+				if !cover.has(c) {
+					add(c, st.Digits[0])
+				}
 			}
 		}
-	})
-	return len(ch.par) > 0
+	case HiddenPair:
+		for _, c := range unitCells[st.Units[0]] {
+			if !slices.Contains(st.Cells, c) {
+				for _, d := range st.Digits {
+					add(c, d)
+				}
+			}
+		}
+	case NakedPair:
+		for _, c := range st.Cells {
+			for m := ch.src[c] &^ dm; m != 0; m &= m - 1 {
+				add(c, bits.TrailingZeros16(m))
+			}
+		}
+	}
+	return holds && len(ch.par) > 0
 }
 
 // addRuleNodes adds the eliminations of a pattern (parents ch.par) as off

@@ -330,7 +330,6 @@ func (m *multiSearch) regionChains(c, v int, A *chainer, regNeed [3]bool) {
 				st.Chain = []Node{toNode(src), toNode(id)}
 				st.paths = branchPaths(runs, id)
 				st.Nested = nestedOf(runs, id)
-				st.Nested = nestedOf(runs, id)
 				return st, ok
 			})
 		}, m.canBeat)

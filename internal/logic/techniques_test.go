@@ -321,9 +321,10 @@ var examples = []example{
 	// HoDoKu has no BUG type 4 example; Explainer's own BUG types.
 	{technique: BUG4, source: "Sudoku Exchange bank line 2294", givens: "1.64....5...3.69...2......6.3.9.5.87.........65.2.3.4.3......6...75.4...8....15.3",
 		want: "r5c1<>7 r5c5<>6"},
-	// Explainer's chain type (see Forcing Chain).
+	// Explainer's own step on this puzzle (serate: "9.3 Region Forcing Chains: 4 in row ==> r5c6.7 off", after
+	// the same 27 steps): two of its branches rest on a hidden pair the assumption makes.
 	{technique: DynamicForcingChainPlus, source: "top1465 line 2", givens: "7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5...........",
-		want: "r7c6<>2"},
+		want: "r5c6<>7"},
 	// no published example with Explainer's exclusion rules was found (TestAPE below checks the logic on a built board).
 	{technique: AlignedPairExclusion, source: "17-clue line 29385", givens: "..............1.23..4.5...6......7.4.....3.....1..8.......1...2.3.....8.7...4....",
 		want: "r6c1<>5"},
