@@ -55,6 +55,8 @@ var suite = []suiteCase{
 	{"BatchHoldsWriter", testBatchHoldsWriter},
 	{"Classes", testClasses},
 	{"ClassesSideBySide", testClassesSideBySide},
+	{"GroupRollback", testGroupRollback},
+	{"GroupClassRaced", testGroupClassRaced},
 	{"Daily", testDaily},
 	{"ExportCancelledIsAnError", testExportCancelledIsAnError},
 	{"ListPrevFromShortStart", testListPrevFromShortStart},
