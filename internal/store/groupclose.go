@@ -272,7 +272,7 @@ func (g *pgGroup) results(results []result) error {
 func (db *DB) commitGroupPG(ops []*op, results []result, now int64) error {
 	g := newPGGroup(ops)
 	for try := 1; ; try++ {
-		err := db.inPipe(selfShard, func(p *pipe) error {
+		err := db.inPipe(oneShard, func(p *pipe) error {
 			g.queue(p, now)
 			return nil
 		})

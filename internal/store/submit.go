@@ -118,7 +118,7 @@ func (db *DB) commitGroup(ops []*op, results []result, now int64) error {
 	if db.d.postgres {
 		return db.commitGroupPG(ops, results, now)
 	}
-	return db.inScopedTx(selfShard, func(tx *sql.Tx) error { return db.submit(tx, ops, results, now) })
+	return db.inScopedTx(oneShard, func(tx *sql.Tx) error { return db.submit(tx, ops, results, now) })
 }
 
 // submit is the transaction of a group commit on SQLite: it stores the

@@ -33,10 +33,6 @@ const (
 	// then classes by canonical key), so transactions of several servers
 	// run side by side without deadlock.
 	oneShard
-	// selfShard: one free shard, which the transaction locks itself
-	// (SQLite, which has no shards: a group commit of submissions; on
-	// PostgreSQL a group commit is a pipe, inPipe).
-	selfShard
 )
 
 // inTx runs fn in a write transaction of the writer that locks every
@@ -79,7 +75,7 @@ func (db *DB) tryTx(scope txScope, fn func(*sql.Tx) error) error {
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
-	if db.d.postgres && scope != selfShard {
+	if db.d.postgres {
 		if err = db.lockShards(tx, scope); err != nil {
 			err = fmt.Errorf("lock the counters: %w", err)
 		}
