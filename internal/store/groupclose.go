@@ -175,8 +175,8 @@ func (g *pgGroup) queue(p *pipe, now int64) {
 	n := make([]int64, len(g.keys))
 	bb, sb := make([]int64, len(g.keys)), make([]int64, len(g.keys))
 	for j, of := range g.of {
-		p := &g.ps[of[0]]
-		n[j], bb[j], sb[j] = int64(len(of)), int64(sudoku.BacktracksBucket(p.Backtracks)), int64(sudoku.SolveTimeBucket(p.SolveNS))
+		q := &g.ps[of[0]]
+		n[j], bb[j], sb[j] = int64(len(of)), int64(sudoku.BacktracksBucket(q.Backtracks)), int64(sudoku.SolveTimeBucket(q.SolveNS))
 	}
 	p.Queue(closeGroupSQL, g.keys, n, bb, sb, hiddenKeys(g.ps)).Query(func(rows pgx.Rows) error {
 		for rows.Next() {
