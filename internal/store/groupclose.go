@@ -63,9 +63,11 @@ func raised(err error, mark string) bool {
 // k is the group's new rows: those whose submissions are the group's n
 // (a row archived before has more). Then as closeTallySQL: fresh, the new
 // rows without a class (the upsert filed the rest under theirs); ins, the
-// new classes, the first id of each; upd, the repeats of a new class filed
-// under it; heads; fig, the players' figures of a played class for the
-// rows that joined it; the counters in the lock order. The last rows fail
+// new classes, the first id of each; upd, the repeats of a new class (rep)
+// filed under it; heads; fig, the players' figures of a played class for
+// the rows that joined it (joined); the counters in the lock order. rep
+// and joined are materialized so that a group with neither (the common
+// case) reads no row of puzzles for them. The last rows fail
 // the statement (and the group) when a hidden puzzle refuses one of the
 // group's, a statement after the shard lock so that a hide committed
 // before it (a hide locks every shard) is seen; or when ins skipped a
@@ -81,15 +83,18 @@ ins AS (
     INSERT INTO classes (canonical_key, first_id)
     SELECT canonical_key, min(id) FROM fresh GROUP BY canonical_key ORDER BY canonical_key
     ON CONFLICT DO NOTHING RETURNING canonical_key, first_id),
+rep AS MATERIALIZED (
+    SELECT f.id, i.first_id FROM fresh AS f JOIN ins AS i ON i.canonical_key = f.canonical_key WHERE f.id <> i.first_id),
 upd AS (
-    UPDATE puzzles SET same_as = i.first_id FROM fresh AS f JOIN ins AS i ON i.canonical_key = f.canonical_key
-    WHERE puzzles.id = f.id AND f.id <> i.first_id
+    UPDATE puzzles SET same_as = r.first_id FROM rep AS r WHERE puzzles.id = r.id
     RETURNING puzzles.id, puzzles.same_as),
 heads AS (
     SELECT f.solutions, f.backtracks FROM fresh AS f JOIN ins AS i ON i.first_id = f.id),
+joined AS MATERIALIZED (
+    SELECT id, same_as FROM k WHERE same_as IS NOT NULL),
 fig AS (
     UPDATE puzzles SET plays = h.plays, solves = h.solves, median_seconds = h.median_seconds, player_seconds = h.player_seconds
-    FROM k JOIN puzzles AS h ON h.id = k.same_as WHERE puzzles.id = k.id AND h.plays > 0),
+    FROM joined AS j JOIN puzzles AS h ON h.id = j.same_as WHERE puzzles.id = j.id AND h.plays > 0),
 gc AS (
     INSERT INTO grade_counts AS g (shard, grade, technique, n)
     SELECT counter_shard(), k.grade, k.technique, count(*) FROM k WHERE k.grade_version IS NOT NULL
