@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/sudoku-archive/sudoku/internal/moderation"
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
@@ -159,4 +161,64 @@ func testGroupClassRaced(t *testing.T, bk backend) {
 	if p, err := db.PuzzleByGivens(ctx, b.Givens); err != nil || p.SameAs == nil || *p.SameAs != a.ID || p.Submissions != 1 {
 		t.Errorf("stored: %+v, %v", p.SameAs, err)
 	}
+}
+
+// testPipeFlushes (PostgreSQL): a pipe that reads, decides in Go and then
+// writes (two round trips, as a finish group would) commits both parts;
+// a failure in its second pipeline, or a refusal in Go after its first,
+// rolls back the first pipeline's writes too, and the writer's connection
+// serves on.
+func testPipeFlushes(t *testing.T, bk backend) {
+	if bk.name != "postgres" {
+		t.Skip("a pipe is PostgreSQL's")
+	}
+	ctx := context.Background()
+	db := bk.open(t)
+	g, _ := sudoku.Parse(puzzletest.Lines(t, puzzletest.Top1465, 1)[0])
+	p0, _, err := db.Submit(ctx, rate(t, g))
+	if err != nil {
+		t.Fatal(err)
+	}
+	submissions := func() int64 {
+		p, err := db.Puzzle(ctx, p0.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.Submissions
+	}
+	var read int64
+	err = db.inPipe(oneShard, func(p *pipe) error {
+		p.Queue(`SELECT submissions FROM puzzles WHERE id = $1 FOR UPDATE`, p0.ID).QueryRow(func(r pgx.Row) error { return r.Scan(&read) })
+		if err := p.Flush(); err != nil {
+			return err
+		}
+		p.Queue(`UPDATE puzzles SET submissions = $1 WHERE id = $2`, read+1, p0.ID)
+		return nil
+	})
+	if err != nil || read != 1 || submissions() != 2 {
+		t.Fatalf("read then write: %v, read %d, now %d submissions; want 1, 2", err, read, submissions())
+	}
+	refused := errors.New("refused")
+	for name, second := range map[string]func(p *pipe) error{
+		"a failed statement": func(p *pipe) error {
+			p.Queue(`UPDATE puzzles SET submissions = 0 WHERE id = $1`, p0.ID) // CHECK (submissions >= 1)
+			return nil
+		},
+		"a refusal in Go": func(*pipe) error { return refused },
+	} {
+		err := db.inPipe(oneShard, func(p *pipe) error {
+			p.Queue(`UPDATE puzzles SET submissions = submissions + 5 WHERE id = $1`, p0.ID)
+			if err := p.Flush(); err != nil {
+				return err
+			}
+			return second(p)
+		})
+		if err == nil || submissions() != 2 {
+			t.Errorf("%s after a write: %v, now %d submissions; want an error and 2", name, err, submissions())
+		}
+	}
+	if _, dup, err := db.Submit(ctx, p0); err != nil || !dup || submissions() != 3 {
+		t.Errorf("submit after: dup %v, %v, %d submissions; want 3", dup, err, submissions())
+	}
+	checkCounters(t, db)
 }

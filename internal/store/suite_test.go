@@ -57,6 +57,7 @@ var suite = []suiteCase{
 	{"ClassesSideBySide", testClassesSideBySide},
 	{"GroupRollback", testGroupRollback},
 	{"GroupClassRaced", testGroupClassRaced},
+	{"PipeFlushes", testPipeFlushes},
 	{"Daily", testDaily},
 	{"ExportCancelledIsAnError", testExportCancelledIsAnError},
 	{"ListPrevFromShortStart", testListPrevFromShortStart},

@@ -286,7 +286,10 @@ func (db *DB) tryPipe(scope txScope, fn func(*pipe) error) error {
 }
 
 // rollback ends the transaction a failed pipeline left open (aborted), if
-// any: a failed statement leaves it so until ROLLBACK.
+// any: a failed statement leaves it so until ROLLBACK. Without it the
+// connection would not serve on in a transaction (pgx's database/sql
+// driver discards a connection handed back inside one), but it would be
+// closed and opened again.
 func (p *pipe) rollback() {
 	pc := p.conn.PgConn()
 	if pc.IsClosed() || pc.TxStatus() == 'I' {
