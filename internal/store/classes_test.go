@@ -76,7 +76,7 @@ func testClasses(t *testing.T, bk backend) {
 
 // testClassesSideBySide submits four new ways of writing each of four
 // puzzles none archived, all at once, so that group commits carry several
-// of one new class (on PostgreSQL, closeGroup's class upkeep): each row
+// of one new class (on PostgreSQL, the closing statement's class upkeep): each row
 // names the first entry of its class, and the counters count four classes.
 func testClassesSideBySide(t *testing.T, bk backend) {
 	ctx := context.Background()

@@ -1,95 +1,32 @@
 package store
 
-// groupclose.go holds a group commit of submissions on PostgreSQL: three
-// statements and BEGIN/COMMIT (issue 36). lockLookup locks the
-// transaction's counter shard and finds the group's classes in one
-// statement; the upsert (submit.go) writes the rows; closeGroup files the
-// new rows under their classes, adds every counter and looks for hidden
-// puzzles among the group's in one. Every statement costs PostgreSQL
-// about as much CPU (a round trip, the executor's start on each table and
-// index it names, the plan cache's locks) as the few rows a group writes,
-// and with more servers sharing the clients there are more, smaller
-// groups: so a group's fixed cost is what makes the database's work per
-// submission grow with servers, and each statement or table a group does
-// not need is left out.
+// groupclose.go holds a group commit of submissions on PostgreSQL: one
+// round trip (issue 36). The group is a pipe (tx.go): BEGIN, the shard
+// lock, the upsert of its rows (which finds their classes itself), the
+// closing statement (which files the new rows under their classes, adds
+// every counter and refuses hidden puzzles) and COMMIT go to the server
+// together, and nothing waits on an answer: what a statement needs from
+// the one before, it reads in SQL. Each round trip costs the server and
+// PostgreSQL's backend a wake-up, and with more servers sharing the
+// clients there are more, smaller groups: so a group's round trips (and
+// its statements) are what made the database's work per submission grow
+// with servers.
 
 import (
-	"cmp"
-	"database/sql"
+	"bytes"
+	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/sudoku-archive/sudoku/internal/moderation"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
-
-// lockLookupSQL locks the first free counter shard at or after ?1 (as
-// lockShardSQL) and finds the classes of a group's canonical keys (?2):
-// kind 1 the shard (no such row when every shard is held), kind 0 a class
-// (its key and first id). The lookup's snapshot may be older than the
-// lock; the classes allow it (closeGroup files the rows under a class
-// another server started meanwhile), and the hidden puzzles are looked up
-// by closeGroup, a statement after the lock, so that a hide committed
-// before it (a hide locks every shard) is seen.
-const lockLookupSQL = `WITH lock AS MATERIALIZED (
-    SELECT set_config('sudoku.shard', id::text, true)::bigint AS shard FROM
-    (SELECT id FROM counts ORDER BY id < $1, id FOR UPDATE SKIP LOCKED LIMIT 1) AS free)
-SELECT 1, NULL::bytea, shard FROM lock
-UNION ALL
-SELECT 0, canonical_key, first_id FROM classes WHERE canonical_key = ANY($2)`
-
-// lockLookup is the first statement of a group commit on PostgreSQL: it
-// locks a counter shard, waiting for the writer's own when every shard is
-// held (waitShardSQL), and sets SameAs on each of ps whose class is
-// archived. It returns the shard.
-func (db *DB) lockLookup(tx *sql.Tx, ps []sudoku.Puzzle) (int64, error) {
-	canon := make([][]byte, len(ps))
-	for i := range ps {
-		ps[i].SameAs = nil
-		canon[i] = ps[i].Canonical.Key()
-	}
-	rows, err := tx.Query(lockLookupSQL, db.shard, canon)
-	if err != nil {
-		return 0, fmt.Errorf("lock the counters, find classes: %w", err)
-	}
-	var shard int64
-	found := make(map[string]int64, len(ps))
-	for rows.Next() {
-		var kind int
-		var key []byte
-		var id int64
-		if err := rows.Scan(&kind, &key, &id); err != nil {
-			rows.Close()
-			return 0, fmt.Errorf("lock the counters, find classes: %w", err)
-		}
-		if kind == 1 {
-			shard = id
-			continue
-		}
-		found[string(key)] = id
-	}
-	if err := cmp.Or(rows.Err(), rows.Close()); err != nil {
-		return 0, fmt.Errorf("lock the counters, find classes: %w", err)
-	}
-	if shard == 0 {
-		var s string
-		if err := tx.QueryRow(waitShardSQL, db.shard).Scan(&s); err != nil {
-			return 0, fmt.Errorf("lock the counters: %w", err)
-		}
-		if shard, err = strconv.ParseInt(s, 10, 64); err != nil {
-			return 0, fmt.Errorf("lock the counters: %w", err)
-		}
-	}
-	for i := range ps {
-		if id, ok := found[string(canon[i])]; ok {
-			ps[i].SameAs = &id
-		}
-	}
-	return shard, nil
-}
 
 // hiddenKeys are the keys under which a hidden puzzle refuses ps: each
 // one's canonical key and givens key (moderation.HiddenSet.Of).
@@ -104,147 +41,288 @@ func hiddenKeys(ps []sudoku.Puzzle) [][]byte {
 	return keys
 }
 
-// hiddenSQL finds the hidden puzzles under keys (?1), in closeGroup's
-// columns: for a group that wrote no new row.
-const hiddenSQL = `SELECT 2, puzzle_id, 0, class_key, reason FROM hidden_puzzles WHERE class_key = ANY($1)`
+// The closing statement fails the group with these words in its error
+// (an invalid cast of a text that holds them: SQL has no RAISE) when the
+// group holds a hidden puzzle or met another server's new class.
+const (
+	hiddenMark = "sudoku: hidden puzzle"
+	racedMark  = "sudoku: class started meanwhile"
+)
 
-// A closing is closeGroup's statement and arguments, built together.
-type closing struct {
-	q    strings.Builder
-	args []any
+// raised reports whether err is the closing statement's failure mark.
+func raised(err error, mark string) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == "22P02" && strings.Contains(pe.Message, mark)
 }
 
-// arg adds v to the arguments and returns its placeholder, cast to typ.
-func (c *closing) arg(v any, typ string) string {
-	c.args = append(c.args, v)
-	return "$" + strconv.Itoa(len(c.args)) + typ
-}
-
-// closeGroup is tally.commit for a group commit on PostgreSQL (shard its
-// counter shard, ps its submissions, results their upserts' results), in
-// one statement: the new rows' classes, the counters, and the hidden
-// puzzles among ps, which fail the group with a *moderation.HiddenError
-// (the transaction rolls back: commitBatch then retries each submission
-// alone). In the common case, every new row is the first of a new class
-// or joins an unplayed archived class by the same_as the upsert wrote, and
-// the statement names neither puzzles nor a table it would not change:
-// the new heads come from the upsert's results. A group with a repeat of
-// a new class, or rows joining a class (whose players' figures they take),
-// runs closeTallySQL's class upkeep instead. As with closeTally, another
-// server's class started meanwhile is filed by link's statements after.
-func (db *DB) closeGroup(tx *sql.Tx, t *tally, shard int64, ps []sudoku.Puzzle, results []result) error {
-	keys := hiddenKeys(ps)
-	if t.total == 0 {
-		rows, err := tx.Query(hiddenSQL, keys)
-		if err != nil {
-			return fmt.Errorf("find hidden puzzles: %w", err)
-		}
-		return t.readClose(tx, rows, ps)
-	}
-	c := t.closing(shard, results, keys)
-	rows, err := tx.Query(c.q.String(), c.args...)
-	if err != nil {
-		return fmt.Errorf("link classes and count: %w", err)
-	}
-	return t.readClose(tx, rows, ps)
-}
-
-// closing builds closeGroup's statement for the tally's new rows.
-func (t *tally) closing(shard int64, results []result, keys [][]byte) *closing {
-	var ids, sols, bts []int64
-	var canon [][]byte
-	simple := true
-	seen := make(map[string]bool)
-	for i := range results {
-		r := &results[i]
-		if r.dup == nil || r.dup[0] {
-			continue
-		}
-		if r.stored.SameAs != nil {
-			simple = false // joins a class: its figures
-			continue
-		}
-		k := r.stored.Canonical.Key()
-		if seen[string(k)] {
-			simple = false // a repeat of a new class
-		}
-		seen[string(k)] = true
-		ids, canon = append(ids, r.stored.ID), append(canon, k)
-		sols, bts = append(sols, int64(r.stored.Solutions)), append(bts, int64(r.stored.Backtracks))
-	}
-	c := &closing{}
-	q := &c.q
-	if simple {
-		q.WriteString(`WITH fresh AS (
-    SELECT * FROM unnest(` + c.arg(ids, "::bigint[]") + `, ` + c.arg(canon, "::bytea[]") + `, ` + c.arg(sols, "::bigint[]") + `, ` + c.arg(bts, "::bigint[]") + `) AS f (id, canonical_key, solutions, backtracks)),
+// closeGroupSQL is a group commit's closing statement, after its upsert:
+// ?1-?4 the group's givens keys, how many of its submissions each has
+// (the n an upsert wrote into a new row's submissions), and the backtracks
+// and solve-time buckets of each (sudoku's); ?5 hiddenKeys.
+//
+// k is the group's new rows: those whose submissions are the group's n
+// (a row archived before has more). Then as closeTallySQL: fresh, the new
+// rows without a class (the upsert filed the rest under theirs); ins, the
+// new classes, the first id of each; upd, the repeats of a new class (rep)
+// filed under it; heads; fig, the players' figures of a played class for
+// the rows that joined it (joined); the counters in the lock order. rep
+// and joined are materialized so that a group with neither (the common
+// case) reads no row of puzzles for them. The last rows fail
+// the statement (and the group) when a hidden puzzle refuses one of the
+// group's, a statement after the shard lock so that a hide committed
+// before it (a hide locks every shard) is seen; or when ins skipped a
+// class another server started after the upsert looked (errGroupRaced:
+// the group runs again and files its rows under it).
+const closeGroupSQL = `WITH k AS MATERIALIZED (
+    SELECT p.id, p.canonical_key, p.solutions, p.backtracks, p.same_as, p.clues, p.grade, p.technique, p.grade_version, p.submissions, k.bb, k.sb
+    FROM unnest($1::bytea[], $2::bigint[], $3::bigint[], $4::bigint[]) AS k (givens_key, n, bb, sb)
+    JOIN puzzles AS p ON p.givens_key = k.givens_key AND p.submissions = k.n),
+fresh AS MATERIALIZED (
+    SELECT id, canonical_key, solutions, backtracks FROM k WHERE same_as IS NULL),
 ins AS (
-    INSERT INTO classes (canonical_key, first_id) SELECT canonical_key, id FROM fresh ORDER BY canonical_key
+    INSERT INTO classes (canonical_key, first_id)
+    SELECT canonical_key, min(id) FROM fresh GROUP BY canonical_key ORDER BY canonical_key
     ON CONFLICT DO NOTHING RETURNING canonical_key, first_id),
+rep AS MATERIALIZED (
+    SELECT f.id, i.first_id FROM fresh AS f JOIN ins AS i ON i.canonical_key = f.canonical_key WHERE f.id <> i.first_id),
+upd AS (
+    UPDATE puzzles SET same_as = r.first_id FROM rep AS r WHERE puzzles.id = r.id
+    RETURNING puzzles.id, puzzles.same_as),
 heads AS (
-    SELECT f.solutions, f.backtracks FROM fresh AS f JOIN ins AS i ON i.first_id = f.id)`)
-	} else {
-		q.WriteString(strings.ReplaceAll(closeUpkeepSQL, "$1", c.arg(t.ids, "::bigint[]")))
-	}
-	t.closeCounters(c, shard)
-	q.WriteString(`,
-hid AS (
-    SELECT class_key, puzzle_id, reason FROM hidden_puzzles WHERE class_key = ANY(` + c.arg(keys, "::bytea[]") + `))
-`)
-	if !simple {
-		q.WriteString("SELECT 0, id, same_as, NULL::bytea, '' FROM upd\nUNION ALL\n")
-	}
-	q.WriteString(`SELECT 1, (SELECT count(*) FROM ins), (SELECT count(DISTINCT canonical_key) FROM fresh), NULL::bytea, ''
-UNION ALL
-SELECT 2, puzzle_id, 0, class_key, reason FROM hid`)
-	return c
-}
-
-// closeCounters adds the counters' parts to c: grade_counts (when the
-// group wrote graded rows), counts and stat_buckets, in that order (the
-// lock order), each of the shard's rows in key order.
-func (t *tally) closeCounters(c *closing, shard int64) {
-	q := &c.q
-	if len(t.grades) > 0 {
-		var grades, gradeN []int64
-		var techniques []string
-		for _, k := range slices.SortedFunc(maps.Keys(t.grades), func(a, b gradeKey) int {
-			return cmp.Or(cmp.Compare(a.grade, b.grade), strings.Compare(a.technique, b.technique))
-		}) {
-			grades, techniques, gradeN = append(grades, k.grade), append(techniques, k.technique), append(gradeN, t.grades[k])
-		}
-		q.WriteString(`,
+    SELECT f.solutions, f.backtracks FROM fresh AS f JOIN ins AS i ON i.first_id = f.id),
+joined AS MATERIALIZED (
+    SELECT id, same_as FROM k WHERE same_as IS NOT NULL),
+fig AS (
+    UPDATE puzzles SET plays = h.plays, solves = h.solves, median_seconds = h.median_seconds, player_seconds = h.player_seconds
+    FROM joined AS j JOIN puzzles AS h ON h.id = j.same_as WHERE puzzles.id = j.id AND h.plays > 0),
 gc AS (
     INSERT INTO grade_counts AS g (shard, grade, technique, n)
-    SELECT counter_shard(), u.grade, u.technique, u.n FROM unnest(` + c.arg(grades, "::bigint[]") + `, ` + c.arg(techniques, "::text[]") + `, ` + c.arg(gradeN, "::bigint[]") + `) AS u (grade, technique, n)
-    ORDER BY u.grade, u.technique
-    ON CONFLICT (grade, technique, shard) DO UPDATE SET n = g.n + excluded.n)`)
-	}
-	var kinds []string
-	var buckets, bucketN, uniqs []int64
-	for _, b := range slices.SortedFunc(maps.Keys(t.buckets), func(a, b bucket) int {
-		return cmp.Or(strings.Compare(a.kind, b.kind), cmp.Compare(a.k, b.k))
-	}) {
-		n := t.buckets[b]
-		kinds, buckets = append(kinds, b.kind), append(buckets, int64(b.k))
-		bucketN, uniqs = append(bucketN, n[0]), append(uniqs, n[1])
-	}
-	total := c.arg(t.total, "::bigint")
-	q.WriteString(`,
+    SELECT counter_shard(), k.grade, k.technique, count(*) FROM k WHERE k.grade_version IS NOT NULL
+    GROUP BY k.grade, k.technique ORDER BY k.grade, k.technique
+    ON CONFLICT (grade, technique, shard) DO UPDATE SET n = g.n + excluded.n),
 ct AS (
-    UPDATE counts SET total = total + ` + total + `, uniq = uniq + ` + c.arg(t.uniq, "::bigint") + `, submissions = submissions + ` + total + `,
+    UPDATE counts SET total = total + (SELECT count(*) FROM k), uniq = uniq + (SELECT count(*) FROM k WHERE solutions = 1),
+        submissions = submissions + (SELECT sum(submissions) FROM k),
         classes = classes + (SELECT count(*) FROM heads),
         uniq_classes = uniq_classes + (SELECT count(*) FROM heads WHERE solutions = 1)
-    WHERE id = ` + c.arg(shard, "::bigint") + `),
+    WHERE id = counter_shard() AND EXISTS (SELECT FROM k)),
 bk AS (
     INSERT INTO stat_buckets AS s (shard, kind, bucket, n, uniq, heads)
     SELECT counter_shard(), r.kind, r.bucket, sum(r.n), sum(r.uniq), sum(r.heads) FROM (
-        SELECT u.kind, u.bucket, u.n, u.uniq, 0 AS heads
-        FROM unnest(` + c.arg(kinds, "::text[]") + `, ` + c.arg(buckets, "::bigint[]") + `, ` + c.arg(bucketN, "::bigint[]") + `, ` + c.arg(uniqs, "::bigint[]") + `) AS u (kind, bucket, n, uniq)
+        SELECT b.kind, b.bucket, 1 AS n, (k.solutions = 1)::int AS uniq, 0 AS heads
+        FROM k CROSS JOIN LATERAL (VALUES ('backtracks', k.bb), ('solve_ns', k.sb), ('clues', k.clues)) AS b (kind, bucket)
         UNION ALL
         SELECT 'backtracks', (SELECT bucket FROM stat_edges WHERE kind = 'backtracks' AND lo <= h.backtracks ORDER BY lo DESC LIMIT 1), 0, 0, 1
         FROM heads AS h WHERE h.solutions = 1) AS r
     GROUP BY r.kind, r.bucket ORDER BY r.kind, r.bucket
-    ON CONFLICT (kind, bucket, shard) DO UPDATE SET n = s.n + excluded.n, uniq = s.uniq + excluded.uniq, heads = s.heads + excluded.heads)`)
+    ON CONFLICT (kind, bucket, shard) DO UPDATE SET n = s.n + excluded.n, uniq = s.uniq + excluded.uniq, heads = s.heads + excluded.heads)
+SELECT id, same_as FROM upd
+UNION ALL
+SELECT 0, coalesce(CAST((SELECT '` + hiddenMark + ` ' || min(puzzle_id) FROM hidden_puzzles WHERE class_key = ANY($5)) AS bigint), 0)
+UNION ALL
+SELECT 0, coalesce(CAST((SELECT '` + racedMark + `' FROM (SELECT count(*) AS n FROM ins) AS i
+    WHERE i.n <> (SELECT count(DISTINCT canonical_key) FROM fresh)) AS bigint), 0)`
+
+// A pgGroup is a group commit of submissions on PostgreSQL: its puzzles,
+// their distinct givens in key order (the lock order) with the indexes of
+// the submissions of each, and what the pipe's statements answered.
+type pgGroup struct {
+	ps     []sudoku.Puzzle
+	keys   [][]byte // distinct givens keys, ascending
+	of     [][]int  // of[j]: the indexes in ps of keys[j]'s submissions, in order
+	stored map[string]sudoku.Puzzle
+	linked map[int64]int64
+}
+
+// newPGGroup gathers ops' puzzles by givens.
+func newPGGroup(ops []*op) *pgGroup {
+	g := &pgGroup{ps: make([]sudoku.Puzzle, len(ops))}
+	at := make(map[string]int, len(ops))
+	for i, o := range ops {
+		g.ps[i] = *o.w.grouped()
+		k := g.ps[i].Givens.Key()
+		j, ok := at[string(k)]
+		if !ok {
+			j = len(g.keys)
+			at[string(k)] = j
+			g.keys, g.of = append(g.keys, k), append(g.of, nil)
+		}
+		g.of[j] = append(g.of[j], i)
+	}
+	order := make([]int, len(g.keys))
+	for j := range order {
+		order[j] = j
+	}
+	slices.SortFunc(order, func(a, b int) int { return bytes.Compare(g.keys[a], g.keys[b]) })
+	keys, of := make([][]byte, len(order)), make([][]int, len(order))
+	for n, j := range order {
+		keys[n], of[n] = g.keys[j], g.of[j]
+	}
+	g.keys, g.of = keys, of
+	return g
+}
+
+// queue queues the group's upsert and closing statement on p.
+func (g *pgGroup) queue(p *pipe, now int64) {
+	g.stored = make(map[string]sudoku.Puzzle, len(g.keys))
+	g.linked = nil
+	q, args := g.upsert(now)
+	p.Queue(q, args...).Query(func(rows pgx.Rows) error {
+		for rows.Next() {
+			s, err := scanPuzzle(rows.Scan)
+			if err != nil {
+				return fmt.Errorf("store %d puzzles: %w", len(g.keys), err)
+			}
+			g.stored[string(s.Givens.Key())] = s
+		}
+		return rows.Err()
+	})
+	n := make([]int64, len(g.keys))
+	bb, sb := make([]int64, len(g.keys)), make([]int64, len(g.keys))
+	for j, of := range g.of {
+		q := &g.ps[of[0]]
+		n[j], bb[j], sb[j] = int64(len(of)), int64(sudoku.BacktracksBucket(q.Backtracks)), int64(sudoku.SolveTimeBucket(q.SolveNS))
+	}
+	p.Queue(closeGroupSQL, g.keys, n, bb, sb, hiddenKeys(g.ps)).Query(func(rows pgx.Rows) error {
+		for rows.Next() {
+			var id, first int64
+			if err := rows.Scan(&id, &first); err != nil {
+				return fmt.Errorf("link classes and count: %w", err)
+			}
+			if id != 0 {
+				if g.linked == nil {
+					g.linked = make(map[int64]int64)
+				}
+				g.linked[id] = first
+			}
+		}
+		return rows.Err()
+	})
+}
+
+// upsert is the group's upsert: upsertSQL for each of its givens, in key
+// order, in one statement. A row's same_as is its class's first id, looked
+// up by the statement; a new row has as many submissions as the group
+// has of it, and an archived one gains them (one statement may not touch
+// a row twice).
+func (g *pgGroup) upsert(now int64) (string, []any) {
+	var b strings.Builder
+	args := make([]any, 0, len(g.keys)*len(insertColumns))
+	b.WriteString("INSERT INTO puzzles (" + names(insertColumns, "") + ") VALUES ")
+	for j := range g.keys {
+		if j > 0 {
+			b.WriteString(", ")
+		}
+		q := g.ps[g.of[j][0]]
+		q.SubmittedAt = time.Unix(0, now)
+		q.Submissions = int64(len(g.of[j]))
+		canon := 0
+		for _, c := range insertColumns {
+			if c.name == "canonical_key" {
+				canon = len(args) + 1
+			}
+			if c.name != "same_as" {
+				args = append(args, c.arg(&q))
+			}
+		}
+		b.WriteByte('(')
+		n := len(args) - (len(insertColumns) - 1) + 1 // the row's first (same_as has none)
+		for i, c := range insertColumns {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			if c.name == "same_as" {
+				b.WriteString("(SELECT first_id FROM classes WHERE canonical_key = $" + strconv.Itoa(canon) + ")")
+				continue
+			}
+			b.WriteString("$" + strconv.Itoa(n))
+			n++
+		}
+		b.WriteByte(')')
+	}
+	b.WriteString(`
+ON CONFLICT (givens_key) DO UPDATE SET submissions = puzzles.submissions + excluded.submissions
+RETURNING ` + columns)
+	return b.String(), args
+}
+
+// results sets each submission's result from the statements' answers: a
+// new row's first submission is new, every other a duplicate, and each
+// sees the row as its own upsert would have left it.
+func (g *pgGroup) results(results []result) error {
+	for j, of := range g.of {
+		s, ok := g.stored[string(g.keys[j])]
+		if !ok {
+			return fmt.Errorf("store %s: no row returned", g.ps[of[0]].Givens)
+		}
+		k := int64(len(of))
+		fresh := s.Submissions == k
+		if fresh && s.SameAs == nil {
+			if first, ok := g.linked[s.ID]; ok {
+				s.SameAs = &first
+			}
+		}
+		for m, i := range of {
+			r := s
+			r.Submissions = s.Submissions - (k - 1 - int64(m))
+			results[i] = result{stored: r, dup: []bool{!fresh || m > 0}}
+		}
+	}
+	return nil
+}
+
+// commitGroupPG is commitBatch's transaction on PostgreSQL: the group in
+// one pipe. A hidden puzzle fails it with the *moderation.HiddenError of
+// the first of the group's puzzles it refuses (read after the rollback).
+func (db *DB) commitGroupPG(ops []*op, results []result, now int64) error {
+	g := newPGGroup(ops)
+	for try := 1; ; try++ {
+		err := db.inPipe(oneShard, func(p *pipe) error {
+			g.queue(p, now)
+			return nil
+		})
+		if err == nil {
+			return g.results(results)
+		}
+		if !raised(err, hiddenMark) {
+			return err
+		}
+		hidden, herr := db.hiddenOf(g.ps)
+		if herr != nil {
+			return herr
+		}
+		for i := range g.ps {
+			if h := hidden.Of(&g.ps[i]); h != nil {
+				return h
+			}
+		}
+		if try == maxTries {
+			return err
+		}
+	}
+}
+
+// hiddenOf reads the hidden puzzles that refuse any of ps.
+func (db *DB) hiddenOf(ps []sudoku.Puzzle) (moderation.HiddenSet, error) {
+	rows, err := db.reader.Query(`SELECT puzzle_id, class_key, reason FROM hidden_puzzles WHERE class_key = ANY($1)`, hiddenKeys(ps))
+	if err != nil {
+		return nil, fmt.Errorf("find hidden puzzles: %w", err)
+	}
+	defer rows.Close()
+	hidden := make(moderation.HiddenSet)
+	for rows.Next() {
+		var id int64
+		var key []byte
+		var reason string
+		if err := rows.Scan(&id, &key, &reason); err != nil {
+			return nil, fmt.Errorf("find hidden puzzles: %w", err)
+		}
+		hidden[string(key)] = &moderation.HiddenError{PuzzleID: id, Reason: reason}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("find hidden puzzles: %w", err)
+	}
+	return hidden, nil
 }
 
 // closeUpkeepSQL is closeTallySQL's class upkeep (fresh, ins, upd,
@@ -267,54 +345,3 @@ joined AS MATERIALIZED (
 fig AS (
     UPDATE puzzles SET plays = h.plays, solves = h.solves, median_seconds = h.median_seconds, player_seconds = h.player_seconds
     FROM joined AS j JOIN puzzles AS h ON h.id = j.same_as WHERE puzzles.id = j.id AND h.plays > 0)`
-
-// readClose reads closeGroup's rows: the rows upd filed (kind 0), the
-// classes started of those to start (kind 1), the hidden puzzles (kind
-// 2). It fails with the first of ps a hidden puzzle refuses, and runs
-// link's statements when another server started one of the classes.
-func (t *tally) readClose(tx *sql.Tx, rows *sql.Rows, ps []sudoku.Puzzle) error {
-	var started, starting int64
-	var hidden moderation.HiddenSet
-	for rows.Next() {
-		var kind, id, first int64
-		var key []byte
-		var reason string
-		if err := rows.Scan(&kind, &id, &first, &key, &reason); err != nil {
-			rows.Close()
-			return fmt.Errorf("link classes and count: %w", err)
-		}
-		switch kind {
-		case 0:
-			if t.linked == nil {
-				t.linked = make(map[int64]int64)
-			}
-			t.linked[id] = first
-		case 1:
-			started, starting = id, first
-		default:
-			if hidden == nil {
-				hidden = make(moderation.HiddenSet)
-			}
-			hidden[string(key)] = &moderation.HiddenError{PuzzleID: id, Reason: reason}
-		}
-	}
-	if err := cmp.Or(rows.Err(), rows.Close()); err != nil {
-		return fmt.Errorf("link classes and count: %w", err)
-	}
-	for i := range ps {
-		if h := hidden.Of(&ps[i]); h != nil {
-			return h
-		}
-	}
-	if started == starting {
-		return nil
-	}
-	// Another server's classes: file the rows under them, then give
-	// them their figures (link's statements, in order).
-	for _, i := range []int{linkUpdate, linkFigures} {
-		if err := t.linkAgain(tx, i); err != nil {
-			return err
-		}
-	}
-	return nil
-}

@@ -5,12 +5,9 @@ package store
 // puzzle passes before it is written.
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"fmt"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
@@ -88,7 +85,7 @@ func (db *DB) many(ctx context.Context, ps []sudoku.Puzzle, add bool) (duplicate
 func (db *DB) commitBatch(batch []*op) {
 	results := make([]result, len(batch))
 	now := time.Now().UTC().UnixNano()
-	err := db.inScopedTx(selfShard, func(tx *sql.Tx) error { return db.submit(tx, batch, results, now) })
+	err := db.commitGroup(batch, results, now)
 	if err == nil {
 		db.batches.Add(1)
 		db.batched.Add(int64(len(batch)))
@@ -107,7 +104,7 @@ func (db *DB) commitBatch(batch []*op) {
 		return
 	}
 	for i, o := range batch {
-		err := db.inScopedTx(selfShard, func(tx *sql.Tx) error { return db.submit(tx, batch[i:i+1], results[i:i+1], now) })
+		err := db.commitGroup(batch[i:i+1], results[i:i+1], now)
 		if err != nil {
 			results[i] = result{err: err}
 		}
@@ -115,34 +112,27 @@ func (db *DB) commitBatch(batch []*op) {
 	}
 }
 
-// submit is the transaction of a group commit: it stores the submissions of
-// ops, in order, and sets their results.
+// commitGroup commits the submissions of ops in one transaction and sets
+// their results: on PostgreSQL in one round trip (commitGroupPG).
+func (db *DB) commitGroup(ops []*op, results []result, now int64) error {
+	if db.d.postgres {
+		return db.commitGroupPG(ops, results, now)
+	}
+	return db.inScopedTx(oneShard, func(tx *sql.Tx) error { return db.submit(tx, ops, results, now) })
+}
+
+// submit is the transaction of a group commit on SQLite: it stores the
+// submissions of ops, in order, and sets their results.
 func (db *DB) submit(tx *sql.Tx, ops []*op, results []result, now int64) error {
 	t := db.newTally()
-	// The classes of all the submissions first, in as few statements as
-	// classes takes (on PostgreSQL with the counter shard's lock, one
-	// round trip instead of one each).
 	ps := make([]sudoku.Puzzle, len(ops))
 	for i, o := range ops {
 		ps[i] = *o.w.grouped()
 	}
-	var shard int64
-	if db.d.postgres {
-		var err error
-		if shard, err = db.lockLookup(tx, ps); err != nil {
-			return err
-		}
-	} else if err := db.lookupClasses(tx, &t, ps); err != nil {
+	if err := db.lookupClasses(tx, &t, ps); err != nil {
 		return err
 	}
-	order := db.upsertOrder(ps)
-	if db.d.postgres {
-		var err error
-		if order, err = db.upsertFirsts(tx, &t, ps, order, results, now); err != nil {
-			return err
-		}
-	}
-	for _, i := range order {
+	for i := range ps {
 		p, dup, err := upsertOne(tx, db.upsert, &ps[i], now)
 		if err != nil {
 			return err
@@ -152,11 +142,7 @@ func (db *DB) submit(tx *sql.Tx, ops []*op, results []result, now int64) error {
 		}
 		results[i] = result{stored: p, dup: []bool{dup}}
 	}
-	if db.d.postgres {
-		if err := db.closeGroup(tx, &t, shard, ps, results); err != nil {
-			return err
-		}
-	} else if err := t.commit(tx); err != nil {
+	if err := t.commit(tx); err != nil {
 		return err
 	}
 	for i := range results {
@@ -166,8 +152,8 @@ func (db *DB) submit(tx *sql.Tx, ops []*op, results []result, now int64) error {
 }
 
 // lookupClasses refuses the hidden puzzles among ps and sets SameAs on
-// those whose class is archived, on SQLite (PostgreSQL: lockLookup, and
-// closeGroup for the hidden puzzles).
+// those whose class is archived, on SQLite (PostgreSQL: the group's
+// upsert and closing statement, groupclose.go).
 func (db *DB) lookupClasses(tx *sql.Tx, t *tally, ps []sudoku.Puzzle) error {
 	if err := refuseHidden(tx, ps); err != nil {
 		return err
@@ -176,90 +162,6 @@ func (db *DB) lookupClasses(tx *sql.Tx, t *tally, ps []sudoku.Puzzle) error {
 		return err
 	}
 	return t.classes(tx, ps)
-}
-
-// upsertFirsts is submit's first statement on PostgreSQL, where every
-// statement is a round trip to the server: it upserts the first submission
-// of each givens in ps, in the order given (givens-key order: the lock
-// order), with one statement for all of them, and sets their results. It
-// returns the rest of order, the repeats of givens earlier in ps, which
-// submit upserts one by one after them (one statement cannot touch a row
-// twice). Through a 2 ms round trip, a group of 64 submissions took 64
-// round trips for its rows; now it takes one.
-func (db *DB) upsertFirsts(tx *sql.Tx, t *tally, ps []sudoku.Puzzle, order []int, results []result, now int64) (repeats []int, err error) {
-	seen := make(map[string]bool, len(order))
-	firsts := make([]int, 0, len(order))
-	for _, i := range order {
-		k := string(ps[i].Givens.Key())
-		if seen[k] {
-			repeats = append(repeats, i)
-			continue
-		}
-		seen[k] = true
-		firsts = append(firsts, i)
-	}
-	args := make([]any, 0, len(firsts)*len(insertColumns))
-	for _, i := range firsts {
-		args = insertArgs(args, &ps[i], now)
-	}
-	rows, err := tx.Query(db.d.sql(upsertRowsSQL(len(firsts))), args...)
-	if err != nil {
-		return nil, fmt.Errorf("store %d puzzles: %w", len(firsts), err)
-	}
-	stored := make(map[string]sudoku.Puzzle, len(firsts))
-	for rows.Next() {
-		p, err := scanPuzzle(rows.Scan)
-		if err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("store %d puzzles: %w", len(firsts), err)
-		}
-		stored[string(p.Givens.Key())] = p
-	}
-	if err := rows.Close(); err != nil {
-		return nil, fmt.Errorf("store %d puzzles: %w", len(firsts), err)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store %d puzzles: %w", len(firsts), err)
-	}
-	for _, i := range firsts {
-		p, ok := stored[string(ps[i].Givens.Key())]
-		if !ok {
-			return nil, fmt.Errorf("store %s: no row returned", ps[i].Givens)
-		}
-		dup := p.Submissions > 1
-		if !dup {
-			t.add(&p)
-		}
-		results[i] = result{stored: p, dup: []bool{dup}}
-	}
-	return repeats, nil
-}
-
-// upsertRowsSQL is upsertSQL for n rows in one statement.
-func upsertRowsSQL(n int) string {
-	return `INSERT INTO puzzles (` + names(insertColumns, "") + `) VALUES ` +
-		strings.TrimSuffix(strings.Repeat(placeholders(len(insertColumns))+", ", n), ", ") + `
-ON CONFLICT (givens_key) DO UPDATE SET submissions = puzzles.submissions + 1
-RETURNING ` + columns
-}
-
-// upsertOrder returns the order in which submit writes ps: as they came
-// on SQLite; in givens-key order on PostgreSQL, the lock order of a
-// one-shard transaction (see tx.go), the first of equal givens first.
-func (db *DB) upsertOrder(ps []sudoku.Puzzle) []int {
-	order := make([]int, len(ps))
-	for i := range order {
-		order[i] = i
-	}
-	if !db.d.postgres {
-		return order
-	}
-	keys := make([][]byte, len(ps))
-	for i := range ps {
-		keys[i] = ps[i].Givens.Key()
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return bytes.Compare(keys[a], keys[b]) })
-	return order
 }
 
 // commitMany commits a SubmitMany or AddMany request in one transaction.

@@ -9,6 +9,10 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
 )
 
 // maxTries is how many times inTx runs a transaction that PostgreSQL
@@ -29,10 +33,6 @@ const (
 	// then classes by canonical key), so transactions of several servers
 	// run side by side without deadlock.
 	oneShard
-	// selfShard: one free shard, which the transaction's first statement
-	// locks itself (a group commit of submissions on PostgreSQL:
-	// lockLookup), so that the lock costs no statement of its own.
-	selfShard
 )
 
 // inTx runs fn in a write transaction of the writer that locks every
@@ -75,7 +75,7 @@ func (db *DB) tryTx(scope txScope, fn func(*sql.Tx) error) error {
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
-	if db.d.postgres && scope != selfShard {
+	if db.d.postgres {
 		if err = db.lockShards(tx, scope); err != nil {
 			err = fmt.Errorf("lock the counters: %w", err)
 		}
@@ -176,4 +176,124 @@ func (db *DB) lockShards(tx *sql.Tx, scope txScope) error {
 		err = tx.QueryRow(waitShardSQL, db.shard).Scan(&shard)
 	}
 	return err
+}
+
+// lockOneSQL is lockShardSQL and, when every shard is held, waitShardSQL,
+// in one statement: the second subquery runs only when the first finds no
+// free shard (coalesce evaluates its arguments as it needs them). A pipe
+// takes its shard with it, so that the lock waits on no answer.
+const lockOneSQL = `SELECT set_config('sudoku.shard', coalesce(
+    (SELECT id FROM counts ORDER BY id < $1, id FOR UPDATE SKIP LOCKED LIMIT 1),
+    (SELECT id FROM counts WHERE id = $1 FOR UPDATE))::text, true)`
+
+// A pipe is a write transaction on PostgreSQL's writer connection whose
+// statements go to the server in pipelines (pgx's batches): BEGIN, the
+// shard lock and the statements queued before the first Flush in one
+// round trip, and the statements queued after the last Flush with the
+// COMMIT in one. A transaction that needs no answer before it commits
+// (a group commit of submissions) is one round trip; one that decides in
+// Go on what it read (a finish) flushes once, then queues its writes.
+// Every statement costs a round trip otherwise, and an idle server and
+// backend pay a wake-up at each (issue 36).
+//
+// A statement's result is read by the callback set on the QueuedQuery
+// that Queue returns (Query, QueryRow, Exec), in order, when its
+// pipeline's answers arrive. A failed statement fails the pipeline and
+// the transaction (the server skips the rest and inPipe rolls back); the
+// callbacks of the last pipeline run after the server committed, so they
+// must only read, never refuse.
+type pipe struct {
+	ctx   context.Context
+	conn  *pgx.Conn
+	batch *pgx.Batch
+}
+
+// Queue adds q to the statements the next Flush (or the COMMIT) sends.
+func (p *pipe) Queue(q string, args ...any) *pgx.QueuedQuery {
+	return p.batch.Queue(q, args...)
+}
+
+// Flush sends the statements queued in one round trip and runs their
+// callbacks; it returns the first error of a statement or callback.
+func (p *pipe) Flush() error {
+	b := p.batch
+	p.batch = &pgx.Batch{}
+	if b.Len() == 0 {
+		return nil
+	}
+	return p.conn.SendBatch(p.ctx, b).Close()
+}
+
+// errGroupRaced is a group commit that met a class another server started
+// after the group looked for it, or a hidden puzzle no longer hidden when
+// the group looked for its reason: run again, it files its rows under the
+// class (or stores the puzzle).
+var errGroupRaced = errors.New("submit: another server's class or moderator's change meanwhile")
+
+// inPipe runs fn in a write transaction of scope on PostgreSQL's writer
+// connection, as inScopedTx runs a *sql.Tx: it commits, and runs it again
+// (up to maxTries times in all) when PostgreSQL aborts it as a
+// serialization failure or deadlock, or fn fails with errGroupRaced: fn
+// must be safe to run again. fn queues its statements on the pipe (and
+// flushes when it needs an answer before it goes on); inPipe sends BEGIN
+// and the shard lock with fn's first pipeline and COMMIT with its last.
+func (db *DB) inPipe(scope txScope, fn func(*pipe) error) error {
+	var err error
+	for try := 1; ; try++ {
+		err = db.tryPipe(scope, fn)
+		if raised(err, racedMark) {
+			err = fmt.Errorf("%w: %w", errGroupRaced, err)
+		}
+		if !(retryable(err) || errors.Is(err, errGroupRaced)) || try == maxTries {
+			return describe(err)
+		}
+		time.Sleep(time.Duration(try) * 10 * time.Millisecond)
+	}
+}
+
+// tryPipe runs fn in a pipe once (see tryTx, whose rules it keeps: the
+// callers' contexts are ignored, a failure rolls everything back).
+func (db *DB) tryPipe(scope txScope, fn func(*pipe) error) error {
+	ctx := context.Background()
+	conn, err := db.writer.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	defer conn.Close()
+	return conn.Raw(func(dc any) error {
+		p := &pipe{ctx: ctx, conn: dc.(*stdlib.Conn).Conn(), batch: &pgx.Batch{}}
+		p.Queue("BEGIN")
+		if scope == allShards {
+			p.Queue(lockAllSQL)
+		} else {
+			p.Queue(lockOneSQL, db.shard)
+		}
+		err := fn(p)
+		if err == nil {
+			p.Queue("COMMIT").Exec(func(tag pgconn.CommandTag) error {
+				if tag.String() != "COMMIT" {
+					return fmt.Errorf("commit: the server answered %s", tag)
+				}
+				return nil
+			})
+			err = p.Flush()
+		}
+		if err != nil {
+			p.rollback()
+		}
+		return err
+	})
+}
+
+// rollback ends the transaction a failed pipeline left open (aborted), if
+// any: a failed statement leaves it so until ROLLBACK. Without it the
+// connection would not serve on in a transaction (pgx's database/sql
+// driver discards a connection handed back inside one), but it would be
+// closed and opened again.
+func (p *pipe) rollback() {
+	pc := p.conn.PgConn()
+	if pc.IsClosed() || pc.TxStatus() == 'I' {
+		return
+	}
+	_, _ = p.conn.Exec(p.ctx, "ROLLBACK")
 }
