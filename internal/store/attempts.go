@@ -370,13 +370,42 @@ func (f *finisher) finish(r *finishReq, now time.Time) (account.Attempt, error) 
 	if errors.Is(err, sql.ErrNoRows) || err == nil && a.PlayerID != r.player {
 		return account.Attempt{}, attemptNotFound(r.id)
 	}
-	// A puzzle hidden since the attempt opened is not played (as
-	// StartAttempt refuses it): the attempt stays open and uncounted.
-	if err == nil && hidden != 0 {
-		return account.Attempt{}, fmt.Errorf("attempt %d: its puzzle %d is hidden: %w", r.id, a.PuzzleID, sudoku.ErrNotFound)
-	}
 	if err != nil {
 		return account.Attempt{}, err
+	}
+	a, err = decideFinish(r, a, givens, hidden != 0, now, func() (int64, error) {
+		var before int64
+		err := f.first.QueryRow(r.player, key).Scan(&before)
+		return before, err
+	})
+	if err != nil {
+		return account.Attempt{}, err
+	}
+	if _, err = f.update.Exec(now.UnixNano(), string(a.Outcome), a.Seconds, a.Hints, a.Checks, a.Mistakes, flag(a.First),
+		strings.Join(a.Techniques, "\n"), flag(a.Practice), flag(a.Counted), a.ID); err != nil {
+		return account.Attempt{}, err
+	}
+	a.Grade, a.Technique = grade, technique
+	if a.Counted {
+		o := ratings.Observation{Seconds: a.Seconds, Solved: a.Outcome == account.OutcomeSolved, Hints: a.Hints}
+		if err := f.rater.rate(a.PlayerID, key, int64(grade), o); err != nil {
+			return account.Attempt{}, err
+		}
+	}
+	return a, f.figures(a, key, now)
+}
+
+// decideFinish decides the finish r of the open attempt a, read with its
+// puzzle's givens and hidden flag, on both databases: it refuses a hidden
+// puzzle, an attempt finished already, a finish Check refuses and a wrong
+// grid, and returns a as finished at now. before counts the player's
+// finished attempts at the class before this one (asked only for a finish
+// that is to be recorded).
+func decideFinish(r *finishReq, a account.Attempt, givens string, hidden bool, now time.Time, before func() (int64, error)) (account.Attempt, error) {
+	// A puzzle hidden since the attempt opened is not played (as
+	// StartAttempt refuses it): the attempt stays open and uncounted.
+	if hidden {
+		return account.Attempt{}, fmt.Errorf("attempt %d: its puzzle %d is hidden: %w", r.id, a.PuzzleID, sudoku.ErrNotFound)
 	}
 	if a.Outcome != account.OutcomeOpen {
 		return account.Attempt{}, account.ErrFinished
@@ -390,29 +419,18 @@ func (f *finisher) finish(r *finishReq, now time.Time) (account.Attempt, error) 
 			return account.Attempt{}, err
 		}
 	}
-	var before int64
-	if err := f.first.QueryRow(r.player, key).Scan(&before); err != nil {
+	n, err := before()
+	if err != nil {
 		return account.Attempt{}, err
 	}
 	a.FinishedAt, a.Outcome, a.Seconds = now, fin.Outcome, fin.ActiveSeconds
-	a.Hints, a.Checks, a.Mistakes, a.First, a.Techniques = fin.Hints, fin.Checks, fin.Mistakes, before == 0, fin.Techniques
+	a.Hints, a.Checks, a.Mistakes, a.First, a.Techniques = fin.Hints, fin.Checks, fin.Mistakes, n == 0, fin.Techniques
 	// The model counts the first finished attempt at the class unless it
 	// is practice (ratings.PracticeWeight): a practice attempt still takes
 	// the first place, since the player has seen the puzzle since.
 	a.Practice = fin.Practice
 	a.Counted = a.First && !a.Practice
-	if _, err = f.update.Exec(now.UnixNano(), string(a.Outcome), a.Seconds, a.Hints, a.Checks, a.Mistakes, flag(a.First),
-		strings.Join(a.Techniques, "\n"), flag(a.Practice), flag(a.Counted), a.ID); err != nil {
-		return account.Attempt{}, err
-	}
-	a.Grade, a.Technique = grade, technique
-	if a.Counted {
-		o := ratings.Observation{Seconds: a.Seconds, Solved: a.Outcome == account.OutcomeSolved, Hints: a.Hints}
-		if err := f.rater.rate(a.PlayerID, key, int64(grade), o); err != nil {
-			return account.Attempt{}, err
-		}
-	}
-	return a, f.figures(a, key, now)
+	return a, nil
 }
 
 // Attempt returns the attempt id if it is player's, else sudoku.ErrNotFound.

@@ -11,7 +11,6 @@ package store
 import (
 	"database/sql"
 	"errors"
-	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -19,7 +18,6 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/ratings"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
 // finishReadSQL reads what a finish decides on, locking the attempt and
@@ -48,7 +46,9 @@ FOR UPDATE OF attempts, players`
 // rating ($23 the key, $24-$27, $29 the prior of a new class; $30 is 1
 // when the read found and locked the class's row) and its figures on every
 // puzzle of the class ($28 the expected seconds; the median of the class's
-// counted solves, this one included, as rater.medianSeconds computes it).
+// counted solves, this one included, as rater.medianSeconds computes it),
+// as figureWrites writes them: puzzle_figures always, the puzzle's row
+// only when player_seconds changes.
 // It returns the attempts written (1) and the classes written (1 when
 // counted; 0 when another transaction made the class's row since the read,
 // errClassRaced).
@@ -89,12 +89,15 @@ mid AS (
     ORDER BY seconds LIMIT 2 - (SELECT n FROM n) % 2 OFFSET ((SELECT n FROM n) - 1) / 2),
 med AS (SELECT CASE WHEN count(*) = 0 THEN 0 ELSE greatest((min(seconds) + max(seconds) + 1) / 2, 1) END AS m FROM mid),
 h AS (SELECT first_id FROM classes WHERE canonical_key = $23),
+m AS (
+    SELECT first_id AS id FROM h
+    UNION ALL SELECT id FROM puzzles WHERE same_as IN (SELECT first_id FROM h)
+    UNION ALL SELECT id FROM puzzles WHERE givens_key = $23 AND canonical_key IS NULL AND NOT EXISTS (SELECT 1 FROM h)),
 fig AS (
-    UPDATE puzzles SET plays = $24, solves = $25, median_seconds = (SELECT m FROM med), player_seconds = $28
-    WHERE $11 = 1 AND id IN (
-        SELECT first_id FROM h
-        UNION ALL SELECT id FROM puzzles WHERE same_as IN (SELECT first_id FROM h)
-        UNION ALL SELECT id FROM puzzles WHERE givens_key = $23 AND canonical_key IS NULL AND NOT EXISTS (SELECT 1 FROM h)))
+    INSERT INTO puzzle_figures (puzzle_id, plays, solves, median_seconds)
+    SELECT m.id, $24, $25, (SELECT m FROM med) FROM m WHERE $11 = 1` + figuresUpsert + `),
+sec AS (
+    UPDATE puzzles SET player_seconds = $28 WHERE $11 = 1 AND player_seconds <> $28 AND id IN (SELECT id FROM m))
 SELECT (SELECT count(*) FROM u), (SELECT count(*) FROM cr)`
 
 // errClassRaced is a finish whose class's first counted attempt another
@@ -121,25 +124,10 @@ func (f *finisher) finishOne(r *finishReq, now time.Time) (account.Attempt, erro
 	if err != nil {
 		return account.Attempt{}, err
 	}
-	if hidden != 0 {
-		return account.Attempt{}, fmt.Errorf("attempt %d: its puzzle %d is hidden: %w", r.id, a.PuzzleID, sudoku.ErrNotFound)
-	}
-	if a.Outcome != account.OutcomeOpen {
-		return account.Attempt{}, account.ErrFinished
-	}
-	fin, err := r.f.Check(now.Sub(a.StartedAt))
+	a, err = decideFinish(r, a, givens, hidden != 0, now, func() (int64, error) { return before, nil })
 	if err != nil {
 		return account.Attempt{}, err
 	}
-	if fin.Outcome == account.OutcomeSolved {
-		if err := account.CheckSolved(givens, fin.Grid); err != nil {
-			return account.Attempt{}, err
-		}
-	}
-	a.FinishedAt, a.Outcome, a.Seconds = now, fin.Outcome, fin.ActiveSeconds
-	a.Hints, a.Checks, a.Mistakes, a.First, a.Techniques = fin.Hints, fin.Checks, fin.Mistakes, before == 0, fin.Techniques
-	a.Practice = fin.Practice
-	a.Counted = a.First && !a.Practice
 	a.Grade, a.Technique = grade, technique
 	// The class as the rater would take it: its row, or one made from the
 	// prior at its first counted attempt.

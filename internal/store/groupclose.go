@@ -248,7 +248,7 @@ bk AS (
 }
 
 // closeUpkeepSQL is closeTallySQL's class upkeep (fresh, ins, upd,
-// heads, joined, fig) over the new rows' ids ($1): for a group with a
+// heads, joined, fig, sec) over the new rows' ids ($1): for a group with a
 // repeat of a new class or rows joining a class.
 const closeUpkeepSQL = `WITH fresh AS MATERIALIZED (
     SELECT id, canonical_key, solutions, backtracks FROM puzzles WHERE id = ANY($1) AND same_as IS NULL),
@@ -265,8 +265,11 @@ heads AS (
 joined AS MATERIALIZED (
     SELECT id, same_as FROM puzzles WHERE id = ANY($1) AND coalesce(same_as, 0) <> 0),
 fig AS (
-    UPDATE puzzles SET plays = h.plays, solves = h.solves, median_seconds = h.median_seconds, player_seconds = h.player_seconds
-    FROM joined AS j JOIN puzzles AS h ON h.id = j.same_as WHERE puzzles.id = j.id AND h.plays > 0)`
+    INSERT INTO puzzle_figures (puzzle_id, plays, solves, median_seconds)
+    SELECT j.id, f.plays, f.solves, f.median_seconds FROM joined AS j JOIN puzzle_figures AS f ON f.puzzle_id = j.same_as` + figuresUpsert + `),
+sec AS (
+    UPDATE puzzles SET player_seconds = h.player_seconds
+    FROM joined AS j JOIN puzzles AS h ON h.id = j.same_as WHERE puzzles.id = j.id AND h.player_seconds > 0)`
 
 // readClose reads closeGroup's rows: the rows upd filed (kind 0), the
 // classes started of those to start (kind 1), the hidden puzzles (kind
