@@ -234,18 +234,18 @@ func (db *DB) commitFinishes(ctx context.Context, group []*finishReq) {
 	// and the rows it shares with other servers' finishes (a class's
 	// rating) it locks itself (rate).
 	err := db.writeIn(context.WithoutCancel(ctx), oneShard, func(tx *sql.Tx) error {
+		now := time.Now().UTC()
+		if db.d.postgres {
+			return db.commitFinishesPG(tx, group, results, now)
+		}
 		var f *finisher
-		switch {
-		case db.d.postgres:
-			f = &finisher{tx: tx} // finishOne: its statements by text, the prior in its read
-		case slices.ContainsFunc(group, func(r *finishReq) bool { return !r.start }):
+		if slices.ContainsFunc(group, func(r *finishReq) bool { return !r.start }) {
 			var err error
 			if f, err = db.prepareFinish(tx); err != nil {
 				return err
 			}
 			defer f.close()
 		}
-		now := time.Now().UTC()
 		for i, r := range group {
 			var res finishResult
 			if r.start {
@@ -268,6 +268,40 @@ func (db *DB) commitFinishes(ctx context.Context, group []*finishReq) {
 	}
 }
 
+// commitFinishesPG is commitFinishes's transaction on PostgreSQL: the
+// group's starts one statement each (startOne), then all its finishes in
+// two statements (finisher.finishAll). Starts and finishes that wait
+// together are concurrent, so taking the starts first is one order they
+// could have come in; the finishes keep theirs.
+func (db *DB) commitFinishesPG(tx *sql.Tx, group []*finishReq, results []finishResult, now time.Time) error {
+	var fs []*finishReq
+	var at []int
+	for i, r := range group {
+		if !r.start {
+			fs, at = append(fs, r), append(at, i)
+			continue
+		}
+		var res finishResult
+		res.a, res.created, res.err = db.start(tx, r, now)
+		if res.err != nil && !refused(res.err) {
+			return res.err
+		}
+		results[i] = res
+	}
+	if len(fs) == 0 {
+		return nil
+	}
+	f := &finisher{tx: tx} // its statements by text, the prior in its read
+	done, err := f.finishAll(fs, now)
+	if err != nil {
+		return err
+	}
+	for j, i := range at {
+		results[i] = done[j]
+	}
+	return nil
+}
+
 // refused reports whether err is a finish refused for its own sake, not a
 // failure of the database.
 func refused(err error) bool {
@@ -280,7 +314,7 @@ func refused(err error) bool {
 // connection (preparing them for each group cost two round trips each).
 type finisher struct {
 	rater                    *rater  // the players' model's online step (not in a finish group on PostgreSQL)
-	tx                       *sql.Tx // a finish group on PostgreSQL: finishOne's (finishpg.go)
+	tx                       *sql.Tx // a finish group on PostgreSQL: finishAll's (finishpg.go)
 	read, first, update      txStmt
 	solved, gaveUp, grade    txStmt // the player's figures (summary.go)
 	technique, daily, streak txStmt
@@ -357,12 +391,9 @@ func (f *finisher) close() {
 	}
 }
 
-// finish records one finish, or says why not: on PostgreSQL in two
-// statements (finishOne), on SQLite step by step.
+// finish records one finish on SQLite, step by step, or says why not
+// (PostgreSQL takes a group's finishes together: finisher.finishAll).
 func (f *finisher) finish(r *finishReq, now time.Time) (account.Attempt, error) {
-	if f.tx != nil {
-		return f.finishOne(r, now)
-	}
 	var key []byte
 	var givens, technique string
 	var grade, hidden int
