@@ -32,7 +32,7 @@ import (
 // class key, its puzzle's givens, grade, technique and hidden flag, the
 // player's finished attempts at the class before, the player's skill,
 // rated count, streak and streak day, the date the class was the puzzle
-// of the day ('' if never), the class's rating (NULLs for none; locked)
+// of the day (” if never), the class's rating (NULLs for none; locked)
 // and the archive's prior. No row: not the player's attempt.
 const finishReadSQL = `SELECT r.n, ` + attemptColumns + `, attempts.class_key, puzzles.givens, puzzles.grade, puzzles.technique, puzzles.hidden,
     (SELECT count(*) FROM attempts b WHERE b.player_id = attempts.player_id AND b.class_key = attempts.class_key AND b.outcome <> 'open'),
@@ -176,7 +176,7 @@ func readFinishes(tx *sql.Tx, fs []*finishReq) (map[int]*finishRow, error) {
 type finishGroup struct {
 	now      time.Time
 	recorded []account.Attempt
-	done     map[int64]bool  // the attempts recorded
+	done     map[int64]bool   // the attempts recorded
 	finished map[string]int64 // finishes recorded by player and class key
 	players  map[int64]*groupPlayer
 	classes  map[string]*groupClass
@@ -338,6 +338,7 @@ func (g *finishGroup) technique(player int64, t string) *[2]int64 {
 	}
 	return g.tech[k]
 }
+
 // nextStreak is the player's streak and its day after the finish a (as
 // finisher.figures keeps them): a solve of today's puzzle of the day
 // (daily, the class's date) extends yesterday's streak or starts one.
@@ -352,14 +353,13 @@ func nextStreak(a account.Attempt, daily string, streak int64, day string, now t
 	return 1, today
 }
 
-
 // args are finishWriteSQL's arguments for the group's decided finishes,
 // every table's rows in key order.
 func (g *finishGroup) args() []any {
 	n := len(g.recorded)
 	var at struct {
 		id, finished, seconds, hints, checks, mistakes, first, practice, counted []int64
-		outcome, techniques                                                  []string
+		outcome, techniques                                                      []string
 	}
 	for _, a := range g.recorded {
 		at.id, at.finished, at.seconds = append(at.id, a.ID), append(at.finished, a.FinishedAt.UnixNano()), append(at.seconds, a.Seconds)
