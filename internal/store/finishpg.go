@@ -32,7 +32,7 @@ import (
 // class key, its puzzle's givens, grade, technique and hidden flag, the
 // player's finished attempts at the class before, the player's skill,
 // rated count, streak and streak day, the date the class was the puzzle
-// of the day (” if never), the class's rating (NULLs for none; locked)
+// of the day (empty if never), the class's rating (NULLs for none; locked)
 // and the archive's prior. No row: not the player's attempt.
 const finishReadSQL = `SELECT r.n, ` + attemptColumns + `, attempts.class_key, puzzles.givens, puzzles.grade, puzzles.technique, puzzles.hidden,
     (SELECT count(*) FROM attempts b WHERE b.player_id = attempts.player_id AND b.class_key = attempts.class_key AND b.outcome <> 'open'),
