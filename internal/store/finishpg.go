@@ -65,20 +65,21 @@ ORDER BY r.n`
 // and the group's (as rater.medianSeconds computes it), as figureWrites
 // writes them. It returns the attempts written and the classes written
 // (fewer than given when another transaction made a class's row since
-// the read: errClassRaced).
+// the read: errClassRaced). The updates name their rows by = ANY too, so
+// that they are found by key whatever the plan makes of the arrays.
 var finishWriteSQL = `WITH u AS (
     UPDATE attempts SET finished_at = x.finished_at, outcome = x.outcome, seconds = x.seconds, hints = x.hints, checks = x.checks,
         mistakes = x.mistakes, first = x.first, techniques = x.techniques, practice = x.practice, counted = x.counted
     FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[],
         $9::text[], $10::bigint[], $11::bigint[])
         AS x (id, finished_at, outcome, seconds, hints, checks, mistakes, first, techniques, practice, counted)
-    WHERE attempts.id = x.id AND attempts.outcome = 'open' RETURNING 1),
+    WHERE attempts.id = x.id AND attempts.id = ANY($1) AND attempts.outcome = 'open' RETURNING 1),
 pl AS (
     UPDATE players SET solved = players.solved + x.solved, gave_up = players.gave_up + x.gave_up, skill = x.skill, rated = x.rated,
         streak = x.streak, streak_day = x.streak_day
     FROM unnest($12::bigint[], $13::bigint[], $14::bigint[], $15::double precision[], $16::bigint[], $17::bigint[], $18::text[])
         AS x (id, solved, gave_up, skill, rated, streak, streak_day)
-    WHERE players.id = x.id),
+    WHERE players.id = x.id AND players.id = ANY($12)),
 gr AS (
     INSERT INTO player_grades (player_id, grade, solves, seconds, fastest, slowest)
     SELECT * FROM unnest($19::bigint[], $20::bigint[], $21::bigint[], $22::bigint[], $23::bigint[], $24::bigint[]) WHERE true
@@ -95,7 +96,7 @@ k AS MATERIALIZED (
         $34::double precision[], $35::bigint[], $36::bigint[]) AS k (key, plays, solves, difficulty, weight, prior, found, expected)),
 cu AS (
     UPDATE class_ratings SET plays = k.plays, solves = k.solves, difficulty = k.difficulty, weight = k.weight
-    FROM k WHERE k.found = 1 AND class_ratings.class_key = k.key RETURNING 1),
+    FROM k WHERE k.found = 1 AND class_ratings.class_key = k.key AND class_ratings.class_key = ANY($29) RETURNING 1),
 ci AS (
     INSERT INTO class_ratings (class_key, plays, solves, difficulty, weight, prior)
     SELECT key, plays, solves, difficulty, weight, prior FROM k WHERE found = 0 ORDER BY key
