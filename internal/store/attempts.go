@@ -65,15 +65,6 @@ func (db *DB) StartAttempt(ctx context.Context, player, puzzleID int64) (a accou
 	return res.a, res.created, nil
 }
 
-// start is one start of a group: startOne on PostgreSQL (one statement),
-// startSteps on SQLite.
-func (db *DB) start(tx *sql.Tx, r *finishReq, now time.Time) (account.Attempt, bool, error) {
-	if db.d.postgres {
-		return db.startOne(tx, r.player, r.puzzle, now)
-	}
-	return db.startSteps(tx, r.player, r.puzzle, now)
-}
-
 // startSteps is StartAttempt's transaction in steps (SQLite): the puzzle
 // (a hidden one is not played, even by whoever had it open), the player's
 // open attempt at it if any, else a new attempt and the player's count.
@@ -100,42 +91,6 @@ func (db *DB) startSteps(tx *sql.Tx, player, puzzleID int64, now time.Time) (acc
 	}
 	if _, err = tx.Exec(db.d.sql("UPDATE players SET attempts = attempts + 1 WHERE id = ?"), player); err != nil {
 		return account.Attempt{}, false, err
-	}
-	return account.Attempt{ID: id, PlayerID: player, PuzzleID: puzzleID, StartedAt: now, Outcome: account.OutcomeOpen}, true, nil
-}
-
-// startOneSQL is startSteps in one statement (PostgreSQL, where each is a
-// round trip): ?1 the player, ?2 the puzzle, ?3 the time. It returns one
-// row: 1 and the new attempt's id; 2 and the id of the player's attempt
-// at the puzzle still open; or 0 when there is no such puzzle to play.
-const startOneSQL = `WITH p AS (
-    SELECT coalesce(canonical_key, givens_key) AS key FROM puzzles WHERE id = $2 AND ` + visible + `),
-o AS (
-    SELECT id FROM attempts WHERE player_id = $1 AND puzzle_id = $2 AND outcome = 'open' LIMIT 1),
-ins AS (
-    INSERT INTO attempts (player_id, puzzle_id, class_key, started_at)
-    SELECT $1, $2, p.key, $3 FROM p WHERE NOT EXISTS (SELECT 1 FROM o) RETURNING id),
-pl AS (
-    UPDATE players SET attempts = attempts + 1 WHERE id = $1 AND EXISTS (SELECT 1 FROM ins))
-SELECT 1, id FROM ins
-UNION ALL
-SELECT 2, o.id FROM o, p
-UNION ALL
-SELECT 0, 0 WHERE NOT EXISTS (SELECT 1 FROM p)`
-
-// startOne is StartAttempt's transaction on PostgreSQL: startOneSQL, and a
-// read of the open attempt in the rare case there is one.
-func (db *DB) startOne(tx *sql.Tx, player, puzzleID int64, now time.Time) (account.Attempt, bool, error) {
-	var kind, id int64
-	if err := tx.QueryRow(startOneSQL, player, puzzleID, now.UnixNano()).Scan(&kind, &id); err != nil {
-		return account.Attempt{}, false, err
-	}
-	switch kind {
-	case 0:
-		return account.Attempt{}, false, fmt.Errorf("puzzle %d: %w", puzzleID, sudoku.ErrNotFound)
-	case 2:
-		a, err := scanAttempt(tx.QueryRow("SELECT "+attemptColumns+" FROM attempts WHERE id = $1", id).Scan)
-		return a, false, err
 	}
 	return account.Attempt{ID: id, PlayerID: player, PuzzleID: puzzleID, StartedAt: now, Outcome: account.OutcomeOpen}, true, nil
 }
@@ -249,7 +204,7 @@ func (db *DB) commitFinishes(ctx context.Context, group []*finishReq) {
 		for i, r := range group {
 			var res finishResult
 			if r.start {
-				res.a, res.created, res.err = db.start(tx, r, now)
+				res.a, res.created, res.err = db.startSteps(tx, r.player, r.puzzle, now)
 			} else {
 				res.a, res.err = f.finish(r, now)
 			}
@@ -269,35 +224,38 @@ func (db *DB) commitFinishes(ctx context.Context, group []*finishReq) {
 }
 
 // commitFinishesPG is commitFinishes's transaction on PostgreSQL: the
-// group's starts one statement each (startOne), then all its finishes in
-// two statements (finisher.finishAll). Starts and finishes that wait
-// together are concurrent, so taking the starts first is one order they
-// could have come in; the finishes keep theirs.
+// group's starts in one statement (startAll), then all its finishes in
+// two (finisher.finishAll). Starts and finishes that wait together are
+// concurrent, so taking the starts first is one order they could have
+// come in; the starts keep theirs among themselves, the finishes theirs.
 func (db *DB) commitFinishesPG(tx *sql.Tx, group []*finishReq, results []finishResult, now time.Time) error {
-	var fs []*finishReq
-	var at []int
+	var starts, fs []*finishReq
+	var startAt, finishAt []int
 	for i, r := range group {
-		if !r.start {
-			fs, at = append(fs, r), append(at, i)
-			continue
+		if r.start {
+			starts, startAt = append(starts, r), append(startAt, i)
+		} else {
+			fs, finishAt = append(fs, r), append(finishAt, i)
 		}
-		var res finishResult
-		res.a, res.created, res.err = db.start(tx, r, now)
-		if res.err != nil && !refused(res.err) {
-			return res.err
+	}
+	if len(starts) > 0 {
+		done, err := startAll(tx, starts, now)
+		if err != nil {
+			return err
 		}
-		results[i] = res
+		for j, i := range startAt {
+			results[i] = done[j]
+		}
 	}
-	if len(fs) == 0 {
-		return nil
-	}
-	f := &finisher{tx: tx} // its statements by text, the prior in its read
-	done, err := f.finishAll(fs, now)
-	if err != nil {
-		return err
-	}
-	for j, i := range at {
-		results[i] = done[j]
+	if len(fs) > 0 {
+		f := &finisher{tx: tx} // its statements by text, the prior in its read
+		done, err := f.finishAll(fs, now)
+		if err != nil {
+			return err
+		}
+		for j, i := range finishAt {
+			results[i] = done[j]
+		}
 	}
 	return nil
 }
