@@ -229,6 +229,14 @@ func (db *DB) commitFinishes(ctx context.Context, group []*finishReq) {
 // concurrent, so taking the starts first is one order they could have
 // come in; the starts keep theirs among themselves, the finishes theirs.
 func (db *DB) commitFinishesPG(tx *sql.Tx, group []*finishReq, results []finishResult, now time.Time) error {
+	// The statements' arrays make PostgreSQL find its generic plans
+	// dearer than custom ones (it guesses 100 elements an array), so it
+	// planned them again at every group: 1-2 ms each, with two servers
+	// every group (-box.statements). Their generic plans are walks by key
+	// (every lookup a subquery or = ANY of its own): take them.
+	if _, err := tx.Exec("SET LOCAL plan_cache_mode = force_generic_plan"); err != nil {
+		return err
+	}
 	var starts, fs []*finishReq
 	var startAt, finishAt []int
 	for i, r := range group {
