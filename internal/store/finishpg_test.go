@@ -17,8 +17,8 @@ import (
 )
 
 // TestFinishParity plays the same 120 finishes, one after another, on
-// SQLite (the finish in steps) and on PostgreSQL (finishOne's three
-// statements) and checks that they record the same: every attempt, the
+// SQLite (the finish in steps) and on PostgreSQL (finishAll's read and
+// write, a group of one each) and checks that they record the same: every attempt, the
 // players' counts, skills and figures, the classes' ratings and every
 // puzzle's figures. The finishes mix solves and give-ups, hints with
 // techniques, practice, repeats at a class (another writing of it
