@@ -159,7 +159,7 @@ func archiveExtras(t *testing.T, dsn string) (sudoku.Stats, []store.DailyEntry, 
 var copySummaryRE = regexp.MustCompile(`^copied 48 puzzles, \d+ technique names, 5 players, 4 sessions, 2 tokens, 10 attempts, ` +
 	`\d+ player grade rows, \d+ player technique rows, 2 class ratings, 1 hidden puzzle, 3 flags, \d+ audit entries, ` +
 	`2 collections, 4 collection entries and 2 puzzles of the day in \d+\.\d\ds\n` +
-	`verified: every row of 18 tables \(puzzles, classes, puzzle_techniques, technique_counts, technique_names, players, [a-z_, ]+, daily\), ` +
+	`verified: every row of 19 tables \(puzzles, puzzle_figures, classes, puzzle_techniques, technique_counts, technique_names, players, [a-z_, ]+, daily\), ` +
 	`the counters and the settings are the same in both, in \d+\.\d\ds\n$`)
 
 // copyArchive runs `sudoku copy` (the built binary: SQLite compiled to Go

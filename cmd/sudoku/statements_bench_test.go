@@ -56,7 +56,8 @@ func resetStatements(b *testing.B, dsn string) {
 		b.Fatal(err)
 	}
 	defer db.Close()
-	if _, err := db.Exec("SELECT pg_stat_statements_reset()"); err != nil {
+	// pg_stat_reset: the tables' counts (logTables) of the run alone.
+	if _, err := db.Exec("SELECT pg_stat_statements_reset(), pg_stat_reset()"); err != nil {
 		b.Fatal(err)
 	}
 }
@@ -74,7 +75,7 @@ func logStatements(b *testing.B, dsn string, n int) {
 		b.Fatal(err)
 	}
 	defer db.Close()
-	rows, err := db.Query(`SELECT s.calls, s.total_exec_time, s.total_plan_time, s.plans, s.rows, s.query FROM pg_stat_statements s
+	rows, err := db.Query(`SELECT s.calls, s.total_exec_time, s.total_plan_time, s.plans, s.rows, s.shared_blks_hit + s.shared_blks_read, s.wal_bytes, s.query FROM pg_stat_statements s
 		JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = current_database()
 		ORDER BY s.total_exec_time + s.total_plan_time DESC LIMIT 25`)
 	if err != nil {
@@ -82,12 +83,14 @@ func logStatements(b *testing.B, dsn string, n int) {
 	}
 	defer rows.Close()
 	var out strings.Builder
-	out.WriteString("calls/req  exec-ms/req  plans/req  plan-ms/req  rows/call  statement\n")
+	// Blocks and WAL bytes: the work done, which the machine's load
+	// does not inflate as it does the times.
+	out.WriteString("calls/req  exec-ms/req  plans/req  plan-ms/req  rows/call  blocks/req  wal-B/req  statement\n")
 	for rows.Next() {
-		var calls, plans, nrows int64
-		var ms, planMS float64
+		var calls, plans, nrows, blocks int64
+		var ms, planMS, wal float64
 		var q string
-		if err := rows.Scan(&calls, &ms, &planMS, &plans, &nrows, &q); err != nil {
+		if err := rows.Scan(&calls, &ms, &planMS, &plans, &nrows, &blocks, &wal, &q); err != nil {
 			b.Fatal(err)
 		}
 		q = strings.Join(strings.Fields(q), " ")
@@ -98,10 +101,45 @@ func logStatements(b *testing.B, dsn string, n int) {
 		if calls > 0 {
 			rpc = float64(nrows) / float64(calls)
 		}
-		out.WriteString(strings.Join([]string{ftoa(float64(calls)/float64(n), 3), ftoa(ms/float64(n), 4), ftoa(float64(plans)/float64(n), 3), ftoa(planMS/float64(n), 4), ftoa(rpc, 1), q}, "  ") + "\n")
+		out.WriteString(strings.Join([]string{ftoa(float64(calls)/float64(n), 3), ftoa(ms/float64(n), 4), ftoa(float64(plans)/float64(n), 3), ftoa(planMS/float64(n), 4), ftoa(rpc, 1),
+			ftoa(float64(blocks)/float64(n), 1), ftoa(wal/float64(n), 0), q}, "  ") + "\n")
 	}
 	// Printed, not logged: a benchmark's log keeps only its first lines.
 	fmt.Printf("%s: PostgreSQL's statements per request, %d requests:\n%s", b.Name(), n, out.String())
+	logTables(b, db, n)
+}
+
+// logTables prints, per request, the rows each table had inserted and
+// updated during the run and the share of the updates that were HOT
+// (no index touched), from pg_stat_user_tables (with -box.statements).
+// A backend reports its counts within a second or so of its last
+// transaction: the figures may miss the run's last second.
+func logTables(b *testing.B, db *sql.DB, n int) {
+	b.Helper()
+	rows, err := db.Query(`SELECT relname, n_tup_ins, n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables
+		WHERE n_tup_ins + n_tup_upd > 0 ORDER BY n_tup_ins + n_tup_upd DESC`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer rows.Close()
+	var out strings.Builder
+	out.WriteString("ins/req  upd/req  hot-%  table\n")
+	for rows.Next() {
+		var name string
+		var ins, upd, hot int64
+		if err := rows.Scan(&name, &ins, &upd, &hot); err != nil {
+			b.Fatal(err)
+		}
+		share := "-"
+		if upd > 0 {
+			share = ftoa(100*float64(hot)/float64(upd), 0)
+		}
+		out.WriteString(strings.Join([]string{ftoa(float64(ins)/float64(n), 3), ftoa(float64(upd)/float64(n), 3), share, name}, "  ") + "\n")
+	}
+	if err := rows.Err(); err != nil {
+		b.Fatal(err)
+	}
+	fmt.Printf("%s: rows written per request, %d requests:\n%s", b.Name(), n, out.String())
 }
 
 func ftoa(f float64, prec int) string { return strconv.FormatFloat(f, 'f', prec, 64) }

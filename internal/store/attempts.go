@@ -65,15 +65,6 @@ func (db *DB) StartAttempt(ctx context.Context, player, puzzleID int64) (a accou
 	return res.a, res.created, nil
 }
 
-// start is one start of a group: startOne on PostgreSQL (one statement),
-// startSteps on SQLite.
-func (db *DB) start(tx *sql.Tx, r *finishReq, now time.Time) (account.Attempt, bool, error) {
-	if db.d.postgres {
-		return db.startOne(tx, r.player, r.puzzle, now)
-	}
-	return db.startSteps(tx, r.player, r.puzzle, now)
-}
-
 // startSteps is StartAttempt's transaction in steps (SQLite): the puzzle
 // (a hidden one is not played, even by whoever had it open), the player's
 // open attempt at it if any, else a new attempt and the player's count.
@@ -100,42 +91,6 @@ func (db *DB) startSteps(tx *sql.Tx, player, puzzleID int64, now time.Time) (acc
 	}
 	if _, err = tx.Exec(db.d.sql("UPDATE players SET attempts = attempts + 1 WHERE id = ?"), player); err != nil {
 		return account.Attempt{}, false, err
-	}
-	return account.Attempt{ID: id, PlayerID: player, PuzzleID: puzzleID, StartedAt: now, Outcome: account.OutcomeOpen}, true, nil
-}
-
-// startOneSQL is startSteps in one statement (PostgreSQL, where each is a
-// round trip): ?1 the player, ?2 the puzzle, ?3 the time. It returns one
-// row: 1 and the new attempt's id; 2 and the id of the player's attempt
-// at the puzzle still open; or 0 when there is no such puzzle to play.
-const startOneSQL = `WITH p AS (
-    SELECT coalesce(canonical_key, givens_key) AS key FROM puzzles WHERE id = $2 AND ` + visible + `),
-o AS (
-    SELECT id FROM attempts WHERE player_id = $1 AND puzzle_id = $2 AND outcome = 'open' LIMIT 1),
-ins AS (
-    INSERT INTO attempts (player_id, puzzle_id, class_key, started_at)
-    SELECT $1, $2, p.key, $3 FROM p WHERE NOT EXISTS (SELECT 1 FROM o) RETURNING id),
-pl AS (
-    UPDATE players SET attempts = attempts + 1 WHERE id = $1 AND EXISTS (SELECT 1 FROM ins))
-SELECT 1, id FROM ins
-UNION ALL
-SELECT 2, o.id FROM o, p
-UNION ALL
-SELECT 0, 0 WHERE NOT EXISTS (SELECT 1 FROM p)`
-
-// startOne is StartAttempt's transaction on PostgreSQL: startOneSQL, and a
-// read of the open attempt in the rare case there is one.
-func (db *DB) startOne(tx *sql.Tx, player, puzzleID int64, now time.Time) (account.Attempt, bool, error) {
-	var kind, id int64
-	if err := tx.QueryRow(startOneSQL, player, puzzleID, now.UnixNano()).Scan(&kind, &id); err != nil {
-		return account.Attempt{}, false, err
-	}
-	switch kind {
-	case 0:
-		return account.Attempt{}, false, fmt.Errorf("puzzle %d: %w", puzzleID, sudoku.ErrNotFound)
-	case 2:
-		a, err := scanAttempt(tx.QueryRow("SELECT "+attemptColumns+" FROM attempts WHERE id = $1", id).Scan)
-		return a, false, err
 	}
 	return account.Attempt{ID: id, PlayerID: player, PuzzleID: puzzleID, StartedAt: now, Outcome: account.OutcomeOpen}, true, nil
 }
@@ -234,22 +189,22 @@ func (db *DB) commitFinishes(ctx context.Context, group []*finishReq) {
 	// and the rows it shares with other servers' finishes (a class's
 	// rating) it locks itself (rate).
 	err := db.writeIn(context.WithoutCancel(ctx), oneShard, func(tx *sql.Tx) error {
+		now := time.Now().UTC()
+		if db.d.postgres {
+			return db.commitFinishesPG(tx, group, results, now)
+		}
 		var f *finisher
-		switch {
-		case db.d.postgres:
-			f = &finisher{tx: tx} // finishOne: its statements by text, the prior in its read
-		case slices.ContainsFunc(group, func(r *finishReq) bool { return !r.start }):
+		if slices.ContainsFunc(group, func(r *finishReq) bool { return !r.start }) {
 			var err error
 			if f, err = db.prepareFinish(tx); err != nil {
 				return err
 			}
 			defer f.close()
 		}
-		now := time.Now().UTC()
 		for i, r := range group {
 			var res finishResult
 			if r.start {
-				res.a, res.created, res.err = db.start(tx, r, now)
+				res.a, res.created, res.err = db.startSteps(tx, r.player, r.puzzle, now)
 			} else {
 				res.a, res.err = f.finish(r, now)
 			}
@@ -268,6 +223,51 @@ func (db *DB) commitFinishes(ctx context.Context, group []*finishReq) {
 	}
 }
 
+// commitFinishesPG is commitFinishes's transaction on PostgreSQL: the
+// group's starts in one statement (startAll), then all its finishes in
+// two (finisher.finishAll). Starts and finishes that wait together are
+// concurrent, so taking the starts first is one order they could have
+// come in; the starts keep theirs among themselves, the finishes theirs.
+func (db *DB) commitFinishesPG(tx *sql.Tx, group []*finishReq, results []finishResult, now time.Time) error {
+	// The statements' arrays make PostgreSQL find its generic plans
+	// dearer than custom ones (it guesses 100 elements an array), so it
+	// planned them again at every group: 1-2 ms each, with two servers
+	// every group (-box.statements). Their generic plans are walks by key
+	// (every lookup a subquery or = ANY of its own): take them.
+	if _, err := tx.Exec("SET LOCAL plan_cache_mode = force_generic_plan"); err != nil {
+		return err
+	}
+	var starts, fs []*finishReq
+	var startAt, finishAt []int
+	for i, r := range group {
+		if r.start {
+			starts, startAt = append(starts, r), append(startAt, i)
+		} else {
+			fs, finishAt = append(fs, r), append(finishAt, i)
+		}
+	}
+	if len(starts) > 0 {
+		done, err := startAll(tx, starts, now)
+		if err != nil {
+			return err
+		}
+		for j, i := range startAt {
+			results[i] = done[j]
+		}
+	}
+	if len(fs) > 0 {
+		f := &finisher{tx: tx} // its statements by text, the prior in its read
+		done, err := f.finishAll(fs, now)
+		if err != nil {
+			return err
+		}
+		for j, i := range finishAt {
+			results[i] = done[j]
+		}
+	}
+	return nil
+}
+
 // refused reports whether err is a finish refused for its own sake, not a
 // failure of the database.
 func refused(err error) bool {
@@ -280,7 +280,7 @@ func refused(err error) bool {
 // connection (preparing them for each group cost two round trips each).
 type finisher struct {
 	rater                    *rater  // the players' model's online step (not in a finish group on PostgreSQL)
-	tx                       *sql.Tx // a finish group on PostgreSQL: finishOne's (finishpg.go)
+	tx                       *sql.Tx // a finish group on PostgreSQL: finishAll's (finishpg.go)
 	read, first, update      txStmt
 	solved, gaveUp, grade    txStmt // the player's figures (summary.go)
 	technique, daily, streak txStmt
@@ -357,12 +357,9 @@ func (f *finisher) close() {
 	}
 }
 
-// finish records one finish, or says why not: on PostgreSQL in two
-// statements (finishOne), on SQLite step by step.
+// finish records one finish on SQLite, step by step, or says why not
+// (PostgreSQL takes a group's finishes together: finisher.finishAll).
 func (f *finisher) finish(r *finishReq, now time.Time) (account.Attempt, error) {
-	if f.tx != nil {
-		return f.finishOne(r, now)
-	}
 	var key []byte
 	var givens, technique string
 	var grade, hidden int
@@ -370,13 +367,42 @@ func (f *finisher) finish(r *finishReq, now time.Time) (account.Attempt, error) 
 	if errors.Is(err, sql.ErrNoRows) || err == nil && a.PlayerID != r.player {
 		return account.Attempt{}, attemptNotFound(r.id)
 	}
-	// A puzzle hidden since the attempt opened is not played (as
-	// StartAttempt refuses it): the attempt stays open and uncounted.
-	if err == nil && hidden != 0 {
-		return account.Attempt{}, fmt.Errorf("attempt %d: its puzzle %d is hidden: %w", r.id, a.PuzzleID, sudoku.ErrNotFound)
-	}
 	if err != nil {
 		return account.Attempt{}, err
+	}
+	a, err = decideFinish(r, a, givens, hidden != 0, now, func() (int64, error) {
+		var before int64
+		err := f.first.QueryRow(r.player, key).Scan(&before)
+		return before, err
+	})
+	if err != nil {
+		return account.Attempt{}, err
+	}
+	if _, err = f.update.Exec(now.UnixNano(), string(a.Outcome), a.Seconds, a.Hints, a.Checks, a.Mistakes, flag(a.First),
+		strings.Join(a.Techniques, "\n"), flag(a.Practice), flag(a.Counted), a.ID); err != nil {
+		return account.Attempt{}, err
+	}
+	a.Grade, a.Technique = grade, technique
+	if a.Counted {
+		o := ratings.Observation{Seconds: a.Seconds, Solved: a.Outcome == account.OutcomeSolved, Hints: a.Hints}
+		if err := f.rater.rate(a.PlayerID, key, int64(grade), o); err != nil {
+			return account.Attempt{}, err
+		}
+	}
+	return a, f.figures(a, key, now)
+}
+
+// decideFinish decides the finish r of the open attempt a, read with its
+// puzzle's givens and hidden flag, on both databases: it refuses a hidden
+// puzzle, an attempt finished already, a finish Check refuses and a wrong
+// grid, and returns a as finished at now. before counts the player's
+// finished attempts at the class before this one (asked only for a finish
+// that is to be recorded).
+func decideFinish(r *finishReq, a account.Attempt, givens string, hidden bool, now time.Time, before func() (int64, error)) (account.Attempt, error) {
+	// A puzzle hidden since the attempt opened is not played (as
+	// StartAttempt refuses it): the attempt stays open and uncounted.
+	if hidden {
+		return account.Attempt{}, fmt.Errorf("attempt %d: its puzzle %d is hidden: %w", r.id, a.PuzzleID, sudoku.ErrNotFound)
 	}
 	if a.Outcome != account.OutcomeOpen {
 		return account.Attempt{}, account.ErrFinished
@@ -390,29 +416,18 @@ func (f *finisher) finish(r *finishReq, now time.Time) (account.Attempt, error) 
 			return account.Attempt{}, err
 		}
 	}
-	var before int64
-	if err := f.first.QueryRow(r.player, key).Scan(&before); err != nil {
+	n, err := before()
+	if err != nil {
 		return account.Attempt{}, err
 	}
 	a.FinishedAt, a.Outcome, a.Seconds = now, fin.Outcome, fin.ActiveSeconds
-	a.Hints, a.Checks, a.Mistakes, a.First, a.Techniques = fin.Hints, fin.Checks, fin.Mistakes, before == 0, fin.Techniques
+	a.Hints, a.Checks, a.Mistakes, a.First, a.Techniques = fin.Hints, fin.Checks, fin.Mistakes, n == 0, fin.Techniques
 	// The model counts the first finished attempt at the class unless it
 	// is practice (ratings.PracticeWeight): a practice attempt still takes
 	// the first place, since the player has seen the puzzle since.
 	a.Practice = fin.Practice
 	a.Counted = a.First && !a.Practice
-	if _, err = f.update.Exec(now.UnixNano(), string(a.Outcome), a.Seconds, a.Hints, a.Checks, a.Mistakes, flag(a.First),
-		strings.Join(a.Techniques, "\n"), flag(a.Practice), flag(a.Counted), a.ID); err != nil {
-		return account.Attempt{}, err
-	}
-	a.Grade, a.Technique = grade, technique
-	if a.Counted {
-		o := ratings.Observation{Seconds: a.Seconds, Solved: a.Outcome == account.OutcomeSolved, Hints: a.Hints}
-		if err := f.rater.rate(a.PlayerID, key, int64(grade), o); err != nil {
-			return account.Attempt{}, err
-		}
-	}
-	return a, f.figures(a, key, now)
+	return a, nil
 }
 
 // Attempt returns the attempt id if it is player's, else sudoku.ErrNotFound.

@@ -148,11 +148,12 @@ var puzzleColumns = []column{
 		return string(p.Techniques)
 	}, set: func(p *sudoku.Puzzle, v any) error { p.Techniques = sudoku.Techniques(v.(string)); return nil }},
 	// The players' figures of the row's class (migration 00014), 0 for
-	// none: kept by the finishes and the refit (ratings.go), copied with a
-	// row (Restore), never written by an insert.
-	intColumn("plays", useRestore, func(p *sudoku.Puzzle) *int64 { return &p.Plays }),
-	intColumn("solves", useRestore, func(p *sudoku.Puzzle) *int64 { return &p.Solves }),
-	figureColumn("median_seconds", func(p *sudoku.Puzzle) **int64 { return &p.MedianSeconds }),
+	// none: kept by the finishes and the refit (figures.go), copied with a
+	// row (Restore), never written by an insert. Plays, solves and the
+	// median live in puzzle_figures (migration 00022), read as one value
+	// (one lookup a row); player_seconds, which the orders page on, in
+	// the row.
+	{name: "figures", kind: colText, null: true, expr: figuresExpr, set: setFigures},
 	figureColumn("player_seconds", func(p *sudoku.Puzzle) **int64 { return &p.PlayerSeconds }),
 	// human (migration 00021) is computed by the database from the grade
 	// and player_seconds: never written. It is read so that a merged
@@ -196,6 +197,32 @@ func figureColumn(name string, field func(p *sudoku.Puzzle) **int64) column {
 			}
 			return nil
 		}}
+}
+
+// figuresExpr selects a row's puzzle_figures as one text, "plays solves
+// median_seconds", NULL for a puzzle without plays (no ", " in it, which
+// listQuery splits the select list on).
+const figuresExpr = "(SELECT plays || ' ' || solves || ' ' || median_seconds FROM puzzle_figures WHERE puzzle_figures.puzzle_id = puzzles.id)"
+
+// setFigures reads figuresExpr's value into p.Plays, p.Solves and
+// p.MedianSeconds.
+func setFigures(p *sudoku.Puzzle, v any) error {
+	var n [3]int64
+	f := strings.Fields(v.(string))
+	if len(f) != len(n) {
+		return fmt.Errorf("players' figures %q: want plays, solves and median seconds", v)
+	}
+	for i := range n {
+		var err error
+		if n[i], err = strconv.ParseInt(f[i], 10, 64); err != nil {
+			return fmt.Errorf("players' figures %q: %w", v, err)
+		}
+	}
+	p.Plays, p.Solves, p.MedianSeconds = n[0], n[1], nil
+	if n[2] > 0 {
+		p.MedianSeconds = &n[2]
+	}
+	return nil
 }
 
 // boolInt is 1 for true, 0 for false: the integer columns that hold flags.

@@ -73,6 +73,9 @@ func (db *DB) Restore(ctx context.Context, ps []sudoku.Puzzle) error {
 		if err := restoreHidden(tx, db.d, ps); err != nil {
 			return err
 		}
+		if err := restoreFigures(tx, db.d, ps); err != nil {
+			return err
+		}
 		if db.d.postgres {
 			// Rows inserted with their ids leave the identity's sequence
 			// where it was: the next submission must get an id past them.
@@ -111,6 +114,23 @@ func restoreHidden(tx *sql.Tx, d dialect, ps []sudoku.Puzzle) error {
 		return nil
 	}
 	return s.apply(tx, d)
+}
+
+// restoreFigures writes the players' figures of the rows of ps that have
+// plays (puzzle_figures, migration 00022; player_seconds came with the
+// row).
+func restoreFigures(tx *sql.Tx, d dialect, ps []sudoku.Puzzle) error {
+	for i := range ps {
+		p := &ps[i]
+		if p.Plays == 0 {
+			continue
+		}
+		if _, err := tx.Exec(d.sql("INSERT INTO puzzle_figures (puzzle_id, plays, solves, median_seconds) VALUES (?, ?, ?, ?)"),
+			p.ID, p.Plays, p.Solves, sudoku.OrZero(p.MedianSeconds)); err != nil {
+			return fmt.Errorf("puzzle %d's players' figures: %w", p.ID, err)
+		}
+	}
+	return nil
 }
 
 // ExportAll calls fn for every archived puzzle, hidden ones too, in id

@@ -38,7 +38,7 @@ func (db *DB) DeletePuzzle(ctx context.Context, puzzleID int64, by moderation.Ac
 			return err
 		}
 		for _, q := range []string{"DELETE FROM flags WHERE puzzle_id = ?", "DELETE FROM hidden_puzzles WHERE puzzle_id = ?",
-			"DELETE FROM daily WHERE puzzle_id = ?"} {
+			"DELETE FROM daily WHERE puzzle_id = ?", "DELETE FROM puzzle_figures WHERE puzzle_id = ?"} {
 			if _, err := tx.Exec(db.d.sql(q), puzzleID); err != nil {
 				return err
 			}

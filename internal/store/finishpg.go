@@ -1,14 +1,19 @@
 package store
 
-// finishpg.go is a finish on PostgreSQL, where every statement is a round
-// trip costing both sides more CPU than most of the statements' own work:
-// the steps of finisher.finish (the attempt, the first-attempt count, the
-// class's rating, the player's, the median walk, the puzzles' figures, the
-// player's figures) in two statements instead of about seventeen. The
-// decisions stay in Go (account.Finish.Check, account.CheckSolved,
-// ratings.Update, the streak), so both databases record the same.
+// finishpg.go is a group of finishes on PostgreSQL, where every statement
+// is a round trip costing both sides more CPU than most of the
+// statements' own work: the steps of finisher.finish (the attempt, the
+// first-attempt count, the class's rating, the player's, the median walk,
+// the puzzles' figures, the player's figures) for every finish of a group
+// commit in two statements, one read and one write of arrays (unnest),
+// instead of about seventeen a finish. The decisions stay in Go, finish
+// after finish in the group's order (decideFinish, ratings.Update, the
+// streak), each seeing the ones before it, so both databases record the
+// same (TestFinishParity).
 
 import (
+	"bytes"
+	"cmp"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -19,160 +24,324 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/ratings"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
-// finishReadSQL reads what a finish decides on, locking the attempt and
-// the player ($1 the attempt, $2 the player): the attempt, its class key,
-// its puzzle's givens, grade, technique and hidden flag, the player's
-// finished attempts at the class before, the player's skill, rated count,
-// streak and streak day, and the date the class was the puzzle of the day
-// (” if never). No row: not the player's attempt.
-const finishReadSQL = `SELECT ` + attemptColumns + `, attempts.class_key, puzzles.givens, puzzles.grade, puzzles.technique, puzzles.hidden,
+// finishReadSQL reads what the finishes of a group decide on, locking the
+// attempts and the players ($1 the attempts, $2 their players): for each
+// finish found (n, its place in the arrays, from 1), the attempt, its
+// class key, its puzzle's givens, grade, technique and hidden flag, the
+// player's finished attempts at the class before, the player's skill,
+// rated count, streak and streak day, the date the class was the puzzle
+// of the day (empty if never), the class's rating (NULLs for none; locked)
+// and the archive's prior. No row: not the player's attempt. Each
+// finish is read by a subquery of its own (a locking one, which the
+// planner keeps apart), so its rows are found by their keys whatever the
+// planner guesses of the arrays: as one join, a plan made while the
+// tables were small hashed the whole of attempts.
+const finishReadSQL = `SELECT r.n, f.* FROM unnest($1::bigint[], $2::bigint[]) WITH ORDINALITY AS r (id, player, n),
+LATERAL (SELECT ` + attemptColumns + `, attempts.class_key, puzzles.givens, puzzles.grade, puzzles.technique, puzzles.hidden,
     (SELECT count(*) FROM attempts b WHERE b.player_id = attempts.player_id AND b.class_key = attempts.class_key AND b.outcome <> 'open'),
     players.skill, players.rated, players.streak, players.streak_day,
     coalesce((SELECT date FROM daily WHERE daily.canonical_key = attempts.class_key), ''),
     c.plays, c.solves, c.difficulty, c.weight, c.prior,
     (SELECT value FROM settings WHERE name = '` + priorName + `')
-FROM attempts JOIN puzzles ON puzzles.id = attempts.puzzle_id JOIN players ON players.id = attempts.player_id
-LEFT JOIN LATERAL (SELECT plays, solves, difficulty, weight, prior FROM class_ratings
-    WHERE class_ratings.class_key = attempts.class_key FOR UPDATE) AS c ON true
-WHERE attempts.id = $1 AND attempts.player_id = $2
-FOR UPDATE OF attempts, players`
+    FROM attempts JOIN puzzles ON puzzles.id = attempts.puzzle_id JOIN players ON players.id = attempts.player_id
+    LEFT JOIN LATERAL (SELECT plays, solves, difficulty, weight, prior FROM class_ratings
+        WHERE class_ratings.class_key = attempts.class_key FOR UPDATE) AS c ON true
+    WHERE attempts.id = r.id AND attempts.player_id = r.player
+    FOR UPDATE OF attempts, players) AS f
+ORDER BY r.n`
 
-// finishWriteSQL records a decided finish: the attempt ($1 id, $2-$11 its
-// columns), the player's counts, skill and streak ($12 the player, $13
-// solved and $14 gave-up increments, $15 skill and $16 rated when counted,
-// $17 streak, $18 streak day), the player's figures by grade ($19) and by
-// technique ($20-$22: names, hints, give-ups), and when counted the class's
-// rating ($23 the key, $24-$27, $29 the prior of a new class; $30 is 1
-// when the read found and locked the class's row) and its figures on every
-// puzzle of the class ($28 the expected seconds; the median of the class's
-// counted solves, this one included, as rater.medianSeconds computes it).
-// It returns the attempts written (1) and the classes written (1 when
-// counted; 0 when another transaction made the class's row since the read,
-// errClassRaced).
-const finishWriteSQL = `WITH u AS (
-    UPDATE attempts SET finished_at = $2, outcome = $3, seconds = $4, hints = $5, checks = $6, mistakes = $7,
-        first = $8, techniques = $9, practice = $10, counted = $11
-    WHERE id = $1 AND outcome = 'open' RETURNING id),
+// finishWriteSQL records a group's decided finishes, each table's rows as
+// arrays, one element a row: the attempts ($1-$11), the players' counts,
+// skill and streak ($12-$18: the solves and give-ups to add, the rest the
+// values after the group), the players' figures by grade ($19-$24: the
+// solves and seconds to add, the fastest and slowest) and by technique
+// ($25-$28: the hints and give-ups to add), the ratings of the classes
+// with a counted finish ($29-$36: $35 is 1 where the read found and locked
+// the class's row, $36 the expected seconds) and the classes' counted
+// solves of the group ($37, $38). Every puzzle of each class gets the
+// class's figures, the median of its counted solves taken over the index
+// and the group's (as rater.medianSeconds computes it), as figureWrites
+// writes them. It returns the attempts written and the classes written
+// (fewer than given when another transaction made a class's row since
+// the read: errClassRaced). The updates name their rows by = ANY too, so
+// that they are found by key whatever the plan makes of the arrays.
+var finishWriteSQL = `WITH u AS (
+    UPDATE attempts SET finished_at = x.finished_at, outcome = x.outcome, seconds = x.seconds, hints = x.hints, checks = x.checks,
+        mistakes = x.mistakes, first = x.first, techniques = x.techniques, practice = x.practice, counted = x.counted
+    FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[],
+        $9::text[], $10::bigint[], $11::bigint[])
+        AS x (id, finished_at, outcome, seconds, hints, checks, mistakes, first, techniques, practice, counted)
+    WHERE attempts.id = x.id AND attempts.id = ANY($1) AND attempts.outcome = 'open' RETURNING 1),
 pl AS (
-    UPDATE players SET solved = solved + $13, gave_up = gave_up + $14,
-        skill = CASE WHEN $11 = 1 THEN $15::double precision ELSE skill END,
-        rated = CASE WHEN $11 = 1 THEN $16::bigint ELSE rated END,
-        streak = $17, streak_day = $18
-    WHERE id = $12),
+    UPDATE players SET solved = players.solved + x.solved, gave_up = players.gave_up + x.gave_up, skill = x.skill, rated = x.rated,
+        streak = x.streak, streak_day = x.streak_day
+    FROM unnest($12::bigint[], $13::bigint[], $14::bigint[], $15::double precision[], $16::bigint[], $17::bigint[], $18::text[])
+        AS x (id, solved, gave_up, skill, rated, streak, streak_day)
+    WHERE players.id = x.id AND players.id = ANY($12)),
 gr AS (
     INSERT INTO player_grades (player_id, grade, solves, seconds, fastest, slowest)
-    SELECT $12, $19::bigint, 1, $4, $4, $4 WHERE $3 = 'solved'
-    ON CONFLICT (player_id, grade) DO UPDATE SET solves = player_grades.solves + 1, seconds = player_grades.seconds + excluded.seconds,
+    SELECT * FROM unnest($19::bigint[], $20::bigint[], $21::bigint[], $22::bigint[], $23::bigint[], $24::bigint[]) WHERE true
+    ON CONFLICT (player_id, grade) DO UPDATE SET solves = player_grades.solves + excluded.solves, seconds = player_grades.seconds + excluded.seconds,
         fastest = CASE WHEN excluded.fastest < player_grades.fastest THEN excluded.fastest ELSE player_grades.fastest END,
         slowest = CASE WHEN excluded.slowest > player_grades.slowest THEN excluded.slowest ELSE player_grades.slowest END),
 te AS (
     INSERT INTO player_techniques (player_id, technique, hints, gave_up)
-    SELECT $12, t.name, t.hints, t.gave_up FROM unnest($20::text[], $21::bigint[], $22::bigint[]) AS t (name, hints, gave_up)
+    SELECT * FROM unnest($25::bigint[], $26::text[], $27::bigint[], $28::bigint[]) WHERE true
     ON CONFLICT (player_id, technique) DO UPDATE SET hints = player_techniques.hints + excluded.hints,
         gave_up = player_techniques.gave_up + excluded.gave_up),
-cr AS (
+k AS MATERIALIZED (
+    SELECT * FROM unnest($29::bytea[], $30::bigint[], $31::bigint[], $32::double precision[], $33::double precision[],
+        $34::double precision[], $35::bigint[], $36::bigint[]) AS k (key, plays, solves, difficulty, weight, prior, found, expected)),
+cu AS (
+    UPDATE class_ratings SET plays = k.plays, solves = k.solves, difficulty = k.difficulty, weight = k.weight
+    FROM k WHERE k.found = 1 AND class_ratings.class_key = k.key AND class_ratings.class_key = ANY($29) RETURNING 1),
+ci AS (
     INSERT INTO class_ratings (class_key, plays, solves, difficulty, weight, prior)
-    SELECT $23, $24, $25, $26, $27, $29::double precision WHERE $11 = 1
-    ON CONFLICT (class_key) DO UPDATE SET plays = excluded.plays, solves = excluded.solves,
-        difficulty = excluded.difficulty, weight = excluded.weight WHERE $30 = 1
-    RETURNING 1),
-n AS (
-    SELECT (SELECT count(*) FROM attempts WHERE class_key = $23 AND counted = 1 AND outcome = 'solved' AND $11 = 1)
-        + CASE WHEN $11 = 1 AND $3 = 'solved' THEN 1 ELSE 0 END AS n),
-mid AS (
-    SELECT seconds FROM (
-        SELECT seconds FROM attempts WHERE class_key = $23 AND counted = 1 AND outcome = 'solved' AND $11 = 1
-        UNION ALL SELECT $4 WHERE $11 = 1 AND $3 = 'solved') AS s
-    ORDER BY seconds LIMIT 2 - (SELECT n FROM n) % 2 OFFSET ((SELECT n FROM n) - 1) / 2),
-med AS (SELECT CASE WHEN count(*) = 0 THEN 0 ELSE greatest((min(seconds) + max(seconds) + 1) / 2, 1) END AS m FROM mid),
-h AS (SELECT first_id FROM classes WHERE canonical_key = $23),
+    SELECT key, plays, solves, difficulty, weight, prior FROM k WHERE found = 0 ORDER BY key
+    ON CONFLICT (class_key) DO NOTHING RETURNING 1),
+ns AS MATERIALIZED (SELECT * FROM unnest($37::bytea[], $38::bigint[]) AS s (key, seconds)),
+med AS (
+    SELECT k.key, (SELECT CASE WHEN count(*) = 0 THEN 0 ELSE greatest((min(m.seconds) + max(m.seconds) + 1) / 2, 1) END FROM (
+        SELECT s.seconds FROM (
+            SELECT seconds FROM attempts WHERE class_key = k.key AND counted = 1 AND outcome = 'solved'
+            UNION ALL SELECT seconds FROM ns WHERE ns.key = k.key) AS s
+        ORDER BY s.seconds LIMIT 2 - c.n % 2 OFFSET (c.n - 1) / 2) AS m) AS m
+    FROM k, LATERAL (SELECT (SELECT count(*) FROM attempts WHERE class_key = k.key AND counted = 1 AND outcome = 'solved')
+        + (SELECT count(*) FROM ns WHERE ns.key = k.key) AS n) AS c),
+mem AS MATERIALIZED (
+    SELECT k.key, x.id FROM k, LATERAL (` + strings.ReplaceAll(classMembersSQL, "?1", "k.key") + `) AS x),
 fig AS (
-    UPDATE puzzles SET plays = $24, solves = $25, median_seconds = (SELECT m FROM med), player_seconds = $28
-    WHERE $11 = 1 AND id IN (
-        SELECT first_id FROM h
-        UNION ALL SELECT id FROM puzzles WHERE same_as IN (SELECT first_id FROM h)
-        UNION ALL SELECT id FROM puzzles WHERE givens_key = $23 AND canonical_key IS NULL AND NOT EXISTS (SELECT 1 FROM h)))
-SELECT (SELECT count(*) FROM u), (SELECT count(*) FROM cr)`
+    INSERT INTO puzzle_figures (puzzle_id, plays, solves, median_seconds)
+    SELECT mem.id, k.plays, k.solves, med.m FROM mem JOIN k ON k.key = mem.key JOIN med ON med.key = mem.key WHERE true` + figuresUpsert + `),
+sec AS (
+    UPDATE puzzles SET player_seconds = k.expected FROM mem JOIN k ON k.key = mem.key
+    WHERE puzzles.id = mem.id AND puzzles.player_seconds <> k.expected)
+SELECT (SELECT count(*) FROM u), (SELECT count(*) FROM cu) + (SELECT count(*) FROM ci)`
 
-// errClassRaced is a finish whose class's first counted attempt another
-// transaction recorded between the finish's read and its write: the
-// transaction runs again (retryable), and the read then finds the row.
+// errClassRaced is a group with a finish whose class's first counted
+// attempt another transaction recorded between the group's read and its
+// write: the transaction runs again (retryable), and the read then finds
+// the row.
 var errClassRaced = errors.New("finish: the class's rating was made meanwhile")
 
-// finishOne is finisher.finish on PostgreSQL: finishReadSQL, the
-// decisions and ratings.Update, then finishWriteSQL.
-func (f *finisher) finishOne(r *finishReq, now time.Time) (account.Attempt, error) {
-	var key []byte
-	var givens, technique, streakDay, daily string
-	var grade, hidden int
-	var before, rated, streak int64
-	var skill float64
-	var cPlays, cSolves sql.NullInt64
-	var cDifficulty, cWeight, cPrior sql.NullFloat64
-	var prior []byte
-	a, err := scanAttempt(f.tx.QueryRow(finishReadSQL, r.id, r.player).Scan, &key, &givens, &grade, &technique, &hidden,
-		&before, &skill, &rated, &streak, &streakDay, &daily, &cPlays, &cSolves, &cDifficulty, &cWeight, &cPrior, &prior)
-	if errors.Is(err, sql.ErrNoRows) {
-		return account.Attempt{}, attemptNotFound(r.id)
+// A finishRow is what finishReadSQL reads for one finish.
+type finishRow struct {
+	a                        account.Attempt
+	key                      []byte
+	givens, technique, daily string
+	grade                    int
+	hidden                   bool
+	before                   int64 // the player's finished attempts at the class
+	skill                    float64
+	rated, streak            int64
+	streakDay                string
+	class                    *ratings.Class // nil: no row yet
+	prior                    []byte
+}
+
+// readFinishes runs finishReadSQL for the finishes fs: the rows found, by
+// place in fs.
+func readFinishes(tx *sql.Tx, fs []*finishReq) (map[int]*finishRow, error) {
+	ids, players := make([]int64, len(fs)), make([]int64, len(fs))
+	for i, r := range fs {
+		ids[i], players[i] = r.id, r.player
 	}
+	rows, err := tx.Query(finishReadSQL, ids, players)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	read := make(map[int]*finishRow, len(fs))
+	for rows.Next() {
+		var n int64
+		var hidden int
+		var cPlays, cSolves sql.NullInt64
+		var cDifficulty, cWeight, cPrior sql.NullFloat64
+		w := &finishRow{}
+		w.a, err = scanAttempt(func(dest ...any) error { return rows.Scan(append([]any{&n}, dest...)...) },
+			&w.key, &w.givens, &w.grade, &w.technique, &hidden, &w.before, &w.skill, &w.rated, &w.streak, &w.streakDay, &w.daily,
+			&cPlays, &cSolves, &cDifficulty, &cWeight, &cPrior, &w.prior)
+		if err != nil {
+			return nil, err
+		}
+		w.hidden = hidden != 0
+		if cPlays.Valid {
+			w.class = &ratings.Class{Plays: cPlays.Int64, Solves: cSolves.Int64, Difficulty: cDifficulty.Float64, Weight: cWeight.Float64, Prior: cPrior.Float64}
+		}
+		read[int(n-1)] = w
+	}
+	return read, rows.Err()
+}
+
+// A finishGroup is a group's finishes decided so far, as the write will
+// record them: each player's and class's state after them, and what to
+// add to the players' figures.
+type finishGroup struct {
+	now      time.Time
+	recorded []account.Attempt
+	done     map[int64]bool   // the attempts recorded
+	finished map[string]int64 // finishes recorded by player and class key
+	players  map[int64]*groupPlayer
+	classes  map[string]*groupClass
+	grades   map[[2]int64]*gradeFigures // by player and grade
+	tech     map[playerTechnique]*[2]int64
+}
+
+type groupPlayer struct {
+	p              ratings.Player
+	rated          bool    // p moved: a counted finish
+	skill          float64 // as read, written back while not rated
+	streak         int64
+	day            string
+	solved, gaveUp int64
+}
+
+type groupClass struct {
+	key     []byte
+	c       ratings.Class
+	found   bool    // the read found its row
+	prior   float64 // of a new class's row
+	seconds []int64 // the group's counted solves
+}
+
+type playerTechnique struct {
+	player int64
+	name   string
+}
+
+// finishAll decides and records the finishes fs of a group (in its
+// order) on PostgreSQL: finishReadSQL, then each finish decided as
+// finisher.finish decides it, then finishWriteSQL. A finish refused is
+// answered with its error and changes nothing.
+func (f *finisher) finishAll(fs []*finishReq, now time.Time) ([]finishResult, error) {
+	read, err := readFinishes(f.tx, fs)
+	if err != nil {
+		return nil, err
+	}
+	g := &finishGroup{now: now, done: map[int64]bool{}, finished: map[string]int64{}, players: map[int64]*groupPlayer{},
+		classes: map[string]*groupClass{}, grades: map[[2]int64]*gradeFigures{}, tech: map[playerTechnique]*[2]int64{}}
+	results := make([]finishResult, len(fs))
+	for i, r := range fs {
+		w := read[i]
+		if w == nil {
+			results[i].err = attemptNotFound(r.id)
+			continue
+		}
+		if results[i].a, results[i].err = g.decide(r, w); results[i].err != nil && !refused(results[i].err) {
+			return nil, results[i].err
+		}
+	}
+	if len(g.recorded) == 0 {
+		return results, nil
+	}
+	var wrote, rated int64
+	if err := f.tx.QueryRow(finishWriteSQL, g.args()...).Scan(&wrote, &rated); err != nil {
+		return nil, err
+	}
+	if wrote != int64(len(g.recorded)) {
+		return nil, fmt.Errorf("finish: %d of %d attempts written", wrote, len(g.recorded)) // not reached: the read locked them
+	}
+	if rated != int64(len(g.classes)) {
+		return nil, errClassRaced
+	}
+	return results, nil
+}
+
+// decide decides the finish r, read as w, after the group's finishes
+// before it, and adds it to the group.
+func (g *finishGroup) decide(r *finishReq, w *finishRow) (account.Attempt, error) {
+	a := w.a
+	if g.done[a.ID] {
+		a.Outcome = account.OutcomeSolved // finished earlier in the group
+	}
+	finishedKey := fmt.Sprintf("%d/%x", a.PlayerID, w.key)
+	a, err := decideFinish(r, a, w.givens, w.hidden, g.now, func() (int64, error) { return w.before + g.finished[finishedKey], nil })
 	if err != nil {
 		return account.Attempt{}, err
 	}
-	if hidden != 0 {
-		return account.Attempt{}, fmt.Errorf("attempt %d: its puzzle %d is hidden: %w", r.id, a.PuzzleID, sudoku.ErrNotFound)
+	a.Grade, a.Technique = w.grade, w.technique
+	pl := g.players[a.PlayerID]
+	if pl == nil {
+		pl = &groupPlayer{p: ratings.PlayerOf(w.skill, w.rated), skill: w.skill, streak: w.streak, day: w.streakDay}
+		g.players[a.PlayerID] = pl
 	}
-	if a.Outcome != account.OutcomeOpen {
-		return account.Attempt{}, account.ErrFinished
-	}
-	fin, err := r.f.Check(now.Sub(a.StartedAt))
-	if err != nil {
-		return account.Attempt{}, err
-	}
-	if fin.Outcome == account.OutcomeSolved {
-		if err := account.CheckSolved(givens, fin.Grid); err != nil {
-			return account.Attempt{}, err
-		}
-	}
-	a.FinishedAt, a.Outcome, a.Seconds = now, fin.Outcome, fin.ActiveSeconds
-	a.Hints, a.Checks, a.Mistakes, a.First, a.Techniques = fin.Hints, fin.Checks, fin.Mistakes, before == 0, fin.Techniques
-	a.Practice = fin.Practice
-	a.Counted = a.First && !a.Practice
-	a.Grade, a.Technique = grade, technique
-	// The class as the rater would take it: its row, or one made from the
-	// prior at its first counted attempt.
-	pr := ratings.DefaultPrior
-	if prior != nil {
-		if pr, err = parsePrior(string(prior)); err != nil {
-			return account.Attempt{}, err
-		}
-	}
-	p0 := pr.Of(int64(grade))
-	c := ratings.Class{Difficulty: p0, Weight: ratings.PriorWeight, Prior: p0}
-	found := cPlays.Valid
-	if found {
-		c = ratings.Class{Plays: cPlays.Int64, Solves: cSolves.Int64, Difficulty: cDifficulty.Float64, Weight: cWeight.Float64, Prior: cPrior.Float64}
-	}
-	p := ratings.PlayerOf(skill, rated)
 	if a.Counted {
-		o := ratings.Observation{Seconds: a.Seconds, Solved: a.Outcome == account.OutcomeSolved, Hints: a.Hints}
-		c, p = ratings.Update(c, p, o)
+		if err := g.rate(a, w, pl); err != nil {
+			return account.Attempt{}, err
+		}
 	}
-	streak, streakDay = nextStreak(a, daily, streak, streakDay, now)
-	args := append(f.writeArgs(a, key, c, p, streak, streakDay), p0, flag(found))
-	var wrote, rated1 int64
-	if err := f.tx.QueryRow(finishWriteSQL, args...).Scan(&wrote, &rated1); err != nil {
-		return account.Attempt{}, err
-	}
-	if wrote != 1 {
-		return account.Attempt{}, account.ErrFinished // not reached: the read locked the attempt
-	}
-	if a.Counted && rated1 != 1 {
-		return account.Attempt{}, errClassRaced
-	}
+	pl.streak, pl.day = nextStreak(a, w.daily, pl.streak, pl.day, g.now)
+	g.addFigures(a, pl)
+	g.done[a.ID] = true
+	g.finished[finishedKey]++
+	g.recorded = append(g.recorded, a)
 	return a, nil
+}
+
+// rate is the model's step for the counted finish a (read as w) of player
+// pl: the class as the rater would take it (its row, or one made from the
+// prior of a's grade at the class's first counted attempt) and pl move.
+func (g *finishGroup) rate(a account.Attempt, w *finishRow, pl *groupPlayer) error {
+	cl := g.classes[string(w.key)]
+	if cl == nil {
+		cl = &groupClass{key: w.key}
+		if w.class != nil {
+			cl.c, cl.found = *w.class, true
+		} else {
+			pr := ratings.DefaultPrior
+			if w.prior != nil {
+				var err error
+				if pr, err = parsePrior(string(w.prior)); err != nil {
+					return err
+				}
+			}
+			cl.prior = pr.Of(int64(w.grade))
+			cl.c = ratings.Class{Difficulty: cl.prior, Weight: ratings.PriorWeight, Prior: cl.prior}
+		}
+		g.classes[string(w.key)] = cl
+	}
+	o := ratings.Observation{Seconds: a.Seconds, Solved: a.Outcome == account.OutcomeSolved, Hints: a.Hints}
+	cl.c, pl.p = ratings.Update(cl.c, pl.p, o)
+	pl.rated = true
+	if o.Solved {
+		cl.seconds = append(cl.seconds, a.Seconds)
+	}
+	return nil
+}
+
+// addFigures adds the finish a to its player's counts and figures, as
+// finisher.figures does: a solve to the grade's row, a technique row for
+// each hinted technique and, for a give-up, the puzzle's hardest.
+func (g *finishGroup) addFigures(a account.Attempt, pl *groupPlayer) {
+	for _, t := range a.Techniques {
+		g.technique(a.PlayerID, t)[0]++
+	}
+	if a.Outcome == account.OutcomeGaveUp {
+		pl.gaveUp++
+		if a.Technique != "" {
+			g.technique(a.PlayerID, a.Technique)[1]++
+		}
+		return
+	}
+	pl.solved++
+	k := [2]int64{a.PlayerID, int64(a.Grade)}
+	if gf := g.grades[k]; gf == nil {
+		g.grades[k] = &gradeFigures{solves: 1, seconds: a.Seconds, fastest: a.Seconds, slowest: a.Seconds}
+	} else {
+		gf.solves, gf.seconds, gf.fastest, gf.slowest = gf.solves+1, gf.seconds+a.Seconds, min(gf.fastest, a.Seconds), max(gf.slowest, a.Seconds)
+	}
+}
+
+// technique is the player's hints and give-ups to add for the technique
+// t.
+func (g *finishGroup) technique(player int64, t string) *[2]int64 {
+	k := playerTechnique{player, t}
+	if g.tech[k] == nil {
+		g.tech[k] = new([2]int64)
+	}
+	return g.tech[k]
 }
 
 // nextStreak is the player's streak and its day after the finish a (as
@@ -189,38 +358,84 @@ func nextStreak(a account.Attempt, daily string, streak int64, day string, now t
 	return 1, today
 }
 
-// writeArgs are finishWriteSQL's arguments for the decided finish a at
-// class key: c and p the class and the player after the model's step
-// (used when a is counted).
-func (f *finisher) writeArgs(a account.Attempt, key []byte, c ratings.Class, p ratings.Player, streak int64, day string) []any {
-	var solved, gaveUp int64
-	if a.Outcome == account.OutcomeSolved {
-		solved = 1
-	} else {
-		gaveUp = 1
+// args are finishWriteSQL's arguments for the group's decided finishes,
+// every table's rows in key order.
+func (g *finishGroup) args() []any {
+	n := len(g.recorded)
+	var at struct {
+		id, finished, seconds, hints, checks, mistakes, first, practice, counted []int64
+		outcome, techniques                                                      []string
 	}
-	// The technique rows as figures adds them: one per hinted technique,
-	// and the puzzle's hardest for a give-up, summed when they are one.
-	type counts struct{ hints, gaveUp int64 }
-	byName := map[string]counts{}
-	for _, t := range a.Techniques {
-		n := byName[t]
-		n.hints++
-		byName[t] = n
+	for _, a := range g.recorded {
+		at.id, at.finished, at.seconds = append(at.id, a.ID), append(at.finished, a.FinishedAt.UnixNano()), append(at.seconds, a.Seconds)
+		at.hints, at.checks, at.mistakes = append(at.hints, a.Hints), append(at.checks, a.Checks), append(at.mistakes, a.Mistakes)
+		at.first, at.practice, at.counted = append(at.first, flag(a.First)), append(at.practice, flag(a.Practice)), append(at.counted, flag(a.Counted))
+		at.outcome, at.techniques = append(at.outcome, string(a.Outcome)), append(at.techniques, strings.Join(a.Techniques, "\n"))
 	}
-	if a.Outcome == account.OutcomeGaveUp && a.Technique != "" {
-		n := byName[a.Technique]
-		n.gaveUp++
-		byName[a.Technique] = n
+	args := make([]any, 0, 38)
+	args = append(args, at.id, at.finished, at.outcome, at.seconds, at.hints, at.checks, at.mistakes, at.first, at.techniques, at.practice, at.counted)
+	args = append(args, g.playerArgs()...)
+	args = append(args, g.figureArgs()...)
+	args = append(args, g.classArgs()...)
+	if len(args) != 38 || len(at.id) != n {
+		panic("finishWriteSQL: wrong arguments") // not reached
 	}
-	names := slices.Sorted(maps.Keys(byName))
-	hints, gave := make([]int64, len(names)), make([]int64, len(names))
-	for i, t := range names {
-		hints[i], gave[i] = byName[t].hints, byName[t].gaveUp
+	return args
+}
+
+// playerArgs are finishWriteSQL's $12-$18.
+func (g *finishGroup) playerArgs() []any {
+	ids := slices.Sorted(maps.Keys(g.players))
+	solved, gaveUp, rated, streak := make([]int64, len(ids)), make([]int64, len(ids)), make([]int64, len(ids)), make([]int64, len(ids))
+	skill, day := make([]float64, len(ids)), make([]string, len(ids))
+	for i, id := range ids {
+		pl := g.players[id]
+		solved[i], gaveUp[i], skill[i], rated[i], streak[i], day[i] = pl.solved, pl.gaveUp, pl.skill, pl.p.Rated, pl.streak, pl.day
+		if pl.rated {
+			skill[i] = pl.p.Skill()
+		}
 	}
-	return []any{a.ID, a.FinishedAt.UnixNano(), string(a.Outcome), a.Seconds, a.Hints, a.Checks, a.Mistakes, flag(a.First),
-		strings.Join(a.Techniques, "\n"), flag(a.Practice), flag(a.Counted),
-		a.PlayerID, solved, gaveUp, p.Skill(), p.Rated, streak, day,
-		int64(a.Grade), names, hints, gave,
-		key, c.Plays, c.Solves, c.Difficulty, c.Weight, c.Seconds()}
+	return []any{ids, solved, gaveUp, skill, rated, streak, day}
+}
+
+// figureArgs are finishWriteSQL's $19-$28: the players' figures by grade
+// and by technique.
+func (g *finishGroup) figureArgs() []any {
+	gk := slices.SortedFunc(maps.Keys(g.grades), func(x, y [2]int64) int { return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1])) })
+	var gp, gg, gs, gsec, gf, gsl []int64
+	for _, k := range gk {
+		f := g.grades[k]
+		gp, gg, gs, gsec, gf, gsl = append(gp, k[0]), append(gg, k[1]), append(gs, f.solves), append(gsec, f.seconds), append(gf, f.fastest), append(gsl, f.slowest)
+	}
+	tk := slices.SortedFunc(maps.Keys(g.tech), func(x, y playerTechnique) int {
+		return cmp.Or(cmp.Compare(x.player, y.player), strings.Compare(x.name, y.name))
+	})
+	var tp, th, tg []int64
+	var tn []string
+	for _, k := range tk {
+		tp, tn, th, tg = append(tp, k.player), append(tn, k.name), append(th, g.tech[k][0]), append(tg, g.tech[k][1])
+	}
+	return []any{gp, gg, gs, gsec, gf, gsl, tp, tn, th, tg}
+}
+
+// classArgs are finishWriteSQL's $29-$38: the classes with a counted
+// finish and their counted solves.
+func (g *finishGroup) classArgs() []any {
+	cs := slices.SortedFunc(maps.Values(g.classes), func(x, y *groupClass) int { return bytes.Compare(x.key, y.key) })
+	var keys, sKeys [][]byte
+	var plays, solves, found, expected, seconds []int64
+	var difficulty, weight, prior []float64
+	for _, cl := range cs {
+		pr := cl.c.Prior
+		if !cl.found {
+			pr = cl.prior
+		}
+		keys, plays, solves = append(keys, cl.key), append(plays, cl.c.Plays), append(solves, cl.c.Solves)
+		difficulty, weight, prior = append(difficulty, cl.c.Difficulty), append(weight, cl.c.Weight), append(prior, pr)
+		found, expected = append(found, flag(cl.found)), append(expected, cl.c.Seconds())
+		for _, s := range cl.seconds {
+			sKeys, seconds = append(sKeys, cl.key), append(seconds, s)
+		}
+	}
+	return []any{keys, plays, solves, difficulty, weight, prior, found, expected, sKeys, seconds}
 }

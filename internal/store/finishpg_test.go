@@ -17,8 +17,8 @@ import (
 )
 
 // TestFinishParity plays the same 120 finishes, one after another, on
-// SQLite (the finish in steps) and on PostgreSQL (finishOne's three
-// statements) and checks that they record the same: every attempt, the
+// SQLite (the finish in steps) and on PostgreSQL (finishAll's read and
+// write, a group of one each) and checks that they record the same: every attempt, the
 // players' counts, skills and figures, the classes' ratings and every
 // puzzle's figures. The finishes mix solves and give-ups, hints with
 // techniques, practice, repeats at a class (another writing of it
@@ -94,7 +94,8 @@ func dumpFinishes(t *testing.T, db *DB) string {
 		"SELECT player_id, grade, solves, seconds, fastest, slowest FROM player_grades ORDER BY player_id, grade",
 		"SELECT player_id, technique, hints, gave_up FROM player_techniques ORDER BY player_id, technique",
 		"SELECT class_key, plays, solves, difficulty, weight, prior FROM class_ratings ORDER BY class_key",
-		"SELECT id, plays, solves, median_seconds, player_seconds, human FROM puzzles ORDER BY id",
+		"SELECT id, player_seconds, human FROM puzzles ORDER BY id",
+		"SELECT puzzle_id, plays, solves, median_seconds FROM puzzle_figures ORDER BY puzzle_id",
 	} {
 		rows, err := db.reader.Query(q)
 		if err != nil {

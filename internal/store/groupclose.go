@@ -64,8 +64,8 @@ func raised(err error, mark string) bool {
 // (a row archived before has more). Then as closeTallySQL: fresh, the new
 // rows without a class (the upsert filed the rest under theirs); ins, the
 // new classes, the first id of each; upd, the repeats of a new class (rep)
-// filed under it; heads; fig, the players' figures of a played class for
-// the rows that joined it (joined); the counters in the lock order. rep
+// filed under it; heads; fig and sec, the players' figures of a played class
+// for the rows that joined it (joined); the counters in the lock order. rep
 // and joined are materialized so that a group with neither (the common
 // case) reads no row of puzzles for them. The last rows fail
 // the statement (and the group) when a hidden puzzle refuses one of the
@@ -93,8 +93,11 @@ heads AS (
 joined AS MATERIALIZED (
     SELECT id, same_as FROM k WHERE same_as IS NOT NULL),
 fig AS (
-    UPDATE puzzles SET plays = h.plays, solves = h.solves, median_seconds = h.median_seconds, player_seconds = h.player_seconds
-    FROM joined AS j JOIN puzzles AS h ON h.id = j.same_as WHERE puzzles.id = j.id AND h.plays > 0),
+    INSERT INTO puzzle_figures (puzzle_id, plays, solves, median_seconds)
+    SELECT j.id, f.plays, f.solves, f.median_seconds FROM joined AS j JOIN puzzle_figures AS f ON f.puzzle_id = j.same_as` + figuresUpsert + `),
+sec AS (
+    UPDATE puzzles SET player_seconds = h.player_seconds
+    FROM joined AS j JOIN puzzles AS h ON h.id = j.same_as WHERE puzzles.id = j.id AND h.player_seconds > 0),
 gc AS (
     INSERT INTO grade_counts AS g (shard, grade, technique, n)
     SELECT counter_shard(), k.grade, k.technique, count(*) FROM k WHERE k.grade_version IS NOT NULL
@@ -326,7 +329,7 @@ func (db *DB) hiddenOf(ps []sudoku.Puzzle) (moderation.HiddenSet, error) {
 }
 
 // closeUpkeepSQL is closeTallySQL's class upkeep (fresh, ins, upd,
-// heads, joined, fig) over the new rows' ids ($1): for a group with a
+// heads, joined, fig, sec) over the new rows' ids ($1): for a group with a
 // repeat of a new class or rows joining a class.
 const closeUpkeepSQL = `WITH fresh AS MATERIALIZED (
     SELECT id, canonical_key, solutions, backtracks FROM puzzles WHERE id = ANY($1) AND same_as IS NULL),
@@ -343,5 +346,8 @@ heads AS (
 joined AS MATERIALIZED (
     SELECT id, same_as FROM puzzles WHERE id = ANY($1) AND coalesce(same_as, 0) <> 0),
 fig AS (
-    UPDATE puzzles SET plays = h.plays, solves = h.solves, median_seconds = h.median_seconds, player_seconds = h.player_seconds
-    FROM joined AS j JOIN puzzles AS h ON h.id = j.same_as WHERE puzzles.id = j.id AND h.plays > 0)`
+    INSERT INTO puzzle_figures (puzzle_id, plays, solves, median_seconds)
+    SELECT j.id, f.plays, f.solves, f.median_seconds FROM joined AS j JOIN puzzle_figures AS f ON f.puzzle_id = j.same_as` + figuresUpsert + `),
+sec AS (
+    UPDATE puzzles SET player_seconds = h.player_seconds
+    FROM joined AS j JOIN puzzles AS h ON h.id = j.same_as WHERE puzzles.id = j.id AND h.player_seconds > 0)`

@@ -174,7 +174,8 @@ func link(tx *sql.Tx, stmts []stmt, arg any) (map[int64]int64, error) {
 const linkUpdate = 1
 
 // linkFigures is the statement of linkSQL that gives the new ways of
-// writing a played puzzle their class's players' figures.
+// writing a played puzzle their class's players' figures (on SQLite the
+// figures but player_seconds, the next statement's).
 const linkFigures = 4
 
 // linkSQL returns link's statements, in order, in dialect d; the store
@@ -185,7 +186,7 @@ const linkFigures = 4
 // transaction's rows under it. New classes are inserted in key order, so
 // two servers starting the same classes take their keys in one order.
 func linkSQL(d dialect) []string {
-	return []string{
+	qs := []string{
 		d.insertIgnore + ` classes (canonical_key, first_id)
 SELECT canonical_key, min(id) FROM puzzles WHERE ` + d.newRows + ` AND same_as IS NULL GROUP BY canonical_key ORDER BY canonical_key` + d.ignoreTail,
 		`UPDATE puzzles SET same_as = c.first_id FROM classes AS c
@@ -194,10 +195,14 @@ RETURNING puzzles.id, puzzles.same_as`,
 		countHeadsSQL(d, d.newRows),
 		countHeadBucketsSQL(d, d.newRows),
 		// A new way of writing a puzzle that players have played shows
-		// its class's figures (migration 00014), as its first entry does.
-		`UPDATE puzzles SET plays = h.plays, solves = h.solves, median_seconds = h.median_seconds, player_seconds = h.player_seconds
-FROM puzzles AS h WHERE puzzles.` + d.newRows + ` AND puzzles.same_as = h.id AND h.plays > 0`,
+		// its class's figures (migration 00014), as its first entry does
+		// (figures.go; on SQLite a statement more).
+		linkFiguresSQL(d),
 	}
+	if !d.postgres {
+		qs = append(qs, linkSecondsSQL(d))
+	}
+	return qs
 }
 
 // countHeadsSQL counts the class heads (rows with same_as NULL) among the

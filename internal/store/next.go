@@ -284,7 +284,7 @@ func (db *DB) RatedPuzzles(ctx context.Context, fn func(sudoku.RatedPuzzle) erro
 	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM class_ratings WHERE plays > 0").Scan(&played); err != nil {
 		return 0, fmt.Errorf("rated puzzles: %w", err)
 	}
-	const cols = "SELECT id, backtracks, solve_ns, clues, grade, technique, plays, player_seconds FROM puzzles WHERE "
+	const cols = "SELECT id, backtracks, solve_ns, clues, grade, technique, coalesce((SELECT plays FROM puzzle_figures WHERE puzzle_id = puzzles.id), 0), player_seconds FROM puzzles WHERE "
 	var all []sudoku.RatedPuzzle
 	for band := -1; band < len(sudoku.Bands); band++ {
 		q, args := cols+"band IS NULL AND player_seconds > 0 AND same_as IS NULL AND "+visible, []any(nil)

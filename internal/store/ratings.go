@@ -115,8 +115,7 @@ type rater struct {
 	newClass, readClass, readSkill txStmt
 	writeClass, writeSkill         txStmt
 	countSolves, middle            txStmt
-	head, figHead, figSame         txStmt
-	figGivens                      txStmt
+	figures                        figureWrites
 }
 
 // newRater prepares a rater in tx, with the archive's prior.
@@ -131,7 +130,6 @@ func (db *DB) newRater(tx *sql.Tx) (*rater, error) {
 		lock = " FOR UPDATE"
 	}
 	const solves = " FROM attempts WHERE class_key = ? AND counted = 1 AND outcome = 'solved'"
-	const set = "UPDATE puzzles SET plays = ?, solves = ?, median_seconds = ?, player_seconds = ? WHERE "
 	for _, st := range []struct {
 		dst *txStmt
 		q   string
@@ -143,10 +141,6 @@ func (db *DB) newRater(tx *sql.Tx) (*rater, error) {
 		{&r.writeSkill, "UPDATE players SET skill = ?, rated = ? WHERE id = ?"},
 		{&r.countSolves, "SELECT count(*)" + solves},
 		{&r.middle, "SELECT seconds" + solves + " ORDER BY seconds LIMIT 2 OFFSET ?"},
-		{&r.head, findClassSQL},
-		{&r.figHead, set + "id = ?"},
-		{&r.figSame, set + "same_as = ?"},
-		{&r.figGivens, set + "givens_key = ? AND canonical_key IS NULL"},
 	} {
 		*st.dst = txStmt{tx: tx, q: db.d.sql(st.q)}
 		if db.d.postgres {
@@ -157,15 +151,20 @@ func (db *DB) newRater(tx *sql.Tx) (*rater, error) {
 			return nil, fmt.Errorf("prepare the ratings: %w", err)
 		}
 	}
+	if r.figures, err = prepareFigures(tx, db.d, !db.d.postgres); err != nil {
+		r.close()
+		return nil, err
+	}
 	return r, nil
 }
 
 func (r *rater) close() {
-	for _, s := range []txStmt{r.newClass, r.readClass, r.readSkill, r.writeClass, r.writeSkill, r.countSolves, r.middle, r.head, r.figHead, r.figSame, r.figGivens} {
+	for _, s := range []txStmt{r.newClass, r.readClass, r.readSkill, r.writeClass, r.writeSkill, r.countSolves, r.middle} {
 		if s.st != nil {
 			s.st.Close()
 		}
 	}
+	r.figures.close()
 }
 
 // rate is the online step of one counted attempt of player at the class
@@ -201,26 +200,14 @@ func (r *rater) rate(player int64, key []byte, tenths int64, o ratings.Observati
 
 // showFigures writes class c's figures (plays, solves, the median of its
 // counted solves, the expected seconds) onto every puzzle of the class
-// with key: the class's first entry and those filed under it (same_as),
-// or the puzzle of that givens key when the class has no canonical form.
+// with key (figureWrites).
 func (r *rater) showFigures(key []byte, c ratings.Class) error {
 	median, err := r.medianSeconds(key)
 	if err != nil {
 		return err
 	}
-	args := []any{c.Plays, c.Solves, median, c.Seconds()}
-	var head int64
-	err = r.head.QueryRow(key).Scan(&head)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		_, err = r.figGivens.Exec(append(args, key)...)
-	case err == nil:
-		if _, err = r.figHead.Exec(append(args, head)...); err == nil {
-			_, err = r.figSame.Exec(append(args, head)...)
-		}
-	}
-	if err != nil {
-		return fmt.Errorf("rate: write the puzzles' figures: %w", err)
+	if err := r.figures.write(key, c.Plays, c.Solves, median, c.Seconds()); err != nil {
+		return fmt.Errorf("rate: %w", err)
 	}
 	return nil
 }

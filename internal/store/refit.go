@@ -159,7 +159,8 @@ func (db *DB) writeRefit(ctx context.Context, tx *sql.Tx, d refitData, f ratings
 	for _, q := range []string{
 		"DELETE FROM class_ratings",
 		"UPDATE players SET skill = 1.0, rated = 0 WHERE rated <> 0 OR skill <> 1.0",
-		"UPDATE puzzles SET plays = 0, solves = 0, median_seconds = 0, player_seconds = 0 WHERE plays <> 0",
+		"DELETE FROM puzzle_figures",
+		"UPDATE puzzles SET player_seconds = 0 WHERE player_seconds <> 0",
 	} {
 		if _, err := tx.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("clear the figures: %w", err)
@@ -179,7 +180,7 @@ func (db *DB) writeRefit(ctx context.Context, tx *sql.Tx, d refitData, f ratings
 		if _, err := w.class.Exec(d.keys[i], c.Plays, c.Solves, c.Difficulty, c.Weight, c.Prior); err != nil {
 			return fmt.Errorf("write a class: %w", err)
 		}
-		if err := w.figures(d.keys[i], c, median(d.seconds[i])); err != nil {
+		if err := w.figures.write(d.keys[i], c.Plays, c.Solves, median(d.seconds[i]), c.Seconds()); err != nil {
 			return err
 		}
 		if i%4096 == 4095 {
@@ -212,22 +213,18 @@ func median(seconds []int64) int64 {
 
 // refitWrites are a refit's statements, prepared once for the whole pass.
 type refitWrites struct {
-	player, class, head, figHead, figSame, figGivens *sql.Stmt
+	player, class *sql.Stmt
+	figures       figureWrites // as the finishes write them (rater.showFigures)
 }
 
 func (db *DB) prepareRefitWrites(ctx context.Context, tx *sql.Tx) (*refitWrites, error) {
 	var w refitWrites
-	set := "UPDATE puzzles SET plays = ?, solves = ?, median_seconds = ?, player_seconds = ? WHERE "
 	for _, s := range []struct {
 		dst **sql.Stmt
 		q   string
 	}{
 		{&w.player, "UPDATE players SET skill = ?, rated = ? WHERE id = ?"},
 		{&w.class, "INSERT INTO class_ratings (class_key, plays, solves, difficulty, weight, prior) VALUES (?, ?, ?, ?, ?, ?)"},
-		{&w.head, findClassSQL},
-		{&w.figHead, set + "id = ?"},
-		{&w.figSame, set + "same_as = ?"},
-		{&w.figGivens, set + "givens_key = ? AND canonical_key IS NULL"},
 	} {
 		st, err := tx.PrepareContext(ctx, db.d.sql(s.q))
 		if err != nil {
@@ -236,33 +233,19 @@ func (db *DB) prepareRefitWrites(ctx context.Context, tx *sql.Tx) (*refitWrites,
 		}
 		*s.dst = st
 	}
+	var err error
+	if w.figures, err = prepareFigures(tx, db.d, true); err != nil {
+		w.close()
+		return nil, fmt.Errorf("prepare the refit: %w", err)
+	}
 	return &w, nil
 }
 
 func (w *refitWrites) close() {
-	for _, s := range []*sql.Stmt{w.player, w.class, w.head, w.figHead, w.figSame, w.figGivens} {
+	for _, s := range []*sql.Stmt{w.player, w.class} {
 		if s != nil {
 			s.Close()
 		}
 	}
-}
-
-// figures writes class c's figures (median its solves' median seconds)
-// onto the puzzles of the class with key, as showFigures does.
-func (w *refitWrites) figures(key []byte, c ratings.Class, median int64) error {
-	args := []any{c.Plays, c.Solves, median, c.Seconds()}
-	var head int64
-	err := w.head.QueryRow(key).Scan(&head)
-	switch {
-	case err == sql.ErrNoRows:
-		_, err = w.figGivens.Exec(append(args, key)...)
-	case err == nil:
-		if _, err = w.figHead.Exec(append(args, head)...); err == nil {
-			_, err = w.figSame.Exec(append(args, head)...)
-		}
-	}
-	if err != nil {
-		return fmt.Errorf("write the puzzles' figures: %w", err)
-	}
-	return nil
+	w.figures.close()
 }

@@ -63,12 +63,13 @@ var CopiedTables = []Table{
 // DerivedTables are the tables a copy does not write, since the
 // destination's own tally and triggers fill them as the puzzles arrive,
 // but compares after it: the puzzles themselves (every column, as
-// stored), the classes, the techniques' index, and the techniques'
+// stored) and their players' figures (written by Restore with them), the classes, the techniques' index, and the techniques'
 // counts summed over their shards (0 where the source keeps a row that
 // counts nothing). The other counters (counts, stat_buckets,
 // grade_counts) are compared as the archive's Stats.
 var DerivedTables = []Table{
 	{Name: "puzzles", Key: []string{"id"}, One: "puzzle", Many: "puzzles"},
+	{Name: "puzzle_figures", Key: []string{"puzzle_id"}, Many: "puzzles' players' figures"},
 	{Name: "classes", Key: []string{"canonical_key"}, Many: "classes"},
 	{Name: "puzzle_techniques", Key: []string{"technique", "puzzle_id"}, Many: "technique index rows"},
 	{Name: "technique_counts", Key: []string{"technique"}, Many: "technique counts",

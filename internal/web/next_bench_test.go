@@ -297,8 +297,12 @@ func writeAttempts(b *testing.B, tx *sql.Tx) {
 			SELECT a.class_key, count(*), sum(a.outcome = 'solved'),
 				(2 * (%[1]g + %[2]g * max(z.grade) / 10.0) + sum(ln(a.seconds))) / (2 + count(*)), 2 + count(*), %[1]g + %[2]g * max(z.grade) / 10.0
 			FROM attempts a JOIN puzzles z ON z.id = a.puzzle_id GROUP BY a.class_key`, p.Alpha, p.Beta),
-		`UPDATE puzzles SET plays = c.plays, solves = c.solves, player_seconds = CASE WHEN c.plays >= ` + fmt.Sprint(ratings.MinPlays) + ` THEN CAST(round(exp(c.difficulty)) AS INTEGER) ELSE 0 END
+		`UPDATE puzzles SET player_seconds = CASE WHEN c.plays >= ` + fmt.Sprint(ratings.MinPlays) + ` THEN CAST(round(exp(c.difficulty)) AS INTEGER) ELSE 0 END
 			FROM class_ratings c WHERE c.class_key = coalesce(puzzles.canonical_key, puzzles.givens_key)`,
+		// The figures' table (migration 00022); the benchmarks read no median.
+		`INSERT INTO puzzle_figures (puzzle_id, plays, solves, median_seconds)
+			SELECT puzzles.id, c.plays, c.solves, 0 FROM puzzles JOIN class_ratings c ON c.class_key = coalesce(puzzles.canonical_key, puzzles.givens_key)
+			WHERE c.plays > 0`,
 	} {
 		if _, err := tx.Exec(q); err != nil {
 			b.Fatalf("%v: %s", err, q)
