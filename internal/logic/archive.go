@@ -44,8 +44,9 @@ func GradeDeep(ctx context.Context, p *sudoku.Puzzle) bool {
 }
 
 // RequestBudget is the work a request may spend on a grade before it
-// answers (about a tenth of DefaultBudget: tens of milliseconds): most
-// puzzles are graded well within it.
+// answers (a tenth of DefaultBudget: about a quarter of a second on one
+// core for a puzzle that runs out of it, such as Inkala's): most puzzles are
+// graded well within it.
 const RequestBudget = DefaultBudget / 10
 
 // GradeWithin grades p like GradePuzzle, but within budget units of work.

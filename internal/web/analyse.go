@@ -54,25 +54,17 @@ func (s *Server) analyse(ctx context.Context, g sudoku.Grid) (sudoku.Analysis, e
 	// One that needs more than a request's budget is graded in the
 	// background (settergrade.go): "pending" now, the figures when asked
 	// again.
+	// The request's own searches (the grade within its budget, the
+	// redundant givens) take one turn of the gate, and only then may a
+	// background grading take the gate: on a server of one search slot the
+	// request would otherwise queue behind the grading it started.
 	a.GradeStatus = sudoku.GradeDone
-	if a.SameAs != nil && same.Grade != nil && same.GradeVersion == logic.Version {
-		p.Grade, p.GradeFloor, p.GradeEP, p.GradeED, p.Technique, p.Techniques = same.Grade, same.GradeFloor, same.GradeEP, same.GradeED, same.Technique, same.Techniques
-	} else {
-		var within bool
-		if err := s.searching(ctx, func() error { within = logic.GradeWithin(&p, logic.RequestBudget); return nil }); err != nil {
-			return a, err
-		}
-		if !within {
-			var st gradeState
-			p, st = s.setterGrades.lookup(p, s.searching)
-			if st != gradeDone { // busy too: the next ask starts it
-				a.GradeStatus = sudoku.GradePending
-			}
-		}
-	}
-	a.Grade, a.GradeFloor, a.GradeEP, a.GradeED = p.Grade, p.GradeFloor, p.GradeEP, p.GradeED
-	a.Technique, a.Techniques = p.Technique, p.Techniques
+	archived := a.SameAs != nil && same.Grade != nil && same.GradeVersion == logic.Version
+	within := true
 	err = s.searching(ctx, func() error {
+		if !archived {
+			within = logic.GradeWithin(&p, logic.RequestBudget)
+		}
 		var err error
 		a.Redundant, err = sudoku.Redundant(g, p.Solution, s.solveOptions(ctx))
 		return err
@@ -80,6 +72,18 @@ func (s *Server) analyse(ctx context.Context, g sudoku.Grid) (sudoku.Analysis, e
 	if err != nil {
 		return a, err
 	}
+	switch {
+	case archived:
+		p.Grade, p.GradeFloor, p.GradeEP, p.GradeED, p.Technique, p.Techniques = same.Grade, same.GradeFloor, same.GradeEP, same.GradeED, same.Technique, same.Techniques
+	case !within:
+		var st gradeState
+		p, st = s.setterGrades.lookup(p, s.searching)
+		if st != gradeDone { // busy too: the next ask starts it
+			a.GradeStatus = sudoku.GradePending
+		}
+	}
+	a.Grade, a.GradeFloor, a.GradeEP, a.GradeED = p.Grade, p.GradeFloor, p.GradeEP, p.GradeED
+	a.Technique, a.Techniques = p.Technique, p.Techniques
 	minimal := len(a.Redundant) == 0
 	a.Minimal = &minimal
 	return a, nil
