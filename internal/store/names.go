@@ -32,6 +32,17 @@ var migrationActor = moderation.Actor{Name: "migration 00018", Via: moderation.V
 // merged. Servers opening the archive together take turns on the
 // settings row; the second finds it gone.
 func (db *DB) keyNames(ctx context.Context) error {
+	// Most opens find the keys made long ago: a read says so without the
+	// write lock, which servers already running on the archive hold in
+	// turns (an import opening beside them would wait its turn for
+	// nothing, and under load time out).
+	var waiting int
+	if err := db.writer.QueryRowContext(ctx, db.d.sql("SELECT count(*) FROM settings WHERE name = ?"), nameKeysSetting).Scan(&waiting); err != nil {
+		return fmt.Errorf("key names: %w", err)
+	}
+	if waiting == 0 {
+		return nil
+	}
 	tx, err := db.writer.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("key names: %w", err)

@@ -10,7 +10,9 @@ package main
 import (
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 
 	_ "modernc.org/sqlite"
@@ -39,9 +41,15 @@ func main() {
 }
 
 func check(path string) error {
+	// A process killed before it made the file left none: nothing stored.
+	// (SQLite would create an empty file here, which every command then
+	// refuses as not an archive: this check must not make one.)
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return json.NewEncoder(os.Stdout).Encode(state{Puzzles: map[string]int64{}, Integrity: "ok"})
+	}
 	// Read-write, as a server would open it: SQLite recovers a WAL left by
-	// a killed process on the first open.
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)")
+	// a killed process on the first open. mode=rw: never create the file.
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=rw&_pragma=busy_timeout(10000)")
 	if err != nil {
 		return err
 	}
