@@ -218,7 +218,10 @@ func (ch *chainer) offToOn(p int32) bool {
 	var outs [4]found
 	n := 0
 	ch.par = ch.par[:0]
-	if ch.y && popcount(ch.cur[c]) == 2 {
+	// known: q is in the run already and not contradicted, so emitting it
+	// would do nothing (its parents are not worth gathering).
+	known := func(q int32) bool { return ch.set.has(q) && !ch.set.has(conjugate(q)) }
+	if ch.y && popcount(ch.cur[c]) == 2 && !known(nodeOf(c, firstDigit(ch.cur[c]&^bit), true)) {
 		e := firstDigit(ch.cur[c] &^ bit)
 		start := len(ch.par)
 		ch.par = append(ch.par, p)
@@ -235,6 +238,9 @@ func (ch *chainer) offToOn(p int32) bool {
 			continue // not the last other place of d in u
 		}
 		other := unitCells[u][bits.TrailingZeros16(m)]
+		if known(nodeOf(other, d, true)) {
+			continue
+		}
 		start := len(ch.par)
 		ch.par = append(ch.par, p)
 		for _, o := range unitCells[u] {

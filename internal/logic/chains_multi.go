@@ -59,6 +59,10 @@ type multiSearch struct {
 	// best (the nested searches, chains_nested.go).
 	collect func(cx int, st Step)
 	want    func(t int32) bool // collect: whether a chain proving t can add anything
+	// wantSet, when set, holds every node want may accept (a superset:
+	// want narrows as the search goes): static chains run only where the
+	// branches' closures meet in it.
+	wantSet *nodeSet
 }
 
 // newMultiSearch readies the chainers for mode on the current board.
@@ -129,12 +133,18 @@ func (m *multiSearch) canBeat() bool {
 }
 
 // meet intersects set with the closure of candidate k and reports whether
-// anything is left.
+// anything is left that the search may want.
 func (m *multiSearch) meet(k int, set *nodeSet) bool {
+	any := uint64(0)
 	for w := range set {
 		set[w] &= m.closures[k][w]
+		if m.wantSet != nil {
+			any |= set[w] & m.wantSet[w]
+		} else {
+			any |= set[w]
+		}
 	}
-	return *set != nodeSet{}
+	return any != 0
 }
 
 // cell runs the chains from the candidates of cell c (card of them).
@@ -228,7 +238,8 @@ func (m *multiSearch) digit(c, v, card int, cellNeed bool) {
 	}
 	A := m.p.onRuns[v]
 	src := nodeOf(c, v, true)
-	if m.run(A, src) && m.contradiction {
+	aConf := m.run(A, src)
+	if aConf && m.contradiction {
 		var keys []nestKey
 		cx := A.anc(A.confOn, &keys) + A.anc(A.confOff, &keys)
 		m.consider(conjugate(src), cx, 7, m.contradictionStep(c, src, current(A)))
@@ -236,7 +247,7 @@ func (m *multiSearch) digit(c, v, card int, cellNeed bool) {
 	if m.contradiction {
 		m.offBranch(c, v, card, A)
 	}
-	m.regionChains(c, v, A, regNeed)
+	m.regionChains(c, v, A, aConf, regNeed)
 }
 
 // regionsNeeded reports, for c's box, row and column, whether a region
@@ -296,8 +307,9 @@ func (m *multiSearch) offBranch(c, v, card int, A *chainer) {
 }
 
 // regionChains runs the region forcing chains of digit v in the units
-// through c where c is v's first place (run A is c=v's).
-func (m *multiSearch) regionChains(c, v int, A *chainer, regNeed [3]bool) {
+// through c where c is v's first place (run A is c=v's, aConf whether it
+// met a contradiction).
+func (m *multiSearch) regionChains(c, v int, A *chainer, aConf bool, regNeed [3]bool) {
 	s := m.s
 	for i, k := range [3]int{2, 0, 1} {
 		u := cellUnit[c][k]
@@ -305,17 +317,9 @@ func (m *multiSearch) regionChains(c, v int, A *chainer, regNeed [3]bool) {
 		if popcount(pos) < 2 || unitCells[u][bits.TrailingZeros16(pos)] != c || !regNeed[i] {
 			continue
 		}
-		runs := []*chainer{}
-		for r, j := pos, 0; r != 0; r &= r - 1 {
-			o := unitCells[u][bits.TrailingZeros16(r)]
-			if o == c {
-				runs = append(runs, A)
-				continue
-			}
-			R := m.p.regRuns[j]
-			j++
-			m.run(R, nodeOf(o, v, true))
-			runs = append(runs, R)
+		runs, ok := m.regionRuns(u, v, pos, A, aConf)
+		if !ok {
+			continue
 		}
 		src := nodeOf(c, v, true)
 		s.intersect(runs, m.wanted, func(id int32, cx int) {
@@ -334,6 +338,43 @@ func (m *multiSearch) regionChains(c, v int, A *chainer, regNeed [3]bool) {
 			})
 		}, m.canBeat)
 	}
+}
+
+// regionRuns runs digit v's places pos in unit u (c's is run A) and
+// returns the runs. It stops early, reporting false, once the runs so far
+// share no node the search may want outside v's places in u: a node all
+// branches imply is never one of those places (each branch puts v on its
+// own place and off the others) unless a branch met a contradiction, and
+// then it does not stop.
+func (m *multiSearch) regionRuns(u, v int, pos uint16, A *chainer, aConf bool) ([]*chainer, bool) {
+	acc := A.set
+	if m.wantSet != nil {
+		for w := range acc {
+			acc[w] &= m.wantSet[w]
+		}
+	}
+	for _, o := range unitCells[u] {
+		acc[nodeOf(o, v, false)>>6] &^= 3 << (nodeOf(o, v, false) & 63)
+	}
+	prune := !aConf
+	runs := []*chainer{A}
+	for r, j := pos&(pos-1), 0; r != 0; r &= r - 1 {
+		R := m.p.regRuns[j]
+		j++
+		if m.run(R, nodeOf(unitCells[u][bits.TrailingZeros16(r)], v, true)) {
+			prune = false
+		}
+		runs = append(runs, R)
+		any := uint64(0)
+		for w := range acc {
+			acc[w] &= R.set[w]
+			any |= acc[w]
+		}
+		if prune && any == 0 {
+			return nil, false
+		}
+	}
+	return runs, true
 }
 
 // cellChains takes the nodes that every candidate of c implies (the runs

@@ -211,11 +211,29 @@ func (ch *chainer) wants(t int32) bool {
 	return false
 }
 
+// wantSet returns the nodes wants accepts now.
+func (ch *chainer) wantSet() *nodeSet {
+	var w nodeSet
+	for c := range 81 {
+		for m := ch.cur[c]; m != 0; m &= m - 1 {
+			d := bits.TrailingZeros16(m)
+			if off := nodeOf(c, d, false); !ch.set.has(off) && !ch.set.has(conjugate(off)) {
+				w.add(off)
+			}
+			if ch.wants(nodeOf(c, d, true)) {
+				w.add(nodeOf(c, d, true))
+			}
+		}
+	}
+	return &w
+}
+
 // nestedMulti takes the cell and region forcing chains of mode (static
 // multiple, or dynamic) found on the working candidates.
 func (ch *chainer) nestedMulti(sub *solver, mode chainMode) bool {
 	m := sub.newMultiSearch(mode)
 	m.want = ch.wants
+	m.wantSet = ch.wantSet()
 	added := false
 	m.collect = func(cx int, st Step) {
 		var t int32
@@ -339,19 +357,24 @@ type chainSnap struct {
 	extraID, confOn, confOff int32
 }
 
-// runMemo is a search's kept runs (chainSnap), reset for each search.
+// runMemo is a search's kept runs (chainSnap), reset for each search: the
+// run from start is snaps[at[start]-1] while stamp[start] is gen.
 type runMemo struct {
-	snaps map[int32]chainSnap
+	at    [nNodes]int32
+	stamp [nNodes]uint32
+	gen   uint32
+	snaps []chainSnap
 	arena []int32
 	nests []nestRec
 }
 
 func (r *runMemo) reset() {
-	if r.snaps == nil {
-		r.snaps = map[int32]chainSnap{}
+	r.gen++
+	if r.gen == 0 { // wrapped: no stamp may match by chance
+		r.stamp = [nNodes]uint32{}
+		r.gen = 1
 	}
-	clear(r.snaps)
-	r.arena, r.nests = r.arena[:0], r.nests[:0]
+	r.snaps, r.arena, r.nests = r.snaps[:0], r.arena[:0], r.nests[:0]
 }
 
 // run runs ch from start, or at the nested levels (whose runs are costly)
@@ -361,12 +384,14 @@ func (m *multiSearch) run(ch *chainer, start int32) bool {
 		return ch.run(start)
 	}
 	r := &m.s.runs
-	if sn, ok := r.snaps[start]; ok {
-		ch.load(r, &sn)
+	if r.stamp[start] == r.gen {
+		sn := &r.snaps[r.at[start]-1]
+		ch.load(r, sn)
 		return sn.contradiction
 	}
 	ok := ch.run(start)
-	r.snaps[start] = ch.save(r, ok)
+	r.snaps = append(r.snaps, ch.save(r, ok))
+	r.at[start], r.stamp[start] = int32(len(r.snaps)), r.gen
 	return ok
 }
 

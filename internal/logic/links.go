@@ -63,21 +63,26 @@ func groupHeads(chain []Node) []Node {
 // the contradiction's extra node, for extraSlot), from the assumption on:
 // each node's first parent, back to the start.
 func (ch *chainer) path(id int32) []Node {
-	slot, node := id, id
+	start := id
 	if id == extraSlot {
-		node = ch.extraID
+		start = ch.extraID
 	}
-	var p []Node
-	for range nNodes { // a parent is always added before its child: no loop
-		p = append(p, toNode(node))
-		if ch.parN[slot] == 0 {
-			break
+	// Walk back twice: once to count, once to fill from the end, so the
+	// path takes one allocation (the nested searches build many).
+	walk := func(f func(node int32)) {
+		slot, node := id, start
+		for range nNodes { // a parent is always added before its child: no loop
+			f(node)
+			if ch.parN[slot] == 0 {
+				return
+			}
+			node = ch.pool[ch.parStart[slot]]
+			slot = node
 		}
-		node = ch.pool[ch.parStart[slot]]
-		slot = node
 	}
-	for i, j := 0, len(p)-1; i < j; i, j = i+1, j-1 {
-		p[i], p[j] = p[j], p[i]
-	}
+	n := 0
+	walk(func(int32) { n++ })
+	p := make([]Node, n)
+	walk(func(node int32) { n--; p[n] = toNode(node) })
 	return p
 }
