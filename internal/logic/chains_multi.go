@@ -63,6 +63,7 @@ type multiSearch struct {
 	// want narrows as the search goes): static chains run only where the
 	// branches' closures meet in it.
 	wantSet *nodeSet
+	pathBuf []Node // collect: the paths of the chain at hand (path)
 }
 
 // newMultiSearch readies the chainers for mode on the current board.
@@ -103,6 +104,7 @@ func (m *multiSearch) consider(t int32, cx, key int, build func() (Step, bool)) 
 		if !m.want(t) {
 			return
 		}
+		m.pathBuf = m.pathBuf[:0]
 		if st, ok := build(); ok {
 			m.collect(cx, st)
 		}
@@ -204,8 +206,8 @@ func (m *multiSearch) contradictionStep(c int, from int32, ch func() *chainer) f
 		st.Cells = []int{c}
 		st.Chain = []Node{toNode(from), toNode(conjugate(from))}
 		if r := ch(); ok && r != nil {
-			st.paths = [][]Node{r.path(r.confOn), r.path(r.confOff)}
-			st.Nested = nestedOf([]*chainer{r, r}, r.confOn, r.confOff)
+			st.paths = [][]Node{m.path(r, r.confOn), m.path(r, r.confOff)}
+			st.Nested = m.nestedOf([]*chainer{r, r}, r.confOn, r.confOff)
 		}
 		return st, ok
 	}
@@ -240,8 +242,7 @@ func (m *multiSearch) digit(c, v, card int, cellNeed bool) {
 	src := nodeOf(c, v, true)
 	aConf := m.run(A, src)
 	if aConf && m.contradiction {
-		var keys []nestKey
-		cx := A.anc(A.confOn, &keys) + A.anc(A.confOff, &keys)
+		cx := m.s.complexity(A, A.confOn, A, A.confOff)
 		m.consider(conjugate(src), cx, 7, m.contradictionStep(c, src, current(A)))
 	}
 	if m.contradiction {
@@ -279,8 +280,7 @@ func (m *multiSearch) offBranch(c, v, card int, A *chainer) {
 	B := m.p.offRun
 	src, off := nodeOf(c, v, true), nodeOf(c, v, false)
 	if B.run(off) {
-		var keys []nestKey
-		cx := B.anc(B.confOn, &keys) + B.anc(B.confOff, &keys)
+		cx := m.s.complexity(B, B.confOn, B, B.confOff)
 		m.consider(src, cx, 7, m.contradictionStep(c, off, current(B)))
 	}
 	if m.mode < modeDynamic || card < 3 {
@@ -292,14 +292,13 @@ func (m *multiSearch) offBranch(c, v, card int, A *chainer) {
 			if !m.wanted(id) {
 				continue
 			}
-			var keys []nestKey
-			cx := A.anc(id, &keys) + B.anc(id, &keys)
+			cx := m.s.complexity(A, id, B, id)
 			m.consider(id, cx, 1, func() (Step, bool) {
 				st, ok := m.s.targetStep(id)
 				st.Cells = uniqueCells(c, nodeCell(id))
 				st.Chain = []Node{toNode(src), toNode(id)}
-				st.paths = [][]Node{A.path(id), B.path(id)}
-				st.Nested = nestedOf([]*chainer{A, B}, id, id)
+				st.paths = [][]Node{m.path(A, id), m.path(B, id)}
+				st.Nested = m.nestedOf([]*chainer{A, B}, id, id)
 				return st, ok
 			})
 		}
@@ -332,8 +331,8 @@ func (m *multiSearch) regionChains(c, v int, A *chainer, aConf bool, regNeed [3]
 				st.Units = []int{u}
 				st.Branches = len(runs)
 				st.Chain = []Node{toNode(src), toNode(id)}
-				st.paths = branchPaths(runs, id)
-				st.Nested = nestedOf(runs, id)
+				st.paths = m.branchPaths(runs, id)
+				st.Nested = m.nestedOf(runs, id)
 				return st, ok
 			})
 		}, m.canBeat)
@@ -392,8 +391,8 @@ func (m *multiSearch) cellChains(c int) {
 			st.Cells = uniqueCells(c, nodeCell(id))
 			st.Branches = len(runs)
 			st.Chain = []Node{toNode(first), toNode(id)}
-			st.paths = branchPaths(runs, id)
-			st.Nested = nestedOf(runs, id)
+			st.paths = m.branchPaths(runs, id)
+			st.Nested = m.nestedOf(runs, id)
 			return st, ok
 		})
 	}, m.canBeat)
@@ -434,12 +433,10 @@ func (s *solver) nishioRuns(p *chainPool, c, v int) nishioRun {
 	w0 := s.work
 	A, B := p.onRuns[v], p.offRun
 	if A.run(nodeOf(c, v, true)) {
-		var keys []nestKey
-		r.on, r.onCx = true, int32(A.anc(A.confOn, &keys)+A.anc(A.confOff, &keys))
+		r.on, r.onCx = true, int32(s.complexity(A, A.confOn, A, A.confOff))
 	}
 	if B.run(nodeOf(c, v, false)) {
-		var keys []nestKey
-		r.off, r.offCx = true, int32(B.anc(B.confOn, &keys)+B.anc(B.confOff, &keys))
+		r.off, r.offCx = true, int32(s.complexity(B, B.confOn, B, B.confOff))
 	}
 	r.work = int32(s.work - w0)
 	s.work = w0
@@ -463,22 +460,55 @@ func (s *solver) intersect(runs []*chainer, keep func(int32) bool, f func(id int
 				continue
 			}
 			cx := 0
-			var keys []nestKey
+			keys := s.nestKeys[:0]
 			for _, r := range runs {
 				cx += r.anc(id, &keys)
 			}
+			s.nestKeys = keys
 			f(id, cx)
 		}
 	}
 }
 
-// branchPaths returns each run's implication chain to id.
-func branchPaths(runs []*chainer, id int32) [][]Node {
+// complexity is a's ancestors of x and b's of y, each nested chain they
+// rest on counted once (the solver's key buffer saves an allocation a
+// chain).
+func (s *solver) complexity(a *chainer, x int32, b *chainer, y int32) int {
+	keys := s.nestKeys[:0]
+	cx := a.anc(x, &keys) + b.anc(y, &keys)
+	s.nestKeys = keys
+	return cx
+}
+
+// branchPaths returns each run's implication chain to id (m.path).
+func (m *multiSearch) branchPaths(runs []*chainer, id int32) [][]Node {
 	ps := make([][]Node, len(runs))
 	for i, r := range runs {
-		ps[i] = r.path(id)
+		ps[i] = m.path(r, id)
 	}
 	return ps
+}
+
+// path returns r's implication chain to id. A collecting search hands its
+// chains' paths over at once and keeps none (chains_nested.go), so they
+// are written into one buffer, reused from chain to chain (consider
+// empties it): the nested levels build millions.
+func (m *multiSearch) path(r *chainer, id int32) []Node {
+	if m.collect == nil {
+		return r.path(id)
+	}
+	at := len(m.pathBuf)
+	m.pathBuf = r.appendPath(m.pathBuf, id)
+	return m.pathBuf[at:len(m.pathBuf):len(m.pathBuf)]
+}
+
+// nestedOf is nestedOf for a step to keep: a collecting search's chains
+// are nested in another's, whose explanation shows only its own.
+func (m *multiSearch) nestedOf(runs []*chainer, ids ...int32) []NestedChain {
+	if m.collect != nil {
+		return nil
+	}
+	return nestedOf(runs, ids...)
 }
 
 func uniqueCells(a, b int) []int {

@@ -1,5 +1,7 @@
 package logic
 
+import "slices"
+
 // The links a step draws: for a chain, each link between two candidates,
 // strong or weak, as SudokuWiki and HoDoKu draw them (a strong link solid,
 // a weak one dashed).
@@ -63,12 +65,16 @@ func groupHeads(chain []Node) []Node {
 // the contradiction's extra node, for extraSlot), from the assumption on:
 // each node's first parent, back to the start.
 func (ch *chainer) path(id int32) []Node {
+	return ch.appendPath(nil, id)
+}
+
+// appendPath appends path(id) to buf, growing it at most once.
+func (ch *chainer) appendPath(buf []Node, id int32) []Node {
 	start := id
 	if id == extraSlot {
 		start = ch.extraID
 	}
-	// Walk back twice: once to count, once to fill from the end, so the
-	// path takes one allocation (the nested searches build many).
+	// Walk back twice: once to count, once to fill from the end.
 	walk := func(f func(node int32)) {
 		slot, node := id, start
 		for range nNodes { // a parent is always added before its child: no loop
@@ -82,7 +88,9 @@ func (ch *chainer) path(id int32) []Node {
 	}
 	n := 0
 	walk(func(int32) { n++ })
-	p := make([]Node, n)
-	walk(func(node int32) { n--; p[n] = toNode(node) })
-	return p
+	buf = slices.Grow(buf, n)
+	at := len(buf)
+	buf = buf[:at+n]
+	walk(func(node int32) { n--; buf[at+n] = toNode(node) })
+	return buf
 }

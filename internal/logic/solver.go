@@ -78,6 +78,8 @@ type solver struct {
 	nishio  *nishioMemo // Nishio runs kept per digit (nishioRuns)
 	sub     *solver     // the board of a nested chain's assumption (chains_nested.go)
 	runs    runMemo     // the nested levels' kept runs (chains_nested.go)
+	// nestKeys: the nested chains counted in a complexity (chainer.anc)
+	nestKeys []nestKey
 	// uver counts each unit's changes (refresh); fhAt and hsAt are 1 + the
 	// count at which the unit last had no full house, no hidden single.
 	uver, fhAt, hsAt [27]uint32
