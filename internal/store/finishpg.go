@@ -35,18 +35,18 @@ import (
 // player's finished attempts at the class before, the player's skill,
 // rated count, streak and streak day, the date the class was the puzzle
 // of the day (empty if never), the class's rating (NULLs for none; locked)
-// and the archive's prior. No row: not the player's attempt. Each
+// and the archive's prior (read once, uncorrelated: an InitPlan). No
+// row: not the player's attempt. Each
 // finish is read by a subquery of its own (a locking one, which the
 // planner keeps apart), so its rows are found by their keys whatever the
 // planner guesses of the arrays: as one join, a plan made while the
 // tables were small hashed the whole of attempts.
-const finishReadSQL = `SELECT r.n, f.* FROM unnest($1::bigint[], $2::bigint[]) WITH ORDINALITY AS r (id, player, n),
+const finishReadSQL = `SELECT r.n, f.*, (SELECT value FROM settings WHERE name = '` + priorName + `') FROM unnest($1::bigint[], $2::bigint[]) WITH ORDINALITY AS r (id, player, n),
 LATERAL (SELECT ` + attemptColumns + `, attempts.class_key, puzzles.givens, puzzles.grade, puzzles.technique, puzzles.hidden,
     (SELECT count(*) FROM attempts b WHERE b.player_id = attempts.player_id AND b.class_key = attempts.class_key AND b.outcome <> 'open'),
     players.skill, players.rated, players.streak, players.streak_day,
     coalesce((SELECT date FROM daily WHERE daily.canonical_key = attempts.class_key), ''),
-    c.plays, c.solves, c.difficulty, c.weight, c.prior,
-    (SELECT value FROM settings WHERE name = '` + priorName + `')
+    c.plays, c.solves, c.difficulty, c.weight, c.prior
     FROM attempts JOIN puzzles ON puzzles.id = attempts.puzzle_id JOIN players ON players.id = attempts.player_id
     LEFT JOIN LATERAL (SELECT plays, solves, difficulty, weight, prior FROM class_ratings
         WHERE class_ratings.class_key = attempts.class_key FOR UPDATE) AS c ON true
