@@ -368,7 +368,7 @@ func (f *finisher) close() {
 }
 
 // finish records one finish on SQLite, step by step, or says why not
-// (PostgreSQL takes a group's finishes together: finisher.finishAll).
+// (PostgreSQL takes a group's finishes together: finishAll).
 func (f *finisher) finish(r *finishReq, now time.Time) (account.Attempt, error) {
 	var key []byte
 	var givens, technique string

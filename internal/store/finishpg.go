@@ -6,7 +6,8 @@ package store
 // first-attempt count, the class's rating, the player's, the median walk,
 // the puzzles' figures, the player's figures) for every finish of a group
 // commit in two statements, one read and one write of arrays (unnest),
-// instead of about seventeen a finish. The decisions stay in Go, finish
+// instead of about seventeen a finish, queued on the group's pipe (tx.go):
+// the read goes with BEGIN, the write with COMMIT. The decisions stay in Go, finish
 // after finish in the group's order (decideFinish, ratings.Update, the
 // streak), each seeing the ones before it, so both databases record the
 // same (TestFinishParity).
