@@ -27,6 +27,7 @@ var (
 	boxServers = flag.String("box.servers", "1,2,4", "server counts of BenchmarkBoxedScaleOut")
 	boxGraders = flag.String("box.graders", "", "serve --graders of each server in BenchmarkBoxedScaleOut; empty: serve's default (one per core)")
 	boxStmts   = flag.Bool("box.statements", false, "BenchmarkBoxedScaleOut logs PostgreSQL's statements per request (pg_stat_statements)")
+	boxPGSet   = flag.String("box.pgset", "", "PostgreSQL settings of BenchmarkBoxedScaleOut's cluster, name=value,...: ALTER SYSTEM SET and a reload (e.g. commit_delay=200,commit_siblings=1)")
 	boxWarmup  = flag.Int("box.warmup", 250, "requests per server that BenchmarkBoxedScaleOut runs before it measures")
 	boxArchive = flag.Int("box.archive", 5000, "puzzles BenchmarkBoxedScaleOut's submissions find archived (imported and graded before the servers start)")
 )
@@ -64,6 +65,7 @@ func BenchmarkBoxedScaleOut(b *testing.B) {
 	if *boxStmts {
 		enableStatements(b, env.c)
 	}
+	setPG(b, env.c, *boxPGSet)
 	pm, err := env.c.PostmasterPID()
 	if err != nil {
 		b.Fatal(err)

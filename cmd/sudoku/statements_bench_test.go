@@ -44,6 +44,33 @@ func enableStatements(b *testing.B, c *pgtest.Cluster) {
 	exec1("postgres", "SELECT pg_reload_conf()")
 }
 
+// setPG sets each name=value of settings (comma-separated) in c with
+// ALTER SYSTEM and reloads its configuration: settings an operator would
+// make, such as commit_delay, measured by -box.pgset.
+func setPG(b *testing.B, c *pgtest.Cluster, settings string) {
+	b.Helper()
+	if settings == "" {
+		return
+	}
+	db, err := sql.Open("pgx", c.URL("postgres"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	for _, kv := range strings.Split(settings, ",") {
+		name, value, ok := strings.Cut(kv, "=")
+		if !ok || strings.ContainsAny(name, " ;'\"") {
+			b.Fatalf("-box.pgset: %q is not name=value", kv)
+		}
+		if _, err := db.Exec(fmt.Sprintf("ALTER SYSTEM SET %s = '%s'", name, strings.ReplaceAll(value, "'", "''"))); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if _, err := db.Exec("SELECT pg_reload_conf()"); err != nil {
+		b.Fatal(err)
+	}
+}
+
 // resetStatements forgets the statements counted so far (with
 // -box.statements).
 func resetStatements(b *testing.B, dsn string) {

@@ -185,36 +185,22 @@ func (q *finishQueue) do(ctx context.Context, db *DB, r *finishReq) finishResult
 // database error fails the whole group.
 func (db *DB) commitFinishes(ctx context.Context, group []*finishReq) {
 	results := make([]finishResult, len(group))
-	// One counter shard, as submissions take: a finish updates no counter,
-	// and the rows it shares with other servers' finishes (a class's
-	// rating) it locks itself (rate).
-	err := db.writeIn(context.WithoutCancel(ctx), oneShard, func(tx *sql.Tx) error {
-		now := time.Now().UTC()
-		if db.d.postgres {
-			return db.commitFinishesPG(tx, group, results, now)
-		}
-		var f *finisher
-		if slices.ContainsFunc(group, func(r *finishReq) bool { return !r.start }) {
-			var err error
-			if f, err = db.prepareFinish(tx); err != nil {
-				return err
-			}
-			defer f.close()
-		}
-		for i, r := range group {
-			var res finishResult
-			if r.start {
-				res.a, res.created, res.err = db.startSteps(tx, r.player, r.puzzle, now)
-			} else {
-				res.a, res.err = f.finish(r, now)
-			}
-			if res.err != nil && !refused(res.err) {
-				return res.err
-			}
-			results[i] = res
-		}
-		return nil
-	})
+	var err error
+	if db.d.postgres {
+		// One counter shard, as submissions take: a finish updates no
+		// counter, and the rows it shares with other servers' finishes (a
+		// class's rating) it locks itself (finishReadSQL).
+		_, err = db.do(context.WithoutCancel(ctx), &op{ctx: context.WithoutCancel(ctx), w: maintenance{func(*sql.Conn) error {
+			return db.inPipe(oneShard, func(p *pipe) error {
+				clear(results) // a group run again answers afresh
+				return commitFinishesPG(p, group, results, time.Now().UTC())
+			})
+		}}})
+	} else {
+		err = db.writeIn(context.WithoutCancel(ctx), oneShard, func(tx *sql.Tx) error {
+			return db.commitFinishesSQLite(tx, group, results, time.Now().UTC())
+		})
+	}
 	for i, r := range group {
 		if err != nil {
 			results[i] = finishResult{err: err}
@@ -223,20 +209,47 @@ func (db *DB) commitFinishes(ctx context.Context, group []*finishReq) {
 	}
 }
 
-// commitFinishesPG is commitFinishes's transaction on PostgreSQL: the
-// group's starts in one statement (startAll), then all its finishes in
-// two (finisher.finishAll). Starts and finishes that wait together are
-// concurrent, so taking the starts first is one order they could have
-// come in; the starts keep theirs among themselves, the finishes theirs.
-func (db *DB) commitFinishesPG(tx *sql.Tx, group []*finishReq, results []finishResult, now time.Time) error {
+// commitFinishesSQLite is commitFinishes's transaction on SQLite: each
+// start and finish in steps, in the group's order.
+func (db *DB) commitFinishesSQLite(tx *sql.Tx, group []*finishReq, results []finishResult, now time.Time) error {
+	var f *finisher
+	if slices.ContainsFunc(group, func(r *finishReq) bool { return !r.start }) {
+		var err error
+		if f, err = db.prepareFinish(tx); err != nil {
+			return err
+		}
+		defer f.close()
+	}
+	for i, r := range group {
+		var res finishResult
+		if r.start {
+			res.a, res.created, res.err = db.startSteps(tx, r.player, r.puzzle, now)
+		} else {
+			res.a, res.err = f.finish(r, now)
+		}
+		if res.err != nil && !refused(res.err) {
+			return res.err
+		}
+		results[i] = res
+	}
+	return nil
+}
+
+// commitFinishesPG is commitFinishes's transaction on PostgreSQL, in one
+// pipe of at most two round trips (tx.go): BEGIN, the shard's lock, the
+// group's starts in one statement (queueStarts) and its finishes' read
+// (queueFinishRead) in the first; the finishes decided in Go (finishAll);
+// their write and COMMIT in the second. A group of starts alone is one
+// round trip. Starts and finishes that wait together are concurrent, so
+// taking the starts first is one order they could have come in; the
+// starts keep theirs among themselves, the finishes theirs.
+func commitFinishesPG(p *pipe, group []*finishReq, results []finishResult, now time.Time) error {
 	// The statements' arrays make PostgreSQL find its generic plans
 	// dearer than custom ones (it guesses 100 elements an array), so it
 	// planned them again at every group: 1-2 ms each, with two servers
 	// every group (-box.statements). Their generic plans are walks by key
 	// (every lookup a subquery or = ANY of its own): take them.
-	if _, err := tx.Exec("SET LOCAL plan_cache_mode = force_generic_plan"); err != nil {
-		return err
-	}
+	p.Queue("SET LOCAL plan_cache_mode = force_generic_plan")
 	var starts, fs []*finishReq
 	var startAt, finishAt []int
 	for i, r := range group {
@@ -247,23 +260,21 @@ func (db *DB) commitFinishesPG(tx *sql.Tx, group []*finishReq, results []finishR
 		}
 	}
 	if len(starts) > 0 {
-		done, err := startAll(tx, starts, now)
-		if err != nil {
-			return err
-		}
-		for j, i := range startAt {
-			results[i] = done[j]
-		}
+		queueStarts(p, starts, now, func(j int) *finishResult { return &results[startAt[j]] })
 	}
-	if len(fs) > 0 {
-		f := &finisher{tx: tx} // its statements by text, the prior in its read
-		done, err := f.finishAll(fs, now)
-		if err != nil {
-			return err
-		}
-		for j, i := range finishAt {
-			results[i] = done[j]
-		}
+	if len(fs) == 0 {
+		return nil
+	}
+	read := queueFinishRead(p, fs)
+	if err := p.Flush(); err != nil {
+		return err
+	}
+	done, err := finishAll(p, fs, read, now)
+	if err != nil {
+		return err
+	}
+	for j, i := range finishAt {
+		results[i] = done[j]
 	}
 	return nil
 }
@@ -279,8 +290,7 @@ func refused(err error) bool {
 // the group; on PostgreSQL run by text, which pgx prepares once per
 // connection (preparing them for each group cost two round trips each).
 type finisher struct {
-	rater                    *rater  // the players' model's online step (not in a finish group on PostgreSQL)
-	tx                       *sql.Tx // a finish group on PostgreSQL: finishAll's (finishpg.go)
+	rater                    *rater // the players' model's online step
 	read, first, update      txStmt
 	solved, gaveUp, grade    txStmt // the player's figures (summary.go)
 	technique, daily, streak txStmt
@@ -358,7 +368,7 @@ func (f *finisher) close() {
 }
 
 // finish records one finish on SQLite, step by step, or says why not
-// (PostgreSQL takes a group's finishes together: finisher.finishAll).
+// (PostgreSQL takes a group's finishes together: finishAll).
 func (f *finisher) finish(r *finishReq, now time.Time) (account.Attempt, error) {
 	var key []byte
 	var givens, technique string

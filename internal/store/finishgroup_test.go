@@ -19,7 +19,7 @@ import (
 // class, puzzle and player together (one group commit each, as
 // concurrent finishes are), on SQLite (each finish in steps, in the
 // group's order) and on PostgreSQL (the group's finishes in one read and
-// one write, finisher.finishAll), and checks that they answer the same
+// one write in one pipe, finishAll), and checks that they answer the same
 // and record the same, row for row: two players' first solves of a new
 // class in one group (its row made by the group), a second writing of
 // the class by a player who counted it already, the same attempt

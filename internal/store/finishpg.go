@@ -6,7 +6,8 @@ package store
 // first-attempt count, the class's rating, the player's, the median walk,
 // the puzzles' figures, the player's figures) for every finish of a group
 // commit in two statements, one read and one write of arrays (unnest),
-// instead of about seventeen a finish. The decisions stay in Go, finish
+// instead of about seventeen a finish, queued on the group's pipe (tx.go):
+// the read goes with BEGIN, the write with COMMIT. The decisions stay in Go, finish
 // after finish in the group's order (decideFinish, ratings.Update, the
 // streak), each seeing the ones before it, so both databases record the
 // same (TestFinishParity).
@@ -22,6 +23,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/ratings"
 )
@@ -33,18 +36,18 @@ import (
 // player's finished attempts at the class before, the player's skill,
 // rated count, streak and streak day, the date the class was the puzzle
 // of the day (empty if never), the class's rating (NULLs for none; locked)
-// and the archive's prior. No row: not the player's attempt. Each
+// and the archive's prior (read once, uncorrelated: an InitPlan). No
+// row: not the player's attempt. Each
 // finish is read by a subquery of its own (a locking one, which the
 // planner keeps apart), so its rows are found by their keys whatever the
 // planner guesses of the arrays: as one join, a plan made while the
 // tables were small hashed the whole of attempts.
-const finishReadSQL = `SELECT r.n, f.* FROM unnest($1::bigint[], $2::bigint[]) WITH ORDINALITY AS r (id, player, n),
+const finishReadSQL = `SELECT r.n, f.*, (SELECT value FROM settings WHERE name = '` + priorName + `') FROM unnest($1::bigint[], $2::bigint[]) WITH ORDINALITY AS r (id, player, n),
 LATERAL (SELECT ` + attemptColumns + `, attempts.class_key, puzzles.givens, puzzles.grade, puzzles.technique, puzzles.hidden,
     (SELECT count(*) FROM attempts b WHERE b.player_id = attempts.player_id AND b.class_key = attempts.class_key AND b.outcome <> 'open'),
     players.skill, players.rated, players.streak, players.streak_day,
     coalesce((SELECT date FROM daily WHERE daily.canonical_key = attempts.class_key), ''),
-    c.plays, c.solves, c.difficulty, c.weight, c.prior,
-    (SELECT value FROM settings WHERE name = '` + priorName + `')
+    c.plays, c.solves, c.difficulty, c.weight, c.prior
     FROM attempts JOIN puzzles ON puzzles.id = attempts.puzzle_id JOIN players ON players.id = attempts.player_id
     LEFT JOIN LATERAL (SELECT plays, solves, difficulty, weight, prior FROM class_ratings
         WHERE class_ratings.class_key = attempts.class_key FOR UPDATE) AS c ON true
@@ -63,10 +66,14 @@ ORDER BY r.n`
 // solves of the group ($37, $38). Every puzzle of each class gets the
 // class's figures, the median of its counted solves taken over the index
 // and the group's (as rater.medianSeconds computes it), as figureWrites
-// writes them. It returns the attempts written and the classes written
-// (fewer than given when another transaction made a class's row since
-// the read: errClassRaced). The updates name their rows by = ANY too, so
-// that they are found by key whatever the plan makes of the arrays.
+// writes them. It returns 0, or fails itself (an invalid cast of a marked
+// text, as closeGroupSQL does) when it wrote fewer attempts than given
+// (finishLostMark: not reached, the read locked them) or fewer classes'
+// ratings (ratingRacedMark: another transaction made a class's row since
+// the read; errClassRaced, the group runs again), so that the statement
+// can go with the COMMIT and no answer of it needs a look first. The
+// updates name their rows by = ANY too, so that they are found by key
+// whatever the plan makes of the arrays.
 var finishWriteSQL = `WITH u AS (
     UPDATE attempts SET finished_at = x.finished_at, outcome = x.outcome, seconds = x.seconds, hints = x.hints, checks = x.checks,
         mistakes = x.mistakes, first = x.first, techniques = x.techniques, practice = x.practice, counted = x.counted
@@ -118,7 +125,15 @@ fig AS (
 sec AS (
     UPDATE puzzles SET player_seconds = k.expected FROM mem JOIN k ON k.key = mem.key
     WHERE puzzles.id = mem.id AND puzzles.player_seconds <> k.expected)
-SELECT (SELECT count(*) FROM u), (SELECT count(*) FROM cu) + (SELECT count(*) FROM ci)`
+SELECT coalesce(CAST((SELECT CASE WHEN w.n <> cardinality($1::bigint[]) THEN '` + finishLostMark + `'
+        WHEN w.c <> coalesce(cardinality($29::bytea[]), 0) THEN '` + ratingRacedMark + `' END
+    FROM (SELECT (SELECT count(*) FROM u) AS n, (SELECT count(*) FROM cu) + (SELECT count(*) FROM ci) AS c) AS w) AS bigint), 0)`
+
+// The marks of finishWriteSQL's failures (see raised).
+const (
+	finishLostMark  = "sudoku: attempts written meanwhile"
+	ratingRacedMark = "sudoku: class rating made meanwhile"
+)
 
 // errClassRaced is a group with a finish whose class's first counted
 // attempt another transaction recorded between the group's read and its
@@ -141,38 +156,47 @@ type finishRow struct {
 	prior                    []byte
 }
 
-// readFinishes runs finishReadSQL for the finishes fs: the rows found, by
-// place in fs.
-func readFinishes(tx *sql.Tx, fs []*finishReq) (map[int]*finishRow, error) {
+// queueFinishRead queues finishReadSQL for the finishes fs on the pipe:
+// the rows found, by place in fs, are in the map once the pipe flushed.
+func queueFinishRead(p *pipe, fs []*finishReq) map[int]*finishRow {
 	ids, players := make([]int64, len(fs)), make([]int64, len(fs))
 	for i, r := range fs {
 		ids[i], players[i] = r.id, r.player
 	}
-	rows, err := tx.Query(finishReadSQL, ids, players)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	read := make(map[int]*finishRow, len(fs))
-	for rows.Next() {
-		var n int64
-		var hidden int
-		var cPlays, cSolves sql.NullInt64
-		var cDifficulty, cWeight, cPrior sql.NullFloat64
-		w := &finishRow{}
-		w.a, err = scanAttempt(func(dest ...any) error { return rows.Scan(append([]any{&n}, dest...)...) },
-			&w.key, &w.givens, &w.grade, &w.technique, &hidden, &w.before, &w.skill, &w.rated, &w.streak, &w.streakDay, &w.daily,
-			&cPlays, &cSolves, &cDifficulty, &cWeight, &cPrior, &w.prior)
-		if err != nil {
-			return nil, err
+	p.Queue(finishReadSQL, ids, players).Query(func(rows pgx.Rows) error {
+		for rows.Next() {
+			w, n, err := scanFinishRow(rows)
+			if err != nil {
+				return err
+			}
+			read[int(n-1)] = w
 		}
-		w.hidden = hidden != 0
-		if cPlays.Valid {
-			w.class = &ratings.Class{Plays: cPlays.Int64, Solves: cSolves.Int64, Difficulty: cDifficulty.Float64, Weight: cWeight.Float64, Prior: cPrior.Float64}
-		}
-		read[int(n-1)] = w
+		return rows.Err()
+	})
+	return read
+}
+
+// scanFinishRow reads a row of finishReadSQL: the finish's place in the
+// arrays (from 1) and what it read.
+func scanFinishRow(rows pgx.Rows) (*finishRow, int64, error) {
+	var n int64
+	var hidden int
+	var cPlays, cSolves sql.NullInt64
+	var cDifficulty, cWeight, cPrior sql.NullFloat64
+	w := &finishRow{}
+	var err error
+	w.a, err = scanAttempt(func(dest ...any) error { return rows.Scan(append([]any{&n}, dest...)...) },
+		&w.key, &w.givens, &w.grade, &w.technique, &hidden, &w.before, &w.skill, &w.rated, &w.streak, &w.streakDay, &w.daily,
+		&cPlays, &cSolves, &cDifficulty, &cWeight, &cPrior, &w.prior)
+	if err != nil {
+		return nil, 0, err
 	}
-	return read, rows.Err()
+	w.hidden = hidden != 0
+	if cPlays.Valid {
+		w.class = &ratings.Class{Plays: cPlays.Int64, Solves: cSolves.Int64, Difficulty: cDifficulty.Float64, Weight: cWeight.Float64, Prior: cPrior.Float64}
+	}
+	return w, n, nil
 }
 
 // A finishGroup is a group's finishes decided so far, as the write will
@@ -211,15 +235,11 @@ type playerTechnique struct {
 	name   string
 }
 
-// finishAll decides and records the finishes fs of a group (in its
-// order) on PostgreSQL: finishReadSQL, then each finish decided as
-// finisher.finish decides it, then finishWriteSQL. A finish refused is
-// answered with its error and changes nothing.
-func (f *finisher) finishAll(fs []*finishReq, now time.Time) ([]finishResult, error) {
-	read, err := readFinishes(f.tx, fs)
-	if err != nil {
-		return nil, err
-	}
+// finishAll decides the finishes fs of a group (in its order) on
+// PostgreSQL, as read by queueFinishRead, each as finisher.finish decides
+// it, and queues finishWriteSQL on the pipe to record them. A finish
+// refused is answered with its error and changes nothing.
+func finishAll(p *pipe, fs []*finishReq, read map[int]*finishRow, now time.Time) ([]finishResult, error) {
 	g := &finishGroup{now: now, done: map[int64]bool{}, finished: map[string]int64{}, players: map[int64]*groupPlayer{},
 		classes: map[string]*groupClass{}, grades: map[[2]int64]*gradeFigures{}, tech: map[playerTechnique]*[2]int64{}}
 	results := make([]finishResult, len(fs))
@@ -233,18 +253,11 @@ func (f *finisher) finishAll(fs []*finishReq, now time.Time) ([]finishResult, er
 			return nil, results[i].err
 		}
 	}
-	if len(g.recorded) == 0 {
-		return results, nil
-	}
-	var wrote, rated int64
-	if err := f.tx.QueryRow(finishWriteSQL, g.args()...).Scan(&wrote, &rated); err != nil {
-		return nil, err
-	}
-	if wrote != int64(len(g.recorded)) {
-		return nil, fmt.Errorf("finish: %d of %d attempts written", wrote, len(g.recorded)) // not reached: the read locked them
-	}
-	if rated != int64(len(g.classes)) {
-		return nil, errClassRaced
+	if len(g.recorded) > 0 {
+		// The statement fails itself when it wrote fewer rows than given
+		// (finishWriteSQL), so its answer needs no check here: it may go
+		// with the COMMIT.
+		p.Queue(finishWriteSQL, g.args()...)
 	}
 	return results, nil
 }

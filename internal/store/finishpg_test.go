@@ -125,3 +125,54 @@ func dumpFinishes(t *testing.T, db *DB) string {
 	}
 	return b.String()
 }
+
+// TestFinishClassRaced: a finish group whose class's rating another
+// server made between the group's read and its write (the write's
+// statement goes with the COMMIT, unchecked) fails itself with
+// ratingRacedMark, rolls back and runs again, and the second run rates
+// the class from the row it now finds: the finish is recorded once.
+func TestFinishClassRaced(t *testing.T) {
+	c := pgtest.Start(t)
+	dsn := c.NewDB(t)
+	db, other := MustOpenDBAt(t, dsn), MustOpenDBAt(t, dsn)
+	ctx := context.Background()
+	x := archived(t, db, 6)
+	p, err := db.NewPlayer(ctx, session2(800), time.Now().Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _, err := db.StartAttempt(ctx, p.ID, x.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	backdate(t, db, a.ID, 200)
+	fs := []*finishReq{{player: p.ID, id: a.ID, f: account.Finish{Outcome: account.OutcomeSolved, Grid: solvedGrid(), ActiveSeconds: 200}}}
+	tries := 0
+	var results []finishResult
+	err = db.inPipe(oneShard, func(pp *pipe) error {
+		tries++
+		read := queueFinishRead(pp, fs)
+		if err := pp.Flush(); err != nil {
+			return err
+		}
+		if tries == 1 { // another server's first counted finish of the class, now
+			if _, err := other.writer.Exec(`INSERT INTO class_ratings (class_key, plays, solves, difficulty, weight, prior)
+SELECT class_key, 1, 1, 7, 2, 7 FROM attempts WHERE id = $1`, a.ID); err != nil {
+				return err
+			}
+		}
+		var err error
+		results, err = finishAll(pp, fs, read, time.Now().UTC())
+		return err
+	})
+	if err != nil || tries != 2 || len(results) != 1 || results[0].err != nil || !results[0].a.Counted {
+		t.Fatalf("finish: %v after %d runs, %+v; want a counted finish after 2", err, tries, results)
+	}
+	var plays, solves, done int64
+	if err := db.reader.QueryRow(`SELECT plays, solves FROM class_ratings`).Scan(&plays, &solves); err != nil || plays != 2 || solves != 2 {
+		t.Errorf("class rating: %d plays, %d solves, %v; want 2 and 2 (the other server's and this)", plays, solves, err)
+	}
+	if err := db.reader.QueryRow(`SELECT count(*) FROM attempts WHERE outcome = 'solved'`).Scan(&done); err != nil || done != 1 {
+		t.Errorf("%d attempts solved, %v; want 1", done, err)
+	}
+}

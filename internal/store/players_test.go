@@ -18,6 +18,7 @@ import (
 // attempts (added to suite in suite_test.go).
 var playersSuite = []suiteCase{
 	{"PlayersSessions", testPlayersSessions},
+	{"SessionsTogether", testSessionsTogether},
 	{"LoginTryConcurrent", testLoginTryConcurrent},
 	{"PlayersSignupNames", testPlayersSignupNames},
 	{"PlayersTokensRoles", testPlayersTokensRoles},

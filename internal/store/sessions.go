@@ -19,10 +19,15 @@ func insertSession(tx *sql.Tx, d dialect, hash []byte, player int64, now, expire
 // hash, or account.ErrNoPlayer when there is no such session or it expired
 // before now.
 func (db *DB) SessionPlayer(ctx context.Context, hash []byte, now time.Time) (account.Player, error) {
-	row := db.reader.QueryRowContext(ctx, db.d.sql("SELECT "+playerColumns+
-		" FROM sessions JOIN players ON players.id = sessions.player_id WHERE sessions.token_hash = ? AND sessions.expires_at > ?"),
-		hash, now.UnixNano())
-	p, err := scanPlayer(row.Scan)
+	var p account.Player
+	var err error
+	if db.d.postgres {
+		// Read with the sessions of the requests beside it (sessionread.go).
+		res := db.sessions.do(ctx, db, &sessionReq{hash: hash, now: now, done: make(chan sessionResult, 1)})
+		p, err = res.p, res.err
+	} else {
+		p, err = scanPlayer(db.reader.QueryRowContext(ctx, db.d.sql(sessionPlayerSQL), hash, now.UnixNano()).Scan)
+	}
 	if err != nil {
 		return account.Player{}, fmt.Errorf("session: %w", notFound(err))
 	}

@@ -164,7 +164,8 @@ type DB struct {
 	// carried, for the benchmarks.
 	batches, batched atomic.Int64
 
-	finishes finishQueue // attempts finished together (attempts.go)
+	finishes finishQueue  // attempts finished together (attempts.go)
+	sessions sessionQueue // PostgreSQL: sessions' players read together (sessionread.go)
 
 	claims claims // PostgreSQL: the session holding grading claims (claims.go)
 }

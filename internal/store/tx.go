@@ -233,7 +233,8 @@ var errGroupRaced = errors.New("submit: another server's class or moderator's ch
 // inPipe runs fn in a write transaction of scope on PostgreSQL's writer
 // connection, as inScopedTx runs a *sql.Tx: it commits, and runs it again
 // (up to maxTries times in all) when PostgreSQL aborts it as a
-// serialization failure or deadlock, or fn fails with errGroupRaced: fn
+// serialization failure or deadlock, or a statement fails with a mark of
+// a race (racedMark, ratingRacedMark): fn
 // must be safe to run again. fn queues its statements on the pipe (and
 // flushes when it needs an answer before it goes on); inPipe sends BEGIN
 // and the shard lock with fn's first pipeline and COMMIT with its last.
@@ -243,6 +244,8 @@ func (db *DB) inPipe(scope txScope, fn func(*pipe) error) error {
 		err = db.tryPipe(scope, fn)
 		if raised(err, racedMark) {
 			err = fmt.Errorf("%w: %w", errGroupRaced, err)
+		} else if raised(err, ratingRacedMark) {
+			err = fmt.Errorf("%w: %w", errClassRaced, err)
 		}
 		if !(retryable(err) || errors.Is(err, errGroupRaced)) || try == maxTries {
 			return describe(err)
