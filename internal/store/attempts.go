@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -131,14 +130,9 @@ type finishResult struct {
 	lead    bool // not a result: the receiver is to commit the next group
 }
 
-// finishQueue gathers concurrent finishes. The caller that finds no commit
-// running commits every finish waiting, its own included; whoever queued
-// meanwhile waits, and the first of them commits the next group (a leader
-// handed on, so that no goroutine of the store's own is needed).
+// finishQueue gathers concurrent finishes into group commits (turns).
 type finishQueue struct {
-	mu      sync.Mutex
-	pending []*finishReq
-	busy    bool
+	turns turns[*finishReq]
 
 	// groups and grouped count the group commits and the finishes they
 	// carried, for the benchmarks.
@@ -149,33 +143,15 @@ type finishQueue struct {
 const maxFinishes = 256
 
 func (q *finishQueue) do(ctx context.Context, db *DB, r *finishReq) finishResult {
-	q.mu.Lock()
-	q.pending = append(q.pending, r)
-	if q.busy {
-		q.mu.Unlock()
-		res := <-r.done
-		if !res.lead {
-			return res
-		}
-		q.mu.Lock()
+	var res finishResult
+	group := q.turns.join(r, maxFinishes, func() bool { res = <-r.done; return res.lead })
+	if group == nil {
+		return res
 	}
-	q.busy = true
-	n := min(len(q.pending), maxFinishes)
-	group := q.pending[:n:n]
-	q.pending = q.pending[n:]
-	q.mu.Unlock()
-
 	db.commitFinishes(ctx, group)
 	q.groups.Add(1)
 	q.grouped.Add(int64(len(group)))
-
-	q.mu.Lock()
-	if len(q.pending) > 0 {
-		q.pending[0].done <- finishResult{lead: true}
-	} else {
-		q.busy = false
-	}
-	q.mu.Unlock()
+	q.turns.done(func(next *finishReq) { next.done <- finishResult{lead: true} })
 	return <-r.done
 }
 

@@ -11,7 +11,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
@@ -44,42 +43,20 @@ type sessionResult struct {
 	lead bool // not a result: the receiver is to read the next group
 }
 
-// sessionQueue gathers concurrent SessionPlayer calls on PostgreSQL. The
-// caller that finds no read running reads every session waiting, its own
-// included; whoever queued meanwhile waits, and the first of them reads
-// the next group.
+// sessionQueue gathers concurrent SessionPlayer calls on PostgreSQL into
+// reads of several sessions (turns).
 type sessionQueue struct {
-	mu      sync.Mutex
-	pending []*sessionReq
-	busy    bool
+	turns turns[*sessionReq]
 }
 
 func (q *sessionQueue) do(ctx context.Context, db *DB, r *sessionReq) sessionResult {
-	q.mu.Lock()
-	q.pending = append(q.pending, r)
-	if q.busy {
-		q.mu.Unlock()
-		res := <-r.done
-		if !res.lead {
-			return res
-		}
-		q.mu.Lock()
+	var res sessionResult
+	group := q.turns.join(r, maxSessionReads, func() bool { res = <-r.done; return res.lead })
+	if group == nil {
+		return res
 	}
-	q.busy = true
-	n := min(len(q.pending), maxSessionReads)
-	group := q.pending[:n:n]
-	q.pending = q.pending[n:]
-	q.mu.Unlock()
-
 	db.readSessions(ctx, group)
-
-	q.mu.Lock()
-	if len(q.pending) > 0 {
-		q.pending[0].done <- sessionResult{lead: true}
-	} else {
-		q.busy = false
-	}
-	q.mu.Unlock()
+	q.turns.done(func(next *sessionReq) { next.done <- sessionResult{lead: true} })
 	return <-r.done
 }
 
