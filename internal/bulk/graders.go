@@ -169,6 +169,10 @@ const (
 	busyBackoff = time.Second
 )
 
+// stopGrace is how long a commit of finished grades may go on once the
+// graders are stopped.
+const stopGrace = 5 * time.Second
+
 // setGrades commits group, trying again while the archive is busy; the rows
 // stay pending (and are graded again later) if it never gets its turn.
 func (g *Graders) setGrades(ctx context.Context, group []sudoku.Puzzle) error {
@@ -488,12 +492,14 @@ func (g *Graders) commit(ctx context.Context, results <-chan graded, outstanding
 	var firstErr error
 	flush := func() {
 		if len(group) > 0 {
-			wctx := ctx
-			if ctx.Err() != nil {
-				var cancel context.CancelFunc
-				wctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-				defer cancel()
-			}
+			// Finished grades are kept when the graders stop, even while
+			// their commit is under way: the write outlives ctx by
+			// stopGrace at most (a commit started before the stop, or
+			// the last group flushed after it).
+			wctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+			defer cancel()
+			stopped := context.AfterFunc(ctx, func() { time.AfterFunc(stopGrace, cancel) })
+			defer stopped()
 			slices.SortFunc(group, func(a, b sudoku.Puzzle) int { return int(a.ID - b.ID) })
 			if err := g.setGrades(wctx, group); err != nil {
 				g.failed.Store(true)
