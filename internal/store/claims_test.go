@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/logic"
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
@@ -73,5 +74,21 @@ func testGradeClaims(t *testing.T, bk backend) {
 	if err := a.Close(); err != nil {
 		t.Fatal(err)
 	}
-	claim(b, ids, ids[2:3]) // a's session ended, and its claim with it
+	// a's session ended, and its claim with it. The server ends a closed
+	// connection's backend on its own time, after Close has returned, so
+	// the lock is let go soon after, not at once: b asks again until then.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		got, err := b.ClaimUngraded(ctx, ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) == 1 && got[0].ID == ids[2] {
+			break
+		}
+		if len(got) != 0 || time.Now().After(deadline) {
+			t.Fatalf("claimed %d rows of %v after a closed, want only %d", len(got), ids, ids[2])
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
