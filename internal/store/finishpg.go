@@ -35,18 +35,21 @@ import (
 // class key, its puzzle's givens, grade, technique and hidden flag, the
 // player's finished attempts at the class before, the player's skill,
 // rated count, streak and streak day, the date the class was the puzzle
-// of the day (empty if never), the class's rating (NULLs for none; locked)
+// of the day (empty if never), the player_seconds its class's puzzles
+// show (-1 when they differ), the class's rating (NULLs for none; locked)
 // and the archive's prior (read once, uncorrelated: an InitPlan). No
 // row: not the player's attempt. Each
 // finish is read by a subquery of its own (a locking one, which the
 // planner keeps apart), so its rows are found by their keys whatever the
 // planner guesses of the arrays: as one join, a plan made while the
 // tables were small hashed the whole of attempts.
-const finishReadSQL = `SELECT r.n, f.*, (SELECT value FROM settings WHERE name = '` + priorName + `') FROM unnest($1::bigint[], $2::bigint[]) WITH ORDINALITY AS r (id, player, n),
+var finishReadSQL = `SELECT r.n, f.*, (SELECT value FROM settings WHERE name = '` + priorName + `') FROM unnest($1::bigint[], $2::bigint[]) WITH ORDINALITY AS r (id, player, n),
 LATERAL (SELECT ` + attemptColumns + `, attempts.class_key, puzzles.givens, puzzles.grade, puzzles.technique, puzzles.hidden,
     (SELECT count(*) FROM attempts b WHERE b.player_id = attempts.player_id AND b.class_key = attempts.class_key AND b.outcome <> 'open'),
     players.skill, players.rated, players.streak, players.streak_day,
     coalesce((SELECT date FROM daily WHERE daily.canonical_key = attempts.class_key), ''),
+    coalesce((SELECT CASE WHEN min(m.player_seconds) = max(m.player_seconds) THEN min(m.player_seconds) END FROM puzzles AS m
+        WHERE m.id IN (` + strings.ReplaceAll(classMembersSQL, "?1", "attempts.class_key") + `)), -1),
     c.plays, c.solves, c.difficulty, c.weight, c.prior
     FROM attempts JOIN puzzles ON puzzles.id = attempts.puzzle_id JOIN players ON players.id = attempts.player_id
     LEFT JOIN LATERAL (SELECT plays, solves, difficulty, weight, prior FROM class_ratings
@@ -74,7 +77,24 @@ ORDER BY r.n`
 // can go with the COMMIT and no answer of it needs a look first. The
 // updates name their rows by = ANY too, so that they are found by key
 // whatever the plan makes of the arrays.
-var finishWriteSQL = `WITH u AS (
+//
+// Its sec (the classes' expected seconds onto their puzzles' rows) is
+// left out, as finishKeepSQL, when every class of the group showed its
+// expected seconds already on all its puzzles (finishGroup.secondsMove):
+// it would change no row, yet an UPDATE of puzzles opens the table's
+// dozen indexes, about a third of a small group's write (issue 36).
+var finishWriteSQL, finishKeepSQL = finishWrite(true), finishWrite(false)
+
+// finishWrite is finishWriteSQL, with its sec or without.
+func finishWrite(seconds bool) string {
+	sec := ""
+	if seconds {
+		sec = `,
+sec AS (
+    UPDATE puzzles SET player_seconds = k.expected FROM mem JOIN k ON k.key = mem.key
+    WHERE puzzles.id = mem.id AND puzzles.player_seconds <> k.expected)`
+	}
+	return `WITH u AS (
     UPDATE attempts SET finished_at = x.finished_at, outcome = x.outcome, seconds = x.seconds, hints = x.hints, checks = x.checks,
         mistakes = x.mistakes, first = x.first, techniques = x.techniques, practice = x.practice, counted = x.counted
     FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[],
@@ -121,13 +141,11 @@ mem AS MATERIALIZED (
     SELECT k.key, x.id FROM k, LATERAL (` + strings.ReplaceAll(classMembersSQL, "?1", "k.key") + `) AS x),
 fig AS (
     INSERT INTO puzzle_figures (puzzle_id, plays, solves, median_seconds)
-    SELECT mem.id, k.plays, k.solves, med.m FROM mem JOIN k ON k.key = mem.key JOIN med ON med.key = mem.key WHERE true` + figuresUpsert + `),
-sec AS (
-    UPDATE puzzles SET player_seconds = k.expected FROM mem JOIN k ON k.key = mem.key
-    WHERE puzzles.id = mem.id AND puzzles.player_seconds <> k.expected)
+    SELECT mem.id, k.plays, k.solves, med.m FROM mem JOIN k ON k.key = mem.key JOIN med ON med.key = mem.key WHERE true` + figuresUpsert + `)` + sec + `
 SELECT coalesce(CAST((SELECT CASE WHEN w.n <> cardinality($1::bigint[]) THEN '` + finishLostMark + `'
         WHEN w.c <> coalesce(cardinality($29::bytea[]), 0) THEN '` + ratingRacedMark + `' END
     FROM (SELECT (SELECT count(*) FROM u) AS n, (SELECT count(*) FROM cu) + (SELECT count(*) FROM ci) AS c) AS w) AS bigint), 0)`
+}
 
 // The marks of finishWriteSQL's failures (see raised).
 const (
@@ -152,6 +170,7 @@ type finishRow struct {
 	skill                    float64
 	rated, streak            int64
 	streakDay                string
+	shown                    int64          // the class's puzzles' player_seconds; -1: they differ
 	class                    *ratings.Class // nil: no row yet
 	prior                    []byte
 }
@@ -187,7 +206,7 @@ func scanFinishRow(rows pgx.Rows) (*finishRow, int64, error) {
 	w := &finishRow{}
 	var err error
 	w.a, err = scanAttempt(func(dest ...any) error { return rows.Scan(append([]any{&n}, dest...)...) },
-		&w.key, &w.givens, &w.grade, &w.technique, &hidden, &w.before, &w.skill, &w.rated, &w.streak, &w.streakDay, &w.daily,
+		&w.key, &w.givens, &w.grade, &w.technique, &hidden, &w.before, &w.skill, &w.rated, &w.streak, &w.streakDay, &w.daily, &w.shown,
 		&cPlays, &cSolves, &cDifficulty, &cWeight, &cPrior, &w.prior)
 	if err != nil {
 		return nil, 0, err
@@ -228,6 +247,7 @@ type groupClass struct {
 	found   bool    // the read found its row
 	prior   float64 // of a new class's row
 	seconds []int64 // the group's counted solves
+	shown   int64   // the player_seconds its puzzles showed, as read; -1: they differed
 }
 
 type playerTechnique struct {
@@ -257,9 +277,27 @@ func finishAll(p *pipe, fs []*finishReq, read map[int]*finishRow, now time.Time)
 		// The statement fails itself when it wrote fewer rows than given
 		// (finishWriteSQL), so its answer needs no check here: it may go
 		// with the COMMIT.
-		p.Queue(finishWriteSQL, g.args()...)
+		q := finishKeepSQL
+		if g.secondsMove() {
+			q = finishWriteSQL
+		}
+		p.Queue(q, g.args()...)
 	}
 	return results, nil
+}
+
+// secondsMove reports whether some class the group rates has a puzzle
+// whose player_seconds (as read) is not the class's expected seconds
+// after the group: then the write must set them (finishWriteSQL's sec).
+// A puzzle that joins a class meanwhile takes the player_seconds of the
+// class's first entry (closeGroupSQL), which the read saw.
+func (g *finishGroup) secondsMove() bool {
+	for _, cl := range g.classes {
+		if cl.shown != cl.c.Seconds() {
+			return true
+		}
+	}
+	return false
 }
 
 // decide decides the finish r, read as w, after the group's finishes
@@ -299,7 +337,7 @@ func (g *finishGroup) decide(r *finishReq, w *finishRow) (account.Attempt, error
 func (g *finishGroup) rate(a account.Attempt, w *finishRow, pl *groupPlayer) error {
 	cl := g.classes[string(w.key)]
 	if cl == nil {
-		cl = &groupClass{key: w.key}
+		cl = &groupClass{key: w.key, shown: w.shown}
 		if w.class != nil {
 			cl.c, cl.found = *w.class, true
 		} else {

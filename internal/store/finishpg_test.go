@@ -176,3 +176,51 @@ SELECT class_key, 1, 1, 7, 2, 7 FROM attempts WHERE id = $1`, a.ID); err != nil 
 		t.Errorf("%d attempts solved, %v; want 1", done, err)
 	}
 }
+
+// TestFinishSecondsRepaired: the write leaves the classes' expected
+// seconds out when every puzzle of each class showed them already
+// (finishKeepSQL), and sets them when one did not: a puzzle of a class
+// whose player_seconds went astray is set right by the class's next
+// finish, even one that leaves the expected seconds as they were.
+func TestFinishSecondsRepaired(t *testing.T) {
+	db := MustOpenDBAt(t, pgtest.Start(t).NewDB(t))
+	ctx := context.Background()
+	x := archived(t, db, 6)
+	y := writtenAgain(t, db, x, 9)
+	var players []int64
+	for i := range 2 {
+		p, err := db.NewPlayer(ctx, session2(900+i), time.Now().Add(time.Hour))
+		if err != nil {
+			t.Fatal(err)
+		}
+		players = append(players, p.ID)
+	}
+	shown := func() (xs, ys int64) {
+		t.Helper()
+		if err := db.reader.QueryRow(`SELECT (SELECT player_seconds FROM puzzles WHERE id = $1), (SELECT player_seconds FROM puzzles WHERE id = $2)`,
+			x.ID, y.ID).Scan(&xs, &ys); err != nil {
+			t.Fatal(err)
+		}
+		return xs, ys
+	}
+	solved := account.Finish{Outcome: account.OutcomeSolved}
+	playAs(t, db, players[0], x.ID, 120, solved) // one counted play: no expected seconds yet (MinPlays)
+	if xs, ys := shown(); xs != 0 || ys != 0 {
+		t.Fatalf("after one play: player_seconds %d and %d, want 0 and 0", xs, ys)
+	}
+	if _, err := db.writer.Exec(`UPDATE puzzles SET player_seconds = 77 WHERE id = $1`, y.ID); err != nil {
+		t.Fatal(err)
+	}
+	playAs(t, db, players[1], y.ID, 150, solved) // the expected seconds stay 0
+	if xs, ys := shown(); xs != 0 || ys != 0 {
+		t.Errorf("after a second play: player_seconds %d and %d, want 0 and 0 (the stray 77 set right)", xs, ys)
+	}
+	g := &finishGroup{classes: map[string]*groupClass{"k": {shown: 0}}}
+	if g.secondsMove() {
+		t.Error("a class showing its expected seconds: the write sets them again")
+	}
+	g.classes["k"].c.Plays = ratings.MinPlays
+	if !g.secondsMove() {
+		t.Error("a class whose expected seconds moved: the write leaves them out")
+	}
+}
