@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -53,14 +52,7 @@ func playGroups(t *testing.T, db *DB) string {
 	x := archived(t, db, 6)
 	x2 := writtenAgain(t, db, x, 9)
 	b, c := archived(t, db, 1).ID, archived(t, db, 2).ID
-	var players []int64
-	for i := range 4 {
-		p, err := db.NewPlayer(ctx, session2(700+i), time.Now().Add(time.Hour))
-		if err != nil {
-			t.Fatal(err)
-		}
-		players = append(players, p.ID)
-	}
+	players := newPlayers(t, db, 700, 4)
 	p0, p1, p2, p3 := players[0], players[1], players[2], players[3]
 	start := func(player, puzzle, seconds int64) int64 {
 		a, _, err := db.StartAttempt(ctx, player, puzzle)

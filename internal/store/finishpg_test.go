@@ -46,14 +46,7 @@ func playParity(t *testing.T, db *DB) {
 	}
 	one, _ := db.Puzzle(ctx, ids[3])
 	ids = append(ids, writtenAgain(t, db, one, 9).ID, writtenAgain(t, db, one, 12).ID)
-	var players []int64
-	for i := range 8 {
-		p, err := db.NewPlayer(ctx, session2(500+i), time.Now().Add(time.Hour))
-		if err != nil {
-			t.Fatal(err)
-		}
-		players = append(players, p.ID)
-	}
+	players := newPlayers(t, db, 500, 8)
 	rng := rand.New(rand.NewPCG(36, 36))
 	techniques := []string{"Hidden Single", "Naked Pair", "X-Wing"}
 	for i := range 120 {
@@ -177,27 +170,34 @@ SELECT class_key, 1, 1, 7, 2, 7 FROM attempts WHERE id = $1`, a.ID); err != nil 
 	}
 }
 
-// TestFinishSecondsRepaired: the write leaves the classes' expected
-// seconds out when every puzzle of each class showed them already
-// (finishKeepSQL), and sets them when one did not: a puzzle of a class
-// whose player_seconds went astray is set right by the class's next
-// finish, even one that leaves the expected seconds as they were.
+// TestFinishSecondsRepaired: a puzzle of a class whose player_seconds
+// went astray is set right by the class's next finish, even one that
+// leaves the expected seconds as they were, on both databases. On
+// PostgreSQL the write leaves the expected seconds out when every puzzle
+// of each class showed them already (finishKeepSQL), and sets them when
+// one did not (secondsMove).
 func TestFinishSecondsRepaired(t *testing.T) {
-	db := MustOpenDBAt(t, pgtest.Start(t).NewDB(t))
-	ctx := context.Background()
+	c := pgtest.Start(t)
+	for _, bk := range []backend{sqliteBackend, {"postgres", c.NewDB}} {
+		t.Run(bk.name, func(t *testing.T) { testSecondsRepaired(t, bk.open(t)) })
+	}
+	g := &finishGroup{classes: map[string]*groupClass{"k": {shown: 0}}}
+	if g.secondsMove() {
+		t.Error("a class showing its expected seconds: the write sets them again")
+	}
+	g.classes["k"].c.Plays = ratings.MinPlays
+	if !g.secondsMove() {
+		t.Error("a class whose expected seconds moved: the write leaves them out")
+	}
+}
+
+func testSecondsRepaired(t *testing.T, db *DB) {
 	x := archived(t, db, 6)
 	y := writtenAgain(t, db, x, 9)
-	var players []int64
-	for i := range 2 {
-		p, err := db.NewPlayer(ctx, session2(900+i), time.Now().Add(time.Hour))
-		if err != nil {
-			t.Fatal(err)
-		}
-		players = append(players, p.ID)
-	}
+	players := newPlayers(t, db, 900, 2)
 	shown := func() (xs, ys int64) {
 		t.Helper()
-		if err := db.reader.QueryRow(`SELECT (SELECT player_seconds FROM puzzles WHERE id = $1), (SELECT player_seconds FROM puzzles WHERE id = $2)`,
+		if err := db.reader.QueryRow(db.d.sql(`SELECT (SELECT player_seconds FROM puzzles WHERE id = ?), (SELECT player_seconds FROM puzzles WHERE id = ?)`),
 			x.ID, y.ID).Scan(&xs, &ys); err != nil {
 			t.Fatal(err)
 		}
@@ -208,19 +208,15 @@ func TestFinishSecondsRepaired(t *testing.T) {
 	if xs, ys := shown(); xs != 0 || ys != 0 {
 		t.Fatalf("after one play: player_seconds %d and %d, want 0 and 0", xs, ys)
 	}
-	if _, err := db.writer.Exec(`UPDATE puzzles SET player_seconds = 77 WHERE id = $1`, y.ID); err != nil {
+	err := db.write(context.Background(), func(tx *sql.Tx) error {
+		_, err := tx.Exec(db.d.sql(`UPDATE puzzles SET player_seconds = 77 WHERE id = ?`), y.ID)
+		return err
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 	playAs(t, db, players[1], y.ID, 150, solved) // the expected seconds stay 0
 	if xs, ys := shown(); xs != 0 || ys != 0 {
 		t.Errorf("after a second play: player_seconds %d and %d, want 0 and 0 (the stray 77 set right)", xs, ys)
-	}
-	g := &finishGroup{classes: map[string]*groupClass{"k": {shown: 0}}}
-	if g.secondsMove() {
-		t.Error("a class showing its expected seconds: the write sets them again")
-	}
-	g.classes["k"].c.Plays = ratings.MinPlays
-	if !g.secondsMove() {
-		t.Error("a class whose expected seconds moved: the write leaves them out")
 	}
 }

@@ -352,6 +352,21 @@ func session2(i int) []byte {
 	return h
 }
 
+// newPlayers makes n players, signed in with session2(from), ...,
+// session2(from+n-1), and returns their ids.
+func newPlayers(t testing.TB, db *DB, from, n int) []int64 {
+	t.Helper()
+	ids := make([]int64, n)
+	for i := range ids {
+		p, err := db.NewPlayer(context.Background(), session2(from+i), time.Now().Add(time.Hour))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[i] = p.ID
+	}
+	return ids
+}
+
 // testRatingsRefit: a refit recomputes the figures the finishes kept
 // (plays, solves, medians agree; difficulties move to the joint fit), gives
 // the same result bit for bit when run again, and forgets nothing counted.
