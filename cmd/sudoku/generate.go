@@ -8,12 +8,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/sudoku-archive/sudoku/internal/archive"
 	"strconv"
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/bulk"
 	"github.com/sudoku-archive/sudoku/internal/generate"
-	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -40,7 +40,7 @@ func runGenerate(ctx context.Context, e *env, args []string) error {
 	symmetric := fs.Bool("symmetric", false, "givens in 180° rotational symmetry")
 	seedText := fs.String("seed", "", "seed (a whole number) that reproduces the run; random when left out, and then printed on stderr")
 	asJSON := fs.Bool("json", false, "print the solve object of each puzzle, as 'sudoku solve --json' does")
-	archive := fs.Bool("archive", false, "also archive the puzzles in the database (--db)")
+	toArchive := fs.Bool("archive", false, "also archive the puzzles in the database (--db)")
 	budget := fs.Duration("budget", defaultGenerateBudget, "give up a puzzle not found within this time")
 	dbPath := dbFlag(fs, e)
 	if err := parseFlags(fs, args); err != nil {
@@ -63,13 +63,13 @@ func runGenerate(ctx context.Context, e *env, args []string) error {
 
 	g := &generateCmd{target: t, count: int(*count), symmetric: *symmetric, seed: seed,
 		json: *asJSON, budget: *budget, out: bufio.NewWriter(e.stdout)}
-	if *archive {
+	if *toArchive {
 		db, err := openOrCreate(ctx, e, *dbPath)
 		if err != nil {
 			return fmt.Errorf("generate: %w", err)
 		}
 		defer db.Close()
-		g.db = db
+		g.db = e.newArchive(archive.Options{Store: db})
 	}
 	g.bar = newCountBar(e.stderr, "generating")
 	err = bulk.Ordered(ctx, 0, g.read, g.work, g.emit)
@@ -146,8 +146,8 @@ type generateCmd struct {
 
 	out      *bufio.Writer
 	bar      *countBar
-	db       *store.DB       // nil without --archive
-	pending  []sudoku.Puzzle // emitted, not yet archived
+	db       *archive.Archive // nil without --archive
+	pending  []sudoku.Puzzle  // emitted, not yet archived
 	done     int
 	archived int
 }
@@ -213,7 +213,7 @@ func (g *generateCmd) flush(ctx context.Context) error {
 	if g.db == nil || len(g.pending) == 0 {
 		return nil
 	}
-	if _, err := g.db.SubmitMany(ctx, g.pending); err != nil {
+	if _, err := g.db.SubmitMany(ctx, archive.RoadGenerate, g.pending); err != nil {
 		return fmt.Errorf("archive: %w", err)
 	}
 	g.archived += len(g.pending)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sudoku-archive/sudoku/internal/archive"
 	"io"
 	"math"
 	"os"
@@ -15,7 +16,6 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/bulk"
 	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
-	"github.com/sudoku-archive/sudoku/internal/web"
 )
 
 // runImport archives every puzzle line of the named files ('-' is standard
@@ -25,7 +25,7 @@ import (
 func runImport(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "import", "[--db sudoku.db] [--max-nodes N] [--collection NAME [--author A] [--source S] [--licence L]] FILE ...   ('-' reads standard input)")
 	dbPath := dbFlag(fs, e)
-	maxNodes := wholeFlag(fs, "max-nodes", web.DefaultMaxNodes, 1, math.MaxInt64, "search budget of `N` nodes per puzzle, the server's by default; a puzzle past it is rejected as too hard")
+	maxNodes := wholeFlag(fs, "max-nodes", archive.DefaultMaxNodes, 1, math.MaxInt64, "search budget of `N` nodes per puzzle, the server's by default; a puzzle past it is rejected as too hard")
 	var col sudoku.Collection
 	fs.StringVar(&col.Name, "collection", "", "file every puzzle of the import (new or archived already) under this collection, made when new")
 	fs.StringVar(&col.Author, "author", "", "the collection's author, when it is made")
@@ -77,7 +77,7 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	}
 	// The store is a bulk.Adder: puzzles archived already are left as
 	// they are, so running the same import again finishes it.
-	sum, err := bulk.Import(ctx, db, inputs, opt)
+	sum, err := e.newArchive(archive.Options{Store: db}).Import(ctx, inputs, opt)
 	bar.finish()
 	fmt.Fprintln(e.stdout, sum)
 	if sum.Equivalents > 0 {

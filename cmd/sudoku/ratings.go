@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sudoku-archive/sudoku/internal/archive"
 	"io"
 	"math"
 	"os"
@@ -16,7 +17,6 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
-	"github.com/sudoku-archive/sudoku/internal/web"
 )
 
 // runRatings is `sudoku ratings refit`: every players' figure recomputed
@@ -53,7 +53,7 @@ func runAttempts(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "attempts", "import [--db FILE] [--create] [--max-nodes N] FILE   ('-' reads standard input)\n\n"+
 		`FILE holds one JSON object a line: {"player": NAME, "puzzle": "<81 cells>", "seconds": S, "outcome": "solved"|"gave_up", "hints": H, "at": "RFC 3339"}.`)
 	dbPath := dbFlag(fs, e)
-	maxNodes := wholeFlag(fs, "max-nodes", web.DefaultMaxNodes, 1, math.MaxInt64, "search budget of `N` nodes per new puzzle; a puzzle past it is rejected as too hard")
+	maxNodes := wholeFlag(fs, "max-nodes", archive.DefaultMaxNodes, 1, math.MaxInt64, "search budget of `N` nodes per new puzzle; a puzzle past it is rejected as too hard")
 	create := fs.Bool("create", false, "create the archive if there is none at --db (without it, a mistyped --db is an error, never a new archive)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -87,7 +87,7 @@ func runAttempts(ctx context.Context, e *env, args []string) error {
 		return fmt.Errorf("attempts import: %w", err)
 	}
 	defer db.Close()
-	as, puzzles, bad, err := archiveAttempts(ctx, db, lines, *maxNodes, reject)
+	as, puzzles, bad, err := archiveAttempts(ctx, db, e.newArchive(archive.Options{Store: db, MaxNodes: *maxNodes}), lines, reject)
 	if err != nil {
 		return fmt.Errorf("attempts import: %w", err)
 	}
@@ -189,11 +189,11 @@ type importPuzzle struct {
 }
 
 // archiveAttempts archives the puzzles of lines the archive lacks (rated
-// within maxNodes; a puzzle that cannot be archived rejects its lines)
+// within a's budget; a puzzle that cannot be archived rejects its lines)
 // and returns the attempts in `at` order (then line order) with their
 // puzzles' ids, how many puzzles it archived and how many lines it
 // rejected.
-func archiveAttempts(ctx context.Context, db *store.DB, lines []attemptLine, maxNodes int64, reject func(int64, error)) ([]store.ImportedAttempt, int64, int64, error) {
+func archiveAttempts(ctx context.Context, db *store.DB, a *archive.Archive, lines []attemptLine, reject func(int64, error)) ([]store.ImportedAttempt, int64, int64, error) {
 	var order []string
 	byText := map[string]*importPuzzle{}
 	for _, l := range lines {
@@ -206,7 +206,7 @@ func archiveAttempts(ctx context.Context, db *store.DB, lines []attemptLine, max
 			order = append(order, l.im.Puzzle)
 		}
 	}
-	fresh, err := archivePuzzles(ctx, db, order, byText, maxNodes)
+	fresh, err := archivePuzzles(ctx, db, a, order, byText)
 	if err != nil {
 		return nil, 0, 0, err
 	}
@@ -228,7 +228,7 @@ func archiveAttempts(ctx context.Context, db *store.DB, lines []attemptLine, max
 // archivePuzzles finds the id of every puzzle of byText (texts in order)
 // that parsed, rating and archiving those the archive lacks (a puzzle that
 // cannot be rated gets its err); fresh counts the puzzles archived.
-func archivePuzzles(ctx context.Context, db *store.DB, order []string, byText map[string]*importPuzzle, maxNodes int64) (fresh int64, err error) {
+func archivePuzzles(ctx context.Context, db *store.DB, a *archive.Archive, order []string, byText map[string]*importPuzzle) (fresh int64, err error) {
 	var grids []sudoku.Grid
 	var texts []string
 	for _, t := range order {
@@ -246,6 +246,8 @@ func archivePuzzles(ctx context.Context, db *store.DB, order []string, byText ma
 	if err != nil {
 		return 0, err
 	}
+	// The puzzles the archive lacks come in by a's road of the attempts
+	// import: rated within its budget, counted.
 	var rated []sudoku.Puzzle
 	var ratedText []string
 	for i, t := range texts {
@@ -253,7 +255,7 @@ func archivePuzzles(ctx context.Context, db *store.DB, order []string, byText ma
 		if p.id = ids[i]; p.id != 0 {
 			continue
 		}
-		r, err := sudoku.Rate(p.g, sudoku.Options{MaxNodes: maxNodes, Done: ctx.Done()})
+		r, err := a.Rate(ctx, p.g, false)
 		if h := hidden.Of(&r); err == nil && h != nil {
 			err = h
 		}
@@ -264,7 +266,7 @@ func archivePuzzles(ctx context.Context, db *store.DB, order []string, byText ma
 	if err := ctx.Err(); err != nil || len(rated) == 0 {
 		return 0, err
 	}
-	dup, err := db.AddMany(ctx, rated)
+	dup, err := a.AddMany(ctx, archive.RoadAttempts, rated)
 	if err != nil {
 		return 0, err
 	}

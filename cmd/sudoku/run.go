@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/sudoku-archive/sudoku/internal/archive"
 	"io"
 	"log/slog"
 	"slices"
@@ -31,6 +32,9 @@ type env struct {
 	// that a test can fill it (store.SetMaxPageCount) under the very server
 	// the command runs.
 	opened func(*store.DB)
+	// archived, when set, is handed every archive.Archive a command makes
+	// (newArchive), so that a test reads its counts of puzzles archived.
+	archived func(*archive.Archive)
 	// logger, when set (by serve), receives what opening the archive
 	// reports (migrations, the engine's re-measure) instead of stderr's
 	// plain lines.
@@ -38,6 +42,17 @@ type env struct {
 	// forceMigrate migrates the schema even while older servers are
 	// connected (serve --force-migrate, SUDOKU_FORCE_MIGRATE=1).
 	forceMigrate bool
+}
+
+// newArchive makes the archive a command's pipelines go through (every
+// road into the archive: serve's, import's, attempts import's, generate
+// --archive's), and hands it to the test hook.
+func (e *env) newArchive(o archive.Options) *archive.Archive {
+	a := archive.New(o)
+	if e.archived != nil {
+		e.archived(a)
+	}
+	return a
 }
 
 // commands lists the subcommands in the order `sudoku help` shows them.

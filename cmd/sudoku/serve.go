@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sudoku-archive/sudoku/internal/archive"
 	"log/slog"
 	"net"
 	"net/netip"
@@ -168,20 +169,18 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 		return err
 	}
 	// Puzzles are graded after they are acknowledged, by background
-	// graders on the cores requests leave idle; on SIGTERM they stop at
-	// the next puzzle, keeping the grades they finished.
+	// graders on the cores requests leave idle; the archive runs them
+	// (with the keeper of the puzzles of the day) while Serve serves, and
+	// on SIGTERM they stop at the next puzzle, keeping the grades they
+	// finished.
 	if cfg.graders > 0 {
 		cfg.web.Graders = newGraders(db, cfg.graders, cfg.web.Logger)
-		gctx, stopGraders := context.WithCancel(ctx)
-		graded := make(chan struct{})
-		go func() {
-			defer close(graded)
-			_ = cfg.web.Graders.Run(gctx)
-		}()
-		// Whatever ends Serve (a signal, an error) stops the graders:
-		// they must not grade on with nothing served.
-		defer func() { stopGraders(); <-graded }()
 	}
+	cfg.web.Archive = e.newArchive(archive.Options{
+		Store: db, Graders: cfg.web.Graders, RunGraders: true,
+		MaxNodes: cfg.web.MaxNodes, SearchSlots: cfg.web.SearchSlots, SearchQueueTimeout: cfg.web.SearchQueueTimeout,
+		NoDaily: cfg.web.NoDaily, Log: cfg.web.Logger,
+	})
 	srv := web.New(db, cfg.web)
 	if cfg.metricsAddr != "" {
 		mctx, stopMetrics := context.WithCancel(ctx)

@@ -106,11 +106,11 @@ func checkAnalyseArchived(t *testing.T, s *Server, all []sudoku.Puzzle) {
 // and counts against the rate limit like every POST.
 func TestAnalyseGated(t *testing.T) {
 	s, _ := newTestServer(t, Config{SearchSlots: 1, SearchQueueTimeout: 20 * time.Millisecond})
-	if err := s.search.enter(context.Background()); err != nil {
+	if err := s.arch.SearchGate().Enter(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	rec := post(t, s, "/api/analyse", puzzleBody(minimal17))
-	s.search.leave()
+	s.arch.SearchGate().Leave()
 	if rec.Code != http.StatusServiceUnavailable || rec.Header().Get("Retry-After") == "" {
 		t.Errorf("no search slot: %d %s", rec.Code, rec.Body)
 	}

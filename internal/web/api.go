@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/sudoku-archive/sudoku/internal/logic"
 	"io"
 	"mime"
 	"net/http"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/sudoku-archive/sudoku/internal/archive"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -50,21 +50,12 @@ func (s *Server) apiSubmit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if g.Clues() == 0 {
-		return sudoku.ErrNoGivens
-	}
-	ctx := c.Request().Context()
-	p, err := s.rate(ctx, g, false)
+	stored, dup, err := s.arch.Submit(c.Request().Context(), archive.Submission{
+		Road: archive.RoadAPI, Grid: g, Submitter: submitterOf(c), // submitted_by (collections.go)
+	})
 	if err != nil {
 		return err
 	}
-	p.SubmitterID = submitterOf(c) // submitted_by (collections.go)
-	stored, dup, err := s.archive.Submit(ctx, p)
-	if err != nil {
-		return fmt.Errorf("archive puzzle %s: %w", g, err)
-	}
-	s.graded()
-	s.metrics.submitted("api", dup, 1)
 	if dup {
 		return c.JSON(http.StatusOK, submitResponse{Puzzle: stored, Duplicate: true})
 	}
@@ -86,20 +77,9 @@ func (s *Server) apiSolve(c echo.Context) error {
 }
 
 // rate solves and measures g in a turn of the search gate, and with grade
-// grades it too, within logic.RequestBudget (for /api/solve, which stores
-// nothing). A puzzle to archive is not graded here: the server's graders
-// grade it after it is acknowledged (see bulk.Graders), so a hard puzzle
-// costs a submission no more than an easy one.
+// grades it too (archive.Archive.Rate).
 func (s *Server) rate(ctx context.Context, g sudoku.Grid, grade bool) (sudoku.Puzzle, error) {
-	var p sudoku.Puzzle
-	err := s.searching(ctx, func() error {
-		var err error
-		if p, err = sudoku.Rate(g, s.solveOptions(ctx)); err == nil && grade {
-			logic.GradeWithin(&p, logic.RequestBudget)
-		}
-		return err
-	})
-	return p, err
+	return s.arch.Rate(ctx, g, grade)
 }
 
 // apiList answers one page of the archive.

@@ -75,11 +75,7 @@ func (s *Server) apiBatch(c echo.Context) error {
 // pipeline (bulk.ImportText: the rules of `sudoku import`, one
 // transaction), its ratings taking turns at the server's search gate.
 func (s *Server) importText(ctx context.Context, name string, body []byte) (bulk.Summary, []bulk.Rejection, error) {
-	sum, rejected, err := bulk.ImportText(ctx, s.archive, name, body, bulk.TextOptions{MaxNodes: s.cfg.MaxNodes, Slot: s.searching})
-	s.graded() // the graders take the new rows from the archive
-	s.metrics.submitted("batch", false, sum.Imported)
-	s.metrics.submitted("batch", true, sum.Duplicates)
-	return sum, rejected, err
+	return s.arch.ImportText(ctx, name, body)
 }
 
 // apiExport streams the archive as a download: format txt (default), csv

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sudoku-archive/sudoku/internal/archive"
 	"net/http"
 	"strconv"
 	"time"
@@ -249,20 +250,12 @@ func (s *Server) puzzleToAdd(c echo.Context, r addRequest) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if g.Clues() == 0 {
-		return 0, sudoku.ErrNoGivens
-	}
-	ctx := c.Request().Context()
-	p, err := s.rate(ctx, g, false)
+	stored, _, err := s.arch.Submit(c.Request().Context(), archive.Submission{
+		Road: archive.RoadCollection, Grid: g, Submitter: submitterOf(c),
+	})
 	if err != nil {
 		return 0, err
 	}
-	p.SubmitterID = submitterOf(c)
-	stored, _, err := s.archive.Submit(ctx, p)
-	if err != nil {
-		return 0, fmt.Errorf("archive puzzle %s: %w", g, err)
-	}
-	s.graded()
 	return stored.ID, nil
 }
 

@@ -16,7 +16,7 @@ import (
 func TestDailyPageSaysSo(t *testing.T) {
 	s, _ := newTestServer(t, Config{})
 	// The keeper chooses the date (Serve runs it; GETs only read).
-	if _, err := s.dailies.Choose(t.Context(), time.Date(2026, 3, 5, 0, 0, 0, 0, time.UTC)); err != nil {
+	if _, err := s.arch.Dailies().Choose(t.Context(), time.Date(2026, 3, 5, 0, 0, 0, 0, time.UTC)); err != nil {
 		t.Fatal(err)
 	}
 	res := get(t, s, "/daily?date=2026-03-05").Result()

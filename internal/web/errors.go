@@ -3,6 +3,7 @@ package web
 import (
 	"errors"
 	"fmt"
+	"github.com/sudoku-archive/sudoku/internal/archive"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -61,12 +62,7 @@ var kinds = map[sudoku.Kind]struct {
 
 // errOverloaded is returned when a request waited too long for a turn at
 // expensive work (a search, an export).
-var errOverloaded error = overloaded{}
-
-type overloaded struct{}
-
-func (overloaded) Error() string     { return "overloaded: no free slot for expensive work" }
-func (overloaded) Kind() sudoku.Kind { return sudoku.KindOverloaded }
+var errOverloaded = archive.ErrOverloaded
 
 // answer is how an error is answered.
 type answer struct {

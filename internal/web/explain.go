@@ -123,7 +123,7 @@ func (s *Server) apiHint(c echo.Context) error {
 	var res sudoku.Result
 	if err := s.searching(ctx, func() error {
 		var err error
-		res, err = sudoku.Solve(givens, s.solveOptions(ctx))
+		res, err = sudoku.Solve(givens, s.arch.SolveOptions(ctx))
 		return err
 	}); err != nil {
 		return err

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"github.com/sudoku-archive/sudoku/internal/archive"
 	"net/http"
 	"strconv"
 	"sync"
@@ -30,14 +31,14 @@ const msgExportAccount = "exports are open to accounts only here: log in (or sig
 
 // exportTurns hands out the turns at streaming an export.
 type exportTurns struct {
-	all      *gate
+	all      *archive.Gate
 	mu       sync.Mutex
 	byClient map[string]int // exports streaming, by client
 	anon     int            // of which without an account
 }
 
 func newExportTurns() *exportTurns {
-	return &exportTurns{all: newGate(maxExports, time.Second), byClient: make(map[string]int)}
+	return &exportTurns{all: archive.NewGate(maxExports, time.Second), byClient: make(map[string]int)}
 }
 
 // enterExport takes a turn for the request c, or answers why not: 401 for an
@@ -81,9 +82,9 @@ func (s *Server) enterExport(c echo.Context) (leave func(), err error) {
 			t.anon--
 		}
 	}
-	if err := t.all.enter(c.Request().Context()); err != nil {
+	if err := t.all.Enter(c.Request().Context()); err != nil {
 		done()
 		return nil, err
 	}
-	return func() { t.all.leave(); done() }, nil
+	return func() { t.all.Leave(); done() }, nil
 }

@@ -84,29 +84,13 @@ func readGenerateRequest(c echo.Context) (generate.Target, bool, error) {
 // the search gate, and archives it. A target not met in time is a 422 that
 // says so.
 func (s *Server) generate(ctx context.Context, t generate.Target, symmetric bool) (sudoku.Puzzle, error) {
-	var p sudoku.Puzzle
-	err := s.searching(ctx, func() error {
-		gctx, cancel := context.WithTimeout(ctx, GenerateBudget)
-		defer cancel()
-		var err error
-		p, _, err = generate.Generate(gctx, generate.Request{
-			Target: t, Symmetric: symmetric, Seed: rand.Uint64(), MaxNodes: s.cfg.MaxNodes,
-		})
-		return err
-	})
+	p, err := s.arch.Generate(ctx, generate.Request{Target: t, Symmetric: symmetric, Seed: rand.Uint64()}, GenerateBudget)
 	var miss *generate.MissError
 	if errors.As(err, &miss) {
 		return p, echo.NewHTTPError(http.StatusUnprocessableEntity,
 			fmt.Sprintf("%s (the server gives a request %s; `sudoku generate` has longer)", miss.Error(), GenerateBudget))
 	}
-	if err != nil {
-		return p, err
-	}
-	stored, _, err := s.archive.Submit(ctx, p)
-	if err != nil {
-		return p, fmt.Errorf("archive generated puzzle: %w", err)
-	}
-	return stored, nil
+	return p, err
 }
 
 // apiGenerate is POST /api/generate: 201 with the new archived puzzle.
@@ -204,16 +188,16 @@ func (s *Server) requestedDaily(c echo.Context) (time.Time, sudoku.Puzzle, error
 	ctx := c.Request().Context()
 	p, err := daily.Read(ctx, s.archive, d, now)
 	var notYet *daily.NotChosenError
-	if !errors.As(err, &notYet) || !s.dailies.Expecting() {
+	if !errors.As(err, &notYet) || !s.arch.Dailies().Expecting() {
 		return d, p, err
 	}
 	// The keeper starts choosing at the first request for the daily (see
 	// daily.Keeper.Run), and at midnight UTC; choosing a date takes well
 	// under a second, so this reader waits for it, reading only.
-	s.dailies.Wake()
+	s.arch.Dailies().Wake()
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
-	for wait := time.Now().Add(dailyWait); s.dailies.Expecting() && time.Now().Before(wait); {
+	for wait := time.Now().Add(dailyWait); s.arch.Dailies().Expecting() && time.Now().Before(wait); {
 		select {
 		case <-ctx.Done():
 			return d, p, err

@@ -117,7 +117,7 @@ func TestDaily(t *testing.T) {
 	s, f := newTestServer(t, Config{})
 	day := "2026-03-05"
 	d, _ := time.Parse(time.DateOnly, day)
-	chosen, err := s.dailies.Choose(t.Context(), d)
+	chosen, err := s.arch.Dailies().Choose(t.Context(), d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestDaily(t *testing.T) {
 	}
 	// Choosing again, by this server or another over the same archive,
 	// keeps the date's puzzle.
-	if again, err := s.dailies.Choose(t.Context(), d); err != nil || again.ID != p.ID || len(f.puzzles) != 1 {
+	if again, err := s.arch.Dailies().Choose(t.Context(), d); err != nil || again.ID != p.ID || len(f.puzzles) != 1 {
 		t.Errorf("chosen twice: ids %d and %d (%v), %d archived", p.ID, again.ID, err, len(f.puzzles))
 	}
 	res := get(t, s, "/daily?date="+day).Result()

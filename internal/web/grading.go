@@ -23,14 +23,6 @@ func busy(a *bulk.Activity) echo.MiddlewareFunc {
 	}
 }
 
-// graded wakes the graders after puzzles were archived, so a new puzzle's
-// grade follows at once when the cores are idle.
-func (s *Server) graded() {
-	if s.cfg.Graders != nil {
-		s.cfg.Graders.Wake()
-	}
-}
-
 // healthVerbose is the answer to GET /healthz?verbose.
 type healthVerbose struct {
 	// Status is "ok", or "degraded" while the graders cannot commit

@@ -290,9 +290,7 @@ func TestTraceCachedAndCompressed(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	s.traces.mu.Lock()
-	n, size := len(s.traces.m), s.traces.size
-	s.traces.mu.Unlock()
+	n, size := s.arch.TraceCacheSize()
 	t.Logf("trace of %d steps: %d bytes of JSON, %d compressed", len(tr.Steps), plain.Body.Len(), size)
 	if n != 1 || size <= 0 || size >= plain.Body.Len() {
 		t.Errorf("trace cache holds %d entries of %d bytes, want one, smaller than the JSON", n, size)
@@ -320,7 +318,7 @@ func TestCompression(t *testing.T) {
 func TestSearchGate(t *testing.T) {
 	s, a := newTestServer(t, Config{SearchSlots: 1, SearchQueueTimeout: 50 * time.Millisecond})
 	a.Submit(t.Context(), measured(t, easy))
-	if err := s.search.enter(t.Context()); err != nil { // every slot taken
+	if err := s.arch.SearchGate().Enter(t.Context()); err != nil { // every slot taken
 		t.Fatal(err)
 	}
 	for _, path := range []string{"/api/solve", "/api/puzzles"} {
@@ -334,7 +332,7 @@ func TestSearchGate(t *testing.T) {
 			t.Errorf("GET %s with no free search slot: %d", path, rec.Code)
 		}
 	}
-	s.search.leave()
+	s.arch.SearchGate().Leave()
 	if rec := post(t, s, "/api/solve", puzzleBody(easy)); rec.Code != http.StatusOK {
 		t.Errorf("solve with a free slot: %d", rec.Code)
 	}

@@ -2,62 +2,15 @@ package web
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"time"
 
 	"github.com/labstack/echo/v4"
 )
 
-// A gate bounds how many requests do one kind of expensive work at once.
-// The others queue for a turn, each for at most its wait or until its
-// context ends, then fail with errOverloaded (503 with Retry-After).
-type gate struct {
-	slots chan struct{}
-	wait  time.Duration
-	// waited and refused, when set, count the entries that found every
-	// slot taken, and those of them that waited too long.
-	waited, refused interface{ Inc() }
-}
-
-func newGate(n int, wait time.Duration) *gate {
-	return &gate{slots: make(chan struct{}, n), wait: wait}
-}
-
-// enter waits for a turn; the caller must call leave once done.
-func (g *gate) enter(ctx context.Context) error {
-	select {
-	case g.slots <- struct{}{}:
-		return nil
-	default:
-	}
-	if g.waited != nil {
-		g.waited.Inc()
-	}
-	t := time.NewTimer(g.wait)
-	defer t.Stop()
-	select {
-	case g.slots <- struct{}{}:
-		return nil
-	case <-t.C:
-		if g.refused != nil {
-			g.refused.Inc()
-		}
-		return errOverloaded
-	case <-ctx.Done():
-		return fmt.Errorf("waiting for a turn: %w", ctx.Err())
-	}
-}
-
-func (g *gate) leave() { <-g.slots }
-
-// searching runs fn, a search, in a turn of the server's search gate.
+// searching runs fn, a search, in a turn of the archive's search gate.
 func (s *Server) searching(ctx context.Context, fn func() error) error {
-	if err := s.search.enter(ctx); err != nil {
-		return err
-	}
-	defer s.search.leave()
-	return fn()
+	return s.arch.Searching(ctx, fn)
 }
 
 // crossOrigin refuses unsafe requests (POST and the like) that a browser

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"github.com/sudoku-archive/sudoku/internal/archive"
 	"net/http"
 	"strconv"
 	"time"
@@ -23,9 +24,6 @@ type metrics struct {
 
 	requests      *prometheus.CounterVec   // route, method, code
 	latency       *prometheus.HistogramVec // route, method, code
-	submissions   *prometheus.CounterVec   // via (api, form, batch), result (new, duplicate)
-	searchWaits   prometheus.Counter       // searches that found every slot taken and waited
-	searchRefused prometheus.Counter       // of those, the ones that waited too long: 503
 	loginFailures prometheus.Counter
 	loginThrottle prometheus.Counter
 }
@@ -34,7 +32,7 @@ type metrics struct {
 // timeout (10 s).
 var latencyBuckets = []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10}
 
-func newMetrics() *metrics {
+func newMetrics(a *archive.Archive) *metrics {
 	m := &metrics{
 		reg:    prometheus.NewRegistry(),
 		routes: map[string]bool{},
@@ -47,18 +45,6 @@ func newMetrics() *metrics {
 			Help:    "Time from a request's arrival to its answer, by route, method and status code.",
 			Buckets: latencyBuckets,
 		}, []string{"route", "method", "code"}),
-		submissions: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "sudoku_submissions_total",
-			Help: "Puzzles submitted and durably archived, by way (api, form, batch: the batch import and the upload) and result (new, duplicate).",
-		}, []string{"via", "result"}),
-		searchWaits: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "sudoku_search_gate_waits_total",
-			Help: "Searches (solving, rating, tracing) that found every search slot taken and waited for one.",
-		}),
-		searchRefused: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "sudoku_search_gate_refused_total",
-			Help: "Searches that waited longer than the search queue timeout for a slot and were answered 503.",
-		}),
 		loginFailures: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "sudoku_login_failures_total",
 			Help: "Logins refused for a wrong name or password.",
@@ -68,22 +54,35 @@ func newMetrics() *metrics {
 			Help: "Logins refused (429) because the name had too many failures within the window.",
 		}),
 	}
-	m.reg.MustRegister(m.requests, m.latency, m.submissions, m.searchWaits, m.searchRefused, m.loginFailures, m.loginThrottle)
-	for _, v := range []string{"api", "form", "batch"} {
-		for _, r := range []string{"new", "duplicate"} {
-			m.submissions.WithLabelValues(v, r) // present at 0 from the start
-		}
-	}
+	m.reg.MustRegister(m.requests, m.latency, m.loginFailures, m.loginThrottle, submissions{a},
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "sudoku_search_gate_waits_total",
+			Help: "Searches (solving, rating, tracing) that found every search slot taken and waited for one.",
+		}, func() float64 { w, _ := a.GateWaits(); return float64(w) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "sudoku_search_gate_refused_total",
+			Help: "Searches that waited longer than the search queue timeout for a slot and were answered 503.",
+		}, func() float64 { _, r := a.GateWaits(); return float64(r) }))
 	return m
 }
 
-// submitted counts n puzzles submitted by way via with result.
-func (m *metrics) submitted(via string, duplicate bool, n int64) {
-	result := "new"
-	if duplicate {
-		result = "duplicate"
+// submissionsDesc is sudoku_submissions_total, counted by the archive
+// (archive.Archive.Submitted), one series per road and result.
+var submissionsDesc = prometheus.NewDesc("sudoku_submissions_total",
+	"Puzzles submitted and durably archived, by way (api, form, batch: the batch import and the upload; collection, generate, daily, import, attempts) and result (new, duplicate).",
+	[]string{"via", "result"}, nil)
+
+// submissions collects the archive's counts of puzzles archived.
+type submissions struct{ a *archive.Archive }
+
+func (submissions) Describe(ch chan<- *prometheus.Desc) { ch <- submissionsDesc }
+
+func (s submissions) Collect(ch chan<- prometheus.Metric) {
+	for _, r := range archive.Roads {
+		fresh, dup := s.a.Submitted(r)
+		ch <- prometheus.MustNewConstMetric(submissionsDesc, prometheus.CounterValue, float64(fresh), string(r), "new")
+		ch <- prometheus.MustNewConstMetric(submissionsDesc, prometheus.CounterValue, float64(dup), string(r), "duplicate")
 	}
-	m.submissions.WithLabelValues(via, result).Add(float64(n))
 }
 
 // observe is the outermost middleware: it counts each request under its

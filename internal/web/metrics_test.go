@@ -71,11 +71,11 @@ func TestMetricsMove(t *testing.T) {
 	for range loginFailures + 1 {
 		b.form("/login", "/login", url.Values{"name": {"zoe"}, "password": {"wrong " + password}})
 	}
-	if err := e.s.search.enter(t.Context()); err != nil { // every slot taken
+	if err := e.s.arch.SearchGate().Enter(t.Context()); err != nil { // every slot taken
 		t.Fatal(err)
 	}
 	status, _, _ := b.do(http.MethodPost, "/api/solve", puzzleBody(easy))
-	e.s.search.leave()
+	e.s.arch.SearchGate().Leave()
 	if status != http.StatusServiceUnavailable {
 		t.Fatalf("solve with no free search slot: %d, want 503", status)
 	}

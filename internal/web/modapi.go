@@ -299,7 +299,7 @@ func (s *Server) refuseHiddenShare(ctx context.Context, g sudoku.Grid) error {
 	}
 	p := sudoku.Puzzle{Givens: g}
 	if err := s.searching(ctx, func() error {
-		p.Canonical, _, _ = sudoku.Canonical(g, s.solveOptions(ctx))
+		p.Canonical, _, _ = sudoku.Canonical(g, s.arch.SolveOptions(ctx))
 		return nil
 	}); err != nil {
 		return err

@@ -3,6 +3,7 @@ package web
 import (
 	"errors"
 	"fmt"
+	"github.com/sudoku-archive/sudoku/internal/archive"
 	"net/http"
 	"strconv"
 	"strings"
@@ -82,28 +83,23 @@ func (s *Server) submitForm(c echo.Context) error {
 	ctx := c.Request().Context()
 	input := c.FormValue("puzzle")
 	g, err := sudoku.Parse(input)
-	if err == nil && g.Clues() == 0 {
-		err = sudoku.ErrNoGivens
-	}
-	var p sudoku.Puzzle
+	var (
+		stored sudoku.Puzzle
+		dup    bool
+	)
 	if err == nil {
-		p, err = s.rate(ctx, g, false)
+		stored, dup, err = s.arch.Submit(ctx, archive.Submission{
+			Road: archive.RoadForm, Grid: g, Submitter: submitterOf(c), // submitted_by (collections.go)
+		})
 	}
 	if err != nil {
 		form, ok := rejectedForm(input, err)
 		if !ok {
-			return fmt.Errorf("rate puzzle: %w", err)
+			return err
 		}
 		form.CSRF = csrfToken(c)
 		return s.renderHome(c, http.StatusUnprocessableEntity, form)
 	}
-	p.SubmitterID = submitterOf(c) // submitted_by (collections.go)
-	stored, dup, err := s.archive.Submit(ctx, p)
-	if err != nil {
-		return fmt.Errorf("archive puzzle: %w", err)
-	}
-	s.graded()
-	s.metrics.submitted("form", dup, 1)
 	to := templates.PuzzleURL(stored.ID) + "?new=1"
 	if dup {
 		to = templates.PuzzleURL(stored.ID) + "?dup=1"

@@ -19,10 +19,10 @@ import (
 func TestGenerateFormRefusesNaN(t *testing.T) {
 	s, f := newTestServer(t, Config{SearchSlots: 1, SearchQueueTimeout: 2 * time.Second})
 	cookie, token := csrfPair(t, s)
-	if err := s.search.enter(t.Context()); err != nil {
+	if err := s.arch.SearchGate().Enter(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	defer s.search.leave()
+	defer s.arch.SearchGate().Leave()
 	for _, tc := range [][2]string{{"NaN", "NaN"}, {"nan", "8"}, {"2", "Inf"}, {"-Inf", "3"}, {"1e0", "2"}, {"2", "20"}} {
 		v := url.Values{"kind": {"grade"}, "min": {tc[0]}, "max": {tc[1]}, "_csrf": {token}}
 		req := httptestRequest(http.MethodPost, "/generate", v.Encode())
@@ -85,10 +85,10 @@ func TestShareLinkTakesSearchTurns(t *testing.T) {
 	if rec := get(t, s, "/p/"+shareEasy); rec.Code != http.StatusOK {
 		t.Fatalf("free gate: status %d", rec.Code)
 	}
-	if err := s.search.enter(t.Context()); err != nil {
+	if err := s.arch.SearchGate().Enter(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	defer s.search.leave()
+	defer s.arch.SearchGate().Leave()
 	if rec := get(t, s, "/p/"+shareEasy); rec.Code != http.StatusServiceUnavailable || rec.Header().Get("Retry-After") == "" {
 		t.Errorf("busy gate: status %d, Retry-After %q", rec.Code, rec.Header().Get("Retry-After"))
 	}
@@ -191,22 +191,22 @@ func TestDailyGetNeverWrites(t *testing.T) {
 func TestDailyReadsDuringGeneration(t *testing.T) {
 	s, _ := newTestServer(t, Config{SearchSlots: 1, SearchQueueTimeout: time.Minute})
 	stored := daily.Today(time.Now())
-	if _, err := s.dailies.Choose(t.Context(), stored); err != nil {
+	if _, err := s.arch.Dailies().Choose(t.Context(), stored); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.search.enter(t.Context()); err != nil {
+	if err := s.arch.SearchGate().Enter(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	released := false
 	release := func() {
 		if !released {
 			released = true
-			s.search.leave()
+			s.arch.SearchGate().Leave()
 		}
 	}
 	defer release()
 	// The keeper choosing yesterday waits for the gate meanwhile.
-	go s.dailies.Choose(t.Context(), stored.AddDate(0, 0, -1)) //nolint:errcheck // it waits; the test reads meanwhile
+	go s.arch.Dailies().Choose(t.Context(), stored.AddDate(0, 0, -1)) //nolint:errcheck // it waits; the test reads meanwhile
 	other := "/api/daily?date=" + daily.Key(stored.AddDate(0, 0, -1))
 	go get(t, s, other)
 	done := make(chan int, 64)
@@ -249,14 +249,14 @@ func TestHistorySortLabels(t *testing.T) {
 func BenchmarkDailyReadDuringGeneration(b *testing.B) {
 	s, _ := newTestServer(b, Config{SearchSlots: 1, SearchQueueTimeout: time.Hour})
 	today := daily.Today(time.Now())
-	if _, err := s.dailies.Choose(b.Context(), today); err != nil {
+	if _, err := s.arch.Dailies().Choose(b.Context(), today); err != nil {
 		b.Fatal(err)
 	}
-	if err := s.search.enter(b.Context()); err != nil {
+	if err := s.arch.SearchGate().Enter(b.Context()); err != nil {
 		b.Fatal(err)
 	}
-	defer s.search.leave()
-	go s.dailies.Choose(b.Context(), today.AddDate(0, 0, -1)) //nolint:errcheck // waits for the gate all along
+	defer s.arch.SearchGate().Leave()
+	go s.arch.Dailies().Choose(b.Context(), today.AddDate(0, 0, -1)) //nolint:errcheck // waits for the gate all along
 	path := "/api/daily?date=" + daily.Key(today)
 	for b.Loop() {
 		if rec := get(b, s, path); rec.Code != http.StatusOK {

@@ -12,7 +12,6 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,8 +22,8 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
+	"github.com/sudoku-archive/sudoku/internal/archive"
 	"github.com/sudoku-archive/sudoku/internal/bulk"
-	"github.com/sudoku-archive/sudoku/internal/daily"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/internal/version"
 )
@@ -73,6 +72,12 @@ type Archive interface {
 
 // Config tunes a Server. The zero value is usable.
 type Config struct {
+	// Archive owns the pipelines into the archive and its background jobs
+	// (package archive), made by cmd/sudoku over the same store; its
+	// budgets then rule, and MaxNodes, SearchSlots, SearchQueueTimeout,
+	// NoDaily and Graders here are read from it. nil: the server makes
+	// one over its store with those fields.
+	Archive *archive.Archive
 	// RateLimit is the number of writes (POSTs) per second allowed per
 	// client address, with a burst of three times that; 0 turns it off.
 	RateLimit float64
@@ -159,14 +164,10 @@ type Config struct {
 const (
 	DefaultRequestTimeout  = 10 * time.Second
 	DefaultShutdownTimeout = 15 * time.Second
-	// DefaultMaxNodes is 50 times what the hardest puzzle of the standard
-	// collections needs (about 4,100 nodes) and takes about 0.1 s: a hostile
-	// grid is refused quickly instead of holding a core for the engine's own
-	// budget (sudoku.DefaultMaxNodes, about a second, three times over).
-	DefaultMaxNodes = 200_000
-	// DefaultSearchQueueTimeout is how long a request waits for a search
-	// slot before 503: about fifty budget-long searches.
-	DefaultSearchQueueTimeout = 5 * time.Second
+	// DefaultMaxNodes is the archive's search budget (archive.DefaultMaxNodes).
+	DefaultMaxNodes = archive.DefaultMaxNodes
+	// DefaultSearchQueueTimeout is the archive's (archive.DefaultSearchQueueTimeout).
+	DefaultSearchQueueTimeout = archive.DefaultSearchQueueTimeout
 	// DefaultBulkTimeout is what a 1 MiB batch of the hardest puzzles needs
 	// on one core (about 15 s) four times over: two such uploads at once,
 	// sharing the search slots with single submissions, both finish.
@@ -203,21 +204,16 @@ type Server struct {
 	log     *slog.Logger
 	assets  map[string]asset // static files by path under /static/
 
-	search  *gate        // turns at search work, over all requests
-	exports *exportTurns // turns at streaming an export (exports.go)
-	traces  *traceCache
+	arch    *archive.Archive // the pipelines, the search gate and the background jobs
+	exports *exportTurns     // turns at streaming an export (exports.go)
 	csrf    csrfSigner
-	dailies *daily.Keeper // chooses the coming days' puzzles of the day (Serve)
-	players Players       // nil: the archive keeps no players (players.go)
-	mod     Moderation    // nil: the archive keeps no flags or audit (moderation.go)
+	players Players    // nil: the archive keeps no players (players.go)
+	mod     Moderation // nil: the archive keeps no flags or audit (moderation.go)
 	// collections is nil when the archive keeps none (collections.go).
 	collections Collections
 	// editor is nil when the archive cannot change collections
 	// (collectionedit.go).
 	editor CollectionEditor
-	// setterGrades grades setters' puzzles past a request's budget
-	// (settergrade.go).
-	setterGrades setterGrades
 
 	// leveller and rated serve the players' figures (next.go, ratings.go);
 	// nil: the archive keeps none, and those routes are not served.
@@ -242,15 +238,6 @@ func New(archive Archive, cfg Config) *Server {
 	if cfg.ShutdownTimeout <= 0 {
 		cfg.ShutdownTimeout = DefaultShutdownTimeout
 	}
-	if cfg.MaxNodes <= 0 {
-		cfg.MaxNodes = DefaultMaxNodes
-	}
-	if cfg.SearchSlots <= 0 {
-		cfg.SearchSlots = max(1, runtime.GOMAXPROCS(0)-1)
-	}
-	if cfg.SearchQueueTimeout <= 0 {
-		cfg.SearchQueueTimeout = DefaultSearchQueueTimeout
-	}
 	if cfg.BulkTimeout <= 0 {
 		cfg.BulkTimeout = DefaultBulkTimeout
 	}
@@ -260,16 +247,18 @@ func New(archive Archive, cfg Config) *Server {
 	if cfg.RatingsMaxAge == 0 {
 		cfg.RatingsMaxAge = DefaultRatingsMaxAge
 	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	cfg.Archive = ownArchive(archive, cfg)
+	cfg.Graders = cfg.Archive.Graders()
 	s := &Server{
-		echo: echo.New(), archive: archive, cfg: cfg, log: cfg.Logger,
-		search:  newGate(cfg.SearchSlots, cfg.SearchQueueTimeout),
+		echo: echo.New(), archive: archive, cfg: cfg, log: cfg.Logger, arch: cfg.Archive,
 		exports: newExportTurns(),
-		traces:  newTraceCache(traceCacheBytes),
 		csrf:    newCSRFSigner(cfg.CSRFSecret),
 		signer:  account.NewSigner(cfg.CSRFSecret),
-		metrics: newMetrics(),
+		metrics: newMetrics(cfg.Archive),
 	}
-	s.search.waited, s.search.refused = s.metrics.searchWaits, s.metrics.searchRefused
 	s.players, _ = archive.(Players)
 	s.collections, _ = archive.(Collections)
 	s.editor, _ = archive.(CollectionEditor)
@@ -279,10 +268,6 @@ func New(archive Archive, cfg Config) *Server {
 	s.leveller, _ = archive.(Leveller)
 	s.rated, _ = archive.(RatedArchive)
 	s.techniques, _ = archive.(TechniqueArchive)
-	if s.log == nil {
-		s.log = slog.Default()
-	}
-	s.dailies = &daily.Keeper{Archive: archive, Slot: s.searching, Log: s.log, OnDemand: cfg.NoDaily}
 	e := s.echo
 	e.HideBanner = true
 	e.HidePort = true
@@ -296,12 +281,6 @@ func New(archive Archive, cfg Config) *Server {
 		s.metrics.routes[r.Path] = true
 	}
 	return s
-}
-
-// solveOptions bounds a search run for the request whose context is ctx:
-// the server's node budget, and the request's end.
-func (s *Server) solveOptions(ctx context.Context) sudoku.Options {
-	return sudoku.Options{MaxNodes: s.cfg.MaxNodes, Done: ctx.Done()}
 }
 
 // ipExtractor returns how the server tells who the client is: the direct
@@ -488,7 +467,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	// it chooses only the dates its readers ask for and no other server
 	// has chosen.
 	kctx, stopKeeper := context.WithCancel(ctx)
-	kept := s.dailies.Start(kctx)
+	kept := s.arch.Start(kctx)
 	defer func() { stopKeeper(); kept() }()
 
 	served := make(chan error, 1)

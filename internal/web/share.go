@@ -45,7 +45,7 @@ func (s *Server) sharedPuzzle(c echo.Context) error {
 		var canon sudoku.Grid
 		var cerr error
 		if err := s.searching(ctx, func() error {
-			canon, _, cerr = sudoku.Canonical(g, s.solveOptions(ctx))
+			canon, _, cerr = sudoku.Canonical(g, s.arch.SolveOptions(ctx))
 			return nil
 		}); err != nil {
 			return err
@@ -75,7 +75,7 @@ func (s *Server) sharedPuzzle(c echo.Context) error {
 	if err == nil {
 		var serr error
 		if err = s.searching(ctx, func() error {
-			res, serr = sudoku.Solve(g, s.solveOptions(ctx))
+			res, serr = sudoku.Solve(g, s.arch.SolveOptions(ctx))
 			return nil
 		}); err == nil {
 			err = serr

@@ -15,8 +15,8 @@ import (
 
 const shareEasy = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 
-// archive submits puzzle text to f as the submit form would.
-func archive(t *testing.T, f *fakeArchive, text string) sudoku.Puzzle {
+// archived submits puzzle text to f as the submit form would.
+func archived(t *testing.T, f *fakeArchive, text string) sudoku.Puzzle {
 	t.Helper()
 	p, _, err := f.Submit(context.Background(), measured(t, text))
 	if err != nil {
@@ -52,7 +52,7 @@ func TestExampleLabelsAreGraded(t *testing.T) {
 // digit, and the analysis is a closed <details> unless asked for.
 func TestPuzzlePageOpensOnGivens(t *testing.T) {
 	s, f := newTestServer(t, Config{})
-	p := archive(t, f, shareEasy)
+	p := archived(t, f, shareEasy)
 	doc := page(t, get(t, s, "/puzzles/1"), http.StatusOK)
 	var shown strings.Builder
 	tid(doc, "play-board").Find("td").Each(func(_ int, td *goquery.Selection) {
@@ -104,7 +104,7 @@ func TestShareLink(t *testing.T) {
 	t.Run("archived: the puzzle's page", func(t *testing.T) {
 		f := &fakeArchive{}
 		s := New(f, Config{Logger: quiet})
-		archive(t, f, shareEasy)
+		archived(t, f, shareEasy)
 		rec := get(t, s, "/p/"+shareEasy)
 		if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/puzzles/1" {
 			t.Errorf("status %d, Location %q", rec.Code, rec.Header().Get("Location"))
@@ -162,8 +162,8 @@ func TestShareLink(t *testing.T) {
 
 func TestPrintSheet(t *testing.T) {
 	s, f := newTestServer(t, Config{})
-	archive(t, f, shareEasy)
-	archive(t, f, examples[2].Puzzle)
+	archived(t, f, shareEasy)
+	archived(t, f, examples[2].Puzzle)
 	doc := page(t, get(t, s, "/puzzles/print?sort=clues&order=asc"), http.StatusOK)
 	cards := tid(doc, "print-card")
 	if cards.Length() != 2 {

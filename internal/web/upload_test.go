@@ -68,6 +68,9 @@ func newBulkServer(t *testing.T, cfg Config) (*Server, *bulkFake) {
 	s, f := newTestServer(t, cfg)
 	a := &bulkFake{fakeArchive: f}
 	s.archive = a
+	own := s.cfg
+	own.Archive = nil
+	s.arch = ownArchive(a, own) // the bulk roads go through the archive, over a
 	return s, a
 }
 

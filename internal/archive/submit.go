@@ -1,0 +1,177 @@
+package archive
+
+import (
+	"context"
+	"errors"
+
+	"github.com/sudoku-archive/sudoku/internal/bulk"
+	"github.com/sudoku-archive/sudoku/internal/logic"
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+// Road is the way a puzzle came into the archive: the label "via" of
+// sudoku_submissions_total (docs/metrics.md).
+type Road string
+
+// The roads into the archive.
+const (
+	RoadAPI        Road = "api"        // POST /api/puzzles
+	RoadForm       Road = "form"       // POST /puzzles
+	RoadBatch      Road = "batch"      // POST /api/puzzles/batch and the upload form
+	RoadCollection Road = "collection" // a puzzle's text added to a collection
+	RoadGenerate   Road = "generate"   // /generate, POST /api/generate, `sudoku generate --archive`
+	RoadDaily      Road = "daily"      // the puzzle of the day, chosen by the keeper
+	RoadImport     Road = "import"     // `sudoku import`
+	RoadAttempts   Road = "attempts"   // `sudoku attempts import`: the puzzles of the attempts
+)
+
+// Roads lists every road, in the order the metrics show them.
+var Roads = []Road{RoadAPI, RoadForm, RoadBatch, RoadCollection, RoadGenerate, RoadDaily, RoadImport, RoadAttempts}
+
+// Submission is one puzzle on its way in: its givens, parsed by the road
+// (the text's format is the road's), who submits it, and by which road.
+type Submission struct {
+	Road Road
+	Grid sudoku.Grid
+	// Submitter is the account submitting (submitted_by), 0 for none.
+	Submitter int64
+}
+
+// Submit is the one pipeline of a single puzzle into the archive: it
+// refuses an empty grid, rates the givens in a turn of the search gate,
+// sets the submitter, archives the puzzle durably, wakes the graders and
+// counts it under its road. A puzzle is not graded here: the graders grade
+// it after it is acknowledged (bulk.Graders), so a hard puzzle costs a
+// submission no more than an easy one. An error of the rating is returned
+// as it is (it is about the input); one of the store is wrapped.
+func (a *Archive) Submit(ctx context.Context, s Submission) (stored sudoku.Puzzle, duplicate bool, err error) {
+	if s.Grid.Clues() == 0 {
+		return sudoku.Puzzle{}, false, sudoku.ErrNoGivens
+	}
+	p, err := a.Rate(ctx, s.Grid, false)
+	if err != nil {
+		return sudoku.Puzzle{}, false, err
+	}
+	p.SubmitterID = s.Submitter
+	return a.SubmitRated(ctx, s.Road, p)
+}
+
+// SubmitRated archives p, solved and measured already (a generated
+// puzzle), by road: the steps of Submit after the rating.
+func (a *Archive) SubmitRated(ctx context.Context, road Road, p sudoku.Puzzle) (sudoku.Puzzle, bool, error) {
+	stored, dup, err := a.store.Submit(ctx, p)
+	if err != nil {
+		return sudoku.Puzzle{}, false, errArchive(p.Givens, err)
+	}
+	a.wake()
+	a.count(road, dup, 1)
+	return stored, dup, nil
+}
+
+// Rate solves and measures g in a turn of the search gate within the
+// archive's node budget and ctx, and with grade grades it too, within
+// logic.RequestBudget (a solve that stores nothing).
+func (a *Archive) Rate(ctx context.Context, g sudoku.Grid, grade bool) (sudoku.Puzzle, error) {
+	var p sudoku.Puzzle
+	err := a.Searching(ctx, func() error {
+		var err error
+		if p, err = sudoku.Rate(g, a.SolveOptions(ctx)); err == nil && grade {
+			logic.GradeWithin(&p, logic.RequestBudget)
+		}
+		return err
+	})
+	return p, err
+}
+
+// SubmitMany archives ps, solved and measured already, in one durable
+// transaction (a bulk road: `sudoku generate --archive`), wakes the
+// graders and counts them under road. duplicate[i] tells which were
+// archived already (their submission count bumped).
+func (a *Archive) SubmitMany(ctx context.Context, road Road, ps []sudoku.Puzzle) (duplicate []bool, err error) {
+	dup, err := a.store.SubmitMany(ctx, ps)
+	if err != nil {
+		return nil, err
+	}
+	a.countAll(road, dup)
+	return dup, nil
+}
+
+// AddMany is SubmitMany for a road that adds what the archive lacks and
+// leaves a puzzle archived already as it was (bulk.Adder: `attempts
+// import`); a store without AddMany cannot serve it.
+func (a *Archive) AddMany(ctx context.Context, road Road, ps []sudoku.Puzzle) (duplicate []bool, err error) {
+	add, ok := a.store.(bulk.Adder)
+	if !ok {
+		return nil, errors.New("this archive cannot add puzzles without counting a submission")
+	}
+	dup, err := add.AddMany(ctx, ps)
+	if err != nil {
+		return nil, err
+	}
+	a.countAll(road, dup)
+	return dup, nil
+}
+
+// countAll counts a batch's puzzles by duplicate and wakes the graders.
+func (a *Archive) countAll(road Road, dup []bool) {
+	var d int64
+	for _, x := range dup {
+		if x {
+			d++
+		}
+	}
+	a.wake()
+	a.count(road, false, int64(len(dup))-d)
+	a.count(road, true, d)
+}
+
+// Import archives the lines of inputs through bulk.Import (`sudoku
+// import`), counted under RoadImport, the graders woken.
+func (a *Archive) Import(ctx context.Context, inputs []bulk.Input, opt bulk.Options) (bulk.Summary, error) {
+	if opt.MaxNodes <= 0 {
+		opt.MaxNodes = a.budget
+	}
+	sum, err := bulk.Import(ctx, a.store, inputs, opt)
+	a.counted(RoadImport, sum)
+	return sum, err
+}
+
+// ImportText archives body, one puzzle per line, through bulk.ImportText
+// (the batch import and the upload form: one transaction), its ratings
+// taking turns at the search gate, counted under RoadBatch.
+func (a *Archive) ImportText(ctx context.Context, name string, body []byte) (bulk.Summary, []bulk.Rejection, error) {
+	sum, rejected, err := bulk.ImportText(ctx, a.store, name, body, bulk.TextOptions{MaxNodes: a.budget, Slot: a.Searching})
+	a.counted(RoadBatch, sum)
+	return sum, rejected, err
+}
+
+// counted counts a bulk summary's puzzles and wakes the graders, which
+// take the new rows from the store.
+func (a *Archive) counted(road Road, sum bulk.Summary) {
+	a.wake()
+	a.count(road, false, sum.Imported)
+	a.count(road, true, sum.Duplicates)
+}
+
+// count adds n puzzles durably archived by road, new or duplicate.
+func (a *Archive) count(road Road, duplicate bool, n int64) {
+	c, ok := a.counts[road]
+	if !ok || n == 0 {
+		return
+	}
+	i := 0
+	if duplicate {
+		i = 1
+	}
+	c[i].Add(n)
+}
+
+// Submitted returns how many puzzles road archived durably since New:
+// new ones, and duplicates (givens archived already).
+func (a *Archive) Submitted(road Road) (fresh, duplicates int64) {
+	c, ok := a.counts[road]
+	if !ok {
+		return 0, 0
+	}
+	return c[0].Load(), c[1].Load()
+}
