@@ -177,7 +177,7 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 		cfg.web.Graders = newGraders(db, cfg.graders, cfg.web.Logger)
 	}
 	cfg.web.Archive = e.newArchive(archive.Options{
-		Store: db, Graders: cfg.web.Graders, RunGraders: true,
+		Store: db, Graders: cfg.web.Graders, RunGraders: true, Rated: db, RatingsMaxAge: cfg.web.RatingsMaxAge, Techniques: db,
 		MaxNodes: cfg.web.MaxNodes, SearchSlots: cfg.web.SearchSlots, SearchQueueTimeout: cfg.web.SearchQueueTimeout,
 		NoDaily: cfg.web.NoDaily, Log: cfg.web.Logger,
 	})

@@ -65,6 +65,16 @@ type Options struct {
 	// SearchQueueTimeout bounds the wait for a search slot; 0 means
 	// DefaultSearchQueueTimeout.
 	SearchQueueTimeout time.Duration
+	// Rated gives the ratings figures their puzzles (*store.DB); nil: the
+	// archive keeps no players' figures (Ratings: ErrNoRatings).
+	Rated RatedStore
+	// RatingsMaxAge is how old the ratings figures may be before they are
+	// computed again; 0 means DefaultRatingsMaxAge, a negative value
+	// computes them at every call.
+	RatingsMaxAge time.Duration
+	// Techniques gives practice boards their puzzles (*store.DB); nil:
+	// the archive keeps no technique index.
+	Techniques TechniqueStore
 	// NoDaily leaves choosing the puzzles of the day ahead to another
 	// server (daily.Keeper.OnDemand).
 	NoDaily bool
@@ -90,6 +100,11 @@ type Archive struct {
 	jobs   sync.WaitGroup
 	setter setterGrades
 	traces *traceCache
+
+	rated         RatedStore
+	techniques    TechniqueStore
+	ratingsMaxAge time.Duration
+	ratings       ratingsCache
 }
 
 // New returns the archive over o.Store with o's budgets.
@@ -106,11 +121,15 @@ func New(o Options) *Archive {
 	if o.Log == nil {
 		o.Log = slog.Default()
 	}
+	if o.RatingsMaxAge == 0 {
+		o.RatingsMaxAge = DefaultRatingsMaxAge
+	}
 	a := &Archive{
 		store: o.Store, graders: o.Graders, run: o.RunGraders, log: o.Log,
 		search: NewGate(o.SearchSlots, o.SearchQueueTimeout), budget: o.MaxNodes,
 		counts: map[Road]*[2]atomic.Int64{},
 		traces: newTraceCache(traceCacheBytes),
+		rated:  o.Rated, ratingsMaxAge: o.RatingsMaxAge, techniques: o.Techniques,
 	}
 	for _, r := range Roads {
 		a.counts[r] = new([2]atomic.Int64)

@@ -11,7 +11,10 @@ func ownArchive(store Archive, cfg Config) *archive.Archive {
 	if cfg.Archive != nil {
 		return cfg.Archive
 	}
+	rated, _ := store.(archive.RatedStore)          // nil: no players' figures
+	techniques, _ := store.(archive.TechniqueStore) // nil: no technique index
 	return archive.New(archive.Options{
+		Rated: rated, RatingsMaxAge: cfg.RatingsMaxAge, Techniques: techniques,
 		Store: store, Graders: cfg.Graders, MaxNodes: cfg.MaxNodes,
 		SearchSlots: cfg.SearchSlots, SearchQueueTimeout: cfg.SearchQueueTimeout,
 		NoDaily: cfg.NoDaily, Log: cfg.Logger,

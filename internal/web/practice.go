@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"fmt"
+	"github.com/sudoku-archive/sudoku/internal/archive"
 	"net/http"
 	"strings"
 
@@ -23,9 +24,6 @@ import (
 const (
 	defaultPositions = 5
 	maxPositions     = 20
-	// puzzlesPerPosition is how many puzzles using the technique are read
-	// for each position asked: a hidden or changed puzzle gives none.
-	puzzlesPerPosition = 2
 )
 
 // practicePosition is one element of GET /api/techniques/{slug}/practice.
@@ -35,12 +33,6 @@ type practicePosition struct {
 	Grid       string     `json:"grid"`
 	Candidates []string   `json:"candidates"`
 	Step       logic.Step `json:"step"`
-}
-
-// foundPosition is a position and the puzzle it comes from.
-type foundPosition struct {
-	puzzle sudoku.Puzzle
-	logic.Position
 }
 
 // practiceResponse is GET /api/techniques/{slug}/practice.
@@ -80,41 +72,16 @@ func (s *Server) apiPractice(c echo.Context) error {
 	}
 	ps := make([]practicePosition, len(found))
 	for i, f := range found {
-		ps[i] = practicePosition{PuzzleID: f.puzzle.ID, Givens: f.puzzle.Givens.String(), Grid: f.Grid.String(),
+		ps[i] = practicePosition{PuzzleID: f.Puzzle.ID, Givens: f.Puzzle.Givens.String(), Grid: f.Grid.String(),
 			Candidates: f.CandidateStrings(), Step: f.Step}
 	}
 	return c.JSON(http.StatusOK, practiceResponse{Technique: t.Name, Slug: t.Slug, Positions: ps})
 }
 
-// practicePositions finds up to limit positions of technique t, one a
-// puzzle, each puzzle's path solved in a turn of the search gate: the
-// positions of the puzzles using t, from the skip-th on.
-func (s *Server) practicePositions(ctx context.Context, t logic.Technique, skip, limit int) ([]foundPosition, error) {
-	puzzles, err := s.techniques.UsingTechnique(ctx, t.Name, min((skip+limit)*puzzlesPerPosition, sudoku.MaxLimit))
-	if err != nil {
-		return nil, fmt.Errorf("puzzles using %s: %w", t.Name, err)
-	}
-	var out []foundPosition
-	for _, p := range puzzles[min(skip, len(puzzles)):] {
-		if len(out) == limit {
-			break
-		}
-		if !p.Unique {
-			continue
-		}
-		var found []logic.Position
-		if err := s.searching(ctx, func() error {
-			var err error
-			found, err = logic.Positions(p, t.Name, 1)
-			return err
-		}); err != nil {
-			return nil, fmt.Errorf("practice positions of puzzle %d: %w", p.ID, err)
-		}
-		for _, pos := range found {
-			out = append(out, foundPosition{p, pos})
-		}
-	}
-	return out, nil
+// practicePositions finds up to limit boards of technique t, one a
+// puzzle, from the skip-th puzzle using t on (archive.PracticeBoards).
+func (s *Server) practicePositions(ctx context.Context, t logic.Technique, skip, limit int) ([]archive.PracticeBoard, error) {
+	return s.arch.PracticeBoards(ctx, t, skip, limit)
 }
 
 // practicePage draws a position of the technique and asks the player to
@@ -153,7 +120,7 @@ func (s *Server) practicePage(c echo.Context) error {
 	v := templates.PracticeView{Technique: t, Description: logic.Describe(t.Name), N: int(n)}
 	if len(ps) > 0 {
 		pos := ps[0]
-		v.Position = &templates.PracticePosition{PuzzleID: pos.puzzle.ID, Givens: pos.puzzle.Givens, Grid: pos.Grid, Candidates: pos.Candidates, Step: pos.Step}
+		v.Position = &templates.PracticePosition{PuzzleID: pos.Puzzle.ID, Givens: pos.Puzzle.Givens, Grid: pos.Grid, Candidates: pos.Candidates, Step: pos.Step}
 		v.HasNext = rows[t.Rank].Puzzles > n+1 && int(n)+1 < maxPositions
 	}
 	return s.render(c, http.StatusOK, templates.PracticePage(v))

@@ -219,7 +219,6 @@ type Server struct {
 	// nil: the archive keeps none, and those routes are not served.
 	leveller Leveller
 	rated    RatedArchive
-	ratings  ratingsCache
 	// techniques: nil when the archive keeps no technique index
 	// (techniques.go).
 	techniques TechniqueArchive
