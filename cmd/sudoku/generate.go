@@ -8,10 +8,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/sudoku-archive/sudoku/internal/archive"
 	"strconv"
 	"time"
 
+	"github.com/sudoku-archive/sudoku/internal/archive"
 	"github.com/sudoku-archive/sudoku/internal/bulk"
 	"github.com/sudoku-archive/sudoku/internal/generate"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/sudoku-archive/sudoku/internal/archive"
 	"log/slog"
 	"net"
 	"net/netip"
@@ -12,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sudoku-archive/sudoku/internal/archive"
 	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/version"
 	"github.com/sudoku-archive/sudoku/internal/web"
@@ -177,7 +177,7 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 		cfg.web.Graders = newGraders(db, cfg.graders, cfg.web.Logger)
 	}
 	cfg.web.Archive = e.newArchive(archive.Options{
-		Store: db, Graders: cfg.web.Graders, RunGraders: true, Rated: db, RatingsMaxAge: cfg.web.RatingsMaxAge, Techniques: db,
+		Store: db, Graders: cfg.web.Graders, RunGraders: true, Rated: db, RatingsMaxAge: cfg.web.RatingsMaxAge, Techniques: db, Leveller: db,
 		MaxNodes: cfg.web.MaxNodes, SearchSlots: cfg.web.SearchSlots, SearchQueueTimeout: cfg.web.SearchQueueTimeout,
 		NoDaily: cfg.web.NoDaily, Log: cfg.web.Logger,
 	})

@@ -75,6 +75,9 @@ type Options struct {
 	// Techniques gives practice boards their puzzles (*store.DB); nil:
 	// the archive keeps no technique index.
 	Techniques TechniqueStore
+	// Leveller gives the next puzzle's aim the players' figures
+	// (*store.DB); nil: the archive keeps none.
+	Leveller Leveller
 	// NoDaily leaves choosing the puzzles of the day ahead to another
 	// server (daily.Keeper.OnDemand).
 	NoDaily bool
@@ -103,6 +106,7 @@ type Archive struct {
 
 	rated         RatedStore
 	techniques    TechniqueStore
+	leveller      Leveller
 	ratingsMaxAge time.Duration
 	ratings       ratingsCache
 }
@@ -130,6 +134,7 @@ func New(o Options) *Archive {
 		counts: map[Road]*[2]atomic.Int64{},
 		traces: newTraceCache(traceCacheBytes),
 		rated:  o.Rated, ratingsMaxAge: o.RatingsMaxAge, techniques: o.Techniques,
+		leveller: o.Leveller,
 	}
 	for _, r := range Roads {
 		a.counts[r] = new([2]atomic.Int64)

@@ -13,8 +13,9 @@ func ownArchive(store Archive, cfg Config) *archive.Archive {
 	}
 	rated, _ := store.(archive.RatedStore)          // nil: no players' figures
 	techniques, _ := store.(archive.TechniqueStore) // nil: no technique index
+	leveller, _ := store.(archive.Leveller)         // nil: no next puzzle
 	return archive.New(archive.Options{
-		Rated: rated, RatingsMaxAge: cfg.RatingsMaxAge, Techniques: techniques,
+		Rated: rated, RatingsMaxAge: cfg.RatingsMaxAge, Techniques: techniques, Leveller: leveller,
 		Store: store, Graders: cfg.Graders, MaxNodes: cfg.MaxNodes,
 		SearchSlots: cfg.SearchSlots, SearchQueueTimeout: cfg.SearchQueueTimeout,
 		NoDaily: cfg.NoDaily, Log: cfg.Logger,

@@ -1,13 +1,14 @@
 package web
 
 import (
-	"github.com/sudoku-archive/sudoku/internal/archive"
 	"net/http"
 	"strconv"
 	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/sudoku-archive/sudoku/internal/archive"
 )
 
 // Exports (GET /api/export) stream for as long as their clients read, at

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"github.com/sudoku-archive/sudoku/internal/archive"
 	"net/http"
 	"strconv"
 	"time"
@@ -9,6 +8,8 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/sudoku-archive/sudoku/internal/archive"
 )
 
 // metrics are the server's own series in the Prometheus text format

@@ -3,7 +3,6 @@ package web
 import (
 	"errors"
 	"fmt"
-	"github.com/sudoku-archive/sudoku/internal/archive"
 	"net/http"
 	"strconv"
 	"strings"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/sudoku-archive/sudoku/internal/archive"
 	"github.com/sudoku-archive/sudoku/internal/ratings"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/templates"

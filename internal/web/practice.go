@@ -3,12 +3,12 @@ package web
 import (
 	"context"
 	"fmt"
-	"github.com/sudoku-archive/sudoku/internal/archive"
 	"net/http"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/sudoku-archive/sudoku/internal/archive"
 	"github.com/sudoku-archive/sudoku/internal/logic"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/templates"
