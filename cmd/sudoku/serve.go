@@ -16,7 +16,7 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/web"
 )
 
-// Defaults of `sudoku serve`, as the contract gives them.
+// Defaults of `sudoku serve`, as docs/operations.md gives them.
 const (
 	defaultAddr      = "127.0.0.1:8080"
 	defaultDB        = "sudoku.db"

@@ -1,7 +1,7 @@
 package web
 
-// collections.go serves the collections (CONTRACT.md "Techniques, setters
-// and collections"): the JSON API, the pages, and who may add to one.
+// collections.go serves the collections (docs/api.md "Collections",
+// docs/pages.md): the JSON API, the pages, and who may add to one.
 
 import (
 	"bytes"

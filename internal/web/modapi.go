@@ -1,6 +1,6 @@
 package web
 
-// modapi.go: the moderation API (CONTRACT.md "Moderation"): flags, hide,
+// modapi.go: the moderation API (docs/moderation.md): flags, hide,
 // restore, dismiss, delete, the moderators' queue and the audit trail.
 // Who may call each is declared in moderationRoutes.
 
@@ -42,8 +42,8 @@ type reasonRequest struct {
 	Reason *string `json:"reason"`
 }
 
-// parseFlag reads and checks a flag's body: the reason one of the
-// contract's, the text within moderation.MaxFlagText.
+// parseFlag reads and checks a flag's body: the reason one of
+// docs/moderation.md's, the text within moderation.MaxFlagText.
 func parseFlag(c echo.Context) (moderation.Reason, string, error) {
 	var req flagRequest
 	if err := readJSON(c, &req); err != nil {

@@ -1,7 +1,6 @@
 package web
 
-// moderation.go: who may moderate, and the moderation API (CONTRACT.md
-// "Moderation"): flags, hide, restore, delete, the audit trail.
+// moderation.go: who may moderate, and the moderation API (docs/moderation.md): flags, hide, restore, delete, the audit trail.
 
 import (
 	"context"

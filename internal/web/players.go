@@ -15,7 +15,7 @@ import (
 )
 
 // Players is what the server needs of the archive's players, sessions and
-// attempts (CONTRACT.md "Players and attempts"). The archive passed to New
+// attempts (docs/players.md). The archive passed to New
 // provides it when it can (*store.DB does); without it the player routes
 // are not served.
 type Players interface {
