@@ -15,12 +15,14 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/moderation"
@@ -62,6 +64,39 @@ func TestParity(t *testing.T) {
 			}
 		})
 	}
+	// The test cluster collates text in byte order (initdb --locale=C), as
+	// SQLite does; a database made with a language's locale does not, and
+	// a copy must still read text keys in byte order.
+	t.Run("CopyCollated", func(t *testing.T) {
+		icu := backend{"postgres-icu", func(tb testing.TB) string { return icuDB(tb, bks[1].dsn(tb)) }}
+		want, got := parityCopy(t, bks[0].open(t)), parityCopy(t, icu.open(t))
+		if diff := cmp.Diff(strings.Split(want, "\n"), strings.Split(got, "\n")); diff != "" {
+			t.Errorf("SQLite and PostgreSQL with ICU's collation differ (-sqlite +postgres):\n%s", diff)
+		}
+	})
+}
+
+// icuDB makes, beside the PostgreSQL database dsn names, one whose text
+// collates by ICU's root locale, and returns its URL. It skips tb when
+// the server has no ICU.
+func icuDB(tb testing.TB, dsn string) string {
+	tb.Helper()
+	u, err := url.Parse(dsn)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	u.Path += "_icu"
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+strings.TrimPrefix(u.Path, "/")+
+		" TEMPLATE template0 ENCODING 'UTF8' LOCALE 'C' LOCALE_PROVIDER icu ICU_LOCALE 'und'"); err != nil {
+		tb.Skipf("skipping: no database with ICU's collation: %v", err)
+	}
+	return u.String()
 }
 
 // parityBackends are SQLite and PostgreSQL, for a test that compares them.
