@@ -43,6 +43,7 @@ var paritySuite = []parityCase{
 	{"Bulk", parityBulk},               // link.go and tally.go, group.go's closeTally; insert.go
 	{"Grades", parityGrades},           // SetGrades, setGradesArrays; ClaimUngraded
 	{"Moderation", parityModeration},   // recount.go
+	{"Triggers", parityTriggers},       // the counters' triggers: migrations/ and migrations/postgres/
 	{"Sessions", paritySessions},       // SessionPlayer, sessionread.go
 	{"Starts", parityStarts},           // startSteps, startpg.go
 	{"Listings", parityListings},       // listsql.go's merged orders
@@ -387,6 +388,53 @@ func parityModeration(t *testing.T, db *DB) string {
 	hide(t, db, b.ID)
 	step("delete hidden", db.DeletePuzzle(ctx, b.ID, mod, "parity"))
 	step("delete other writing", db.DeletePuzzle(ctx, c.ID, mod, "parity"))
+	return out.String() + dumpArchive(t, db)
+}
+
+// parityTriggers changes rows in the ways the schema's triggers count
+// (SQLite's, and PostgreSQL's plpgsql in migrations/postgres): grades
+// withdrawn (ResetGrades) and given again with new measures (Remeasure:
+// rows moving between the histograms' buckets), and submissions changed
+// and rows deleted by hand.
+func parityTriggers(t *testing.T, db *DB) string {
+	ctx := context.Background()
+	var ps []sudoku.Puzzle
+	for n := int64(1 << 15); n < 1<<15+30; n++ {
+		class := int64(0)
+		if n%6 == 5 && bits.OnesCount64(uint64(n)) == bits.OnesCount64(uint64(n-3)) {
+			class = n - 3
+		}
+		ps = append(ps, paritySubmit(t, db, n, class))
+	}
+	n, err := db.ResetGrades(ctx, "other")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	fmt.Fprintf(&out, "reset %d\n", n)
+	var again []sudoku.Puzzle
+	for i := 0; i < len(ps); i += 3 {
+		p := ps[i]
+		p.Backtracks, p.SolveNS = p.Backtracks*7+3, p.SolveNS*40
+		if p.Solutions == 1 && i%2 == 0 {
+			p.GradeVersion, p.Technique = "other", "X-Wing"
+			p.SetGradeTenths(int64(40 + i))
+		}
+		again = append(again, p)
+	}
+	if err := db.Remeasure(ctx, again); err != nil {
+		t.Fatal(err)
+	}
+	err = db.write(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.Exec(db.d.sql("UPDATE puzzles SET submissions = submissions + 2 WHERE id = ?"), ps[4].ID); err != nil {
+			return err
+		}
+		_, err := tx.Exec(db.d.sql("DELETE FROM puzzles WHERE id IN (?, ?)"), ps[7].ID, ps[10].ID)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	return out.String() + dumpArchive(t, db)
 }
 
