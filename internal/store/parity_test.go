@@ -1,10 +1,11 @@
 package store
 
-// parity_test.go holds the rules the store computes twice, once for each
-// database (docs/storage.md, "Where the code differs"): a PostgreSQL path
-// of few round trips (groupclose.go, group.go, finishpg.go, startpg.go,
-// sessionread.go, the unnest arrays of insert.go and upgrade.go) and
-// SQLite's statements one after another. Each case writes the same
+// parity_test.go holds the store to one result for each rule it computes
+// twice, once for each database (docs/storage.md, "Where the code
+// differs"): a PostgreSQL path of few round trips (groupclose.go,
+// group.go, startpg.go, sessionread.go, the unnest arrays of insert.go
+// and upgrade.go) against SQLite's statements one after another, and the
+// schema's triggers, written for each. Each case writes the same
 // inputs into a new archive of each database and returns what the rule
 // decided, as text; the two texts must be equal. The finishes' own
 // parity tests are TestFinishParity and TestFinishGroupParity.
