@@ -34,18 +34,6 @@ type CollectionEditor interface {
 	DeleteCollection(ctx context.Context, id int64, by moderation.Actor) error
 }
 
-// collectionEditRoutes are the routes that change and delete collections.
-func (s *Server) collectionEditRoutes() {
-	e := s.echo
-	e.DELETE("/api/collections/:id/puzzles/:puzzle_id", s.apiRemoveFromCollection)
-	e.PATCH("/api/collections/:id", s.apiUpdateCollection)
-	e.DELETE("/api/collections/:id", s.apiDeleteCollection)
-	player := s.need(account.RolePlayer)
-	e.POST("/collections/:id/remove", s.removePuzzleForm, s.csrfCheck, player)
-	e.POST("/collections/:id/edit", s.editCollectionForm, s.csrfCheck, player)
-	e.POST("/collections/:id/delete", s.deleteCollectionForm, s.csrfCheck, player)
-}
-
 // mayEdit refuses p the changing of col unless p owns it or moderates.
 func mayEdit(p account.Player, col sudoku.Collection) error {
 	if p.ID != col.OwnerID && !p.Role.AtLeast(account.RoleModerator) {
