@@ -255,13 +255,15 @@ func (s *Server) routes() {
 	// (/api/puzzles/:id) would fall through to it for the methods it does
 	// not take: GET /api/puzzles/batch answered "puzzle not found". They
 	// get the 405 that echo gives every other path, served in their
-	// route's class and with no role.
+	// route's class but with no CSRF check and no role.
 	for _, r := range rows {
 		if r.path != batchPath && r.path != importPath {
 			continue
 		}
+		c := r.class
+		c.csrf = false // a 405 has no form to check
 		for _, m := range []string{http.MethodGet, http.MethodPut, http.MethodPatch, http.MethodDelete} {
-			rows = append(rows, route{m, r.path, methodNotAllowed(r.method), anyone, r.class})
+			rows = append(rows, route{m, r.path, methodNotAllowed(r.method), anyone, c})
 		}
 	}
 	s.rows = make(map[routeKey]*route, 2*len(rows))
