@@ -22,7 +22,8 @@ import (
 )
 
 // CollectionEditor is what changing collections needs of the archive
-// (*store.DB provides it); without it those routes are not served.
+// (Parts.CollectionEditor; *store.DB provides it); without it those
+// routes are not served.
 type CollectionEditor interface {
 	// RemoveFromCollection takes a puzzle out of a collection (it stays
 	// archived); a puzzle not in it is a sudoku.KindNotFound error.

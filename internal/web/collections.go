@@ -20,9 +20,9 @@ import (
 	"github.com/sudoku-archive/sudoku/templates"
 )
 
-// Collections is what the server needs of the archive's collections. The
-// archive passed to New provides it when it can (*store.DB does); without
-// it the collection routes are not served.
+// Collections is what the server needs of the archive's collections
+// (Parts.Collections; *store.DB provides it); without it the collection
+// routes are not served.
 type Collections interface {
 	// CreateCollection makes a collection; a name in use is a
 	// sudoku.KindConflict error.

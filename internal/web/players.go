@@ -15,9 +15,8 @@ import (
 )
 
 // Players is what the server needs of the archive's players, sessions and
-// attempts (CONTRACT.md "Players and attempts"). The archive passed to New
-// provides it when it can (*store.DB does); without it the player routes
-// are not served.
+// attempts (docs/players.md; Parts.Players, which *store.DB provides);
+// without it the player routes are not served.
 type Players interface {
 	// NewPlayer makes an anonymous player and its session (the token's hash).
 	NewPlayer(ctx context.Context, session []byte, expires time.Time) (account.Player, error)
