@@ -182,7 +182,7 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 		// they must not grade on with nothing served.
 		defer func() { stopGraders(); <-graded }()
 	}
-	srv := web.New(db, cfg.web)
+	srv := web.New(webParts(db), cfg.web)
 	if cfg.metricsAddr != "" {
 		mctx, stopMetrics := context.WithCancel(ctx)
 		stopped, err := serveMetrics(mctx, cfg.metricsAddr, srv, db, cfg.web.Graders, cfg.web.Logger)

@@ -2,7 +2,7 @@ package web
 
 // modapi.go: the moderation API (docs/moderation.md): flags, hide,
 // restore, dismiss, delete, the moderators' queue and the audit trail.
-// Who may call each is declared in moderationRoutes.
+// Who may call each is declared on its row of the route table (routes.go).
 
 import (
 	"context"
@@ -12,24 +12,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/moderation"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
-
-// moderationRoutes are the moderation API's routes, each with the role it
-// needs: flagging wants any player (401 without one), the rest a
-// moderator or an admin (403 for a player), deleting an admin.
-func (s *Server) moderationRoutes(get func(string, echo.HandlerFunc, ...echo.MiddlewareFunc)) {
-	e := s.echo
-	e.POST("/api/puzzles/:id/flag", s.apiFlag, s.need(account.RolePlayer))
-	e.POST("/api/puzzles/:id/hide", s.apiHide, s.moderator())
-	e.POST("/api/puzzles/:id/restore", s.apiRestore, s.moderator())
-	e.POST("/api/puzzles/:id/dismiss", s.apiDismiss, s.moderator())
-	e.DELETE("/api/puzzles/:id", s.apiDeletePuzzle, s.admin())
-	get("/api/flags", s.apiFlags, s.moderator())
-	get("/api/audit", s.apiAudit, s.moderator())
-}
 
 // flagRequest is the body of POST /api/puzzles/{id}/flag.
 type flagRequest struct {

@@ -143,7 +143,7 @@ func TestImportUploadRefuses(t *testing.T) {
 	// Tokens are signed by the server's secret: servers that share it
 	// share tokens, so one pair serves every case.
 	secret := []byte("test secret")
-	cookie, token := csrfPair(t, New(&fakeArchive{}, Config{Logger: quiet, CSRFSecret: secret}))
+	cookie, token := csrfPair(t, New(partsOf(&fakeArchive{}), Config{Logger: quiet, CSRFSecret: secret}))
 	big := bytes.Repeat([]byte(batchEasy+"\n"), 2*MaxBatchBody/82)
 	tests := []struct {
 		name   string
