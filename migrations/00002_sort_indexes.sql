@@ -1,5 +1,5 @@
 -- +goose Up
--- One index per sort order of the contract, so that every order pages by
+-- One index per sort order of docs/api.md, so that every order pages by
 -- keyset in both directions without a sort step. SQLite appends the rowid
 -- (id) to every index key, which makes each order total with id as the last
 -- tie-break: (backtracks, solve_ns, id), (backtracks, id), (solve_ns, id),

@@ -1,6 +1,6 @@
 -- +goose Up
 -- Players, their sessions and API tokens, and every attempt at a puzzle
--- (CONTRACT.md "Players and attempts").
+-- (docs/players.md).
 --
 -- A player exists from the first play, anonymous (name NULL, no password);
 -- signing up names it. Names are unique whatever their case. password is an

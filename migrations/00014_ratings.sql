@@ -1,6 +1,6 @@
 -- +goose Up
--- Difficulty measured from the players (CONTRACT.md "Difficulty measured
--- from players"; the model is docs/ratings.md and package ratings).
+-- Difficulty measured from the players (the model is docs/ratings.md and
+-- package ratings).
 --
 -- class_ratings: the model's state of one class (every way of writing a
 --   puzzle: the canonical key, or the givens key of a puzzle without one,

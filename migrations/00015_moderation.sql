@@ -1,5 +1,5 @@
 -- +goose Up
--- Moderation (CONTRACT.md "Moderation"): flags on puzzles, hidden puzzles,
+-- Moderation (docs/moderation.md): flags on puzzles, hidden puzzles,
 -- and the audit trail.
 --
 -- puzzles.hidden is 1 while a moderator has the puzzle hidden: every read

@@ -1,6 +1,6 @@
 -- +goose Up
--- Collections with their setters' credit and provenance (CONTRACT.md
--- "Techniques, setters and collections"), and who submitted a puzzle.
+-- Collections with their setters' credit and provenance (docs/api.md
+-- "Collections"), and who submitted a puzzle.
 --
 -- A collection has a name, unique whatever its case, and its credits:
 -- description, author, source and licence (free text, '' when not given).

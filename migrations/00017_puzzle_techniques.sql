@@ -1,5 +1,5 @@
 -- +goose Up
--- Search by technique (CONTRACT.md "Techniques, setters and collections"):
+-- Search by technique (docs/api.md, technique=):
 -- the techniques of each puzzle's logical path (puzzles.techniques, '|'
 -- joined, migration 00010) as rows of an indexed table, so that
 -- technique=NAME is an index seek, and their counts.

@@ -1,5 +1,5 @@
 -- +goose Up
--- Accounts that hold (issue 35; CONTRACT.md "Players and attempts").
+-- Accounts that hold (issue 35; docs/players.md "Accounts").
 --
 -- name_key: the key a name is compared by, made in Go (package account:
 -- the PRECIS UsernameCaseMapped profile of RFC 8265 for players, the

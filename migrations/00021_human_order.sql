@@ -1,5 +1,5 @@
 -- +goose Up
--- The human order (CONTRACT.md "Difficulty as a person meets it";
+-- The human order (docs/ratings.md "The human order";
 -- sudoku.SortHuman, the rule in internal/sudoku/human.go): one key, the
 -- seconds a typical player needs, for every puzzle: its player_seconds
 -- when the players' model shows them, else the time the model's default

@@ -7,7 +7,7 @@ import (
 )
 
 // human.go holds what pages say about how hard a puzzle is for a person
-// (CONTRACT.md "Difficulty as a person meets it"): the grade, the hardest
+// (docs/pages.md "A puzzle"): the grade, the hardest
 // technique and the typical player's time come first; the engine's
 // figures are labelled as what the search cost.
 

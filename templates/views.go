@@ -232,7 +232,7 @@ func (v HistoryView) AllPlayedURL() string {
 
 // SortURL is where a column header links: the same column in the other
 // direction when it is the current sort, else that column from the top
-// (descending, the contract's default). Paging restarts either way.
+// (descending, docs/api.md's default). Paging restarts either way.
 func (v HistoryView) SortURL(s sudoku.Sort) string {
 	if s == v.Sort {
 		return v.query(s, !v.Desc, "")

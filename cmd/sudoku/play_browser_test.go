@@ -412,7 +412,7 @@ func playParse(t *testing.T, ctx context.Context, base string) {
 }
 
 // playStubbed answers POST /api/hint and GET /api/puzzles/{id}/explain in
-// the page (the server does not offer them yet) with the contract's shapes,
+// the page (the server does not offer them yet) with docs/api.md's shapes,
 // and checks that the board shows the hint's step and applies it, and that
 // the explanation walks its steps with the buttons and the keyboard.
 func playStubbed(t *testing.T, ctx context.Context, base string, p apiPuzzle, shots string) {

@@ -48,7 +48,7 @@ func runRatings(ctx context.Context, e *env, args []string) error {
 }
 
 // runAttempts is `sudoku attempts import`: a play history from elsewhere
-// (CONTRACT.md "Players and attempts").
+// (docs/ratings.md "Attempts import").
 func runAttempts(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "attempts", "import [--db FILE] [--create] [--max-nodes N] FILE   ('-' reads standard input)\n\n"+
 		`FILE holds one JSON object a line: {"player": NAME, "puzzle": "<81 cells>", "seconds": S, "outcome": "solved"|"gave_up", "hints": H, "at": "RFC 3339"}.`)

@@ -18,7 +18,7 @@ var attemptsSummaryRE = regexp.MustCompile(`^imported (\d+) attempts, players (\
 
 // TestAttemptsImportCommand: good lines are recorded in `at` order (the
 // later line's attempt is not the player's first), bad ones reported with
-// their number and reason, the summary line is the contract's; the
+// their number and reason, the summary line is docs/ratings.md's; the
 // puzzle's figures follow; a refit prints its summary and keeps them.
 func TestAttemptsImportCommand(t *testing.T) { eachDatabase(t, testAttemptsImportCommand) }
 

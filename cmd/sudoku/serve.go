@@ -17,7 +17,7 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/web"
 )
 
-// Defaults of `sudoku serve`, as the contract gives them.
+// Defaults of `sudoku serve`, as docs/operations.md gives them.
 const (
 	defaultAddr      = "127.0.0.1:8080"
 	defaultDB        = "sudoku.db"
@@ -181,7 +181,7 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 		MaxNodes: cfg.web.MaxNodes, SearchSlots: cfg.web.SearchSlots, SearchQueueTimeout: cfg.web.SearchQueueTimeout,
 		NoDaily: cfg.web.NoDaily, Log: cfg.web.Logger,
 	})
-	srv := web.New(db, cfg.web)
+	srv := web.New(webParts(db), cfg.web)
 	if cfg.metricsAddr != "" {
 		mctx, stopMetrics := context.WithCancel(ctx)
 		stopped, err := serveMetrics(mctx, cfg.metricsAddr, srv, db, cfg.web.Graders, cfg.web.Logger)

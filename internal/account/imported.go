@@ -10,8 +10,8 @@ import (
 	"time"
 )
 
-// An Imported is one line of `sudoku attempts import` (CONTRACT.md
-// "Players and attempts"): a finished attempt played elsewhere.
+// An Imported is one line of `sudoku attempts import` (docs/ratings.md
+// "Attempts import"): a finished attempt played elsewhere.
 type Imported struct {
 	Player  string    // the player's name (account.CheckName's rules)
 	Puzzle  string    // the puzzle's 81 cells, as archived puzzles are read
@@ -25,7 +25,7 @@ type Imported struct {
 var ErrBadImport = errors.New("invalid attempt")
 
 // MaxImportLine is the longest line ParseImported reads (a line of the
-// contract's format is under 300 bytes).
+// format docs/ratings.md gives is under 300 bytes).
 const MaxImportLine = 4096
 
 // importLine is the JSON form of a line; pointers tell a missing field

@@ -1,8 +1,8 @@
 package account
 
 // names.go is the one rule for the names people type and compare: the
-// names of players and of collections (CONTRACT.md "Players and
-// attempts"). A name is compared by its key, made here in Go and stored
+// names of players and of collections (docs/players.md "Names: one
+// name is one account in every script"). A name is compared by its key, made here in Go and stored
 // beside the name as typed (migration 00018): SQL's lower() folds ASCII
 // only in SQLite and under PostgreSQL's C locale, so it never decides.
 //

@@ -1,7 +1,7 @@
 package account
 
-// throttle.go is the login throttle's side of accounts (CONTRACT.md
-// "Moderation"; OWASP's Authentication and Credential Stuffing cheat
+// throttle.go is the login throttle's side of accounts (docs/players.md
+// "The login throttle"; OWASP's Authentication and Credential Stuffing cheat
 // sheets): failed logins are counted per name and per client address,
 // and a browser the name logged in from before carries a signed device
 // cookie whose tries are counted on their own, so that failures sent

@@ -171,7 +171,7 @@ type Summary struct {
 	Elapsed     time.Duration
 }
 
-// String is the contract's summary line.
+// String is the summary line docs/storage.md shows.
 func (s Summary) String() string {
 	return fmt.Sprintf("imported %d, duplicates %d, rejected %d in %.2fs",
 		s.Imported, s.Duplicates, s.Rejected, s.Elapsed.Seconds())

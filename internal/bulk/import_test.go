@@ -26,7 +26,7 @@ func (r *rejected) add(x Rejection) {
 }
 
 // kind names the class of a rejection reason, so tests do not depend on the
-// engine's exact wording beyond the contract's.
+// engine's exact wording beyond docs/storage.md's.
 func kind(err error) string {
 	var pe *sudoku.ParseError
 	var ce *sudoku.ConflictError

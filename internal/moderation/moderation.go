@@ -1,5 +1,5 @@
 // Package moderation holds the domain of keeping the archive clean
-// (CONTRACT.md "Moderation"): players' flags on puzzles, hidden puzzles,
+// (docs/moderation.md): players' flags on puzzles, hidden puzzles,
 // and the audit trail of every moderation act, role change, token issued
 // and account deleted. Plain values and their rules: no SQL, no HTTP. The
 // store keeps them (internal/store/moderation.go, audit.go); the server

@@ -1,14 +1,14 @@
 // Package ratings is the players' difficulty model: how long a typical
 // player needs for a puzzle, and how much faster than typical each player
-// is, learnt from the attempts (CONTRACT.md "Difficulty measured from
-// players"; docs/ratings.md explains it with its figures).
+// is, learnt from the attempts (docs/ratings.md explains it with
+// its figures).
 //
 // The model is the log-time model of Pelánek and Jarušek:
 //
 //	log t(player p, class i) = b_i − a_p + ε,   ε ~ Normal(0, Sigma²)
 //
 // b_i is the class's difficulty (the log of a typical player's seconds),
-// a_p the player's ability (0 typical; the contract's skill is exp(a_p)).
+// a_p the player's ability (0 typical; the API's skill is exp(a_p)).
 // An observation is a player's first finished attempt at a class (not in
 // practice): a solve is y = log(seconds) plus HintPenalty per hint; a give
 // up after s seconds says only that y > log(s), and counts as the mean of
@@ -28,7 +28,7 @@ import "math"
 // The model's constants (docs/ratings.md says why each is what it is).
 const (
 	// MinPlays is how many counted attempts a class needs before it shows
-	// player_seconds (the contract: at most 5).
+	// player_seconds (docs/ratings.md "The figures": at most 5).
 	MinPlays = 3
 	// MinSeconds and MaxSeconds clamp an attempt's seconds before its log
 	// is taken: a solve faster than 5 s is a paste, a day is as slow as

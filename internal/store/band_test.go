@@ -310,7 +310,7 @@ func testListAround(t *testing.T, bk backend) {
 
 // testBandsOfCollections archives real puzzles from the easiest to the
 // hardest collections, graded, and lists every band: each puzzle listed in
-// a band has a grade in the band's range (the contract's promise: every
+// a band has a grade in the band's range (docs/engine.md's promise: every
 // puzzle listed extreme is graded above 6.6, hard for a person), every
 // graded puzzle is listed in exactly one band, and the hardest collection
 // lands in extreme.

@@ -20,8 +20,9 @@ import (
 	"github.com/sudoku-archive/sudoku/migrations"
 )
 
-// A dialect is what differs between the two databases the store runs on,
-// SQLite and PostgreSQL, and nothing else: the store's SQL is written once,
+// A dialect is the words that differ between the two databases the store
+// runs on, SQLite and PostgreSQL (the code that differs: docs/storage.md,
+// "Where the code differs"): the store's SQL is written once,
 // with ? placeholders, and the dialect fills in the few words that differ and
 // renumbers the placeholders for PostgreSQL ($1, $2, ...) where a statement
 // is prepared or run (sql).

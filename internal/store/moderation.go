@@ -1,7 +1,7 @@
 package store
 
 // moderation.go: flags, hiding, restoring and deleting puzzles
-// (CONTRACT.md "Moderation"). Each act is one write transaction that also
+// (docs/moderation.md). Each act is one write transaction that also
 // keeps the counters exact (recount.go) and records the act in the audit
 // trail (audit.go).
 

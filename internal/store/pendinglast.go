@@ -10,7 +10,7 @@ import (
 
 // The grade order puts the puzzles without a grade (pending, or with
 // several solutions: grade 0 in the table) after the graded ones in both
-// directions (the contract). Descending, that is the index's own order;
+// directions (docs/api.md). Descending, that is the index's own order;
 // ascending, the listing is two walks of the same index: the graded rows
 // (grade 1 and up) by grade, then the ungraded ones (grade 0) by id. A key
 // (0, id) is one of the second walk, so cursors need no new field. An

@@ -63,8 +63,8 @@ func (e *UnavailableError) Kind() sudoku.Kind { return e.kind }
 // RetryAfter is how long a client should wait before it tries again.
 func (e *UnavailableError) RetryAfter() time.Duration { return e.retry }
 
-// ErrInvalidQuery is returned (wrapped) by List for a query outside the
-// contract: an unknown sort or band, a limit outside 1..sudoku.MaxLimit, a
+// ErrInvalidQuery is returned (wrapped) by List for a query outside
+// docs/api.md's: an unknown sort or band, a limit outside 1..sudoku.MaxLimit, a
 // filter the listing does not take. It is of sudoku.KindInvalid (400,
 // exit 2): the asker can mend the query.
 var ErrInvalidQuery error = kindError{"invalid list query", sudoku.KindInvalid}

@@ -25,8 +25,8 @@ var techniquesSuite = []suiteCase{
 	{"TechniqueCountsHidden", testTechniqueCountsHidden},
 }
 
-// testTechniqueCountsHidden: a hidden puzzle is in no count (CONTRACT.md
-// "Moderation"), the techniques' included, and hiding, restoring and
+// testTechniqueCountsHidden: a hidden puzzle is in no count (docs/moderation.md
+// "Hidden puzzles"), the techniques' included, and hiding, restoring and
 // deleting a hidden puzzle keep the counts and a technique's total exact.
 func testTechniqueCountsHidden(t *testing.T, bk backend) {
 	ctx := context.Background()

@@ -10,7 +10,7 @@ import (
 )
 
 // Puzzle is one archived puzzle: its givens, its solution and the measures
-// the engine recorded for it. The JSON form is the contract's puzzle object;
+// the engine recorded for it. The JSON form is docs/api.md's puzzle object;
 // the fields that need a database (id, submitted_at, submissions) are left out
 // when zero, so `sudoku solve --json` prints the same object without them.
 type Puzzle struct {
@@ -166,7 +166,7 @@ func OrZero(v *int64) int64 {
 	return *v
 }
 
-// GradeStatus is the state of a puzzle's grade (the contract's
+// GradeStatus is the state of a puzzle's grade (docs/api.md's
 // grade_status).
 type GradeStatus string
 
@@ -257,10 +257,10 @@ var ErrNotFound = errors.New("puzzle not found")
 var ErrInvalidCursor = errors.New("invalid cursor")
 
 // Sort names an order in which the archive can be listed. The values are the
-// contract's `sort` parameter.
+// `sort` parameter of docs/api.md.
 type Sort string
 
-// The sort orders of the contract. Every order is total: ties are broken by
+// The sort orders of docs/api.md. Every order is total: ties are broken by
 // id, so paging by cursor never skips or repeats a row.
 const (
 	SortDifficulty Sort = "difficulty"  // backtracks, then solve_ns, then id
@@ -276,7 +276,7 @@ const (
 // ListQuery selects one page of the archive.
 type ListQuery struct {
 	Sort       Sort   // default SortDifficulty
-	Desc       bool   // the contract's default order is desc
+	Desc       bool   // docs/api.md's default order is desc
 	Limit      int    // 1..MaxLimit
 	Cursor     string // opaque; "" for the first page
 	UniqueOnly bool   // hide puzzles with more than one solution
@@ -304,7 +304,7 @@ type ListQuery struct {
 	Collection int64
 }
 
-// Page limits of the contract.
+// Page limits of docs/api.md.
 const (
 	DefaultLimit = 20
 	MaxLimit     = 100

@@ -49,7 +49,7 @@ type BandInfo struct {
 const NoMax int64 = 1<<63 - 1
 
 // Bands lists every band in order, easiest first, by grade in tenths. The
-// edges are those of the contract, on the ladder of package logic (Sudoku
+// edges are those of docs/engine.md, on the ladder of package logic (Sudoku
 // Explainer's ratings): easy is hidden singles and the direct techniques
 // that leave one (up to 2.0); medium adds naked singles (2.3), pointing and
 // claiming, naked and hidden pairs and the X-Wing (to 3.4); hard adds

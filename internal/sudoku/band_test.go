@@ -2,8 +2,8 @@ package sudoku
 
 import "testing"
 
-// TestBandOf pins the band of every grade at and around the edges of the
-// contract: easy up to 2.0, medium to 3.4, hard to 4.6, fiendish to 6.6,
+// TestBandOf pins the band of every grade at and around the edges of
+// docs/engine.md: easy up to 2.0, medium to 3.4, hard to 4.6, fiendish to 6.6,
 // extreme above; no grade, no band.
 func TestBandOf(t *testing.T) {
 	for _, tc := range []struct {

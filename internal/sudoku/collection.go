@@ -8,7 +8,7 @@ import (
 )
 
 // Collection is a named set of archived puzzles with its setters' credit
-// and provenance (CONTRACT.md "Techniques, setters and collections"). Its
+// and provenance (docs/api.md "Collections"). Its
 // JSON form is the API's collection object.
 type Collection struct {
 	ID          int64  `json:"id"`

@@ -2,8 +2,8 @@ package sudoku
 
 import "math"
 
-// The human order (sort=human, CONTRACT.md "Difficulty as a person meets
-// it") puts every puzzle on one scale, the seconds a typical player needs:
+// The human order (sort=human, docs/ratings.md "The human order") puts
+// every puzzle on one scale, the seconds a typical player needs:
 //
 //   - a puzzle with player_seconds (enough plays, the players' model) is
 //     at its player_seconds;

@@ -8,7 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// easy is the first puzzle of the contract's checks, with its solution.
+// easy is the first puzzle of docs/engine.md, with its solution.
 const (
 	easy    = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
 	easySol = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"

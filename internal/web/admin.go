@@ -25,18 +25,6 @@ const (
 	auditPage = 50 // audit entries
 )
 
-// adminRoutes are the moderation pages and their forms: each says who may
-// use it (moderator, admin), after the CSRF check of its form.
-func (s *Server) adminRoutes(get func(string, echo.HandlerFunc, ...echo.MiddlewareFunc)) {
-	e := s.echo
-	get("/admin/flags", s.adminFlags, s.csrfCheck, s.moderator())
-	get("/admin/audit", s.adminAudit, s.csrfCheck, s.moderator())
-	e.POST("/admin/puzzles/:id/hide", s.adminHide, s.csrfCheck, s.moderator())
-	e.POST("/admin/puzzles/:id/dismiss", s.adminDismiss, s.csrfCheck, s.moderator())
-	e.POST("/admin/puzzles/:id/restore", s.adminRestore, s.csrfCheck, s.moderator())
-	e.POST("/puzzles/:id/flag", s.flagForm, s.csrfCheck, s.ensurePlayer)
-}
-
 // cursorParam reads a page cursor, an id, from the query parameter name:
 // 0 when absent.
 func cursorParam(c echo.Context, name string) (int64, error) {

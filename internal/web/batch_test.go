@@ -57,7 +57,7 @@ func (f *bulkFake) Export(ctx context.Context, q sudoku.ListQuery, fn func(sudok
 
 func TestAPIBatch(t *testing.T) {
 	a := &bulkFake{fakeArchive: &fakeArchive{}}
-	s := New(a, Config{Logger: quiet})
+	s := New(partsOf(a), Config{Logger: quiet})
 	body := "# a comment\n" + batchEasy + "\n\n" + strings.ReplaceAll(batchEasy, ".", "0") + " 7.2\nnope\n" +
 		"55" + batchEasy[2:] + "\n"
 	req := httptest.NewRequest(http.MethodPost, "/api/puzzles/batch", strings.NewReader(body))
@@ -97,7 +97,7 @@ func TestAPIBatchRefuses(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			a := &bulkFake{fakeArchive: &fakeArchive{}, fail: tc.fail}
-			s := New(a, Config{Logger: quiet})
+			s := New(partsOf(a), Config{Logger: quiet})
 			req := httptest.NewRequest(http.MethodPost, "/api/puzzles/batch", strings.NewReader(tc.body))
 			if tc.ctype != "" {
 				req.Header.Set(echo.HeaderContentType, tc.ctype)
@@ -113,7 +113,7 @@ func TestAPIBatchRefuses(t *testing.T) {
 	}
 	t.Run("largest body", func(t *testing.T) {
 		a := &bulkFake{fakeArchive: &fakeArchive{}}
-		s := New(a, Config{Logger: quiet})
+		s := New(partsOf(a), Config{Logger: quiet})
 		body := strings.Repeat("#", MaxBatchBody-83) + "\n" + batchEasy + "\n"
 		req := httptest.NewRequest(http.MethodPost, "/api/puzzles/batch", strings.NewReader(body))
 		req.Header.Set(echo.HeaderContentType, "text/plain")
@@ -125,7 +125,7 @@ func TestAPIBatchRefuses(t *testing.T) {
 	t.Run("archive fails", func(t *testing.T) {
 		down := errors.New("disk full")
 		a := &bulkFake{fakeArchive: &fakeArchive{}, fail: down}
-		s := New(a, Config{Logger: quiet})
+		s := New(partsOf(a), Config{Logger: quiet})
 		req := httptest.NewRequest(http.MethodPost, "/api/puzzles/batch", strings.NewReader(batchEasy+"\n"))
 		req.Header.Set(echo.HeaderContentType, "text/plain")
 		if rec := serve(s, req); rec.Code != http.StatusInternalServerError || strings.Contains(rec.Body.String(), "disk full") {
@@ -145,7 +145,7 @@ func TestAPIExport(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.Submit(context.Background(), p)
-	s := New(a, Config{Logger: quiet})
+	s := New(partsOf(a), Config{Logger: quiet})
 	tests := []struct {
 		target      string
 		status      int

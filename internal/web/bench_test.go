@@ -62,7 +62,7 @@ func (n *nullArchive) Equivalents(_ context.Context, p sudoku.Puzzle) ([]sudoku.
 // BenchmarkSubmit posts distinct easy puzzles through the full router and
 // middleware (rate limit off) from parallel clients.
 func BenchmarkSubmit(b *testing.B) {
-	s := New(&nullArchive{}, Config{Logger: slog.New(slog.DiscardHandler)})
+	s := New(partsOf(&nullArchive{}), Config{Logger: slog.New(slog.DiscardHandler)})
 	bodies := make([]string, 1000)
 	for i := range bodies {
 		bodies[i] = puzzleBody(relabel(easy, i))
@@ -96,7 +96,7 @@ func BenchmarkList(b *testing.B) {
 		arch.page.Puzzles = append(arch.page.Puzzles, p)
 	}
 	arch.page.NextCursor, arch.page.Total = "eyJrIjpbMSwyXX0", 1_000_000
-	s := New(arch, Config{Logger: slog.New(slog.DiscardHandler)})
+	s := New(partsOf(arch), Config{Logger: slog.New(slog.DiscardHandler)})
 	b.ReportAllocs()
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
@@ -135,7 +135,7 @@ func millionStats() sudoku.Stats {
 // (internal/store's BenchmarkStats measures that on a real million-puzzle
 // file).
 func BenchmarkStatsPage(b *testing.B) {
-	s := New(&nullArchive{stats: millionStats()}, Config{Logger: slog.New(slog.DiscardHandler)})
+	s := New(partsOf(&nullArchive{stats: millionStats()}), Config{Logger: slog.New(slog.DiscardHandler)})
 	b.ReportAllocs()
 	for b.Loop() {
 		rec := httptest.NewRecorder()

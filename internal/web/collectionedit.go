@@ -22,7 +22,8 @@ import (
 )
 
 // CollectionEditor is what changing collections needs of the archive
-// (*store.DB provides it); without it those routes are not served.
+// (Parts.CollectionEditor; *store.DB provides it); without it those
+// routes are not served.
 type CollectionEditor interface {
 	// RemoveFromCollection takes a puzzle out of a collection (it stays
 	// archived); a puzzle not in it is a sudoku.KindNotFound error.
@@ -32,18 +33,6 @@ type CollectionEditor interface {
 	UpdateCollection(ctx context.Context, c sudoku.Collection, by moderation.Actor) (sudoku.Collection, error)
 	// DeleteCollection deletes a collection; its puzzles stay archived.
 	DeleteCollection(ctx context.Context, id int64, by moderation.Actor) error
-}
-
-// collectionEditRoutes are the routes that change and delete collections.
-func (s *Server) collectionEditRoutes() {
-	e := s.echo
-	e.DELETE("/api/collections/:id/puzzles/:puzzle_id", s.apiRemoveFromCollection)
-	e.PATCH("/api/collections/:id", s.apiUpdateCollection)
-	e.DELETE("/api/collections/:id", s.apiDeleteCollection)
-	player := s.need(account.RolePlayer)
-	e.POST("/collections/:id/remove", s.removePuzzleForm, s.csrfCheck, player)
-	e.POST("/collections/:id/edit", s.editCollectionForm, s.csrfCheck, player)
-	e.POST("/collections/:id/delete", s.deleteCollectionForm, s.csrfCheck, player)
 }
 
 // mayEdit refuses p the changing of col unless p owns it or moderates.

@@ -1,7 +1,7 @@
 package web
 
-// collections.go serves the collections (CONTRACT.md "Techniques, setters
-// and collections"): the JSON API, the pages, and who may add to one.
+// collections.go serves the collections (docs/api.md "Collections",
+// docs/pages.md): the JSON API, the pages, and who may add to one.
 
 import (
 	"bytes"
@@ -21,9 +21,9 @@ import (
 	"github.com/sudoku-archive/sudoku/templates"
 )
 
-// Collections is what the server needs of the archive's collections. The
-// archive passed to New provides it when it can (*store.DB does); without
-// it the collection routes are not served.
+// Collections is what the server needs of the archive's collections
+// (Parts.Collections; *store.DB provides it); without it the collection
+// routes are not served.
 type Collections interface {
 	// CreateCollection makes a collection; a name in use is a
 	// sudoku.KindConflict error.
@@ -39,24 +39,6 @@ type Collections interface {
 
 // msgNeedAccount is the 401 of a collection write without an account.
 const msgNeedAccount = "collections need an account: log in, or send Authorization: Bearer TOKEN (from sudoku user token)"
-
-// collectionRoutes are the routes of the collections.
-func (s *Server) collectionRoutes(get func(string, echo.HandlerFunc, ...echo.MiddlewareFunc)) {
-	e := s.echo
-	get("/api/collections", s.apiCollections)
-	get("/api/collections/:id", s.apiCollection)
-	e.POST("/api/collections", s.apiCreateCollection)
-	e.POST("/api/collections/:id/puzzles", s.apiAddToCollection)
-	get("/collections", s.collectionsPage, s.csrfCheck)
-	get("/collections/:id", s.collectionPage, s.csrfCheck)
-	// need(RolePlayer) sends a visitor without a player to /login; the
-	// handler then wants an account, not an anonymous player.
-	e.POST("/collections", s.createCollectionForm, s.csrfCheck, s.need(account.RolePlayer))
-	// The forms that add a puzzle (collect.go): a puzzle page's "Add to
-	// collection", a collection page's "Add a puzzle".
-	e.POST("/puzzles/:id/collections", s.collectForm, s.csrfCheck, s.need(account.RolePlayer))
-	e.POST("/collections/:id/puzzles", s.addPuzzleForm, s.csrfCheck, s.need(account.RolePlayer))
-}
 
 // accountOf returns the request's player when it is an account (a named
 // player: a session after login, or an API token); otherwise a 401 that

@@ -35,10 +35,10 @@ func TestRoutesDocumented(t *testing.T) {
 	text := docs.String()
 	// An archive that keeps players, moderates, keeps a technique index
 	// and collections, so all their routes are there too.
-	s := New(struct {
+	s := New(partsOf(struct {
 		fakeTechniques
 		noCollections
-	}{fakeTechniques{newFakeModeration(account.RolePlayer)}, noCollections{}}, Config{Logger: quiet})
+	}{fakeTechniques{newFakeModeration(account.RolePlayer)}, noCollections{}}), Config{Logger: quiet})
 	if s.collections == nil || s.mod == nil || s.techniques == nil {
 		t.Fatal("the server serves no collections, no moderation or no techniques")
 	}
@@ -145,7 +145,7 @@ func TestREADMEBatchExample(t *testing.T) {
 		t.Fatalf("curl does not post to $H%s: %q", batchPath, curl)
 	}
 	a := &bulkFake{fakeArchive: &fakeArchive{}}
-	s := New(a, Config{Logger: quiet})
+	s := New(partsOf(a), Config{Logger: quiet})
 	rec := do(t, s, r)
 	if rec.Code != http.StatusOK {
 		t.Fatalf("the README's batch example: %d %s", rec.Code, rec.Body)

@@ -77,9 +77,10 @@ type answer struct {
 // echo offers the same error a second time.
 const handledKey = "web.errorHandled"
 
-// errorExplainer is an Archive that says what its database errors mean
+// ErrorExplainer says what the archive's database errors mean
 // (store.DB.ExplainError): an outage, a full disk, a lock held elsewhere.
-type errorExplainer interface {
+type ErrorExplainer interface {
+	// ExplainError returns err with its meaning, or err as it is.
 	ExplainError(error) error
 }
 
@@ -99,7 +100,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 	// A read that met the database down (PostgreSQL restarting) is an
 	// outage, 503 with Retry-After, not a bug: the archive says which
 	// of its errors are.
-	if ex, ok := s.archive.(errorExplainer); ok && sudoku.KindOf(err) == sudoku.KindInternal {
+	if ex := s.parts.Errors; ex != nil && sudoku.KindOf(err) == sudoku.KindInternal {
 		err = ex.ExplainError(err)
 	}
 	a := classify(err)

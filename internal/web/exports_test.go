@@ -59,7 +59,7 @@ func openExport(t *testing.T, addr, from string, extra ...string) (int, http.Hea
 func TestExportTurns(t *testing.T) {
 	arch := &streamingPlayers{fakePlayers{fakeArchive: &fakeArchive{}}}
 	for _, needsAccount := range []bool{false, true} {
-		s := New(arch, Config{Logger: slog.New(slog.DiscardHandler), NoDaily: true, ExportNeedsAccount: needsAccount, ShutdownTimeout: 100 * time.Millisecond,
+		s := New(partsOf(arch), Config{Logger: slog.New(slog.DiscardHandler), NoDaily: true, ExportNeedsAccount: needsAccount, ShutdownTimeout: 100 * time.Millisecond,
 			TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}})
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {

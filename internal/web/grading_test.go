@@ -49,7 +49,7 @@ func TestHealthzDegraded(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	s := New(&fakeArchive{}, Config{Logger: slog.New(slog.DiscardHandler), NoDaily: true, Graders: g})
+	s := New(partsOf(&fakeArchive{}), Config{Logger: slog.New(slog.DiscardHandler), NoDaily: true, Graders: g})
 	rec := httptest.NewRecorder()
 	s.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/healthz?verbose", nil))
 	var h struct{ Status, Reason string }

@@ -86,7 +86,7 @@ func (l *logSink) logger() *slog.Logger { return slog.New(slog.NewTextHandler(l,
 func TestExportOutlivesRequestTimeout(t *testing.T) {
 	var logs logSink
 	a := &slowArchive{rows: 1000, pause: 30 * time.Millisecond}
-	s := New(a, Config{Logger: logs.logger(), RequestTimeout: 100 * time.Millisecond})
+	s := New(partsOf(a), Config{Logger: logs.logger(), RequestTimeout: 100 * time.Millisecond})
 	ts := httptest.NewServer(s)
 	defer ts.Close()
 
@@ -126,7 +126,7 @@ func TestExportOutlivesRequestTimeout(t *testing.T) {
 func TestExportStalledClientIsCut(t *testing.T) {
 	var logs logSink
 	a := &slowArchive{rows: 200_000}
-	s := New(a, Config{Logger: logs.logger(), ExportStall: 200 * time.Millisecond})
+	s := New(partsOf(a), Config{Logger: logs.logger(), ExportStall: 200 * time.Millisecond})
 	ts := httptest.NewServer(s)
 	defer ts.Close()
 	conn, err := net.Dial("tcp", ts.Listener.Addr().String())
@@ -193,7 +193,7 @@ func TestCrossSiteWritesRefused(t *testing.T) {
 // as the ERROR of a bug.
 func TestBusyArchive(t *testing.T) {
 	var logs logSink
-	s := New(&brokenArchive{submitErr: fmt.Errorf("submit puzzle: %w", errBusy)}, Config{Logger: logs.logger()})
+	s := New(partsOf(&brokenArchive{submitErr: fmt.Errorf("submit puzzle: %w", errBusy)}), Config{Logger: logs.logger()})
 	rec := post(t, s, "/api/puzzles", puzzleBody(easy))
 	if rec.Code != http.StatusServiceUnavailable || rec.Header().Get("Retry-After") != "2" {
 		t.Errorf("status %d, Retry-After %q; want 503 and 2", rec.Code, rec.Header().Get("Retry-After"))

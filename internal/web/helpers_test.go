@@ -35,7 +35,7 @@ func newTestServer(t testing.TB, cfg Config) (*Server, *fakeArchive) {
 		cfg.Logger = quiet
 	}
 	f := &fakeArchive{}
-	return New(f, cfg), f
+	return New(partsOf(f), cfg), f
 }
 
 // request is one request to send through the real router.

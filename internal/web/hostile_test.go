@@ -231,7 +231,7 @@ func TestHostileGridBudget(t *testing.T) {
 	// The same grid in a batch is one rejected line, not a failed request.
 	req := httptest.NewRequest(http.MethodPost, "/api/puzzles/batch", strings.NewReader(hostile+"\n"))
 	req.Header.Set("Content-Type", "text/plain")
-	bs := New(&bulkFake{fakeArchive: f}, Config{RequestTimeout: time.Minute, Logger: quiet})
+	bs := New(partsOf(&bulkFake{fakeArchive: f}), Config{RequestTimeout: time.Minute, Logger: quiet})
 	if rec := serve(bs, req); rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `"rejected":1`) || !strings.Contains(rec.Body.String(), "too hard") {
 		t.Errorf("batch: status %d, body %s; want 200 with the line rejected as too hard", rec.Code, rec.Body)
 	}

@@ -33,9 +33,9 @@ func (s *Server) crossOrigin() echo.MiddlewareFunc {
 	}
 }
 
-// bodyLimit bounds every request body to its route's limit, exactly:
-// MaxBatchBody for the batch import, BodyLimit elsewhere (the upload form
-// has uploadLimit). A Content-Length over the limit is answered 413 before
+// bodyLimit bounds every request body to its route's limit (its row's
+// class), exactly: MaxBatchBody for the batch import, BodyLimit elsewhere
+// (the upload form has uploadLimit). A Content-Length over the limit is answered 413 before
 // any of the body is read, so a client that sent Expect: 100-continue is
 // never invited to send it; a body that turns out longer fails its read
 // with *http.MaxBytesError, which the handlers answer 413.
@@ -43,11 +43,12 @@ func (s *Server) bodyLimit() echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			req := c.Request()
-			if req.URL.Path == importPath || req.Body == nil || req.Body == http.NoBody {
+			body := s.rowOf(c).class.body
+			if body == uploadBody || req.Body == nil || req.Body == http.NoBody {
 				return next(c)
 			}
 			limit := int64(BodyLimit)
-			if req.URL.Path == batchPath {
+			if body == batchBody {
 				limit = MaxBatchBody
 			}
 			if req.ContentLength > limit {
@@ -63,9 +64,6 @@ func (s *Server) bodyLimit() echo.MiddlewareFunc {
 func tooLarge(limit int64) error {
 	return echo.NewHTTPError(http.StatusRequestEntityTooLarge, tooLargeMessage(limit))
 }
-
-// isBulkPath reports whether path takes a bulk write (BulkTimeout).
-func isBulkPath(path string) bool { return path == batchPath || path == importPath }
 
 // extendWrite lets the response of a long request (bulk, export) be
 // written until d from now, past the server's WriteTimeout. It does nothing

@@ -1,8 +1,8 @@
 package web
 
-// modapi.go: the moderation API (CONTRACT.md "Moderation"): flags, hide,
+// modapi.go: the moderation API (docs/moderation.md): flags, hide,
 // restore, dismiss, delete, the moderators' queue and the audit trail.
-// Who may call each is declared in moderationRoutes.
+// Who may call each is declared on its row of the route table (routes.go).
 
 import (
 	"context"
@@ -12,24 +12,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/moderation"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
-
-// moderationRoutes are the moderation API's routes, each with the role it
-// needs: flagging wants any player (401 without one), the rest a
-// moderator or an admin (403 for a player), deleting an admin.
-func (s *Server) moderationRoutes(get func(string, echo.HandlerFunc, ...echo.MiddlewareFunc)) {
-	e := s.echo
-	e.POST("/api/puzzles/:id/flag", s.apiFlag, s.need(account.RolePlayer))
-	e.POST("/api/puzzles/:id/hide", s.apiHide, s.moderator())
-	e.POST("/api/puzzles/:id/restore", s.apiRestore, s.moderator())
-	e.POST("/api/puzzles/:id/dismiss", s.apiDismiss, s.moderator())
-	e.DELETE("/api/puzzles/:id", s.apiDeletePuzzle, s.admin())
-	get("/api/flags", s.apiFlags, s.moderator())
-	get("/api/audit", s.apiAudit, s.moderator())
-}
 
 // flagRequest is the body of POST /api/puzzles/{id}/flag.
 type flagRequest struct {
@@ -42,8 +27,8 @@ type reasonRequest struct {
 	Reason *string `json:"reason"`
 }
 
-// parseFlag reads and checks a flag's body: the reason one of the
-// contract's, the text within moderation.MaxFlagText.
+// parseFlag reads and checks a flag's body: the reason one of
+// docs/moderation.md's, the text within moderation.MaxFlagText.
 func parseFlag(c echo.Context) (moderation.Reason, string, error) {
 	var req flagRequest
 	if err := readJSON(c, &req); err != nil {

@@ -84,7 +84,7 @@ func FuzzModerationBodies(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
-	s := New(newFakeModeration(account.RoleModerator), Config{Logger: quiet})
+	s := New(partsOf(newFakeModeration(account.RoleModerator)), Config{Logger: quiet})
 	cookie, _ := s.signer.NewSession()
 	hdr := http.Header{"Cookie": {sessionCookie + "=" + cookie}}
 	f.Fuzz(func(t *testing.T, body string) {
@@ -130,12 +130,12 @@ func TestModerationRoles(t *testing.T) {
 		{http.MethodGet, "/api/flags", "", http.StatusForbidden, http.StatusOK, http.StatusOK},
 		{http.MethodGet, "/api/audit", "", http.StatusForbidden, http.StatusOK, http.StatusOK},
 	} {
-		none := do(t, New(newFakeModeration(account.RolePlayer), Config{Logger: quiet}), request{method: tc.method, path: tc.path, body: tc.body})
+		none := do(t, New(partsOf(newFakeModeration(account.RolePlayer)), Config{Logger: quiet}), request{method: tc.method, path: tc.path, body: tc.body})
 		if none.Code != http.StatusUnauthorized {
 			t.Errorf("%s %s without a player: %d, want 401", tc.method, tc.path, none.Code)
 		}
 		for role, want := range map[account.Role]int{account.RolePlayer: tc.player, account.RoleModerator: tc.mod, account.RoleAdmin: tc.admin} {
-			s := New(newFakeModeration(role), Config{Logger: quiet})
+			s := New(partsOf(newFakeModeration(role)), Config{Logger: quiet})
 			cookie, _ := s.signer.NewSession()
 			r := request{method: tc.method, path: tc.path, body: tc.body, header: http.Header{"Cookie": {sessionCookie + "=" + cookie}}}
 			if rec := do(t, s, r); rec.Code != want {

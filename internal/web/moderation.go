@@ -1,7 +1,6 @@
 package web
 
-// moderation.go: who may moderate, and the moderation API (CONTRACT.md
-// "Moderation"): flags, hide, restore, delete, the audit trail.
+// moderation.go: who may moderate, and the moderation API (docs/moderation.md): flags, hide, restore, delete, the audit trail.
 
 import (
 	"context"
@@ -14,9 +13,9 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
-// Moderation is what the server needs of the archive to moderate it. The
-// archive passed to New provides it when it can (*store.DB does); without
-// it (or without Players) the moderation routes are not served.
+// Moderation is what the server needs of the archive to moderate it
+// (Parts.Moderation; *store.DB provides it); without it the moderation
+// routes are not served, and it needs Parts.Players.
 //
 // Every other read of the archive (Archive's Puzzle, List, Export, Stats,
 // the puzzle of the day...) leaves hidden puzzles out; only ModPuzzle

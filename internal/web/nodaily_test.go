@@ -14,7 +14,7 @@ import (
 // long as nobody asks the server that chooses ahead.
 func TestNoDailyServerChoosesWhenAsked(t *testing.T) {
 	arch := &fakeArchive{}
-	s := New(arch, Config{Logger: slog.New(slog.DiscardHandler), NoDaily: true})
+	s := New(partsOf(arch), Config{Logger: slog.New(slog.DiscardHandler), NoDaily: true})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

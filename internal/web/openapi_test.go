@@ -102,10 +102,10 @@ func TestOpenAPIRoutes(t *testing.T) {
 	if !strings.HasPrefix(doc.OpenAPI, "3.1") {
 		t.Errorf("openapi %q, want 3.1.x", doc.OpenAPI)
 	}
-	s := New(struct {
+	s := New(partsOf(struct {
 		fakeTechniques
 		noCollections
-	}{fakeTechniques{newFakeModeration(account.RolePlayer)}, noCollections{}}, Config{Logger: quiet})
+	}{fakeTechniques{newFakeModeration(account.RolePlayer)}, noCollections{}}), Config{Logger: quiet})
 	served := map[string]bool{}
 	for _, r := range s.echo.Routes() {
 		if r.Method == http.MethodHead || strings.Contains(r.Name, "methodNotAllowed") || !isAPIPath(r.Path) {

@@ -11,9 +11,10 @@ import (
 	"github.com/sudoku-archive/sudoku/templates"
 )
 
-// schemaReader is what /readyz asks of an archive that can tell its
+// SchemaReader is what /readyz asks of an archive that can tell its
 // schema version and the one this binary carries (*store.DB).
-type schemaReader interface {
+type SchemaReader interface {
+	// Schema returns the database's schema version and this binary's.
 	Schema(ctx context.Context) (current, known int64, err error)
 }
 
@@ -25,7 +26,7 @@ func (s *Server) readyz(c echo.Context) error {
 	if err := s.archive.Ping(ctx); err != nil {
 		return echo.NewHTTPError(http.StatusServiceUnavailable, "database unavailable").SetInternal(err)
 	}
-	if sr, ok := s.archive.(schemaReader); ok {
+	if sr := s.parts.Schema; sr != nil {
 		current, known, err := sr.Schema(ctx)
 		if err != nil {
 			return echo.NewHTTPError(http.StatusServiceUnavailable, "database unavailable").SetInternal(err)

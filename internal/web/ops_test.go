@@ -33,7 +33,7 @@ func TestReadyz(t *testing.T) {
 		{"no schema to tell", &fakeArchive{}, http.StatusOK, "ready"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rec := do(t, New(tc.archive, Config{}), request{method: http.MethodGet, path: "/readyz"})
+			rec := do(t, New(partsOf(tc.archive), Config{}), request{method: http.MethodGet, path: "/readyz"})
 			if rec.Code != tc.status || !strings.Contains(rec.Body.String(), tc.body) {
 				t.Errorf("GET /readyz = %d %q, want %d with %q", rec.Code, rec.Body, tc.status, tc.body)
 			}
@@ -43,7 +43,7 @@ func TestReadyz(t *testing.T) {
 
 func TestHealthzVerboseBuild(t *testing.T) {
 	v := version.Info{Version: "v1.2.3", Commit: "abc", Go: "go1.99"}
-	rec := do(t, New(&fakeArchive{}, Config{Version: v}), request{method: http.MethodGet, path: "/healthz?verbose"})
+	rec := do(t, New(partsOf(&fakeArchive{}), Config{Version: v}), request{method: http.MethodGet, path: "/healthz?verbose"})
 	var h struct{ Build version.Info }
 	if err := json.Unmarshal(rec.Body.Bytes(), &h); err != nil || h.Build != v {
 		t.Errorf("healthz?verbose = %s (%v), want build %+v", rec.Body, err, v)
@@ -55,14 +55,14 @@ func TestHealthzVerboseBuild(t *testing.T) {
 // ms; its `request failed` line has the id and the client's address.
 func TestRequestLogFields(t *testing.T) {
 	var logs strings.Builder
-	s := New(&fakeArchive{}, Config{Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
+	s := New(partsOf(&fakeArchive{}), Config{Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
 	rec := do(t, s, request{method: http.MethodGet, path: "/api/puzzles?limit=3&sort=grade", remoteAddr: "192.0.2.7:1234",
 		header: http.Header{"User-Agent": {"probe/1"}, "X-Request-Id": {"nginx-0123abcd"}}})
 	if got := rec.Header().Get("X-Request-Id"); got != "nginx-0123abcd" {
 		t.Errorf("X-Request-Id = %q, want the proxy's", got)
 	}
 	// A failing health check: its request line is DEBUG, its failure WARN.
-	down := New(&fakeArchive{pingErr: context.DeadlineExceeded}, Config{Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
+	down := New(partsOf(&fakeArchive{pingErr: context.DeadlineExceeded}), Config{Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
 	do(t, down, request{method: http.MethodGet, path: "/healthz", remoteAddr: "192.0.2.7:1234", header: http.Header{"X-Request-Id": {"nginx-0123abcd"}}})
 	lines := map[string]map[string]any{}
 	for _, l := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
@@ -87,7 +87,7 @@ func TestRequestLogFields(t *testing.T) {
 }
 
 func TestRequestIDRefusesOddIDs(t *testing.T) {
-	s := New(&fakeArchive{}, Config{})
+	s := New(partsOf(&fakeArchive{}), Config{})
 	for _, id := range []string{strings.Repeat("a", 65), "two words", "a\"b"} {
 		rec := do(t, s, request{method: http.MethodGet, path: "/healthz", header: http.Header{"X-Request-Id": {id}}})
 		if got := rec.Header().Get("X-Request-Id"); got == id || got == "" {
@@ -100,7 +100,7 @@ func TestRequestIDRefusesOddIDs(t *testing.T) {
 func TestQuietRequests(t *testing.T) {
 	for _, level := range []slog.Level{slog.LevelInfo, slog.LevelDebug} {
 		var logs strings.Builder
-		s := New(&fakeArchive{}, Config{RateLimit: 1, Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: level}))})
+		s := New(partsOf(&fakeArchive{}), Config{RateLimit: 1, Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: level}))})
 		do(t, s, request{method: http.MethodGet, path: "/healthz"})
 		do(t, s, request{method: http.MethodGet, path: "/readyz"})
 		limited := 0
@@ -123,14 +123,14 @@ func TestQuietRequests(t *testing.T) {
 
 func TestSignupsClosed(t *testing.T) {
 	players := &fakePlayers{fakeArchive: &fakeArchive{}, attempts: map[int64]account.Attempt{}}
-	s := New(players, Config{ClosedSignups: true})
+	s := New(partsOf(players), Config{ClosedSignups: true})
 	for _, method := range []string{http.MethodGet, http.MethodPost} {
 		rec := do(t, s, request{method: method, path: "/signup", body: "name=someone&password=long+enough+password", contentType: "application/x-www-form-urlencoded"})
 		if rec.Code != http.StatusForbidden || !strings.Contains(rec.Body.String(), "Sign-up is closed") {
 			t.Errorf("%s /signup with sign-up closed = %d %.200q, want 403 saying so", method, rec.Code, rec.Body)
 		}
 	}
-	if rec := do(t, New(players, Config{}), request{method: http.MethodGet, path: "/signup"}); rec.Code != http.StatusOK {
+	if rec := do(t, New(partsOf(players), Config{}), request{method: http.MethodGet, path: "/signup"}); rec.Code != http.StatusOK {
 		t.Errorf("GET /signup with sign-up open = %d", rec.Code)
 	}
 }

@@ -31,7 +31,7 @@ var examples = []templates.Example{
 }
 
 // minRuns is the fewest timed runs whose median the engine records as a
-// puzzle's solve time (sudoku.Rate's floor, the contract's "at least 3").
+// puzzle's solve time (sudoku.Rate's floor, docs/engine.md's "the 3 runs").
 const minRuns = 3
 
 // The submit page lists this many recent and hardest puzzles.

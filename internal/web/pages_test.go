@@ -389,7 +389,7 @@ func TestHistoryPage(t *testing.T) {
 func TestHistoryAround(t *testing.T) {
 	f := &recordingArchive{fakeArchive: &fakeArchive{}}
 	seed(t, f.fakeArchive, 5)
-	s := New(f, Config{})
+	s := New(partsOf(f), Config{})
 	doc := page(t, get(t, s, "/puzzles?sort=difficulty&order=desc&around=3"), http.StatusOK)
 	if f.last.Around != 3 || f.last.Sort != sudoku.SortDifficulty || !f.last.Desc {
 		t.Errorf("archive asked for %+v", f.last)

@@ -15,9 +15,8 @@ import (
 )
 
 // Players is what the server needs of the archive's players, sessions and
-// attempts (CONTRACT.md "Players and attempts"). The archive passed to New
-// provides it when it can (*store.DB does); without it the player routes
-// are not served.
+// attempts (docs/players.md; Parts.Players, which *store.DB provides);
+// without it the player routes are not served.
 type Players interface {
 	// NewPlayer makes an anonymous player and its session (the token's hash).
 	NewPlayer(ctx context.Context, session []byte, expires time.Time) (account.Player, error)
@@ -94,7 +93,7 @@ func sessionOf(c echo.Context) []byte {
 func (s *Server) loadPlayer(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		req := c.Request()
-		if strings.HasPrefix(req.URL.Path, "/static/") || req.URL.Path == "/healthz" {
+		if s.rowOf(c).class.noPlayer { // static files, /healthz
 			return next(c)
 		}
 		ctx := req.Context()

@@ -111,7 +111,7 @@ func FuzzAttemptBodies(f *testing.F) {
 		f.Add(seed)
 	}
 	fp := &fakePlayers{fakeArchive: &fakeArchive{}, attempts: map[int64]account.Attempt{}}
-	s := New(fp, Config{Logger: quiet})
+	s := New(partsOf(fp), Config{Logger: quiet})
 	cookie, _ := s.signer.NewSession()
 	hdr := http.Header{"Cookie": {sessionCookie + "=" + cookie}}
 	if rec := do(f, s, request{method: http.MethodPost, path: "/api/attempts", body: `{"puzzle_id": 1}`, header: hdr}); rec.Code != http.StatusCreated {
@@ -141,7 +141,7 @@ func FuzzAttemptBodies(f *testing.F) {
 // forged cookie: who may do what is what the route table declares.
 func TestNeedRoles(t *testing.T) {
 	fp := &fakePlayers{fakeArchive: &fakeArchive{}, attempts: map[int64]account.Attempt{}}
-	s := New(fp, Config{Logger: quiet})
+	s := New(partsOf(fp), Config{Logger: quiet})
 	cookie, _ := s.signer.NewSession()
 	forged := cookie[:len(cookie)-1] + "x"
 	if strings.HasSuffix(cookie, "x") {
@@ -182,7 +182,7 @@ func TestNeedRoles(t *testing.T) {
 func TestSessionCookieFlags(t *testing.T) {
 	for _, secure := range []bool{false, true} {
 		fp := &fakePlayers{fakeArchive: &fakeArchive{}, attempts: map[int64]account.Attempt{}}
-		s := New(fp, Config{Logger: quiet, SecureCookies: secure})
+		s := New(partsOf(fp), Config{Logger: quiet, SecureCookies: secure})
 		rec := post(t, s, "/api/attempts", `{"puzzle_id": 1}`)
 		if rec.Code != http.StatusCreated {
 			t.Fatalf("start: %d %s", rec.Code, rec.Body)

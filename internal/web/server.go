@@ -1,6 +1,7 @@
 // Package web is the HTTP face of the archive: the JSON API and the HTML
-// pages, served by echo. It depends on the archive only through the Archive
-// interface it declares; cmd/sudoku passes in a *store.DB.
+// pages, served by echo. It depends on the archive only through the
+// interfaces it declares, handed to New by name in Parts; cmd/sudoku sets
+// every part to its *store.DB.
 package web
 
 import (
@@ -196,13 +197,64 @@ const (
 const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; " +
 	"img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
 
+// Parts are the archive's capabilities the server serves, each by name:
+// cmd/sudoku sets every one (a *store.DB is all of them, which it asserts
+// at compile time, so a method whose signature drifts is a build error, not
+// a route gone). A nil part is one this server does not have: the routes
+// that need it are not served (routes.go says which), and the handlers that
+// merely use it when present do without.
+type Parts struct {
+	// Puzzles is the archive itself; it is required.
+	Puzzles Archive
+	// Players keeps players, sessions, tokens and attempts (players.go).
+	Players Players
+	// Moderation keeps flags, hidden puzzles and the audit trail
+	// (moderation.go); it needs Players.
+	Moderation Moderation
+	// Collections keeps the collections (collections.go).
+	Collections Collections
+	// CollectionEditor changes and deletes collections
+	// (collectionedit.go); it needs Collections.
+	CollectionEditor CollectionEditor
+	// Leveller serves the next puzzle at a player's level (next.go).
+	Leveller Leveller
+	// Ratings serves how well each measure predicts the players
+	// (ratings.go).
+	Ratings RatedArchive
+	// Techniques is the technique index (techniques.go).
+	Techniques TechniqueArchive
+	// Errors says what the database's errors mean (errors.go); nil:
+	// they are answered as they come.
+	Errors ErrorExplainer
+	// Schema tells /readyz the database's schema version (ops.go); nil:
+	// ready is the Ping alone.
+	Schema SchemaReader
+}
+
+// check refuses parts that cannot work together: a missing archive, or a
+// part without the one it needs. It is a programming error of the caller.
+func (p Parts) check() error {
+	switch {
+	case p.Puzzles == nil:
+		return errors.New("web.New: Parts.Puzzles is required")
+	case p.Moderation != nil && p.Players == nil:
+		return errors.New("web.New: Parts.Moderation needs Parts.Players")
+	case p.CollectionEditor != nil && p.Collections == nil:
+		return errors.New("web.New: Parts.CollectionEditor needs Parts.Collections")
+	}
+	return nil
+}
+
 // Server serves the archive over HTTP.
 type Server struct {
 	echo    *echo.Echo
 	archive Archive
+	parts   Parts
 	cfg     Config
 	log     *slog.Logger
 	assets  map[string]asset // static files by path under /static/
+
+	rows map[routeKey]*route // the route table by method and path (routes.go)
 
 	arch    *archive.Archive // the pipelines, the search gate and the background jobs
 	exports *exportTurns     // turns at streaming an export (exports.go)
@@ -229,8 +281,14 @@ type Server struct {
 	handling sync.WaitGroup
 }
 
-// New returns a server over archive with its middleware and routes in place.
-func New(archive Archive, cfg Config) *Server {
+// New returns a server of parts with its middleware and routes in place.
+// It panics on parts that cannot work together (Parts.check): a caller's
+// programming error, caught by its first test.
+func New(parts Parts, cfg Config) *Server {
+	if err := parts.check(); err != nil {
+		panic(err)
+	}
+	archive := parts.Puzzles
 	if cfg.RequestTimeout <= 0 {
 		cfg.RequestTimeout = DefaultRequestTimeout
 	}
@@ -249,24 +307,18 @@ func New(archive Archive, cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	cfg.Archive = ownArchive(archive, cfg)
+	cfg.Archive = ownArchive(parts, cfg)
 	cfg.Graders = cfg.Archive.Graders()
 	s := &Server{
-		echo: echo.New(), archive: archive, cfg: cfg, log: cfg.Logger, arch: cfg.Archive,
+		echo: echo.New(), archive: archive, parts: parts, cfg: cfg, log: cfg.Logger, arch: cfg.Archive,
 		exports: newExportTurns(),
 		csrf:    newCSRFSigner(cfg.CSRFSecret),
 		signer:  account.NewSigner(cfg.CSRFSecret),
 		metrics: newMetrics(cfg.Archive),
 	}
-	s.players, _ = archive.(Players)
-	s.collections, _ = archive.(Collections)
-	s.editor, _ = archive.(CollectionEditor)
-	if s.players != nil {
-		s.mod, _ = archive.(Moderation)
-	}
-	s.leveller, _ = archive.(Leveller)
-	s.rated, _ = archive.(RatedArchive)
-	s.techniques, _ = archive.(TechniqueArchive)
+	s.players, s.mod = parts.Players, parts.Moderation
+	s.collections, s.editor = parts.Collections, parts.CollectionEditor
+	s.leveller, s.rated, s.techniques = parts.Leveller, parts.Ratings, parts.Techniques
 	e := s.echo
 	e.HideBanner = true
 	e.HidePort = true
@@ -316,6 +368,9 @@ func trustOnly(proxies []netip.Prefix) []echo.TrustOption {
 }
 
 // middleware installs what runs around every handler, outermost first.
+// What differs from route to route (body limit, player, rate limit,
+// timeout, gzip, upload) is declared on the route's row (routes.go) and
+// read here through rowOf; the order of the chain is the same for all.
 func (s *Server) middleware() {
 	e := s.echo
 	e.Use(s.observe)                      // outermost: it counts the status the client gets
@@ -344,32 +399,34 @@ func (s *Server) middleware() {
 	if s.cfg.RateLimit > 0 {
 		e.Use(s.rateLimiter())
 	}
+	// Each route's class (routes.go) says which of the two timeouts bounds
+	// it, if any: an export is a long stream with a deadline policy of its
+	// own (apiExport), and bulk writes have their own timeout.
 	e.Use(middleware.ContextTimeoutWithConfig(middleware.ContextTimeoutConfig{
-		// An export is a long stream with a deadline policy of its own
-		// (apiExport), and bulk writes have their own timeout.
-		Skipper: func(c echo.Context) bool { return c.Path() == exportPath || isBulkPath(c.Request().URL.Path) },
+		Skipper: func(c echo.Context) bool { return s.rowOf(c).class.timeout != requestTimeout },
 		Timeout: s.cfg.RequestTimeout,
 		// handleError maps context errors itself, with a clear message.
 		ErrorHandler: func(err error, _ echo.Context) error { return err },
 	}))
 	e.Use(middleware.ContextTimeoutWithConfig(middleware.ContextTimeoutConfig{
-		Skipper:      func(c echo.Context) bool { return !isBulkPath(c.Request().URL.Path) },
+		Skipper:      func(c echo.Context) bool { return s.rowOf(c).class.timeout != bulkTimeout },
 		Timeout:      s.cfg.BulkTimeout,
 		ErrorHandler: func(err error, _ echo.Context) error { return err },
 	}))
 	e.Use(middleware.GzipWithConfig(middleware.GzipConfig{
-		// Worth it from about a kilobyte. The export streams uncompressed
-		// (its flushes would cost ratio and a core); a trace is stored
-		// compressed and sent as it is; a range of a static file is a range
-		// of its bytes, not of a compressed stream. The answers to writes
-		// are a puzzle object or a redirect, under a kilobyte, and setting
-		// up a compressor for each (its tables are reset even when nothing
-		// is compressed) cost a write a seventh of its time.
+		// Worth it from about a kilobyte. A plain route's answer is sent as
+		// it is: the export streams uncompressed (its flushes would cost
+		// ratio and a core), a trace is stored compressed. A range of a
+		// static file is a range of its bytes, not of a compressed stream.
+		// The answers to writes are a puzzle object or a redirect, under a
+		// kilobyte, and setting up a compressor for each (its tables are
+		// reset even when nothing is compressed) cost a write a seventh of
+		// its time.
 		MinLength: 1024,
 		Skipper: func(c echo.Context) bool {
 			m := c.Request().Method
 			return m != http.MethodGet && m != http.MethodHead ||
-				c.Path() == exportPath || c.Path() == tracePath || c.Request().Header.Get("Range") != ""
+				s.rowOf(c).class.plain || c.Request().Header.Get("Range") != ""
 		},
 	}))
 	e.Use(s.uploadLimit()) // before the CSRF check: it parses the form
@@ -383,7 +440,7 @@ func (s *Server) rateLimiter() echo.MiddlewareFunc {
 	burst := max(1, int(math.Ceil(3*r)))
 	retryAfter := strconv.Itoa(max(1, int(math.Ceil(1/r)))) // one token regrows in 1/r s
 	return middleware.RateLimiterWithConfig(middleware.RateLimiterConfig{
-		Skipper: func(c echo.Context) bool { return c.Request().Method != http.MethodPost && c.Path() != sharePath },
+		Skipper: func(c echo.Context) bool { return c.Request().Method != http.MethodPost && !s.rowOf(c).class.searches },
 		Store: middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
 			Rate: rate.Limit(r), Burst: burst, ExpiresIn: 3 * time.Minute,
 		}),

@@ -341,7 +341,7 @@ func TestArchiveFailures(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.cfg.Logger = logger
-			s := New(tc.archive, tc.cfg)
+			s := New(partsOf(tc.archive), tc.cfg)
 			var rec *httptest.ResponseRecorder
 			if strings.HasSuffix(tc.path, "/1") {
 				rec = get(t, s, tc.path)
@@ -401,7 +401,7 @@ func TestServeShutsDownGracefully(t *testing.T) {
 	gate := make(chan struct{})
 	arch := &gatedArchive{gate: gate, entered: make(chan struct{}, 1)}
 	// No keeper of the puzzle of the day: its Submit would pass the gate.
-	s := New(arch, Config{Logger: slog.New(slog.DiscardHandler), NoDaily: true})
+	s := New(partsOf(arch), Config{Logger: slog.New(slog.DiscardHandler), NoDaily: true})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -507,7 +507,7 @@ func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 
 func TestRequestLog(t *testing.T) {
 	var logs strings.Builder
-	s := New(&fakeArchive{}, Config{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	s := New(partsOf(&fakeArchive{}), Config{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	do(t, s, request{method: http.MethodPost, path: "/api/puzzles", body: puzzleBody(conflict), remoteAddr: "192.0.2.9:4444"})
 	line := logs.String()
 	for _, want := range []string{"msg=request", "method=POST", "path=/api/puzzles", "status=422", "remote_ip=192.0.2.9", "duration_ms=", "bytes="} {

@@ -103,7 +103,7 @@ func TestPuzzlePageOpensOnGivens(t *testing.T) {
 func TestShareLink(t *testing.T) {
 	t.Run("archived: the puzzle's page", func(t *testing.T) {
 		f := &fakeArchive{}
-		s := New(f, Config{Logger: quiet})
+		s := New(partsOf(f), Config{Logger: quiet})
 		archived(t, f, shareEasy)
 		rec := get(t, s, "/p/"+shareEasy)
 		if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/puzzles/1" {

@@ -42,7 +42,7 @@ func endless(ctx context.Context, started chan struct{}, fn func(sudoku.Puzzle) 
 // command exits 0): nothing acknowledged depended on it.
 func TestServeCutsStreamingExport(t *testing.T) {
 	arch := &endlessArchive{started: make(chan struct{})}
-	s := New(arch, Config{Logger: slog.New(slog.DiscardHandler), NoDaily: true, ShutdownTimeout: 200 * time.Millisecond})
+	s := New(partsOf(arch), Config{Logger: slog.New(slog.DiscardHandler), NoDaily: true, ShutdownTimeout: 200 * time.Millisecond})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

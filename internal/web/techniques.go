@@ -20,7 +20,7 @@ import (
 // this package's own.
 
 // TechniqueArchive is what the technique pages need of the archive beyond
-// Archive; an archive without it serves no technique pages.
+// Archive (Parts.Techniques); without it no technique pages are served.
 type TechniqueArchive interface {
 	// Techniques counts, for every technique a path has used, the puzzles
 	// that use it and those that need it as their hardest.

@@ -54,7 +54,7 @@ func realServer(t *testing.T, n int, cfg Config) (*Server, *store.DB, []sudoku.P
 	if cfg.Logger == nil {
 		cfg.Logger = quiet
 	}
-	return New(db, cfg), db, all
+	return New(dbParts(db), cfg), db, all
 }
 
 // practisable picks the technique to practise in the tests: the one most

@@ -1,7 +1,7 @@
 package web
 
-// tokens.go: a player's API tokens, listed and revoked (CONTRACT.md
-// "Players and attempts"): GET /api/me/tokens, DELETE /api/me/tokens/{id},
+// tokens.go: a player's API tokens, listed and revoked (docs/players.md
+// "API tokens"): GET /api/me/tokens, DELETE /api/me/tokens/{id},
 // and /me's Revoke form. Tokens are issued by `sudoku user token`; only
 // their ids and dates are ever shown.
 

@@ -54,7 +54,7 @@ func (s *Server) uploadLimit() echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			req := c.Request()
-			if req.Method != http.MethodPost || req.URL.Path != importPath {
+			if req.Method != http.MethodPost || s.rowOf(c).class.body != uploadBody {
 				return next(c)
 			}
 			body := req.Body

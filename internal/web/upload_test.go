@@ -70,7 +70,7 @@ func newBulkServer(t *testing.T, cfg Config) (*Server, *bulkFake) {
 	s.archive = a
 	own := s.cfg
 	own.Archive = nil
-	s.arch = ownArchive(a, own) // the bulk roads go through the archive, over a
+	s.arch = ownArchive(partsOf(a), own) // the bulk roads go through the archive, over a
 	return s, a
 }
 
@@ -146,7 +146,7 @@ func TestImportUploadRefuses(t *testing.T) {
 	// Tokens are signed by the server's secret: servers that share it
 	// share tokens, so one pair serves every case.
 	secret := []byte("test secret")
-	cookie, token := csrfPair(t, New(&fakeArchive{}, Config{Logger: quiet, CSRFSecret: secret}))
+	cookie, token := csrfPair(t, New(partsOf(&fakeArchive{}), Config{Logger: quiet, CSRFSecret: secret}))
 	big := bytes.Repeat([]byte(batchEasy+"\n"), 2*MaxBatchBody/82)
 	tests := []struct {
 		name   string
