@@ -126,9 +126,10 @@ type Config struct {
 	// Logger receives request logs and 5xx errors; nil means slog.Default().
 	Logger *slog.Logger
 	// Graders grade the puzzles the server archives, after they are
-	// acknowledged (see bulk.Graders): the server wakes them after each
-	// write, tells their gate about every request it serves, and shows
-	// their queue on /healthz?verbose. nil: the archive is graded
+	// acknowledged (see bulk.Graders): the archive wakes them after each
+	// write (with Config.Archive set, they are its Graders), the server
+	// tells their gate about every request it serves, and shows their
+	// queue on /healthz?verbose. nil: the archive is graded
 	// elsewhere (another server, `sudoku import`), the puzzles stay
 	// pending meanwhile.
 	Graders *bulk.Graders
