@@ -185,28 +185,7 @@ func (s *Server) requestedDaily(c echo.Context) (time.Time, sudoku.Puzzle, error
 	if err != nil {
 		return d, sudoku.Puzzle{}, err
 	}
-	ctx := c.Request().Context()
-	p, err := daily.Read(ctx, s.archive, d, now)
-	var notYet *daily.NotChosenError
-	if !errors.As(err, &notYet) || !s.arch.Dailies().Expecting() {
-		return d, p, err
-	}
-	// The keeper starts choosing at the first request for the daily (see
-	// daily.Keeper.Run), and at midnight UTC; choosing a date takes well
-	// under a second, so this reader waits for it, reading only.
-	s.arch.Dailies().Wake()
-	tick := time.NewTicker(50 * time.Millisecond)
-	defer tick.Stop()
-	for wait := time.Now().Add(dailyWait); s.arch.Dailies().Expecting() && time.Now().Before(wait); {
-		select {
-		case <-ctx.Done():
-			return d, p, err
-		case <-tick.C:
-		}
-		if p, again := daily.Read(ctx, s.archive, d, now); again == nil {
-			return d, p, nil
-		}
-	}
+	p, err := s.arch.Daily(c.Request().Context(), d, now) // waits for the keeper's choice
 	return d, p, err
 }
 
@@ -219,19 +198,9 @@ func (s *Server) previewDaily(c echo.Context, d time.Time, err error) (p sudoku.
 	if !errors.As(err, &notYet) || !isModerator(c) {
 		return p, false, nil
 	}
-	gerr := s.searching(c.Request().Context(), func() error {
-		var err error
-		p, err = daily.Puzzle(c.Request().Context(), d, 0)
-		return err
-	})
+	p, gerr := s.arch.DailyPreview(c.Request().Context(), d)
 	return p, gerr == nil, gerr
 }
-
-// dailyWait bounds how long a reader of a date not chosen yet waits for
-// the keeper before it is told to come back (503, Retry-After): choosing a
-// date takes well under a second, so only a keeper that fails (a broken
-// archive) makes a reader wait this long.
-const dailyWait = 3 * time.Second
 
 // dailyPage is GET /daily: 303 to the page of the date's puzzle (today's
 // without ?date).
