@@ -70,6 +70,7 @@ func pruneSignsOfLife(t *testing.T, db *DB) {
 	if _, err := db.SessionPlayer(ctx, session2(1200+3), now); err != nil {
 		t.Fatal(err)
 	}
+	db.seen.writes.Wait() // the visit's seen_at is written beside the request
 	res, err := db.PruneAnonymous(ctx, now.Add(-30*day), moderation.CLI())
 	if err != nil {
 		t.Fatal(err)

@@ -17,16 +17,14 @@ import (
 // costs a write an hour, not one a request.
 const seenEvery = time.Hour
 
-// seenWait bounds how long a request waits for the write to be taken: a
-// writer held elsewhere (an import) must not stall a page.
-const seenWait = 250 * time.Millisecond
-
 // seenMarks remembers the players whose seen_at this server wrote since
 // the mark's hour began.
 type seenMarks struct {
 	mu    sync.Mutex
 	since time.Time
 	ids   map[int64]struct{}
+
+	writes sync.WaitGroup // the writes under way, for the tests
 }
 
 // mark reports whether player's seen_at is to be written now, and
@@ -45,17 +43,22 @@ func (m *seenMarks) mark(player int64, now time.Time) bool {
 }
 
 // noteSeen records that a session of player was used at now, unless this
-// server did within the hour. A failure (a full disk, a writer held past
-// seenWait) costs only the prune's view of the player, so it is ignored.
-func (db *DB) noteSeen(ctx context.Context, player int64, now time.Time) {
+// server did within the hour. The write runs beside the request, which
+// never waits for it: a writer held elsewhere (an import holding SQLite's
+// lock for seconds) must not stall a page. A failure (a full disk, the
+// store closed meanwhile) costs only the prune's view of the player, so it
+// is ignored.
+func (db *DB) noteSeen(player int64, now time.Time) {
 	if !db.seen.mark(player, now) {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), seenWait)
-	defer cancel()
-	_ = db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
-		_, err := tx.Exec(db.d.sql("UPDATE players SET seen_at = ? WHERE id = ? AND (seen_at IS NULL OR seen_at < ?)"),
-			now.UnixNano(), player, now.Add(-seenEvery).UnixNano())
-		return err
-	})
+	db.seen.writes.Add(1)
+	go func() {
+		defer db.seen.writes.Done()
+		_ = db.writeIn(context.Background(), oneShard, func(tx *sql.Tx) error {
+			_, err := tx.Exec(db.d.sql("UPDATE players SET seen_at = ? WHERE id = ? AND (seen_at IS NULL OR seen_at < ?)"),
+				now.UnixNano(), player, now.Add(-seenEvery).UnixNano())
+			return err
+		})
+	}()
 }
