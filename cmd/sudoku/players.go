@@ -15,7 +15,8 @@ const maxPruneAge = 10 * 365 * 24 * time.Hour
 
 // runPlayers is `sudoku players prune --anonymous --older-than 90d`: it
 // deletes the anonymous players (never signed up) made before then who
-// started no attempt since, with their attempts and sessions (store
+// showed no sign of life since (an attempt started or finished, a flag, a
+// visit), with their attempts and sessions (store
 // PruneAnonymous; docs/players.md), and every expired session. Each batch
 // is in the audit trail.
 func runPlayers(ctx context.Context, e *env, args []string) error {

@@ -8,10 +8,15 @@ package account
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/sudoku-archive/sudoku/internal/textrule"
 )
+
+// techniqueRule is the text rule of a technique name a finish sends: one
+// line of at most 64 bytes.
+var techniqueRule = textrule.Rule{MaxRunes: 64, MaxBytes: 64}
 
 // Role is what a player may do: every player is RolePlayer; moderators and
 // admins are made with `sudoku user role`.
@@ -162,13 +167,8 @@ func (f Finish) Check(elapsed time.Duration) (Finish, error) {
 			return f, fmt.Errorf("%w: %s must be between 0 and %d", ErrBadFinish, c.name, MaxCount)
 		}
 	}
-	if len(f.Techniques) > MaxTechniques {
-		return f, fmt.Errorf("%w: at most %d techniques", ErrBadFinish, MaxTechniques)
-	}
-	for _, t := range f.Techniques {
-		if t == "" || len(t) > 64 || strings.ContainsAny(t, "\n\r") || !utf8.ValidString(t) {
-			return f, fmt.Errorf("%w: a technique is a name of 1 to 64 characters on one line", ErrBadFinish)
-		}
+	if err := f.CheckTexts(); err != nil {
+		return f, err
 	}
 	if f.Outcome == OutcomeSolved && len(f.Grid) != 81 {
 		return f, fmt.Errorf("%w: a solved attempt sends its grid, 81 digits", ErrBadFinish)
@@ -182,11 +182,32 @@ func (f Finish) Check(elapsed time.Duration) (Finish, error) {
 	return f, nil
 }
 
+// CheckTexts checks the texts of f, its technique names, by the one text
+// rule (textrule): the store calls it before a finish joins a group
+// commit, so that no finish's text can fail the others'. Errors wrap
+// ErrBadFinish.
+func (f Finish) CheckTexts() error {
+	if len(f.Techniques) > MaxTechniques {
+		return fmt.Errorf("%w: at most %d techniques", ErrBadFinish, MaxTechniques)
+	}
+	for _, t := range f.Techniques {
+		if t == "" {
+			return fmt.Errorf("%w: a technique is a name of 1 to 64 characters on one line", ErrBadFinish)
+		}
+		if err := textrule.Check("techniques", t, techniqueRule); err != nil {
+			return fmt.Errorf("%w: %w", ErrBadFinish, err)
+		}
+	}
+	return nil
+}
+
 // Name and password rules.
 const (
 	MinPassword = 10
 	MaxPassword = 1024
 	MaxName     = 32
+	// MaxNameBytes bounds a name's UTF-8 bytes (4 a character at most).
+	MaxNameBytes = 4 * MaxName
 )
 
 // CheckPassword reports whether password is long enough (and not absurdly

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"time"
+	"unicode"
 )
 
 // An Imported is one line of `sudoku attempts import` (docs/ratings.md
@@ -97,31 +98,52 @@ func ParseImported(line []byte) (Imported, error) {
 	return Imported{Player: *l.Player, Puzzle: *l.Puzzle, Seconds: int64(math.Round(*l.Seconds)), Outcome: o, Hints: hints, At: at.UTC()}, nil
 }
 
-// repeatedKey fails when the line's JSON object names a key twice (the
-// decoder would keep the last: `"player"` twice recorded the attempt for
-// the second name). A line that is not an object is left to the decoder.
+// repeatedKey fails when the line's JSON object names a key twice, in any
+// case: the decoder would keep the last, and it matches keys to fields
+// case-insensitively (`"player"` twice, or `"player"` then `"Player"`,
+// recorded the attempt for the second name). A line that is not an object
+// is left to the decoder.
 func repeatedKey(line []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(line))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return nil
 	}
-	seen := map[string]bool{}
+	seen := map[string]string{} // folded key -> the key as first written
 	for dec.More() {
 		t, err := dec.Token()
 		if err != nil {
 			return nil
 		}
 		key, _ := t.(string)
-		if seen[key] {
+		switch first, ok := seen[foldKey(key)]; {
+		case ok && first == key:
 			return fmt.Errorf("%w: the key %q appears twice", ErrBadImport, clip(key))
+		case ok:
+			return fmt.Errorf("%w: the key %q repeats %q (keys are the same in any case)", ErrBadImport, clip(key), clip(first))
 		}
-		seen[key] = true
+		seen[foldKey(key)] = key
 		var skip json.RawMessage
 		if err := dec.Decode(&skip); err != nil {
 			return nil
 		}
 	}
 	return nil
+}
+
+// foldKey is key with each character replaced by the least of its
+// Unicode simple case folding orbit: two keys encoding/json matches to
+// one field (bytes.EqualFold: "player", "PLAYER", "ſ" for "s", "K" the
+// Kelvin sign for "k") fold to one string.
+func foldKey(key string) string {
+	b := make([]rune, 0, len(key))
+	for _, r := range key {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		b = append(b, least)
+	}
+	return string(b)
 }
 
 // clip shortens s for a message: 32 characters, then "…".

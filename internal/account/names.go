@@ -26,6 +26,8 @@ import (
 
 	"golang.org/x/text/secure/precis"
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/sudoku-archive/sudoku/internal/textrule"
 )
 
 // CheckName reports whether name may be given to a new player (signup,
@@ -38,8 +40,8 @@ import (
 // restrictive" level), as those languages write one name so. The errors
 // wrap ErrBadName and say why.
 func CheckName(name string) error {
-	if !utf8.ValidString(name) {
-		return fmt.Errorf("%w: a name is UTF-8 text", ErrBadName)
+	if err := textrule.Check("name", name, loginRule); err != nil {
+		return fmt.Errorf("%w: %w", ErrBadName, err)
 	}
 	shown := DisplayName(name)
 	n := utf8.RuneCountInString(shown)
@@ -56,6 +58,25 @@ func CheckName(name string) error {
 		return fmt.Errorf("%w: %q is not allowed in a user name by RFC 8265 (PRECIS)", ErrBadName, clip(name))
 	}
 	return checkScripts(shown)
+}
+
+// loginRule is the text rule of a name typed at login, and the first
+// check of a new name (whose length CheckName then bounds by MaxName): as lenient as
+// older versions' names need (a name renamed with a suffix, a name made
+// before the rule), yet short enough for the throttle's index and free of
+// what is not text.
+var loginRule = textrule.Rule{MaxRunes: 4 * MaxName, MaxBytes: 4 * MaxNameBytes}
+
+// CheckLoginName reports whether name, typed at login, can be any
+// player's name: the text rule (textrule) within loginRule's lengths. A
+// name it refuses is answered 400 before it reaches the database (the
+// login throttle records every name tried, in an index). The error wraps
+// ErrBadName.
+func CheckLoginName(name string) error {
+	if err := textrule.Check("name", name, loginRule); err != nil {
+		return fmt.Errorf("%w: %w", ErrBadName, err)
+	}
+	return nil
 }
 
 // NameKey is the key a player's name is compared by, unique among players

@@ -44,11 +44,25 @@ func TestCheckName(t *testing.T) {
 		{"a", false, "2 to 32"}, {strings.Repeat("a", 33), false, "2 to 32"}, {"a b", false, "only letters"},
 		{"<x>", false, "only letters"}, {"\u0301ab", false, "only letters"}, {"\xff\xfe", false, "UTF-8"},
 		{"аdm", false, "one script"}, {"pаypal", false, "'а' is Cyrillic"}, {"Ωmega", false, "one script"},
-		{"ﬁsh", false, "RFC 8265"},
+		{"ﬁsh", false, "RFC 8265"}, {"a\x00b", false, "NUL"}, {strings.Repeat("a", 3000), false, "at most 128"},
 	} {
 		err := CheckName(tc.name)
 		if (err == nil) != tc.ok || err != nil && (!errors.Is(err, ErrBadName) || !strings.Contains(err.Error(), tc.why)) {
 			t.Errorf("CheckName(%q) = %v, want ok %v (%s)", tc.name, err, tc.ok, tc.why)
+		}
+	}
+}
+
+// TestCheckLoginName: a name typed at login that no player can have (a
+// NUL, 3,000 letters: an index row over PostgreSQL's limit) is refused
+// before the database; older names, longer than MaxName, pass.
+func TestCheckLoginName(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ok   bool
+	}{{"ann", true}, {strings.Repeat("é", 40), true}, {"a\x00", false}, {strings.Repeat("a", 3000), false}, {"a\u202e", false}} {
+		if err := CheckLoginName(tc.name); (err == nil) != tc.ok || err != nil && !errors.Is(err, ErrBadName) {
+			t.Errorf("CheckLoginName(%.20q) = %v, want ok %v", tc.name, err, tc.ok)
 		}
 	}
 }

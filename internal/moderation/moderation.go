@@ -11,10 +11,9 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/textrule"
 )
 
 // Reason is why a player flags a puzzle.
@@ -52,19 +51,11 @@ const (
 )
 
 // CheckText checks a text people write (a flag's text, a moderator's
-// reason): valid UTF-8, at most limit characters, no control characters
-// but new lines and tabs. field names it in the error.
+// reason) by the one text rule (textrule): valid UTF-8, at most limit
+// characters, nothing that is not text but new lines and tabs. field names it in the error.
 func CheckText(field, s string, limit int) error {
-	if !utf8.ValidString(s) {
-		return &InputError{Field: field, Msg: fmt.Sprintf("%q is not valid UTF-8", field)}
-	}
-	if n := utf8.RuneCountInString(s); n > limit {
-		return &InputError{Field: field, Msg: fmt.Sprintf("%q has %d characters; at most %d", field, n, limit)}
-	}
-	for i, r := range s {
-		if unicode.IsControl(r) && r != '\n' && r != '\t' && r != '\r' {
-			return &InputError{Field: field, Msg: fmt.Sprintf("%q has a control character at byte %d", field, i)}
-		}
+	if err := textrule.Check(field, s, textrule.Rule{MaxRunes: limit, Lines: true}); err != nil {
+		return &InputError{Field: field, Msg: err.Error()}
 	}
 	return nil
 }

@@ -29,8 +29,8 @@ func TestCheckText(t *testing.T) {
 		{"", ""},
 		{"r1\nr2\tr3", ""},
 		{strings.Repeat("é", 10), ""},
-		{strings.Repeat("é", 11), "has 11 characters; at most 10"},
-		{"bell\a", "control character at byte 4"},
+		{strings.Repeat("é", 11), "has 11 characters: at most 10"},
+		{"bell\a", "a control character (U+0007) at position 5"},
 		{"\xff", "not valid UTF-8"},
 	} {
 		err := CheckText("text", tc.in, 10)

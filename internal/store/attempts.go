@@ -105,6 +105,9 @@ func (db *DB) startSteps(tx *sql.Tx, player, puzzleID int64, now time.Time) (acc
 // transaction and one sync for all that wait), each deciding its own
 // outcome inside it.
 func (db *DB) FinishAttempt(ctx context.Context, player, id int64, f account.Finish) (account.Attempt, error) {
+	if err := f.CheckTexts(); err != nil { // before the group: a bad text fails nobody else's finish
+		return account.Attempt{}, fmt.Errorf("finish attempt %d: %w", id, err)
+	}
 	r := &finishReq{player: player, id: id, f: f, done: make(chan finishResult, 1)}
 	res := db.finishes.do(ctx, db, r)
 	if res.err != nil {
@@ -155,11 +158,54 @@ func (q *finishQueue) do(ctx context.Context, db *DB, r *finishReq) finishResult
 	return <-r.done
 }
 
-// commitFinishes records a group of starts and finishes in one
-// transaction and answers each. A finish or start refused (not found,
-// finished, wrong grid) is answered with its error and changes nothing; a
-// database error fails the whole group.
+// commitFinishes records a group of starts and finishes and answers each.
+// A finish or start refused (not found, finished, wrong grid) is answered
+// with its error and changes nothing. A group whose transaction fails for
+// one member's data (a text the database refuses that slipped past the
+// checks, say) is split in halves, each committed again, until the
+// member at fault is alone (isolate): the others are answered as if it
+// had not been there. A failure of the database itself (unreachable, a
+// full disk, a lock held elsewhere) fails the whole group: alone, each
+// would fail the same way.
 func (db *DB) commitFinishes(ctx context.Context, group []*finishReq) {
+	results := db.isolate(ctx, group)
+	for i, r := range group {
+		r.done <- results[i]
+	}
+}
+
+// isolate commits group in one transaction, or, when that fails for what
+// may be one member's fault, each half of it in turn (in the group's
+// order, so that the starts and finishes of the first half are decided
+// before the second's, as they would have been together), and returns
+// each member's result.
+func (db *DB) isolate(ctx context.Context, group []*finishReq) []finishResult {
+	results, err := db.commitFinishGroup(ctx, group)
+	if err == nil {
+		return results
+	}
+	if len(group) == 1 || !memberFault(err) {
+		for i := range results {
+			results[i] = finishResult{err: err}
+		}
+		return results
+	}
+	half := len(group) / 2
+	return append(db.isolate(ctx, group[:half]), db.isolate(ctx, group[half:])...)
+}
+
+// memberFault reports whether a group commit's failure may be one
+// member's doing, so that the group without it may succeed: any error
+// but the database's own unavailability (ErrFull, ErrBusy, a server
+// down, a lock held elsewhere for the whole timeout).
+func memberFault(err error) bool {
+	var u *UnavailableError
+	return !errors.As(err, &u) && !waitedForLock(err)
+}
+
+// commitFinishGroup records group in one transaction, returning each
+// member's result, or the transaction's error.
+func (db *DB) commitFinishGroup(ctx context.Context, group []*finishReq) ([]finishResult, error) {
 	results := make([]finishResult, len(group))
 	var err error
 	if db.d.postgres {
@@ -174,15 +220,11 @@ func (db *DB) commitFinishes(ctx context.Context, group []*finishReq) {
 		}}})
 	} else {
 		err = db.writeIn(context.WithoutCancel(ctx), oneShard, func(tx *sql.Tx) error {
+			clear(results)
 			return db.commitFinishesSQLite(tx, group, results, time.Now().UTC())
 		})
 	}
-	for i, r := range group {
-		if err != nil {
-			results[i] = finishResult{err: err}
-		}
-		r.done <- results[i]
-	}
+	return results, err
 }
 
 // commitFinishesSQLite is commitFinishes's transaction on SQLite: each

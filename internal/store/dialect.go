@@ -232,9 +232,12 @@ func describe(err error) error {
 	case sqlite3.SQLITE_BUSY:
 		return fmt.Errorf("%w: %w", ErrBusy, err)
 	}
+	if e := dataFault(err); e != nil { // the asker's value, or the server's memory: not a full disk
+		return e
+	}
 	code := pgCode(err)
 	switch {
-	case code == "53100" || code == "53200" || code == "54000": // disk full, out of memory, program limit
+	case code == "53100": // disk full
 		return fmt.Errorf("%w: %w", ErrFull, err)
 	case code == "55P03" || code == "40001" || code == "40P01": // lock timeout; serialization failure and deadlock, retried already
 		return fmt.Errorf("%w: %w", ErrBusy, err)

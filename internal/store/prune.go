@@ -21,7 +21,8 @@ type PruneResult struct {
 }
 
 // PruneAnonymous deletes the anonymous players (no name: never signed up)
-// made before cutoff that started no attempt since, with their attempts,
+// made before cutoff that showed no sign of life since (pruneIdleSQL: an
+// attempt started or finished, a flag, a session used), with their attempts,
 // sessions and per-player figures, as deleting an account does
 // (DeletePlayer): what their attempts did to the puzzles' figures stays;
 // the puzzles and collections they made stay, no longer naming them. It
@@ -71,15 +72,26 @@ var pruneSQL = []string{
 	"DELETE FROM players WHERE id IN (%s)",
 }
 
+// pruneIdleSQL finds the anonymous players of a prune: made before the
+// cutoff (every ? but the limit) and showing no sign of life since, of
+// every kind the archive keeps: no attempt started or finished, no flag
+// made, no session used (seen_at, written hourly: seen.go). Counting only
+// attempts started pruned a player who finished one, flagged a puzzle or
+// visited within the window (issue 45).
+const pruneIdleSQL = `SELECT id FROM players AS p WHERE name IS NULL AND created_at < ?
+AND coalesce(p.seen_at, 0) < ?
+AND NOT EXISTS (SELECT 1 FROM attempts AS a WHERE a.player_id = p.id AND (a.started_at >= ? OR a.finished_at >= ?))
+AND NOT EXISTS (SELECT 1 FROM flags AS f WHERE f.player_id = p.id AND f.created_at >= ?)
+ORDER BY id LIMIT ?`
+
 // pruneBatch deletes up to pruneBatch players of PruneAnonymous in one
 // transaction and returns how many.
 func (db *DB) pruneBatch(ctx context.Context, cutoff time.Time, by moderation.Actor, res *PruneResult) (int, error) {
 	var n int
 	var counts [2]int64 // attempts, sessions: set by the try that commits
 	err := db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
-		ids, err := int64s(tx.Query(db.d.sql(`SELECT id FROM players AS p WHERE name IS NULL AND created_at < ?
-AND NOT EXISTS (SELECT 1 FROM attempts AS a WHERE a.player_id = p.id AND a.started_at >= ?)
-ORDER BY id LIMIT ?`), cutoff.UnixNano(), cutoff.UnixNano(), pruneBatch))
+		c := cutoff.UnixNano()
+		ids, err := int64s(tx.Query(db.d.sql(pruneIdleSQL), c, c, c, c, c, pruneBatch))
 		if err != nil || len(ids) == 0 {
 			n = 0
 			return err

@@ -31,6 +31,7 @@ func (db *DB) SessionPlayer(ctx context.Context, hash []byte, now time.Time) (ac
 	if err != nil {
 		return account.Player{}, fmt.Errorf("session: %w", notFound(err))
 	}
+	db.noteSeen(p.ID, now) // a visit is a sign of life (PruneAnonymous)
 	return p, nil
 }
 

@@ -166,6 +166,7 @@ type DB struct {
 
 	finishes finishQueue  // attempts finished together (attempts.go)
 	sessions sessionQueue // PostgreSQL: sessions' players read together (sessionread.go)
+	seen     seenMarks    // the players whose seen_at this server wrote this hour (seen.go)
 
 	claims claims // PostgreSQL: the session holding grading claims (claims.go)
 }

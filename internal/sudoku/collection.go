@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode/utf8"
+
+	"github.com/sudoku-archive/sudoku/internal/textrule"
 )
 
 // Collection is a named set of archived puzzles with its setters' credit
@@ -77,8 +78,9 @@ func ErrNotInCollection(c Collection, puzzleID int64) error {
 }
 
 // Check trims c's texts and checks them: a name of 1 to MaxCollectionName
-// characters, other texts up to MaxCollectionText, valid UTF-8 without
-// control characters (line breaks allowed outside the name).
+// characters, other texts up to MaxCollectionText, by the one text rule
+// (textrule: no control, bidirectional or zero-width characters; line
+// breaks allowed outside the name).
 func (c *Collection) Check() error {
 	c.Name = strings.TrimSpace(c.Name)
 	if c.Name == "" {
@@ -98,18 +100,11 @@ func (c *Collection) Check() error {
 	return nil
 }
 
-// checkText checks one text of a collection.
+// checkText checks one text of a collection by the one text rule
+// (textrule).
 func checkText(field, s string, maxLen int, lines bool) error {
-	if !utf8.ValidString(s) {
-		return &CollectionError{Msg: fmt.Sprintf("%q is not valid UTF-8", field), kind: KindInvalid}
-	}
-	if n := utf8.RuneCountInString(s); n > maxLen {
-		return &CollectionError{Msg: fmt.Sprintf("%q has %d characters: at most %d", field, n, maxLen), kind: KindInvalid}
-	}
-	for i, r := range []rune(s) {
-		if r < ' ' && !(lines && (r == '\n' || r == '\r' || r == '\t')) || r == 0x7f {
-			return &CollectionError{Msg: fmt.Sprintf("%q has the control character U+%04X at position %d", field, r, i+1), kind: KindInvalid}
-		}
+	if err := textrule.Check(field, s, textrule.Rule{MaxRunes: maxLen, Lines: lines}); err != nil {
+		return &CollectionError{Msg: err.Error(), kind: KindInvalid}
 	}
 	return nil
 }

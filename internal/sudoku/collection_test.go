@@ -17,9 +17,12 @@ func TestCollectionCheck(t *testing.T) {
 		{"no name", Collection{Name: " \n "}, `"name": a collection needs a name`},
 		{"long name", Collection{Name: strings.Repeat("é", 101)}, `"name" has 101 characters: at most 100`},
 		{"long source", Collection{Name: "x", Source: strings.Repeat("s", 2001)}, `"source" has 2001 characters: at most 2000`},
-		{"line break in name", Collection{Name: "a\nb"}, `"name" has the control character U+000A at position 2`},
-		{"control in author", Collection{Name: "a", Author: "x\x00"}, `"author" has the control character U+0000 at position 2`},
+		{"line break in name", Collection{Name: "a\nb"}, `"name" has a line break or tab (U+000A) at position 2`},
+		{"control in author", Collection{Name: "a", Author: "x\x00"}, `"author" has a NUL character (U+0000) at position 2`},
 		{"bad UTF-8", Collection{Name: "a", Licence: "\xff"}, `"licence" is not valid UTF-8`},
+		{"C1 control in name", Collection{Name: "a\u0085b"}, `"name" has a C1 control character (U+0085) at position 2`},
+		{"right-to-left override in name", Collection{Name: "ab\u202ecd"}, `"name" has a bidirectional formatting character (U+202E) at position 3`},
+		{"zero-width space in description", Collection{Name: "a", Description: "x\u200by"}, `"description" has a zero-width character (U+200B) at position 2`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := tc.c

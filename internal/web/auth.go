@@ -108,6 +108,10 @@ func (s *Server) loginForm(c echo.Context) error {
 	name, password := c.FormValue("name"), c.FormValue("password")
 	ctx := c.Request().Context()
 	form := templates.AccountForm{CSRF: csrfToken(c), Name: name}
+	if err := account.CheckLoginName(name); err != nil { // no player's name: never stored, not even by the throttle
+		form.Error = err.Error()
+		return s.render(c, http.StatusUnprocessableEntity, templates.LoginPage(form))
+	}
 	try := account.LoginAttempt{NameKey: account.NameKey(name), Address: clientAddress(c), At: time.Now()}
 	if ck, err := c.Cookie(deviceCookie); err == nil {
 		try.Device = s.signer.Device(ck.Value, try.NameKey)
