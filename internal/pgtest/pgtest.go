@@ -39,6 +39,9 @@ type Cluster struct {
 	data string
 	as   []string // the command prefix that runs a binary as the cluster's owner
 	n    atomic.Int64
+	// shared: the process's shared cluster (Shared), whose databases are
+	// dropped as their tests end.
+	shared bool
 }
 
 // Bin returns the directory of the PostgreSQL server binaries, or an error
@@ -74,9 +77,24 @@ func version(binDir string) int {
 	return v
 }
 
-// Start starts a cluster for tb and stops it when tb ends. Without server
-// binaries it skips tb, or fails it under CI=true.
+// Start starts a cluster of tb's own and stops it when tb ends: for a test
+// that pauses, restarts or reconfigures its server (ALTER SYSTEM), or
+// measures it. Any other test takes a database on the package's shared
+// cluster (NewDB). Without server binaries it skips tb, or fails it under
+// CI=true.
 func Start(tb testing.TB) *Cluster {
+	tb.Helper()
+	c, err := start(mustBin(tb))
+	if err != nil {
+		tb.Fatalf("start PostgreSQL: %v", err)
+	}
+	tb.Cleanup(c.Stop)
+	return c
+}
+
+// mustBin returns the server binaries' directory, or skips tb (fails it
+// under CI=true) when there are none.
+func mustBin(tb testing.TB) string {
 	tb.Helper()
 	bin, err := Bin()
 	if err != nil {
@@ -85,12 +103,7 @@ func Start(tb testing.TB) *Cluster {
 		}
 		tb.Skipf("skipping: %v", err)
 	}
-	c, err := start(bin)
-	if err != nil {
-		tb.Fatalf("start PostgreSQL: %v", err)
-	}
-	tb.Cleanup(c.Stop)
-	return c
+	return bin
 }
 
 func start(bin string) (_ *Cluster, err error) {
@@ -137,7 +150,7 @@ func start(bin string) (_ *Cluster, err error) {
 
 // pgStart starts the cluster's server.
 func (c *Cluster) pgStart() error {
-	opts := "-c listen_addresses='' -k " + c.data + " -c max_connections=200"
+	opts := "-c listen_addresses='' -k " + c.data + " -c max_connections=300"
 	if out, err := c.run("pg_ctl", "-D", c.data, "-o", opts, "-l", filepath.Join(c.data, "log"), "-w", "-t", "60", "start"); err != nil {
 		log, _ := os.ReadFile(filepath.Join(c.data, "log"))
 		return fmt.Errorf("pg_ctl start: %v\n%s\n%s", err, out, log)
@@ -197,10 +210,11 @@ func (c *Cluster) URL(name string) string {
 	return u.String()
 }
 
-// NewDB creates an empty database on the cluster and returns its URL.
+// NewDB creates an empty database on the cluster and returns its URL. On
+// the shared cluster the database is dropped when tb ends.
 func (c *Cluster) NewDB(tb testing.TB) string {
 	tb.Helper()
-	name := fmt.Sprintf("t%d", c.n.Add(1))
+	name := dbName(c.n.Add(1))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	conn, err := pgx.Connect(ctx, c.URL("postgres"))
@@ -210,6 +224,9 @@ func (c *Cluster) NewDB(tb testing.TB) string {
 	defer conn.Close(ctx)
 	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
 		tb.Fatalf("create database %s: %v", name, err)
+	}
+	if c.shared {
+		tb.Cleanup(func() { c.dropDB(tb, name) })
 	}
 	return c.URL(name)
 }

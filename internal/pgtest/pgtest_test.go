@@ -2,6 +2,8 @@ package pgtest
 
 import (
 	"context"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -42,5 +44,45 @@ func TestStart(t *testing.T) {
 	}
 	if n != 0 {
 		t.Errorf("table x visible in the other database")
+	}
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	StopShared()
+	os.Exit(code)
+}
+
+// TestShared checks that every test of the process gets the one shared
+// cluster, that each database it makes is its own, and that a database is
+// dropped when its test ends.
+func TestShared(t *testing.T) {
+	c := Shared(t)
+	if Shared(t) != c {
+		t.Fatal("Shared returned two clusters")
+	}
+	var name string
+	t.Run("db", func(t *testing.T) {
+		dsn := NewDB(t)
+		name = strings.TrimPrefix(strings.SplitN(dsn, "?", 2)[0], "postgres://postgres@localhost/")
+		conn, err := pgx.Connect(t.Context(), dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// An open connection does not keep the database from being
+		// dropped: a test's handles may close after its cleanups.
+		t.Cleanup(func() { conn.Close(context.Background()) })
+	})
+	conn, err := pgx.Connect(t.Context(), c.URL("postgres"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(t.Context())
+	var n int
+	if err := conn.QueryRow(t.Context(), "SELECT count(*) FROM pg_database WHERE datname = $1", name).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if name == "" || n != 0 {
+		t.Errorf("database %q: %d left after its test, want dropped", name, n)
 	}
 }
