@@ -39,9 +39,6 @@ type Cluster struct {
 	data string
 	as   []string // the command prefix that runs a binary as the cluster's owner
 	n    atomic.Int64
-	// shared: the process's shared cluster (Shared), whose databases are
-	// dropped as their tests end.
-	shared bool
 }
 
 // Bin returns the directory of the PostgreSQL server binaries, or an error
@@ -210,9 +207,14 @@ func (c *Cluster) URL(name string) string {
 	return u.String()
 }
 
-// NewDB creates an empty database on the cluster and returns its URL. On
-// the shared cluster the database is dropped when tb ends.
+// NewDB creates an empty database on the cluster and returns its URL.
 func (c *Cluster) NewDB(tb testing.TB) string {
+	tb.Helper()
+	return c.newDB(tb, "")
+}
+
+// newDB creates a database with CREATE DATABASE's options opts.
+func (c *Cluster) newDB(tb testing.TB, opts string) string {
 	tb.Helper()
 	name := dbName(c.n.Add(1))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -222,11 +224,8 @@ func (c *Cluster) NewDB(tb testing.TB) string {
 		tb.Fatalf("connect to the test cluster: %v", err)
 	}
 	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name+" "+opts); err != nil {
 		tb.Fatalf("create database %s: %v", name, err)
-	}
-	if c.shared {
-		tb.Cleanup(func() { c.dropDB(tb, name) })
 	}
 	return c.URL(name)
 }

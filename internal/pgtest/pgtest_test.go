@@ -2,8 +2,8 @@ package pgtest
 
 import (
 	"context"
+	"fmt"
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -54,35 +54,50 @@ func TestMain(m *testing.M) {
 }
 
 // TestShared checks that every test of the process gets the one shared
-// cluster, that each database it makes is its own, and that a database is
-// dropped when its test ends.
+// cluster and that each database it makes is its own.
 func TestShared(t *testing.T) {
 	c := Shared(t)
 	if Shared(t) != c {
 		t.Fatal("Shared returned two clusters")
 	}
-	var name string
-	t.Run("db", func(t *testing.T) {
-		dsn := NewDB(t)
-		name = strings.TrimPrefix(strings.SplitN(dsn, "?", 2)[0], "postgres://postgres@localhost/")
+	if a, b := NewDB(t), NewDB(t); a == b {
+		t.Errorf("NewDB returned %s twice", a)
+	}
+}
+
+// TestNewDBFrom checks that copies of a template hold what its fill put
+// there, once, and are each their own.
+func TestNewDBFrom(t *testing.T) {
+	fills := 0
+	fill := func(dsn string) error {
+		fills++
+		conn, err := pgx.Connect(t.Context(), dsn)
+		if err != nil {
+			return err
+		}
+		defer conn.Close(t.Context())
+		_, err = conn.Exec(t.Context(), "CREATE TABLE x (n int); INSERT INTO x VALUES (1)")
+		return err
+	}
+	a, b := NewDBFrom(t, "tpl", fill), NewDBFrom(t, "tpl", fill)
+	if fills != 1 {
+		t.Errorf("template filled %d times, want once", fills)
+	}
+	for i, dsn := range []string{a, b} {
 		conn, err := pgx.Connect(t.Context(), dsn)
 		if err != nil {
 			t.Fatal(err)
 		}
-		// An open connection does not keep the database from being
-		// dropped: a test's handles may close after its cleanups.
-		t.Cleanup(func() { conn.Close(context.Background()) })
-	})
-	conn, err := pgx.Connect(t.Context(), c.URL("postgres"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(t.Context())
-	var n int
-	if err := conn.QueryRow(t.Context(), "SELECT count(*) FROM pg_database WHERE datname = $1", name).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	if name == "" || n != 0 {
-		t.Errorf("database %q: %d left after its test, want dropped", name, n)
+		defer conn.Close(t.Context())
+		if _, err := conn.Exec(t.Context(), fmt.Sprintf("INSERT INTO x VALUES (%d)", i+2)); err != nil {
+			t.Fatal(err)
+		}
+		var sum int
+		if err := conn.QueryRow(t.Context(), "SELECT sum(n) FROM x").Scan(&sum); err != nil {
+			t.Fatal(err)
+		}
+		if sum != 1+i+2 {
+			t.Errorf("copy %d: sum %d, want %d", i, sum, 1+i+2)
+		}
 	}
 }
