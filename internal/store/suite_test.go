@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sync"
 	"testing"
@@ -114,16 +115,59 @@ var walks = []suiteCase{
 }
 
 func runSuite(t *testing.T, bk backend) {
-	for _, tc := range slices.Concat(suite, playersSuite, accountsSuite, ratingsSuite, nextSuite, humanSuite, nextFromSuite, moderationSuite, techniquesSuite, collectionsSuite) {
-		t.Run(tc.name, func(t *testing.T) { tc.run(t, bk) })
-	}
+	runCases(t, bk, slices.Concat(suite, playersSuite, accountsSuite, ratingsSuite, nextSuite, humanSuite, nextFromSuite, moderationSuite, techniquesSuite, collectionsSuite))
 }
 
 func runWalks(t *testing.T, bk backend) {
-	for _, tc := range walks {
-		t.Run(tc.name, func(t *testing.T) { tc.run(t, bk) })
-	}
+	runCases(t, bk, walks)
 }
+
+// runCases runs each case as a subtest of t on an archive of its own, a
+// few at once: a case spends most of its time waiting on a commit's fsync
+// or a query's round trip, one at a time left the cores mostly idle (issue
+// 44), and the cases share nothing but the database server. The subtests
+// do not call t.Parallel, so they take none of go test's -parallel slots;
+// caseConcurrency bounds them instead.
+func runCases(t *testing.T, bk backend, cases []suiteCase) {
+	slots := make(chan struct{}, caseConcurrency())
+	var wg sync.WaitGroup
+	for _, tc := range cases {
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			t.Run(tc.name, func(t *testing.T) { tc.run(t, bk) })
+		})
+	}
+	wg.Wait()
+}
+
+// subtests runs subtests of t a few at once (caseConcurrency), for a
+// walk's many read-only checks of one archive; Wait returns when all
+// have ended. Like runCases', its subtests take no -parallel slot.
+type subtests struct {
+	t     *testing.T
+	slots chan struct{}
+	wg    sync.WaitGroup
+}
+
+func newSubtests(t *testing.T) *subtests {
+	return &subtests{t: t, slots: make(chan struct{}, caseConcurrency())}
+}
+
+// Run starts subtest name, waiting for a slot first.
+func (s *subtests) Run(name string, f func(t *testing.T)) {
+	s.slots <- struct{}{}
+	s.wg.Go(func() {
+		defer func() { <-s.slots }()
+		s.t.Run(name, f)
+	})
+}
+
+// Wait waits for every subtest Run started.
+func (s *subtests) Wait() { s.wg.Wait() }
+
+// caseConcurrency is how many of a suite's cases run at once: two a core.
+func caseConcurrency() int { return 2 * runtime.GOMAXPROCS(0) }
 
 // TestSQLite runs the suite on SQLite, beside TestPostgres: one waits on
 // fsync while the other works.
