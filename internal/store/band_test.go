@@ -229,10 +229,10 @@ func TestBandListPlans(t *testing.T) {
 }
 
 func testListAround(t *testing.T, bk backend) {
-	ctx := context.Background()
-	db := bk.open(t)
+	ctx, db := context.Background(), bk.open(t)
 	all := bandedArchive(t, db, 60)
 	sub := newSubtests(t) // reads only: a few at once
+	defer sub.Wait()
 	for _, s := range sudoku.Sorts {
 		for _, desc := range []bool{false, true} {
 			for _, limit := range []int{1, 2, 5, 20} {
@@ -289,7 +289,6 @@ func testListAround(t *testing.T, bk backend) {
 			}
 		}
 	}
-	sub.Wait()
 	var notUnique, notExtreme int64
 	for _, p := range all {
 		if !p.Unique {
