@@ -1,8 +1,10 @@
 // Package pgtest starts throwaway PostgreSQL clusters for tests, from the
 // server binaries of Debian's postgresql package (or any installation with
 // initdb and pg_ctl). A cluster lives in a temporary directory, listens on a
-// Unix socket there only, and is stopped and removed when the test ends.
-// Nothing is downloaded.
+// Unix socket there only, and is stopped and removed when its test ends
+// (Start) or, for the one a test process shares (Shared, NewDB,
+// NewDBFrom), when the process's TestMain calls StopShared. Nothing is
+// downloaded.
 //
 // Where the binaries are: $SUDOKU_PG_BIN (a directory; "none" means there is
 // no PostgreSQL), else the directory of initdb on PATH, else the newest
