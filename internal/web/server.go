@@ -454,7 +454,8 @@ func (s *Server) middleware() {
 	e.Use(s.uploadLimit()) // before the CSRF check: it parses the form
 }
 
-// rateLimiter limits POSTs per client to cfg.RateLimit per second with a
+// rateLimiter limits POSTs per client (an account's token, else an address,
+// IPv6 by its /64) to cfg.RateLimit per second with a
 // burst of three times that, and share links (GET /p/{cells}, which search
 // like POST /api/solve) with them. Other reads are never limited.
 func (s *Server) rateLimiter() echo.MiddlewareFunc {
@@ -470,7 +471,7 @@ func (s *Server) rateLimiter() echo.MiddlewareFunc {
 			if key, ok := c.Get(rateKeyKey).(string); ok {
 				return key, nil // an API token's own budget
 			}
-			return c.RealIP(), nil
+			return clientAddress(c), nil // an IPv6 client by its /64, as every limit counts it
 		},
 		DenyHandler: func(c echo.Context, _ string, _ error) error {
 			c.Response().Header().Set("Retry-After", retryAfter)
