@@ -62,6 +62,9 @@ type Archive interface {
 	// one, and returns the date's puzzle; sudoku.ErrDailyRepeat when p is
 	// another date's puzzle.
 	SetDaily(ctx context.Context, date string, p sudoku.Puzzle) (sudoku.Puzzle, error)
+	// DailySecret returns the archive's secret the puzzles of the day are
+	// derived from (made once, kept in the archive, never shown).
+	DailySecret(ctx context.Context) ([]byte, error)
 	// SubmitMany archives ps in one durable transaction, like Submit for
 	// each; duplicate[i] tells which were archived already (earlier in ps
 	// included). It serves the batch import and the upload form.
