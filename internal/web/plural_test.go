@@ -3,6 +3,7 @@ package web
 import (
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -20,5 +21,18 @@ func TestWrongDigitsAgree(t *testing.T) {
 		if msg := decode[apiErr](t, rec).Error; rec.Code != http.StatusUnprocessableEntity || msg != want {
 			t.Errorf("%d wrong: %d %q, want %q", n, rec.Code, msg, want)
 		}
+	}
+}
+
+// TestImportPageSaysGradesPending (issue 45): the import's result page
+// says the new puzzles' grades are pending, counted.
+func TestImportPageSaysGradesPending(t *testing.T) {
+	s, a := newBulkServer(t, Config{})
+	a.Submit(t.Context(), measured(t, easy))
+	cookie, token := csrfPair(t, s)
+	rec := serve(s, upload{file: []byte(uploadFile), name: "p.txt", token: token, cookie: cookie}.request(t))
+	doc := page(t, rec, http.StatusOK)
+	if got := strings.Join(strings.Fields(tid(doc, "import-grades-pending").Text()), " "); !strings.Contains(got, "Grades are pending: the server grades the 2 new puzzles in the background") {
+		t.Errorf("the import page on grades: %q", got)
 	}
 }
