@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -61,5 +62,24 @@ func TestImportGradeModes(t *testing.T) {
 		if wantN := map[string]int64{"none": 2, "quick": 1, "full": 0}[mode]; err != nil || n != wantN {
 			t.Errorf("--grade %s: %d pending (%v), want %d", mode, n, err, wantN)
 		}
+	}
+}
+
+// TestSolveProgress: a run past solveProgressAfter shows the bar and
+// ends with its line of totals; a shorter one prints nothing.
+func TestSolveProgress(t *testing.T) {
+	var quick, long strings.Builder
+	p := &solveProgress{w: &quick, start: time.Now()}
+	p.add(3, false)
+	p.finish()
+	if quick.Len() != 0 {
+		t.Errorf("a quick run printed %q", quick.String())
+	}
+	p = &solveProgress{w: &long, start: time.Now().Add(-2 * solveProgressAfter)}
+	p.add(5, false)
+	p.add(2, true)
+	p.finish()
+	if !strings.Contains(long.String(), "solving: 7 puzzles in") {
+		t.Errorf("a long run's progress: %q", long.String())
 	}
 }
