@@ -68,6 +68,7 @@ var suite = []suiteCase{
 	{"GroupClassRaced", testGroupClassRaced},
 	{"PipeFlushes", testPipeFlushes},
 	{"Daily", testDaily},
+	{"DailySecret", testDailySecret},
 	{"ExportCancelledIsAnError", testExportCancelledIsAnError},
 	{"ListPrevFromShortStart", testListPrevFromShortStart},
 	{"ListPastTheEnd", testListPastTheEnd},
