@@ -61,15 +61,15 @@ func DataPage(v DataView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var3 string
-			templ_7745c5c3_Var3, templ_7745c5c3_Err = templ.JoinStringErrs(Count(v.Puzzles))
+			templ_7745c5c3_Var3, templ_7745c5c3_Err = templ.JoinStringErrs(Plural(v.Puzzles, "puzzle", "puzzles"))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/data.templ`, Line: 24, Col: 41}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/data.templ`, Line: 24, Col: 63}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var3))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, " puzzles, with every figure the archive keeps for each: the search's measures, the human-style grade and its techniques, the collections and who submitted it.</p></div><h2>Licence</h2>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, ", with every figure the archive keeps for each: the search's measures, the human-style grade and its techniques, the collections and who submitted it.</p></div><h2>Licence</h2>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -309,10 +309,9 @@ func checkVerifyFinds(t *testing.T, src, dst string) {
 // keeps the hidden puzzle hidden, and numbers new puzzles, attempts,
 // flags and audit entries after the copied ids.
 func TestCopyPostgres(t *testing.T) {
-	c := pgtest.Start(t)
 	dir := t.TempDir()
 	src, back := dir+"/src.db", dir+"/back.db"
-	pg := c.NewDB(t)
+	pg := pgtest.NewDB(t)
 	rows, people := fillArchive(t, src)
 	copyArchive(t, src, pg)
 	checkSameArchive(t, rows, src, pg)

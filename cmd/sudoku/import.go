@@ -23,7 +23,9 @@ import (
 // stdout. It fails (exit 1) only when a file cannot be read, the database
 // fails, or the import is interrupted; rejected lines alone do not fail it.
 func runImport(ctx context.Context, e *env, args []string) error {
-	fs := newFlagSet(e, "import", "[--db sudoku.db] [--max-nodes N] [--collection NAME [--author A] [--source S] [--licence L]] FILE ...   ('-' reads standard input)")
+	fs := newFlagSet(e, "import", "[--db sudoku.db] [--max-nodes N] [--grade full|quick|none] [--collection NAME [--author A] [--source S] [--licence L]] FILE ...   ('-' reads standard input)")
+	grade := gradeFull
+	fs.Var(&grade, "grade", gradeUsage+"; the grades come after the puzzles are archived, so an interrupted grading loses none")
 	dbPath := dbFlag(fs, e)
 	maxNodes := wholeFlag(fs, "max-nodes", archive.DefaultMaxNodes, 1, math.MaxInt64, "search budget of `N` nodes per puzzle, the server's by default; a puzzle past it is rejected as too hard")
 	var col sudoku.Collection
@@ -84,7 +86,7 @@ func runImport(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "equivalent to archived puzzles: %d\n", sum.Equivalents)
 	}
 	if err == nil {
-		return gradeAfterImport(ctx, e, db)
+		return gradeAfterImport(ctx, e, db, grade)
 	}
 	if ctx.Err() != nil {
 		return errors.New("import interrupted: the summary counts the committed batches only; run the same import again to finish it")
@@ -128,9 +130,21 @@ func openInputs(e *env, names []string) (inputs []bulk.Input, total int64, close
 // gradeAfterImport grades what the import archived. The grades come after
 // the commit (see docs/engine.md): what the summary counts is archived
 // whatever happens to this pass.
-func gradeAfterImport(ctx context.Context, e *env, db *store.DB) error {
+func gradeAfterImport(ctx context.Context, e *env, db *store.DB, mode gradeMode) error {
 	start := time.Now()
-	n, gerr := gradeArchive(ctx, e, db, true)
+	b := newCountBar(e.stderr, "grading")
+	g := mode.importGraders(db, b)
+	if g == nil { // --grade none
+		b.abandon()
+		return saysPending(ctx, e, db)
+	}
+	n, gerr := g.Drain(ctx)
+	b.finish()
+	if gerr == nil && mode == gradeQuick {
+		if err := saysPending(ctx, e, db); err != nil {
+			return err
+		}
+	}
 	// Piped, no bar says it (on a terminal the bar's last line does):
 	// the grades are computed after the summary, and this says when they
 	// are done (issue 34: it said nothing).

@@ -213,7 +213,7 @@ func testServeDailyChosenAhead(t *testing.T, db string) {
 	if today.ID == 0 || last.ID == 0 || today.ID == last.ID {
 		t.Fatalf("today %d, yesterday %d", today.ID, last.ID)
 	}
-	testTomorrowNowhere(t, s.url, tomorrow)
+	testTomorrowNowhere(t, s.url, db, tomorrow)
 	var before, after struct{ Total int64 }
 	call(t, "GET", s.url+"/api/puzzles?limit=1", "", &before)
 	var wg sync.WaitGroup
@@ -244,10 +244,14 @@ func testServeDailyChosenAhead(t *testing.T, db string) {
 
 // testTomorrowNowhere: tomorrow's puzzle of the day (the one the keeper
 // will choose) is in no list, export, search or /daily?date= yet.
-func testTomorrowNowhere(t *testing.T, url, tomorrow string) {
+func testTomorrowNowhere(t *testing.T, url, db, tomorrow string) {
 	t.Helper()
 	date, _ := time.Parse(time.DateOnly, tomorrow)
-	next, err := daily.Puzzle(t.Context(), date, 0)
+	secret, err := openStore(t, db).DailySecret(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	next, err := daily.Puzzle(t.Context(), secret, date, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

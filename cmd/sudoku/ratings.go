@@ -104,7 +104,7 @@ func runAttempts(ctx context.Context, e *env, args []string) error {
 	fmt.Fprintf(e.stdout, "imported %d attempts, players %d, puzzles %d, rejected %d in %.2fs\n",
 		len(as), players, puzzles, rejected+bad, time.Since(start).Seconds())
 	if puzzles > 0 {
-		return gradeAfterImport(ctx, e, db)
+		return gradeAfterImport(ctx, e, db, gradeFull)
 	}
 	return db.Close()
 }

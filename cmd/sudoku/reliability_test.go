@@ -20,6 +20,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sudoku-archive/sudoku/internal/account"
+	"github.com/sudoku-archive/sudoku/internal/pgtest"
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
 )
 
@@ -199,7 +201,12 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	toolDir = dir
+	// Passwords hashed in this process (the commands the tests run in it)
+	// cost argon2id's least; the binaries the tests build hash at the
+	// production cost, which account's TestPasswordCost checks.
+	account.UseTestCost()
 	code := m.Run()
+	pgtest.StopShared()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }

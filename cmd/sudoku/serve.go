@@ -53,7 +53,7 @@ func parseServeFlags(e *env, args []string) (serveConfig, error) {
 	fs := newFlagSet(e, "serve", "[--addr HOST:PORT] [--db FILE] [--rate-limit N] [--graders N] [--trusted-proxy CIDR,...] [--daily=false] [--anonymous-writes=false] [--signups=false] [--export-requires-account] [--db-wait DURATION] [--metrics-addr HOST:PORT] [--log-format json] [--log-level LEVEL]  (every flag also as SUDOKU_<FLAG>: SUDOKU_RATE_LIMIT=...)")
 	fs.StringVar(&cfg.addr, "addr", envOr(e, "SUDOKU_ADDR", defaultAddr), "listen address; port 0 picks a free port (env SUDOKU_ADDR)")
 	db := dbFlag(fs, e)
-	rateFlagVar(fs, &cfg.web.RateLimit, "rate-limit", defaultRateLimit, "at most `N` submissions (POSTs) per second per client address, burst 3x; 0 turns the limit off")
+	rateFlagVar(fs, &cfg.web.RateLimit, "rate-limit", defaultRateLimit, "at most `N` submissions (POSTs) per second per client address (an IPv6 address by its /64) or API token, burst 3x; 0 turns the limit off")
 	fs.BoolVar(&cfg.web.SecureCookies, "secure-cookies", false, "mark the session cookie Secure on plain HTTP too (behind a proxy that ends TLS)")
 	anonWrites := fs.Bool("anonymous-writes", true, "let visitors without an account or token submit, import and generate; false: writes need an account (log in) or an API token, playing stays open")
 	fs.DurationVar(&cfg.dbWait, "db-wait", 30*time.Second, "how long to wait at start-up for a database that cannot be reached (a PostgreSQL server still starting), trying again meanwhile; 0 gives up at once")

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/sudoku-archive/sudoku/internal/bulk"
-	"github.com/sudoku-archive/sudoku/internal/logic"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -43,12 +42,17 @@ type batch struct {
 // through bulk.Ordered, the pipeline `sudoku import` rates with, and
 // prints each batch's lines as soon as the batches before it are printed.
 func runSolve(ctx context.Context, e *env, args []string) error {
-	fs := newFlagSet(e, "solve", "[--json] [PUZZLE ...]\n\nSolves each PUZZLE argument or, with none, each line of stdin (blank lines\nand lines starting with '#' are skipped). Prints the 81-digit solution (or\n`error: REASON` for a puzzle it cannot solve), or with --json one object per line with the measures.")
+	fs := newFlagSet(e, "solve", "[--json [--grade full|quick|none]] [PUZZLE ...]\n\nSolves each PUZZLE argument or, with none, each line of stdin (blank lines\nand lines starting with '#' are skipped). Prints the 81-digit solution (or\n`error: REASON` for a puzzle it cannot solve), or with --json one object per line with the measures\nand the human-style grade (--grade says how far to grade: full, the default, takes seconds\nfor each of the hardest puzzles; quick milliseconds; none skips it). On a terminal, a run\nlonger than a second shows its progress on stderr.")
 	asJSON := fs.Bool("json", false, "print one JSON object per puzzle with the measures, or {\"line\": N, \"error\": \"...\"}")
+	grade := gradeFull
+	fs.Var(&grade, "grade", gradeUsage+"; with --json")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	s := solveCmd{json: *asJSON}
+	if !*asJSON && flagGiven(fs, "grade") {
+		return errUsage{"solve: --grade says how far --json grades: give --json too"}
+	}
+	s := solveCmd{json: *asJSON, grade: grade}
 
 	read := func(ctx context.Context, send func(*batch) bool) error {
 		if fs.NArg() == 0 {
@@ -63,8 +67,11 @@ func runSolve(ctx context.Context, e *env, args []string) error {
 	}
 	out := bufio.NewWriterSize(e.stdout, 64<<10)
 	failed := false
+	progress := newSolveProgress(e.stderr)
+	defer progress.finish()
 	emit := func(b *batch) error {
 		failed = failed || b.failed
+		progress.add(len(b.jobs), len(b.notes) > 0)
 		if _, err := out.Write(b.out); err != nil {
 			return fmt.Errorf("write output: %w", err)
 		}
@@ -144,7 +151,8 @@ func readLine(br *bufio.Reader) (line string, tooLong bool, err error) {
 
 // solveCmd holds the options of one solve run.
 type solveCmd struct {
-	json bool
+	json  bool
+	grade gradeMode // how far --json grades
 }
 
 // lineError is the --json form of a puzzle that could not be solved.
@@ -204,7 +212,7 @@ func (s *solveCmd) solveOne(ctx context.Context, b *batch, j job) {
 			fail(err.Error())
 			return
 		}
-		logic.GradeDeep(ctx, &p) // ungraded when ctx ends first
+		s.grade.grade(ctx, &p)
 		line, err := json.Marshal(solvedJSON{Puzzle: p})
 		if err != nil {
 			fail(err.Error())

@@ -134,19 +134,6 @@ func envTrue(e *env, name string) bool {
 // roundMS is d in seconds, to the millisecond.
 func roundMS(d time.Duration) float64 { return math.Round(d.Seconds()*1000) / 1000 }
 
-// gradeArchive grades the rows that have no grade yet (puzzles are graded
-// after they are committed) with the grading pipeline on every core, with a
-// progress bar on a terminal when bar is true.
-func gradeArchive(ctx context.Context, e *env, db *store.DB, bar bool) (int64, error) {
-	var b *countBar
-	if bar {
-		b = newCountBar(e.stderr, "grading")
-		defer b.finish()
-	}
-	g := &bulk.Graders{DB: db, Grade: logic.GradePuzzle, GradeCtx: logic.GradeDeep, Progress: b.set}
-	return g.Drain(ctx)
-}
-
 // newGraders returns the server's grading pipeline over db: workers
 // graders behind a gate that gives them only the cores requests leave idle.
 func newGraders(db *store.DB, workers int, log *slog.Logger) *bulk.Graders {

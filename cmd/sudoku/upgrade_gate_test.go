@@ -22,7 +22,7 @@ import (
 // (ON CONFLICT on the primary keys 00012 changes) keep working; with
 // SUDOKU_FORCE_MIGRATE=1 any command migrates.
 func TestServeWaitsForOlderServers(t *testing.T) {
-	dsn := pgtest.Start(t).NewDB(t)
+	dsn := pgtest.NewDB(t)
 	ctx := context.Background()
 	old, err := sql.Open("pgx", dsn)
 	if err != nil {

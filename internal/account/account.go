@@ -125,8 +125,9 @@ type Finish struct {
 	Techniques    []string
 	// Practice marks an attempt played in a practice mode whose hints
 	// name the technique: it is recorded but not counted by the players'
-	// model (ratings.PracticeWeight), and does not take the player's
-	// first counted attempt at the puzzle.
+	// model (ratings.PracticeWeight), and it still takes the player's
+	// first attempt at the puzzle (who has seen it since), so a later
+	// attempt is not counted either (store's decideFinish).
 	Practice bool
 }
 

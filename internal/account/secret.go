@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"strings"
+	"testing"
 
 	"github.com/alexedwards/argon2id"
 )
@@ -36,13 +37,35 @@ func CheckPasswordHash(password, hash string) bool {
 }
 
 // dummyHash is checked against for names that do not exist.
-var dummyHash = func() string {
+var dummyHash = newDummyHash()
+
+func newDummyHash() string {
 	h, err := HashPassword("not a password of anyone")
 	if err != nil {
 		panic(err)
 	}
 	return h
-}()
+}
+
+// testPasswordParams are argon2id's cheapest costs (8 KiB, one pass): a
+// test process that makes and logs in hundreds of accounts spends
+// milliseconds on their hashes instead of minutes (UseTestCost).
+var testPasswordParams = &argon2id.Params{Memory: 8, Iterations: 1, Parallelism: 1, SaltLength: 16, KeyLength: 32}
+
+// UseTestCost makes HashPassword, and the check of an unknown name, use
+// argon2id's cheapest costs for the rest of the process; hashes made
+// before still check at their own costs. It is for the TestMain of test
+// packages that make accounts, and is called before any test runs. It
+// panics outside a test binary (testing.Testing), so that no server or
+// command can ever hash a password at the test cost; there is no setting
+// or variable that turns it on.
+func UseTestCost() {
+	if !testing.Testing() {
+		panic("account.UseTestCost called outside a test binary")
+	}
+	passwordParams = testPasswordParams
+	dummyHash = newDummyHash()
+}
 
 // DummyCheck spends the time of a password check, for a login with an
 // unknown name, so that its answer takes as long as a wrong password's.

@@ -2,6 +2,8 @@ package account
 
 import (
 	"testing"
+
+	"github.com/alexedwards/argon2id"
 )
 
 // TestSessionOneSpelling: a signed cookie is accepted as issued and refused
@@ -27,6 +29,28 @@ func TestSessionOneSpelling(t *testing.T) {
 		}
 		if _, err := s.Session(cookie + "A"); err == nil {
 			t.Fatal("a longer signature accepted")
+		}
+	}
+}
+
+// TestPasswordCost checks the costs HashPassword uses in production
+// (this package's tests never call UseTestCost; the tests of the packages
+// that make many accounts do): OWASP's minimum, 19 MiB and two passes on
+// one lane, for a password and for the dummy hash an unknown name is
+// checked against.
+func TestPasswordCost(t *testing.T) {
+	want := argon2id.Params{Memory: 19 * 1024, Iterations: 2, Parallelism: 1, SaltLength: 16, KeyLength: 32}
+	h, err := HashPassword("correct horse battery")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, hash := range []string{h, dummyHash} {
+		p, _, _, err := argon2id.DecodeHash(hash)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if *p != want {
+			t.Errorf("hash %s: costs %+v, want %+v", hash, *p, want)
 		}
 	}
 }

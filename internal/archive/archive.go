@@ -36,13 +36,13 @@ type Store interface {
 	// SubmitMany archives ps in one durable transaction, like Submit for
 	// each.
 	SubmitMany(ctx context.Context, ps []sudoku.Puzzle) (duplicate []bool, err error)
-	// The puzzle of the day's reads and record (daily.Archive without
-	// Submit, which goes through the archive's road).
+	// The puzzle of the day's reads, record and secret (daily.Archive
+	// without Submit, which goes through the archive's road).
 	daily.Reader
 	SetDaily(ctx context.Context, date string, p sudoku.Puzzle) (sudoku.Puzzle, error)
-	PuzzleByGivens(ctx context.Context, givens sudoku.Grid) (sudoku.Puzzle, error)
+	DailySecret(ctx context.Context) ([]byte, error)
 	// ByCanonical returns the first archived puzzle whose canonical form
-	// is c, or sudoku.ErrNotFound (the setter's analysis).
+	// is c, or sudoku.ErrNotFound (the setter's analysis, the keeper).
 	ByCanonical(ctx context.Context, c sudoku.Grid) (sudoku.Puzzle, error)
 }
 

@@ -49,6 +49,10 @@ func (m *memStore) SetDaily(_ context.Context, _ string, p sudoku.Puzzle) (sudok
 	return p, nil
 }
 
+func (m *memStore) DailySecret(context.Context) ([]byte, error) {
+	return []byte("0123456789abcdef0123456789abcdef"), nil
+}
+
 func (m *memStore) PuzzleByGivens(_ context.Context, g sudoku.Grid) (sudoku.Puzzle, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

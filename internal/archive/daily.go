@@ -43,14 +43,14 @@ func (a *Archive) Daily(ctx context.Context, d, now time.Time) (sudoku.Puzzle, e
 	return p, err
 }
 
-// DailyPreview is the puzzle the keeper will choose for d (daily.Puzzle,
-// made in a turn of the search gate), not archived: a moderator's preview
-// of a day that has not begun.
+// DailyPreview is the puzzle the keeper will choose for d
+// (daily.Keeper.Preview, made in a turn of the search gate), not
+// archived: a moderator's preview of a day that has not begun.
 func (a *Archive) DailyPreview(ctx context.Context, d time.Time) (sudoku.Puzzle, error) {
 	var p sudoku.Puzzle
 	err := a.Searching(ctx, func() error {
 		var err error
-		p, err = daily.Puzzle(ctx, d, 0)
+		p, err = a.dailies.Preview(ctx, d)
 		return err
 	})
 	return p, err

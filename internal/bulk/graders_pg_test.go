@@ -2,6 +2,7 @@ package bulk
 
 import (
 	"context"
+	"database/sql"
 	"sync"
 	"testing"
 	"time"
@@ -15,11 +16,12 @@ import (
 )
 
 // TestGradersPostgres runs the graders of several servers on one
-// PostgreSQL database, one cluster for both cases: a queue they share.
+// PostgreSQL database (of the package's shared cluster): a queue they
+// share.
 func TestGradersPostgres(t *testing.T) {
-	c := pgtest.Start(t)
-	t.Run("SharedQueue", func(t *testing.T) { testGradersSharedQueue(t, c.NewDB(t)) })
-	t.Run("DeadClaimer", func(t *testing.T) { testGradersDeadClaimer(t, c.NewDB(t)) })
+	pgtest.Shared(t)
+	t.Run("SharedQueue", func(t *testing.T) { testGradersSharedQueue(t, pgtest.NewDB(t)) })
+	t.Run("DeadClaimer", func(t *testing.T) { testGradersDeadClaimer(t, pgtest.NewDB(t)) })
 }
 
 // TestGradersPipelinePostgres runs the pipeline's tests on PostgreSQL (the
@@ -28,9 +30,9 @@ func TestGradersPostgres(t *testing.T) {
 // grade are slow under it: racefree.
 func TestGradersPipelinePostgres(t *testing.T) {
 	racefree.Only(t)
-	c := pgtest.Start(t)
-	t.Run("RunInOrder", func(t *testing.T) { testGradersRunInOrder(t, mustOpenDB(t, c.NewDB(t))) })
-	t.Run("StopKeepsFinished", func(t *testing.T) { testGradersStopKeepsFinished(t, mustOpenDB(t, c.NewDB(t))) })
+	pgtest.Shared(t)
+	t.Run("RunInOrder", func(t *testing.T) { testGradersRunInOrder(t, mustOpenDB(t, pgtest.NewDB(t))) })
+	t.Run("StopKeepsFinished", func(t *testing.T) { testGradersStopKeepsFinished(t, mustOpenDB(t, pgtest.NewDB(t))) })
 }
 
 // gradeCounts counts the grades of each puzzle, by id, over every process.
@@ -134,6 +136,10 @@ func testGradersDeadClaimer(t *testing.T, dsn string) {
 	if err := a.Close(); err != nil { // its session ends, and its claims
 		t.Fatal(err)
 	}
+	// The server ends a's backend, and with it its claims, after the
+	// connection closes, not before Close returns: b's second Drain waits
+	// for that event, not for a clock (it once ran first: 18 of 20).
+	waitNoClaims(t, dsn)
 	if n, err := gb.Drain(t.Context()); err != nil || n != int64(len(ps)) {
 		t.Fatalf("b's second Drain: %d graded in all, %v; want %d", n, err, len(ps))
 	}
@@ -148,5 +154,33 @@ func testGradersDeadClaimer(t *testing.T, dsn string) {
 		if n := counts.n(p.ID); n != 1 {
 			t.Errorf("puzzle %d graded %d times by b, want once", p.ID, n)
 		}
+	}
+}
+
+// waitNoClaims waits until no session holds an advisory lock (a grader's
+// claim, store/claims.go) on the database at dsn: a closed server's
+// backend has ended. It fails t after a minute.
+func waitNoClaims(t *testing.T, dsn string) {
+	t.Helper()
+	raw, err := sql.Open("pgx", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		var held int
+		err := raw.QueryRow(`SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'
+AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`).Scan(&held)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if held == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d claims still held a minute after their server closed", held)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -25,6 +26,14 @@ func TestImportWritesOnlyWhatIsRated(t *testing.T) {
 		t.Fatal(err)
 	}
 	db := mustOpenDB(t, filepath.Join(t.TempDir(), "lock.db"))
+	before := map[sudoku.Grid]bool{} // the puzzles ahead of the slow one
+	for _, line := range ps[:3000] {
+		if g, err := sudoku.Parse(line); err == nil {
+			before[g] = false
+		}
+	}
+	var mu sync.Mutex
+	left := len(before) // of them, not yet rated
 	rating := make(chan struct{})
 	release := make(chan struct{})
 	rate := func(g sudoku.Grid, opt sudoku.Options) (sudoku.Puzzle, error) {
@@ -32,7 +41,14 @@ func TestImportWritesOnlyWhatIsRated(t *testing.T) {
 			close(rating)
 			<-release
 		}
-		return sudoku.Rate(g, opt)
+		p, err := sudoku.Rate(g, opt)
+		mu.Lock()
+		if rated, ok := before[g]; ok && !rated {
+			before[g] = true
+			left--
+		}
+		mu.Unlock()
+		return p, err
 	}
 	done := make(chan error, 1)
 	go func() {
@@ -41,7 +57,11 @@ func TestImportWritesOnlyWhatIsRated(t *testing.T) {
 		done <- err
 	}()
 	<-rating
-	time.Sleep(200 * time.Millisecond) // the puzzles before the slow one rated and handed on
+	waitFor(t, "the puzzles ahead of the slow one rated", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return left == 0
+	})
 
 	p := mustRate(t, "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
 	// The slow puzzle is released only after the submission returns: an

@@ -40,7 +40,7 @@ func TestRemeasure(t *testing.T) {
 		testRemeasure(t, path, "sqlite", "file:"+path+"?_pragma=busy_timeout(5000)")
 	})
 	t.Run("postgres", func(t *testing.T) {
-		dsn := pgtest.Start(t).NewDB(t)
+		dsn := pgtest.NewDB(t)
 		testRemeasure(t, dsn, "pgx", dsn)
 	})
 }

@@ -2,8 +2,12 @@
 // date's, when it is chosen, and what a reader gets before it is.
 //
 // Every date from First on has its own puzzle, generated from a seed
-// derived from the date (so the same for everyone, and for every server)
-// with the band rotating easy, medium, hard, fiendish. A Keeper chooses
+// derived from the date and a secret the archive made at its first start
+// (SecretBytes random bytes in its settings, never in source or logs: so
+// the same for every server of one archive, and known to nobody before
+// its day), with the band rotating easy, medium, hard, fiendish. The day's
+// puzzle is never one already archived: a candidate that is (somebody
+// submitted it) gives way to the next attempt. A Keeper chooses
 // yesterday's and today's puzzles in the background, and the new day's at
 // midnight UTC: it generates each one, archives it and records it for its
 // date (the archive keeps the first record of a date, so several servers
@@ -19,9 +23,12 @@ package daily
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/fnv"
+	"strconv"
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/generate"
@@ -44,13 +51,18 @@ const maxCandidates = 20_000
 // of another day already (one in 10^20 or so each).
 const MaxAttempts = 8
 
-// seedBase keys the daily seeds: changing it changes every date's puzzle,
-// so it never changes.
-var seedBase = func() uint64 {
-	h := fnv.New64a()
-	h.Write([]byte("sudoku-archive puzzle of the day"))
-	return h.Sum64()
-}()
+// SecretBytes is the length of an archive's daily secret.
+const SecretBytes = 32
+
+// seed is the generator's seed of date's attempt under the archive's
+// secret: an HMAC, so that knowing every other day's puzzle, and this
+// source, tells nothing of the next one (issue 45: with the seed in the
+// source, `sudoku generate --seed` printed tomorrow's puzzle).
+func seed(secret []byte, date time.Time, attempt int) uint64 {
+	m := hmac.New(sha256.New, secret)
+	m.Write([]byte("sudoku puzzle of the day\x00" + Key(date) + "\x00" + strconv.Itoa(attempt)))
+	return binary.BigEndian.Uint64(m.Sum(nil))
+}
 
 // Today is the current date in UTC: the puzzle of the day changes at
 // midnight UTC for everyone.
@@ -65,15 +77,19 @@ func day(date time.Time) int { return int(date.Sub(First).Hours() / 24) }
 // Band is the band of date's puzzle.
 func Band(date time.Time) sudoku.Band { return bands[day(date)%len(bands)] }
 
-// Puzzle makes date's puzzle: a pure function of the date and attempt (and
+// Puzzle makes date's puzzle under the archive's secret (SecretBytes
+// long): a pure function of the secret, the date and attempt (and
 // sudoku.GeneratorVersion, and the engine's measures). Attempt 0 is the
-// date's puzzle; a later attempt is used only when an earlier one was the
-// puzzle of another day already. When the band's candidate budget runs out
-// (never seen), the next easier band is tried from the same seed, which is
-// deterministic too.
-func Puzzle(ctx context.Context, date time.Time, attempt int) (sudoku.Puzzle, error) {
+// date's puzzle; a later attempt is used only when an earlier one was
+// archived already (as a submission or another day's puzzle). When the
+// band's candidate budget runs out (never seen), the next easier band is
+// tried from the same seed, which is deterministic too.
+func Puzzle(ctx context.Context, secret []byte, date time.Time, attempt int) (sudoku.Puzzle, error) {
+	if len(secret) < SecretBytes {
+		return sudoku.Puzzle{}, fmt.Errorf("puzzle of the day: the archive's secret is %d bytes, want %d", len(secret), SecretBytes)
+	}
 	d := day(date)
-	seed := generate.SeedFor(seedBase+uint64(attempt)*0x9e3779b97f4a7c15, d)
+	seed := seed(secret, date, attempt)
 	i := d % len(bands)
 	for {
 		p, _, err := generate.Generate(ctx, generate.Request{
@@ -118,7 +134,7 @@ type NotYetError struct {
 
 func (e *NotYetError) Error() string {
 	h, m := int(e.Opens.Hours()), int(e.Opens.Minutes())%60
-	return fmt.Sprintf("the puzzle of the day for %s opens at 00:00 UTC, in %d h %02d min: every day's puzzle starts at midnight UTC, wherever you are", e.Date, h, m)
+	return fmt.Sprintf("the puzzle of the day for %s opens at 00:00 UTC, in %d h %02d min: %s", e.Date, h, m, Rule)
 }
 
 // Kind is sudoku.KindNotFound: there is nothing to show yet.
@@ -136,10 +152,19 @@ func NotYet(date, now time.Time) error {
 	return &NotYetError{Date: Key(date), Opens: date.Sub(now.UTC()).Round(time.Minute)}
 }
 
+// Rule is the one statement of which dates have a puzzle of the day, said
+// alike by the 400 (ParseDate), both 404s (NotYetError, ErrNoDaily) and
+// the docs (docs/api.md, README): a date's puzzle is chosen on its day, so
+// a past date has one only if a server ran then (the keeper chooses
+// yesterday's and today's), and a date to come has none yet.
+var Rule = "puzzles of the day run from " + Key(First) + " to today (UTC): each opens at 00:00 UTC on its day, " +
+	"and a date has one only if a server of this archive ran on it or on the day after"
+
 // ParseDate reads a requested date, YYYY-MM-DD ("" is today's): a date
 // before First or after tomorrow has no puzzle of the day. Both are
-// *sudoku.InputError. Tomorrow is read (a reader ahead of UTC may ask for
-// it), and Read answers it with a NotYetError.
+// *sudoku.InputError, whose reason states Rule. Tomorrow is read (a reader
+// ahead of UTC may ask for it, and it opens within the day), and Read
+// answers it with a NotYetError, which states Rule too.
 func ParseDate(name, v string, now time.Time) (time.Time, error) {
 	if v == "" {
 		return Today(now), nil
@@ -150,7 +175,7 @@ func ParseDate(name, v string, now time.Time) (time.Time, error) {
 	}
 	if d.Before(First) || d.After(Today(now).AddDate(0, 0, 1)) {
 		return d, &sudoku.InputError{Name: name, Value: v,
-			Reason: fmt.Sprintf("there is no puzzle of the day for that date: they run from %s to tomorrow", Key(First))}
+			Reason: "there is no puzzle of the day for that date: " + Rule}
 	}
 	return d, nil
 }

@@ -14,6 +14,7 @@ import (
 // memArchive is an in-memory Archive: the store's own daily table is
 // tested in internal/store on both databases.
 type memArchive struct {
+	secret  []byte // nil: testSecret
 	mu      sync.Mutex
 	puzzles []sudoku.Puzzle
 	daily   map[string]int64
@@ -48,11 +49,21 @@ func (m *memArchive) SetDaily(_ context.Context, date string, p sudoku.Puzzle) (
 	return p, nil
 }
 
-func (m *memArchive) PuzzleByGivens(_ context.Context, g sudoku.Grid) (sudoku.Puzzle, error) {
+// testSecret is the daily secret of a memArchive without one of its own.
+var testSecret = []byte(strings.Repeat("s", SecretBytes))
+
+func (m *memArchive) DailySecret(context.Context) ([]byte, error) {
+	if m.secret != nil {
+		return m.secret, nil
+	}
+	return testSecret, nil
+}
+
+func (m *memArchive) ByCanonical(_ context.Context, c sudoku.Grid) (sudoku.Puzzle, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, p := range m.puzzles {
-		if p.Givens == g {
+		if p.Canonical == c {
 			return p, nil
 		}
 	}
@@ -78,7 +89,7 @@ func TestDistinct(t *testing.T) {
 	seen := map[sudoku.Grid]string{}
 	for i := range n {
 		d := First.AddDate(0, 0, i)
-		p, err := Puzzle(t.Context(), d, 0)
+		p, err := Puzzle(t.Context(), testSecret, d, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -94,8 +105,9 @@ func TestDistinct(t *testing.T) {
 
 // TestKeeperChoosesWindow: the keeper chooses yesterday and today, each
 // date once, never tomorrow (issue 34: a day's puzzle is archived when its
-// day begins); two keepers over two archives choose the
-// same puzzles (the date alone decides); a second run writes nothing.
+// day begins); two keepers over two archives of one secret choose the
+// same puzzles (the date and the secret decide); a second run writes
+// nothing.
 func TestKeeperChoosesWindow(t *testing.T) {
 	now := time.Date(2026, 3, 5, 23, 59, 0, 0, time.UTC)
 	clock := func() time.Time { return now }

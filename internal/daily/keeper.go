@@ -27,9 +27,13 @@ type Archive interface {
 	// one, and returns the date's puzzle; sudoku.ErrDailyRepeat when p is
 	// another date's puzzle.
 	SetDaily(ctx context.Context, date string, p sudoku.Puzzle) (sudoku.Puzzle, error)
-	// PuzzleByGivens returns the archived puzzle with these givens, or
-	// sudoku.ErrNotFound.
-	PuzzleByGivens(ctx context.Context, givens sudoku.Grid) (sudoku.Puzzle, error)
+	// ByCanonical returns the first archived puzzle whose canonical form
+	// is c (the same puzzle, however written), or sudoku.ErrNotFound.
+	ByCanonical(ctx context.Context, c sudoku.Grid) (sudoku.Puzzle, error)
+	// DailySecret returns the archive's secret for the puzzles of the day
+	// (SecretBytes), made at the first call and the same ever after, on
+	// every server of the archive.
+	DailySecret(ctx context.Context) ([]byte, error)
 	// Submit archives p.
 	Submit(ctx context.Context, p sudoku.Puzzle) (sudoku.Puzzle, bool, error)
 }
@@ -41,7 +45,7 @@ var ErrNoDaily error = noDailyError{}
 type noDailyError struct{}
 
 func (noDailyError) Error() string {
-	return "no puzzle of the day was chosen for that date: the server chooses each day's puzzle ahead, and none ran then"
+	return "no puzzle of the day was chosen for that date: " + Rule
 }
 
 // Kind is sudoku.KindNotFound; the text is for users.
@@ -115,6 +119,9 @@ type Keeper struct {
 	running atomic.Bool   // Run is choosing (a reader may wait for it)
 	alive   atomic.Bool   // Run runs (OnDemand: it chooses at a knock)
 	started atomic.Bool   // Start ran: a Run answers Wake (a reader may wait for it)
+
+	secretMu sync.Mutex
+	secret   []byte // the archive's DailySecret, once read (secret.go)
 }
 
 // Start runs Run in a goroutine until ctx is done and returns a function
@@ -251,11 +258,13 @@ func (k *Keeper) ChooseWindow(ctx context.Context) error {
 }
 
 // Choose returns date's puzzle: the one the archive recorded for the date,
-// or, the first time, a new one made from the date (Puzzle), archived
-// (looked up by its givens first, so it counts no new submission) and
-// recorded. The archive keeps the date's puzzle for good and never records
-// one puzzle (however written) for two dates; several servers on one
-// archive agree, the first to record a date wins.
+// or, the first time, a new one made from the date and the archive's
+// secret (Puzzle), archived and recorded. A candidate already archived
+// (its class, however written: somebody submitted it, or it is another
+// date's) is never the day's: the next attempt is made instead (issue
+// 45). The archive keeps the date's puzzle for good and never records one
+// puzzle for two dates; several servers on one archive agree, the first to
+// record a date wins.
 func (k *Keeper) Choose(ctx context.Context, date time.Time) (sudoku.Puzzle, error) {
 	key := Key(date)
 	switch p, err := k.Archive.Daily(ctx, key); {
@@ -264,20 +273,24 @@ func (k *Keeper) Choose(ctx context.Context, date time.Time) (sudoku.Puzzle, err
 	case !errors.Is(err, sudoku.ErrNotFound):
 		return p, fmt.Errorf("puzzle of the day %s: %w", key, err)
 	}
+	secret, err := k.dailySecret(ctx)
+	if err != nil {
+		return sudoku.Puzzle{}, err
+	}
 	for attempt := range MaxAttempts {
-		var p sudoku.Puzzle
-		err := k.slot(ctx, func() error {
-			var err error
-			p, err = Puzzle(ctx, date, attempt)
-			return err
-		})
+		p, fresh, err := k.candidate(ctx, secret, date, attempt, k.slot)
 		if err != nil {
 			return p, fmt.Errorf("puzzle of the day %s: %w", key, err)
 		}
-		stored, err := k.Archive.PuzzleByGivens(ctx, p.Givens)
-		if errors.Is(err, sudoku.ErrNotFound) {
-			stored, _, err = k.Archive.Submit(ctx, p)
+		if !fresh {
+			// Archived already: perhaps by another server choosing this
+			// date at this moment, which may have recorded it by now.
+			if day, err := k.Archive.Daily(ctx, key); err == nil {
+				return day, nil
+			}
+			continue
 		}
+		stored, _, err := k.Archive.Submit(ctx, p)
 		if err != nil {
 			return p, fmt.Errorf("archive puzzle of the day %s: %w", key, err)
 		}
@@ -287,7 +300,7 @@ func (k *Keeper) Choose(ctx context.Context, date time.Time) (sudoku.Puzzle, err
 		}
 		return day, err
 	}
-	return sudoku.Puzzle{}, fmt.Errorf("puzzle of the day %s: %d puzzles in a row were other days' puzzles", key, MaxAttempts)
+	return sudoku.Puzzle{}, fmt.Errorf("puzzle of the day %s: %d puzzles in a row were archived already", key, MaxAttempts)
 }
 
 func (k *Keeper) slot(ctx context.Context, fn func() error) error {

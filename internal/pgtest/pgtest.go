@@ -1,8 +1,10 @@
 // Package pgtest starts throwaway PostgreSQL clusters for tests, from the
 // server binaries of Debian's postgresql package (or any installation with
 // initdb and pg_ctl). A cluster lives in a temporary directory, listens on a
-// Unix socket there only, and is stopped and removed when the test ends.
-// Nothing is downloaded.
+// Unix socket there only, and is stopped and removed when its test ends
+// (Start) or, for the one a test process shares (Shared, NewDB,
+// NewDBFrom), when the process's TestMain calls StopShared. Nothing is
+// downloaded.
 //
 // Where the binaries are: $SUDOKU_PG_BIN (a directory; "none" means there is
 // no PostgreSQL), else the directory of initdb on PATH, else the newest
@@ -74,9 +76,24 @@ func version(binDir string) int {
 	return v
 }
 
-// Start starts a cluster for tb and stops it when tb ends. Without server
-// binaries it skips tb, or fails it under CI=true.
+// Start starts a cluster of tb's own and stops it when tb ends: for a test
+// that pauses, restarts or reconfigures its server (ALTER SYSTEM), or
+// measures it. Any other test takes a database on the package's shared
+// cluster (NewDB). Without server binaries it skips tb, or fails it under
+// CI=true.
 func Start(tb testing.TB) *Cluster {
+	tb.Helper()
+	c, err := start(mustBin(tb))
+	if err != nil {
+		tb.Fatalf("start PostgreSQL: %v", err)
+	}
+	tb.Cleanup(c.Stop)
+	return c
+}
+
+// mustBin returns the server binaries' directory, or skips tb (fails it
+// under CI=true) when there are none.
+func mustBin(tb testing.TB) string {
 	tb.Helper()
 	bin, err := Bin()
 	if err != nil {
@@ -85,12 +102,7 @@ func Start(tb testing.TB) *Cluster {
 		}
 		tb.Skipf("skipping: %v", err)
 	}
-	c, err := start(bin)
-	if err != nil {
-		tb.Fatalf("start PostgreSQL: %v", err)
-	}
-	tb.Cleanup(c.Stop)
-	return c
+	return bin
 }
 
 func start(bin string) (_ *Cluster, err error) {
@@ -137,7 +149,7 @@ func start(bin string) (_ *Cluster, err error) {
 
 // pgStart starts the cluster's server.
 func (c *Cluster) pgStart() error {
-	opts := "-c listen_addresses='' -k " + c.data + " -c max_connections=200"
+	opts := "-c listen_addresses='' -k " + c.data + " -c max_connections=300"
 	if out, err := c.run("pg_ctl", "-D", c.data, "-o", opts, "-l", filepath.Join(c.data, "log"), "-w", "-t", "60", "start"); err != nil {
 		log, _ := os.ReadFile(filepath.Join(c.data, "log"))
 		return fmt.Errorf("pg_ctl start: %v\n%s\n%s", err, out, log)
@@ -200,7 +212,13 @@ func (c *Cluster) URL(name string) string {
 // NewDB creates an empty database on the cluster and returns its URL.
 func (c *Cluster) NewDB(tb testing.TB) string {
 	tb.Helper()
-	name := fmt.Sprintf("t%d", c.n.Add(1))
+	return c.newDB(tb, "")
+}
+
+// newDB creates a database with CREATE DATABASE's options opts.
+func (c *Cluster) newDB(tb testing.TB, opts string) string {
+	tb.Helper()
+	name := dbName(c.n.Add(1))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	conn, err := pgx.Connect(ctx, c.URL("postgres"))
@@ -208,7 +226,7 @@ func (c *Cluster) NewDB(tb testing.TB) string {
 		tb.Fatalf("connect to the test cluster: %v", err)
 	}
 	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name+" "+opts); err != nil {
 		tb.Fatalf("create database %s: %v", name, err)
 	}
 	return c.URL(name)

@@ -2,6 +2,8 @@ package pgtest
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -42,5 +44,60 @@ func TestStart(t *testing.T) {
 	}
 	if n != 0 {
 		t.Errorf("table x visible in the other database")
+	}
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	StopShared()
+	os.Exit(code)
+}
+
+// TestShared checks that every test of the process gets the one shared
+// cluster and that each database it makes is its own.
+func TestShared(t *testing.T) {
+	c := Shared(t)
+	if Shared(t) != c {
+		t.Fatal("Shared returned two clusters")
+	}
+	if a, b := NewDB(t), NewDB(t); a == b {
+		t.Errorf("NewDB returned %s twice", a)
+	}
+}
+
+// TestNewDBFrom checks that copies of a template hold what its fill put
+// there, once, and are each their own.
+func TestNewDBFrom(t *testing.T) {
+	fills := 0
+	fill := func(dsn string) error {
+		fills++
+		conn, err := pgx.Connect(t.Context(), dsn)
+		if err != nil {
+			return err
+		}
+		defer conn.Close(t.Context())
+		_, err = conn.Exec(t.Context(), "CREATE TABLE x (n int); INSERT INTO x VALUES (1)")
+		return err
+	}
+	a, b := NewDBFrom(t, "tpl", fill), NewDBFrom(t, "tpl", fill)
+	if fills != 1 {
+		t.Errorf("template filled %d times, want once", fills)
+	}
+	for i, dsn := range []string{a, b} {
+		conn, err := pgx.Connect(t.Context(), dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close(t.Context())
+		if _, err := conn.Exec(t.Context(), fmt.Sprintf("INSERT INTO x VALUES (%d)", i+2)); err != nil {
+			t.Fatal(err)
+		}
+		var sum int
+		if err := conn.QueryRow(t.Context(), "SELECT sum(n) FROM x").Scan(&sum); err != nil {
+			t.Fatal(err)
+		}
+		if sum != 1+i+2 {
+			t.Errorf("copy %d: sum %d, want %d", i, sum, 1+i+2)
+		}
 	}
 }

@@ -52,7 +52,8 @@ const (
 	PlayerPriorWeight = 2.0
 	// PracticeWeight is what an attempt in practice mode (the hint names
 	// the technique) counts: nothing. Such attempts are recorded, never
-	// counted, and do not take the player's first attempt at the class.
+	// counted, and still take the player's first attempt at the class
+	// (who has seen the puzzle), so a later one is not counted either.
 	PracticeWeight = 0
 )
 

@@ -92,7 +92,7 @@ func BenchmarkFinishAttempts(b *testing.B) {
 func BenchmarkFinishAttemptsPostgres(b *testing.B) {
 	c := pgtest.Start(b)
 	for _, mode := range []string{"hot", "spread"} {
-		b.Run(mode, func(b *testing.B) { benchmarkFinish(b, backend{"postgres", c.NewDB}, mode == "hot") })
+		b.Run(mode, func(b *testing.B) { benchmarkFinish(b, backend{name: "postgres", dsn: c.NewDB}, mode == "hot") })
 	}
 }
 

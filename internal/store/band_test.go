@@ -69,19 +69,20 @@ func testListByBand(t *testing.T, bk backend) {
 			t.Fatalf("no puzzle in band %s: the test archive is wrong", b.Band)
 		}
 	}
+	sub := newSubtests(t) // reads only: a few at once
 	for _, s := range sudoku.Sorts {
 		for _, desc := range []bool{false, true} {
 			for _, unique := range []bool{false, true} {
 				for _, b := range sudoku.Bands {
 					q := sudoku.ListQuery{Sort: s, Desc: desc, UniqueOnly: unique, Band: b.Band, Limit: 4}
-					t.Run(fmt.Sprintf("%s/desc=%v/unique=%v/%s", s, desc, unique, b.Band), func(t *testing.T) {
+					sub.Run(fmt.Sprintf("%s/desc=%v/unique=%v/%s", s, desc, unique, b.Band), func(t *testing.T) {
 						testPaging(t, db, q, sorted(inBand(all, b.Band), q))
 					})
 				}
 			}
 		}
 	}
-	t.Run("export", func(t *testing.T) {
+	sub.Run("export", func(t *testing.T) {
 		for _, b := range sudoku.Bands {
 			q := sudoku.ListQuery{Sort: sudoku.SortClues, Desc: true, Band: b.Band}
 			if d := gocmp.Diff(sorted(inBand(all, b.Band), q), exportAll(t, db, q)); d != "" {
@@ -89,6 +90,7 @@ func testListByBand(t *testing.T, bk backend) {
 			}
 		}
 	})
+	sub.Wait()
 }
 
 func testListBandRejects(t *testing.T, bk backend) {
@@ -229,16 +231,17 @@ func TestBandListPlans(t *testing.T) {
 }
 
 func testListAround(t *testing.T, bk backend) {
-	ctx := context.Background()
-	db := bk.open(t)
+	ctx, db := context.Background(), bk.open(t)
 	all := bandedArchive(t, db, 60)
+	sub := newSubtests(t) // reads only: a few at once
+	defer sub.Wait()
 	for _, s := range sudoku.Sorts {
 		for _, desc := range []bool{false, true} {
 			for _, limit := range []int{1, 2, 5, 20} {
 				for _, band := range []sudoku.Band{"", sudoku.BandExtreme} {
 					q := sudoku.ListQuery{Sort: s, Desc: desc, Limit: limit, Band: band, UniqueOnly: band != ""}
 					want := sorted(inBand(all, band), q)
-					t.Run(fmt.Sprintf("%s/desc=%v/limit=%d/band=%s", s, desc, limit, band), func(t *testing.T) {
+					sub.Run(fmt.Sprintf("%s/desc=%v/limit=%d/band=%s", s, desc, limit, band), func(t *testing.T) {
 						for pos, p := range want {
 							q := q
 							q.Around = p.ID

@@ -43,6 +43,7 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	}
 	code := m.Run()
+	pgtest.StopShared()
 	if benchArchive.dir != "" {
 		os.RemoveAll(benchArchive.dir)
 	}
@@ -117,7 +118,7 @@ func BenchmarkSubmit(b *testing.B) { benchmarkSubmit(b, sqliteBackend) }
 // BenchmarkSubmitPostgres is BenchmarkSubmit on a throwaway PostgreSQL
 // cluster.
 func BenchmarkSubmitPostgres(b *testing.B) {
-	benchmarkSubmit(b, backend{"postgres", pgtest.Start(b).NewDB})
+	benchmarkSubmit(b, backend{name: "postgres", dsn: pgtest.Start(b).NewDB})
 }
 
 func benchmarkSubmit(b *testing.B, bk backend) {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/pressly/goose/v3"
 
-	"github.com/sudoku-archive/sudoku/internal/pgtest"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -16,8 +15,7 @@ import (
 // largest, is not given to the next new collection, on both stores (an
 // old link would open another collection).
 func TestCollectionIDsNotReused(t *testing.T) {
-	c := pgtest.Start(t)
-	for _, bk := range []backend{sqliteBackend, {"postgres", c.NewDB}} {
+	for _, bk := range []backend{sqliteBackend, pgBackend} {
 		t.Run(bk.name, func(t *testing.T) {
 			t.Parallel()
 			ctx := context.Background()

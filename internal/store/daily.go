@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"crypto/rand"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -59,4 +60,38 @@ func (db *DB) SetDaily(ctx context.Context, date string, p sudoku.Puzzle) (sudok
 		return sudoku.Puzzle{}, fmt.Errorf("record puzzle of the day %s: %w", date, err)
 	}
 	return db.Puzzle(ctx, id)
+}
+
+// dailySecretName is the settings row of DailySecret.
+const dailySecretName = "daily-secret"
+
+// dailySecretBytes is daily.SecretBytes (the store does not import daily).
+const dailySecretBytes = 32
+
+// DailySecret returns the archive's secret for the puzzles of the day:
+// random bytes made by the first call on this archive (the first start of
+// the first server) and the same ever after, for every server on it. The
+// days' puzzles are derived from it, so that nobody can compute a day's
+// puzzle before it (issue 45); it lives only here, in the settings table
+// (migration 00009, both databases), never in source or logs.
+func (db *DB) DailySecret(ctx context.Context) ([]byte, error) {
+	fresh := make([]byte, dailySecretBytes)
+	if _, err := rand.Read(fresh); err != nil {
+		return nil, fmt.Errorf("make the daily secret: %w", err)
+	}
+	var secret []byte
+	err := db.write(ctx, func(tx *sql.Tx) error {
+		// The first server to get here makes it; the others read it.
+		if _, err := tx.Exec(db.d.sql(db.d.insertIgnore+" settings (name, value) VALUES (?, ?)"+db.d.ignoreTail), dailySecretName, fresh); err != nil {
+			return err
+		}
+		return tx.QueryRow(db.d.sql("SELECT value FROM settings WHERE name = ?"), dailySecretName).Scan(&secret)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read the daily secret: %w", err)
+	}
+	if len(secret) != dailySecretBytes {
+		return nil, fmt.Errorf("read the daily secret: %d bytes, want %d", len(secret), dailySecretBytes)
+	}
+	return secret, nil
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
-	"github.com/sudoku-archive/sudoku/internal/pgtest"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -43,8 +42,7 @@ func TestDescribeCodes(t *testing.T) {
 // fails as a 422 about the name, never "storage full"; a name with a NUL
 // read back is a 400. SQLite stores and reads both.
 func TestDataErrors(t *testing.T) {
-	c := pgtest.Start(t)
-	for _, bk := range []backend{sqliteBackend, {"postgres", c.NewDB}} {
+	for _, bk := range []backend{sqliteBackend, pgBackend} {
 		t.Run(bk.name, func(t *testing.T) {
 			t.Parallel()
 			ctx := context.Background()

@@ -30,9 +30,9 @@ import (
 // same group finishes may answer differently, as the two requests'
 // order is not defined; the groups here have none.)
 func TestFinishGroupParity(t *testing.T) {
-	c := pgtest.Start(t)
+	pgtest.Shared(t)
 	dumps, answers := map[string]string{}, map[string]string{}
-	for _, bk := range []backend{sqliteBackend, {"postgres", c.NewDB}} {
+	for _, bk := range []backend{sqliteBackend, pgBackend} {
 		db := bk.open(t)
 		answers[bk.name] = playGroups(t, db)
 		dumps[bk.name] = dumpFinishes(t, db)

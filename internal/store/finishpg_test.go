@@ -25,9 +25,9 @@ import (
 // included), classes played many times (the median of odd and even
 // counts), and new classes rated from a fitted prior.
 func TestFinishParity(t *testing.T) {
-	c := pgtest.Start(t)
+	pgtest.Shared(t)
 	dumps := map[string]string{}
-	for _, bk := range []backend{sqliteBackend, {"postgres", c.NewDB}} {
+	for _, bk := range []backend{sqliteBackend, pgBackend} {
 		db := bk.open(t)
 		playParity(t, db)
 		dumps[bk.name] = dumpFinishes(t, db)
@@ -125,8 +125,7 @@ func dumpFinishes(t *testing.T, db *DB) string {
 // ratingRacedMark, rolls back and runs again, and the second run rates
 // the class from the row it now finds: the finish is recorded once.
 func TestFinishClassRaced(t *testing.T) {
-	c := pgtest.Start(t)
-	dsn := c.NewDB(t)
+	dsn := pgtest.NewDB(t)
 	db, other := MustOpenDBAt(t, dsn), MustOpenDBAt(t, dsn)
 	ctx := context.Background()
 	x := archived(t, db, 6)
@@ -177,8 +176,8 @@ SELECT class_key, 1, 1, 7, 2, 7 FROM attempts WHERE id = $1`, a.ID); err != nil 
 // of each class showed them already (finishKeepSQL), and sets them when
 // one did not (secondsMove).
 func TestFinishSecondsRepaired(t *testing.T) {
-	c := pgtest.Start(t)
-	for _, bk := range []backend{sqliteBackend, {"postgres", c.NewDB}} {
+	pgtest.Shared(t)
+	for _, bk := range []backend{sqliteBackend, pgBackend} {
 		t.Run(bk.name, func(t *testing.T) { testSecondsRepaired(t, bk.open(t)) })
 	}
 	g := &finishGroup{classes: map[string]*groupClass{"k": {shown: 0}}}

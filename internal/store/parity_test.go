@@ -27,7 +27,6 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/moderation"
-	"github.com/sudoku-archive/sudoku/internal/pgtest"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -70,7 +69,7 @@ func TestParity(t *testing.T) {
 	// SQLite does; a database made with a language's locale does not, and
 	// a copy must still read text keys in byte order.
 	t.Run("CopyCollated", func(t *testing.T) {
-		icu := backend{"postgres-icu", func(tb testing.TB) string { return icuDB(tb, bks[1].dsn(tb)) }}
+		icu := backend{name: "postgres-icu", dsn: func(tb testing.TB) string { return icuDB(tb, bks[1].dsn(tb)) }}
 		want, got := parityCopy(t, bks[0].open(t)), parityCopy(t, icu.open(t))
 		if diff := cmp.Diff(strings.Split(want, "\n"), strings.Split(got, "\n")); diff != "" {
 			t.Errorf("SQLite and PostgreSQL with ICU's collation differ (-sqlite +postgres):\n%s", diff)
@@ -103,8 +102,7 @@ func icuDB(tb testing.TB, dsn string) string {
 
 // parityBackends are SQLite and PostgreSQL, for a test that compares them.
 func parityBackends(t *testing.T) []backend {
-	c := pgtest.Start(t)
-	return []backend{sqliteBackend, {"postgres", c.NewDB}}
+	return []backend{sqliteBackend, pgBackend}
 }
 
 // parityPuzzle is synthetic puzzle n written as a way of the class of

@@ -8,7 +8,6 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/moderation"
-	"github.com/sudoku-archive/sudoku/internal/pgtest"
 )
 
 // TestPruneSignsOfLife (issue 45): a prune of anonymous players made a
@@ -17,8 +16,7 @@ import (
 // five days ago, one who flagged a puzzle today, one whose session was
 // used today; it prunes the one idle since. Both stores.
 func TestPruneSignsOfLife(t *testing.T) {
-	c := pgtest.Start(t)
-	for _, bk := range []backend{sqliteBackend, {"postgres", c.NewDB}} {
+	for _, bk := range []backend{sqliteBackend, pgBackend} {
 		t.Run(bk.name, func(t *testing.T) {
 			t.Parallel()
 			pruneSignsOfLife(t, bk.open(t))

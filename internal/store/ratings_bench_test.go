@@ -135,7 +135,7 @@ func BenchmarkRatingsHotFinishes(b *testing.B) {
 	b.Run("sqlite", func(b *testing.B) { benchmarkHotFinishes(b, sqliteBackend) })
 	b.Run("postgres", func(b *testing.B) {
 		c := pgtest.Start(b)
-		benchmarkHotFinishes(b, backend{"postgres", c.NewDB})
+		benchmarkHotFinishes(b, backend{name: "postgres", dsn: c.NewDB})
 	})
 }
 

@@ -42,8 +42,7 @@ func TestSchemaParity(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkPuzzleColumns(t, "SQLite", ls)
-	c := pgtest.Start(t)
-	pg := MustOpenDBAt(t, c.NewDB(t))
+	pg := MustOpenDBAt(t, pgtest.NewDB(t))
 	ps, err := postgresSchema(ctx, pg.reader)
 	if err != nil {
 		t.Fatal(err)

@@ -19,7 +19,7 @@ import (
 // migration that can be undone.
 func TestPostgresShards(t *testing.T) {
 	t.Parallel()
-	c := pgtest.Start(t)
+	c := pgtest.Shared(t)
 	t.Run("SubmitBesideAHeldShard", func(t *testing.T) { testSubmitBesideAHeldShard(t, c) })
 	t.Run("ShardsSumExactly", func(t *testing.T) { testShardsSumExactly(t, c) })
 	t.Run("GradesBesideSubmissions", func(t *testing.T) { testGradesBesideSubmissions(t, c) })

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sync"
 	"testing"
@@ -20,19 +21,25 @@ import (
 )
 
 // A backend is one of the databases the store runs on, for the suite:
-// dsn names a new, empty archive of it.
+// dsn names a new, empty database of it, and archive (when set) a new
+// archive already migrated, as Open would leave an empty database.
 type backend struct {
-	name string
-	dsn  func(tb testing.TB) string
+	name    string
+	dsn     func(tb testing.TB) string
+	archive func(tb testing.TB) string
 }
 
-// open opens a new, empty archive and closes it when the test ends.
+// open opens a new archive, with no rows, and closes it when the test
+// ends.
 func (b backend) open(tb testing.TB) *DB {
 	tb.Helper()
+	if b.archive != nil {
+		return MustOpenDBAt(tb, b.archive(tb))
+	}
 	return MustOpenDBAt(tb, b.dsn(tb))
 }
 
-var sqliteBackend = backend{"sqlite", func(tb testing.TB) string { return filepath.Join(tb.TempDir(), "sudoku.db") }}
+var sqliteBackend = backend{name: "sqlite", dsn: func(tb testing.TB) string { return filepath.Join(tb.TempDir(), "sudoku.db") }}
 
 // A suiteCase is one case of the store's suite, run on each backend.
 type suiteCase struct {
@@ -61,6 +68,7 @@ var suite = []suiteCase{
 	{"GroupClassRaced", testGroupClassRaced},
 	{"PipeFlushes", testPipeFlushes},
 	{"Daily", testDaily},
+	{"DailySecret", testDailySecret},
 	{"ExportCancelledIsAnError", testExportCancelledIsAnError},
 	{"ListPrevFromShortStart", testListPrevFromShortStart},
 	{"ListPastTheEnd", testListPastTheEnd},
@@ -108,16 +116,59 @@ var walks = []suiteCase{
 }
 
 func runSuite(t *testing.T, bk backend) {
-	for _, tc := range slices.Concat(suite, playersSuite, accountsSuite, ratingsSuite, nextSuite, humanSuite, nextFromSuite, moderationSuite, techniquesSuite, collectionsSuite) {
-		t.Run(tc.name, func(t *testing.T) { tc.run(t, bk) })
-	}
+	runCases(t, bk, slices.Concat(suite, playersSuite, accountsSuite, ratingsSuite, nextSuite, humanSuite, nextFromSuite, moderationSuite, techniquesSuite, collectionsSuite))
 }
 
 func runWalks(t *testing.T, bk backend) {
-	for _, tc := range walks {
-		t.Run(tc.name, func(t *testing.T) { tc.run(t, bk) })
-	}
+	runCases(t, bk, walks)
 }
+
+// runCases runs each case as a subtest of t on an archive of its own, a
+// few at once: a case spends most of its time waiting on a commit's fsync
+// or a query's round trip, one at a time left the cores mostly idle (issue
+// 44), and the cases share nothing but the database server. The subtests
+// do not call t.Parallel, so they take none of go test's -parallel slots;
+// caseConcurrency bounds them instead.
+func runCases(t *testing.T, bk backend, cases []suiteCase) {
+	slots := make(chan struct{}, caseConcurrency())
+	var wg sync.WaitGroup
+	for _, tc := range cases {
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			t.Run(tc.name, func(t *testing.T) { tc.run(t, bk) })
+		})
+	}
+	wg.Wait()
+}
+
+// subtests runs subtests of t a few at once (caseConcurrency), for a
+// walk's many read-only checks of one archive; Wait returns when all
+// have ended. Like runCases', its subtests take no -parallel slot.
+type subtests struct {
+	t     *testing.T
+	slots chan struct{}
+	wg    sync.WaitGroup
+}
+
+func newSubtests(t *testing.T) *subtests {
+	return &subtests{t: t, slots: make(chan struct{}, caseConcurrency())}
+}
+
+// Run starts subtest name, waiting for a slot first.
+func (s *subtests) Run(name string, f func(t *testing.T)) {
+	s.slots <- struct{}{}
+	s.wg.Go(func() {
+		defer func() { <-s.slots }()
+		s.t.Run(name, f)
+	})
+}
+
+// Wait waits for every subtest Run started.
+func (s *subtests) Wait() { s.wg.Wait() }
+
+// caseConcurrency is how many of a suite's cases run at once: two a core.
+func caseConcurrency() int { return 2 * runtime.GOMAXPROCS(0) }
 
 // TestSQLite runs the suite on SQLite, beside TestPostgres: one waits on
 // fsync while the other works.
@@ -126,12 +177,33 @@ func TestSQLite(t *testing.T) {
 	runSuite(t, sqliteBackend)
 }
 
-// TestPostgres runs the suite on a throwaway PostgreSQL cluster (one for
-// the whole suite, a new database for each case).
+// TestPostgres runs the suite on the package's shared PostgreSQL cluster,
+// a new database for each case.
 func TestPostgres(t *testing.T) {
 	t.Parallel()
-	c := pgtest.Start(t)
-	runSuite(t, backend{"postgres", c.NewDB})
+	pgtest.Shared(t)
+	runSuite(t, pgBackend)
+}
+
+// pgBackend makes each archive a new database on the package's shared
+// PostgreSQL cluster, dropped when its test ends: an empty one
+// (pgtest.NewDB), or a copy of one migrated once (pgArchive).
+var pgBackend = backend{name: "postgres", dsn: pgtest.NewDB, archive: pgArchive}
+
+// pgArchive returns the URL of a new archive on the shared cluster: a copy
+// of a database Open migrated, once per test process. Migrating an empty
+// database costs a PostgreSQL case a second; the migrations themselves are
+// tested by the cases that open an empty one (backend.dsn) and by the
+// migration tests.
+func pgArchive(tb testing.TB) string {
+	tb.Helper()
+	return pgtest.NewDBFrom(tb, "archive", func(dsn string) error {
+		db, err := Open(context.Background(), dsn)
+		if err != nil {
+			return err
+		}
+		return db.Close()
+	})
 }
 
 // TestSQLiteWalks runs the walks on SQLite.
@@ -141,12 +213,12 @@ func TestSQLiteWalks(t *testing.T) {
 	runWalks(t, sqliteBackend)
 }
 
-// TestPostgresWalks runs the walks on a throwaway PostgreSQL cluster.
+// TestPostgresWalks runs the walks on the shared PostgreSQL cluster.
 func TestPostgresWalks(t *testing.T) {
 	racefree.Only(t)
 	t.Parallel()
-	c := pgtest.Start(t)
-	runWalks(t, backend{"postgres", c.NewDB})
+	pgtest.Shared(t)
+	runWalks(t, pgBackend)
 }
 
 // testSecret checks that Secret makes one key for the archive and keeps it.
@@ -425,8 +497,7 @@ func testEveryListingPrepares(t *testing.T, bk backend) {
 // must have whatever the server's defaults: commits flushed before they are
 // acknowledged, and a bounded wait for another server's locks.
 func TestPostgresWriterSettings(t *testing.T) {
-	c := pgtest.Start(t)
-	dsn := c.NewDB(t)
+	dsn := pgtest.NewDB(t)
 	ctx := context.Background()
 	db := MustOpenDBAt(t, dsn)
 	var syncCommit, lock string

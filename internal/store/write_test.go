@@ -440,7 +440,20 @@ func testCloseDrains(t *testing.T, bk backend) {
 			}
 		})
 	}
-	time.Sleep(20 * time.Millisecond)
+	// Close once the submissions are under way (some acknowledged, most
+	// not): an event, not 20 ms that a loaded machine may spend before
+	// the first one.
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
+		mu.Lock()
+		n := len(acked)
+		mu.Unlock()
+		if n >= 16 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d submissions acknowledged in a minute", n)
+		}
+	}
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}

@@ -154,7 +154,8 @@ func (s *Server) loginForm(c echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, "/me")
 }
 
-// clientAddress is who the throttle counts a login by: the client's
+// clientAddress is who every limit counts a client by (the login
+// throttle, the write rate limit, the export turns): the client's
 // address (c.RealIP: the peer, or behind --trusted-proxy the address the
 // proxy forwarded), an IPv6 address by its /64, which one subscriber
 // holds whole.

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"mime"
 	"net/http"
 	"time"
@@ -138,9 +137,7 @@ func (s *Server) apiExport(c echo.Context) error {
 		err = gz.Close()
 	}
 	if err != nil {
-		s.log.Error("export failed: the download was cut short",
-			slog.String("path", req.URL.Path), slog.String("query", req.URL.RawQuery),
-			slog.Int64("rows_sent", n), slog.Any("err", err))
+		s.exportCut(c, n, err) // exportcut.go: whose doing, at which level
 		// Ending the handler normally would send the final chunk and
 		// the truncated body would look complete.
 		panic(http.ErrAbortHandler)

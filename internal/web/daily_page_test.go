@@ -55,12 +55,19 @@ func TestDailyTomorrow(t *testing.T) {
 		t.Errorf("a player's tomorrow: %d %s", rec.Code, rec.Body)
 	}
 	rec = as(t, s, tok, "mod", "GET", path, "")
-	want, err := daily.Puzzle(t.Context(), tomorrow, 0)
+	secret, err := db.DailySecret(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := daily.Puzzle(t.Context(), secret, tomorrow, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if p := decode[sudoku.Puzzle](t, rec); rec.Code != http.StatusOK || p.ID != 0 || p.Givens != want.Givens {
 		t.Errorf("a moderator's tomorrow: %d id %d %s", rec.Code, p.ID, p.Givens)
+	}
+	if !strings.Contains(rec.Body.String(), `"id":0,`) {
+		t.Errorf("a moderator's tomorrow carries no \"id\": 0: %.80s", rec.Body)
 	}
 	if st, err := db.Stats(t.Context()); err != nil || st.Total != 0 {
 		t.Errorf("the preview archived something: %+v %v", st.Total, err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/logic"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/templates"
 )
 
 // explainResponse is the logical solution path of GET /api/puzzles/{id}/explain.
@@ -188,7 +189,7 @@ func boardRefused(givens, progress, solution sudoku.Grid) *wrongCells {
 		}
 	}
 	if len(wrong) > 0 {
-		return &wrongCells{Error: fmt.Sprintf("%d of your digits are not the solution's", len(wrong)), Cells: wrong}
+		return &wrongCells{Error: templates.Plural(len(wrong), "of your digits is", "of your digits are") + " not the solution's", Cells: wrong}
 	}
 	return nil
 }

@@ -190,7 +190,7 @@ func (s *Server) requestedDaily(c echo.Context) (time.Time, sudoku.Puzzle, error
 }
 
 // previewDaily is what a moderator or admin gets for a date whose day has
-// not begun: the puzzle the keeper will choose for it (daily.Puzzle, made
+// not begun: the puzzle the keeper will choose for it (Keeper.Preview, made
 // in a turn of the search gate), not archived, so that it stays in no
 // list until its day. ok is false for anyone else, or for another error.
 func (s *Server) previewDaily(c echo.Context, d time.Time, err error) (p sudoku.Puzzle, ok bool, _ error) {
@@ -223,7 +223,7 @@ func (s *Server) apiDaily(c echo.Context) error {
 	if pre, ok, perr := s.previewDaily(c, d, err); perr != nil {
 		return perr
 	} else if ok { // a moderator's preview: id 0, nothing archived
-		return c.JSON(http.StatusOK, pre)
+		return c.JSON(http.StatusOK, dailyPreview{Puzzle: pre})
 	}
 	if err != nil {
 		return err

@@ -115,8 +115,15 @@ func TestExportOutlivesRequestTimeout(t *testing.T) {
 	if err == nil {
 		t.Errorf("export failing at row %d: the client read %d rows and a clean end, want a broken download", a.failAt, bytes.Count(body, []byte("\n")))
 	}
-	time.Sleep(50 * time.Millisecond) // the log line is written as the handler ends
-	if l := logs.String(); !strings.Contains(l, "level=ERROR") || !strings.Contains(l, "disk I/O error") {
+	// The log line is written as the handler ends, after the client saw
+	// the broken download: wait for it (an event), up to a generous bound.
+	logged := func(l string) bool {
+		return strings.Contains(l, "level=ERROR") && strings.Contains(l, "disk I/O error")
+	}
+	for deadline := time.Now().Add(20 * time.Second); !logged(logs.String()) && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if l := logs.String(); !logged(l) {
 		t.Errorf("failed export not logged as an error:\n%s", l)
 	}
 }

@@ -93,20 +93,35 @@ func (s submissions) Collect(ch chan<- prometheus.Metric) {
 func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		start := time.Now()
+		defer func() {
+			// A response cut off (an export that failed part way) ends in
+			// panic(http.ErrAbortHandler), past the counting below: it is
+			// counted here, under the status its handler chose (cutKey).
+			if r := recover(); r != nil {
+				if code, ok := c.Get(cutKey).(int); ok {
+					s.count(c, code, start)
+				}
+				panic(r)
+			}
+		}()
 		err := next(c)
 		if err != nil && !c.Response().Committed {
 			c.Error(err)
 		}
-		code := c.Response().Status
-		route := c.Path()
-		if !s.metrics.routes[route] {
-			route = "other"
-		}
-		labels := prometheus.Labels{"route": route, "method": c.Request().Method, "code": strconv.Itoa(code)}
-		s.metrics.requests.With(labels).Inc()
-		s.metrics.latency.With(labels).Observe(time.Since(start).Seconds())
+		s.count(c, c.Response().Status, start)
 		return err
 	}
+}
+
+// count counts the request c, answered with code, begun at start.
+func (s *Server) count(c echo.Context, code int, start time.Time) {
+	route := c.Path()
+	if !s.metrics.routes[route] {
+		route = "other"
+	}
+	labels := prometheus.Labels{"route": route, "method": c.Request().Method, "code": strconv.Itoa(code)}
+	s.metrics.requests.With(labels).Inc()
+	s.metrics.latency.With(labels).Observe(time.Since(start).Seconds())
 }
 
 // MetricsHandler serves the server's series, and those of the collectors

@@ -93,6 +93,7 @@ func TestPracticeAPI(t *testing.T) {
 // on its board.
 func TestPracticeEveryTechnique(t *testing.T) {
 	racefree.Only(t)
+	t.Parallel() // the longest of the package: beside each other, not in turn
 	s, _, all := realServer(t, 2000, Config{})
 	byID := map[int64]sudoku.Puzzle{}
 	for _, p := range all {

@@ -12,7 +12,6 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/moderation"
-	"github.com/sudoku-archive/sudoku/internal/pgtest"
 )
 
 // The accounts of issue 35 over the real router and both stores: names
@@ -22,7 +21,7 @@ import (
 // eachStoreWith is eachStore with a configuration.
 func eachStoreWith(t *testing.T, cfg Config, fn func(t *testing.T, e *secEnv)) {
 	t.Run("sqlite", func(t *testing.T) { fn(t, newSecEnv(t, cfg)) })
-	t.Run("postgres", func(t *testing.T) { fn(t, newSecEnvAt(t, pgtest.Start(t).NewDB(t), "", cfg)) })
+	t.Run("postgres", func(t *testing.T) { fn(t, newSecEnvAt(t, pgArchive(t), "", cfg)) })
 }
 
 // from returns a new browser of e whose requests say they are forwarded

@@ -123,6 +123,7 @@ func matrixRoutes(t *testing.T, s *Server) []matrixRoute {
 // route turns nobody away for who they are.
 func TestRoleMatrix(t *testing.T) {
 	racefree.Only(t)
+	t.Parallel() // the longest of the package: beside each other, not in turn
 	eachStore(t, testRoleMatrix)
 }
 

@@ -16,7 +16,6 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/moderation"
-	"github.com/sudoku-archive/sudoku/internal/pgtest"
 	"github.com/sudoku-archive/sudoku/internal/store"
 )
 
@@ -68,12 +67,13 @@ func newSecEnvAt(t *testing.T, dsn, dir string, cfg Config) *secEnv {
 }
 
 // eachStore runs fn on a server over a fresh SQLite archive and over a
-// fresh PostgreSQL database (skipped, saying why, where PostgreSQL's
-// binaries are missing; failed under CI=true).
+// fresh PostgreSQL database on the package's shared cluster (skipped,
+// saying why, where PostgreSQL's binaries are missing; failed under
+// CI=true).
 func eachStore(t *testing.T, fn func(t *testing.T, e *secEnv)) {
 	t.Run("sqlite", func(t *testing.T) { fn(t, newSecEnv(t, Config{})) })
 	t.Run("postgres", func(t *testing.T) {
-		fn(t, newSecEnvAt(t, pgtest.Start(t).NewDB(t), "", Config{}))
+		fn(t, newSecEnvAt(t, pgArchive(t), "", Config{}))
 	})
 }
 

@@ -61,6 +61,9 @@ type Archive interface {
 	// one, and returns the date's puzzle; sudoku.ErrDailyRepeat when p is
 	// another date's puzzle.
 	SetDaily(ctx context.Context, date string, p sudoku.Puzzle) (sudoku.Puzzle, error)
+	// DailySecret returns the archive's secret the puzzles of the day are
+	// derived from (made once, kept in the archive, never shown).
+	DailySecret(ctx context.Context) ([]byte, error)
 	// SubmitMany archives ps in one durable transaction, like Submit for
 	// each; duplicate[i] tells which were archived already (earlier in ps
 	// included). It serves the batch import and the upload form.
@@ -433,7 +436,8 @@ func (s *Server) middleware() {
 	e.Use(s.uploadLimit()) // before the CSRF check: it parses the form
 }
 
-// rateLimiter limits POSTs per client to cfg.RateLimit per second with a
+// rateLimiter limits POSTs per client (an account's token, else an address,
+// IPv6 by its /64) to cfg.RateLimit per second with a
 // burst of three times that, and share links (GET /p/{cells}, which search
 // like POST /api/solve) with them. Other reads are never limited.
 func (s *Server) rateLimiter() echo.MiddlewareFunc {
@@ -449,7 +453,7 @@ func (s *Server) rateLimiter() echo.MiddlewareFunc {
 			if key, ok := c.Get(rateKeyKey).(string); ok {
 				return key, nil // an API token's own budget
 			}
-			return c.RealIP(), nil
+			return clientAddress(c), nil // an IPv6 client by its /64, as every limit counts it
 		},
 		DenyHandler: func(c echo.Context, _ string, _ error) error {
 			c.Response().Header().Set("Retry-After", retryAfter)

@@ -64,7 +64,7 @@ function initExplain(section) {
       snaps.push({ values, cands });
     }
     if (ctl.summary && path.grade) {
-      ctl.summary.textContent = `Grade ${path.grade}${path.grade_floor ? " at least" : ""}: the hardest technique needed is ${path.technique}. ${steps.length} steps.`;
+      ctl.summary.textContent = `Grade ${path.grade}${path.grade_floor ? " at least" : ""}: the hardest technique needed is ${path.technique}. ${steps.length === 1 ? "1 step" : `${steps.length} steps`}.`;
     }
   }
 
@@ -90,7 +90,7 @@ function initExplain(section) {
       ctl.text.textContent = s.text || "";
       table.setAttribute("aria-label", `Board before step ${pos + 1}; highlighted: ${[...hot].map(cellName).join("; ")}`);
     } else {
-      ctl.counter.textContent = `Solved: ${steps.length} steps`;
+      ctl.counter.textContent = `Solved: ${steps.length === 1 ? "1 step" : `${steps.length} steps`}`;
       ctl.text.textContent = "Every cell is filled: the logical path ends here.";
       table.setAttribute("aria-label", "The solved board");
     }

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+// hardLine is a puzzle of the hardest class (forum_hardest_1905_11plus):
+// its full grade takes the nested forcing chains, past the quick budget.
+const hardLine = "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6"
+
+// TestSolveGradeModes (issue 45): --grade none prints the measures with
+// the grade pending, quick a grade within the default budget (a floor on
+// the hardest), full (the default) the archive's grade; --grade without
+// --json, or an unknown mode, is a usage error.
+func TestSolveGradeModes(t *testing.T) {
+	want := map[string]func(p sudoku.Puzzle) bool{
+		"none":  func(p sudoku.Puzzle) bool { return p.GradeStatus == sudoku.GradePending && p.Grade == nil },
+		"quick": func(p sudoku.Puzzle) bool { return p.GradeStatus == sudoku.GradeDone && p.GradeFloor },
+		"full":  func(p sudoku.Puzzle) bool { return p.GradeStatus == sudoku.GradeDone && !p.GradeFloor },
+	}
+	for mode, ok := range want {
+		out, _, err := runCmd(t, hardLine+"\n", "solve", "--json", "--grade", mode)
+		var p sudoku.Puzzle
+		if err != nil || json.Unmarshal([]byte(out), &p) != nil || !ok(p) {
+			t.Errorf("--grade %s: %v, %.300s", mode, err, out)
+		}
+	}
+	for _, args := range [][]string{{"solve", "--grade", "quick"}, {"solve", "--json", "--grade", "some"}} {
+		if _, _, err := runCmd(t, hardLine+"\n", args...); exitCode(err) != 2 {
+			t.Errorf("%v: %v, want a usage error", args, err)
+		}
+	}
+}
+
+// TestImportGradeModes: import --grade none leaves every grade pending
+// and says so; quick grades what the default budget grades and leaves
+// the hardest pending, saying so; full (the default) grades them all.
+func TestImportGradeModes(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "in.txt")
+	easy := "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
+	if err := os.WriteFile(file, []byte(easy+"\n"+hardLine+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for mode, pending := range map[string]string{"none": "grades pending: 2 puzzles", "quick": "grades pending: 1 puzzle;", "full": ""} {
+		db := filepath.Join(dir, mode+".db")
+		_, errOut, err := runCmd(t, "", "import", "--db", db, "--grade", mode, file)
+		if err != nil {
+			t.Fatalf("--grade %s: %v\n%s", mode, err, errOut)
+		}
+		if pending != "" && !strings.Contains(errOut, pending) || pending == "" && strings.Contains(errOut, "pending") {
+			t.Errorf("--grade %s said %q, want %q", mode, errOut, pending)
+		}
+		n, err := openStore(t, db).CountUngraded(t.Context())
+		if wantN := map[string]int64{"none": 2, "quick": 1, "full": 0}[mode]; err != nil || n != wantN {
+			t.Errorf("--grade %s: %d pending (%v), want %d", mode, n, err, wantN)
+		}
+	}
+}
+
+// TestSolveProgress: a run past solveProgressAfter shows the bar and
+// ends with its line of totals; a shorter one prints nothing.
+func TestSolveProgress(t *testing.T) {
+	var quick, long strings.Builder
+	p := &solveProgress{w: &quick, start: time.Now()}
+	p.add(3, false)
+	p.finish()
+	if quick.Len() != 0 {
+		t.Errorf("a quick run printed %q", quick.String())
+	}
+	p = &solveProgress{w: &long, start: time.Now().Add(-2 * solveProgressAfter)}
+	p.add(5, false)
+	p.add(2, true)
+	p.finish()
+	if !strings.Contains(long.String(), "solving: 7 puzzles in") {
+		t.Errorf("a long run's progress: %q", long.String())
+	}
+}
