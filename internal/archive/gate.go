@@ -31,7 +31,7 @@ func (overloaded) Error() string     { return "overloaded: no free slot for expe
 func (overloaded) Kind() sudoku.Kind { return sudoku.KindOverloaded }
 
 // A Gate bounds how many callers do one kind of expensive work at once
-// (the search gate; web's turns at streaming an export). The others queue
+// (the search gate). The others queue
 // for a turn, each for at most its wait or until its context ends, then
 // fail with ErrOverloaded.
 type Gate struct {
