@@ -69,6 +69,17 @@ func TestLookalikeCollections(t *testing.T) {
 		if status, body, _ = b.do("PATCH", "/api/collections/"+m[1], `{"name": "OTHER", "description": "mine"}`, auth...); status != http.StatusOK {
 			t.Errorf("edit Other keeping its name: %d %s, want 200", status, body)
 		}
+		_, password := e.user("ann", account.RolePlayer)
+		ann := e.browser()
+		ann.login("ann", password)
+		status, body, _ = ann.form("/collections", "/collections", url.Values{"name": {"CLASSIC"}})
+		if status != http.StatusUnprocessableEntity || !strings.Contains(body, "exists already") {
+			t.Errorf("the form: create CLASSIC beside Classic: %d, want 422 saying it exists", status)
+		}
+		status, body, _ = ann.form("/collections", "/collections", url.Values{"name": {"\u0421lassic"}})
+		if status != http.StatusUnprocessableEntity || !strings.Contains(body, "looks like the name") {
+			t.Errorf("the form: create Сlassic beside Classic: %d, want 422 saying it looks like Classic", status)
+		}
 	})
 }
 
