@@ -80,3 +80,12 @@ func TestLookalikeError(t *testing.T) {
 		t.Errorf("got %q, want %q", err, want)
 	}
 }
+
+// BenchmarkNameSkeleton measures a name's skeleton (its key, then the
+// rounds), the cost each new name pays once.
+func BenchmarkNameSkeleton(b *testing.B) {
+	names := []string{"coco", "сосо", "STRASSE", "émile_42", "ＡＬＩＣＥ", "c0c0"}
+	for i := 0; b.Loop(); i++ {
+		NameSkeleton(names[i%len(names)])
+	}
+}
