@@ -173,6 +173,37 @@ func testLookalikeMigration(t *testing.T, bk backend) {
 	if _, err := db.UpdateCollection(ctx, cyr, moderation.CLI()); err != nil {
 		t.Errorf("edit the look-alike collection made before the rule: %v", err)
 	}
+	checkSkeletonsDownUp(t, db, dsn)
+}
+
+// checkSkeletonsDownUp undoes migration 00025 on the archive db (at dsn,
+// closed here) and opens it again: the skeletons are made again, and the
+// look-alike rule holds.
+func checkSkeletonsDownUp(t *testing.T, db *DB, dsn string) {
+	ctx := context.Background()
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	d, driver := sqliteDialect, "sqlite"
+	if IsPostgres(dsn) {
+		d, driver = postgresDialect, "pgx"
+	}
+	raw, err := sql.Open(driver, rawDSN(dsn))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	p, err := goose.NewProvider(d.goose, raw, d.fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.DownTo(ctx, 24); err != nil {
+		t.Fatal(err)
+	}
+	again := MustOpenDBAt(t, dsn)
+	if _, err := again.Signup(ctx, 0, "ϲοϲο", "h", nil, session(9), time.Now().Add(time.Hour)); !isLookalike(err, "coco") {
+		t.Errorf("sign up ϲοϲο after 00025 undone and redone: %v, want a LookalikeError naming coco", err)
+	}
 }
 
 // testLookalikeSignups: 20 signups at once of spellings of one name that
