@@ -81,8 +81,16 @@ func (db *DB) UpdateCollection(ctx context.Context, c sudoku.Collection, by mode
 		} else if !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
-		_, err = tx.Exec(db.d.sql("UPDATE collections SET name = ?, name_key = ?, description = ?, author = ?, source = ?, licence = ? WHERE id = ?"),
-			c.Name, key, c.Description, c.Author, c.Source, c.Licence, c.ID)
+		// A new name must not look like another's; a name kept (an edit
+		// of the texts, a change of case) keeps working beside the
+		// look-alikes made before the rule (migration 00025).
+		if account.CollectionSkeleton(c.Name) != account.CollectionSkeleton(old.Name) {
+			if err := collectionLookalikeFree(tx, db.d, c.Name, c.ID); err != nil {
+				return err
+			}
+		}
+		_, err = tx.Exec(db.d.sql("UPDATE collections SET name = ?, name_key = ?, name_skeleton = ?, description = ?, author = ?, source = ?, licence = ? WHERE id = ?"),
+			c.Name, key, account.CollectionSkeleton(c.Name), c.Description, c.Author, c.Source, c.Licence, c.ID)
 		if err != nil && (pgCode(err) == "23505" || sqliteCode(err) == 19) { // taken meanwhile by another server
 			return sudoku.ErrCollectionTaken(c.Name)
 		}

@@ -71,10 +71,20 @@ func (db *DB) createCollection(tx *sql.Tx, c sudoku.Collection) (int64, error) {
 		owner = c.OwnerID
 	}
 	var id int64
+	var other int64
+	err := tx.QueryRow(db.d.sql("SELECT id FROM collections WHERE name_key = ?"), account.CollectionKey(c.Name)).Scan(&other)
+	if err == nil {
+		return 0, sudoku.ErrCollectionTaken(c.Name)
+	} else if !errors.Is(err, sql.ErrNoRows) {
+		return 0, err
+	}
+	if err := collectionLookalikeFree(tx, db.d, c.Name, 0); err != nil {
+		return 0, err
+	}
 	// DO NOTHING on the unique name: another server may have taken it
 	// since; no row back means taken.
-	err := tx.QueryRow(db.d.sql("INSERT INTO collections (name, name_key, description, author, source, licence, owner_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id"),
-		c.Name, account.CollectionKey(c.Name), c.Description, c.Author, c.Source, c.Licence, owner, time.Now().UnixNano()).Scan(&id)
+	err = tx.QueryRow(db.d.sql("INSERT INTO collections (name, name_key, name_skeleton, description, author, source, licence, owner_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id"),
+		c.Name, account.CollectionKey(c.Name), account.CollectionSkeleton(c.Name), c.Description, c.Author, c.Source, c.Licence, owner, time.Now().UnixNano()).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, sudoku.ErrCollectionTaken(c.Name)
 	}
@@ -140,7 +150,7 @@ func (db *DB) EnsureCollection(ctx context.Context, c sudoku.Collection) (_ sudo
 		return got, false, err
 	}
 	got, err := db.CreateCollection(ctx, c)
-	if sudoku.KindOf(err) == sudoku.KindConflict { // made meanwhile by another server
+	if sudoku.KindOf(err) == sudoku.KindConflict && !errors.Is(err, account.ErrNameLookalike) { // made meanwhile by another server
 		got, err = db.CollectionNamed(ctx, c.Name)
 		return got, false, err
 	}

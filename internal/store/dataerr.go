@@ -45,10 +45,12 @@ var indexOf = regexp.MustCompile(`for index "([^"]+)"`)
 // indexFields names the field of a request behind each index of text that
 // a request's value can reach.
 var indexFields = map[string]string{
-	"players_name_key":      "name",
-	"collections_name_key":  "name",
-	"login_failures_name":   "name",
-	"login_failures_device": "device",
+	"players_name_key":          "name",
+	"collections_name_key":      "name",
+	"players_name_skeleton":     "name",
+	"collections_name_skeleton": "name",
+	"login_failures_name":       "name",
+	"login_failures_device":     "device",
 }
 
 // dataFault returns err described as the DataError or resource error it

@@ -100,6 +100,9 @@ func importedPlayer(tx *sql.Tx, d dialect, im ImportedAttempt) (id int64, fresh 
 	if !errors.Is(err, account.ErrNoPlayer) {
 		return 0, false, err
 	}
+	if err := playerLookalikeFree(tx, d, im.Player); err != nil {
+		return 0, false, fmt.Errorf("make player %q: %w", im.Player, err)
+	}
 	p, err := insertPlayer(tx, d, im.Player, "", account.RolePlayer, im.At)
 	if err != nil {
 		return 0, false, fmt.Errorf("make player %q: %w", im.Player, err)

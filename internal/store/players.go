@@ -70,8 +70,8 @@ func (db *DB) NewPlayer(ctx context.Context, session []byte, expires time.Time) 
 func insertPlayer(tx *sql.Tx, d dialect, name, password string, role account.Role, now time.Time) (account.Player, error) {
 	var id int64
 	shown, key := nameAndKey(name)
-	err := tx.QueryRow(d.sql("INSERT INTO players (name, name_key, password, role, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id"),
-		shown, key, nullString(password), string(role), now.UnixNano()).Scan(&id)
+	err := tx.QueryRow(d.sql("INSERT INTO players (name, name_key, name_skeleton, password, role, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id"),
+		shown, key, nameSkeleton(name), nullString(password), string(role), now.UnixNano()).Scan(&id)
 	if err != nil {
 		return account.Player{}, nameTaken(err)
 	}
@@ -87,10 +87,21 @@ func nameAndKey(name string) (sql.NullString, sql.NullString) {
 	return nullString(account.DisplayName(name)), nullString(account.NameKey(name))
 }
 
+// nameSkeleton is the skeleton of a player's name (account.NameSkeleton,
+// migration 00025), NULL for "" (an anonymous player).
+func nameSkeleton(name string) sql.NullString {
+	if name == "" {
+		return sql.NullString{}
+	}
+	return nullString(account.NameSkeleton(name))
+}
+
 func nullString(s string) sql.NullString { return sql.NullString{String: s, Valid: s != ""} }
 
 // nameFree fails with account.ErrNameTaken when a player's name has the
-// key of name (account.NameKey: whatever its case, width or composition).
+// key of name (account.NameKey: whatever its case, width or composition),
+// and with an account.LookalikeError when one looks like it
+// (account.NameSkeleton; skeletons.go).
 func nameFree(tx *sql.Tx, d dialect, name string) error {
 	var id int64
 	err := tx.QueryRow(d.sql("SELECT id FROM players WHERE name_key = ?"), account.NameKey(name)).Scan(&id)
@@ -98,7 +109,7 @@ func nameFree(tx *sql.Tx, d dialect, name string) error {
 		return account.ErrNameTaken
 	}
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil
+		return playerLookalikeFree(tx, d, name)
 	}
 	return err
 }
@@ -143,8 +154,8 @@ func nameAnonymous(tx *sql.Tx, d dialect, anon int64, name, password string) (ac
 		return account.Player{}, account.ErrNoPlayer
 	}
 	shown, key := nameAndKey(name)
-	row := tx.QueryRow(d.sql("UPDATE players SET name = ?, name_key = ?, password = ? WHERE id = ? AND name IS NULL RETURNING "+playerColumns),
-		shown, key, password, anon)
+	row := tx.QueryRow(d.sql("UPDATE players SET name = ?, name_key = ?, name_skeleton = ?, password = ? WHERE id = ? AND name IS NULL RETURNING "+playerColumns),
+		shown, key, nameSkeleton(name), password, anon)
 	p, err := scanPlayer(row.Scan)
 	return p, nameTaken(notFound(err))
 }

@@ -466,7 +466,10 @@ func (db *DB) migrate(ctx context.Context) error {
 	if err := db.upgrade(ctx, p, current, known); err != nil { // servers.go
 		return describe(err)
 	}
-	return db.keyNames(ctx) // migration 00018's keys, made in Go
+	if err := db.keyNames(ctx); err != nil { // migration 00018's keys, made in Go
+		return err
+	}
+	return db.skeletonNames(ctx) // migration 00025's skeletons, made in Go from the keyed names
 }
 
 // Close waits for every submission already queued to be committed and

@@ -83,6 +83,9 @@ func (s *Server) signupForm(c echo.Context) error {
 	if errors.Is(err, account.ErrNameTaken) {
 		return fail("the name " + strconv.Quote(name) + " is taken: choose another")
 	}
+	if le := (*account.LookalikeError)(nil); errors.As(err, &le) {
+		return fail(le.Error()) // issue 45: it names the account it looks like
+	}
 	if err != nil {
 		return err
 	}

@@ -295,6 +295,11 @@ func (s *Server) createCollectionForm(c echo.Context) error {
 		Author: c.FormValue("author"), Source: c.FormValue("source"), Licence: c.FormValue("licence")}
 	col, err := s.collections.CreateCollection(c.Request().Context(), sudoku.Collection{Name: form.Name, Description: form.Description,
 		Author: form.Author, Source: form.Source, Licence: form.Licence, OwnerID: p.ID})
+	var lookalike *account.LookalikeError
+	if errors.As(err, &lookalike) { // a name that looks like another collection's (issue 45), as one taken
+		form.Error = lookalike.Error()
+		return s.renderCollections(c, http.StatusUnprocessableEntity, form)
+	}
 	var refused *sudoku.CollectionError
 	if errors.As(err, &refused) {
 		form.Error = refused.Error()
