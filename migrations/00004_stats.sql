@@ -8,7 +8,7 @@
 -- stat_edges holds the lower edge of every bucket of the log-scale
 -- histograms; a puzzle falls in the bucket with the largest edge not above
 -- its value. The Go side has the same edges (sudoku.BacktracksBucket,
--- sudoku.SolveTimeBucket) and a store test checks that they agree.
+-- record.SolveTimeBucket) and a store test checks that they agree.
 --   backtracks: bucket 0 is 0, bucket k >= 1 is 2^(k-1) to 2^k - 1.
 --   solve_ns:   bucket 0 is under 1 µs, then 1-2-5 steps: 1 µs, 2 µs, 5 µs,
 --               10 µs, ... each bucket up to the next edge.

@@ -11,7 +11,7 @@ import (
 	"strconv"
 
 	"github.com/sudoku-archive/sudoku/internal/moderation"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // adminNav links the moderation pages to each other.
@@ -532,7 +532,7 @@ func flaggedEntry(v AdminFlagsView, f moderation.Flagged) templ.Component {
 
 // flaggedBoard draws a puzzle with the puzzle page's board (solvedRows):
 // the givens bold on a shaded ground, the solution plain.
-func flaggedBoard(p sudoku.Puzzle) templ.Component {
+func flaggedBoard(p record.Puzzle) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

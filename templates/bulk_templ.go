@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // UploadForm is the state of the "Import a file" form.
@@ -84,9 +84,9 @@ func (v HistoryView) downloadsNote() string {
 		n += ", unique solutions only"
 	}
 	switch v.Played {
-	case sudoku.PlayedSolved:
+	case record.PlayedSolved:
 		n += ", only those you solved"
-	case sudoku.PlayedUnplayed:
+	case record.PlayedUnplayed:
 		n += ", only those you haven't played"
 	}
 	return n

@@ -7,6 +7,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -93,16 +94,16 @@ func TestDownloadLinks(t *testing.T) {
 		href string // of the CSV link
 		note string
 	}{
-		{"default", HistoryView{Sort: sudoku.SortHuman, Desc: true},
+		{"default", HistoryView{Sort: record.SortHuman, Desc: true},
 			"/api/export?format=csv&order=desc&sort=human", "every page of this list, hardest first (the players' time, else the grade)"},
-		{"search cost", HistoryView{Sort: sudoku.SortDifficulty, Desc: true},
+		{"search cost", HistoryView{Sort: record.SortDifficulty, Desc: true},
 			"/api/export?format=csv&order=desc&sort=difficulty", "every page of this list, highest search cost first (backtracks, then solve time)"},
-		{"solve time ascending", HistoryView{Sort: sudoku.SortSolveTime},
+		{"solve time ascending", HistoryView{Sort: record.SortSolveTime},
 			"/api/export?format=csv&order=asc&sort=solve_time", "every page of this list, fastest first"},
-		{"filters carried, paging not", HistoryView{Sort: sudoku.SortSubmitted, Desc: true, UniqueOnly: true, Band: sudoku.BandHard, Cursor: "abc", Limit: 50},
+		{"filters carried, paging not", HistoryView{Sort: record.SortSubmitted, Desc: true, UniqueOnly: true, Band: sudoku.BandHard, Cursor: "abc", Limit: 50},
 			"/api/export?band=hard&format=csv&order=desc&sort=submitted&unique=1", "every hard puzzle, newest first, unique solutions only"},
-		{"every filter the page shows", HistoryView{Sort: sudoku.SortGrade, Desc: false, UniqueOnly: true, Distinct: true, GradeMin: 21, GradeMax: 34,
-			Band: sudoku.BandMedium, Played: sudoku.PlayedUnplayed, Techniques: sudoku.JoinTechniques([]string{"Hidden Single", "Pointing"}), Cursor: "abc", Limit: 50},
+		{"every filter the page shows", HistoryView{Sort: record.SortGrade, Desc: false, UniqueOnly: true, Distinct: true, GradeMin: 21, GradeMax: 34,
+			Band: sudoku.BandMedium, Played: record.PlayedUnplayed, Techniques: record.JoinTechniques([]string{"Hidden Single", "Pointing"}), Cursor: "abc", Limit: 50},
 			"/api/export?band=medium&distinct=1&format=csv&grade_max=3.4&grade_min=2.1&order=asc&played=unplayed&sort=grade&technique=hidden-single&technique=pointing&unique=1",
 			"every medium puzzle, lowest grade first, unique solutions only, only those you haven't played"},
 	}

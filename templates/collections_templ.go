@@ -10,13 +10,13 @@ import templruntime "github.com/a-h/templ/runtime"
 import (
 	"strconv"
 
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // CollectionsView is the collections page: every collection, and the form
 // to make one when the visitor is signed in.
 type CollectionsView struct {
-	Collections []sudoku.Collection
+	Collections []record.Collection
 	CanCreate   bool // an account: the form is shown
 	Form        CollectionForm
 	Deleted     string // the name of the collection just deleted, "" for none
@@ -364,7 +364,7 @@ func collectionForm(f CollectionForm) templ.Component {
 
 // collectionHead is the head of a collection's page: its name and credits,
 // and the form that adds a puzzle for those who may (add non-nil).
-func collectionHead(c sudoku.Collection, total int64, add *AddPuzzleForm) templ.Component {
+func collectionHead(c record.Collection, total int64, add *AddPuzzleForm) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -556,12 +556,12 @@ func collectionHead(c sudoku.Collection, total int64, add *AddPuzzleForm) templ.
 // CollectBox is the puzzle page's part about collections: those that hold
 // the puzzle and, for a signed-in account, the "Add to collection" form.
 type CollectBox struct {
-	In      []sudoku.Collection // the collections that hold the puzzle
+	In      []record.Collection // the collections that hold the puzzle
 	Account bool                // the visitor is signed in: the form, or a link to make a collection
 	// Mine are the collections the visitor may add to: their own; every
 	// one for a moderator or an admin. Empty for a hidden puzzle, which
 	// cannot be added (Hidden): no form, and no offer to make a collection.
-	Mine   []sudoku.Collection
+	Mine   []record.Collection
 	Hidden bool
 	CSRF   string
 	Notice string // "Added to …" or "Already in …" after the form's post; "" otherwise
@@ -911,7 +911,7 @@ func addPuzzleForm(id int64, f AddPuzzleForm) templ.Component {
 // manageCollection is what a collection's owner, a moderator or an admin
 // may do besides adding: take a puzzle out, change the texts, delete it
 // (which asks to confirm: app.js's data-confirm; the puzzles stay).
-func manageCollection(c sudoku.Collection, f AddPuzzleForm) templ.Component {
+func manageCollection(c record.Collection, f AddPuzzleForm) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // PuzzleURL is the page of puzzle id.
@@ -364,7 +364,7 @@ func SubmitFormView(f SubmitForm, examples []Example) templ.Component {
 const placeholder = "53..7....\n6..195...\n.98....6.\n8...6...3\n4..8.3..1\n7...2...6\n.6....28.\n...419..5\n....8..79"
 
 // puzzleList is a short list of puzzles with their key figures.
-func puzzleList(ps []sudoku.Puzzle, now time.Time, empty string) templ.Component {
+func puzzleList(ps []record.Puzzle, now time.Time, empty string) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

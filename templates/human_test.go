@@ -6,12 +6,12 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // gradedSample is samplePuzzle graded 4.2 with XY-Wing its hardest
 // technique, played enough for a typical time when secs is not 0.
-func gradedSample(t *testing.T, secs int64) sudoku.Puzzle {
+func gradedSample(t *testing.T, secs int64) record.Puzzle {
 	p := samplePuzzle(t)
 	g := 4.2
 	p.Grade, p.Technique, p.GradeVersion = &g, "XY-Wing", "test"
@@ -68,11 +68,11 @@ func TestPuzzlePageHumanFirst(t *testing.T) {
 // order first as "Difficulty" and labels sort=difficulty "Search cost";
 // every row shows its hardest technique.
 func TestHistoryHumanFirst(t *testing.T) {
-	rows := []sudoku.Puzzle{gradedSample(t, 0), samplePuzzle(t)}
+	rows := []record.Puzzle{gradedSample(t, 0), samplePuzzle(t)}
 	rows[1].ID = 43
-	doc, _ := render(t, HistoryPage(HistoryView{Sort: sudoku.SortHuman, Desc: true, Page: sudoku.Page{Puzzles: rows, Total: 2}}))
+	doc, _ := render(t, HistoryPage(HistoryView{Sort: record.SortHuman, Desc: true, Page: record.Page{Puzzles: rows, Total: 2}}))
 	opts := doc.Find("#sort option")
-	if v, _ := opts.First().Attr("value"); v != string(sudoku.SortHuman) || opts.First().Text() != "Difficulty" {
+	if v, _ := opts.First().Attr("value"); v != string(record.SortHuman) || opts.First().Text() != "Difficulty" {
 		t.Errorf("first sort option %q %q, want human, Difficulty", v, opts.First().Text())
 	}
 	if _, sel := opts.First().Attr("selected"); !sel {
@@ -97,7 +97,7 @@ func TestHistoryHumanFirst(t *testing.T) {
 // TestHomeHumanLists: the home page's lists say how hard a puzzle is for a
 // person (grade, technique, typical time), not what the search cost.
 func TestHomeHumanLists(t *testing.T) {
-	ps := []sudoku.Puzzle{gradedSample(t, 840), gradedSample(t, 0)}
+	ps := []record.Puzzle{gradedSample(t, 840), gradedSample(t, 0)}
 	doc, html := render(t, HomePage(HomeView{Recent: ps, Hardest: ps}))
 	var got []string
 	byID(doc, "hardest").Find(`[data-testid="mini-human"]`).Each(func(_ int, s *goquery.Selection) { got = append(got, s.Text()) })

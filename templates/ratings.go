@@ -4,7 +4,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // RatingsView is the ratings page: how well each machine measure predicts
@@ -98,7 +98,7 @@ func RhoWords(rho float64) string {
 // found a puzzle: "typical player: 14 min, 61 plays, 92% solved" once the
 // model has enough plays for a figure (minPlays), the plays so far before
 // that.
-func PlayersText(p sudoku.Puzzle, minPlays int) string {
+func PlayersText(p record.Puzzle, minPlays int) string {
 	switch {
 	case p.PlayerSeconds != nil:
 		return "typical player: " + ShortTime(float64(*p.PlayerSeconds)) + ", " + PlaysText(p)
@@ -110,7 +110,7 @@ func PlayersText(p sudoku.Puzzle, minPlays int) string {
 
 // PlaysText counts a puzzle's plays and how many were solved: "61 plays,
 // 92% solved", "no plays yet".
-func PlaysText(p sudoku.Puzzle) string {
+func PlaysText(p record.Puzzle) string {
 	if p.Plays == 0 {
 		return "no plays yet"
 	}
@@ -123,7 +123,7 @@ func PlaysText(p sudoku.Puzzle) string {
 
 // PlayerTime is a puzzle's typical player's time for a table cell: "14
 // min", or "–" until it has one.
-func PlayerTime(p sudoku.Puzzle) string {
+func PlayerTime(p record.Puzzle) string {
 	if p.PlayerSeconds == nil {
 		return "–"
 	}

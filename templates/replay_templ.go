@@ -10,14 +10,14 @@ import templruntime "github.com/a-h/templ/runtime"
 import (
 	"strconv"
 
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // Replay is the player that replays the search over the board, step by
 // step, from the trace API. It is rendered hidden: replay.js shows it, so
 // without JavaScript the page keeps the solved board and the figures, and
 // no control that cannot work.
-func Replay(p sudoku.Puzzle) templ.Component {
+func Replay(p record.Puzzle) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -11,14 +12,14 @@ import (
 // its analysis (nil before).
 type SetterView struct {
 	Form     SubmitForm
-	Analysis *sudoku.Analysis
+	Analysis *record.Analysis
 }
 
 // The analysis as the setter's page writes it; setter.js writes the same
 // words when it updates the page as the setter types.
 
 // analysisSolutions says how many solutions a grid has.
-func analysisSolutions(a sudoku.Analysis) string {
+func analysisSolutions(a record.Analysis) string {
 	switch a.Solutions {
 	case 0:
 		return "none"
@@ -29,7 +30,7 @@ func analysisSolutions(a sudoku.Analysis) string {
 }
 
 // minimalText says whether every given is needed.
-func minimalText(a sudoku.Analysis) string {
+func minimalText(a record.Analysis) string {
 	switch {
 	case a.Minimal == nil:
 		return "—"
@@ -40,7 +41,7 @@ func minimalText(a sudoku.Analysis) string {
 }
 
 // redundantText lists the cells whose given could go, as rNcM.
-func redundantText(a sudoku.Analysis) string {
+func redundantText(a record.Analysis) string {
 	if len(a.Redundant) == 0 {
 		return "none"
 	}
@@ -63,9 +64,9 @@ func analysisGrade(g *float64) string {
 // "grading…" while it is graded in the background, the reason there is
 // none, never a bare dash for a unique puzzle; the grade itself (main)
 // says when it is only a floor.
-func gradeFigure(a sudoku.Analysis, g *float64, main bool) string {
+func gradeFigure(a record.Analysis, g *float64, main bool) string {
 	switch {
-	case a.GradeStatus == sudoku.GradePending:
+	case a.GradeStatus == record.GradePending:
 		if main {
 			return "grading… (beyond a request's budget: press Analyse again in a few seconds)"
 		}
@@ -79,8 +80,8 @@ func gradeFigure(a sudoku.Analysis, g *float64, main bool) string {
 }
 
 // techniquesText lists the techniques of the path.
-func techniquesText(a sudoku.Analysis) string {
-	if a.GradeStatus == sudoku.GradePending {
+func techniquesText(a record.Analysis) string {
+	if a.GradeStatus == record.GradePending {
 		return "grading…"
 	}
 	if a.Techniques == "" {
@@ -90,7 +91,7 @@ func techniquesText(a sudoku.Analysis) string {
 }
 
 // canonicalText is the canonical form, "—" for none.
-func canonicalText(a sudoku.Analysis) string {
+func canonicalText(a record.Analysis) string {
 	if a.Canonical == nil || *a.Canonical == (sudoku.Grid{}) {
 		return "—"
 	}

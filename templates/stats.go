@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -209,7 +210,7 @@ func (v StatsView) SolveTimeChart() Chart {
 	}
 	lo, hi := trimmed(v.Stats.SolveTime, len(v.Stats.SolveTime))
 	for k := lo; k <= hi; k++ {
-		from, next := sudoku.SolveTimeBucketRange(k)
+		from, next := record.SolveTimeBucketRange(k)
 		var r string
 		switch {
 		case k == 0:

@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -19,9 +19,9 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 // fixedStats is a small archive: 12 puzzles, 3 of them submitted twice,
 // 10 of them graded (one has several solutions, one waits for its grade).
 func fixedStats() StatsView {
-	st := sudoku.Stats{
+	st := record.Stats{
 		Total: 12, Unique: 11, Submissions: 15, Ungraded: 1,
-		Grades: []sudoku.GradeCount{
+		Grades: []record.GradeCount{
 			{Tenths: 95, Technique: "Dynamic Forcing Chains", N: 1}, {Tenths: 72, Technique: "Forcing Chain", N: 2},
 			{Tenths: 66, Technique: "Simple Colouring", N: 1}, {Tenths: 42, Technique: "XY-Wing", N: 1},
 			{Tenths: 26, Technique: "Pointing", N: 2}, {Tenths: 20, Technique: "Direct Hidden Pair", N: 1},

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/sudoku-archive/sudoku/internal/logic"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -45,11 +46,11 @@ type TechniquesView struct {
 type TechniqueView struct {
 	Info     TechniqueInfo
 	Example  *ExampleStep    // nil when no archived puzzle shows the technique
-	Practice []sudoku.Puzzle // puzzles whose hardest technique it is, easiest first
+	Practice []record.Puzzle // puzzles whose hardest technique it is, easiest first
 }
 
 // PracticeURL opens p in practice mode for the technique.
-func (v TechniqueView) PracticeURL(p sudoku.Puzzle) string {
+func (v TechniqueView) PracticeURL(p record.Puzzle) string {
 	return PuzzleURL(p.ID) + "?practice=" + v.Info.Slug
 }
 
@@ -57,7 +58,7 @@ func (v TechniqueView) PracticeURL(p sudoku.Puzzle) string {
 // path: the puzzle, the steps before it (which give the board it is taken
 // on) and the step.
 type ExampleStep struct {
-	Puzzle sudoku.Puzzle
+	Puzzle record.Puzzle
 	Before []logic.Step
 	Step   logic.Step
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -48,8 +49,8 @@ func mustGrid(t *testing.T, s string) sudoku.Grid {
 	return g
 }
 
-func samplePuzzle(t *testing.T) sudoku.Puzzle {
-	return sudoku.Puzzle{
+func samplePuzzle(t *testing.T) record.Puzzle {
+	return record.Puzzle{
 		ID: 42, Givens: mustGrid(t, norvig), Solution: mustGrid(t, norvigSolution),
 		Clues: 32, Solutions: 1, Unique: true, Backtracks: 1234, Guesses: 56, Nodes: 7890,
 		SolveNS: 1_234_567, SubmittedAt: time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC), Submissions: 3,
@@ -123,9 +124,9 @@ func TestLayoutMarksCurrentNav(t *testing.T) {
 
 func TestLayoutHasNoInlineScriptOrStyle(t *testing.T) {
 	pages := map[string]templ.Component{
-		"home":    HomePage(HomeView{Examples: []Example{{Label: "Easy", Puzzle: norvig}}, Recent: []sudoku.Puzzle{samplePuzzle(t)}}),
+		"home":    HomePage(HomeView{Examples: []Example{{Label: "Easy", Puzzle: norvig}}, Recent: []record.Puzzle{samplePuzzle(t)}}),
 		"puzzle":  PuzzlePage(PuzzleView{Puzzle: samplePuzzle(t), Runs: 3}),
-		"history": HistoryPage(HistoryView{Sort: sudoku.SortDifficulty, Desc: true, Page: sudoku.Page{Puzzles: []sudoku.Puzzle{samplePuzzle(t)}, Total: 1}}),
+		"history": HistoryPage(HistoryView{Sort: record.SortDifficulty, Desc: true, Page: record.Page{Puzzles: []record.Puzzle{samplePuzzle(t)}, Total: 1}}),
 		"stats":   StatsPage(StatsView{Total: 3, Unique: 2}),
 		"error":   ErrorPage(ErrorView{Status: 404, Title: "Not Found", Message: "gone"}),
 	}
@@ -325,10 +326,10 @@ func TestPuzzlePage(t *testing.T) {
 	})
 }
 
-func historyRows(n int) []sudoku.Puzzle {
-	ps := make([]sudoku.Puzzle, n)
+func historyRows(n int) []record.Puzzle {
+	ps := make([]record.Puzzle, n)
 	for i := range ps {
-		ps[i] = sudoku.Puzzle{ID: int64(i + 1), Clues: 20 + i, Backtracks: int64(100 * i), Unique: i%2 == 0, SolveNS: int64(1000 * i), Submissions: 1}
+		ps[i] = record.Puzzle{ID: int64(i + 1), Clues: 20 + i, Backtracks: int64(100 * i), Unique: i%2 == 0, SolveNS: int64(1000 * i), Submissions: 1}
 	}
 	return ps
 }
@@ -336,7 +337,7 @@ func historyRows(n int) []sudoku.Puzzle {
 func TestHistorySortHeaders(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
-		sort      sudoku.Sort
+		sort      record.Sort
 		desc      bool
 		unique    bool
 		wantLinks map[string]string // data-testid -> href
@@ -345,7 +346,7 @@ func TestHistorySortHeaders(t *testing.T) {
 		wantArrow string
 	}{
 		{
-			name: "backtracks desc", sort: sudoku.SortBacktracks, desc: true,
+			name: "backtracks desc", sort: record.SortBacktracks, desc: true,
 			wantLinks: map[string]string{
 				"sort-backtracks": "/puzzles?order=asc&sort=backtracks",
 				"sort-clues":      "/puzzles?order=desc&sort=clues",
@@ -355,7 +356,7 @@ func TestHistorySortHeaders(t *testing.T) {
 			wantSort: "th-backtracks", wantAria: "descending", wantArrow: "↓",
 		},
 		{
-			name: "clues asc, unique only", sort: sudoku.SortClues, desc: false, unique: true,
+			name: "clues asc, unique only", sort: record.SortClues, desc: false, unique: true,
 			wantLinks: map[string]string{
 				"sort-clues":      "/puzzles?order=desc&sort=clues&unique=1",
 				"sort-backtracks": "/puzzles?order=desc&sort=backtracks&unique=1",
@@ -363,12 +364,12 @@ func TestHistorySortHeaders(t *testing.T) {
 			wantSort: "th-clues", wantAria: "ascending", wantArrow: "↑",
 		},
 		{
-			name: "difficulty: no column sorted", sort: sudoku.SortDifficulty, desc: true,
+			name: "difficulty: no column sorted", sort: record.SortDifficulty, desc: true,
 			wantLinks: map[string]string{"sort-backtracks": "/puzzles?order=desc&sort=backtracks"},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			v := HistoryView{Sort: tc.sort, Desc: tc.desc, UniqueOnly: tc.unique, Page: sudoku.Page{Puzzles: historyRows(3), Total: 3}}
+			v := HistoryView{Sort: tc.sort, Desc: tc.desc, UniqueOnly: tc.unique, Page: record.Page{Puzzles: historyRows(3), Total: 3}}
 			doc, _ := render(t, HistoryPage(v))
 			for id, want := range tc.wantLinks {
 				if got, _ := byID(doc, id).Attr("href"); got != want {
@@ -403,8 +404,8 @@ func TestHistoryRowsAndPaging(t *testing.T) {
 	rows := historyRows(3)
 	rows[1].SubmittedAt = now.Add(-3 * time.Hour)
 	v := HistoryView{
-		Sort: sudoku.SortSolveTime, Desc: false, Limit: 3, Highlight: 2, Now: now,
-		Page: sudoku.Page{Puzzles: rows, Total: 9, NextCursor: "c+/=", PrevCursor: "p1"},
+		Sort: record.SortSolveTime, Desc: false, Limit: 3, Highlight: 2, Now: now,
+		Page: record.Page{Puzzles: rows, Total: 9, NextCursor: "c+/=", PrevCursor: "p1"},
 	}
 	doc, _ := render(t, HistoryPage(v))
 	if got := byID(doc, "total").Text(); got != "9 puzzles, fastest first." {
@@ -450,7 +451,7 @@ func TestHistoryRowsAndPaging(t *testing.T) {
 }
 
 func TestHistoryEmpty(t *testing.T) {
-	doc, _ := render(t, HistoryPage(HistoryView{Sort: sudoku.SortDifficulty, Desc: true}))
+	doc, _ := render(t, HistoryPage(HistoryView{Sort: record.SortDifficulty, Desc: true}))
 	if got := byID(doc, "history-empty").Text(); !strings.Contains(got, "The archive is empty") {
 		t.Errorf("empty state %q", got)
 	}
@@ -498,12 +499,12 @@ func TestErrorPage(t *testing.T) {
 // with its SVG thumbnail), the heaviest page the server renders.
 func BenchmarkHistoryPage(b *testing.B) {
 	t := &testing.T{}
-	rows := make([]sudoku.Puzzle, sudoku.MaxLimit)
+	rows := make([]record.Puzzle, record.MaxLimit)
 	for i := range rows {
 		rows[i] = samplePuzzle(t)
 		rows[i].ID = int64(i + 1)
 	}
-	c := HistoryPage(HistoryView{Sort: sudoku.SortDifficulty, Desc: true, Page: sudoku.Page{Puzzles: rows, Total: 1_000_000, NextCursor: "x"}})
+	c := HistoryPage(HistoryView{Sort: record.SortDifficulty, Desc: true, Page: record.Page{Puzzles: rows, Total: 1_000_000, NextCursor: "x"}})
 	var buf bytes.Buffer
 	b.ReportAllocs()
 	for b.Loop() {

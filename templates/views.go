@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/logic"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -79,15 +80,15 @@ func (f SubmitForm) errorContext() (before, bad, after string, ok bool) {
 type HomeView struct {
 	Form     SubmitForm
 	Examples []Example
-	Recent   []sudoku.Puzzle // newest first
-	Hardest  []sudoku.Puzzle // hardest first
+	Recent   []record.Puzzle // newest first
+	Hardest  []record.Puzzle // hardest first
 	Now      time.Time       // for "5 minutes ago"
 	Daily    DailyLinks      // the puzzle of the day
 }
 
 // PuzzleView is one puzzle's page.
 type PuzzleView struct {
-	Puzzle     sudoku.Puzzle
+	Puzzle     record.Puzzle
 	Fresh      bool // just archived by this visitor
 	Duplicate  bool // just submitted again: it was archived already
 	Runs       int  // the fewest timed runs the solve time can be the median of
@@ -103,7 +104,7 @@ type PuzzleView struct {
 	SolutionURL  string // this page with the analysis open
 	// Equivalents are the archived ways of writing this puzzle (this one
 	// included, the first archived first); one entry when there are none.
-	Equivalents []sudoku.Puzzle
+	Equivalents []record.Puzzle
 	// Daily is the date (YYYY-MM-DD) this puzzle is the puzzle of the day
 	// of, when the visitor came by /daily; "" otherwise.
 	Daily string
@@ -144,7 +145,7 @@ func DailyDate(date string) string {
 
 // HistoryView is one page of the history table.
 type HistoryView struct {
-	Sort       sudoku.Sort
+	Sort       record.Sort
 	Desc       bool
 	UniqueOnly bool
 	Distinct   bool // one row per puzzle: its first archived entry
@@ -153,19 +154,19 @@ type HistoryView struct {
 	Band               sudoku.Band // "" for every band
 	// Played is the played filter ("" for none); HasPlayer says whether the
 	// request has a player, for whom the filter is offered.
-	Played    sudoku.Played
+	Played    record.Played
 	HasPlayer bool
 	// Techniques keeps the puzzles whose path uses each of them ("" for
 	// no such filter).
-	Techniques sudoku.Techniques
+	Techniques record.Techniques
 	Limit      int // 0 for the default
 	Cursor     string
 	Highlight  int64 // a puzzle to mark in the table (the "around" puzzle); 0 for none
-	Page       sudoku.Page
+	Page       record.Page
 	Now        time.Time
 	// Collection, when set, makes the page that collection's: its puzzles
 	// under its credits, at /collections/{id}.
-	Collection *sudoku.Collection
+	Collection *record.Collection
 	// AddPuzzle is a collection's "Add a puzzle" form, for those who may
 	// add to it; nil for everyone else and on the history.
 	AddPuzzle *AddPuzzleForm
@@ -181,11 +182,11 @@ func (v HistoryView) path() string {
 
 // query returns the URL query of the view with sort, order and cursor
 // replaced.
-func (v HistoryView) query(s sudoku.Sort, desc bool, cursor string) string {
+func (v HistoryView) query(s record.Sort, desc bool, cursor string) string {
 	q := v.filters()
 	q.Set("sort", string(s))
 	q.Set("order", pick(desc, "desc", "asc"))
-	if v.Limit != 0 && v.Limit != sudoku.DefaultLimit {
+	if v.Limit != 0 && v.Limit != record.DefaultLimit {
 		q.Set("limit", strconv.Itoa(v.Limit))
 	}
 	if cursor != "" {
@@ -233,7 +234,7 @@ func (v HistoryView) AllPlayedURL() string {
 // SortURL is where a column header links: the same column in the other
 // direction when it is the current sort, else that column from the top
 // (descending, docs/api.md's default). Paging restarts either way.
-func (v HistoryView) SortURL(s sudoku.Sort) string {
+func (v HistoryView) SortURL(s record.Sort) string {
 	if s == v.Sort {
 		return v.query(s, !v.Desc, "")
 	}
@@ -274,7 +275,7 @@ func (v HistoryView) ariaSort() string {
 }
 
 // arrow is the sort indicator of column s.
-func (v HistoryView) arrow(s sudoku.Sort) string {
+func (v HistoryView) arrow(s record.Sort) string {
 	switch {
 	case s != v.Sort:
 		return "↕"
@@ -285,10 +286,10 @@ func (v HistoryView) arrow(s sudoku.Sort) string {
 	}
 }
 
-// SortLabels names each sort order for people: sudoku.SortTable's labels.
-var SortLabels = func() map[sudoku.Sort]string {
-	m := make(map[sudoku.Sort]string, len(sudoku.SortTable))
-	for _, info := range sudoku.SortTable {
+// SortLabels names each sort order for people: record.SortTable's labels.
+var SortLabels = func() map[record.Sort]string {
+	m := make(map[record.Sort]string, len(record.SortTable))
+	for _, info := range record.SortTable {
 		m[info.Sort] = info.Label
 	}
 	return m
@@ -298,7 +299,7 @@ var SortLabels = func() map[sudoku.Sort]string {
 type StatsView struct {
 	Total  int64 // archived puzzles
 	Unique int64 // of which have exactly one solution
-	Stats  sudoku.Stats
+	Stats  record.Stats
 }
 
 // ErrorView is a failed request's page.
@@ -321,7 +322,7 @@ func ShareURL(base string, givens sudoku.Grid) string {
 // ShareView is the page of a shared puzzle (/p/<81 cells>) that is not in
 // the archive yet: playable, with a button that archives it.
 type ShareView struct {
-	Puzzle sudoku.Puzzle // solved and measured, not archived (ID 0)
+	Puzzle record.Puzzle // solved and measured, not archived (ID 0)
 	CSRF   string
 	Origin string // the site's origin, as in PuzzleView
 	Error  string // why it cannot be archived (clashing givens, no solution); "" when it can
@@ -339,7 +340,7 @@ type PrintCard struct {
 }
 
 // CardOf is the print card of an archived puzzle.
-func CardOf(p sudoku.Puzzle, base string) PrintCard {
+func CardOf(p record.Puzzle, base string) PrintCard {
 	return PrintCard{ID: p.ID, Givens: p.Givens, Clues: p.Clues, Band: p.Band, ShareURL: ShareURL(base, p.Givens)}
 }
 

@@ -15,9 +15,9 @@ import (
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/pgtest"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/store/storetest"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/internal/web"
 )
 
@@ -74,7 +74,7 @@ func BenchmarkListMillionPostgres(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	page, err := db.List(ctx, sudoku.ListQuery{})
+	page, err := db.List(ctx, record.ListQuery{})
 	if err := errors.Join(err, db.Close()); err != nil {
 		b.Fatal(err)
 	}
@@ -97,13 +97,13 @@ func listMillion(b *testing.B, path string) {
 	defer db.Close()
 	srv := web.New(webParts(db), web.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 
-	for _, sort := range sudoku.Sorts {
+	for _, sort := range record.Sorts {
 		for _, desc := range []bool{false, true} {
 			order := "asc"
 			if desc {
 				order = "desc"
 			}
-			deep := deepCursor(b, db, sudoku.ListQuery{Sort: sort, Desc: desc}, 200_000)
+			deep := deepCursor(b, db, record.ListQuery{Sort: sort, Desc: desc}, 200_000)
 			for _, c := range []struct{ name, cursor string }{{"first", ""}, {"page10001", deep}} {
 				target := "/api/puzzles?limit=20&sort=" + string(sort) + "&order=" + order
 				if c.cursor != "" {
@@ -127,9 +127,9 @@ func listMillion(b *testing.B, path string) {
 
 // deepCursor pages through q, 100 rows a call, and returns the cursor of the
 // page that starts after row rows.
-func deepCursor(b *testing.B, db *store.DB, q sudoku.ListQuery, rows int) string {
+func deepCursor(b *testing.B, db *store.DB, q record.ListQuery, rows int) string {
 	b.Helper()
-	q.Limit = sudoku.MaxLimit
+	q.Limit = record.MaxLimit
 	for seen := 0; seen < rows; seen += q.Limit {
 		page, err := db.List(context.Background(), q)
 		if err != nil || page.NextCursor == "" {

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/store"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
 // swapDigits writes p with the digits a and b exchanged: other givens.
@@ -59,7 +59,7 @@ func testImportCollection(t *testing.T, db string) {
 	if err != nil || c.Puzzles != 3 || c.Author != "Tarek" || c.Source != "forum" || c.Licence != "CC BY 4.0" || c.Owner != nil {
 		t.Fatalf("collection %+v, %v", c, err)
 	}
-	page, err := s.List(ctx, sudoku.ListQuery{Collection: c.ID, Sort: sudoku.SortSubmitted})
+	page, err := s.List(ctx, record.ListQuery{Collection: c.ID, Sort: record.SortSubmitted})
 	s.Close()
 	if err != nil || page.Total != 3 {
 		t.Fatalf("listing: %+v, %v", page, err)

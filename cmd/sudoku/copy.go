@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/store"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
 // copyBatch is how many rows `sudoku copy` commits at a time: a copy cut
@@ -188,8 +188,8 @@ func copyAll(ctx context.Context, src, dst *store.DB, total int64, progress func
 // into dst, copyBatch to a transaction, and returns how many it
 // committed.
 func copyPuzzles(ctx context.Context, src, dst *store.DB, progress func(done int64)) (int64, error) {
-	return inBatches(func(each func(sudoku.Puzzle) error) error { return src.ExportAll(ctx, each) },
-		func(batch []sudoku.Puzzle) error { return dst.Restore(ctx, batch) }, progress)
+	return inBatches(func(each func(record.Puzzle) error) error { return src.ExportAll(ctx, each) },
+		func(batch []record.Puzzle) error { return dst.Restore(ctx, batch) }, progress)
 }
 
 // copyTable streams the rows of t from src in key order into dst,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/moderation"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -84,9 +85,9 @@ func fillPlayers(t *testing.T, dsn string) copyPeople {
 	play(anon[0], 6, account.Finish{Outcome: account.OutcomeSolved, ActiveSeconds: 300, Practice: true, Hints: 2, Techniques: []string{"X-Wing", "X-Wing"}})
 	play(anon[1], 7, account.Finish{}) // left open
 
-	col, err := db.CreateCollection(ctx, sudoku.Collection{Name: "Firsts", Author: "Boss", Licence: "CC0", OwnerID: 1})
+	col, err := db.CreateCollection(ctx, record.Collection{Name: "Firsts", Author: "Boss", Licence: "CC0", OwnerID: 1})
 	must(err)
-	zcol, err := db.CreateCollection(ctx, sudoku.Collection{Name: "Zed's", OwnerID: zed.ID})
+	zcol, err := db.CreateCollection(ctx, record.Collection{Name: "Zed's", OwnerID: zed.ID})
 	must(err)
 	for _, id := range []int64{9, 5, 7} {
 		_, err := db.AddToCollection(ctx, col.ID, id)
@@ -131,7 +132,7 @@ func fillModeration(t *testing.T, db *store.DB, anon []int64, zed int64) {
 		must(err)
 		g, err := sudoku.Parse(relabel(p.Givens.String(), int(by)))
 		must(err)
-		q, err := sudoku.Rate(g, sudoku.Options{})
+		q, err := record.Rate(g, sudoku.Options{})
 		must(err)
 		q.SubmitterID = by
 		_, _, err = db.Submit(ctx, q)

@@ -15,6 +15,7 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/logic"
 	"github.com/sudoku-archive/sudoku/internal/pgtest"
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -25,7 +26,7 @@ import (
 // and puzzles of the day; then the players and all that comes with them
 // (fillPlayers). It returns the visible rows, as archiveRows reads them,
 // and what fillPlayers made.
-func fillArchive(t *testing.T, dsn string) ([]sudoku.Puzzle, copyPeople) {
+func fillArchive(t *testing.T, dsn string) ([]record.Puzzle, copyPeople) {
 	t.Helper()
 	ctx := context.Background()
 	db, err := store.Open(ctx, dsn)
@@ -83,21 +84,21 @@ func fillArchive(t *testing.T, dsn string) ([]sudoku.Puzzle, copyPeople) {
 
 // copySamplePuzzles rates 40 17-clue puzzles, every fifth followed by
 // the same puzzle written another way, and one with several solutions.
-func copySamplePuzzles(t *testing.T) []sudoku.Puzzle {
+func copySamplePuzzles(t *testing.T) []record.Puzzle {
 	t.Helper()
-	rate := func(s string) sudoku.Puzzle {
+	rate := func(s string) record.Puzzle {
 		t.Helper()
 		g, err := sudoku.Parse(s)
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := sudoku.Rate(g, sudoku.Options{})
+		p, err := record.Rate(g, sudoku.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return p
 	}
-	var ps []sudoku.Puzzle
+	var ps []record.Puzzle
 	lines := puzzletest.Lines(t, puzzletest.SeventeenClue, 40)
 	for i, line := range lines {
 		ps = append(ps, rate(line[:81]))
@@ -113,7 +114,7 @@ func copySamplePuzzles(t *testing.T) []sudoku.Puzzle {
 func setMadeUpGrades(t *testing.T, db *store.DB, n int64) {
 	t.Helper()
 	ctx := context.Background()
-	var withGrades []sudoku.Puzzle
+	var withGrades []record.Puzzle
 	for id := int64(1); id <= n; id++ {
 		p, err := db.Puzzle(ctx, id)
 		if err != nil {
@@ -122,8 +123,8 @@ func setMadeUpGrades(t *testing.T, db *store.DB, n int64) {
 		p.SetGradeTenths(20 + id%7*10)
 		p.GradeFloor = id%3 == 0
 		p.Technique, p.GradeVersion = []string{"Naked Single", "X-Wing"}[id%2], logic.Version
-		p.GradeEP, p.GradeED = sudoku.FromTenths(10+id%5), sudoku.FromTenths(10+id%3)
-		p.Techniques = sudoku.JoinTechniques([]string{"Full House", p.Technique})
+		p.GradeEP, p.GradeED = record.FromTenths(10+id%5), record.FromTenths(10+id%3)
+		p.Techniques = record.JoinTechniques([]string{"Full House", p.Technique})
 		withGrades = append(withGrades, p)
 	}
 	if err := db.SetGrades(ctx, withGrades); err != nil {
@@ -133,7 +134,7 @@ func setMadeUpGrades(t *testing.T, db *store.DB, n int64) {
 
 // archiveExtras reads what a copy keeps beside the rows: the counters and
 // the puzzles of the day.
-func archiveExtras(t *testing.T, dsn string) (sudoku.Stats, []store.DailyEntry, map[string][]byte) {
+func archiveExtras(t *testing.T, dsn string) (record.Stats, []store.DailyEntry, map[string][]byte) {
 	t.Helper()
 	ctx := context.Background()
 	db, err := store.Open(ctx, dsn)
@@ -177,7 +178,7 @@ func copyArchive(t *testing.T, from, to string) {
 // checkSameArchive fails t unless the archives at a and b hold the same
 // rows, counters and puzzles of the day (as the store reads them), and
 // the same rows of every table (verifyCopy, in this process).
-func checkSameArchive(t *testing.T, want []sudoku.Puzzle, a, b string) {
+func checkSameArchive(t *testing.T, want []record.Puzzle, a, b string) {
 	t.Helper()
 	if d := cmp.Diff(want, archiveRows(t, b), cmpopts.EquateEmpty()); d != "" {
 		t.Errorf("rows of %s (-source +copy):\n%s", b, d)

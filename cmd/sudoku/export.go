@@ -8,7 +8,9 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/bulk"
 	"github.com/sudoku-archive/sudoku/internal/logic"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/userinput"
 )
 
 // exportSynopsis is the usage line of `sudoku export`.
@@ -23,7 +25,7 @@ func runExport(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "export", exportSynopsis)
 	dbPath := existingDBFlag(fs, e, "the archive to export, which must exist: an SQLite file or a PostgreSQL URL (postgres://user@host/db)")
 	format := fs.String("format", string(bulk.TXT), "txt (one puzzle per line), csv (header row, every field) or json (one object per line)")
-	sortBy := fs.String("sort", string(sudoku.SortDifficulty), "one of "+sudoku.SortNames())
+	sortBy := fs.String("sort", string(record.SortDifficulty), "one of "+record.SortNames())
 	order := fs.String("order", "desc", "asc or desc")
 	filters := exportFilterFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
@@ -36,16 +38,16 @@ func runExport(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return errUsage{"export: " + err.Error()}
 	}
-	q := sudoku.ListQuery{Sort: sudoku.Sort(*sortBy)}
+	q := record.ListQuery{Sort: record.Sort(*sortBy)}
 	if !q.Sort.Valid() {
-		return errUsage{fmt.Sprintf("export: unknown sort %s (want one of %s)", sudoku.Echo(*sortBy), sudoku.SortNames())}
+		return errUsage{fmt.Sprintf("export: unknown sort %s (want one of %s)", userinput.Echo(*sortBy), record.SortNames())}
 	}
 	switch *order {
 	case "asc":
 	case "desc":
 		q.Desc = true
 	default:
-		return errUsage{fmt.Sprintf("export: unknown order %s (want asc or desc)", sudoku.Echo(*order))}
+		return errUsage{fmt.Sprintf("export: unknown order %s (want asc or desc)", userinput.Echo(*order))}
 	}
 	if err := filters.apply(&q); err != nil {
 		return err
@@ -64,7 +66,7 @@ func runExport(ctx context.Context, e *env, args []string) error {
 
 // exportFilters are the listing's filters as `sudoku export` takes them:
 // GET /api/export's band, grade_min, grade_max, technique, unique and
-// distinct, read by the same readers (grades by sudoku.ParseGrade,
+// distinct, read by the same readers (grades by userinput.ParseGrade,
 // techniques by logic.ParseTechniques), so the two refuse and accept the
 // same values. The API's played filter names the asking player's puzzles;
 // the command has no player, so it has none.
@@ -79,7 +81,7 @@ type exportFilters struct {
 func exportFilterFlags(fs *flag.FlagSet) *exportFilters {
 	f := &exportFilters{gradeMin: gradeValue{name: "grade-min"}, gradeMax: gradeValue{name: "grade-max"}}
 	f.band = fs.String("band", "", "only the puzzles of this band: "+bandNames())
-	fs.Var(&f.gradeMin, "grade-min", "only the puzzles graded at least `G` ("+sudoku.GradeScale+")")
+	fs.Var(&f.gradeMin, "grade-min", "only the puzzles graded at least `G` ("+userinput.GradeScale+")")
 	fs.Var(&f.gradeMax, "grade-max", "only the puzzles graded at most `G`")
 	fs.Var(&f.techniques, "technique", "only the puzzles whose logical path uses the technique `NAME` (a name in any case, or its slug as in /techniques/SLUG); repeat it for several: all of them")
 	f.unique = fs.Bool("unique", false, "only the puzzles with exactly one solution")
@@ -88,11 +90,11 @@ func exportFilterFlags(fs *flag.FlagSet) *exportFilters {
 }
 
 // apply sets q's filters, or says which flag is wrong (exit 2).
-func (f *exportFilters) apply(q *sudoku.ListQuery) error {
+func (f *exportFilters) apply(q *record.ListQuery) error {
 	if *f.band != "" {
 		q.Band = sudoku.Band(*f.band)
 		if !q.Band.Valid() {
-			return errUsage{fmt.Sprintf("export: unknown --band %s (want one of %s)", sudoku.Echo(*f.band), bandNames())}
+			return errUsage{fmt.Sprintf("export: unknown --band %s (want one of %s)", userinput.Echo(*f.band), bandNames())}
 		}
 	}
 	q.GradeMin, q.GradeMax = f.gradeMin.tenths, f.gradeMax.tenths

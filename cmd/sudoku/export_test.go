@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 func TestExportCommand(t *testing.T) { eachDatabase(t, testExportCommand) }
@@ -186,7 +186,7 @@ func TestExportHelpSorts(t *testing.T) {
 	if err != nil {
 		t.Fatalf("--help: %v", err)
 	}
-	for _, s := range sudoku.Sorts {
+	for _, s := range record.Sorts {
 		if !strings.Contains(errOut, string(s)) {
 			t.Errorf("export --help does not offer --sort %s:\n%s", s, errOut)
 		}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/pgtest"
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/internal/web"
@@ -108,13 +109,13 @@ func archivePlays(b *testing.B, db *store.DB, n int) []play {
 	if len(lines) < n {
 		b.Fatalf("%d puzzles asked for; the collection holds %d", n, len(lines))
 	}
-	ps := make([]sudoku.Puzzle, 0, n)
+	ps := make([]record.Puzzle, 0, n)
 	for _, line := range lines {
 		g, err := sudoku.Parse(line[:81])
 		if err != nil {
 			b.Fatal(err)
 		}
-		p, err := sudoku.Rate(g, sudoku.Options{})
+		p, err := record.Rate(g, sudoku.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}

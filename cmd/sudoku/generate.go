@@ -14,7 +14,9 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/archive"
 	"github.com/sudoku-archive/sudoku/internal/bulk"
 	"github.com/sudoku-archive/sudoku/internal/generate"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/userinput"
 )
 
 // defaultGenerateBudget is how long `sudoku generate` looks for one puzzle
@@ -35,7 +37,7 @@ const archiveBatch = 100
 func runGenerate(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "generate", "[--band BAND | --grade MIN-MAX] [--count N] [--symmetric] [--seed S] [--json] [--archive [--db sudoku.db]]\n\nPrints new puzzles, one per line ('.' for blanks) or with --json the solve\nobject, each with exactly one solution, minimal, and in the asked band or\ngrade range. The same --seed prints the same puzzles.")
 	band := fs.String("band", "", "band: easy, medium, hard, fiendish or extreme, a range of grades (see docs/engine.md; default medium)")
-	grade := fs.String("grade", "", "grade range MIN-MAX on Sudoku Explainer's scale, e.g. 4.0-6.5 ("+sudoku.GradeScale+")")
+	grade := fs.String("grade", "", "grade range MIN-MAX on Sudoku Explainer's scale, e.g. 4.0-6.5 ("+userinput.GradeScale+")")
 	count := wholeFlag(fs, "count", 1, 1, maxGenerateCount, "make `N` puzzles")
 	symmetric := fs.Bool("symmetric", false, "givens in 180° rotational symmetry")
 	seedText := fs.String("seed", "", "seed (a whole number) that reproduces the run; random when left out, and then printed on stderr")
@@ -147,7 +149,7 @@ type generateCmd struct {
 	out      *bufio.Writer
 	bar      *countBar
 	db       *archive.Archive // nil without --archive
-	pending  []sudoku.Puzzle  // emitted, not yet archived
+	pending  []record.Puzzle  // emitted, not yet archived
 	done     int
 	archived int
 }
@@ -155,7 +157,7 @@ type generateCmd struct {
 // generated is one puzzle of the run, made or failed.
 type generated struct {
 	i   int
-	p   sudoku.Puzzle
+	p   record.Puzzle
 	err error
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -35,7 +36,7 @@ func TestGenerateSeed(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, line := range strings.Split(strings.TrimSpace(js), "\n") {
-		var p sudoku.Puzzle
+		var p record.Puzzle
 		if err := json.Unmarshal([]byte(line), &p); err != nil {
 			t.Fatal(err)
 		}
@@ -46,7 +47,7 @@ func TestGenerateSeed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var q sudoku.Puzzle
+		var q record.Puzzle
 		if err := json.Unmarshal([]byte(solved), &q); err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/migrations"
@@ -61,10 +62,10 @@ func TestServeUpgradesOldArchive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ps []sudoku.Puzzle
+	var ps []record.Puzzle
 	for _, l := range puzzletest.Lines(t, puzzletest.Top1465, 40) {
 		g, _ := sudoku.Parse(l)
-		p, err := sudoku.Rate(g, sudoku.Options{})
+		p, err := record.Rate(g, sudoku.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,14 +97,14 @@ func TestServeUpgradesOldArchive(t *testing.T) {
 }
 
 // getPuzzle reads one archived puzzle through the API of the server at base.
-func getPuzzle(t *testing.T, base string, id int64) sudoku.Puzzle {
+func getPuzzle(t *testing.T, base string, id int64) record.Puzzle {
 	t.Helper()
 	r, err := http.Get(fmt.Sprintf("%s/api/puzzles/%d", base, id))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Body.Close()
-	var p sudoku.Puzzle
+	var p record.Puzzle
 	if err := json.NewDecoder(r.Body).Decode(&p); err != nil {
 		t.Fatalf("puzzle %d: %v", id, err)
 	}

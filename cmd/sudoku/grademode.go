@@ -10,8 +10,8 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/bulk"
 	"github.com/sudoku-archive/sudoku/internal/logic"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/store"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
 // gradeMode is --grade of `sudoku solve --json` and `sudoku import`: how
@@ -53,7 +53,7 @@ func (m *gradeMode) Set(s string) error {
 }
 
 // grade grades p (solve --json) as m asks; ctx's end leaves it ungraded.
-func (m gradeMode) grade(ctx context.Context, p *sudoku.Puzzle) {
+func (m gradeMode) grade(ctx context.Context, p *record.Puzzle) {
 	switch m {
 	case gradeQuick:
 		logic.GradePuzzle(p) // DefaultBudget: a floor past it
@@ -76,7 +76,7 @@ func (m gradeMode) importGraders(db *store.DB, b *countBar) *bulk.Graders {
 	case gradeQuick:
 		skip := &skipUngraded{db: db, skip: map[int64]bool{}}
 		g.DB = skip
-		g.GradeCtx = func(_ context.Context, p *sudoku.Puzzle) bool {
+		g.GradeCtx = func(_ context.Context, p *record.Puzzle) bool {
 			if logic.GradeWithin(p, logic.DefaultBudget) {
 				return true
 			}
@@ -104,7 +104,7 @@ func (s *skipUngraded) add(id int64) {
 
 func (s *skipUngraded) LastID(ctx context.Context) (int64, error) { return s.db.LastID(ctx) }
 
-func (s *skipUngraded) SetGrades(ctx context.Context, ps []sudoku.Puzzle) error {
+func (s *skipUngraded) SetGrades(ctx context.Context, ps []record.Puzzle) error {
 	return s.db.SetGrades(ctx, ps)
 }
 
@@ -118,7 +118,7 @@ func (s *skipUngraded) CountUngraded(ctx context.Context) (int64, error) {
 // Ungraded is the archive's page of pending rows after after, less the
 // rows skipped; a page of skipped rows alone reads on, so that the
 // graders never take it for the end of the queue.
-func (s *skipUngraded) Ungraded(ctx context.Context, after int64, n int) ([]sudoku.Puzzle, error) {
+func (s *skipUngraded) Ungraded(ctx context.Context, after int64, n int) ([]record.Puzzle, error) {
 	for {
 		ps, err := s.db.Ungraded(ctx, after, n)
 		if err != nil || len(ps) == 0 {
@@ -133,7 +133,7 @@ func (s *skipUngraded) Ungraded(ctx context.Context, after int64, n int) ([]sudo
 }
 
 // unskipped is ps without the rows skipped.
-func (s *skipUngraded) unskipped(ps []sudoku.Puzzle) []sudoku.Puzzle {
+func (s *skipUngraded) unskipped(ps []record.Puzzle) []record.Puzzle {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	kept := ps[:0]

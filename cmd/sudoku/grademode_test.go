@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // hardLine is a puzzle of the hardest class (forum_hardest_1905_11plus):
@@ -20,14 +20,14 @@ const hardLine = "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......
 // the hardest), full (the default) the archive's grade; --grade without
 // --json, or an unknown mode, is a usage error.
 func TestSolveGradeModes(t *testing.T) {
-	want := map[string]func(p sudoku.Puzzle) bool{
-		"none":  func(p sudoku.Puzzle) bool { return p.GradeStatus == sudoku.GradePending && p.Grade == nil },
-		"quick": func(p sudoku.Puzzle) bool { return p.GradeStatus == sudoku.GradeDone && p.GradeFloor },
-		"full":  func(p sudoku.Puzzle) bool { return p.GradeStatus == sudoku.GradeDone && !p.GradeFloor },
+	want := map[string]func(p record.Puzzle) bool{
+		"none":  func(p record.Puzzle) bool { return p.GradeStatus == record.GradePending && p.Grade == nil },
+		"quick": func(p record.Puzzle) bool { return p.GradeStatus == record.GradeDone && p.GradeFloor },
+		"full":  func(p record.Puzzle) bool { return p.GradeStatus == record.GradeDone && !p.GradeFloor },
 	}
 	for mode, ok := range want {
 		out, _, err := runCmd(t, hardLine+"\n", "solve", "--json", "--grade", mode)
-		var p sudoku.Puzzle
+		var p record.Puzzle
 		if err != nil || json.Unmarshal([]byte(out), &p) != nil || !ok(p) {
 			t.Errorf("--grade %s: %v, %.300s", mode, err, out)
 		}

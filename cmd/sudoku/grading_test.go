@@ -19,6 +19,7 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/logic"
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
 	"github.com/sudoku-archive/sudoku/internal/racefree"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -162,7 +163,7 @@ func checkGradesSample(t *testing.T, base string, acked map[int64]string, limit 
 			break
 		}
 		g, _ := sudoku.Parse(line)
-		want, err := sudoku.Rate(g, sudoku.Options{})
+		want, err := record.Rate(g, sudoku.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -209,10 +210,10 @@ func TestServeStopsWhileGrading(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ps []sudoku.Puzzle
+	var ps []record.Puzzle
 	for _, line := range puzzletest.Lines(t, puzzletest.Forum1905, 2000) {
 		g, _ := sudoku.Parse(line)
-		p, err := sudoku.Rate(g, sudoku.Options{})
+		p, err := record.Rate(g, sudoku.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

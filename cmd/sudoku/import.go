@@ -14,8 +14,8 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/archive"
 	"github.com/sudoku-archive/sudoku/internal/bulk"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/store"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
 // runImport archives every puzzle line of the named files ('-' is standard
@@ -28,7 +28,7 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	fs.Var(&grade, "grade", gradeUsage+"; the grades come after the puzzles are archived, so an interrupted grading loses none")
 	dbPath := dbFlag(fs, e)
 	maxNodes := wholeFlag(fs, "max-nodes", archive.DefaultMaxNodes, 1, math.MaxInt64, "search budget of `N` nodes per puzzle, the server's by default; a puzzle past it is rejected as too hard")
-	var col sudoku.Collection
+	var col record.Collection
 	fs.StringVar(&col.Name, "collection", "", "file every puzzle of the import (new or archived already) under this collection, made when new")
 	fs.StringVar(&col.Author, "author", "", "the collection's author, when it is made")
 	fs.StringVar(&col.Source, "source", "", "where the collection comes from, when it is made")
@@ -152,7 +152,7 @@ func gradeAfterImport(ctx context.Context, e *env, db *store.DB, mode gradeMode)
 		fmt.Fprintf(e.stderr, "graded %s (the human-style grade) in %.2fs\n", plural(n, "puzzle", "puzzles"), time.Since(start).Seconds())
 	}
 	if gerr != nil && ctx.Err() == nil {
-		if sudoku.KindOf(gerr) == sudoku.KindBusy {
+		if record.KindOf(gerr) == record.KindBusy {
 			// Other writers kept the archive locked past the retries:
 			// nothing is lost, the rows stay pending.
 			fmt.Fprintf(e.stderr, "grading stopped: %v; the grades finished are kept and the next serve or import grades the rest\n", gerr)

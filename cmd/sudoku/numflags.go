@@ -5,11 +5,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/userinput"
 )
 
 // The numeric flags read their values with the one reader of user numbers
-// (package sudoku, input.go): flag.Int takes "0x10" and "+5", flag.Float64
+// (package userinput, input.go): flag.Int takes "0x10" and "+5", flag.Float64
 // takes "NaN" and "Inf". A refused value is a usage error (exit 2) that
 // says why.
 
@@ -28,7 +28,7 @@ func (w *wholeValue) String() string {
 }
 
 func (w *wholeValue) Set(s string) error {
-	n, err := sudoku.ParseWhole("--"+w.name, s, w.lo, w.hi)
+	n, err := userinput.ParseWhole("--"+w.name, s, w.lo, w.hi)
 	if err != nil {
 		return err
 	}
@@ -57,7 +57,7 @@ func (r *rateValue) String() string {
 }
 
 func (r *rateValue) Set(s string) error {
-	x, err := sudoku.ParseRate("--"+r.name, s)
+	x, err := userinput.ParseRate("--"+r.name, s)
 	if err != nil {
 		return err
 	}
@@ -71,7 +71,7 @@ func rateFlagVar(fs *flag.FlagSet, x *float64, name string, def float64, usage s
 	fs.Var(&rateValue{name: name, x: x}, name, usage)
 }
 
-// gradeValue is a flag.Value for one grade (sudoku.ParseGrade), kept in
+// gradeValue is a flag.Value for one grade (userinput.ParseGrade), kept in
 // tenths as the archive keeps grades; 0 while unset.
 type gradeValue struct {
 	name   string
@@ -86,11 +86,11 @@ func (g *gradeValue) String() string {
 }
 
 func (g *gradeValue) Set(s string) error {
-	x, err := sudoku.ParseGrade("--"+g.name, s)
+	x, err := userinput.ParseGrade("--"+g.name, s)
 	if err != nil {
 		return err
 	}
-	g.tenths = sudoku.Tenths(x)
+	g.tenths = userinput.Tenths(x)
 	return nil
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/internal/web"
@@ -36,10 +37,10 @@ func BenchmarkMe(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer db.Close()
-	var ps []sudoku.Puzzle
+	var ps []record.Puzzle
 	for _, line := range puzzletest.Lines(b, puzzletest.Kaggle, 1024) {
 		g, _ := sudoku.Parse(line[:81])
-		p, err := sudoku.Rate(g, sudoku.Options{})
+		p, err := record.Rate(g, sudoku.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/archive"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -200,7 +201,7 @@ func archiveAttempts(ctx context.Context, db *store.DB, a *archive.Archive, line
 		if byText[l.im.Puzzle] == nil {
 			g, err := sudoku.Parse(l.im.Puzzle)
 			if err == nil && g.Clues() == 0 {
-				err = sudoku.ErrNoGivens
+				err = record.ErrNoGivens
 			}
 			byText[l.im.Puzzle] = &importPuzzle{g: g, err: err}
 			order = append(order, l.im.Puzzle)
@@ -248,7 +249,7 @@ func archivePuzzles(ctx context.Context, db *store.DB, a *archive.Archive, order
 	}
 	// The puzzles the archive lacks come in by a's road of the attempts
 	// import: rated within its budget, counted.
-	var rated []sudoku.Puzzle
+	var rated []record.Puzzle
 	var ratedText []string
 	for i, t := range texts {
 		p := byText[t]

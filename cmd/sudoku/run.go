@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"github.com/sudoku-archive/sudoku/internal/archive"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/store"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
 // command is one subcommand of the sudoku binary.
@@ -83,14 +83,14 @@ type errUsage struct{ msg string }
 func (e errUsage) Error() string { return e.msg }
 
 // exitCode is the one map from an error to the exit status: 2 for a
-// command-line mistake or input that cannot be read (sudoku.KindInvalid,
+// command-line mistake or input that cannot be read (record.KindInvalid,
 // the classification the server answers 400), 1 for every other failure.
 func exitCode(err error) int {
 	var u errUsage
 	switch {
 	case err == nil:
 		return 0
-	case errors.As(err, &u), errors.Is(err, flag.ErrHelp), sudoku.KindOf(err) == sudoku.KindInvalid:
+	case errors.As(err, &u), errors.Is(err, flag.ErrHelp), record.KindOf(err) == record.KindInvalid:
 		return 2
 	default:
 		return 1

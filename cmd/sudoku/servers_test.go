@@ -30,16 +30,16 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/store/storetest"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
 // archiveRows opens the archive at dsn with the store, a client of its own
 // beside the servers, and returns every stored puzzle in id order. It fails
 // tb unless the archive's counters (Stats) are exactly what the rows add up
 // to.
-func archiveRows(tb testing.TB, dsn string) []sudoku.Puzzle {
+func archiveRows(tb testing.TB, dsn string) []record.Puzzle {
 	tb.Helper()
 	ctx := context.Background()
 	db, err := store.Open(ctx, dsn)
@@ -53,14 +53,14 @@ func archiveRows(tb testing.TB, dsn string) []sudoku.Puzzle {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var ps []sudoku.Puzzle
-	if err := db.Export(ctx, sudoku.ListQuery{Sort: sudoku.SortSubmitted}, func(p sudoku.Puzzle) error {
+	var ps []record.Puzzle
+	if err := db.Export(ctx, record.ListQuery{Sort: record.SortSubmitted}, func(p record.Puzzle) error {
 		ps = append(ps, p)
 		return nil
 	}); err != nil {
 		tb.Fatal(err)
 	}
-	slices.SortFunc(ps, func(a, b sudoku.Puzzle) int { return int(a.ID - b.ID) })
+	slices.SortFunc(ps, func(a, b record.Puzzle) int { return int(a.ID - b.ID) })
 	if d := cmp.Diff(storetest.StatsOf(ps), got, cmpopts.EquateEmpty()); d != "" {
 		tb.Errorf("the counters disagree with the %d rows (-rows +counters):\n%s", len(ps), d)
 	}
@@ -69,7 +69,7 @@ func archiveRows(tb testing.TB, dsn string) []sudoku.Puzzle {
 
 // submissionsOf maps the givens of ps (canonical text) to their submission
 // counts, as inspect does.
-func submissionsOf(ps []sudoku.Puzzle) map[string]int64 {
+func submissionsOf(ps []record.Puzzle) map[string]int64 {
 	m := make(map[string]int64, len(ps))
 	for _, p := range ps {
 		m[p.Givens.String()] = p.Submissions

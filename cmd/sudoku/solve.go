@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/sudoku-archive/sudoku/internal/bulk"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -159,7 +160,7 @@ type solveCmd struct {
 // solvedJSON is a puzzle object without the fields only an archive has
 // (collections, submitted_by): the shallower fields, always nil, hide them.
 type solvedJSON struct {
-	sudoku.Puzzle
+	record.Puzzle
 	Collections *struct{} `json:"collections,omitempty"`
 	SubmittedBy *struct{} `json:"submitted_by,omitempty"`
 }
@@ -207,7 +208,7 @@ func (s *solveCmd) solveOne(ctx context.Context, b *batch, j job) {
 	}
 	opt := sudoku.Options{Done: ctx.Done()}
 	if s.json {
-		p, err := sudoku.Rate(g, opt)
+		p, err := record.Rate(g, opt)
 		if err != nil {
 			fail(err.Error())
 			return

@@ -8,8 +8,8 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/logic"
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/store"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
 // TestUpgradeIndexesTechniques: an archive graded before migration 00017
@@ -48,7 +48,7 @@ func TestUpgradeIndexesTechniques(t *testing.T) {
 		}
 		defer db.Close()
 		var want int64
-		if err := db.Export(ctx, sudoku.ListQuery{}, func(p sudoku.Puzzle) error {
+		if err := db.Export(ctx, record.ListQuery{}, func(p record.Puzzle) error {
 			if strings.Contains("|"+string(p.Techniques)+"|", "|"+logic.HiddenSingle+"|") {
 				want++
 			}
@@ -56,7 +56,7 @@ func TestUpgradeIndexesTechniques(t *testing.T) {
 		}); err != nil {
 			t.Fatal(err)
 		}
-		page, err := db.List(ctx, sudoku.ListQuery{Techniques: sudoku.JoinTechniques([]string{logic.HiddenSingle})})
+		page, err := db.List(ctx, record.ListQuery{Techniques: record.JoinTechniques([]string{logic.HiddenSingle})})
 		if err != nil || want == 0 || page.Total != want {
 			t.Errorf("Hidden Single: total %d, %v; want %d", page.Total, err, want)
 		}

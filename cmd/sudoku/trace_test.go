@@ -14,6 +14,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
 	"github.com/sudoku-archive/sudoku/internal/racefree"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/internal/web"
@@ -76,7 +77,7 @@ func firstLines(t *testing.T, name string, n int) []string {
 
 // checkTrace archives puzzle through the API, fetches its trace and replays it.
 func checkTrace(t *testing.T, base, puzzle string, unique bool) {
-	var p sudoku.Puzzle
+	var p record.Puzzle
 	res := postJSON(t, base+"/api/puzzles", `{"puzzle":"`+puzzle+`"}`, &p)
 	if res.StatusCode != http.StatusCreated && res.StatusCode != http.StatusOK {
 		t.Fatalf("submit: %d", res.StatusCode)
@@ -148,7 +149,7 @@ type traceReplay struct {
 
 // replayTrace replays steps on p's givens: every step must be legal, and
 // the first full grid must be p's stored solution.
-func replayTrace(t *testing.T, p sudoku.Puzzle, steps []sudoku.Step) *traceReplay {
+func replayTrace(t *testing.T, p record.Puzzle, steps []sudoku.Step) *traceReplay {
 	t.Helper()
 	r := &traceReplay{board: p.Givens, filled: p.Givens.Clues(), solvedAt: -1, guessed: map[int]bool{}}
 	for i, s := range steps {

@@ -15,7 +15,7 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/moderation"
 	"github.com/sudoku-archive/sudoku/internal/store"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/userinput"
 )
 
 // userSynopsis is the usage line of `sudoku user`.
@@ -62,7 +62,7 @@ func runUser(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	case "revoke":
-		if _, err := sudoku.ParseWhole("token id", pos[2], 1, math.MaxInt64); err != nil {
+		if _, err := userinput.ParseWhole("token id", pos[2], 1, math.MaxInt64); err != nil {
 			return errUsage{fmt.Sprintf("revoke: %v (sudoku user tokens %s lists them)", err, pos[1])}
 		}
 	case "role":
@@ -154,7 +154,7 @@ func tokensCommand(ctx context.Context, e *env, db *store.DB, pos []string) erro
 		return err
 	}
 	if pos[0] == "revoke" {
-		id, _ := sudoku.ParseWhole("token id", pos[2], 1, math.MaxInt64) // checked by runUser
+		id, _ := userinput.ParseWhole("token id", pos[2], 1, math.MaxInt64) // checked by runUser
 		if err := db.RevokeToken(ctx, p.ID, id, moderation.CLI()); err != nil {
 			return err
 		}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/moderation"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -79,7 +80,7 @@ func walFill(b *testing.B, path string, downloads int) []string {
 		b.Fatal(err)
 	}
 	defer db.Close()
-	ps := make([]sudoku.Puzzle, 0, 10_000)
+	ps := make([]record.Puzzle, 0, 10_000)
 	for i := range walArchive {
 		// Rated by this engine (no upgrade pass at start-up), and none of
 		// the flood's puzzles (those are relabellings below 100,000).
@@ -87,7 +88,7 @@ func walFill(b *testing.B, path string, downloads int) []string {
 		if err != nil {
 			b.Fatal(err)
 		}
-		p, err := sudoku.Rate(g, sudoku.Options{})
+		p, err := record.Rate(g, sudoku.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}

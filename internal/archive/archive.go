@@ -22,6 +22,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/bulk"
 	"github.com/sudoku-archive/sudoku/internal/daily"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -32,18 +33,18 @@ type Store interface {
 	// Submit archives p (givens already solved and measured), or bumps
 	// the submission count of its givens archived already (duplicate).
 	// It returns once the change is durably committed.
-	Submit(ctx context.Context, p sudoku.Puzzle) (stored sudoku.Puzzle, duplicate bool, err error)
+	Submit(ctx context.Context, p record.Puzzle) (stored record.Puzzle, duplicate bool, err error)
 	// SubmitMany archives ps in one durable transaction, like Submit for
 	// each.
-	SubmitMany(ctx context.Context, ps []sudoku.Puzzle) (duplicate []bool, err error)
+	SubmitMany(ctx context.Context, ps []record.Puzzle) (duplicate []bool, err error)
 	// The puzzle of the day's reads, record and secret (daily.Archive
 	// without Submit, which goes through the archive's road).
 	daily.Reader
-	SetDaily(ctx context.Context, date string, p sudoku.Puzzle) (sudoku.Puzzle, error)
+	SetDaily(ctx context.Context, date string, p record.Puzzle) (record.Puzzle, error)
 	DailySecret(ctx context.Context) ([]byte, error)
 	// ByCanonical returns the first archived puzzle whose canonical form
-	// is c, or sudoku.ErrNotFound (the setter's analysis, the keeper).
-	ByCanonical(ctx context.Context, c sudoku.Grid) (sudoku.Puzzle, error)
+	// is c, or record.ErrNotFound (the setter's analysis, the keeper).
+	ByCanonical(ctx context.Context, c sudoku.Grid) (record.Puzzle, error)
 }
 
 // Options are the archive's parts and budgets, by name. Store is required;
@@ -198,7 +199,7 @@ type dailyRoad struct {
 	a *Archive
 }
 
-func (d dailyRoad) Submit(ctx context.Context, p sudoku.Puzzle) (sudoku.Puzzle, bool, error) {
+func (d dailyRoad) Submit(ctx context.Context, p record.Puzzle) (record.Puzzle, bool, error) {
 	return d.a.SubmitRated(ctx, RoadDaily, p)
 }
 

@@ -7,16 +7,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
 // memStore is a Store in memory: puzzles by givens.
 type memStore struct {
 	mu      sync.Mutex
-	puzzles []sudoku.Puzzle
+	puzzles []record.Puzzle
 }
 
-func (m *memStore) Submit(_ context.Context, p sudoku.Puzzle) (sudoku.Puzzle, bool, error) {
+func (m *memStore) Submit(_ context.Context, p record.Puzzle) (record.Puzzle, bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for i, q := range m.puzzles {
@@ -30,7 +31,7 @@ func (m *memStore) Submit(_ context.Context, p sudoku.Puzzle) (sudoku.Puzzle, bo
 	return p, false, nil
 }
 
-func (m *memStore) SubmitMany(ctx context.Context, ps []sudoku.Puzzle) ([]bool, error) {
+func (m *memStore) SubmitMany(ctx context.Context, ps []record.Puzzle) ([]bool, error) {
 	dup := make([]bool, len(ps))
 	for i, p := range ps {
 		var err error
@@ -41,11 +42,11 @@ func (m *memStore) SubmitMany(ctx context.Context, ps []sudoku.Puzzle) ([]bool, 
 	return dup, nil
 }
 
-func (m *memStore) Daily(context.Context, string) (sudoku.Puzzle, error) {
-	return sudoku.Puzzle{}, sudoku.ErrNotFound
+func (m *memStore) Daily(context.Context, string) (record.Puzzle, error) {
+	return record.Puzzle{}, record.ErrNotFound
 }
 
-func (m *memStore) SetDaily(_ context.Context, _ string, p sudoku.Puzzle) (sudoku.Puzzle, error) {
+func (m *memStore) SetDaily(_ context.Context, _ string, p record.Puzzle) (record.Puzzle, error) {
 	return p, nil
 }
 
@@ -53,7 +54,7 @@ func (m *memStore) DailySecret(context.Context) ([]byte, error) {
 	return []byte("0123456789abcdef0123456789abcdef"), nil
 }
 
-func (m *memStore) PuzzleByGivens(_ context.Context, g sudoku.Grid) (sudoku.Puzzle, error) {
+func (m *memStore) PuzzleByGivens(_ context.Context, g sudoku.Grid) (record.Puzzle, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, q := range m.puzzles {
@@ -61,11 +62,11 @@ func (m *memStore) PuzzleByGivens(_ context.Context, g sudoku.Grid) (sudoku.Puzz
 			return q, nil
 		}
 	}
-	return sudoku.Puzzle{}, sudoku.ErrNotFound
+	return record.Puzzle{}, record.ErrNotFound
 }
 
-func (m *memStore) ByCanonical(context.Context, sudoku.Grid) (sudoku.Puzzle, error) {
-	return sudoku.Puzzle{}, sudoku.ErrNotFound
+func (m *memStore) ByCanonical(context.Context, sudoku.Grid) (record.Puzzle, error) {
+	return record.Puzzle{}, record.ErrNotFound
 }
 
 const easy = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
@@ -84,7 +85,7 @@ func grid(t *testing.T, s string) sudoku.Grid {
 func TestSubmitSteps(t *testing.T) {
 	m := &memStore{}
 	a := New(Options{Store: m})
-	if _, _, err := a.Submit(t.Context(), Submission{Road: RoadAPI}); !errors.Is(err, sudoku.ErrNoGivens) {
+	if _, _, err := a.Submit(t.Context(), Submission{Road: RoadAPI}); !errors.Is(err, record.ErrNoGivens) {
 		t.Errorf("empty grid: %v, want ErrNoGivens", err)
 	}
 	p, dup, err := a.Submit(t.Context(), Submission{Road: RoadForm, Grid: grid(t, easy), Submitter: 7})
@@ -107,7 +108,7 @@ func TestSubmitSteps(t *testing.T) {
 func TestStopJoinsSetterGrade(t *testing.T) {
 	a := New(Options{Store: &memStore{}})
 	an, err := a.Analyse(t.Context(), grid(t, "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."))
-	if err != nil || an.GradeStatus != sudoku.GradePending {
+	if err != nil || an.GradeStatus != record.GradePending {
 		t.Fatalf("analysis: %+v, %v; want the grade pending", an, err)
 	}
 	start := time.Now()

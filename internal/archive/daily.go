@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/daily"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // dailyWait bounds how long a reader of a date not chosen yet waits for
@@ -18,7 +18,7 @@ const dailyWait = 3 * time.Second
 // Daily returns the puzzle of the day d (read at now). A date not chosen
 // yet, while a keeper runs (Start), wakes it and waits for its choice, at
 // most dailyWait, reading only; the errors are daily.Read's.
-func (a *Archive) Daily(ctx context.Context, d, now time.Time) (sudoku.Puzzle, error) {
+func (a *Archive) Daily(ctx context.Context, d, now time.Time) (record.Puzzle, error) {
 	p, err := daily.Read(ctx, a.store, d, now)
 	var notYet *daily.NotChosenError
 	if !errors.As(err, &notYet) || !a.dailies.Expecting() {
@@ -46,8 +46,8 @@ func (a *Archive) Daily(ctx context.Context, d, now time.Time) (sudoku.Puzzle, e
 // DailyPreview is the puzzle the keeper will choose for d
 // (daily.Keeper.Preview, made in a turn of the search gate), not
 // archived: a moderator's preview of a day that has not begun.
-func (a *Archive) DailyPreview(ctx context.Context, d time.Time) (sudoku.Puzzle, error) {
-	var p sudoku.Puzzle
+func (a *Archive) DailyPreview(ctx context.Context, d time.Time) (record.Puzzle, error) {
+	var p record.Puzzle
 	err := a.Searching(ctx, func() error {
 		var err error
 		p, err = a.dailies.Preview(ctx, d)

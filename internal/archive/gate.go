@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -28,7 +29,7 @@ var ErrOverloaded error = overloaded{}
 type overloaded struct{}
 
 func (overloaded) Error() string     { return "overloaded: no free slot for expensive work" }
-func (overloaded) Kind() sudoku.Kind { return sudoku.KindOverloaded }
+func (overloaded) Kind() record.Kind { return record.KindOverloaded }
 
 // A Gate bounds how many callers do one kind of expensive work at once
 // (the search gate). The others queue

@@ -12,7 +12,7 @@ import (
 	"math"
 
 	"github.com/sudoku-archive/sudoku/internal/ratings"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // Leveller is what the next puzzle's aim needs of the store (*store.DB
@@ -27,17 +27,17 @@ type Leveller interface {
 	// prior from its grade while it has no plays) is nearest target, among
 	// the graded classes of one solution that the player (0: nobody) has no
 	// attempt at, any way of writing it; with that difficulty. It returns
-	// sudoku.ErrNotFound when there is none.
-	NextPuzzle(ctx context.Context, player int64, target float64) (sudoku.Puzzle, float64, error)
+	// record.ErrNotFound when there is none.
+	NextPuzzle(ctx context.Context, player int64, target float64) (record.Puzzle, float64, error)
 	// PuzzleDifficulty returns the difficulty b of a puzzle's class (log
 	// seconds of a typical player: the model's once it has a counted play,
-	// the prior of its grade before); sudoku.ErrNotFound for no puzzle.
+	// the prior of its grade before); record.ErrNotFound for no puzzle.
 	PuzzleDifficulty(ctx context.Context, id int64) (float64, error)
 	// NextPuzzleFrom is NextPuzzle beside the puzzle from: never from's
 	// class (no way of writing it), and with dir +1 only classes harder
 	// than from's (difficulty above), -1 only easier ones. It returns
-	// sudoku.ErrNotFound when there is none, or when from is no puzzle.
-	NextPuzzleFrom(ctx context.Context, player int64, target float64, from int64, dir int) (sudoku.Puzzle, float64, error)
+	// record.ErrNotFound when there is none, or when from is no puzzle.
+	NextPuzzleFrom(ctx context.Context, player int64, target float64, from int64, dir int) (record.Puzzle, float64, error)
 }
 
 // How the next puzzle aims (GET /api/next; docs/api.md "The next puzzle").
@@ -72,7 +72,7 @@ type NoNextError struct{ msg string }
 func (e *NoNextError) Error() string { return e.msg }
 
 // Kind classifies it: not found.
-func (e *NoNextError) Kind() sudoku.Kind { return sudoku.KindNotFound }
+func (e *NoNextError) Kind() record.Kind { return record.KindNotFound }
 
 // ForUsers: its message is the answer.
 func (e *NoNextError) ForUsers() bool { return true }
@@ -90,7 +90,7 @@ type NextAsk struct {
 // NextPick is the next puzzle, the time the model expects of the player
 // at it, and the time aimed at (whole seconds).
 type NextPick struct {
-	Puzzle          sudoku.Puzzle
+	Puzzle          record.Puzzle
 	ExpectedSeconds int64
 	TargetSeconds   int64
 }
@@ -166,7 +166,7 @@ const (
 // solves of their own is that expected time too (not NewPlayerSeconds).
 func (ar *Archive) aimFrom(ctx context.Context, from int64, skill, usual float64, solves, move int) (Aim, error) {
 	b, err := ar.leveller.PuzzleDifficulty(ctx, from)
-	if errors.Is(err, sudoku.ErrNotFound) {
+	if errors.Is(err, record.ErrNotFound) {
 		return Aim{}, &NoNextError{fmt.Sprintf(`"from": no puzzle #%d in the archive`, from)}
 	}
 	if err != nil {
@@ -182,8 +182,8 @@ func (ar *Archive) aimFrom(ctx context.Context, from int64, skill, usual float64
 
 // pickNext asks the archive for the puzzle aim points at (beside from,
 // when not 0) and turns "none" into the NoNextError that says why.
-func (ar *Archive) pickNext(ctx context.Context, player int64, aim Aim, from int64, move int) (sudoku.Puzzle, float64, error) {
-	var p sudoku.Puzzle
+func (ar *Archive) pickNext(ctx context.Context, player int64, aim Aim, from int64, move int) (record.Puzzle, float64, error) {
+	var p record.Puzzle
 	var b float64
 	var err error
 	if from != 0 {
@@ -192,9 +192,9 @@ func (ar *Archive) pickNext(ctx context.Context, player int64, aim Aim, from int
 		p, b, err = ar.leveller.NextPuzzle(ctx, player, aim.Difficulty)
 	}
 	switch {
-	case errors.Is(err, sudoku.ErrNotFound) && from != 0 && move != 0:
+	case errors.Is(err, record.ErrNotFound) && from != 0 && move != 0:
 		return p, 0, &NoNextError{fmt.Sprintf(msgNoMove, moveWord(move), from)}
-	case errors.Is(err, sudoku.ErrNotFound):
+	case errors.Is(err, record.ErrNotFound):
 		return p, 0, ar.noNext(ctx, player)
 	case err != nil:
 		return p, 0, fmt.Errorf("next puzzle for player %d: %w", player, err)
@@ -218,7 +218,7 @@ func (ar *Archive) noNext(ctx context.Context, player int64) error {
 		if err == nil {
 			return &NoNextError{msgNoNext}
 		}
-		if !errors.Is(err, sudoku.ErrNotFound) {
+		if !errors.Is(err, record.ErrNotFound) {
 			return fmt.Errorf("next puzzle for anybody: %w", err)
 		}
 	}

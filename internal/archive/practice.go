@@ -6,14 +6,14 @@ import (
 	"fmt"
 
 	"github.com/sudoku-archive/sudoku/internal/logic"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // TechniqueStore is what practice boards need of the store (*store.DB
 // provides it): the technique index.
 type TechniqueStore interface {
 	// UsingTechnique returns up to limit puzzles whose path uses name.
-	UsingTechnique(ctx context.Context, name string, limit int) ([]sudoku.Puzzle, error)
+	UsingTechnique(ctx context.Context, name string, limit int) ([]record.Puzzle, error)
 }
 
 // ErrNoTechniques is PracticeBoards on an archive whose store keeps no
@@ -27,7 +27,7 @@ const puzzlesPerBoard = 2
 // PracticeBoard is a board at which a technique is the next step, and the
 // puzzle it comes from.
 type PracticeBoard struct {
-	Puzzle sudoku.Puzzle
+	Puzzle record.Puzzle
 	logic.Position
 }
 
@@ -39,7 +39,7 @@ func (a *Archive) PracticeBoards(ctx context.Context, t logic.Technique, skip, l
 	if a.techniques == nil {
 		return nil, ErrNoTechniques
 	}
-	puzzles, err := a.techniques.UsingTechnique(ctx, t.Name, min((skip+limit)*puzzlesPerBoard, sudoku.MaxLimit))
+	puzzles, err := a.techniques.UsingTechnique(ctx, t.Name, min((skip+limit)*puzzlesPerBoard, record.MaxLimit))
 	if err != nil {
 		return nil, fmt.Errorf("puzzles using %s: %w", t.Name, err)
 	}

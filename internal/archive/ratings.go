@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/ratings"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // RatedStore is what the ratings figures need of the store (*store.DB
@@ -20,7 +20,7 @@ type RatedStore interface {
 	// RatedPuzzles calls fn for the first entry of every class that has
 	// player_seconds (ratings.MinPlays counted plays or more), in id order,
 	// and returns how many classes have at least one counted play.
-	RatedPuzzles(ctx context.Context, fn func(sudoku.RatedPuzzle) error) (played int64, err error)
+	RatedPuzzles(ctx context.Context, fn func(record.RatedPuzzle) error) (played int64, err error)
 }
 
 // MinRatedPuzzles is how many rated puzzles a ρ needs before it is given:
@@ -46,7 +46,7 @@ type Ratings struct {
 	// Played counts the puzzles with at least one counted play, Rated
 	// those with MinPlays or more (Rows, in id order).
 	Played, Rated int
-	Rows          []sudoku.RatedPuzzle
+	Rows          []record.RatedPuzzle
 	Measures      []MeasureFigure // in Measures' order
 	Techniques    []TechniqueTime // easiest technique first
 }
@@ -84,22 +84,22 @@ type TechniqueTime struct {
 // value a rated puzzle has (ok false when it has none).
 type Measure struct {
 	Key   string
-	Value func(r sudoku.RatedPuzzle, place map[string]float64) (v float64, ok bool)
+	Value func(r record.RatedPuzzle, place map[string]float64) (v float64, ok bool)
 }
 
 // Measures are the ratings' measures, in the page's order.
 var Measures = []Measure{
-	{"backtracks", func(r sudoku.RatedPuzzle, _ map[string]float64) (float64, bool) { return float64(r.Backtracks), true }},
-	{"solve_time", func(r sudoku.RatedPuzzle, _ map[string]float64) (float64, bool) {
+	{"backtracks", func(r record.RatedPuzzle, _ map[string]float64) (float64, bool) { return float64(r.Backtracks), true }},
+	{"solve_time", func(r record.RatedPuzzle, _ map[string]float64) (float64, bool) {
 		return float64(max(r.SolveNS, 1)), true
 	}},
-	{"clues", func(r sudoku.RatedPuzzle, _ map[string]float64) (float64, bool) { return float64(r.Clues), true }},
-	{"grade", func(r sudoku.RatedPuzzle, _ map[string]float64) (float64, bool) {
+	{"clues", func(r record.RatedPuzzle, _ map[string]float64) (float64, bool) { return float64(r.Clues), true }},
+	{"grade", func(r record.RatedPuzzle, _ map[string]float64) (float64, bool) {
 		return float64(r.GradeTenths) / 10, r.GradeTenths > 0
 	}},
 	// The hardest technique, placed on the scale at the lowest grade it
 	// gave a rated puzzle.
-	{"technique", func(r sudoku.RatedPuzzle, place map[string]float64) (float64, bool) {
+	{"technique", func(r record.RatedPuzzle, place map[string]float64) (float64, bool) {
 		v, ok := place[r.Technique]
 		return v, ok && r.GradeTenths > 0
 	}},
@@ -125,8 +125,8 @@ func (a *Archive) Ratings(ctx context.Context) (Ratings, error) {
 	if !c.at.IsZero() && time.Since(c.at) < a.ratingsMaxAge {
 		return c.fig, nil
 	}
-	var rows []sudoku.RatedPuzzle
-	played, err := a.rated.RatedPuzzles(ctx, func(r sudoku.RatedPuzzle) error {
+	var rows []record.RatedPuzzle
+	played, err := a.rated.RatedPuzzles(ctx, func(r record.RatedPuzzle) error {
 		rows = append(rows, r)
 		return nil
 	})
@@ -139,7 +139,7 @@ func (a *Archive) Ratings(ctx context.Context) (Ratings, error) {
 
 // RatingsOf computes the figures from the rated puzzles (in id order) and
 // the count of classes with any play.
-func RatingsOf(rows []sudoku.RatedPuzzle, played int64) Ratings {
+func RatingsOf(rows []record.RatedPuzzle, played int64) Ratings {
 	r := Ratings{MinPlays: ratings.MinPlays, MinPuzzles: MinRatedPuzzles, Played: int(played), Rated: len(rows), Rows: rows}
 	place := techniquePlaces(rows)
 	for _, m := range Measures {
@@ -152,7 +152,7 @@ func RatingsOf(rows []sudoku.RatedPuzzle, played int64) Ratings {
 // techniquePlaces places each hardest technique on the grade scale: the
 // lowest grade any rated puzzle needing it got (a technique's own grade;
 // chains grow with their length).
-func techniquePlaces(rows []sudoku.RatedPuzzle) map[string]float64 {
+func techniquePlaces(rows []record.RatedPuzzle) map[string]float64 {
 	place := map[string]float64{}
 	for _, r := range rows {
 		if r.GradeTenths <= 0 || r.Technique == "" {
@@ -167,7 +167,7 @@ func techniquePlaces(rows []sudoku.RatedPuzzle) map[string]float64 {
 }
 
 // measureFit is one measure's ρ and points over the rows that have it.
-func measureFit(m Measure, rows []sudoku.RatedPuzzle, place map[string]float64) MeasureFigure {
+func measureFit(m Measure, rows []record.RatedPuzzle, place map[string]float64) MeasureFigure {
 	f := MeasureFigure{Key: m.Key}
 	var xs, ys []float64
 	for i, r := range rows {
@@ -193,7 +193,7 @@ func measureFit(m Measure, rows []sudoku.RatedPuzzle, place map[string]float64) 
 
 // techniqueTimes is the typical time of the rated puzzles by hardest
 // technique: the median of their player_seconds, easiest technique first.
-func techniqueTimes(rows []sudoku.RatedPuzzle, place map[string]float64) []TechniqueTime {
+func techniqueTimes(rows []record.RatedPuzzle, place map[string]float64) []TechniqueTime {
 	byTech := map[string][]float64{}
 	for _, r := range rows {
 		if _, ok := place[r.Technique]; ok && r.GradeTenths > 0 {

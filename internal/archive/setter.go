@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/sudoku-archive/sudoku/internal/logic"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -26,8 +27,8 @@ import (
 // A grid without a solution or with several is answered as such, with no
 // grade; a grid that breaks the rules, or one beyond the search's budget, is
 // an error.
-func (ar *Archive) Analyse(ctx context.Context, g sudoku.Grid) (sudoku.Analysis, error) {
-	a := sudoku.Analysis{Clues: g.Clues(), Symmetry: sudoku.SymmetryOf(g), Redundant: []int{}, GradeStatus: sudoku.GradeNone}
+func (ar *Archive) Analyse(ctx context.Context, g sudoku.Grid) (record.Analysis, error) {
+	a := record.Analysis{Clues: g.Clues(), Symmetry: sudoku.SymmetryOf(g), Redundant: []int{}, GradeStatus: record.GradeNone}
 	p, err := ar.Rate(ctx, g, false)
 	switch {
 	case errors.Is(err, sudoku.ErrNoSolution):
@@ -38,13 +39,13 @@ func (ar *Archive) Analyse(ctx context.Context, g sudoku.Grid) (sudoku.Analysis,
 	a.Solutions, a.Unique = p.Solutions, p.Unique
 	canon := p.Canonical
 	a.Canonical = &canon
-	var same sudoku.Puzzle
+	var same record.Puzzle
 	if canon != (sudoku.Grid{}) {
 		same, err = ar.store.ByCanonical(ctx, canon)
 		switch {
 		case err == nil:
 			a.SameAs = &same.ID
-		case !errors.Is(err, sudoku.ErrNotFound):
+		case !errors.Is(err, record.ErrNotFound):
 			return a, fmt.Errorf("look up the canonical form: %w", err)
 		}
 	}
@@ -61,7 +62,7 @@ func (ar *Archive) Analyse(ctx context.Context, g sudoku.Grid) (sudoku.Analysis,
 	// redundant givens) take one turn of the gate, and only then may a
 	// background grading take the gate: on a server of one search slot the
 	// request would otherwise queue behind the grading it started.
-	a.GradeStatus = sudoku.GradeDone
+	a.GradeStatus = record.GradeDone
 	archived := a.SameAs != nil && same.Grade != nil && same.GradeVersion == logic.Version
 	within := true
 	err = ar.Searching(ctx, func() error {
@@ -82,7 +83,7 @@ func (ar *Archive) Analyse(ctx context.Context, g sudoku.Grid) (sudoku.Analysis,
 		var st gradeState
 		p, st = ar.setter.lookup(p, ar)
 		if st != gradeDone { // busy too: the next ask starts it
-			a.GradeStatus = sudoku.GradePending
+			a.GradeStatus = record.GradePending
 		}
 	}
 	a.Grade, a.GradeFloor, a.GradeEP, a.GradeED = p.Grade, p.GradeFloor, p.GradeEP, p.GradeED
@@ -104,7 +105,7 @@ const (
 type setterGrades struct {
 	mu      sync.Mutex
 	running map[sudoku.Grid]bool          // being graded, by canonical form
-	done    map[sudoku.Grid]sudoku.Puzzle // graded: the puzzle with its grade figures
+	done    map[sudoku.Grid]record.Puzzle // graded: the puzzle with its grade figures
 }
 
 // gradeState is what the setter's grades know of a canonical form: done
@@ -120,12 +121,12 @@ const (
 
 // lookup returns the state of p's grade, starting its background grade
 // (with run, the search gate) when it is neither done nor running.
-func (g *setterGrades) lookup(p sudoku.Puzzle, a *Archive) (sudoku.Puzzle, gradeState) {
+func (g *setterGrades) lookup(p record.Puzzle, a *Archive) (record.Puzzle, gradeState) {
 	key := p.Canonical
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.done == nil {
-		g.running, g.done = map[sudoku.Grid]bool{}, map[sudoku.Grid]sudoku.Puzzle{}
+		g.running, g.done = map[sudoku.Grid]bool{}, map[sudoku.Grid]record.Puzzle{}
 	}
 	if q, ok := g.done[key]; ok {
 		return q, gradeDone
@@ -147,7 +148,7 @@ func (g *setterGrades) lookup(p sudoku.Puzzle, a *Archive) (sudoku.Puzzle, grade
 
 // grade grades p with the full budget in a turn of run and keeps it,
 // unless ctx (the archive's background, cancelled by Stop) ends first.
-func (g *setterGrades) grade(ctx context.Context, p sudoku.Puzzle, run func(context.Context, func() error) error) {
+func (g *setterGrades) grade(ctx context.Context, p record.Puzzle, run func(context.Context, func() error) error) {
 	err := run(ctx, func() error {
 		if !logic.GradeDeep(ctx, &p) {
 			return ctx.Err()

@@ -6,6 +6,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/bulk"
 	"github.com/sudoku-archive/sudoku/internal/logic"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -44,13 +45,13 @@ type Submission struct {
 // it after it is acknowledged (bulk.Graders), so a hard puzzle costs a
 // submission no more than an easy one. An error of the rating is returned
 // as it is (it is about the input); one of the store is wrapped.
-func (a *Archive) Submit(ctx context.Context, s Submission) (stored sudoku.Puzzle, duplicate bool, err error) {
+func (a *Archive) Submit(ctx context.Context, s Submission) (stored record.Puzzle, duplicate bool, err error) {
 	if s.Grid.Clues() == 0 {
-		return sudoku.Puzzle{}, false, sudoku.ErrNoGivens
+		return record.Puzzle{}, false, record.ErrNoGivens
 	}
 	p, err := a.Rate(ctx, s.Grid, false)
 	if err != nil {
-		return sudoku.Puzzle{}, false, err
+		return record.Puzzle{}, false, err
 	}
 	p.SubmitterID = s.Submitter
 	return a.SubmitRated(ctx, s.Road, p)
@@ -58,10 +59,10 @@ func (a *Archive) Submit(ctx context.Context, s Submission) (stored sudoku.Puzzl
 
 // SubmitRated archives p, solved and measured already (a generated
 // puzzle), by road: the steps of Submit after the rating.
-func (a *Archive) SubmitRated(ctx context.Context, road Road, p sudoku.Puzzle) (sudoku.Puzzle, bool, error) {
+func (a *Archive) SubmitRated(ctx context.Context, road Road, p record.Puzzle) (record.Puzzle, bool, error) {
 	stored, dup, err := a.store.Submit(ctx, p)
 	if err != nil {
-		return sudoku.Puzzle{}, false, errArchive(p.Givens, err)
+		return record.Puzzle{}, false, errArchive(p.Givens, err)
 	}
 	a.wake()
 	a.count(road, dup, 1)
@@ -71,11 +72,11 @@ func (a *Archive) SubmitRated(ctx context.Context, road Road, p sudoku.Puzzle) (
 // Rate solves and measures g in a turn of the search gate within the
 // archive's node budget and ctx, and with grade grades it too, within
 // logic.RequestBudget (a solve that stores nothing).
-func (a *Archive) Rate(ctx context.Context, g sudoku.Grid, grade bool) (sudoku.Puzzle, error) {
-	var p sudoku.Puzzle
+func (a *Archive) Rate(ctx context.Context, g sudoku.Grid, grade bool) (record.Puzzle, error) {
+	var p record.Puzzle
 	err := a.Searching(ctx, func() error {
 		var err error
-		if p, err = sudoku.Rate(g, a.SolveOptions(ctx)); err == nil && grade {
+		if p, err = record.Rate(g, a.SolveOptions(ctx)); err == nil && grade {
 			logic.GradeWithin(&p, logic.RequestBudget)
 		}
 		return err
@@ -87,7 +88,7 @@ func (a *Archive) Rate(ctx context.Context, g sudoku.Grid, grade bool) (sudoku.P
 // transaction (a bulk road: `sudoku generate --archive`), wakes the
 // graders and counts them under road. duplicate[i] tells which were
 // archived already (their submission count bumped).
-func (a *Archive) SubmitMany(ctx context.Context, road Road, ps []sudoku.Puzzle) (duplicate []bool, err error) {
+func (a *Archive) SubmitMany(ctx context.Context, road Road, ps []record.Puzzle) (duplicate []bool, err error) {
 	dup, err := a.store.SubmitMany(ctx, ps)
 	if err != nil {
 		return nil, err
@@ -99,7 +100,7 @@ func (a *Archive) SubmitMany(ctx context.Context, road Road, ps []sudoku.Puzzle)
 // AddMany is SubmitMany for a road that adds what the archive lacks and
 // leaves a puzzle archived already as it was (bulk.Adder: `attempts
 // import`); a store without AddMany cannot serve it.
-func (a *Archive) AddMany(ctx context.Context, road Road, ps []sudoku.Puzzle) (duplicate []bool, err error) {
+func (a *Archive) AddMany(ctx context.Context, road Road, ps []record.Puzzle) (duplicate []bool, err error) {
 	add, ok := a.store.(bulk.Adder)
 	if !ok {
 		return nil, errors.New("this archive cannot add puzzles without counting a submission")

@@ -12,8 +12,8 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/logic"
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/store"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
 // fullDisk is an archive whose commits of grades fail as on a full disk
@@ -25,7 +25,7 @@ type fullDisk struct {
 	graded  atomic.Int64 // rows in them
 }
 
-func (f *fullDisk) SetGrades(ctx context.Context, ps []sudoku.Puzzle) error {
+func (f *fullDisk) SetGrades(ctx context.Context, ps []record.Puzzle) error {
 	f.commits.Add(1)
 	f.graded.Add(int64(len(ps)))
 	if f.full.Load() {
@@ -76,7 +76,7 @@ func TestGradersBackOffOnFullDisk(t *testing.T) {
 	cancel()
 	<-done // Run's error is the first failed commit's: already seen
 	for _, p := range ps[:5] {
-		if got, err := db.Puzzle(context.Background(), p.ID); err != nil || got.GradeStatus != sudoku.GradeDone {
+		if got, err := db.Puzzle(context.Background(), p.ID); err != nil || got.GradeStatus != record.GradeDone {
 			t.Errorf("puzzle %d: %s (%v)", p.ID, got.GradeStatus, err)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/store/storetest"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -66,7 +67,7 @@ func BenchmarkMillion(b *testing.B) {
 			var n int64
 			for b.Loop() {
 				var err error
-				n, err = Export(context.Background(), db, io.Discard, format, sudoku.ListQuery{Sort: sudoku.SortDifficulty, Desc: true})
+				n, err = Export(context.Background(), db, io.Discard, format, record.ListQuery{Sort: record.SortDifficulty, Desc: true})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -169,7 +170,7 @@ func peakRSSMB(b *testing.B) float64 {
 // rating cost without the database.
 type discard struct{}
 
-func (discard) SubmitMany(_ context.Context, ps []sudoku.Puzzle) ([]bool, error) {
+func (discard) SubmitMany(_ context.Context, ps []record.Puzzle) ([]bool, error) {
 	return make([]bool, len(ps)), nil
 }
 

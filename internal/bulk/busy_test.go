@@ -7,7 +7,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/logic"
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // TestGradersBusy: Busy counts the workers grading a puzzle at that moment
@@ -18,7 +18,7 @@ func TestGradersBusy(t *testing.T) {
 	pendingRows(t, db, puzzletest.Top1465, 3)
 	ctx, cancel := context.WithCancel(context.Background())
 	holding, release := make(chan struct{}), make(chan struct{})
-	g := &Graders{DB: db, Workers: 1, Grade: func(p *sudoku.Puzzle) {
+	g := &Graders{DB: db, Workers: 1, Grade: func(p *record.Puzzle) {
 		select {
 		case holding <- struct{}{}:
 			<-release

@@ -9,14 +9,16 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/userinput"
 )
 
 // Source is what Export needs of the archive.
 type Source interface {
 	// Export calls fn for every archived puzzle in q's order (Sort, Desc;
 	// Limit and Cursor are ignored), stopping at fn's first error.
-	Export(ctx context.Context, q sudoku.ListQuery, fn func(sudoku.Puzzle) error) error
+	Export(ctx context.Context, q record.ListQuery, fn func(record.Puzzle) error) error
 }
 
 // GivensSource is a Source that can also stream only the givens of each
@@ -24,7 +26,7 @@ type Source interface {
 type GivensSource interface {
 	Source
 	// ExportGivens is Export handing fn only each puzzle's givens.
-	ExportGivens(ctx context.Context, q sudoku.ListQuery, fn func(sudoku.Grid) error) error
+	ExportGivens(ctx context.Context, q record.ListQuery, fn func(sudoku.Grid) error) error
 }
 
 // Format is an export file format.
@@ -47,7 +49,7 @@ func ParseFormat(s string) (Format, error) {
 			return f, nil
 		}
 	}
-	return "", fmt.Errorf("unknown format %s (want txt, csv or json)", sudoku.Echo(s))
+	return "", fmt.Errorf("unknown format %s (want txt, csv or json)", userinput.Echo(s))
 }
 
 // ContentType is the MIME type of f, for HTTP.
@@ -73,14 +75,14 @@ func (f Format) Ext() string {
 // Export writes every puzzle of src to w in format f, in q's order, and
 // returns how many it wrote. It streams: one puzzle at a time passes from
 // the database to a buffered writer.
-func Export(ctx context.Context, src Source, w io.Writer, f Format, q sudoku.ListQuery) (int64, error) {
+func Export(ctx context.Context, src Source, w io.Writer, f Format, q record.ListQuery) (int64, error) {
 	return ExportLicensed(ctx, src, w, f, q, "")
 }
 
 // ExportLicensed is Export with the archive's licence (serve --licence)
 // written at the head of a TXT export, each of its lines after "# ", which
 // an import skips; CSV and JSON Lines have no place for it ("" for none).
-func ExportLicensed(ctx context.Context, src Source, w io.Writer, f Format, q sudoku.ListQuery, licence string) (int64, error) {
+func ExportLicensed(ctx context.Context, src Source, w io.Writer, f Format, q record.ListQuery, licence string) (int64, error) {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	write, err := puzzleWriter(bw, f)
 	if err != nil {
@@ -95,7 +97,7 @@ func ExportLicensed(ctx context.Context, src Source, w io.Writer, f Format, q su
 	if gs, ok := src.(GivensSource); ok && f == TXT {
 		n, err = exportGivens(ctx, gs, bw, q)
 	} else {
-		err = src.Export(ctx, q, func(p sudoku.Puzzle) error {
+		err = src.Export(ctx, q, func(p record.Puzzle) error {
 			if err := write(p); err != nil {
 				return fmt.Errorf("write puzzle %d: %w", p.ID, err)
 			}
@@ -114,12 +116,12 @@ func ExportLicensed(ctx context.Context, src Source, w io.Writer, f Format, q su
 
 // puzzleWriter returns the function that writes one puzzle to bw in format
 // f, the CSV header row written already.
-func puzzleWriter(bw *bufio.Writer, f Format) (write func(sudoku.Puzzle) error, err error) {
+func puzzleWriter(bw *bufio.Writer, f Format) (write func(record.Puzzle) error, err error) {
 	switch f {
 	case TXT:
 		buf := make([]byte, 82)
 		buf[81] = '\n'
-		return func(p sudoku.Puzzle) error {
+		return func(p record.Puzzle) error {
 			p.Givens.Append(buf[:0])
 			_, err := bw.Write(buf)
 			return err
@@ -133,7 +135,7 @@ func puzzleWriter(bw *bufio.Writer, f Format) (write func(sudoku.Puzzle) error, 
 		return csvWriter(bw), cw.Error()
 	case JSON:
 		var buf []byte
-		return func(p sudoku.Puzzle) error {
+		return func(p record.Puzzle) error {
 			var err error
 			buf, err = appendJSON(buf[:0], p)
 			if err != nil {
@@ -149,9 +151,9 @@ func puzzleWriter(bw *bufio.Writer, f Format) (write func(sudoku.Puzzle) error, 
 }
 
 // csvWriter writes one CSV row per puzzle (appendCSV).
-func csvWriter(bw *bufio.Writer) func(sudoku.Puzzle) error {
+func csvWriter(bw *bufio.Writer) func(record.Puzzle) error {
 	var buf []byte
-	return func(p sudoku.Puzzle) error {
+	return func(p record.Puzzle) error {
 		buf = appendCSV(buf[:0], p)
 		_, err := bw.Write(buf)
 		return err
@@ -160,7 +162,7 @@ func csvWriter(bw *bufio.Writer) func(sudoku.Puzzle) error {
 
 // exportGivens is a text export from a GivensSource: only the givens of
 // each puzzle leave the database. It returns how many puzzles it wrote.
-func exportGivens(ctx context.Context, gs GivensSource, bw *bufio.Writer, q sudoku.ListQuery) (int64, error) {
+func exportGivens(ctx context.Context, gs GivensSource, bw *bufio.Writer, q record.ListQuery) (int64, error) {
 	var n int64
 	buf := make([]byte, 82)
 	buf[81] = '\n'

@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -44,7 +45,7 @@ func TestExportRoundTrip(t *testing.T) {
 	for _, f := range Formats {
 		t.Run(string(f), func(t *testing.T) {
 			var out bytes.Buffer
-			q := sudoku.ListQuery{Sort: sudoku.SortSubmitted}
+			q := record.ListQuery{Sort: record.SortSubmitted}
 			n, err := Export(context.Background(), src, &out, f, q)
 			if err != nil {
 				t.Fatal(err)
@@ -62,7 +63,7 @@ func TestExportRoundTrip(t *testing.T) {
 				t.Errorf("re-import summary %v (rejections %q), want 49 imported", sum, rej.lines)
 			}
 			// Submission time and count belong to the new archive.
-			ignore := cmpopts.IgnoreFields(sudoku.Puzzle{}, "SolveNS", "SubmittedAt", "Submissions")
+			ignore := cmpopts.IgnoreFields(record.Puzzle{}, "SolveNS", "SubmittedAt", "Submissions")
 			if diff := cmp.Diff(src.puzzles, dst.puzzles, ignore); diff != "" {
 				t.Errorf("round trip (-exported +imported):\n%s", diff)
 			}
@@ -75,7 +76,7 @@ func TestExportFormats(t *testing.T) {
 	ps := src.puzzles
 	t.Run("txt", func(t *testing.T) {
 		var out bytes.Buffer
-		if _, err := Export(context.Background(), src, &out, TXT, sudoku.ListQuery{Sort: sudoku.SortSubmitted}); err != nil {
+		if _, err := Export(context.Background(), src, &out, TXT, record.ListQuery{Sort: record.SortSubmitted}); err != nil {
 			t.Fatal(err)
 		}
 		want := ps[0].Givens.String() + "\n" + ps[1].Givens.String() + "\n"
@@ -85,7 +86,7 @@ func TestExportFormats(t *testing.T) {
 	})
 	t.Run("csv", func(t *testing.T) {
 		var out bytes.Buffer
-		if _, err := Export(context.Background(), src, &out, CSV, sudoku.ListQuery{Sort: sudoku.SortSubmitted}); err != nil {
+		if _, err := Export(context.Background(), src, &out, CSV, record.ListQuery{Sort: record.SortSubmitted}); err != nil {
 			t.Fatal(err)
 		}
 		recs, err := csv.NewReader(&out).ReadAll()
@@ -108,13 +109,13 @@ func TestExportFormats(t *testing.T) {
 	})
 	t.Run("json", func(t *testing.T) {
 		var out bytes.Buffer
-		if _, err := Export(context.Background(), src, &out, JSON, sudoku.ListQuery{Sort: sudoku.SortSubmitted}); err != nil {
+		if _, err := Export(context.Background(), src, &out, JSON, record.ListQuery{Sort: record.SortSubmitted}); err != nil {
 			t.Fatal(err)
 		}
 		sc := bufio.NewScanner(&out)
-		var got []sudoku.Puzzle
+		var got []record.Puzzle
 		for sc.Scan() {
-			var p sudoku.Puzzle
+			var p record.Puzzle
 			if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
 				t.Fatalf("line %q: %v", sc.Text(), err)
 			}
@@ -131,11 +132,11 @@ func itoa(n int64) string { b, _ := json.Marshal(n); return string(b) }
 // queryRecorder checks that Export asks for the caller's order and keeps
 // the order it is given.
 type queryRecorder struct {
-	q  sudoku.ListQuery
-	ps []sudoku.Puzzle
+	q  record.ListQuery
+	ps []record.Puzzle
 }
 
-func (r *queryRecorder) Export(_ context.Context, q sudoku.ListQuery, fn func(sudoku.Puzzle) error) error {
+func (r *queryRecorder) Export(_ context.Context, q record.ListQuery, fn func(record.Puzzle) error) error {
 	r.q = q
 	for _, p := range r.ps {
 		if err := fn(p); err != nil {
@@ -147,12 +148,12 @@ func (r *queryRecorder) Export(_ context.Context, q sudoku.ListQuery, fn func(su
 
 func TestExportKeepsOrder(t *testing.T) {
 	src := filled(t, 50)
-	for _, s := range sudoku.Sorts {
+	for _, s := range record.Sorts {
 		for _, desc := range []bool{false, true} {
-			q := sudoku.ListQuery{Sort: s, Desc: desc}
+			q := record.ListQuery{Sort: s, Desc: desc}
 			var want bytes.Buffer
 			rec := &queryRecorder{}
-			src.Export(context.Background(), q, func(p sudoku.Puzzle) error {
+			src.Export(context.Background(), q, func(p record.Puzzle) error {
 				rec.ps = append(rec.ps, p)
 				want.WriteString(p.Givens.String() + "\n")
 				return nil
@@ -181,7 +182,7 @@ func TestExportWriteFails(t *testing.T) {
 	src := filled(t, 50)
 	for _, f := range Formats {
 		t.Run(string(f), func(t *testing.T) {
-			_, err := Export(context.Background(), src, failWriter{}, f, sudoku.ListQuery{})
+			_, err := Export(context.Background(), src, failWriter{}, f, record.ListQuery{})
 			if !errors.Is(err, errDiskFull) {
 				t.Errorf("err = %v, want the writer's error", err)
 			}
@@ -236,30 +237,30 @@ func TestAppendJSON(t *testing.T) {
 }
 
 // exportCases are puzzles with every kind of value the writers meet.
-func exportCases(t *testing.T) map[string]sudoku.Puzzle {
+func exportCases(t *testing.T) map[string]record.Puzzle {
 	g, _ := sudoku.Parse("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
-	full, err := sudoku.Rate(g, sudoku.Options{})
+	full, err := record.Rate(g, sudoku.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ann := "Ann"
 	full.ID, full.Submissions = 42, 3
 	full.SubmittedAt = time.Date(2026, 11, 21, 10, 0, 0, 120000000, time.UTC)
-	full.Collections, full.SubmittedBy = sudoku.IDsOf(3, 12), &ann
-	with := func(f func(p *sudoku.Puzzle)) sudoku.Puzzle { p := full; f(&p); return p }
-	version := func(v string) sudoku.Puzzle { return with(func(p *sudoku.Puzzle) { p.EngineVersion = v }) }
-	odd := func(v string) sudoku.Puzzle { return with(func(p *sudoku.Puzzle) { p.SubmittedBy = &v }) }
-	return map[string]sudoku.Puzzle{
+	full.Collections, full.SubmittedBy = record.IDsOf(3, 12), &ann
+	with := func(f func(p *record.Puzzle)) record.Puzzle { p := full; f(&p); return p }
+	version := func(v string) record.Puzzle { return with(func(p *record.Puzzle) { p.EngineVersion = v }) }
+	odd := func(v string) record.Puzzle { return with(func(p *record.Puzzle) { p.SubmittedBy = &v }) }
+	return map[string]record.Puzzle{
 		"zero":             {},
 		"full":             full,
-		"no id":            with(func(p *sudoku.Puzzle) { p.ID, p.Submissions, p.SubmittedAt = 0, 0, time.Time{} }),
-		"negative numbers": with(func(p *sudoku.Puzzle) { p.ID, p.Backtracks, p.SolveNS = -1, -2, -3 }),
-		"not unique":       with(func(p *sudoku.Puzzle) { p.Unique, p.Solutions = false, 2 }),
+		"no id":            with(func(p *record.Puzzle) { p.ID, p.Submissions, p.SubmittedAt = 0, 0, time.Time{} }),
+		"negative numbers": with(func(p *record.Puzzle) { p.ID, p.Backtracks, p.SolveNS = -1, -2, -3 }),
+		"not unique":       with(func(p *record.Puzzle) { p.Unique, p.Solutions = false, 2 }),
 		"escaped version":  version("<\"x\">\n\u00e9"),
-		"zone":             with(func(p *sudoku.Puzzle) { p.SubmittedAt = p.SubmittedAt.In(time.FixedZone("x", -5*3600-30*60)) }),
-		"whole second":     with(func(p *sudoku.Puzzle) { p.SubmittedAt = p.SubmittedAt.Truncate(time.Second) }),
-		"year 10000":       with(func(p *sudoku.Puzzle) { p.SubmittedAt = time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC) }),
-		"no collections":   with(func(p *sudoku.Puzzle) { p.Collections, p.SubmittedBy = "", nil }),
+		"zone":             with(func(p *record.Puzzle) { p.SubmittedAt = p.SubmittedAt.In(time.FixedZone("x", -5*3600-30*60)) }),
+		"whole second":     with(func(p *record.Puzzle) { p.SubmittedAt = p.SubmittedAt.Truncate(time.Second) }),
+		"year 10000":       with(func(p *record.Puzzle) { p.SubmittedAt = time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC) }),
+		"no collections":   with(func(p *record.Puzzle) { p.Collections, p.SubmittedBy = "", nil }),
 		"empty version":    version(""),
 		"inner space":      version("v 1"),
 		"comma":            version("1,2"),
@@ -271,7 +272,7 @@ func exportCases(t *testing.T) map[string]sudoku.Puzzle {
 		"backslash dot":    version(`\.`),
 		"non-ascii":        version("\u00e9"),
 		"unicode space":    version("\u00a0v1"),
-		"odd band":         with(func(p *sudoku.Puzzle) { p.Band = "a,b" }),
+		"odd band":         with(func(p *record.Puzzle) { p.Band = "a,b" }),
 		"odd name":         odd("O'Brien, \"the\" setter"),
 		"html name":        odd("<b>&</b>"),
 	}
@@ -299,7 +300,7 @@ func TestAppendCSV(t *testing.T) {
 				t.Errorf("appendCSV:\n%q\nencoding/csv:\n%q", got[1:], want.String())
 			}
 			var out bytes.Buffer
-			if _, err := Export(context.Background(), sliceSource{p}, &out, CSV, sudoku.ListQuery{}); err != nil {
+			if _, err := Export(context.Background(), sliceSource{p}, &out, CSV, record.ListQuery{}); err != nil {
 				t.Fatal(err)
 			}
 			header := strings.Join(CSVHeader, ",") + "\n"
@@ -311,13 +312,13 @@ func TestAppendCSV(t *testing.T) {
 }
 
 // TestFieldsArePuzzleObject: the export carries every figure of the
-// puzzle object, and nothing else, so a figure added to sudoku.Puzzle
+// puzzle object, and nothing else, so a figure added to record.Puzzle
 // without its row in Fields fails here.
 func TestFieldsArePuzzleObject(t *testing.T) {
 	name := "x"
 	g := 1.0
 	id := int64(1)
-	p := sudoku.Puzzle{ID: 1, EngineVersion: "1", SubmittedAt: time.Now(), Submissions: 1, Technique: "t", SameAs: &id,
+	p := record.Puzzle{ID: 1, EngineVersion: "1", SubmittedAt: time.Now(), Submissions: 1, Technique: "t", SameAs: &id,
 		Grade: &g, GradeEP: &g, GradeED: &g, SubmittedBy: &name, Collections: "1"}
 	j, err := json.Marshal(p)
 	if err != nil {
@@ -345,9 +346,9 @@ func TestFieldsArePuzzleObject(t *testing.T) {
 }
 
 // sliceSource is a Source holding the puzzles given, in that order.
-type sliceSource []sudoku.Puzzle
+type sliceSource []record.Puzzle
 
-func (s sliceSource) Export(_ context.Context, _ sudoku.ListQuery, fn func(sudoku.Puzzle) error) error {
+func (s sliceSource) Export(_ context.Context, _ record.ListQuery, fn func(record.Puzzle) error) error {
 	for _, p := range s {
 		if err := fn(p); err != nil {
 			return err
@@ -358,7 +359,7 @@ func (s sliceSource) Export(_ context.Context, _ sudoku.ListQuery, fn func(sudok
 
 func BenchmarkAppendCSV(b *testing.B) {
 	g, _ := sudoku.Parse("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
-	p, _ := sudoku.Rate(g, sudoku.Options{})
+	p, _ := record.Rate(g, sudoku.Options{})
 	p.ID, p.SubmittedAt, p.Submissions = 123456, time.Now().UTC(), 1
 	var buf []byte
 	for b.Loop() {
@@ -368,7 +369,7 @@ func BenchmarkAppendCSV(b *testing.B) {
 
 func BenchmarkAppendJSON(b *testing.B) {
 	g, _ := sudoku.Parse("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
-	p, _ := sudoku.Rate(g, sudoku.Options{})
+	p, _ := record.Rate(g, sudoku.Options{})
 	p.ID, p.SubmittedAt, p.Submissions = 123456, time.Now().UTC(), 1
 	var buf []byte
 	for b.Loop() {

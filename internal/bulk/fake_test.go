@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -15,7 +16,7 @@ import (
 type fakeArchive struct {
 	mu      sync.Mutex
 	byGiven map[sudoku.Grid]int // index into puzzles
-	puzzles []sudoku.Puzzle
+	puzzles []record.Puzzle
 	batches []int // size of every committed batch
 
 	// beforeCommit, when set, runs at the start of every SubmitMany with the
@@ -25,15 +26,15 @@ type fakeArchive struct {
 
 func newFakeArchive() *fakeArchive { return &fakeArchive{byGiven: map[sudoku.Grid]int{}} }
 
-func (a *fakeArchive) SubmitMany(ctx context.Context, ps []sudoku.Puzzle) ([]bool, error) {
+func (a *fakeArchive) SubmitMany(ctx context.Context, ps []record.Puzzle) ([]bool, error) {
 	return a.many(ctx, ps, true)
 }
 
-func (a *fakeArchive) AddMany(ctx context.Context, ps []sudoku.Puzzle) ([]bool, error) {
+func (a *fakeArchive) AddMany(ctx context.Context, ps []record.Puzzle) ([]bool, error) {
 	return a.many(ctx, ps, false)
 }
 
-func (a *fakeArchive) many(ctx context.Context, ps []sudoku.Puzzle, count bool) ([]bool, error) {
+func (a *fakeArchive) many(ctx context.Context, ps []record.Puzzle, count bool) ([]bool, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.beforeCommit != nil {
@@ -69,11 +70,11 @@ func (a *fakeArchive) many(ctx context.Context, ps []sudoku.Puzzle, count bool) 
 	return dup, nil
 }
 
-func (a *fakeArchive) Export(ctx context.Context, q sudoku.ListQuery, fn func(sudoku.Puzzle) error) error {
+func (a *fakeArchive) Export(ctx context.Context, q record.ListQuery, fn func(record.Puzzle) error) error {
 	a.mu.Lock()
 	ps := slices.Clone(a.puzzles)
 	a.mu.Unlock()
-	slices.SortFunc(ps, func(x, y sudoku.Puzzle) int {
+	slices.SortFunc(ps, func(x, y record.Puzzle) int {
 		c := compare(q.Sort, x, y)
 		if q.Desc {
 			c = -c
@@ -91,7 +92,7 @@ func (a *fakeArchive) Export(ctx context.Context, q sudoku.ListQuery, fn func(su
 	return nil
 }
 
-func compare(s sudoku.Sort, x, y sudoku.Puzzle) int {
+func compare(s record.Sort, x, y record.Puzzle) int {
 	cmp := func(a, b int64) int {
 		switch {
 		case a < b:
@@ -103,15 +104,15 @@ func compare(s sudoku.Sort, x, y sudoku.Puzzle) int {
 	}
 	var c int
 	switch s {
-	case sudoku.SortDifficulty, "":
+	case record.SortDifficulty, "":
 		if c = cmp(x.Backtracks, y.Backtracks); c == 0 {
 			c = cmp(x.SolveNS, y.SolveNS)
 		}
-	case sudoku.SortBacktracks:
+	case record.SortBacktracks:
 		c = cmp(x.Backtracks, y.Backtracks)
-	case sudoku.SortSolveTime:
+	case record.SortSolveTime:
 		c = cmp(x.SolveNS, y.SolveNS)
-	case sudoku.SortClues:
+	case record.SortClues:
 		c = cmp(int64(x.Clues), int64(y.Clues))
 	}
 	if c == 0 {

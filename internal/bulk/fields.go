@@ -12,6 +12,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -23,7 +24,7 @@ type Field struct {
 	// text appends the CSV value, json the JSON value. For a field whose
 	// value may need quoting or escaping (plain false), text appends the
 	// raw text and the writers quote or escape it.
-	text, json func(b []byte, p *sudoku.Puzzle) []byte
+	text, json func(b []byte, p *record.Puzzle) []byte
 	plain      bool
 }
 
@@ -31,41 +32,41 @@ type Field struct {
 // the keys of each JSON line: every figure of the puzzle object
 // (TestFieldsArePuzzleObject holds the two together).
 var Fields = []Field{
-	intField("id", "the puzzle's number in this archive", func(p *sudoku.Puzzle) int64 { return p.ID }),
-	gridField("puzzle", "the givens as submitted: 81 cells row by row, . for a blank", func(p *sudoku.Puzzle) *sudoku.Grid { return &p.Givens }),
-	gridField("solution", "the solution (the first found when there are several)", func(p *sudoku.Puzzle) *sudoku.Grid { return &p.Solution }),
-	intField("clues", "how many givens", func(p *sudoku.Puzzle) int64 { return int64(p.Clues) }),
-	intField("solutions", "0, 1 or 2 (two or more): the search stops at two", func(p *sudoku.Puzzle) int64 { return int64(p.Solutions) }),
-	boolField("unique", "exactly one solution", func(p *sudoku.Puzzle) bool { return p.Unique }),
+	intField("id", "the puzzle's number in this archive", func(p *record.Puzzle) int64 { return p.ID }),
+	gridField("puzzle", "the givens as submitted: 81 cells row by row, . for a blank", func(p *record.Puzzle) *sudoku.Grid { return &p.Givens }),
+	gridField("solution", "the solution (the first found when there are several)", func(p *record.Puzzle) *sudoku.Grid { return &p.Solution }),
+	intField("clues", "how many givens", func(p *record.Puzzle) int64 { return int64(p.Clues) }),
+	intField("solutions", "0, 1 or 2 (two or more): the search stops at two", func(p *record.Puzzle) int64 { return int64(p.Solutions) }),
+	boolField("unique", "exactly one solution", func(p *record.Puzzle) bool { return p.Unique }),
 	{Name: "band", Type: "text or null", Doc: "the word of the grade: easy, medium, hard, fiendish, extreme; empty (null) without a grade",
-		text: func(b []byte, p *sudoku.Puzzle) []byte { return append(b, p.Band...) },
-		json: func(b []byte, p *sudoku.Puzzle) []byte {
+		text: func(b []byte, p *record.Puzzle) []byte { return append(b, p.Band...) },
+		json: func(b []byte, p *record.Puzzle) []byte {
 			if p.Band == "" { // as sudoku.Band marshals it
 				return append(b, "null"...)
 			}
 			return appendJSONString(b, string(p.Band))
 		}},
-	intField("backtracks", "guesses the search undid before proving uniqueness", func(p *sudoku.Puzzle) int64 { return p.Backtracks }),
-	intField("guesses", "branch points of that search", func(p *sudoku.Puzzle) int64 { return p.Guesses }),
-	intField("nodes", "positions that search visited", func(p *sudoku.Puzzle) int64 { return p.Nodes }),
-	intField("solve_ns", "median wall time of that search, in nanoseconds", func(p *sudoku.Puzzle) int64 { return p.SolveNS }),
-	textField("engine_version", "the engine that measured it", func(p *sudoku.Puzzle) string { return p.EngineVersion }),
+	intField("backtracks", "guesses the search undid before proving uniqueness", func(p *record.Puzzle) int64 { return p.Backtracks }),
+	intField("guesses", "branch points of that search", func(p *record.Puzzle) int64 { return p.Guesses }),
+	intField("nodes", "positions that search visited", func(p *record.Puzzle) int64 { return p.Nodes }),
+	intField("solve_ns", "median wall time of that search, in nanoseconds", func(p *record.Puzzle) int64 { return p.SolveNS }),
+	textField("engine_version", "the engine that measured it", func(p *record.Puzzle) string { return p.EngineVersion }),
 	{Name: "submitted_at", Type: "RFC 3339 time", Doc: "when these givens were first archived", plain: true,
-		text: func(b []byte, p *sudoku.Puzzle) []byte { return appendTime(b, p.SubmittedAt) },
-		json: func(b []byte, p *sudoku.Puzzle) []byte {
+		text: func(b []byte, p *record.Puzzle) []byte { return appendTime(b, p.SubmittedAt) },
+		json: func(b []byte, p *record.Puzzle) []byte {
 			return append(appendTime(append(b, '"'), p.SubmittedAt), '"')
 		}},
-	intField("submissions", "how many times these givens were submitted", func(p *sudoku.Puzzle) int64 { return p.Submissions }),
-	gridField("canonical", "the same for every way of writing the puzzle", func(p *sudoku.Puzzle) *sudoku.Grid { return &p.Canonical }),
-	optIntField("same_as", "the id of the first archived way of writing the same puzzle; empty (null) for the first", func(p *sudoku.Puzzle) *int64 { return p.SameAs }),
-	gradeField("grade", "the human-style grade, on Sudoku Explainer's scale (ER); empty (null) without one", func(p *sudoku.Puzzle) *float64 { return p.Grade }),
-	boolField("grade_floor", "the logical solver stopped at its budget: at least this hard", func(p *sudoku.Puzzle) bool { return p.GradeFloor }),
-	textField("technique", "the hardest technique of the logical path", func(p *sudoku.Puzzle) string { return p.Technique }),
-	gradeField("grade_ep", "the hardest step up to the first placement (EP)", func(p *sudoku.Puzzle) *float64 { return p.GradeEP }),
-	gradeField("grade_ed", "the grade of the first step (ED)", func(p *sudoku.Puzzle) *float64 { return p.GradeED }),
-	{Name: "techniques", Type: "list of text", Doc: "every technique of the logical path, easiest first (CSV: joined by " + sudoku.TechniqueSeparator + ")",
-		text: func(b []byte, p *sudoku.Puzzle) []byte { return append(b, p.Techniques...) },
-		json: func(b []byte, p *sudoku.Puzzle) []byte {
+	intField("submissions", "how many times these givens were submitted", func(p *record.Puzzle) int64 { return p.Submissions }),
+	gridField("canonical", "the same for every way of writing the puzzle", func(p *record.Puzzle) *sudoku.Grid { return &p.Canonical }),
+	optIntField("same_as", "the id of the first archived way of writing the same puzzle; empty (null) for the first", func(p *record.Puzzle) *int64 { return p.SameAs }),
+	gradeField("grade", "the human-style grade, on Sudoku Explainer's scale (ER); empty (null) without one", func(p *record.Puzzle) *float64 { return p.Grade }),
+	boolField("grade_floor", "the logical solver stopped at its budget: at least this hard", func(p *record.Puzzle) bool { return p.GradeFloor }),
+	textField("technique", "the hardest technique of the logical path", func(p *record.Puzzle) string { return p.Technique }),
+	gradeField("grade_ep", "the hardest step up to the first placement (EP)", func(p *record.Puzzle) *float64 { return p.GradeEP }),
+	gradeField("grade_ed", "the grade of the first step (ED)", func(p *record.Puzzle) *float64 { return p.GradeED }),
+	{Name: "techniques", Type: "list of text", Doc: "every technique of the logical path, easiest first (CSV: joined by " + record.TechniqueSeparator + ")",
+		text: func(b []byte, p *record.Puzzle) []byte { return append(b, p.Techniques...) },
+		json: func(b []byte, p *record.Puzzle) []byte {
 			b = append(b, '[')
 			for i, name := range p.Techniques.Names() {
 				if i > 0 {
@@ -75,31 +76,31 @@ var Fields = []Field{
 			}
 			return append(b, ']')
 		}},
-	textField("grade_status", "done, pending (waiting for the graders) or none (several solutions)", func(p *sudoku.Puzzle) string { return string(p.GradeStatus) }),
-	intField("plays", "players' first finished attempts at the puzzle, any way of writing it", func(p *sudoku.Puzzle) int64 { return p.Plays }),
+	textField("grade_status", "done, pending (waiting for the graders) or none (several solutions)", func(p *record.Puzzle) string { return string(p.GradeStatus) }),
+	intField("plays", "players' first finished attempts at the puzzle, any way of writing it", func(p *record.Puzzle) int64 { return p.Plays }),
 	{Name: "solve_rate", Type: "number or null", Doc: "the share of those plays that were solved; empty (null) without plays", plain: true,
-		text: func(b []byte, p *sudoku.Puzzle) []byte {
+		text: func(b []byte, p *record.Puzzle) []byte {
 			if p.SolveRate == nil {
 				return b
 			}
 			return strconv.AppendFloat(b, *p.SolveRate, 'f', -1, 64)
 		},
-		json: func(b []byte, p *sudoku.Puzzle) []byte { return appendGrade(b, p.SolveRate) }},
-	optIntField("median_seconds", "the median seconds of the counted solves; empty (null) without one", func(p *sudoku.Puzzle) *int64 { return p.MedianSeconds }),
-	optIntField("player_seconds", "the seconds the players' model expects of a typical player; empty (null) until enough plays", func(p *sudoku.Puzzle) *int64 { return p.PlayerSeconds }),
+		json: func(b []byte, p *record.Puzzle) []byte { return appendGrade(b, p.SolveRate) }},
+	optIntField("median_seconds", "the median seconds of the counted solves; empty (null) without one", func(p *record.Puzzle) *int64 { return p.MedianSeconds }),
+	optIntField("player_seconds", "the seconds the players' model expects of a typical player; empty (null) until enough plays", func(p *record.Puzzle) *int64 { return p.PlayerSeconds }),
 	{Name: "collections", Type: "list of integers", Doc: "the ids of the collections that hold the puzzle (CSV: joined by |)", plain: true,
-		text: func(b []byte, p *sudoku.Puzzle) []byte {
+		text: func(b []byte, p *record.Puzzle) []byte {
 			return append(b, strings.ReplaceAll(string(p.Collections), ",", "|")...)
 		},
-		json: func(b []byte, p *sudoku.Puzzle) []byte { return p.Collections.AppendJSON(b) }},
+		json: func(b []byte, p *record.Puzzle) []byte { return p.Collections.AppendJSON(b) }},
 	{Name: "submitted_by", Type: "text or null", Doc: "the account whose submission archived it; empty (null) when anonymous or imported",
-		text: func(b []byte, p *sudoku.Puzzle) []byte {
+		text: func(b []byte, p *record.Puzzle) []byte {
 			if p.SubmittedBy == nil {
 				return b
 			}
 			return append(b, *p.SubmittedBy...)
 		},
-		json: func(b []byte, p *sudoku.Puzzle) []byte {
+		json: func(b []byte, p *record.Puzzle) []byte {
 			if p.SubmittedBy == nil {
 				return append(b, "null"...)
 			}
@@ -108,21 +109,21 @@ var Fields = []Field{
 }
 
 // intField is a field of an integer.
-func intField(name, doc string, get func(p *sudoku.Puzzle) int64) Field {
-	f := func(b []byte, p *sudoku.Puzzle) []byte { return strconv.AppendInt(b, get(p), 10) }
+func intField(name, doc string, get func(p *record.Puzzle) int64) Field {
+	f := func(b []byte, p *record.Puzzle) []byte { return strconv.AppendInt(b, get(p), 10) }
 	return Field{Name: name, Type: "integer", Doc: doc, text: f, json: f, plain: true}
 }
 
 // optIntField is a field of an integer or null.
-func optIntField(name, doc string, get func(p *sudoku.Puzzle) *int64) Field {
+func optIntField(name, doc string, get func(p *record.Puzzle) *int64) Field {
 	return Field{Name: name, Type: "integer or null", Doc: doc, plain: true,
-		text: func(b []byte, p *sudoku.Puzzle) []byte {
+		text: func(b []byte, p *record.Puzzle) []byte {
 			if v := get(p); v != nil {
 				return strconv.AppendInt(b, *v, 10)
 			}
 			return b
 		},
-		json: func(b []byte, p *sudoku.Puzzle) []byte {
+		json: func(b []byte, p *record.Puzzle) []byte {
 			if v := get(p); v != nil {
 				return strconv.AppendInt(b, *v, 10)
 			}
@@ -131,35 +132,35 @@ func optIntField(name, doc string, get func(p *sudoku.Puzzle) *int64) Field {
 }
 
 // gradeField is a field of a grade or null.
-func gradeField(name, doc string, get func(p *sudoku.Puzzle) *float64) Field {
+func gradeField(name, doc string, get func(p *record.Puzzle) *float64) Field {
 	return Field{Name: name, Type: "number or null", Doc: doc, plain: true,
-		text: func(b []byte, p *sudoku.Puzzle) []byte {
+		text: func(b []byte, p *record.Puzzle) []byte {
 			if g := get(p); g != nil {
 				return strconv.AppendFloat(b, *g, 'f', -1, 64)
 			}
 			return b
 		},
-		json: func(b []byte, p *sudoku.Puzzle) []byte { return appendGrade(b, get(p)) }}
+		json: func(b []byte, p *record.Puzzle) []byte { return appendGrade(b, get(p)) }}
 }
 
 // boolField is a field of true or false.
-func boolField(name, doc string, get func(p *sudoku.Puzzle) bool) Field {
-	f := func(b []byte, p *sudoku.Puzzle) []byte { return strconv.AppendBool(b, get(p)) }
+func boolField(name, doc string, get func(p *record.Puzzle) bool) Field {
+	f := func(b []byte, p *record.Puzzle) []byte { return strconv.AppendBool(b, get(p)) }
 	return Field{Name: name, Type: "true or false", Doc: doc, text: f, json: f, plain: true}
 }
 
 // gridField is a field of 81 cells.
-func gridField(name, doc string, get func(p *sudoku.Puzzle) *sudoku.Grid) Field {
+func gridField(name, doc string, get func(p *record.Puzzle) *sudoku.Grid) Field {
 	return Field{Name: name, Type: "text (81 cells)", Doc: doc, plain: true,
-		text: func(b []byte, p *sudoku.Puzzle) []byte { return get(p).Append(b) },
-		json: func(b []byte, p *sudoku.Puzzle) []byte { return append(get(p).Append(append(b, '"')), '"') }}
+		text: func(b []byte, p *record.Puzzle) []byte { return get(p).Append(b) },
+		json: func(b []byte, p *record.Puzzle) []byte { return append(get(p).Append(append(b, '"')), '"') }}
 }
 
 // textField is a field of text.
-func textField(name, doc string, get func(p *sudoku.Puzzle) string) Field {
+func textField(name, doc string, get func(p *record.Puzzle) string) Field {
 	return Field{Name: name, Type: "text", Doc: doc,
-		text: func(b []byte, p *sudoku.Puzzle) []byte { return append(b, get(p)...) },
-		json: func(b []byte, p *sudoku.Puzzle) []byte { return appendJSONString(b, get(p)) }}
+		text: func(b []byte, p *record.Puzzle) []byte { return append(b, get(p)...) },
+		json: func(b []byte, p *record.Puzzle) []byte { return appendJSONString(b, get(p)) }}
 }
 
 // appendTime appends t in RFC 3339 with nanoseconds, nothing for the zero
@@ -193,7 +194,7 @@ func fieldNames() []string {
 }
 
 // appendCSV appends p's row to b, quoting a field as encoding/csv would.
-func appendCSV(b []byte, p sudoku.Puzzle) []byte {
+func appendCSV(b []byte, p record.Puzzle) []byte {
 	for i := range Fields {
 		f := &Fields[i]
 		if i > 0 {
@@ -237,7 +238,7 @@ func quoteCSV(b []byte, start int) []byte {
 
 // appendJSON appends p's JSON line (without the line break): an object
 // with every field of Fields, in their order.
-func appendJSON(b []byte, p sudoku.Puzzle) ([]byte, error) {
+func appendJSON(b []byte, p record.Puzzle) ([]byte, error) {
 	if y := p.SubmittedAt.Year(); y < 0 || y > 9999 {
 		_, err := json.Marshal(p) // the error encoding/json gives such a time
 		return b, err

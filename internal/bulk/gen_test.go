@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -195,7 +196,7 @@ func TestDistinctPuzzles(t *testing.T) {
 		if g.Clues() != gs[i%len(gs)].Clues()+1 {
 			t.Errorf("line %d: %d clues, want %d", i+1, g.Clues(), gs[i%len(gs)].Clues()+1)
 		}
-		p, err := sudoku.Rate(g, sudoku.Options{})
+		p, err := record.Rate(g, sudoku.Options{})
 		if err != nil || p.Solutions != 1 {
 			t.Fatalf("line %d: %d solutions, %v; want one", i+1, p.Solutions, err)
 		}

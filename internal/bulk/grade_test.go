@@ -9,6 +9,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/logic"
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -19,10 +20,10 @@ func TestGradeOncePerClass(t *testing.T) {
 	ctx := context.Background()
 	db := mustOpenDB(t, filepath.Join(t.TempDir(), "grade.db"))
 	rng := rand.New(rand.NewPCG(9, 10))
-	var ps []sudoku.Puzzle
+	var ps []record.Puzzle
 	classes := map[sudoku.Grid]bool{}
 	add := func(g sudoku.Grid) {
-		p, err := sudoku.Rate(g, sudoku.Options{})
+		p, err := record.Rate(g, sudoku.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,7 +57,7 @@ func TestGradeOncePerClass(t *testing.T) {
 
 	var mu sync.Mutex
 	calls := map[sudoku.Grid]int{}
-	counted := func(p *sudoku.Puzzle) {
+	counted := func(p *record.Puzzle) {
 		mu.Lock()
 		calls[p.Canonical]++
 		mu.Unlock()

@@ -8,7 +8,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/logic"
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // TestGradeCtxStops: a grade made with GradeCtx (as the server's graders
@@ -20,7 +20,7 @@ func TestGradeCtxStops(t *testing.T) {
 	ps := pendingRows(t, db, puzzletest.Top1465, 3)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	g := &Graders{DB: db, Workers: 1, Group: 1, Poll: time.Hour, GradeCtx: func(c context.Context, p *sudoku.Puzzle) bool {
+	g := &Graders{DB: db, Workers: 1, Group: 1, Poll: time.Hour, GradeCtx: func(c context.Context, p *record.Puzzle) bool {
 		if p.ID != ps[len(ps)-1].ID {
 			return logic.GradeDeep(c, p)
 		}
@@ -37,10 +37,10 @@ func TestGradeCtxStops(t *testing.T) {
 			t.Fatal(err)
 		}
 		last := i == len(ps)-1
-		if last && (got.GradeStatus != sudoku.GradePending || got.Grade != nil) {
+		if last && (got.GradeStatus != record.GradePending || got.Grade != nil) {
 			t.Errorf("the stopped row: status %s grade %v, want pending", got.GradeStatus, got.Grade)
 		}
-		if !last && (got.GradeStatus != sudoku.GradeDone || got.Grade == nil) {
+		if !last && (got.GradeStatus != record.GradeDone || got.Grade == nil) {
 			t.Errorf("row %d: status %s, want done", i, got.GradeStatus)
 		}
 	}

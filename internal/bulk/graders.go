@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // Graders is the archive's grading pipeline, the one owner of the grades
@@ -35,11 +35,11 @@ import (
 // cores requests leave idle (see Activity).
 type Graders struct {
 	DB    Ungraded
-	Grade func(*sudoku.Puzzle) // sets Grade, GradeFloor, Technique, GradeVersion
+	Grade func(*record.Puzzle) // sets Grade, GradeFloor, Technique, GradeVersion
 	// GradeCtx, when set, grades instead of Grade, and may stop when ctx
 	// ends: it then reports false and the row is handed back ungraded
 	// (logic.GradeDeep, whose grades can take seconds).
-	GradeCtx   func(context.Context, *sudoku.Puzzle) bool
+	GradeCtx   func(context.Context, *record.Puzzle) bool
 	Workers    int           // 0 means GOMAXPROCS
 	Gate       *Activity     // nil: grade at once, on every worker
 	Group      int           // rows a commit at most; 0 means 32
@@ -116,7 +116,7 @@ func (g *Graders) Drain(ctx context.Context) (int64, error) {
 // graded is a finished grade, in the order its row was handed out.
 type graded struct {
 	seq int64
-	p   sudoku.Puzzle
+	p   record.Puzzle
 }
 
 // run grades rows until ctx is done, or, with a drain ceiling (last > 0),
@@ -175,11 +175,11 @@ const stopGrace = 5 * time.Second
 
 // setGrades commits group, trying again while the archive is busy; the rows
 // stay pending (and are graded again later) if it never gets its turn.
-func (g *Graders) setGrades(ctx context.Context, group []sudoku.Puzzle) error {
+func (g *Graders) setGrades(ctx context.Context, group []record.Puzzle) error {
 	wait := busyBackoff
 	for try := 0; ; try++ {
 		err := g.DB.SetGrades(ctx, group)
-		if err == nil || sudoku.KindOf(err) != sudoku.KindBusy || try == busyRetries {
+		if err == nil || record.KindOf(err) != record.KindBusy || try == busyRetries {
 			return err
 		}
 		t := time.NewTimer(wait)
@@ -276,7 +276,7 @@ func (g *Graders) feed(ctx context.Context, f *feeder, drain bool) error {
 type Claims interface {
 	SharesGrading() bool
 	UngradedIDs(ctx context.Context, after int64, n int) ([]int64, error)
-	ClaimUngraded(ctx context.Context, ids []int64) ([]sudoku.Puzzle, error)
+	ClaimUngraded(ctx context.Context, ids []int64) ([]record.Puzzle, error)
 	ReleaseClaims(ctx context.Context, ids []int64) error
 }
 
@@ -374,7 +374,7 @@ func (f *feeder) waitIdle(ctx context.Context, want int) error {
 
 // handOut gives ps to the workers, in order, and returns how many it gave;
 // on ctx's end the rest are let go (their claims released).
-func (f *feeder) handOut(ctx context.Context, ps []sudoku.Puzzle) (int, error) {
+func (f *feeder) handOut(ctx context.Context, ps []record.Puzzle) (int, error) {
 	for i := range ps {
 		if f.g.failed.Load() {
 			// A commit failed: grades would be lost work until the
@@ -398,7 +398,7 @@ func (f *feeder) handOut(ctx context.Context, ps []sudoku.Puzzle) (int, error) {
 
 // release lets go of the claims of ps, if the archive takes claims, under a
 // context of its own when ctx has ended (the rows go back to the queue).
-func (g *Graders) release(ctx context.Context, ps []sudoku.Puzzle) {
+func (g *Graders) release(ctx context.Context, ps []record.Puzzle) {
 	c, ok := g.DB.(Claims)
 	if !ok || len(ps) == 0 || !c.SharesGrading() {
 		return
@@ -466,13 +466,13 @@ func (g *Graders) work(ctx context.Context, jobs <-chan graded, ready chan<- str
 
 // gradeOne grades p (through the class grades), with GradeCtx when set; it
 // reports false when ctx's end stopped the grade.
-func (g *Graders) gradeOne(ctx context.Context, p *sudoku.Puzzle, classes *classGrades) bool {
+func (g *Graders) gradeOne(ctx context.Context, p *record.Puzzle, classes *classGrades) bool {
 	if g.GradeCtx == nil {
 		classes.grade(p, g.Grade)
 		return true
 	}
 	done := true
-	classes.grade(p, func(p *sudoku.Puzzle) { done = g.GradeCtx(ctx, p) })
+	classes.grade(p, func(p *record.Puzzle) { done = g.GradeCtx(ctx, p) })
 	return done
 }
 
@@ -487,7 +487,7 @@ func (g *Graders) commit(ctx context.Context, results <-chan graded, outstanding
 	if delay <= 0 {
 		delay = 100 * time.Millisecond
 	}
-	var group []sudoku.Puzzle
+	var group []record.Puzzle
 	var handed int // results taken, graded or not, for outstanding
 	var firstErr error
 	flush := func() {
@@ -500,7 +500,7 @@ func (g *Graders) commit(ctx context.Context, results <-chan graded, outstanding
 			defer cancel()
 			stopped := context.AfterFunc(ctx, func() { time.AfterFunc(stopGrace, cancel) })
 			defer stopped()
-			slices.SortFunc(group, func(a, b sudoku.Puzzle) int { return int(a.ID - b.ID) })
+			slices.SortFunc(group, func(a, b record.Puzzle) int { return int(a.ID - b.ID) })
 			if err := g.setGrades(wctx, group); err != nil {
 				g.failed.Store(true)
 				g.trouble.note(err) // reported once per back-off, not per group
@@ -532,7 +532,7 @@ func (g *Graders) commit(ctx context.Context, results <-chan graded, outstanding
 				return firstErr
 			}
 			if r.seq < 0 { // handed out, not graded: it stays pending
-				g.release(ctx, []sudoku.Puzzle{r.p})
+				g.release(ctx, []record.Puzzle{r.p})
 				outstanding.Done()
 				continue
 			}

@@ -11,8 +11,8 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/pgtest"
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
 	"github.com/sudoku-archive/sudoku/internal/racefree"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/store"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
 // TestGradersPostgres runs the graders of several servers on one
@@ -50,8 +50,8 @@ func (c *gradeCounts) n(id int64) int {
 
 // grade returns a Grade func that counts its calls in c, then waits d
 // (so that the processes overlap) and grades.
-func (c *gradeCounts) grade(d time.Duration) func(*sudoku.Puzzle) {
-	return func(p *sudoku.Puzzle) {
+func (c *gradeCounts) grade(d time.Duration) func(*record.Puzzle) {
+	return func(p *record.Puzzle) {
 		c.mu.Lock()
 		c.by[p.ID]++
 		c.mu.Unlock()
@@ -86,7 +86,7 @@ func testGradersSharedQueue(t *testing.T, dsn string) {
 	var total int64
 	for _, p := range ps {
 		got, err := dbs[1].Puzzle(t.Context(), p.ID)
-		if err != nil || got.GradeStatus != sudoku.GradeDone {
+		if err != nil || got.GradeStatus != record.GradeDone {
 			t.Errorf("puzzle %d: %s (%v), want done", p.ID, got.GradeStatus, err)
 		}
 		if n := counts.n(p.ID); n != 1 {
@@ -111,7 +111,7 @@ func testGradersDeadClaimer(t *testing.T, dsn string) {
 	ps := pendingRows(t, a, puzzletest.Kaggle, 20)
 	held := make(chan int64, 8)
 	stuck := make(chan struct{})
-	ga := &Graders{DB: a, Workers: 2, Grade: func(p *sudoku.Puzzle) {
+	ga := &Graders{DB: a, Workers: 2, Grade: func(p *record.Puzzle) {
 		held <- p.ID
 		<-stuck // this server hangs mid-grade
 	}}
@@ -148,7 +148,7 @@ func testGradersDeadClaimer(t *testing.T, dsn string) {
 	<-aDone
 	for _, p := range ps {
 		got, err := b.Puzzle(t.Context(), p.ID)
-		if err != nil || got.GradeStatus != sudoku.GradeDone {
+		if err != nil || got.GradeStatus != record.GradeDone {
 			t.Errorf("puzzle %d: %s (%v), want done", p.ID, got.GradeStatus, err)
 		}
 		if n := counts.n(p.ID); n != 1 {

@@ -12,21 +12,22 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/logic"
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
 // pendingRows rates the first n puzzles of the named collection and archives
 // them ungraded, returning them in id order.
-func pendingRows(t *testing.T, db *store.DB, name string, n int) []sudoku.Puzzle {
+func pendingRows(t *testing.T, db *store.DB, name string, n int) []record.Puzzle {
 	t.Helper()
-	var ps []sudoku.Puzzle
+	var ps []record.Puzzle
 	for _, line := range puzzletest.Lines(t, name, n) {
 		g, err := sudoku.Parse(line)
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := sudoku.Rate(g, sudoku.Options{})
+		p, err := record.Rate(g, sudoku.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,7 +61,7 @@ func testGradersRunInOrder(t *testing.T, db *store.DB) {
 	ps := pendingRows(t, db, puzzletest.Top1465, 40)
 	var mu sync.Mutex
 	var order []int64
-	g := &Graders{DB: db, Workers: 1, Group: 4, Poll: time.Hour, Grade: func(p *sudoku.Puzzle) {
+	g := &Graders{DB: db, Workers: 1, Group: 4, Poll: time.Hour, Grade: func(p *record.Puzzle) {
 		mu.Lock()
 		order = append(order, p.ID)
 		mu.Unlock()
@@ -88,7 +89,7 @@ func testGradersRunInOrder(t *testing.T, db *store.DB) {
 		}
 		want := p
 		logic.GradePuzzle(&want)
-		if got.GradeStatus != sudoku.GradeDone || *got.Grade != *want.Grade || *got.GradeEP != *want.GradeEP ||
+		if got.GradeStatus != record.GradeDone || *got.Grade != *want.Grade || *got.GradeEP != *want.GradeEP ||
 			*got.GradeED != *want.GradeED || got.Techniques != want.Techniques {
 			t.Errorf("puzzle %d: status %s grade %v ep %v ed %v %q; want done %v %v %v %q", p.ID, got.GradeStatus,
 				*got.Grade, *got.GradeEP, *got.GradeED, got.Techniques, *want.Grade, *want.GradeEP, *want.GradeED, want.Techniques)
@@ -132,7 +133,7 @@ func testGradersStopKeepsFinished(t *testing.T, db *store.DB) {
 	ps := pendingRows(t, db, puzzletest.Top1465, 30)
 	var mu sync.Mutex
 	finished := map[int64]bool{}
-	g := &Graders{DB: db, Workers: 2, Group: 1000, GroupDelay: time.Hour, Grade: func(p *sudoku.Puzzle) {
+	g := &Graders{DB: db, Workers: 2, Group: 1000, GroupDelay: time.Hour, Grade: func(p *record.Puzzle) {
 		logic.GradePuzzle(p)
 		mu.Lock()
 		defer mu.Unlock()
@@ -155,9 +156,9 @@ func testGradersStopKeepsFinished(t *testing.T, db *store.DB) {
 			t.Fatal(err)
 		}
 		switch {
-		case finished[p.ID] && got.GradeStatus != sudoku.GradeDone:
+		case finished[p.ID] && got.GradeStatus != record.GradeDone:
 			t.Errorf("puzzle %d was graded before the stop but is %s", p.ID, got.GradeStatus)
-		case !finished[p.ID] && got.GradeStatus != sudoku.GradePending:
+		case !finished[p.ID] && got.GradeStatus != record.GradePending:
 			t.Errorf("puzzle %d was never graded but is %s", p.ID, got.GradeStatus)
 		case finished[p.ID]:
 			graded++
@@ -212,7 +213,7 @@ type busyOnce struct {
 	fails int // calls left to fail
 }
 
-func (b *busyOnce) SetGrades(ctx context.Context, ps []sudoku.Puzzle) error {
+func (b *busyOnce) SetGrades(ctx context.Context, ps []record.Puzzle) error {
 	b.mu.Lock()
 	if b.fails > 0 {
 		b.fails--
@@ -227,7 +228,7 @@ func (b *busyOnce) CountUngraded(ctx context.Context) (int64, error) { return b.
 
 func (b *busyOnce) LastID(ctx context.Context) (int64, error) { return b.db.LastID(ctx) }
 
-func (b *busyOnce) Ungraded(ctx context.Context, after int64, n int) ([]sudoku.Puzzle, error) {
+func (b *busyOnce) Ungraded(ctx context.Context, after int64, n int) ([]record.Puzzle, error) {
 	return b.db.Ungraded(ctx, after, n)
 }
 
@@ -247,7 +248,7 @@ func TestGradersWaitOutBusy(t *testing.T) {
 	}
 	for _, p := range ps {
 		got, err := db.Puzzle(t.Context(), p.ID)
-		if err != nil || got.GradeStatus != sudoku.GradeDone {
+		if err != nil || got.GradeStatus != record.GradeDone {
 			t.Errorf("puzzle %d: %s (%v)", p.ID, got.GradeStatus, err)
 		}
 	}
@@ -266,15 +267,15 @@ func TestDrainEndsBesideSubmissions(t *testing.T) {
 	lines := puzzletest.Lines(t, puzzletest.SeventeenClue, 200)
 	rng := rand.New(rand.NewPCG(5, 6))
 	next := 0
-	add := func(n int) []sudoku.Puzzle {
-		var ps []sudoku.Puzzle
+	add := func(n int) []record.Puzzle {
+		var ps []record.Puzzle
 		for range n {
 			g, _ := sudoku.Parse(lines[next%len(lines)])
 			if next >= len(lines) {
 				g = relabel(g, rng)
 			}
 			next++
-			p, err := sudoku.Rate(g, sudoku.Options{})
+			p, err := record.Rate(g, sudoku.Options{})
 			if err != nil {
 				t.Error(err)
 				return nil
@@ -292,7 +293,7 @@ func TestDrainEndsBesideSubmissions(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A stand-in grade that takes 20 ms: the stream below outpaces it.
-	g := &Graders{DB: db, Workers: 1, Group: 4, Grade: func(p *sudoku.Puzzle) {
+	g := &Graders{DB: db, Workers: 1, Group: 4, Grade: func(p *record.Puzzle) {
 		time.Sleep(20 * time.Millisecond)
 		p.SetGradeTenths(20)
 		p.Technique, p.GradeVersion = "Hidden Single", "test"
@@ -322,7 +323,7 @@ func TestDrainEndsBesideSubmissions(t *testing.T) {
 	}
 	for _, p := range mine {
 		got, err := db.PuzzleByGivens(context.Background(), p.Givens)
-		if err != nil || got.ID > last || got.GradeStatus != sudoku.GradeDone {
+		if err != nil || got.ID > last || got.GradeStatus != record.GradeDone {
 			t.Errorf("a row pending at the drain's start: id %d (last %d), status %s, %v", got.ID, last, got.GradeStatus, err)
 		}
 	}

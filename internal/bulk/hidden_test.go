@@ -8,6 +8,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/moderation"
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -30,7 +31,7 @@ func TestImportRejectsHidden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hidden, err := sudoku.Rate(g0, sudoku.Options{})
+	hidden, err := record.Rate(g0, sudoku.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

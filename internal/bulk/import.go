@@ -22,6 +22,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/sudoku-archive/sudoku/internal/moderation"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -30,7 +31,7 @@ type Sink interface {
 	// SubmitMany archives ps in one durable transaction. duplicate[i] is true
 	// when ps[i]'s givens were archived before (earlier in ps included); their
 	// submission count is bumped instead.
-	SubmitMany(ctx context.Context, ps []sudoku.Puzzle) (duplicate []bool, err error)
+	SubmitMany(ctx context.Context, ps []record.Puzzle) (duplicate []bool, err error)
 }
 
 // An Adder is a Sink that can also archive puzzles without counting a
@@ -40,7 +41,7 @@ type Sink interface {
 // import again, after an interruption or by mistake, finishes it and
 // changes nothing else.
 type Adder interface {
-	AddMany(ctx context.Context, ps []sudoku.Puzzle) (duplicate []bool, err error)
+	AddMany(ctx context.Context, ps []record.Puzzle) (duplicate []bool, err error)
 }
 
 // A Moderated sink knows the puzzles moderators have hidden
@@ -53,11 +54,11 @@ type Moderated interface {
 // A PartAdder is an Adder that can also take one transaction in parts
 // (store.DB.AddParts): Import then hands it a batch partSize puzzles at a
 // time, so a batch is held whole only in the compact form Import keeps,
-// not as sudoku.Puzzle values. It returns how many of the transaction's
+// not as record.Puzzle values. It returns how many of the transaction's
 // puzzles were duplicates and how many of the new ones are another way of
 // writing an archived puzzle.
 type PartAdder interface {
-	AddParts(ctx context.Context, parts iter.Seq[[]sudoku.Puzzle]) (duplicates, equivalents int, err error)
+	AddParts(ctx context.Context, parts iter.Seq[[]record.Puzzle]) (duplicates, equivalents int, err error)
 }
 
 // A CollectionAdder is a PartAdder that can also file every puzzle of a
@@ -65,7 +66,7 @@ type PartAdder interface {
 // transaction (store.DB.AddPartsTo): Import uses it for
 // Options.Collection.
 type CollectionAdder interface {
-	AddPartsTo(ctx context.Context, collection int64, parts iter.Seq[[]sudoku.Puzzle]) (duplicates, equivalents int, err error)
+	AddPartsTo(ctx context.Context, collection int64, parts iter.Seq[[]record.Puzzle]) (duplicates, equivalents int, err error)
 }
 
 // collectionParts is a CollectionAdder as the PartAdder of one collection.
@@ -74,7 +75,7 @@ type collectionParts struct {
 	id int64
 }
 
-func (c collectionParts) AddParts(ctx context.Context, parts iter.Seq[[]sudoku.Puzzle]) (duplicates, equivalents int, err error) {
+func (c collectionParts) AddParts(ctx context.Context, parts iter.Seq[[]record.Puzzle]) (duplicates, equivalents int, err error) {
 	return c.ca.AddPartsTo(ctx, c.id, parts)
 }
 
@@ -139,7 +140,7 @@ type Options struct {
 	Hidden moderation.HiddenSet
 
 	// rate replaces sudoku.Rate in tests.
-	rate func(sudoku.Grid, sudoku.Options) (sudoku.Puzzle, error)
+	rate func(sudoku.Grid, sudoku.Options) (record.Puzzle, error)
 }
 
 // growBatch is the size of the next batch of an import with the default
@@ -270,9 +271,9 @@ func Import(ctx context.Context, sink Sink, inputs []Input, opt Options) (Summar
 type importer struct {
 	inputs  []Input
 	opt     Options
-	add     func(context.Context, []sudoku.Puzzle) ([]bool, error)
+	add     func(context.Context, []record.Puzzle) ([]bool, error)
 	parts   PartAdder // nil when the sink takes whole batches only
-	rateFn  func(sudoku.Grid, sudoku.Options) (sudoku.Puzzle, error)
+	rateFn  func(sudoku.Grid, sudoku.Options) (record.Puzzle, error)
 	start   time.Time
 	readErr error // the read stage's, returned once the lines before it are in
 
@@ -297,7 +298,7 @@ func newImporter(sink Sink, inputs []Input, opt Options) *importer {
 	}
 	im.parts, _ = sink.(PartAdder)
 	if im.rateFn == nil {
-		im.rateFn = sudoku.Rate
+		im.rateFn = record.Rate
 	}
 	if im.batchSize <= 0 {
 		im.batchSize, im.grow = DefaultBatchSize, true
@@ -348,10 +349,10 @@ func (im *importer) rate(ctx context.Context, c *chunk) *chunk {
 		}
 		g, err := l.grid()
 		if err == nil && g.Clues() == 0 {
-			err = sudoku.ErrNoGivens
+			err = record.ErrNoGivens
 		}
 		if err == nil {
-			var p sudoku.Puzzle
+			var p record.Puzzle
 			if p, err = im.rateFn(g, sopt); err == nil {
 				if h := im.opt.Hidden.Of(&p); h != nil {
 					err = h
@@ -424,14 +425,14 @@ func (im *importer) cutBatch(ctx context.Context, batches chan<- []rated) error 
 
 // write is the last stage: one transaction per batch.
 func (im *importer) write(ctx context.Context, batches <-chan []rated) error {
-	var ps []sudoku.Puzzle // a part, or the batch for a sink without AddParts
+	var ps []record.Puzzle // a part, or the batch for a sink without AddParts
 	for rs := range batches {
 		if err := ctx.Err(); err != nil {
 			return err // stopped: nothing more is committed
 		}
 		var d, same int64
 		if im.parts != nil {
-			dup, eq, err := im.parts.AddParts(ctx, func(yield func([]sudoku.Puzzle) bool) {
+			dup, eq, err := im.parts.AddParts(ctx, func(yield func([]record.Puzzle) bool) {
 				for start := 0; start < len(rs); start += partSize {
 					ps = puzzles(ps[:0], rs[start:min(start+partSize, len(rs))])
 					if !yield(ps) {

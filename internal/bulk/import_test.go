@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -41,7 +42,7 @@ func kind(err error) string {
 		return "no solution"
 	case errors.Is(err, sudoku.ErrBudget):
 		return "too hard"
-	case errors.Is(err, sudoku.ErrNoGivens):
+	case errors.Is(err, record.ErrNoGivens):
 		return "no givens"
 	case errors.Is(err, ErrLineTooLong):
 		return "too long"
@@ -123,7 +124,7 @@ func TestImportMeasures(t *testing.T) {
 		t.Fatal(err)
 	}
 	g, _ := sudoku.Parse(in)
-	want, err := sudoku.Rate(g, sudoku.Options{})
+	want, err := record.Rate(g, sudoku.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -328,8 +329,8 @@ func TestImportBatchesGrow(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Rating is not under test: a stand-in keeps the test fast.
-	rate := func(g sudoku.Grid, _ sudoku.Options) (sudoku.Puzzle, error) {
-		return sudoku.Puzzle{Givens: g, Solutions: 1}, nil
+	rate := func(g sudoku.Grid, _ sudoku.Options) (record.Puzzle, error) {
+		return record.Puzzle{Givens: g, Solutions: 1}, nil
 	}
 	for _, tt := range []struct {
 		batchSize int

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -36,12 +37,12 @@ func TestImportWritesOnlyWhatIsRated(t *testing.T) {
 	left := len(before) // of them, not yet rated
 	rating := make(chan struct{})
 	release := make(chan struct{})
-	rate := func(g sudoku.Grid, opt sudoku.Options) (sudoku.Puzzle, error) {
+	rate := func(g sudoku.Grid, opt sudoku.Options) (record.Puzzle, error) {
 		if g == slow {
 			close(rating)
 			<-release
 		}
-		p, err := sudoku.Rate(g, opt)
+		p, err := record.Rate(g, opt)
 		mu.Lock()
 		if rated, ok := before[g]; ok && !rated {
 			before[g] = true
@@ -85,13 +86,13 @@ func TestImportWritesOnlyWhatIsRated(t *testing.T) {
 	}
 }
 
-func mustRate(t *testing.T, s string) sudoku.Puzzle {
+func mustRate(t *testing.T, s string) record.Puzzle {
 	t.Helper()
 	g, err := sudoku.Parse(s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := sudoku.Rate(g, sudoku.Options{})
+	p, err := record.Rate(g, sudoku.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,12 @@
 package bulk
 
-import "github.com/sudoku-archive/sudoku/internal/sudoku"
+import (
+	"github.com/sudoku-archive/sudoku/internal/record"
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
 
 // rated is a puzzle as sudoku.Rate returns it, in the third of the memory
-// of a sudoku.Puzzle (152 bytes against 432): an import holds two whole
+// of a record.Puzzle (152 bytes against 432): an import holds two whole
 // batches of them, up to MaxBatchSize each, one being written while the
 // next is rated. The grids are packed two cells to a byte and the givens
 // are a bitmap over the solution; Clues and Unique follow from the rest
@@ -16,11 +19,11 @@ type rated struct {
 	solutions                           uint8
 	backtracks, guesses, nodes, solveNS int64
 	engineVersion                       string
-	full                                *sudoku.Puzzle
+	full                                *record.Puzzle
 }
 
 // compact returns p as a rated.
-func compact(p *sudoku.Puzzle) rated {
+func compact(p *record.Puzzle) rated {
 	r := rated{solutions: uint8(p.Solutions), backtracks: p.Backtracks, guesses: p.Guesses,
 		nodes: p.Nodes, solveNS: p.SolveNS, engineVersion: p.EngineVersion}
 	for i, d := range p.Solution {
@@ -39,12 +42,12 @@ func compact(p *sudoku.Puzzle) rated {
 	return r
 }
 
-// puzzle is the sudoku.Puzzle that r holds.
-func (r *rated) puzzle() sudoku.Puzzle {
+// puzzle is the record.Puzzle that r holds.
+func (r *rated) puzzle() record.Puzzle {
 	if r.full != nil {
 		return *r.full
 	}
-	p := sudoku.Puzzle{Solutions: int(r.solutions), Backtracks: r.backtracks, Guesses: r.guesses,
+	p := record.Puzzle{Solutions: int(r.solutions), Backtracks: r.backtracks, Guesses: r.guesses,
 		Nodes: r.nodes, SolveNS: r.solveNS, EngineVersion: r.engineVersion}
 	for i := range p.Solution {
 		d := r.solution[i/2] >> (4 * (i % 2)) & 0xf
@@ -61,7 +64,7 @@ func (r *rated) puzzle() sudoku.Puzzle {
 }
 
 // puzzles appends the puzzles of rs to ps.
-func puzzles(ps []sudoku.Puzzle, rs []rated) []sudoku.Puzzle {
+func puzzles(ps []record.Puzzle, rs []rated) []record.Puzzle {
 	for i := range rs {
 		ps = append(ps, rs[i].puzzle())
 	}

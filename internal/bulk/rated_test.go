@@ -6,7 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // TestRated: a puzzle goes through its compact form unchanged, whether
@@ -27,7 +27,7 @@ func TestRated(t *testing.T) {
 		graded.Technique, graded.GradeVersion = "X-Wing", "1"
 		odd := p
 		odd.Clues++
-		for _, q := range []sudoku.Puzzle{graded, odd} {
+		for _, q := range []record.Puzzle{graded, odd} {
 			r := compact(&q)
 			if r.full == nil {
 				t.Errorf("%s: %+v not kept whole", line, q)

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -16,8 +17,8 @@ import (
 // measured, and a way to store their new measures (see store.DB).
 type Stale interface {
 	CountStale(ctx context.Context) (int64, error)
-	Stale(ctx context.Context, after int64, n int) ([]sudoku.Puzzle, error)
-	Remeasure(ctx context.Context, ps []sudoku.Puzzle) error
+	Stale(ctx context.Context, after int64, n int) ([]record.Puzzle, error)
+	Remeasure(ctx context.Context, ps []record.Puzzle) error
 }
 
 // Ungraded is what Grade needs of the archive: the rows without a grade, and
@@ -25,8 +26,8 @@ type Stale interface {
 type Ungraded interface {
 	CountUngraded(ctx context.Context) (int64, error)
 	LastID(ctx context.Context) (int64, error)
-	Ungraded(ctx context.Context, after int64, n int) ([]sudoku.Puzzle, error)
-	SetGrades(ctx context.Context, ps []sudoku.Puzzle) error
+	Ungraded(ctx context.Context, after int64, n int) ([]record.Puzzle, error)
+	SetGrades(ctx context.Context, ps []record.Puzzle) error
 }
 
 // PassOptions tune a pass over the archive.
@@ -55,8 +56,8 @@ func Remeasure(ctx context.Context, db Stale, opt sudoku.Options, po PassOptions
 		total: total,
 		read:  db.Stale,
 		write: db.Remeasure,
-		work: func(p *sudoku.Puzzle) bool {
-			r, err := sudoku.Rate(p.Givens, opt)
+		work: func(p *record.Puzzle) bool {
+			r, err := record.Rate(p.Givens, opt)
 			if err != nil {
 				mu.Lock()
 				failed = append(failed, fmt.Errorf("puzzle %d: %w", p.ID, err))
@@ -89,7 +90,7 @@ func Remeasure(ctx context.Context, db Stale, opt sudoku.Options, po PassOptions
 // shares), so grade runs once a class: the other rows of the class (same_as)
 // that the pass meets take the grade of the first one graded. An import of
 // a puzzle written twenty ways is graded once, not twenty times.
-func Grade(ctx context.Context, db Ungraded, grade func(*sudoku.Puzzle), po PassOptions) (int64, error) {
+func Grade(ctx context.Context, db Ungraded, grade func(*record.Puzzle), po PassOptions) (int64, error) {
 	g := &Graders{DB: db, Grade: grade, Workers: po.Workers, Progress: po.Progress}
 	return g.Drain(ctx)
 }
@@ -108,7 +109,7 @@ type classGrade struct {
 	grade, ep, ed      int64 // tenths
 	floor              bool
 	technique, version string
-	techniques         sudoku.Techniques
+	techniques         record.Techniques
 }
 
 // maxClassGrades bounds the memory of a pass over many distinct puzzles
@@ -116,7 +117,7 @@ type classGrade struct {
 const maxClassGrades = 1 << 16
 
 // grade grades p with grade, or gives it its class's grade.
-func (c *classGrades) grade(p *sudoku.Puzzle, grade func(*sudoku.Puzzle)) {
+func (c *classGrades) grade(p *record.Puzzle, grade func(*record.Puzzle)) {
 	class, ok := p.ID, p.Canonical != (sudoku.Grid{})
 	if p.SameAs != nil {
 		class = *p.SameAs
@@ -126,8 +127,8 @@ func (c *classGrades) grade(p *sudoku.Puzzle, grade func(*sudoku.Puzzle)) {
 		g, known := c.by[class]
 		c.mu.Unlock()
 		if known {
-			p.Grade, p.GradeFloor, p.Technique, p.GradeVersion = sudoku.FromTenths(g.grade), g.floor, g.technique, g.version
-			p.GradeEP, p.GradeED, p.Techniques = sudoku.FromTenths(g.ep), sudoku.FromTenths(g.ed), g.techniques
+			p.Grade, p.GradeFloor, p.Technique, p.GradeVersion = record.FromTenths(g.grade), g.floor, g.technique, g.version
+			p.GradeEP, p.GradeED, p.Techniques = record.FromTenths(g.ep), record.FromTenths(g.ed), g.techniques
 			p.SetGradeStatus()
 			return
 		}
@@ -136,7 +137,7 @@ func (c *classGrades) grade(p *sudoku.Puzzle, grade func(*sudoku.Puzzle)) {
 	if !ok || p.GradeVersion == "" {
 		return // no class: graded as written (see logic.GradePuzzle); or stopped, not graded
 	}
-	g := classGrade{grade: sudoku.TenthsOf(p.Grade), ep: sudoku.TenthsOf(p.GradeEP), ed: sudoku.TenthsOf(p.GradeED),
+	g := classGrade{grade: record.TenthsOf(p.Grade), ep: record.TenthsOf(p.GradeEP), ed: record.TenthsOf(p.GradeED),
 		floor: p.GradeFloor, technique: p.Technique, version: p.GradeVersion, techniques: p.Techniques}
 	c.mu.Lock()
 	if len(c.by) >= maxClassGrades {
@@ -150,9 +151,9 @@ func (c *classGrades) grade(p *sudoku.Puzzle, grade func(*sudoku.Puzzle)) {
 // rows on every core, write the page back while the next one is worked on.
 type pass struct {
 	total int64
-	read  func(ctx context.Context, after int64, n int) ([]sudoku.Puzzle, error)
-	work  func(*sudoku.Puzzle) bool // false: leave the row out of the page
-	write func(ctx context.Context, ps []sudoku.Puzzle) error
+	read  func(ctx context.Context, after int64, n int) ([]record.Puzzle, error)
+	work  func(*record.Puzzle) bool // false: leave the row out of the page
+	write func(ctx context.Context, ps []record.Puzzle) error
 }
 
 func runPass(ctx context.Context, p pass, po PassOptions) (int64, error) {
@@ -165,7 +166,7 @@ func runPass(ctx context.Context, p pass, po PassOptions) (int64, error) {
 	}
 	var done int64
 	g, ctx := errgroup.WithContext(ctx)
-	pages := make(chan []sudoku.Puzzle, 1)
+	pages := make(chan []record.Puzzle, 1)
 	g.Go(func() error { // read and work, one page at a time
 		defer close(pages)
 		var after int64

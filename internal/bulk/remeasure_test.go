@@ -12,6 +12,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/pgtest"
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/migrations"
@@ -50,13 +51,13 @@ func testRemeasure(t *testing.T, path, driver, rawDSN string) {
 	ctx := context.Background()
 	db := mustOpenDB(t, path)
 	rng := rand.New(rand.NewPCG(3, 4))
-	var ps []sudoku.Puzzle
+	var ps []record.Puzzle
 	for i, line := range puzzletest.Lines(t, puzzletest.Top1465, 40) {
 		g, _ := sudoku.Parse(line)
 		if i%4 == 3 {
 			g = relabel(ps[i-1].Givens, rng) // the same puzzle as the one before
 		}
-		p, err := sudoku.Rate(g, sudoku.Options{})
+		p, err := record.Rate(g, sudoku.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -136,10 +137,10 @@ func makeStale(t *testing.T, driver, rawDSN string) {
 	}
 }
 
-func exportRows(tb testing.TB, db *store.DB) []sudoku.Puzzle {
+func exportRows(tb testing.TB, db *store.DB) []record.Puzzle {
 	tb.Helper()
-	var ps []sudoku.Puzzle
-	if err := db.Export(context.Background(), sudoku.ListQuery{Sort: sudoku.SortSubmitted}, func(p sudoku.Puzzle) error {
+	var ps []record.Puzzle
+	if err := db.Export(context.Background(), record.ListQuery{Sort: record.SortSubmitted}, func(p record.Puzzle) error {
 		ps = append(ps, p)
 		return nil
 	}); err != nil {

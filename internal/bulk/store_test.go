@@ -23,6 +23,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -65,7 +66,7 @@ type cancelAfter struct {
 	cancel context.CancelFunc
 }
 
-func (c *cancelAfter) AddMany(ctx context.Context, ps []sudoku.Puzzle) ([]bool, error) {
+func (c *cancelAfter) AddMany(ctx context.Context, ps []record.Puzzle) ([]bool, error) {
 	dup, err := c.DB.AddMany(ctx, ps)
 	if err == nil && c.done.Add(1) == c.n {
 		c.cancel()
@@ -74,7 +75,7 @@ func (c *cancelAfter) AddMany(ctx context.Context, ps []sudoku.Puzzle) ([]bool, 
 }
 
 // AddParts is the path Import takes with a store: the same count.
-func (c *cancelAfter) AddParts(ctx context.Context, parts iter.Seq[[]sudoku.Puzzle]) (int, int, error) {
+func (c *cancelAfter) AddParts(ctx context.Context, parts iter.Seq[[]record.Puzzle]) (int, int, error) {
 	dup, same, err := c.DB.AddParts(ctx, parts)
 	if err == nil && c.done.Add(1) == c.n {
 		c.cancel()
@@ -155,7 +156,7 @@ func TestStoreImportTwice(t *testing.T) {
 func archived(t *testing.T, db *store.DB) []string {
 	t.Helper()
 	var out []string
-	err := db.Export(context.Background(), sudoku.ListQuery{Sort: sudoku.SortSubmitted}, func(p sudoku.Puzzle) error {
+	err := db.Export(context.Background(), record.ListQuery{Sort: record.SortSubmitted}, func(p record.Puzzle) error {
 		out = append(out, fmt.Sprintf("%s %d", p.Givens, p.Submissions))
 		return nil
 	})
@@ -273,31 +274,31 @@ func TestStoreExportOrder(t *testing.T) {
 	hard, hps := collection(t, puzzletest.Top1465, 30)
 	db := storeWith(t, text+hard)
 	want := len(ps) - 1 + len(hps)
-	key := map[sudoku.Sort]func(p sudoku.Puzzle) []int64{
-		sudoku.SortDifficulty: func(p sudoku.Puzzle) []int64 { return []int64{p.Backtracks, p.SolveNS, p.ID} },
-		sudoku.SortBacktracks: func(p sudoku.Puzzle) []int64 { return []int64{p.Backtracks, p.ID} },
-		sudoku.SortSolveTime:  func(p sudoku.Puzzle) []int64 { return []int64{p.SolveNS, p.ID} },
-		sudoku.SortSubmitted:  func(p sudoku.Puzzle) []int64 { return []int64{p.ID} },
-		sudoku.SortClues:      func(p sudoku.Puzzle) []int64 { return []int64{int64(p.Clues), p.ID} },
-		sudoku.SortGrade:      func(p sudoku.Puzzle) []int64 { return []int64{p.GradeTenths(), p.ID} },
+	key := map[record.Sort]func(p record.Puzzle) []int64{
+		record.SortDifficulty: func(p record.Puzzle) []int64 { return []int64{p.Backtracks, p.SolveNS, p.ID} },
+		record.SortBacktracks: func(p record.Puzzle) []int64 { return []int64{p.Backtracks, p.ID} },
+		record.SortSolveTime:  func(p record.Puzzle) []int64 { return []int64{p.SolveNS, p.ID} },
+		record.SortSubmitted:  func(p record.Puzzle) []int64 { return []int64{p.ID} },
+		record.SortClues:      func(p record.Puzzle) []int64 { return []int64{int64(p.Clues), p.ID} },
+		record.SortGrade:      func(p record.Puzzle) []int64 { return []int64{p.GradeTenths(), p.ID} },
 		// Nobody has played these puzzles: no player_seconds, so the
 		// order is the ids' (puzzles without one come last in either
 		// order; the store suite's tests cover the mixed case).
-		sudoku.SortPlayerTime: func(p sudoku.Puzzle) []int64 { return []int64{sudoku.OrZero(p.PlayerSeconds), p.ID} },
+		record.SortPlayerTime: func(p record.Puzzle) []int64 { return []int64{record.OrZero(p.PlayerSeconds), p.ID} },
 		// Unplayed and graded here: the grade's prior time (the store
 		// suite's tests cover the rule and the mixed case).
-		sudoku.SortHuman: func(p sudoku.Puzzle) []int64 { return []int64{p.HumanSeconds(), p.ID} },
+		record.SortHuman: func(p record.Puzzle) []int64 { return []int64{p.HumanSeconds(), p.ID} },
 	}
-	for _, s := range sudoku.Sorts {
+	for _, s := range record.Sorts {
 		for _, desc := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s desc=%v", s, desc), func(t *testing.T) {
 				var out bytes.Buffer
-				if _, err := Export(context.Background(), db, &out, JSON, sudoku.ListQuery{Sort: s, Desc: desc}); err != nil {
+				if _, err := Export(context.Background(), db, &out, JSON, record.ListQuery{Sort: s, Desc: desc}); err != nil {
 					t.Fatal(err)
 				}
-				var got []sudoku.Puzzle
+				var got []record.Puzzle
 				for _, l := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
-					var p sudoku.Puzzle
+					var p record.Puzzle
 					if err := json.Unmarshal([]byte(l), &p); err != nil {
 						t.Fatal(err)
 					}
@@ -306,7 +307,7 @@ func TestStoreExportOrder(t *testing.T) {
 				if len(got) != want {
 					t.Fatalf("exported %d puzzles, want %d", len(got), want)
 				}
-				sorted := slices.IsSortedFunc(got, func(a, b sudoku.Puzzle) int {
+				sorted := slices.IsSortedFunc(got, func(a, b record.Puzzle) int {
 					c := slices.Compare(key[s](a), key[s](b))
 					if desc {
 						c = -c
@@ -326,9 +327,9 @@ func TestStoreExportOrder(t *testing.T) {
 func TestStoreRoundTrip(t *testing.T) {
 	text, _ := collection(t, puzzletest.Diabolical, 100)
 	src := storeWith(t, text)
-	all := func(db *store.DB) map[sudoku.Grid]sudoku.Puzzle {
-		m := map[sudoku.Grid]sudoku.Puzzle{}
-		err := db.Export(context.Background(), sudoku.ListQuery{Sort: sudoku.SortSubmitted}, func(p sudoku.Puzzle) error {
+	all := func(db *store.DB) map[sudoku.Grid]record.Puzzle {
+		m := map[sudoku.Grid]record.Puzzle{}
+		err := db.Export(context.Background(), record.ListQuery{Sort: record.SortSubmitted}, func(p record.Puzzle) error {
 			p.ID, p.SolveNS, p.SubmittedAt = 0, 0, time.Time{} // the new archive's own
 			m[p.Givens] = p
 			return nil
@@ -342,7 +343,7 @@ func TestStoreRoundTrip(t *testing.T) {
 	for _, f := range Formats {
 		t.Run(string(f), func(t *testing.T) {
 			var out bytes.Buffer
-			if _, err := Export(context.Background(), src, &out, f, sudoku.ListQuery{}); err != nil {
+			if _, err := Export(context.Background(), src, &out, f, record.ListQuery{}); err != nil {
 				t.Fatal(err)
 			}
 			dst := mustOpenDB(t, filepath.Join(t.TempDir(), "b.db"))

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/moderation"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -87,7 +88,7 @@ type textImport struct {
 	lines  []string
 	header string      // a CSV export's header row, put in front of every chunk; "" for none
 	dupOf  map[int]int // line index -> index of the first line with its puzzle
-	rated  map[int]sudoku.Puzzle
+	rated  map[int]record.Puzzle
 	failed map[int]error
 }
 
@@ -95,7 +96,7 @@ type textImport struct {
 // csvHeader) and the lines that repeat an earlier one.
 func newTextImport(name string, body []byte) *textImport {
 	t := &textImport{name: name, lines: Lines(body), dupOf: map[int]int{},
-		rated: map[int]sudoku.Puzzle{}, failed: map[int]error{}}
+		rated: map[int]record.Puzzle{}, failed: map[int]error{}}
 	if len(t.lines) > 0 {
 		t.lines[0] = strings.TrimPrefix(t.lines[0], "\uFEFF")
 	}
@@ -130,9 +131,9 @@ func newTextImport(name string, body []byte) *textImport {
 
 // collector is a Sink that keeps what Import rates instead of storing it:
 // ImportText stores the whole text in one transaction.
-type collector struct{ ps []sudoku.Puzzle }
+type collector struct{ ps []record.Puzzle }
 
-func (k *collector) SubmitMany(_ context.Context, ps []sudoku.Puzzle) ([]bool, error) {
+func (k *collector) SubmitMany(_ context.Context, ps []record.Puzzle) ([]bool, error) {
 	k.ps = append(k.ps, ps...)
 	return make([]bool, len(ps)), nil
 }
@@ -194,9 +195,9 @@ func (t *textImport) rateChunk(ctx context.Context, from, to int, opt TextOption
 
 // results returns the puzzles to store, in line order (a repeat stands
 // for its first line's puzzle), and every rejected line.
-func (t *textImport) results() ([]sudoku.Puzzle, []Rejection) {
+func (t *textImport) results() ([]record.Puzzle, []Rejection) {
 	var (
-		ps       []sudoku.Puzzle
+		ps       []record.Puzzle
 		rejected []Rejection
 	)
 	for i := range t.lines {

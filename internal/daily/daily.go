@@ -32,7 +32,9 @@ import (
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/generate"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/userinput"
 )
 
 // First is the first date with a puzzle of the day.
@@ -84,9 +86,9 @@ func Band(date time.Time) sudoku.Band { return bands[day(date)%len(bands)] }
 // archived already (as a submission or another day's puzzle). When the
 // band's candidate budget runs out (never seen), the next easier band is
 // tried from the same seed, which is deterministic too.
-func Puzzle(ctx context.Context, secret []byte, date time.Time, attempt int) (sudoku.Puzzle, error) {
+func Puzzle(ctx context.Context, secret []byte, date time.Time, attempt int) (record.Puzzle, error) {
 	if len(secret) < SecretBytes {
-		return sudoku.Puzzle{}, fmt.Errorf("puzzle of the day: the archive's secret is %d bytes, want %d", len(secret), SecretBytes)
+		return record.Puzzle{}, fmt.Errorf("puzzle of the day: the archive's secret is %d bytes, want %d", len(secret), SecretBytes)
 	}
 	d := day(date)
 	seed := seed(secret, date, attempt)
@@ -137,8 +139,8 @@ func (e *NotYetError) Error() string {
 	return fmt.Sprintf("the puzzle of the day for %s opens at 00:00 UTC, in %d h %02d min: %s", e.Date, h, m, Rule)
 }
 
-// Kind is sudoku.KindNotFound: there is nothing to show yet.
-func (e *NotYetError) Kind() sudoku.Kind { return sudoku.KindNotFound }
+// Kind is record.KindNotFound: there is nothing to show yet.
+func (e *NotYetError) Kind() record.Kind { return record.KindNotFound }
 
 // ForUsers says the text is meant for users.
 func (e *NotYetError) ForUsers() bool { return true }
@@ -162,7 +164,7 @@ var Rule = "puzzles of the day run from " + Key(First) + " to today (UTC): each 
 
 // ParseDate reads a requested date, YYYY-MM-DD ("" is today's): a date
 // before First or after tomorrow has no puzzle of the day. Both are
-// *sudoku.InputError, whose reason states Rule. Tomorrow is read (a reader
+// *userinput.InputError, whose reason states Rule. Tomorrow is read (a reader
 // ahead of UTC may ask for it, and it opens within the day), and Read
 // answers it with a NotYetError, which states Rule too.
 func ParseDate(name, v string, now time.Time) (time.Time, error) {
@@ -171,10 +173,10 @@ func ParseDate(name, v string, now time.Time) (time.Time, error) {
 	}
 	d, err := time.Parse(time.DateOnly, v)
 	if err != nil {
-		return d, &sudoku.InputError{Name: name, Value: v, Reason: "use YYYY-MM-DD"}
+		return d, &userinput.InputError{Name: name, Value: v, Reason: "use YYYY-MM-DD"}
 	}
 	if d.Before(First) || d.After(Today(now).AddDate(0, 0, 1)) {
-		return d, &sudoku.InputError{Name: name, Value: v,
+		return d, &userinput.InputError{Name: name, Value: v,
 			Reason: "there is no puzzle of the day for that date: " + Rule}
 	}
 	return d, nil

@@ -8,7 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/userinput"
 )
 
 // memArchive is an in-memory Archive: the store's own daily table is
@@ -16,21 +18,21 @@ import (
 type memArchive struct {
 	secret  []byte // nil: testSecret
 	mu      sync.Mutex
-	puzzles []sudoku.Puzzle
+	puzzles []record.Puzzle
 	daily   map[string]int64
 	writes  int
 }
 
-func (m *memArchive) Daily(_ context.Context, date string) (sudoku.Puzzle, error) {
+func (m *memArchive) Daily(_ context.Context, date string) (record.Puzzle, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if id, ok := m.daily[date]; ok {
 		return m.puzzles[id-1], nil
 	}
-	return sudoku.Puzzle{}, sudoku.ErrNotFound
+	return record.Puzzle{}, record.ErrNotFound
 }
 
-func (m *memArchive) SetDaily(_ context.Context, date string, p sudoku.Puzzle) (sudoku.Puzzle, error) {
+func (m *memArchive) SetDaily(_ context.Context, date string, p record.Puzzle) (record.Puzzle, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.writes++
@@ -39,7 +41,7 @@ func (m *memArchive) SetDaily(_ context.Context, date string, p sudoku.Puzzle) (
 	}
 	for _, id := range m.daily {
 		if m.puzzles[id-1].Canonical == p.Canonical {
-			return sudoku.Puzzle{}, sudoku.ErrDailyRepeat
+			return record.Puzzle{}, record.ErrDailyRepeat
 		}
 	}
 	if m.daily == nil {
@@ -59,7 +61,7 @@ func (m *memArchive) DailySecret(context.Context) ([]byte, error) {
 	return testSecret, nil
 }
 
-func (m *memArchive) ByCanonical(_ context.Context, c sudoku.Grid) (sudoku.Puzzle, error) {
+func (m *memArchive) ByCanonical(_ context.Context, c sudoku.Grid) (record.Puzzle, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, p := range m.puzzles {
@@ -67,10 +69,10 @@ func (m *memArchive) ByCanonical(_ context.Context, c sudoku.Grid) (sudoku.Puzzl
 			return p, nil
 		}
 	}
-	return sudoku.Puzzle{}, sudoku.ErrNotFound
+	return record.Puzzle{}, record.ErrNotFound
 }
 
-func (m *memArchive) Submit(_ context.Context, p sudoku.Puzzle) (sudoku.Puzzle, bool, error) {
+func (m *memArchive) Submit(_ context.Context, p record.Puzzle) (record.Puzzle, bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.writes++
@@ -121,7 +123,7 @@ func TestKeeperChoosesWindow(t *testing.T) {
 	if len(w) != 2 || Key(w[0]) != "2026-03-04" || Key(w[len(w)-1]) != "2026-03-05" {
 		t.Fatalf("window %v", w)
 	}
-	if _, err := a.Daily(t.Context(), "2026-03-06"); !errors.Is(err, sudoku.ErrNotFound) {
+	if _, err := a.Daily(t.Context(), "2026-03-06"); !errors.Is(err, record.ErrNotFound) {
 		t.Errorf("tomorrow is chosen (and archived) before its day: %v", err)
 	}
 	for _, d := range w {
@@ -172,7 +174,7 @@ func TestParseDate(t *testing.T) {
 		t.Errorf("tomorrow: %v %v", d, err)
 	}
 	for _, bad := range []string{"2026-03-07", "2025-12-31", "2026-3-5", "yesterday", "2026-02-30"} {
-		var ie *sudoku.InputError
+		var ie *userinput.InputError
 		if _, err := ParseDate("date", bad, now); !errors.As(err, &ie) {
 			t.Errorf("%s: %v", bad, err)
 		}

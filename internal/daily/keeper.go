@@ -10,32 +10,33 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
 // Reader is what reading the puzzle of the day needs of the archive.
 type Reader interface {
 	// Daily returns the puzzle recorded for date (YYYY-MM-DD), or
-	// sudoku.ErrNotFound.
-	Daily(ctx context.Context, date string) (sudoku.Puzzle, error)
+	// record.ErrNotFound.
+	Daily(ctx context.Context, date string) (record.Puzzle, error)
 }
 
 // Archive is what choosing the puzzle of the day needs of the archive.
 type Archive interface {
 	Reader
 	// SetDaily records the archived p as date's puzzle unless the date has
-	// one, and returns the date's puzzle; sudoku.ErrDailyRepeat when p is
+	// one, and returns the date's puzzle; record.ErrDailyRepeat when p is
 	// another date's puzzle.
-	SetDaily(ctx context.Context, date string, p sudoku.Puzzle) (sudoku.Puzzle, error)
+	SetDaily(ctx context.Context, date string, p record.Puzzle) (record.Puzzle, error)
 	// ByCanonical returns the first archived puzzle whose canonical form
-	// is c (the same puzzle, however written), or sudoku.ErrNotFound.
-	ByCanonical(ctx context.Context, c sudoku.Grid) (sudoku.Puzzle, error)
+	// is c (the same puzzle, however written), or record.ErrNotFound.
+	ByCanonical(ctx context.Context, c sudoku.Grid) (record.Puzzle, error)
 	// DailySecret returns the archive's secret for the puzzles of the day
 	// (SecretBytes), made at the first call and the same ever after, on
 	// every server of the archive.
 	DailySecret(ctx context.Context) ([]byte, error)
 	// Submit archives p.
-	Submit(ctx context.Context, p sudoku.Puzzle) (sudoku.Puzzle, bool, error)
+	Submit(ctx context.Context, p record.Puzzle) (record.Puzzle, bool, error)
 }
 
 // ErrNoDaily is a date before the keeper's window that no keeper chose:
@@ -48,8 +49,8 @@ func (noDailyError) Error() string {
 	return "no puzzle of the day was chosen for that date: " + Rule
 }
 
-// Kind is sudoku.KindNotFound; the text is for users.
-func (noDailyError) Kind() sudoku.Kind { return sudoku.KindNotFound }
+// Kind is record.KindNotFound; the text is for users.
+func (noDailyError) Kind() record.Kind { return record.KindNotFound }
 
 // ForUsers says the text is meant for users.
 func (noDailyError) ForUsers() bool { return true }
@@ -66,8 +67,8 @@ func (e *NotChosenError) Error() string {
 // RetryAfter is how long a reader should wait before it asks again.
 func (e *NotChosenError) RetryAfter() time.Duration { return RetryAfter }
 
-// Kind is sudoku.KindUnavailable: not now, later.
-func (e *NotChosenError) Kind() sudoku.Kind { return sudoku.KindUnavailable }
+// Kind is record.KindUnavailable: not now, later.
+func (e *NotChosenError) Kind() record.Kind { return record.KindUnavailable }
 
 // ForUsers says the text is meant for users.
 func (e *NotChosenError) ForUsers() bool { return true }
@@ -79,16 +80,16 @@ const RetryAfter = 5 * time.Second
 // a date whose day has not begun in UTC is a *NotYetError (whatever an
 // older server recorded for it), an unrecorded date in the keeper's window
 // at now a *NotChosenError, an earlier one ErrNoDaily.
-func Read(ctx context.Context, a Reader, date, now time.Time) (sudoku.Puzzle, error) {
+func Read(ctx context.Context, a Reader, date, now time.Time) (record.Puzzle, error) {
 	if err := NotYet(date, now); err != nil {
-		return sudoku.Puzzle{}, err
+		return record.Puzzle{}, err
 	}
 	key := Key(date)
 	p, err := a.Daily(ctx, key)
 	switch {
 	case err == nil:
 		return p, nil
-	case !errors.Is(err, sudoku.ErrNotFound):
+	case !errors.Is(err, record.ErrNotFound):
 		return p, fmt.Errorf("puzzle of the day %s: %w", key, err)
 	case date.Before(Window(now)[0]):
 		return p, fmt.Errorf("%s: %w", key, ErrNoDaily)
@@ -265,17 +266,17 @@ func (k *Keeper) ChooseWindow(ctx context.Context) error {
 // 45). The archive keeps the date's puzzle for good and never records one
 // puzzle for two dates; several servers on one archive agree, the first to
 // record a date wins.
-func (k *Keeper) Choose(ctx context.Context, date time.Time) (sudoku.Puzzle, error) {
+func (k *Keeper) Choose(ctx context.Context, date time.Time) (record.Puzzle, error) {
 	key := Key(date)
 	switch p, err := k.Archive.Daily(ctx, key); {
 	case err == nil:
 		return p, nil
-	case !errors.Is(err, sudoku.ErrNotFound):
+	case !errors.Is(err, record.ErrNotFound):
 		return p, fmt.Errorf("puzzle of the day %s: %w", key, err)
 	}
 	secret, err := k.dailySecret(ctx)
 	if err != nil {
-		return sudoku.Puzzle{}, err
+		return record.Puzzle{}, err
 	}
 	for attempt := range MaxAttempts {
 		p, fresh, err := k.candidate(ctx, secret, date, attempt, k.slot)
@@ -295,12 +296,12 @@ func (k *Keeper) Choose(ctx context.Context, date time.Time) (sudoku.Puzzle, err
 			return p, fmt.Errorf("archive puzzle of the day %s: %w", key, err)
 		}
 		day, err := k.Archive.SetDaily(ctx, key, stored)
-		if errors.Is(err, sudoku.ErrDailyRepeat) {
+		if errors.Is(err, record.ErrDailyRepeat) {
 			continue
 		}
 		return day, err
 	}
-	return sudoku.Puzzle{}, fmt.Errorf("puzzle of the day %s: %d puzzles in a row were archived already", key, MaxAttempts)
+	return record.Puzzle{}, fmt.Errorf("puzzle of the day %s: %d puzzles in a row were archived already", key, MaxAttempts)
 }
 
 func (k *Keeper) slot(ctx context.Context, fn func() error) error {

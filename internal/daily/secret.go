@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // dailySecret is the archive's DailySecret, read once and kept: it never
@@ -31,7 +31,7 @@ func (k *Keeper) dailySecret(ctx context.Context) ([]byte, error) {
 // candidate makes date's puzzle of attempt (in a turn of slot) and says
 // whether it is fresh: no puzzle of its class is archived.
 func (k *Keeper) candidate(ctx context.Context, secret []byte, date time.Time, attempt int,
-	slot func(context.Context, func() error) error) (p sudoku.Puzzle, fresh bool, err error) {
+	slot func(context.Context, func() error) error) (p record.Puzzle, fresh bool, err error) {
 	err = slot(ctx, func() error {
 		var err error
 		p, err = Puzzle(ctx, secret, date, attempt)
@@ -41,7 +41,7 @@ func (k *Keeper) candidate(ctx context.Context, secret []byte, date time.Time, a
 		return p, false, err
 	}
 	switch _, err := k.Archive.ByCanonical(ctx, p.Canonical); {
-	case errors.Is(err, sudoku.ErrNotFound):
+	case errors.Is(err, record.ErrNotFound):
 		return p, true, nil
 	case err != nil:
 		return p, false, err
@@ -53,10 +53,10 @@ func (k *Keeper) candidate(ctx context.Context, secret []byte, date time.Time, a
 // archived: the first attempt not archived already. It is a moderator's
 // look at a day to come (web's preview of tomorrow); the caller holds a
 // turn of its search gate, so Preview takes none.
-func (k *Keeper) Preview(ctx context.Context, date time.Time) (sudoku.Puzzle, error) {
+func (k *Keeper) Preview(ctx context.Context, date time.Time) (record.Puzzle, error) {
 	secret, err := k.dailySecret(ctx)
 	if err != nil {
-		return sudoku.Puzzle{}, err
+		return record.Puzzle{}, err
 	}
 	now := func(_ context.Context, fn func() error) error { return fn() }
 	for attempt := range MaxAttempts {
@@ -65,5 +65,5 @@ func (k *Keeper) Preview(ctx context.Context, date time.Time) (sudoku.Puzzle, er
 			return p, err
 		}
 	}
-	return sudoku.Puzzle{}, fmt.Errorf("puzzle of the day %s: %d puzzles in a row were archived already", Key(date), MaxAttempts)
+	return record.Puzzle{}, fmt.Errorf("puzzle of the day %s: %d puzzles in a row were archived already", Key(date), MaxAttempts)
 }

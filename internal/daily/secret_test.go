@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/generate"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // TestSecretDecides (issue 45): a day's puzzle comes from the archive's
@@ -47,7 +47,7 @@ func TestNeverArchivedAlready(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := &memArchive{puzzles: []sudoku.Puzzle{early}}
+	m := &memArchive{puzzles: []record.Puzzle{early}}
 	m.puzzles[0].ID = 1
 	k := &Keeper{Archive: m, Now: func() time.Time { return now }}
 	pre, err := k.Preview(t.Context(), Today(now))

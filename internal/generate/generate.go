@@ -29,7 +29,9 @@ import (
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/logic"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/userinput"
 )
 
 // Target is the difficulty asked for: a band (the grades of sudoku.Bands),
@@ -42,10 +44,10 @@ type Target struct {
 }
 
 // Grade bounds accepted in a target: the one scale of every grade a user
-// gives (sudoku.LowestGrade to sudoku.HighestGrade).
+// gives (userinput.LowestGrade to userinput.HighestGrade).
 const (
-	LowestGrade  = sudoku.LowestGrade
-	HighestGrade = sudoku.HighestGrade
+	LowestGrade  = userinput.LowestGrade
+	HighestGrade = userinput.HighestGrade
 )
 
 // Validate reports what is wrong with t, in words a user can act on.
@@ -62,10 +64,10 @@ func (t Target) Validate() error {
 	switch {
 	case t.MinGrade == 0 && t.MaxGrade == 0:
 		return fmt.Errorf("give a band (%s) or a grade range", bandNames())
-	case sudoku.CheckGrade(t.MinGrade) != "":
-		return fmt.Errorf("grade range %s: the minimum is %s", t.rangeText(), sudoku.CheckGrade(t.MinGrade))
-	case sudoku.CheckGrade(t.MaxGrade) != "":
-		return fmt.Errorf("grade range %s: the maximum is %s", t.rangeText(), sudoku.CheckGrade(t.MaxGrade))
+	case userinput.CheckGrade(t.MinGrade) != "":
+		return fmt.Errorf("grade range %s: the minimum is %s", t.rangeText(), userinput.CheckGrade(t.MinGrade))
+	case userinput.CheckGrade(t.MaxGrade) != "":
+		return fmt.Errorf("grade range %s: the maximum is %s", t.rangeText(), userinput.CheckGrade(t.MaxGrade))
 	case t.MinGrade > t.MaxGrade:
 		return fmt.Errorf("grade range %s: the minimum is above the maximum", t.rangeText())
 	}
@@ -86,9 +88,9 @@ func (t Target) String() string {
 
 // ParseGrade reads a grade range "MIN-MAX" ("7-8.5"), or a single grade
 // "7.2" meaning exactly that grade, given as the value called name (a
-// flag, a form field): sudoku.ParseGradeRange, the one reader of grades.
+// flag, a form field): userinput.ParseGradeRange, the one reader of grades.
 func ParseGrade(name, s string) (Target, error) {
-	r, err := sudoku.ParseGradeRange(name, s)
+	r, err := userinput.ParseGradeRange(name, s)
 	if err != nil {
 		return Target{}, err
 	}
@@ -144,9 +146,9 @@ func (e *MissError) Error() string {
 // does. It fails with a *MissError when ctx's deadline passes or
 // r.MaxCandidates run out first, and with ctx's error when ctx is
 // canceled otherwise.
-func Generate(ctx context.Context, r Request) (sudoku.Puzzle, Stats, error) {
+func Generate(ctx context.Context, r Request) (record.Puzzle, Stats, error) {
 	if err := r.Target.Validate(); err != nil {
-		return sudoku.Puzzle{}, Stats{}, err
+		return record.Puzzle{}, Stats{}, err
 	}
 	s := search{Request: r, start: time.Now(), ctx: ctx}
 	s.gen = sudoku.NewGenerator(r.Seed, r.Symmetric)
@@ -175,7 +177,7 @@ const (
 
 // candidate is a measured puzzle.
 type candidate struct {
-	p     sudoku.Puzzle
+	p     record.Puzzle
 	score float64 // backtracks, or grade: what the climber raises
 	pos   int
 	// minimal is false for a symmetric puzzle that is minimal only among
@@ -183,17 +185,17 @@ type candidate struct {
 	minimal bool
 }
 
-func (s *search) run() (sudoku.Puzzle, error) {
+func (s *search) run() (record.Puzzle, error) {
 	for {
 		if err := s.spent(); err != nil {
-			return sudoku.Puzzle{}, err
+			return record.Puzzle{}, err
 		}
 		sol := s.gen.Solution()
 		s.stats.Fresh++
 		g, ok := s.gen.Reduce(sol)
 		cur, err := s.measure(g, ok)
 		if err != nil {
-			return sudoku.Puzzle{}, err
+			return record.Puzzle{}, err
 		}
 		if cur != nil && cur.pos == in && cur.minimal {
 			return s.finish(cur)
@@ -203,13 +205,13 @@ func (s *search) run() (sudoku.Puzzle, error) {
 		}
 		for range ClimbSteps {
 			if err := s.spent(); err != nil {
-				return sudoku.Puzzle{}, err
+				return record.Puzzle{}, err
 			}
 			g, ok := s.gen.Neighbour(cur.p.Givens, sol)
 			next, err := s.measure(g, ok)
 			switch {
 			case err != nil:
-				return sudoku.Puzzle{}, err
+				return record.Puzzle{}, err
 			case next == nil || next.pos == above:
 			case next.pos == in && next.minimal:
 				return s.finish(next)
@@ -238,7 +240,7 @@ func (s *search) spent() error {
 // rate within its budget). minimal is what Reduce said of g.
 func (s *search) measure(g sudoku.Grid, minimal bool) (*candidate, error) {
 	s.stats.Candidates++
-	p, err := sudoku.Rate(g, s.opt)
+	p, err := record.Rate(g, s.opt)
 	switch {
 	case errors.Is(err, sudoku.ErrCanceled):
 		return nil, s.spentOr(err)
@@ -287,7 +289,7 @@ func position(lo, hi bool) int {
 func tenths(g float64) int64 { return int64(g*10 + 0.5) }
 
 // finish returns the answer, graded already (measure).
-func (s *search) finish(c *candidate) (sudoku.Puzzle, error) {
+func (s *search) finish(c *candidate) (record.Puzzle, error) {
 	return c.p, nil
 }
 

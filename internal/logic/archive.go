@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -16,7 +17,7 @@ const Version = "6"
 // p.GradeFloor, p.Technique and p.GradeVersion, and p.Band with the grade. The path graded is the one
 // of p's canonical form, so every way of writing a puzzle gets the same
 // grade. A puzzle with several solutions gets no grade (nil).
-func GradePuzzle(p *sudoku.Puzzle) {
+func GradePuzzle(p *record.Puzzle) {
 	gradeWithin(p, 0)
 }
 
@@ -25,7 +26,7 @@ func GradePuzzle(p *sudoku.Puzzle) {
 // for some), for the archive's graders, `sudoku solve` and the setter. When
 // ctx ends first it leaves p ungraded (GradeVersion "") and reports false:
 // the puzzle stays pending for the next grading.
-func GradeDeep(ctx context.Context, p *sudoku.Puzzle) bool {
+func GradeDeep(ctx context.Context, p *record.Puzzle) bool {
 	clearGrade(p, Version)
 	if !p.Unique {
 		return true
@@ -53,17 +54,17 @@ const RequestBudget = DefaultBudget / 10
 // If the solver stops before the end, p is left ungraded (GradeVersion "")
 // for a grading with the full budget later (the archive's background
 // grader), and GradeWithin reports false.
-func GradeWithin(p *sudoku.Puzzle, budget int64) bool {
+func GradeWithin(p *record.Puzzle, budget int64) bool {
 	gradeWithin(p, budget)
 	if p.GradeFloor {
 		clearGrade(p, "")
-		p.GradeStatus = sudoku.GradeNone // none within this budget
+		p.GradeStatus = record.GradeNone // none within this budget
 		return false
 	}
 	return true
 }
 
-func gradeWithin(p *sudoku.Puzzle, budget int64) {
+func gradeWithin(p *record.Puzzle, budget int64) {
 	clearGrade(p, Version)
 	if !p.Unique {
 		return
@@ -79,7 +80,7 @@ func gradeWithin(p *sudoku.Puzzle, budget int64) {
 // written: the path of p's canonical form (the one GradeDeep graded),
 // mapped back onto p's grid cell by cell and digit by digit. It fails with
 // ErrMultipleSolutions for a puzzle with several solutions.
-func Explain(p sudoku.Puzzle) (Result, error) {
+func Explain(p record.Puzzle) (Result, error) {
 	if !p.Unique {
 		return Result{}, ErrMultipleSolutions
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -53,7 +54,7 @@ func TestStop(t *testing.T) {
 	if !r.Stopped || !r.Floor || r.Solved {
 		t.Errorf("stopped %v floor %v solved %v, want a stopped floor", r.Stopped, r.Floor, r.Solved)
 	}
-	p, err := sudoku.Rate(g, sudoku.Options{})
+	p, err := record.Rate(g, sudoku.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

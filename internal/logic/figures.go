@@ -3,7 +3,7 @@ package logic
 import (
 	"slices"
 
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // The figures of a graded path beside its grade: Sudoku Explainer's EP and
@@ -79,7 +79,7 @@ func techniquesOf(steps []Step) []string {
 
 // clearGrade empties p's grade and figures, graded by version ("" for not
 // graded).
-func clearGrade(p *sudoku.Puzzle, version string) {
+func clearGrade(p *record.Puzzle, version string) {
 	p.Grade, p.GradeFloor, p.Technique, p.GradeVersion = nil, false, "", version
 	p.GradeEP, p.GradeED, p.Techniques = nil, nil, ""
 	p.SetGradeStatus()
@@ -87,7 +87,7 @@ func clearGrade(p *sudoku.Puzzle, version string) {
 
 // setGrade gives p the grade and figures of its path r (a full grid has
 // none).
-func setGrade(p *sudoku.Puzzle, r Result) {
+func setGrade(p *record.Puzzle, r Result) {
 	defer p.SetGradeStatus()
 	if r.Grade == 0 {
 		return // a full grid: nothing to grade
@@ -95,5 +95,5 @@ func setGrade(p *sudoku.Puzzle, r Result) {
 	f := FiguresOf(r)
 	g, ep, ed := r.Grade, f.EP, f.ED
 	p.Grade, p.GradeFloor, p.Technique = &g, r.Floor, r.Technique
-	p.GradeEP, p.GradeED, p.Techniques = &ep, &ed, sudoku.JoinTechniques(f.Techniques)
+	p.GradeEP, p.GradeED, p.Techniques = &ep, &ed, record.JoinTechniques(f.Techniques)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
 	"github.com/sudoku-archive/sudoku/internal/racefree"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -63,12 +64,12 @@ func TestGradeFigures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, err := sudoku.Rate(g, sudoku.Options{})
+			p, err := record.Rate(g, sudoku.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			GradePuzzle(&p)
-			if p.GradeStatus != sudoku.GradeDone || p.GradeEP == nil || p.GradeED == nil {
+			if p.GradeStatus != record.GradeDone || p.GradeEP == nil || p.GradeED == nil {
 				t.Fatalf("%s: status %s, ep %v, ed %v", line, p.GradeStatus, p.GradeEP, p.GradeED)
 			}
 			if !(*p.GradeED <= *p.GradeEP && *p.GradeEP <= *p.Grade) {

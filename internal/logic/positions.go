@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -38,7 +39,7 @@ func (p Position) CandidateStrings() []string {
 // DefaultBudget reaches: the nested chains of the hardest puzzles may lie
 // beyond it) at which the technique name is the next step, earliest first.
 // It fails with ErrMultipleSolutions for a puzzle with several solutions.
-func Positions(p sudoku.Puzzle, name string, max int) ([]Position, error) {
+func Positions(p record.Puzzle, name string, max int) ([]Position, error) {
 	if !p.Unique {
 		return nil, ErrMultipleSolutions
 	}

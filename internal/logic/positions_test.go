@@ -5,13 +5,14 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
 	"github.com/sudoku-archive/sudoku/internal/racefree"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
 // positionPuzzles are puzzles whose paths meet most of the ladder: the
 // diabolical collection, a few of the forum's top list (the chains) and
 // the rated puzzles of TestGolden's rarer techniques.
-func positionPuzzles(t *testing.T, diabolical, top int) []sudoku.Puzzle {
+func positionPuzzles(t *testing.T, diabolical, top int) []record.Puzzle {
 	t.Helper()
 	lines := puzzletest.Lines(t, puzzletest.Diabolical, diabolical)
 	lines = append(lines, puzzletest.Lines(t, puzzletest.Top1465, top)...)
@@ -19,9 +20,9 @@ func positionPuzzles(t *testing.T, diabolical, top int) []sudoku.Puzzle {
 	for _, i := range []int{73, 74, 2293} {
 		lines = append(lines, rated[i].Puzzle)
 	}
-	var ps []sudoku.Puzzle
+	var ps []record.Puzzle
 	for _, l := range lines {
-		p, err := sudoku.Rate(parse(t, l), sudoku.Options{})
+		p, err := record.Rate(parse(t, l), sudoku.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,7 +65,7 @@ func TestPositions(t *testing.T) {
 	t.Logf("positions checked: %v", checked)
 }
 
-func checkPosition(t *testing.T, p sudoku.Puzzle, name string, pos Position) {
+func checkPosition(t *testing.T, p record.Puzzle, name string, pos Position) {
 	t.Helper()
 	st := pos.Step
 	where := func() string { return string(p.Givens.String()) + " " + name + ": " + st.Text }

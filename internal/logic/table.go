@@ -4,7 +4,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
+	"github.com/sudoku-archive/sudoku/internal/userinput"
 )
 
 // The technique table as other packages read it: names, slugs, grades and
@@ -51,8 +52,8 @@ func TechniqueByName(name string) (t Technique, ok bool) {
 // (a repeatable query parameter or flag, called name in messages): each a
 // technique's name in any case, or its slug; empty values are skipped. The
 // filter holds each technique once, in the ladder's order. An unknown one
-// is an *sudoku.InputError that names the known ones.
-func ParseTechniques(name string, values []string) (sudoku.Techniques, error) {
+// is an *userinput.InputError that names the known ones.
+func ParseTechniques(name string, values []string) (record.Techniques, error) {
 	var ts []Technique
 	for _, v := range values {
 		if v == "" {
@@ -60,7 +61,7 @@ func ParseTechniques(name string, values []string) (sudoku.Techniques, error) {
 		}
 		t, ok := TechniqueByName(v)
 		if !ok {
-			return "", &sudoku.InputError{Name: name, Value: v, Reason: "use one of " + TechniqueNames()}
+			return "", &userinput.InputError{Name: name, Value: v, Reason: "use one of " + TechniqueNames()}
 		}
 		if !slices.ContainsFunc(ts, func(x Technique) bool { return x.Name == t.Name }) {
 			ts = append(ts, t)
@@ -71,7 +72,7 @@ func ParseTechniques(name string, values []string) (sudoku.Techniques, error) {
 	for i, t := range ts {
 		names[i] = t.Name
 	}
-	return sudoku.JoinTechniques(names), nil
+	return record.JoinTechniques(names), nil
 }
 
 // TechniqueNames lists the ladder's names for a message: "Full House,

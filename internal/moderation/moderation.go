@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/internal/textrule"
 )
@@ -80,8 +81,8 @@ type InputError struct {
 
 func (e *InputError) Error() string { return e.Msg }
 
-// Kind classifies the error for sudoku.KindOf.
-func (e *InputError) Kind() sudoku.Kind { return sudoku.KindInvalid }
+// Kind classifies the error for record.KindOf.
+func (e *InputError) Kind() record.Kind { return record.KindInvalid }
 
 // Status is where a flag stands.
 type Status string
@@ -111,7 +112,7 @@ type Flag struct {
 // Flagged is one entry of the moderators' queue: a visible puzzle with
 // open flags, and those flags, oldest first.
 type Flagged struct {
-	Puzzle sudoku.Puzzle `json:"puzzle"`
+	Puzzle record.Puzzle `json:"puzzle"`
 	Flags  []Flag        `json:"flags"`
 }
 
@@ -199,7 +200,7 @@ var (
 type conflictError string
 
 func (e conflictError) Error() string     { return string(e) }
-func (e conflictError) Kind() sudoku.Kind { return sudoku.KindConflict }
+func (e conflictError) Kind() record.Kind { return record.KindConflict }
 
 func conflict(msg string) error { return conflictError(msg) }
 
@@ -214,8 +215,8 @@ func (e *HiddenError) Error() string {
 	return fmt.Sprintf("these givens are puzzle %d, which a moderator has hidden: %s", e.PuzzleID, e.Reason)
 }
 
-// Kind classifies the error for sudoku.KindOf.
-func (e *HiddenError) Kind() sudoku.Kind { return sudoku.KindConflict }
+// Kind classifies the error for record.KindOf.
+func (e *HiddenError) Kind() record.Kind { return record.KindConflict }
 
 // IsHidden reports whether err refuses a hidden puzzle's givens.
 func IsHidden(err error) bool {
@@ -224,7 +225,7 @@ func IsHidden(err error) bool {
 }
 
 // ForUsers says the errors' own texts are meant for users, however deep
-// they are wrapped (sudoku.ForUsers).
+// they are wrapped (record.ForUsers).
 func (e *InputError) ForUsers() bool   { return true }
 func (e conflictError) ForUsers() bool { return true }
 
@@ -238,7 +239,7 @@ func (e *HiddenError) ForUsers() bool { return true }
 type HiddenSet map[string]*HiddenError
 
 // Of is the hidden puzzle that p is a way of writing, or nil.
-func (s HiddenSet) Of(p *sudoku.Puzzle) *HiddenError {
+func (s HiddenSet) Of(p *record.Puzzle) *HiddenError {
 	if len(s) == 0 {
 		return nil
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -15,7 +16,7 @@ func TestParseReason(t *testing.T) {
 		}
 	}
 	for _, s := range []string{"", "Wrong", "spam", " wrong"} {
-		if _, err := ParseReason(s); sudoku.KindOf(err) != sudoku.KindInvalid {
+		if _, err := ParseReason(s); record.KindOf(err) != record.KindInvalid {
 			t.Errorf("ParseReason(%q): %v, want KindInvalid", s, err)
 		}
 	}
@@ -55,9 +56,9 @@ func TestCheckReason(t *testing.T) {
 // TestErrorKinds: the conflicts answer 409, their texts are for users.
 func TestErrorKinds(t *testing.T) {
 	for _, err := range []error{ErrFlagged, ErrAlreadyHidden, ErrNotHidden, ErrNoOpenFlags, &HiddenError{PuzzleID: 3, Reason: "x"}} {
-		var fu sudoku.ForUsers
-		if sudoku.KindOf(err) != sudoku.KindConflict || !errors.As(err, &fu) {
-			t.Errorf("%v: kind %v", err, sudoku.KindOf(err))
+		var fu record.ForUsers
+		if record.KindOf(err) != record.KindConflict || !errors.As(err, &fu) {
+			t.Errorf("%v: kind %v", err, record.KindOf(err))
 		}
 	}
 	if !IsHidden(&HiddenError{}) || IsHidden(ErrFlagged) {
@@ -70,7 +71,7 @@ func TestHiddenSetOf(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := sudoku.Rate(g, sudoku.Options{})
+	p, err := record.Rate(g, sudoku.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/moderation"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // testTokensListRevoke: a player's tokens are listed with ids and dates
@@ -141,7 +141,7 @@ func testFinishHiddenSince(t *testing.T, bk backend) {
 	if _, err := db.HidePuzzle(ctx, pz.ID, moderation.CLI(), "test"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.FinishAttempt(ctx, p.ID, a.ID, account.Finish{Outcome: account.OutcomeGaveUp}); !errors.Is(err, sudoku.ErrNotFound) {
+	if _, err := db.FinishAttempt(ctx, p.ID, a.ID, account.Finish{Outcome: account.OutcomeGaveUp}); !errors.Is(err, record.ErrNotFound) {
 		t.Errorf("finish on a puzzle hidden since: %v, want ErrNotFound", err)
 	}
 	if got, err := db.Attempt(ctx, p.ID, a.ID); err != nil || got.Outcome != account.OutcomeOpen || got.Counted {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // TestAddMany: AddMany archives what is new and leaves what is archived
@@ -32,7 +32,7 @@ func testAddMany(t *testing.T, bk backend) {
 		t.Errorf("duplicates (-want +got):\n%s", diff)
 	}
 	n := 0
-	err = db.Export(ctx, sudoku.ListQuery{Sort: sudoku.SortSubmitted}, func(p sudoku.Puzzle) error {
+	err = db.Export(ctx, record.ListQuery{Sort: record.SortSubmitted}, func(p record.Puzzle) error {
 		n++
 		if p.Submissions != 1 {
 			t.Errorf("puzzle %s: %d submissions, want 1", p.Givens, p.Submissions)
@@ -63,7 +63,7 @@ func TestAddParts(t *testing.T) {
 	if _, _, err := db.Submit(ctx, ps[0]); err != nil {
 		t.Fatal(err)
 	}
-	parts := [][]sudoku.Puzzle{
+	parts := [][]record.Puzzle{
 		{ps[0], ps[1], rate(t, shuffled(rng, ps[0].Givens))}, // dup, new, equivalent of an archived class
 		{ps[1], rate(t, shuffled(rng, ps[1].Givens)), ps[2]}, // dup in the batch, equivalent of a new class, new
 	}
@@ -84,7 +84,7 @@ func TestAddParts(t *testing.T) {
 
 	bad := ps[2]
 	bad.Solution[0] = 0
-	more := [][]sudoku.Puzzle{{rate(t, shuffled(rng, ps[2].Givens))}, {bad}}
+	more := [][]record.Puzzle{{rate(t, shuffled(rng, ps[2].Givens))}, {bad}}
 	if _, _, err := db.AddParts(ctx, slices.Values(more)); !errors.Is(err, ErrInvalidPuzzle) {
 		t.Fatalf("a bad part: err = %v, want ErrInvalidPuzzle", err)
 	}
@@ -105,12 +105,12 @@ func testFreshListings(t *testing.T, bk backend) {
 	if _, err := db.AddMany(ctx, norvig(t, 5)); err != nil {
 		t.Fatal(err)
 	}
-	var queries []sudoku.ListQuery
-	for _, s := range sudoku.Sorts {
+	var queries []record.ListQuery
+	for _, s := range record.Sorts {
 		for _, desc := range []bool{false, true} {
 			for _, unique := range []bool{false, true} {
 				for _, distinct := range []bool{false, true} {
-					queries = append(queries, sudoku.ListQuery{Sort: s, Desc: desc, UniqueOnly: unique, Distinct: distinct, Limit: 3})
+					queries = append(queries, record.ListQuery{Sort: s, Desc: desc, UniqueOnly: unique, Distinct: distinct, Limit: 3})
 				}
 			}
 		}

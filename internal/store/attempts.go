@@ -12,7 +12,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/ratings"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // attemptColumns are the attempts table's columns as scanAttempt reads them.
@@ -46,12 +46,12 @@ func scanAttempt(scan func(...any) error, extra ...any) (account.Attempt, error)
 // attemptNotFound is the error of an attempt that does not exist or is
 // another player's: the two are not told apart.
 func attemptNotFound(id int64) error {
-	return fmt.Errorf("attempt %d: %w", id, sudoku.ErrNotFound)
+	return fmt.Errorf("attempt %d: %w", id, record.ErrNotFound)
 }
 
 // StartAttempt opens an attempt of player at the puzzle puzzleID, its clock
 // started now, or returns the player's attempt at that puzzle still open
-// (created false). sudoku.ErrNotFound when there is no such puzzle.
+// (created false). record.ErrNotFound when there is no such puzzle.
 //
 // Starts share the finishes' group commit (FinishAttempt): one
 // transaction and one sync for every start and finish waiting.
@@ -71,7 +71,7 @@ func (db *DB) startSteps(tx *sql.Tx, player, puzzleID int64, now time.Time) (acc
 	var key []byte
 	err := tx.QueryRow(db.d.sql("SELECT coalesce(canonical_key, givens_key) FROM puzzles WHERE id = ? AND "+visible), puzzleID).Scan(&key)
 	if errors.Is(err, sql.ErrNoRows) {
-		return account.Attempt{}, false, fmt.Errorf("puzzle %d: %w", puzzleID, sudoku.ErrNotFound)
+		return account.Attempt{}, false, fmt.Errorf("puzzle %d: %w", puzzleID, record.ErrNotFound)
 	}
 	if err != nil {
 		return account.Attempt{}, false, err
@@ -96,7 +96,7 @@ func (db *DB) startSteps(tx *sql.Tx, player, puzzleID int64, now time.Time) (acc
 
 // FinishAttempt records the end of the attempt id of player: solved (the
 // grid checked against the puzzle) or given up, with seconds capped by the
-// server's clock since the start. Errors: sudoku.ErrNotFound when the
+// server's clock since the start. Errors: record.ErrNotFound when the
 // attempt is not the player's (or does not exist), account.ErrFinished when
 // it has an outcome already, account.ErrWrongGrid and account.ErrBadFinish
 // for a finish that cannot be recorded; nothing is recorded then.
@@ -300,7 +300,7 @@ func commitFinishesPG(p *pipe, group []*finishReq, results []finishResult, now t
 // refused reports whether err is a finish refused for its own sake, not a
 // failure of the database.
 func refused(err error) bool {
-	return errors.Is(err, sudoku.ErrNotFound) || errors.Is(err, account.ErrFinished) ||
+	return errors.Is(err, record.ErrNotFound) || errors.Is(err, account.ErrFinished) ||
 		errors.Is(err, account.ErrWrongGrid) || errors.Is(err, account.ErrBadFinish)
 }
 
@@ -430,7 +430,7 @@ func decideFinish(r *finishReq, a account.Attempt, givens string, hidden bool, n
 	// A puzzle hidden since the attempt opened is not played (as
 	// StartAttempt refuses it): the attempt stays open and uncounted.
 	if hidden {
-		return account.Attempt{}, fmt.Errorf("attempt %d: its puzzle %d is hidden: %w", r.id, a.PuzzleID, sudoku.ErrNotFound)
+		return account.Attempt{}, fmt.Errorf("attempt %d: its puzzle %d is hidden: %w", r.id, a.PuzzleID, record.ErrNotFound)
 	}
 	if a.Outcome != account.OutcomeOpen {
 		return account.Attempt{}, account.ErrFinished
@@ -458,7 +458,7 @@ func decideFinish(r *finishReq, a account.Attempt, givens string, hidden bool, n
 	return a, nil
 }
 
-// Attempt returns the attempt id if it is player's, else sudoku.ErrNotFound.
+// Attempt returns the attempt id if it is player's, else record.ErrNotFound.
 func (db *DB) Attempt(ctx context.Context, player, id int64) (account.Attempt, error) {
 	a, err := scanAttempt(db.reader.QueryRowContext(ctx, db.d.sql("SELECT "+attemptColumns+" FROM attempts WHERE id = ? AND player_id = ?"), id, player).Scan)
 	if errors.Is(err, sql.ErrNoRows) {

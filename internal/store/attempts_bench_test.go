@@ -11,6 +11,7 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/pgtest"
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -19,15 +20,15 @@ const benchClients = 32
 
 // kaggle archives the first n puzzles of the easy Kaggle collection (real,
 // distinct puzzles) and returns them as stored.
-func kaggle(tb testing.TB, db *DB, n int) []sudoku.Puzzle {
+func kaggle(tb testing.TB, db *DB, n int) []record.Puzzle {
 	tb.Helper()
-	var ps []sudoku.Puzzle
+	var ps []record.Puzzle
 	for _, line := range puzzletest.Lines(tb, puzzletest.Kaggle, n) {
 		g, err := sudoku.Parse(line[:81])
 		if err != nil {
 			tb.Fatal(err)
 		}
-		p, err := sudoku.Rate(g, sudoku.Options{})
+		p, err := record.Rate(g, sudoku.Options{})
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -36,7 +37,7 @@ func kaggle(tb testing.TB, db *DB, n int) []sudoku.Puzzle {
 	if _, err := db.AddMany(context.Background(), ps); err != nil {
 		tb.Fatal(err)
 	}
-	stored := make([]sudoku.Puzzle, len(ps))
+	stored := make([]record.Puzzle, len(ps))
 	for i, p := range ps {
 		var err error
 		if stored[i], err = db.PuzzleByGivens(context.Background(), p.Givens); err != nil {

@@ -15,7 +15,7 @@ import (
 )
 
 // record adds e to the audit trail in tx, at e.At (now when zero).
-func record(tx *sql.Tx, d dialect, e moderation.Entry) error {
+func addAudit(tx *sql.Tx, d dialect, e moderation.Entry) error {
 	if e.At.IsZero() {
 		e.At = time.Now().UTC()
 	}

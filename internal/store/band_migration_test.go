@@ -14,6 +14,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/logic"
 	"github.com/sudoku-archive/sudoku/internal/pgtest"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/store/storetest"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/migrations"
@@ -166,7 +167,7 @@ func (c *bandMigrationCase) checkUpgraded(t *testing.T) {
 	db := MustOpenDBAt(t, c.dsn)
 	defer db.Close()
 	c.columnIs(t, bandRow.newBand)
-	all := exportAll(t, db, sudoku.ListQuery{Sort: sudoku.SortSubmitted})
+	all := exportAll(t, db, record.ListQuery{Sort: record.SortSubmitted})
 	if len(all) != len(bandRows) {
 		t.Fatalf("%d rows after the migration, want %d", len(all), len(bandRows))
 	}
@@ -187,9 +188,9 @@ func (c *bandMigrationCase) checkUpgraded(t *testing.T) {
 	if d := gocmp.Diff(want, st.BandCounts()); d != "" {
 		t.Errorf("band counts (-want +got):\n%s", d)
 	}
-	for _, s := range sudoku.Sorts {
+	for _, s := range record.Sorts {
 		for _, b := range sudoku.Bands {
-			page, err := db.List(ctx, sudoku.ListQuery{Band: b.Band, Sort: s, Limit: 20})
+			page, err := db.List(ctx, record.ListQuery{Band: b.Band, Sort: s, Limit: 20})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -202,7 +203,7 @@ func (c *bandMigrationCase) checkUpgraded(t *testing.T) {
 				}
 			}
 		}
-		page, err := db.List(ctx, sudoku.ListQuery{Sort: s, Limit: 20})
+		page, err := db.List(ctx, record.ListQuery{Sort: s, Limit: 20})
 		if err != nil || len(page.Puzzles) != len(bandRows) {
 			t.Errorf("by %s: %d rows (%v), want %d", s, len(page.Puzzles), err, len(bandRows))
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/logic"
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
 	"github.com/sudoku-archive/sudoku/internal/racefree"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -24,10 +25,10 @@ var bandGrades = []int64{10, 12, 20, 21, 23, 34, 35, 46, 47, 56, 66, 67, 72, 95,
 // with ties in every sort key, every 6th with two solutions (no grade) and
 // every 7th waiting for its grade (no band either). It returns them as
 // stored.
-func bandedArchive(tb testing.TB, db *DB, n int64) []sudoku.Puzzle {
+func bandedArchive(tb testing.TB, db *DB, n int64) []record.Puzzle {
 	tb.Helper()
 	ctx := context.Background()
-	var ps []sudoku.Puzzle
+	var ps []record.Puzzle
 	bts := []int64{0, 0, 1, 2, 14, 15, 16, 40, 63, 64, 100, 127, 128, 129, 3000}
 	for i := range n {
 		solutions := 1
@@ -51,8 +52,8 @@ func bandedArchive(tb testing.TB, db *DB, n int64) []sudoku.Puzzle {
 }
 
 // inBand keeps the puzzles of band b ("" keeps all).
-func inBand(ps []sudoku.Puzzle, b sudoku.Band) []sudoku.Puzzle {
-	var out []sudoku.Puzzle
+func inBand(ps []record.Puzzle, b sudoku.Band) []record.Puzzle {
+	var out []record.Puzzle
 	for _, p := range ps {
 		if b == "" || p.Band == b {
 			out = append(out, p)
@@ -70,11 +71,11 @@ func testListByBand(t *testing.T, bk backend) {
 		}
 	}
 	sub := newSubtests(t) // reads only: a few at once
-	for _, s := range sudoku.Sorts {
+	for _, s := range record.Sorts {
 		for _, desc := range []bool{false, true} {
 			for _, unique := range []bool{false, true} {
 				for _, b := range sudoku.Bands {
-					q := sudoku.ListQuery{Sort: s, Desc: desc, UniqueOnly: unique, Band: b.Band, Limit: 4}
+					q := record.ListQuery{Sort: s, Desc: desc, UniqueOnly: unique, Band: b.Band, Limit: 4}
 					sub.Run(fmt.Sprintf("%s/desc=%v/unique=%v/%s", s, desc, unique, b.Band), func(t *testing.T) {
 						testPaging(t, db, q, sorted(inBand(all, b.Band), q))
 					})
@@ -84,7 +85,7 @@ func testListByBand(t *testing.T, bk backend) {
 	}
 	sub.Run("export", func(t *testing.T) {
 		for _, b := range sudoku.Bands {
-			q := sudoku.ListQuery{Sort: sudoku.SortClues, Desc: true, Band: b.Band}
+			q := record.ListQuery{Sort: record.SortClues, Desc: true, Band: b.Band}
 			if d := gocmp.Diff(sorted(inBand(all, b.Band), q), exportAll(t, db, q)); d != "" {
 				t.Errorf("%s (-want +got):\n%s", b.Band, d)
 			}
@@ -97,19 +98,19 @@ func testListBandRejects(t *testing.T, bk backend) {
 	ctx := context.Background()
 	db := bk.open(t)
 	bandedArchive(t, db, 30)
-	if _, err := db.List(ctx, sudoku.ListQuery{Band: "Easy"}); !errors.Is(err, ErrInvalidQuery) {
+	if _, err := db.List(ctx, record.ListQuery{Band: "Easy"}); !errors.Is(err, ErrInvalidQuery) {
 		t.Errorf("unknown band: %v, want ErrInvalidQuery", err)
 	}
-	page, err := db.List(ctx, sudoku.ListQuery{Band: sudoku.BandMedium, Limit: 2})
+	page, err := db.List(ctx, record.ListQuery{Band: sudoku.BandMedium, Limit: 2})
 	if err != nil || page.NextCursor == "" {
 		t.Fatalf("%v, next %q", err, page.NextCursor)
 	}
 	// A cursor of one band does not page another, nor the whole archive.
-	for _, q := range []sudoku.ListQuery{
+	for _, q := range []record.ListQuery{
 		{Band: sudoku.BandHard, Limit: 2, Cursor: page.NextCursor},
 		{Limit: 2, Cursor: page.NextCursor},
 	} {
-		if _, err := db.List(ctx, q); !errors.Is(err, sudoku.ErrInvalidCursor) {
+		if _, err := db.List(ctx, q); !errors.Is(err, record.ErrInvalidCursor) {
 			t.Errorf("band %q with a medium cursor: %v, want ErrInvalidCursor", q.Band, err)
 		}
 	}
@@ -235,11 +236,11 @@ func testListAround(t *testing.T, bk backend) {
 	all := bandedArchive(t, db, 60)
 	sub := newSubtests(t) // reads only: a few at once
 	defer sub.Wait()
-	for _, s := range sudoku.Sorts {
+	for _, s := range record.Sorts {
 		for _, desc := range []bool{false, true} {
 			for _, limit := range []int{1, 2, 5, 20} {
 				for _, band := range []sudoku.Band{"", sudoku.BandExtreme} {
-					q := sudoku.ListQuery{Sort: s, Desc: desc, Limit: limit, Band: band, UniqueOnly: band != ""}
+					q := record.ListQuery{Sort: s, Desc: desc, Limit: limit, Band: band, UniqueOnly: band != ""}
 					want := sorted(inBand(all, band), q)
 					sub.Run(fmt.Sprintf("%s/desc=%v/limit=%d/band=%s", s, desc, limit, band), func(t *testing.T) {
 						for pos, p := range want {
@@ -300,12 +301,12 @@ func testListAround(t *testing.T, bk backend) {
 			notExtreme = p.ID
 		}
 	}
-	for _, q := range []sudoku.ListQuery{
+	for _, q := range []record.ListQuery{
 		{Around: 1 << 40},
 		{Around: notUnique, UniqueOnly: true},
 		{Around: notExtreme, Band: sudoku.BandExtreme},
 	} {
-		if _, err := db.List(ctx, q); !errors.Is(err, sudoku.ErrNotFound) {
+		if _, err := db.List(ctx, q); !errors.Is(err, record.ErrNotFound) {
 			t.Errorf("%+v: %v, want ErrNotFound", q, err)
 		}
 	}
@@ -324,7 +325,7 @@ func testBandsOfCollections(t *testing.T, bk backend) {
 	if testing.Short() {
 		n = map[string]int{puzzletest.Kaggle: 4, puzzletest.Diabolical: 4, puzzletest.Top1465: 4, puzzletest.Forum1106: 2}
 	}
-	var ps []sudoku.Puzzle
+	var ps []record.Puzzle
 	forum := map[sudoku.Grid]bool{}
 	for name, k := range n {
 		for _, l := range puzzletest.Lines(t, name, k) {
@@ -343,7 +344,7 @@ func testBandsOfCollections(t *testing.T, bk backend) {
 	}
 	listed := 0
 	for _, b := range sudoku.Bands {
-		got := exportAll(t, db, sudoku.ListQuery{Band: b.Band, Sort: sudoku.SortGrade})
+		got := exportAll(t, db, record.ListQuery{Band: b.Band, Sort: record.SortGrade})
 		listed += len(got)
 		for _, p := range got {
 			g := p.GradeTenths()
@@ -358,7 +359,7 @@ func testBandsOfCollections(t *testing.T, bk backend) {
 	if listed != len(ps) {
 		t.Errorf("%d puzzles listed in the bands, want all %d (every one is graded)", listed, len(ps))
 	}
-	for _, p := range exportAll(t, db, sudoku.ListQuery{Sort: sudoku.SortSubmitted}) {
+	for _, p := range exportAll(t, db, record.ListQuery{Sort: record.SortSubmitted}) {
 		if forum[p.Givens] && p.Band != sudoku.BandExtreme {
 			t.Errorf("forum's hardest puzzle %d: grade %v, band %q", p.ID, p.Grade, p.Band)
 		}
@@ -374,12 +375,12 @@ func testBandTotalDistinct(t *testing.T, bk backend) {
 	ctx := context.Background()
 	db := bk.open(t)
 	rng := rand.New(rand.NewPCG(3, 4))
-	graded := func(g sudoku.Grid) sudoku.Puzzle {
+	graded := func(g sudoku.Grid) record.Puzzle {
 		p := rate(t, g)
 		logic.GradePuzzle(&p)
 		return p
 	}
-	var ps []sudoku.Puzzle
+	var ps []record.Puzzle
 	for i, l := range append(puzzletest.Lines(t, puzzletest.Kaggle, 6), puzzletest.Lines(t, puzzletest.Diabolical, 2)...) {
 		g, err := sudoku.Parse(l)
 		if err != nil {
@@ -395,7 +396,7 @@ func testBandTotalDistinct(t *testing.T, bk backend) {
 	if _, err := db.SubmitMany(ctx, ps); err != nil {
 		t.Fatal(err)
 	}
-	all := exportAll(t, db, sudoku.ListQuery{Sort: sudoku.SortSubmitted})
+	all := exportAll(t, db, record.ListQuery{Sort: record.SortSubmitted})
 	heads := map[sudoku.Band]int64{}
 	for _, p := range all {
 		if p.SameAs == nil {
@@ -407,7 +408,7 @@ func testBandTotalDistinct(t *testing.T, bk backend) {
 	}
 	for _, b := range sudoku.Bands {
 		var listed int64
-		q := sudoku.ListQuery{Band: b.Band, Distinct: true, Limit: 3, Sort: sudoku.SortClues}
+		q := record.ListQuery{Band: b.Band, Distinct: true, Limit: 3, Sort: record.SortClues}
 		for {
 			page, err := db.List(ctx, q)
 			if err != nil {

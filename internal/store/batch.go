@@ -8,7 +8,7 @@ import (
 	"iter"
 	"slices"
 
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // A Batch is one transaction of puzzles, like SubmitMany's, handed to the
@@ -38,7 +38,7 @@ type Batch struct {
 
 // A batchReq is one call on a Batch: a part to add, or its end.
 type batchReq struct {
-	ps     []sudoku.Puzzle // nil: end the batch
+	ps     []record.Puzzle // nil: end the batch
 	commit bool
 	done   chan batchRes // for the end
 	dup    int           // the writer's count, for the answer to commit
@@ -73,7 +73,7 @@ func (db *DB) begin(ctx context.Context, add bool) (*Batch, error) {
 // Add queues a copy of ps for the batch (the caller may reuse ps). It
 // waits only while batchQueue parts wait already. An error, here or from
 // an earlier part, means the batch is over and rolled back.
-func (b *Batch) Add(ps []sudoku.Puzzle) error {
+func (b *Batch) Add(ps []record.Puzzle) error {
 	for i, p := range ps {
 		if err := check(p); err != nil {
 			b.Rollback()
@@ -115,12 +115,12 @@ func (b *Batch) Commit() (duplicates int, err error) {
 // asked for, and the parts are taken on the caller's goroutine, each
 // copied, so the caller may reuse a part's slice for the next one (see
 // Batch). An error ends parts and rolls everything back.
-func (db *DB) AddParts(ctx context.Context, parts iter.Seq[[]sudoku.Puzzle]) (duplicates, equivalents int, err error) {
+func (db *DB) AddParts(ctx context.Context, parts iter.Seq[[]record.Puzzle]) (duplicates, equivalents int, err error) {
 	return db.addParts(ctx, 0, parts)
 }
 
 // addParts is AddParts, filing the puzzles under collection unless it is 0.
-func (db *DB) addParts(ctx context.Context, collection int64, parts iter.Seq[[]sudoku.Puzzle]) (duplicates, equivalents int, err error) {
+func (db *DB) addParts(ctx context.Context, collection int64, parts iter.Seq[[]record.Puzzle]) (duplicates, equivalents int, err error) {
 	b, err := db.begin(ctx, true)
 	if err != nil {
 		return 0, 0, err

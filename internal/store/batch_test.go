@@ -8,11 +8,12 @@ import (
 
 	gocmp "github.com/google/go-cmp/cmp"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/store/storetest"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
-var bySubmission = sudoku.ListQuery{Sort: sudoku.SortSubmitted}
+var bySubmission = record.ListQuery{Sort: record.SortSubmitted}
 
 // TestBatch: parts added to a batch are stored in order, once each, with
 // repeats (of earlier parts, of the same part, of rows archived before)
@@ -20,7 +21,7 @@ var bySubmission = sudoku.ListQuery{Sort: sudoku.SortSubmitted}
 func testBatch(t *testing.T, bk backend) {
 	ctx := context.Background()
 	db := bk.open(t)
-	p := func(n int64) sudoku.Puzzle { return synthetic(n, n%90, 1000+n*n, 1+int(n%9)/8) }
+	p := func(n int64) record.Puzzle { return synthetic(n, n%90, 1000+n*n, 1+int(n%9)/8) }
 	if _, _, err := db.Submit(ctx, p(5)); err != nil {
 		t.Fatal(err)
 	}
@@ -28,9 +29,9 @@ func testBatch(t *testing.T, bk backend) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var parts [][]sudoku.Puzzle
+	var parts [][]record.Puzzle
 	for start := int64(1); start <= 300; start += 100 {
-		var part []sudoku.Puzzle
+		var part []record.Puzzle
 		for n := start; n < start+100; n++ {
 			part = append(part, p(n))
 		}
@@ -88,7 +89,7 @@ func testBatch(t *testing.T, bk backend) {
 func testBatchRollback(t *testing.T, bk backend) {
 	ctx := context.Background()
 	db := bk.open(t)
-	ps := []sudoku.Puzzle{synthetic(1, 0, 10, 1), synthetic(2, 3, 20, 1)}
+	ps := []record.Puzzle{synthetic(1, 0, 10, 1), synthetic(2, 3, 20, 1)}
 
 	b, err := db.Begin(ctx)
 	if err != nil {
@@ -129,7 +130,7 @@ func testBatchRollback(t *testing.T, bk backend) {
 	}
 	bad := synthetic(3, 0, 10, 1)
 	bad.Solutions = 0
-	if err := b.Add([]sudoku.Puzzle{synthetic(4, 0, 10, 1), bad}); !errors.Is(err, ErrInvalidPuzzle) {
+	if err := b.Add([]record.Puzzle{synthetic(4, 0, 10, 1), bad}); !errors.Is(err, ErrInvalidPuzzle) {
 		t.Errorf("Add of an invalid puzzle: %v, want ErrInvalidPuzzle", err)
 	}
 	if _, err := b.Commit(); err == nil {
@@ -156,7 +157,7 @@ func testBatchHoldsWriter(t *testing.T, bk backend) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := b.Add([]sudoku.Puzzle{synthetic(1, 0, 10, 1)}); err != nil {
+	if err := b.Add([]record.Puzzle{synthetic(1, 0, 10, 1)}); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)

@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/pgtest"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/store/storetest"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
 // The listing benchmarks run against an archive of archiveRows synthetic
@@ -157,9 +157,9 @@ func benchmarkSubmit(b *testing.B, bk backend) {
 func BenchmarkList(b *testing.B) {
 	db := MustOpenDBAt(b, millionArchive(b))
 	ctx := context.Background()
-	for _, s := range sudoku.Sorts {
+	for _, s := range record.Sorts {
 		for _, desc := range []bool{false, true} {
-			q := sudoku.ListQuery{Sort: s, Desc: desc, Limit: 20}
+			q := record.ListQuery{Sort: s, Desc: desc, Limit: 20}
 			deep := q
 			deep.Cursor = cursorAtRow(b, db, q, 10_000*20-1)
 			dir := "asc"
@@ -168,7 +168,7 @@ func BenchmarkList(b *testing.B) {
 			}
 			for _, c := range []struct {
 				name string
-				q    sudoku.ListQuery
+				q    record.ListQuery
 			}{{"first", q}, {"page10000", deep}} {
 				b.Run(fmt.Sprintf("%s/%s/%s", s, dir, c.name), func(b *testing.B) {
 					for b.Loop() {
@@ -189,11 +189,11 @@ func BenchmarkList(b *testing.B) {
 
 // cursorAtRow returns the cursor that continues q after its row'th row
 // (0-based): the NextCursor of page row/limit.
-func cursorAtRow(b *testing.B, db *DB, q sudoku.ListQuery, row int) string {
+func cursorAtRow(b *testing.B, db *DB, q record.ListQuery, row int) string {
 	b.Helper()
 	n := 0
 	var c string
-	err := db.Export(context.Background(), q, func(p sudoku.Puzzle) error {
+	err := db.Export(context.Background(), q, func(p record.Puzzle) error {
 		if n == row {
 			c = cursor{sort: q.Sort, desc: q.Desc, unique: q.UniqueOnly, key: keyOf(q.Sort, &p)}.encode()
 			return errStop
@@ -215,15 +215,15 @@ var errStop = fmt.Errorf("stop")
 func BenchmarkExport(b *testing.B) {
 	db := MustOpenDBAt(b, millionArchive(b))
 	ctx := context.Background()
-	for _, q := range []sudoku.ListQuery{
-		{Sort: sudoku.SortSubmitted},
-		{Sort: sudoku.SortDifficulty, Desc: true},
+	for _, q := range []record.ListQuery{
+		{Sort: record.SortSubmitted},
+		{Sort: record.SortDifficulty, Desc: true},
 	} {
 		b.Run(string(q.Sort), func(b *testing.B) {
 			cpu0 := cpuTime()
 			for b.Loop() {
 				n := 0
-				if err := db.Export(ctx, q, func(sudoku.Puzzle) error {
+				if err := db.Export(ctx, q, func(record.Puzzle) error {
 					n++
 					return nil
 				}); err != nil {

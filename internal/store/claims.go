@@ -11,7 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
 
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // Several servers on one PostgreSQL database share the grading queue (the
@@ -76,7 +76,7 @@ func (db *DB) UngradedIDs(ctx context.Context, after int64, n int) ([]int64, err
 // has claimed and that still wait for a grade once claimed, and returns
 // them in id order. Each row returned stays claimed until ReleaseClaims.
 // On SQLite it returns the rows of ids still pending, claiming nothing.
-func (db *DB) ClaimUngraded(ctx context.Context, ids []int64) ([]sudoku.Puzzle, error) {
+func (db *DB) ClaimUngraded(ctx context.Context, ids []int64) ([]record.Puzzle, error) {
 	if db.isClosed() {
 		return nil, ErrClosed
 	}
@@ -105,7 +105,7 @@ func (db *DB) ClaimUngraded(ctx context.Context, ids []int64) ([]sudoku.Puzzle, 
 // statement after the locks, so a grade another server committed before it
 // let go of the row is seen, and the row is not graded again. The locks of
 // rows found graded (or gone) are let go at once.
-func (c *claims) claim(ctx context.Context, ids []int64) ([]sudoku.Puzzle, error) {
+func (c *claims) claim(ctx context.Context, ids []int64) ([]record.Puzzle, error) {
 	conn, err := c.connect(ctx)
 	if err != nil {
 		return nil, err
@@ -121,7 +121,7 @@ func (c *claims) claim(ctx context.Context, ids []int64) ([]sudoku.Puzzle, error
 		return nil, err
 	}
 	defer rows.Close()
-	var ps []sudoku.Puzzle
+	var ps []record.Puzzle
 	for rows.Next() {
 		p, err := scanPuzzle(rows.Scan)
 		if err != nil {

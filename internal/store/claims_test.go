@@ -8,6 +8,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/logic"
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -19,7 +20,7 @@ func testGradeClaims(t *testing.T, bk backend) {
 	ctx := context.Background()
 	dsn := bk.dsn(t)
 	a, b := MustOpenDBAt(t, dsn), MustOpenDBAt(t, dsn)
-	var ps []sudoku.Puzzle
+	var ps []record.Puzzle
 	for _, r := range puzzletest.RatedPuzzles(t, 6) {
 		g, _ := sudoku.Parse(r.Puzzle)
 		ps = append(ps, rate(t, g))
@@ -31,7 +32,7 @@ func testGradeClaims(t *testing.T, bk backend) {
 	if err != nil || len(ids) != len(ps) || !slices.IsSorted(ids) {
 		t.Fatalf("UngradedIDs: %v (%v), want %d ids in order", ids, err, len(ps))
 	}
-	claim := func(db *DB, these, want []int64) []sudoku.Puzzle {
+	claim := func(db *DB, these, want []int64) []record.Puzzle {
 		t.Helper()
 		got, err := db.ClaimUngraded(ctx, these)
 		if err != nil {

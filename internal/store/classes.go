@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -15,7 +16,7 @@ const maxEquivalents = 100
 // Equivalents returns the archived entries of p's class (the other ways of
 // writing the same puzzle, p's own entry included), in id order, the first
 // entry first; at most 100.
-func (db *DB) Equivalents(ctx context.Context, p sudoku.Puzzle) ([]sudoku.Puzzle, error) {
+func (db *DB) Equivalents(ctx context.Context, p record.Puzzle) ([]record.Puzzle, error) {
 	if db.isClosed() {
 		return nil, ErrClosed
 	}
@@ -30,7 +31,7 @@ func (db *DB) Equivalents(ctx context.Context, p sudoku.Puzzle) ([]sudoku.Puzzle
 		return nil, fmt.Errorf("equivalents of puzzle %d: %w", p.ID, err)
 	}
 	defer rows.Close()
-	var ps []sudoku.Puzzle
+	var ps []record.Puzzle
 	for rows.Next() {
 		q, err := scanPuzzle(rows.Scan)
 		if err != nil {
@@ -45,34 +46,34 @@ func (db *DB) Equivalents(ctx context.Context, p sudoku.Puzzle) ([]sudoku.Puzzle
 }
 
 // ByCanonical returns the first archived entry of the class with canonical
-// form c, or sudoku.ErrNotFound.
-func (db *DB) ByCanonical(ctx context.Context, c sudoku.Grid) (sudoku.Puzzle, error) {
+// form c, or record.ErrNotFound.
+func (db *DB) ByCanonical(ctx context.Context, c sudoku.Grid) (record.Puzzle, error) {
 	if db.isClosed() {
-		return sudoku.Puzzle{}, ErrClosed
+		return record.Puzzle{}, ErrClosed
 	}
 	var id int64
 	err := db.reader.QueryRowContext(ctx, db.d.sql(findClassSQL), c.Key()).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
-		return sudoku.Puzzle{}, fmt.Errorf("canonical form %s: %w", c, sudoku.ErrNotFound)
+		return record.Puzzle{}, fmt.Errorf("canonical form %s: %w", c, record.ErrNotFound)
 	}
 	if err != nil {
-		return sudoku.Puzzle{}, fmt.Errorf("find canonical form %s: %w", c, err)
+		return record.Puzzle{}, fmt.Errorf("find canonical form %s: %w", c, err)
 	}
 	return db.Puzzle(ctx, id)
 }
 
 // PuzzleByGivens returns the archived puzzle with exactly these givens, or
-// sudoku.ErrNotFound: one seek of the givens key.
-func (db *DB) PuzzleByGivens(ctx context.Context, givens sudoku.Grid) (sudoku.Puzzle, error) {
+// record.ErrNotFound: one seek of the givens key.
+func (db *DB) PuzzleByGivens(ctx context.Context, givens sudoku.Grid) (record.Puzzle, error) {
 	if db.isClosed() {
-		return sudoku.Puzzle{}, ErrClosed
+		return record.Puzzle{}, ErrClosed
 	}
 	p, err := scanPuzzle(db.reader.QueryRowContext(ctx, db.d.sql("SELECT "+columns+" FROM puzzles WHERE givens_key = ? AND "+visible), givens.Key()).Scan)
 	if errors.Is(err, sql.ErrNoRows) {
-		return sudoku.Puzzle{}, fmt.Errorf("givens %s: %w", givens, sudoku.ErrNotFound)
+		return record.Puzzle{}, fmt.Errorf("givens %s: %w", givens, record.ErrNotFound)
 	}
 	if err != nil {
-		return sudoku.Puzzle{}, fmt.Errorf("find givens %s: %w", givens, err)
+		return record.Puzzle{}, fmt.Errorf("find givens %s: %w", givens, err)
 	}
 	return p, nil
 }

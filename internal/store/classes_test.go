@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -34,9 +35,9 @@ func shuffled(rng *rand.Rand, g sudoku.Grid) sudoku.Grid {
 	return t.Apply(g)
 }
 
-func rate(tb testing.TB, g sudoku.Grid) sudoku.Puzzle {
+func rate(tb testing.TB, g sudoku.Grid) record.Puzzle {
 	tb.Helper()
-	p, err := sudoku.Rate(g, sudoku.Options{})
+	p, err := record.Rate(g, sudoku.Options{})
 	if err != nil {
 		tb.Fatalf("rate %s: %v", g, err)
 	}
@@ -66,9 +67,9 @@ func testClasses(t *testing.T, bk backend) {
 	if st.Total != 24 || st.Distinct != 6 {
 		t.Errorf("stats: %d entries, %d distinct; want 24, 6", st.Total, st.Distinct)
 	}
-	for _, q := range []sudoku.ListQuery{
-		{Distinct: true, Limit: 4}, {Distinct: true, Limit: 4, Sort: sudoku.SortClues},
-		{Distinct: true, Limit: 4, Band: firsts[0].Band}, {Distinct: true, UniqueOnly: true, Limit: 5, Sort: sudoku.SortGrade},
+	for _, q := range []record.ListQuery{
+		{Distinct: true, Limit: 4}, {Distinct: true, Limit: 4, Sort: record.SortClues},
+		{Distinct: true, Limit: 4, Band: firsts[0].Band}, {Distinct: true, UniqueOnly: true, Limit: 5, Sort: record.SortGrade},
 	} {
 		checkDistinctListing(t, db, q)
 	}
@@ -83,7 +84,7 @@ func testClassesSideBySide(t *testing.T, bk backend) {
 	db := bk.open(t)
 	rng := rand.New(rand.NewPCG(3, 4))
 	seen := make(map[sudoku.Grid]bool)
-	var ps []sudoku.Puzzle
+	var ps []record.Puzzle
 	for _, line := range puzzletest.Lines(t, puzzletest.Top1465, 4) {
 		g, _ := sudoku.Parse(line)
 		for len(ps)%4 != 0 || !seen[g] {
@@ -119,9 +120,9 @@ func testClassesSideBySide(t *testing.T, bk backend) {
 }
 
 // submitFirstEntries submits each line as the first entry of its class.
-func submitFirstEntries(t *testing.T, db *DB, lines []string) []sudoku.Puzzle {
+func submitFirstEntries(t *testing.T, db *DB, lines []string) []record.Puzzle {
 	t.Helper()
-	var firsts []sudoku.Puzzle
+	var firsts []record.Puzzle
 	for _, line := range lines {
 		g, _ := sudoku.Parse(line)
 		p, dup, err := db.Submit(context.Background(), rate(t, g))
@@ -136,10 +137,10 @@ func submitFirstEntries(t *testing.T, db *DB, lines []string) []sudoku.Puzzle {
 // submitOtherWritings submits one other way of writing each first entry,
 // alone; then two more of each in one bulk write, where the second of a
 // class in the same transaction links to the first archived one too.
-func submitOtherWritings(t *testing.T, db *DB, rng *rand.Rand, firsts []sudoku.Puzzle) {
+func submitOtherWritings(t *testing.T, db *DB, rng *rand.Rand, firsts []record.Puzzle) {
 	t.Helper()
 	ctx := context.Background()
-	var bulk []sudoku.Puzzle
+	var bulk []record.Puzzle
 	for _, f := range firsts {
 		p, dup, err := db.Submit(ctx, rate(t, shuffled(rng, f.Givens)))
 		if err != nil || dup {
@@ -158,7 +159,7 @@ func submitOtherWritings(t *testing.T, db *DB, rng *rand.Rand, firsts []sudoku.P
 // checkClassOf checks that the first entry f has its three other writings
 // as equivalents, each naming f and measured as f is, and that its
 // canonical form finds f.
-func checkClassOf(t *testing.T, db *DB, f sudoku.Puzzle) {
+func checkClassOf(t *testing.T, db *DB, f record.Puzzle) {
 	t.Helper()
 	ctx := context.Background()
 	eq, err := db.Equivalents(ctx, f)
@@ -186,7 +187,7 @@ func checkClassOf(t *testing.T, db *DB, f sudoku.Puzzle) {
 // checkDistinctListing pages through a distinct listing of the six classes
 // of testClasses: no other way of writing is listed, and (without a band)
 // the total and the rows are six.
-func checkDistinctListing(t *testing.T, db *DB, q sudoku.ListQuery) {
+func checkDistinctListing(t *testing.T, db *DB, q record.ListQuery) {
 	t.Helper()
 	var ids []int64
 	for {
@@ -221,7 +222,7 @@ func testClassesGrouped(t *testing.T, bk backend) {
 	db := bk.open(t)
 	rng := rand.New(rand.NewPCG(5, 6))
 	lines := puzzletest.Lines(t, puzzletest.Kaggle, 3*classGroup(sqliteDialect))
-	var firsts, more []sudoku.Puzzle
+	var firsts, more []record.Puzzle
 	for i, line := range lines {
 		g, _ := sudoku.Parse(line)
 		if i%3 == 0 {
@@ -281,7 +282,7 @@ func testKnownClasses(t *testing.T, bk backend) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := b.Add([]sudoku.Puzzle{rate(t, shuffled(rng, ga)), rate(t, gb)}); err != nil {
+	if err := b.Add([]record.Puzzle{rate(t, shuffled(rng, ga)), rate(t, gb)}); err != nil {
 		t.Fatal(err)
 	}
 	b.Rollback()
@@ -305,7 +306,7 @@ func addKnownClassSteps(t *testing.T, db *DB, rng *rand.Rand, aID int64, ga, gb 
 	ctx := context.Background()
 	var bFirst int64
 	for step := range 3 {
-		ps := []sudoku.Puzzle{rate(t, shuffled(rng, gb)), rate(t, shuffled(rng, ga))}
+		ps := []record.Puzzle{rate(t, shuffled(rng, gb)), rate(t, shuffled(rng, ga))}
 		dup, err := db.AddMany(ctx, ps)
 		if err != nil || slices.Contains(dup, true) {
 			t.Fatalf("step %d: duplicates %v, %v", step, dup, err)
@@ -337,7 +338,7 @@ func checkNewClassTwice(t *testing.T, db *DB, rng *rand.Rand) {
 	more := puzzletest.Lines(t, puzzletest.Top1465, 4)[2:]
 	gc, _ := sudoku.Parse(more[0])
 	gd, _ := sudoku.Parse(more[1])
-	twice := []sudoku.Puzzle{rate(t, gc), rate(t, shuffled(rng, gc))}
+	twice := []record.Puzzle{rate(t, gc), rate(t, shuffled(rng, gc))}
 	if _, err := db.AddMany(ctx, twice); err != nil {
 		t.Fatal(err)
 	}
@@ -345,7 +346,7 @@ func checkNewClassTwice(t *testing.T, db *DB, rng *rand.Rand) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	parts := [][]sudoku.Puzzle{{rate(t, gd)}, {rate(t, shuffled(rng, gd))}}
+	parts := [][]record.Puzzle{{rate(t, gd)}, {rate(t, shuffled(rng, gd))}}
 	for _, part := range parts {
 		if err := bt.Add(part); err != nil {
 			t.Fatal(err)

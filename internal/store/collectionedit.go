@@ -9,31 +9,33 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"github.com/sudoku-archive/sudoku/internal/account"
 	"strconv"
 
+	"github.com/sudoku-archive/sudoku/internal/account"
+	"github.com/sudoku-archive/sudoku/internal/record"
+	"github.com/sudoku-archive/sudoku/internal/userinput"
+
 	"github.com/sudoku-archive/sudoku/internal/moderation"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
 // collectionDetail is how the audit trail names collection c.
-func collectionDetail(c sudoku.Collection) string {
-	return "collection " + strconv.FormatInt(c.ID, 10) + " " + sudoku.Echo(c.Name)
+func collectionDetail(c record.Collection) string {
+	return "collection " + strconv.FormatInt(c.ID, 10) + " " + userinput.Echo(c.Name)
 }
 
 // lockCollection reads collection id in tx (the name and owner the audit
-// names), or a sudoku.KindNotFound error.
-func (db *DB) lockCollection(tx *sql.Tx, id int64) (sudoku.Collection, error) {
+// names), or a record.KindNotFound error.
+func (db *DB) lockCollection(tx *sql.Tx, id int64) (record.Collection, error) {
 	c, err := scanCollection(tx.QueryRow(db.d.sql("SELECT "+collectionColumns+" FROM collections WHERE id = ?"), id).Scan)
 	if errors.Is(err, sql.ErrNoRows) {
-		return c, sudoku.ErrNoCollection(strconv.FormatInt(id, 10))
+		return c, record.ErrNoCollection(strconv.FormatInt(id, 10))
 	}
 	return c, err
 }
 
 // RemoveFromCollection takes the puzzle puzzleID out of collection id (the
 // puzzle stays archived) and records it. A collection that does not hold
-// the puzzle, or an unknown collection, is a sudoku.KindNotFound error.
+// the puzzle, or an unknown collection, is a record.KindNotFound error.
 func (db *DB) RemoveFromCollection(ctx context.Context, id, puzzleID int64, by moderation.Actor) error {
 	err := db.write(ctx, func(tx *sql.Tx) error {
 		c, err := db.lockCollection(tx, id)
@@ -46,11 +48,11 @@ func (db *DB) RemoveFromCollection(ctx context.Context, id, puzzleID int64, by m
 		}
 		if n, err := res.RowsAffected(); err != nil || n == 0 {
 			if err == nil {
-				err = sudoku.ErrNotInCollection(c, puzzleID)
+				err = record.ErrNotInCollection(c, puzzleID)
 			}
 			return err
 		}
-		return record(tx, db.d, moderation.Entry{Actor: by, Action: moderation.ActionCollectionRemove, PuzzleID: puzzleID, Detail: collectionDetail(c)})
+		return addAudit(tx, db.d, moderation.Entry{Actor: by, Action: moderation.ActionCollectionRemove, PuzzleID: puzzleID, Detail: collectionDetail(c)})
 	})
 	if err != nil {
 		return fmt.Errorf("remove puzzle %d from collection %d: %w", puzzleID, id, err)
@@ -61,8 +63,8 @@ func (db *DB) RemoveFromCollection(ctx context.Context, id, puzzleID int64, by m
 // UpdateCollection changes collection c.ID's texts to c's (checked and
 // trimmed as CreateCollection checks them; the owner stays), records it,
 // and returns the collection. A name another collection has, whatever its
-// case, is a sudoku.KindConflict error; an unknown id sudoku.KindNotFound.
-func (db *DB) UpdateCollection(ctx context.Context, c sudoku.Collection, by moderation.Actor) (sudoku.Collection, error) {
+// case, is a record.KindConflict error; an unknown id record.KindNotFound.
+func (db *DB) UpdateCollection(ctx context.Context, c record.Collection, by moderation.Actor) (record.Collection, error) {
 	if err := c.Check(); err != nil {
 		return c, err
 	}
@@ -77,7 +79,7 @@ func (db *DB) UpdateCollection(ctx context.Context, c sudoku.Collection, by mode
 		var other int64
 		err = tx.QueryRow(db.d.sql("SELECT id FROM collections WHERE name_key = ? AND id <> ?"), key, c.ID).Scan(&other)
 		if err == nil {
-			return sudoku.ErrCollectionTaken(c.Name)
+			return record.ErrCollectionTaken(c.Name)
 		} else if !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
@@ -92,16 +94,16 @@ func (db *DB) UpdateCollection(ctx context.Context, c sudoku.Collection, by mode
 		_, err = tx.Exec(db.d.sql("UPDATE collections SET name = ?, name_key = ?, name_skeleton = ?, description = ?, author = ?, source = ?, licence = ? WHERE id = ?"),
 			c.Name, key, account.CollectionSkeleton(c.Name), c.Description, c.Author, c.Source, c.Licence, c.ID)
 		if err != nil && (pgCode(err) == "23505" || sqliteCode(err) == 19) { // taken meanwhile by another server
-			return sudoku.ErrCollectionTaken(c.Name)
+			return record.ErrCollectionTaken(c.Name)
 		}
 		if err != nil {
 			return err
 		}
 		detail := collectionDetail(old)
 		if old.Name != c.Name {
-			detail += " renamed " + sudoku.Echo(c.Name)
+			detail += " renamed " + userinput.Echo(c.Name)
 		}
-		return record(tx, db.d, moderation.Entry{Actor: by, Action: moderation.ActionCollectionEdit, Detail: detail})
+		return addAudit(tx, db.d, moderation.Entry{Actor: by, Action: moderation.ActionCollectionEdit, Detail: detail})
 	})
 	if err != nil {
 		return c, fmt.Errorf("update collection %d: %w", c.ID, err)
@@ -111,7 +113,7 @@ func (db *DB) UpdateCollection(ctx context.Context, c sudoku.Collection, by mode
 
 // DeleteCollection deletes collection id and records it; its puzzles stay
 // archived (only their filing under it goes). An unknown id is a
-// sudoku.KindNotFound error.
+// record.KindNotFound error.
 func (db *DB) DeleteCollection(ctx context.Context, id int64, by moderation.Actor) error {
 	err := db.write(ctx, func(tx *sql.Tx) error {
 		c, err := db.lockCollection(tx, id)
@@ -130,7 +132,7 @@ func (db *DB) DeleteCollection(ctx context.Context, id int64, by moderation.Acto
 		if c.Puzzles == 1 {
 			held = "1 puzzle, which stays"
 		}
-		return record(tx, db.d, moderation.Entry{Actor: by, Action: moderation.ActionCollectionDelete,
+		return addAudit(tx, db.d, moderation.Entry{Actor: by, Action: moderation.ActionCollectionDelete,
 			Detail: fmt.Sprintf("%s (%s archived)", collectionDetail(c), held)})
 	})
 	if err != nil {

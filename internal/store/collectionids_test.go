@@ -8,7 +8,7 @@ import (
 
 	"github.com/pressly/goose/v3"
 
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // TestCollectionIDsNotReused (issue 45): a deleted collection's id, the
@@ -20,18 +20,18 @@ func TestCollectionIDsNotReused(t *testing.T) {
 			t.Parallel()
 			ctx := context.Background()
 			db := bk.open(t)
-			a, err := db.CreateCollection(ctx, sudoku.Collection{Name: "A"})
+			a, err := db.CreateCollection(ctx, record.Collection{Name: "A"})
 			if err != nil {
 				t.Fatal(err)
 			}
-			b, err := db.CreateCollection(ctx, sudoku.Collection{Name: "B"})
+			b, err := db.CreateCollection(ctx, record.Collection{Name: "B"})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if err := db.DeleteCollection(ctx, b.ID, mod); err != nil {
 				t.Fatal(err)
 			}
-			n, err := db.CreateCollection(ctx, sudoku.Collection{Name: "C"})
+			n, err := db.CreateCollection(ctx, record.Collection{Name: "C"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,7 +84,7 @@ func TestCollectionIDsMigration(t *testing.T) {
 	}
 	raw.Close()
 	db := MustOpenDBAt(t, dsn)
-	n, err := db.CreateCollection(ctx, sudoku.Collection{Name: "C"})
+	n, err := db.CreateCollection(ctx, record.Collection{Name: "C"})
 	if err != nil {
 		t.Fatal(err)
 	}

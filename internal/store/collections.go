@@ -14,7 +14,8 @@ import (
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
+	"github.com/sudoku-archive/sudoku/internal/userinput"
 )
 
 // collectionColumns are the collections table's columns as scanCollection
@@ -31,8 +32,8 @@ const collectionSize = "(SELECT count(*) FROM collection_puzzles WHERE collectio
 	"WHERE collection_puzzles.collection_id = collections.id AND collection_puzzles.puzzle_id = hidden_puzzles.puzzle_id))"
 
 // scanCollection reads a row of collectionColumns.
-func scanCollection(scan func(...any) error) (sudoku.Collection, error) {
-	var c sudoku.Collection
+func scanCollection(scan func(...any) error) (record.Collection, error) {
+	var c record.Collection
 	var owner sql.NullString
 	var created int64
 	if err := scan(&c.ID, &c.Name, &c.Description, &c.Author, &c.Source, &c.Licence, &c.OwnerID, &owner, &created, &c.Puzzles); err != nil {
@@ -47,8 +48,8 @@ func scanCollection(scan func(...any) error) (sudoku.Collection, error) {
 
 // CreateCollection makes the collection c (its texts checked and trimmed,
 // owned by c.OwnerID, 0 for nobody) and returns it. A name in use, whatever
-// its case, is a sudoku.KindConflict error.
-func (db *DB) CreateCollection(ctx context.Context, c sudoku.Collection) (sudoku.Collection, error) {
+// its case, is a record.KindConflict error.
+func (db *DB) CreateCollection(ctx context.Context, c record.Collection) (record.Collection, error) {
 	if err := c.Check(); err != nil {
 		return c, err
 	}
@@ -65,7 +66,7 @@ func (db *DB) CreateCollection(ctx context.Context, c sudoku.Collection) (sudoku
 }
 
 // createCollection inserts c in tx and returns its id.
-func (db *DB) createCollection(tx *sql.Tx, c sudoku.Collection) (int64, error) {
+func (db *DB) createCollection(tx *sql.Tx, c record.Collection) (int64, error) {
 	var owner any
 	if c.OwnerID != 0 {
 		owner = c.OwnerID
@@ -74,7 +75,7 @@ func (db *DB) createCollection(tx *sql.Tx, c sudoku.Collection) (int64, error) {
 	var other int64
 	err := tx.QueryRow(db.d.sql("SELECT id FROM collections WHERE name_key = ?"), account.CollectionKey(c.Name)).Scan(&other)
 	if err == nil {
-		return 0, sudoku.ErrCollectionTaken(c.Name)
+		return 0, record.ErrCollectionTaken(c.Name)
 	} else if !errors.Is(err, sql.ErrNoRows) {
 		return 0, err
 	}
@@ -86,16 +87,16 @@ func (db *DB) createCollection(tx *sql.Tx, c sudoku.Collection) (int64, error) {
 	err = tx.QueryRow(db.d.sql("INSERT INTO collections (name, name_key, name_skeleton, description, author, source, licence, owner_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id"),
 		c.Name, account.CollectionKey(c.Name), account.CollectionSkeleton(c.Name), c.Description, c.Author, c.Source, c.Licence, owner, time.Now().UnixNano()).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, sudoku.ErrCollectionTaken(c.Name)
+		return 0, record.ErrCollectionTaken(c.Name)
 	}
 	return id, err
 }
 
-// Collection returns the collection id, or a sudoku.KindNotFound error.
-func (db *DB) Collection(ctx context.Context, id int64) (sudoku.Collection, error) {
+// Collection returns the collection id, or a record.KindNotFound error.
+func (db *DB) Collection(ctx context.Context, id int64) (record.Collection, error) {
 	c, err := scanCollection(db.reader.QueryRowContext(ctx, db.d.sql("SELECT "+collectionColumns+" FROM collections WHERE id = ?"), id).Scan)
 	if errors.Is(err, sql.ErrNoRows) {
-		return c, sudoku.ErrNoCollection(strconv.FormatInt(id, 10))
+		return c, record.ErrNoCollection(strconv.FormatInt(id, 10))
 	}
 	if err != nil {
 		return c, fmt.Errorf("load collection %d: %w", id, err)
@@ -105,27 +106,27 @@ func (db *DB) Collection(ctx context.Context, id int64) (sudoku.Collection, erro
 
 // CollectionNamed returns the collection whose name has name's key
 // (account.CollectionKey: whatever its case, width or spacing), or a
-// sudoku.KindNotFound error.
-func (db *DB) CollectionNamed(ctx context.Context, name string) (sudoku.Collection, error) {
+// record.KindNotFound error.
+func (db *DB) CollectionNamed(ctx context.Context, name string) (record.Collection, error) {
 	name = strings.TrimSpace(name)
 	c, err := scanCollection(db.reader.QueryRowContext(ctx, db.d.sql("SELECT "+collectionColumns+" FROM collections WHERE name_key = ?"), account.CollectionKey(name)).Scan)
 	if errors.Is(err, sql.ErrNoRows) {
-		return c, sudoku.ErrNoCollection(sudoku.Echo(name))
+		return c, record.ErrNoCollection(userinput.Echo(name))
 	}
 	if err != nil {
-		return c, fmt.Errorf("load collection %s: %w", sudoku.Echo(name), err)
+		return c, fmt.Errorf("load collection %s: %w", userinput.Echo(name), err)
 	}
 	return c, nil
 }
 
 // Collections returns every collection, by name.
-func (db *DB) Collections(ctx context.Context) ([]sudoku.Collection, error) {
+func (db *DB) Collections(ctx context.Context) ([]record.Collection, error) {
 	rows, err := db.reader.QueryContext(ctx, "SELECT "+collectionColumns+" FROM collections ORDER BY name_key, id")
 	if err != nil {
 		return nil, fmt.Errorf("list collections: %w", err)
 	}
 	defer rows.Close()
-	cs := []sudoku.Collection{}
+	cs := []record.Collection{}
 	for rows.Next() {
 		c, err := scanCollection(rows.Scan)
 		if err != nil {
@@ -142,15 +143,15 @@ func (db *DB) Collections(ctx context.Context) ([]sudoku.Collection, error) {
 // EnsureCollection returns the collection called c.Name, made from c when
 // there is none (created true). The credits of an existing collection are
 // left as they are.
-func (db *DB) EnsureCollection(ctx context.Context, c sudoku.Collection) (_ sudoku.Collection, created bool, err error) {
+func (db *DB) EnsureCollection(ctx context.Context, c record.Collection) (_ record.Collection, created bool, err error) {
 	if err := c.Check(); err != nil {
 		return c, false, err
 	}
-	if got, err := db.CollectionNamed(ctx, c.Name); err == nil || sudoku.KindOf(err) != sudoku.KindNotFound {
+	if got, err := db.CollectionNamed(ctx, c.Name); err == nil || record.KindOf(err) != record.KindNotFound {
 		return got, false, err
 	}
 	got, err := db.CreateCollection(ctx, c)
-	if sudoku.KindOf(err) == sudoku.KindConflict && !errors.Is(err, account.ErrNameLookalike) { // made meanwhile by another server
+	if record.KindOf(err) == record.KindConflict && !errors.Is(err, account.ErrNameLookalike) { // made meanwhile by another server
 		got, err = db.CollectionNamed(ctx, c.Name)
 		return got, false, err
 	}
@@ -159,7 +160,7 @@ func (db *DB) EnsureCollection(ctx context.Context, c sudoku.Collection) (_ sudo
 
 // AddToCollection files the archived puzzle puzzleID under the collection
 // id. added is false when it was there already. An unknown collection or
-// puzzle is a sudoku.KindNotFound error.
+// puzzle is a record.KindNotFound error.
 func (db *DB) AddToCollection(ctx context.Context, id, puzzleID int64) (added bool, err error) {
 	err = db.write(ctx, func(tx *sql.Tx) error {
 		var n int64
@@ -167,13 +168,13 @@ func (db *DB) AddToCollection(ctx context.Context, id, puzzleID int64) (added bo
 			return err
 		}
 		if n == 0 {
-			return sudoku.ErrNoCollection(strconv.FormatInt(id, 10))
+			return record.ErrNoCollection(strconv.FormatInt(id, 10))
 		}
 		if err := tx.QueryRow(db.d.sql("SELECT count(*) FROM puzzles WHERE id = ?"), puzzleID).Scan(&n); err != nil {
 			return err
 		}
 		if n == 0 {
-			return fmt.Errorf("puzzle %d: %w", puzzleID, sudoku.ErrNotFound)
+			return fmt.Errorf("puzzle %d: %w", puzzleID, record.ErrNotFound)
 		}
 		k, err := db.linkCollection(tx, id, "id IN (?)", []any{puzzleID})
 		added = k > 0
@@ -199,7 +200,7 @@ func (db *DB) linkCollection(tx *sql.Tx, id int64, where string, args []any) (in
 
 // linkGivens files the archived puzzles with the givens of ps under
 // collection id, in tx (a batch's, after its part is inserted).
-func (db *DB) linkGivens(tx *sql.Tx, id int64, ps []sudoku.Puzzle) error {
+func (db *DB) linkGivens(tx *sql.Tx, id int64, ps []record.Puzzle) error {
 	if len(ps) == 0 {
 		return nil
 	}
@@ -213,11 +214,11 @@ func (db *DB) linkGivens(tx *sql.Tx, id int64, ps []sudoku.Puzzle) error {
 
 // AddPartsTo is AddParts that also files every puzzle of the parts, new or
 // archived already, under the collection id, in the same transaction.
-func (db *DB) AddPartsTo(ctx context.Context, id int64, parts iter.Seq[[]sudoku.Puzzle]) (duplicates, equivalents int, err error) {
+func (db *DB) AddPartsTo(ctx context.Context, id int64, parts iter.Seq[[]record.Puzzle]) (duplicates, equivalents int, err error) {
 	return db.addParts(ctx, id, parts)
 }
 
 // AddPartsTo makes the store an import's bulk.CollectionAdder.
 var _ interface {
-	AddPartsTo(context.Context, int64, iter.Seq[[]sudoku.Puzzle]) (int, int, error)
+	AddPartsTo(context.Context, int64, iter.Seq[[]record.Puzzle]) (int, int, error)
 } = (*DB)(nil)

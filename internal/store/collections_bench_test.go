@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // collectionBenchRows is the archive of BenchmarkCollectionPages: twice
@@ -31,7 +31,7 @@ func collectionArchive(b *testing.B) (*DB, int64) {
 	}
 	db := MustOpenDBAt(b, path)
 	ctx := context.Background()
-	c, err := db.CreateCollection(ctx, sudoku.Collection{Name: "Every other"})
+	c, err := db.CreateCollection(ctx, record.Collection{Name: "Every other"})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -53,13 +53,13 @@ func collectionArchive(b *testing.B) (*DB, int64) {
 func BenchmarkCollectionPages(b *testing.B) {
 	db, id := collectionArchive(b)
 	ctx := context.Background()
-	for _, s := range []sudoku.Sort{sudoku.SortDifficulty, sudoku.SortSubmitted} {
-		q := sudoku.ListQuery{Sort: s, Desc: true, Limit: 20, Collection: id}
+	for _, s := range []record.Sort{record.SortDifficulty, record.SortSubmitted} {
+		q := record.ListQuery{Sort: s, Desc: true, Limit: 20, Collection: id}
 		deep := q
 		deep.Cursor = collectionCursorAt(b, db, q, 500)
 		for _, c := range []struct {
 			name string
-			q    sudoku.ListQuery
+			q    record.ListQuery
 		}{{"first", q}, {"page500", deep}} {
 			b.Run(string(s)+"/"+c.name, func(b *testing.B) {
 				for b.Loop() {
@@ -75,7 +75,7 @@ func BenchmarkCollectionPages(b *testing.B) {
 		for b.Loop() {
 			before := heapMB()
 			start := time.Now()
-			q := sudoku.ListQuery{Sort: sudoku.SortDifficulty, Desc: true, Limit: 20, Collection: id}
+			q := record.ListQuery{Sort: record.SortDifficulty, Desc: true, Limit: 20, Collection: id}
 			pages, rows := 0, 0
 			peak := before
 			for {
@@ -112,7 +112,7 @@ func heapMB() float64 {
 }
 
 // collectionCursorAt returns the cursor of q's page n+1 (after n pages).
-func collectionCursorAt(b *testing.B, db *DB, q sudoku.ListQuery, n int) string {
+func collectionCursorAt(b *testing.B, db *DB, q record.ListQuery, n int) string {
 	b.Helper()
 	for range n {
 		page, err := db.List(context.Background(), q)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/moderation"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // collectionsSuite: the collections (migration 00016), on both databases.
@@ -31,7 +31,7 @@ func testCollectionsCreate(t *testing.T, bk backend) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := db.CreateCollection(ctx, sudoku.Collection{Name: " Tarek's best ", Description: "d", Author: "Tarek", Source: "forum", Licence: "CC BY 4.0", OwnerID: owner.ID})
+	c, err := db.CreateCollection(ctx, record.Collection{Name: " Tarek's best ", Description: "d", Author: "Tarek", Source: "forum", Licence: "CC BY 4.0", OwnerID: owner.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,16 +39,16 @@ func testCollectionsCreate(t *testing.T, bk backend) {
 		c.OwnerID != owner.ID || c.Owner == nil || *c.Owner != "Setter" || c.Puzzles != 0 || c.CreatedAt.IsZero() {
 		t.Fatalf("created %+v", c)
 	}
-	if _, err := db.CreateCollection(ctx, sudoku.Collection{Name: "TAREK'S BEST"}); sudoku.KindOf(err) != sudoku.KindConflict {
+	if _, err := db.CreateCollection(ctx, record.Collection{Name: "TAREK'S BEST"}); record.KindOf(err) != record.KindConflict {
 		t.Fatalf("same name again: %v, want a conflict", err)
 	}
-	if _, err := db.CreateCollection(ctx, sudoku.Collection{Name: "  "}); sudoku.KindOf(err) != sudoku.KindInvalid {
+	if _, err := db.CreateCollection(ctx, record.Collection{Name: "  "}); record.KindOf(err) != record.KindInvalid {
 		t.Fatalf("no name: %v, want invalid", err)
 	}
 	if got, err := db.CollectionNamed(ctx, "tarek's BEST"); err != nil || got.ID != c.ID {
 		t.Fatalf("by name: %+v, %v", got, err)
 	}
-	if _, err := db.Collection(ctx, c.ID+1); sudoku.KindOf(err) != sudoku.KindNotFound || err.Error() == "" {
+	if _, err := db.Collection(ctx, c.ID+1); record.KindOf(err) != record.KindNotFound || err.Error() == "" {
 		t.Fatalf("unknown id: %v", err)
 	}
 	testCollectionsEnsure(t, db, c, owner.ID)
@@ -56,13 +56,13 @@ func testCollectionsCreate(t *testing.T, bk backend) {
 
 // testCollectionsEnsure: EnsureCollection makes a collection once; the
 // list is by name; deleting the owner keeps c, no longer naming it.
-func testCollectionsEnsure(t *testing.T, db *DB, c sudoku.Collection, owner int64) {
+func testCollectionsEnsure(t *testing.T, db *DB, c record.Collection, owner int64) {
 	ctx := context.Background()
-	other, created, err := db.EnsureCollection(ctx, sudoku.Collection{Name: "Another"})
+	other, created, err := db.EnsureCollection(ctx, record.Collection{Name: "Another"})
 	if err != nil || !created || other.Owner != nil {
 		t.Fatalf("ensure new: %+v, %v, %v", other, created, err)
 	}
-	again, created, err := db.EnsureCollection(ctx, sudoku.Collection{Name: "another", Author: "ignored"})
+	again, created, err := db.EnsureCollection(ctx, record.Collection{Name: "another", Author: "ignored"})
 	if err != nil || created || again.ID != other.ID || again.Author != "" {
 		t.Fatalf("ensure existing: %+v, %v, %v", again, created, err)
 	}
@@ -84,8 +84,8 @@ func testCollectionsEnsure(t *testing.T, db *DB, c sudoku.Collection, owner int6
 func testCollectionsAdd(t *testing.T, bk backend) {
 	db := bk.open(t)
 	ctx := context.Background()
-	a, _ := db.CreateCollection(ctx, sudoku.Collection{Name: "A"})
-	b, _ := db.CreateCollection(ctx, sudoku.Collection{Name: "B"})
+	a, _ := db.CreateCollection(ctx, record.Collection{Name: "A"})
+	b, _ := db.CreateCollection(ctx, record.Collection{Name: "B"})
 	p, _, err := db.Submit(ctx, synthetic(1, 5, 100, 1))
 	if err != nil {
 		t.Fatal(err)
@@ -108,13 +108,13 @@ func testCollectionsAdd(t *testing.T, bk backend) {
 	if c, _ := db.Collection(ctx, a.ID); c.Puzzles != 1 {
 		t.Fatalf("collection counts %d puzzles, want 1", c.Puzzles)
 	}
-	if _, err := db.AddToCollection(ctx, b.ID+10, p.ID); sudoku.KindOf(err) != sudoku.KindNotFound {
+	if _, err := db.AddToCollection(ctx, b.ID+10, p.ID); record.KindOf(err) != record.KindNotFound {
 		t.Fatalf("unknown collection: %v", err)
 	}
-	if _, err := db.AddToCollection(ctx, a.ID, p.ID+10); sudoku.KindOf(err) != sudoku.KindNotFound {
+	if _, err := db.AddToCollection(ctx, a.ID, p.ID+10); record.KindOf(err) != record.KindNotFound {
 		t.Fatalf("unknown puzzle: %v", err)
 	}
-	ex := exportAll(t, db, sudoku.ListQuery{})
+	ex := exportAll(t, db, record.ListQuery{})
 	if len(ex) != 1 || ex[0].Collections != got.Collections {
 		t.Fatalf("export: %+v", ex)
 	}
@@ -132,7 +132,7 @@ func testCollectionsAdd(t *testing.T, bk backend) {
 	if c, _ := db.Collection(ctx, a.ID); c.Puzzles != 0 {
 		t.Fatalf("with its puzzle hidden, the collection counts %d", c.Puzzles)
 	}
-	for _, q := range []sudoku.ListQuery{{Collection: a.ID}, {Collection: a.ID, UniqueOnly: true}} {
+	for _, q := range []record.ListQuery{{Collection: a.ID}, {Collection: a.ID, UniqueOnly: true}} {
 		if pg, err := db.List(ctx, q); err != nil || pg.Total != 0 || len(pg.Puzzles) != 0 {
 			t.Fatalf("with its puzzle hidden, %+v lists %d of %d (%v)", q, len(pg.Puzzles), pg.Total, err)
 		}
@@ -144,7 +144,7 @@ func testCollectionsAdd(t *testing.T, bk backend) {
 func testCollectionsListing(t *testing.T, bk backend) {
 	db := bk.open(t)
 	ctx := context.Background()
-	c, _ := db.CreateCollection(ctx, sudoku.Collection{Name: "Evens"})
+	c, _ := db.CreateCollection(ctx, record.Collection{Name: "Evens"})
 	var want []int64
 	for i := int64(1); i <= 23; i++ {
 		p, _, err := db.Submit(ctx, synthetic(i, i%5, 1000-i, 1))
@@ -158,9 +158,9 @@ func testCollectionsListing(t *testing.T, bk backend) {
 			want = append(want, p.ID)
 		}
 	}
-	for _, s := range sudoku.Sorts {
+	for _, s := range record.Sorts {
 		for _, desc := range []bool{false, true} {
-			q := sudoku.ListQuery{Sort: s, Desc: desc, Limit: 4, Collection: c.ID}
+			q := record.ListQuery{Sort: s, Desc: desc, Limit: 4, Collection: c.ID}
 			var got []int64
 			for page := 0; ; page++ {
 				pg, err := db.List(ctx, q)
@@ -172,7 +172,7 @@ func testCollectionsListing(t *testing.T, bk backend) {
 				}
 				for _, p := range pg.Puzzles {
 					got = append(got, p.ID)
-					if p.Collections != sudoku.IDsOf(c.ID) {
+					if p.Collections != record.IDsOf(c.ID) {
 						t.Fatalf("puzzle %d lists collections %q", p.ID, p.Collections)
 					}
 				}
@@ -187,17 +187,17 @@ func testCollectionsListing(t *testing.T, bk backend) {
 			}
 		}
 	}
-	first, err := db.List(ctx, sudoku.ListQuery{Limit: 2, Collection: c.ID})
+	first, err := db.List(ctx, record.ListQuery{Limit: 2, Collection: c.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.List(ctx, sudoku.ListQuery{Limit: 2, Cursor: first.NextCursor}); sudoku.KindOf(err) != sudoku.KindInvalid {
+	if _, err := db.List(ctx, record.ListQuery{Limit: 2, Cursor: first.NextCursor}); record.KindOf(err) != record.KindInvalid {
 		t.Fatalf("a collection's cursor on the whole archive: %v", err)
 	}
-	if _, err := db.List(ctx, sudoku.ListQuery{Limit: 2, Collection: c.ID + 1, Cursor: first.NextCursor}); sudoku.KindOf(err) != sudoku.KindInvalid {
+	if _, err := db.List(ctx, record.ListQuery{Limit: 2, Collection: c.ID + 1, Cursor: first.NextCursor}); record.KindOf(err) != record.KindInvalid {
 		t.Fatalf("a collection's cursor on another collection: %v", err)
 	}
-	u, err := db.List(ctx, sudoku.ListQuery{Collection: c.ID, UniqueOnly: true, Played: ""})
+	u, err := db.List(ctx, record.ListQuery{Collection: c.ID, UniqueOnly: true, Played: ""})
 	if err != nil || u.Total != int64(len(want)) {
 		t.Fatalf("with unique: %d, %v", u.Total, err)
 	}
@@ -212,9 +212,9 @@ func testCollectionsImport(t *testing.T, bk backend) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, _ := db.CreateCollection(ctx, sudoku.Collection{Name: "Imported"})
-	parts := [][]sudoku.Puzzle{{synthetic(1, 0, 0, 1), synthetic(2, 0, 0, 1)}, {synthetic(3, 0, 0, 1), synthetic(2, 0, 0, 1)}}
-	dup, _, err := db.AddPartsTo(ctx, c.ID, func(yield func([]sudoku.Puzzle) bool) {
+	c, _ := db.CreateCollection(ctx, record.Collection{Name: "Imported"})
+	parts := [][]record.Puzzle{{synthetic(1, 0, 0, 1), synthetic(2, 0, 0, 1)}, {synthetic(3, 0, 0, 1), synthetic(2, 0, 0, 1)}}
+	dup, _, err := db.AddPartsTo(ctx, c.ID, func(yield func([]record.Puzzle) bool) {
 		for _, p := range parts {
 			if !yield(p) {
 				return
@@ -224,18 +224,18 @@ func testCollectionsImport(t *testing.T, bk backend) {
 	if err != nil || dup != 2 {
 		t.Fatalf("AddPartsTo: %d duplicates, %v; want 2", dup, err)
 	}
-	pg, err := db.List(ctx, sudoku.ListQuery{Collection: c.ID, Sort: sudoku.SortSubmitted})
+	pg, err := db.List(ctx, record.ListQuery{Collection: c.ID, Sort: record.SortSubmitted})
 	if err != nil || pg.Total != 3 || len(pg.Puzzles) != 3 {
 		t.Fatalf("listing: %+v, %v", pg, err)
 	}
 	if got, _ := db.Collection(ctx, c.ID); got.Puzzles != 3 {
 		t.Fatalf("collection counts %d", got.Puzzles)
 	}
-	if got, _ := db.Puzzle(ctx, old.ID); got.Collections != sudoku.IDsOf(c.ID) {
+	if got, _ := db.Puzzle(ctx, old.ID); got.Collections != record.IDsOf(c.ID) {
 		t.Fatalf("the archived puzzle's collections: %q", got.Collections)
 	}
 	// The same import again files nothing twice.
-	if _, _, err := db.AddPartsTo(ctx, c.ID, func(yield func([]sudoku.Puzzle) bool) { yield(parts[0]) }); err != nil {
+	if _, _, err := db.AddPartsTo(ctx, c.ID, func(yield func([]record.Puzzle) bool) { yield(parts[0]) }); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := db.Collection(ctx, c.ID); got.Puzzles != 3 {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -28,10 +29,10 @@ type column struct {
 	// arg returns the value written for p (an int64, a string, a []byte,
 	// or nil for NULL). An insert writes p.SubmittedAt and p.Submissions
 	// as the row's (see insertArgs).
-	arg func(p *sudoku.Puzzle) any
+	arg func(p *record.Puzzle) any
 	// set puts v, a value read back (int64, string or []byte by kind),
 	// into p; nil for a column that is written but never read back.
-	set func(p *sudoku.Puzzle, v any) error
+	set func(p *record.Puzzle, v any) error
 	// pack is the export's packed value this column is read through
 	// (see exportColumns), nil for a column of its own.
 	pack *pack
@@ -79,74 +80,74 @@ const (
 // the store writes or reads, and the Puzzle field it maps to, in the order
 // statements list them.
 var puzzleColumns = []column{
-	{name: "id", kind: colInt, use: useRestore, arg: func(p *sudoku.Puzzle) any { return p.ID },
-		set: func(p *sudoku.Puzzle, v any) error { p.ID = v.(int64); return nil }},
-	{name: "givens", kind: colText, use: useInsert, arg: func(p *sudoku.Puzzle) any { return p.Givens.String() },
-		set: gridSet(func(p *sudoku.Puzzle) *sudoku.Grid { return &p.Givens }), pack: gridsPack},
-	{name: "givens_key", kind: colBytes, use: useInsert, arg: func(p *sudoku.Puzzle) any { return p.Givens.Key() }},
-	{name: "solution", kind: colText, use: useInsert | useMeasure, arg: func(p *sudoku.Puzzle) any { return p.Solution.String() },
-		set: gridSet(func(p *sudoku.Puzzle) *sudoku.Grid { return &p.Solution }), pack: gridsPack},
-	{name: "clues", kind: colInt, use: useInsert, arg: func(p *sudoku.Puzzle) any { return int64(p.Givens.Clues()) },
-		set: func(p *sudoku.Puzzle, v any) error { p.Clues = int(v.(int64)); return nil }},
-	{name: "solutions", kind: colInt, use: useInsert | useMeasure, arg: func(p *sudoku.Puzzle) any { return int64(p.Solutions) },
-		set: func(p *sudoku.Puzzle, v any) error { p.Solutions = int(v.(int64)); return nil }, pack: solutionsPack},
-	intColumn("backtracks", useInsert|useMeasure, func(p *sudoku.Puzzle) *int64 { return &p.Backtracks }),
-	intColumn("guesses", useInsert|useMeasure, func(p *sudoku.Puzzle) *int64 { return &p.Guesses }),
-	intColumn("nodes", useInsert|useMeasure, func(p *sudoku.Puzzle) *int64 { return &p.Nodes }),
-	intColumn("solve_ns", useInsert|useMeasure, func(p *sudoku.Puzzle) *int64 { return &p.SolveNS }),
-	{name: "engine_version", kind: colText, use: useInsert | useMeasure, arg: func(p *sudoku.Puzzle) any { return p.EngineVersion },
-		set: func(p *sudoku.Puzzle, v any) error { p.EngineVersion = v.(string); return nil }},
-	{name: "submitted_at", kind: colInt, use: useInsert, arg: func(p *sudoku.Puzzle) any { return p.SubmittedAt.UnixNano() },
-		set: func(p *sudoku.Puzzle, v any) error { p.SubmittedAt = time.Unix(0, v.(int64)).UTC(); return nil }},
-	intColumn("submissions", useInsert, func(p *sudoku.Puzzle) *int64 { return &p.Submissions }),
-	{name: "canonical", kind: colText, use: useInsert | useMeasure, null: true, arg: func(p *sudoku.Puzzle) any { return p.Canonical.String() },
-		set: func(p *sudoku.Puzzle, v any) error {
+	{name: "id", kind: colInt, use: useRestore, arg: func(p *record.Puzzle) any { return p.ID },
+		set: func(p *record.Puzzle, v any) error { p.ID = v.(int64); return nil }},
+	{name: "givens", kind: colText, use: useInsert, arg: func(p *record.Puzzle) any { return p.Givens.String() },
+		set: gridSet(func(p *record.Puzzle) *sudoku.Grid { return &p.Givens }), pack: gridsPack},
+	{name: "givens_key", kind: colBytes, use: useInsert, arg: func(p *record.Puzzle) any { return p.Givens.Key() }},
+	{name: "solution", kind: colText, use: useInsert | useMeasure, arg: func(p *record.Puzzle) any { return p.Solution.String() },
+		set: gridSet(func(p *record.Puzzle) *sudoku.Grid { return &p.Solution }), pack: gridsPack},
+	{name: "clues", kind: colInt, use: useInsert, arg: func(p *record.Puzzle) any { return int64(p.Givens.Clues()) },
+		set: func(p *record.Puzzle, v any) error { p.Clues = int(v.(int64)); return nil }},
+	{name: "solutions", kind: colInt, use: useInsert | useMeasure, arg: func(p *record.Puzzle) any { return int64(p.Solutions) },
+		set: func(p *record.Puzzle, v any) error { p.Solutions = int(v.(int64)); return nil }, pack: solutionsPack},
+	intColumn("backtracks", useInsert|useMeasure, func(p *record.Puzzle) *int64 { return &p.Backtracks }),
+	intColumn("guesses", useInsert|useMeasure, func(p *record.Puzzle) *int64 { return &p.Guesses }),
+	intColumn("nodes", useInsert|useMeasure, func(p *record.Puzzle) *int64 { return &p.Nodes }),
+	intColumn("solve_ns", useInsert|useMeasure, func(p *record.Puzzle) *int64 { return &p.SolveNS }),
+	{name: "engine_version", kind: colText, use: useInsert | useMeasure, arg: func(p *record.Puzzle) any { return p.EngineVersion },
+		set: func(p *record.Puzzle, v any) error { p.EngineVersion = v.(string); return nil }},
+	{name: "submitted_at", kind: colInt, use: useInsert, arg: func(p *record.Puzzle) any { return p.SubmittedAt.UnixNano() },
+		set: func(p *record.Puzzle, v any) error { p.SubmittedAt = time.Unix(0, v.(int64)).UTC(); return nil }},
+	intColumn("submissions", useInsert, func(p *record.Puzzle) *int64 { return &p.Submissions }),
+	{name: "canonical", kind: colText, use: useInsert | useMeasure, null: true, arg: func(p *record.Puzzle) any { return p.Canonical.String() },
+		set: func(p *record.Puzzle, v any) error {
 			if v == "" { // as the export reads a NULL
 				return nil
 			}
-			return gridSet(func(p *sudoku.Puzzle) *sudoku.Grid { return &p.Canonical })(p, v)
+			return gridSet(func(p *record.Puzzle) *sudoku.Grid { return &p.Canonical })(p, v)
 		}, pack: gridsPack},
-	{name: "canonical_key", kind: colBytes, use: useInsert | useMeasure, arg: func(p *sudoku.Puzzle) any { return p.Canonical.Key() }},
-	{name: "same_as", kind: colInt, use: useInsert | useMeasure, null: true, arg: func(p *sudoku.Puzzle) any {
+	{name: "canonical_key", kind: colBytes, use: useInsert | useMeasure, arg: func(p *record.Puzzle) any { return p.Canonical.Key() }},
+	{name: "same_as", kind: colInt, use: useInsert | useMeasure, null: true, arg: func(p *record.Puzzle) any {
 		if p.SameAs == nil {
 			return nil
 		}
 		return *p.SameAs
-	}, set: func(p *sudoku.Puzzle, v any) error { id := v.(int64); p.SameAs = &id; return nil }},
+	}, set: func(p *record.Puzzle, v any) error { id := v.(int64); p.SameAs = &id; return nil }},
 	// The grade's columns hold 0, 0, "" and NULL while a row is not graded.
-	{name: "grade", kind: colInt, use: useInsert | useMeasure | useGrade, arg: func(p *sudoku.Puzzle) any {
+	{name: "grade", kind: colInt, use: useInsert | useMeasure | useGrade, arg: func(p *record.Puzzle) any {
 		if p.GradeVersion == "" {
 			return int64(0)
 		}
 		return p.GradeTenths()
-	}, set: func(p *sudoku.Puzzle, v any) error { p.SetGradeTenths(v.(int64)); return nil }},
-	{name: "grade_floor", kind: colInt, use: useInsert | useMeasure | useGrade, arg: func(p *sudoku.Puzzle) any {
+	}, set: func(p *record.Puzzle, v any) error { p.SetGradeTenths(v.(int64)); return nil }},
+	{name: "grade_floor", kind: colInt, use: useInsert | useMeasure | useGrade, arg: func(p *record.Puzzle) any {
 		if p.GradeVersion == "" || !p.GradeFloor {
 			return int64(0)
 		}
 		return int64(1)
-	}, set: func(p *sudoku.Puzzle, v any) error { p.GradeFloor = v.(int64) != 0; return nil }, pack: solutionsPack},
-	{name: "technique", kind: colText, use: useInsert | useMeasure | useGrade, arg: func(p *sudoku.Puzzle) any {
+	}, set: func(p *record.Puzzle, v any) error { p.GradeFloor = v.(int64) != 0; return nil }, pack: solutionsPack},
+	{name: "technique", kind: colText, use: useInsert | useMeasure | useGrade, arg: func(p *record.Puzzle) any {
 		if p.GradeVersion == "" {
 			return ""
 		}
 		return p.Technique
-	}, set: func(p *sudoku.Puzzle, v any) error { p.Technique = v.(string); return nil }},
-	{name: "grade_version", kind: colText, use: useInsert | useMeasure | useGrade, null: true, arg: func(p *sudoku.Puzzle) any {
+	}, set: func(p *record.Puzzle, v any) error { p.Technique = v.(string); return nil }},
+	{name: "grade_version", kind: colText, use: useInsert | useMeasure | useGrade, null: true, arg: func(p *record.Puzzle) any {
 		if p.GradeVersion == "" {
 			return nil
 		}
 		return p.GradeVersion
-	}, set: func(p *sudoku.Puzzle, v any) error { p.GradeVersion = v.(string); return nil }},
+	}, set: func(p *record.Puzzle, v any) error { p.GradeVersion = v.(string); return nil }},
 	// The grade's other figures (migration 00010): 0, 0 and "" likewise.
-	gradeFigure("grade_ep", func(p *sudoku.Puzzle) **float64 { return &p.GradeEP }),
-	gradeFigure("grade_ed", func(p *sudoku.Puzzle) **float64 { return &p.GradeED }),
-	{name: "techniques", kind: colText, use: useInsert | useMeasure | useGrade, arg: func(p *sudoku.Puzzle) any {
+	gradeFigure("grade_ep", func(p *record.Puzzle) **float64 { return &p.GradeEP }),
+	gradeFigure("grade_ed", func(p *record.Puzzle) **float64 { return &p.GradeED }),
+	{name: "techniques", kind: colText, use: useInsert | useMeasure | useGrade, arg: func(p *record.Puzzle) any {
 		if p.GradeVersion == "" {
 			return ""
 		}
 		return string(p.Techniques)
-	}, set: func(p *sudoku.Puzzle, v any) error { p.Techniques = sudoku.Techniques(v.(string)); return nil }},
+	}, set: func(p *record.Puzzle, v any) error { p.Techniques = record.Techniques(v.(string)); return nil }},
 	// The players' figures of the row's class (migration 00014), 0 for
 	// none: kept by the finishes and the refit (figures.go), copied with a
 	// row (Restore), never written by an insert. Plays, solves and the
@@ -154,22 +155,22 @@ var puzzleColumns = []column{
 	// (one lookup a row); player_seconds, which the orders page on, in
 	// the row.
 	{name: "figures", kind: colText, null: true, expr: figuresExpr, set: setFigures},
-	figureColumn("player_seconds", func(p *sudoku.Puzzle) **int64 { return &p.PlayerSeconds }),
+	figureColumn("player_seconds", func(p *record.Puzzle) **int64 { return &p.PlayerSeconds }),
 	// human (migration 00021) is computed by the database from the grade
 	// and player_seconds: never written. It is read so that a merged
 	// listing in the human order selects its key (the merge orders by the
-	// selected columns), and dropped: sudoku.Puzzle.HumanSeconds is the
+	// selected columns), and dropped: record.Puzzle.HumanSeconds is the
 	// same value (testHumanColumnAgrees).
-	{name: "human", kind: colInt, set: func(*sudoku.Puzzle, any) error { return nil }},
+	{name: "human", kind: colInt, set: func(*record.Puzzle, any) error { return nil }},
 	// hidden (migration 00015) is written only by Hide and Restore
 	// (moderation.go); it is read back so the moderators' reads can say so.
-	{name: "hidden", kind: colInt, arg: func(p *sudoku.Puzzle) any { return boolInt(p.Hidden) },
-		set: func(p *sudoku.Puzzle, v any) error { p.Hidden = v.(int64) != 0; return nil }},
+	{name: "hidden", kind: colInt, arg: func(p *record.Puzzle) any { return boolInt(p.Hidden) },
+		set: func(p *record.Puzzle, v any) error { p.Hidden = v.(int64) != 0; return nil }},
 	// Who submitted the puzzle and the collections that hold it (migration
 	// 00016): the account's id is written with a new row; its name and the
 	// collections' ids are read through subqueries, so a renamed or
 	// deleted account and a puzzle added to a collection show at once.
-	{name: "submitted_by", kind: colInt, use: useInsert, null: true, arg: func(p *sudoku.Puzzle) any {
+	{name: "submitted_by", kind: colInt, use: useInsert, null: true, arg: func(p *record.Puzzle) any {
 		if p.SubmitterID == 0 {
 			return nil
 		}
@@ -177,7 +178,7 @@ var puzzleColumns = []column{
 	}},
 	{name: "submitted_by_name", kind: colText, null: true,
 		expr: "(SELECT name FROM players WHERE players.id = puzzles.submitted_by)",
-		set:  func(p *sudoku.Puzzle, v any) error { name := v.(string); p.SubmittedBy = &name; return nil }},
+		set:  func(p *record.Puzzle, v any) error { name := v.(string); p.SubmittedBy = &name; return nil }},
 	{name: "collection_ids", kind: colText, null: true,
 		// string_agg is SQLite's (3.44 on) and PostgreSQL's; no ", " in
 		// the text, which listQuery splits the select list on.
@@ -187,10 +188,10 @@ var puzzleColumns = []column{
 
 // figureColumn is a column of a players' figure (0 for none) that maps to
 // an *int64 field (nil for none).
-func figureColumn(name string, field func(p *sudoku.Puzzle) **int64) column {
+func figureColumn(name string, field func(p *record.Puzzle) **int64) column {
 	return column{name: name, kind: colInt, use: useRestore,
-		arg: func(p *sudoku.Puzzle) any { return sudoku.OrZero(*field(p)) },
-		set: func(p *sudoku.Puzzle, v any) error {
+		arg: func(p *record.Puzzle) any { return record.OrZero(*field(p)) },
+		set: func(p *record.Puzzle, v any) error {
 			*field(p) = nil
 			if n := v.(int64); n > 0 {
 				*field(p) = &n
@@ -206,7 +207,7 @@ const figuresExpr = "(SELECT plays || ' ' || solves || ' ' || median_seconds FRO
 
 // setFigures reads figuresExpr's value into p.Plays, p.Solves and
 // p.MedianSeconds.
-func setFigures(p *sudoku.Puzzle, v any) error {
+func setFigures(p *record.Puzzle, v any) error {
 	var n [3]int64
 	f := strings.Fields(v.(string))
 	if len(f) != len(n) {
@@ -234,7 +235,7 @@ func boolInt(b bool) int64 {
 }
 
 // setCollections reads the collection_ids value: ids joined by commas.
-func setCollections(p *sudoku.Puzzle, v any) error {
+func setCollections(p *record.Puzzle, v any) error {
 	s := v.(string)
 	if s == "" {
 		return nil
@@ -244,33 +245,33 @@ func setCollections(p *sudoku.Puzzle, v any) error {
 			return fmt.Errorf("collection id %q: %w", part, err)
 		}
 	}
-	p.Collections = sudoku.IDs(s)
+	p.Collections = record.IDs(s)
 	return nil
 }
 
 // gradeFigure is a column of a grade figure in tenths (0 for none) that
 // maps to a *float64 field.
-func gradeFigure(name string, field func(p *sudoku.Puzzle) **float64) column {
+func gradeFigure(name string, field func(p *record.Puzzle) **float64) column {
 	return column{name: name, kind: colInt, use: useInsert | useMeasure | useGrade,
-		arg: func(p *sudoku.Puzzle) any {
+		arg: func(p *record.Puzzle) any {
 			if p.GradeVersion == "" {
 				return int64(0)
 			}
-			return sudoku.TenthsOf(*field(p))
+			return record.TenthsOf(*field(p))
 		},
-		set: func(p *sudoku.Puzzle, v any) error { *field(p) = sudoku.FromTenths(v.(int64)); return nil }}
+		set: func(p *record.Puzzle, v any) error { *field(p) = record.FromTenths(v.(int64)); return nil }}
 }
 
 // intColumn is a column of integers that maps to an int64 field as it is.
-func intColumn(name string, use colUse, field func(p *sudoku.Puzzle) *int64) column {
+func intColumn(name string, use colUse, field func(p *record.Puzzle) *int64) column {
 	return column{name: name, kind: colInt, use: use,
-		arg: func(p *sudoku.Puzzle) any { return *field(p) },
-		set: func(p *sudoku.Puzzle, v any) error { *field(p) = v.(int64); return nil }}
+		arg: func(p *record.Puzzle) any { return *field(p) },
+		set: func(p *record.Puzzle, v any) error { *field(p) = v.(int64); return nil }}
 }
 
 // gridSet reads a grid column into the grid field returns.
-func gridSet(field func(p *sudoku.Puzzle) *sudoku.Grid) func(p *sudoku.Puzzle, v any) error {
-	return func(p *sudoku.Puzzle, v any) error {
+func gridSet(field func(p *record.Puzzle) *sudoku.Grid) func(p *record.Puzzle, v any) error {
+	return func(p *record.Puzzle, v any) error {
 		g, err := gridOf(v.(string))
 		*field(p) = g
 		return err
@@ -336,7 +337,7 @@ func assignments(cs []*column) string {
 }
 
 // appendArgs appends the values of cs for p to args.
-func appendArgs(args []any, cs []*column, p *sudoku.Puzzle) []any {
+func appendArgs(args []any, cs []*column, p *record.Puzzle) []any {
 	for _, c := range cs {
 		args = append(args, c.arg(p))
 	}
@@ -346,7 +347,7 @@ func appendArgs(args []any, cs []*column, p *sudoku.Puzzle) []any {
 // insertArgs appends the values of insertColumns for p, a new row
 // submitted at now (Unix nanoseconds) with one submission, to args. p is
 // left as it is.
-func insertArgs(args []any, p *sudoku.Puzzle, now int64) []any {
+func insertArgs(args []any, p *record.Puzzle, now int64) []any {
 	q := *p
 	q.SubmittedAt = time.Unix(0, now)
 	q.Submissions = 1
@@ -357,21 +358,21 @@ func insertArgs(args []any, p *sudoku.Puzzle, now int64) []any {
 // Scan). It scans into interface values and converts by hand, which skips
 // database/sql's reflection (and, for an int field, its round trip through
 // strconv) on every column of every row of an export.
-func scanPuzzle(scan func(...any) error) (sudoku.Puzzle, error) {
+func scanPuzzle(scan func(...any) error) (record.Puzzle, error) {
 	v := make([]any, len(readColumns))
 	dest := make([]any, len(v))
 	for i := range v {
 		dest[i] = &v[i]
 	}
 	if err := scan(dest...); err != nil {
-		return sudoku.Puzzle{}, err
+		return record.Puzzle{}, err
 	}
 	return puzzleOf(v)
 }
 
 // puzzleOf converts a row of readColumns, as the driver returns them.
-func puzzleOf(v []any) (sudoku.Puzzle, error) {
-	var p sudoku.Puzzle
+func puzzleOf(v []any) (record.Puzzle, error) {
+	var p record.Puzzle
 	var bad error
 	for i, c := range readColumns {
 		if err := c.read(&p, v[i]); err != nil && bad == nil {
@@ -379,7 +380,7 @@ func puzzleOf(v []any) (sudoku.Puzzle, error) {
 		}
 	}
 	p.Unique = p.Solutions == 1
-	p.SetPlayerFigures(p.Plays, p.Solves, sudoku.OrZero(p.MedianSeconds), sudoku.OrZero(p.PlayerSeconds))
+	p.SetPlayerFigures(p.Plays, p.Solves, record.OrZero(p.MedianSeconds), record.OrZero(p.PlayerSeconds))
 	p.SetGradeStatus() // and the band: the grade's when graded (migration 00011)
 	if bad != nil {
 		return p, fmt.Errorf("puzzle %d: %w", p.ID, bad)
@@ -389,7 +390,7 @@ func puzzleOf(v []any) (sudoku.Puzzle, error) {
 
 // read checks that v, a value of c read back, is of c's kind and puts it
 // into p.
-func (c *column) read(p *sudoku.Puzzle, v any) error {
+func (c *column) read(p *record.Puzzle, v any) error {
 	if v == nil && c.null {
 		return nil
 	}
@@ -508,7 +509,7 @@ func planExport() exportPlan {
 
 // unpack converts v, a row of the export's values, into a puzzle; r is a
 // row of readColumns to fill (reused row after row).
-func (x *exportPlan) unpack(v, r []any) (sudoku.Puzzle, error) {
+func (x *exportPlan) unpack(v, r []any) (record.Puzzle, error) {
 	var parts [][]any
 	for j, pk := range x.packAt {
 		if pk == nil {
@@ -519,7 +520,7 @@ func (x *exportPlan) unpack(v, r []any) (sudoku.Puzzle, error) {
 		}
 		var err error
 		if parts[j], err = pk.split(v[j]); err != nil {
-			return sudoku.Puzzle{}, fmt.Errorf("puzzle %v: %w", v[x.from[0].value], err)
+			return record.Puzzle{}, fmt.Errorf("puzzle %v: %w", v[x.from[0].value], err)
 		}
 	}
 	for i, f := range x.from {

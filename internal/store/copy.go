@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -20,7 +21,7 @@ import (
 // and why are the hidden_puzzles row, copied apart: CopiedTables.) ps must
 // be in id order and past every row archived already: Restore fills an
 // archive, it does not merge into one.
-func (db *DB) Restore(ctx context.Context, ps []sudoku.Puzzle) error {
+func (db *DB) Restore(ctx context.Context, ps []record.Puzzle) error {
 	for i, p := range ps {
 		if p.ID <= 0 || i > 0 && p.ID <= ps[i-1].ID {
 			return fmt.Errorf("restore: %w: rows out of id order", ErrInvalidPuzzle)
@@ -93,7 +94,7 @@ func (db *DB) Restore(ctx context.Context, ps []sudoku.Puzzle) error {
 
 // restoreHidden hides the rows of ps that are hidden, as HidePuzzle does
 // to the puzzles and the counters (the techniques' counts by trigger).
-func restoreHidden(tx *sql.Tx, d dialect, ps []sudoku.Puzzle) error {
+func restoreHidden(tx *sql.Tx, d dialect, ps []record.Puzzle) error {
 	var s share
 	hidden := 0
 	for i := range ps {
@@ -119,14 +120,14 @@ func restoreHidden(tx *sql.Tx, d dialect, ps []sudoku.Puzzle) error {
 // restoreFigures writes the players' figures of the rows of ps that have
 // plays (puzzle_figures, migration 00022; player_seconds came with the
 // row).
-func restoreFigures(tx *sql.Tx, d dialect, ps []sudoku.Puzzle) error {
+func restoreFigures(tx *sql.Tx, d dialect, ps []record.Puzzle) error {
 	for i := range ps {
 		p := &ps[i]
 		if p.Plays == 0 {
 			continue
 		}
 		if _, err := tx.Exec(d.sql("INSERT INTO puzzle_figures (puzzle_id, plays, solves, median_seconds) VALUES (?, ?, ?, ?)"),
-			p.ID, p.Plays, p.Solves, sudoku.OrZero(p.MedianSeconds)); err != nil {
+			p.ID, p.Plays, p.Solves, record.OrZero(p.MedianSeconds)); err != nil {
 			return fmt.Errorf("puzzle %d's players' figures: %w", p.ID, err)
 		}
 	}
@@ -136,7 +137,7 @@ func restoreFigures(tx *sql.Tx, d dialect, ps []sudoku.Puzzle) error {
 // ExportAll calls fn for every archived puzzle, hidden ones too, in id
 // order, with its submitter's id (SubmitterID), streaming rows from one
 // read transaction: what a copy reads for Restore.
-func (db *DB) ExportAll(ctx context.Context, fn func(sudoku.Puzzle) error) error {
+func (db *DB) ExportAll(ctx context.Context, fn func(record.Puzzle) error) error {
 	if db.isClosed() {
 		return ErrClosed
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -14,11 +15,11 @@ import (
 // row or before it. It also records the query it belongs to, so that a
 // cursor cannot be replayed against another order or filter.
 type cursor struct {
-	sort                 sudoku.Sort
+	sort                 record.Sort
 	desc, unique, before bool
 	distinct, grades     bool
 	band                 sudoku.Band   // "" for every band
-	played               sudoku.Played // "" for none
+	played               record.Played // "" for none
 	techniques           uint32        // techniquesHash of the technique filter, 0 for none
 	collection           int64         // 0 for none
 	key                  []int64
@@ -44,7 +45,7 @@ const (
 )
 
 // playedFilters are the played filters in their cursor order.
-var playedFilters = []sudoku.Played{sudoku.PlayedSolved, sudoku.PlayedUnplayed}
+var playedFilters = []record.Played{record.PlayedSolved, record.PlayedUnplayed}
 
 const (
 	flagDesc = 1 << iota
@@ -67,7 +68,7 @@ const (
 func (c cursor) encode() string {
 	b := make([]byte, 3, 3+len(c.key)*binary.MaxVarintLen64)
 	b[0] = cursorVersion
-	b[1] = byte(slices.Index(sudoku.Sorts, c.sort))
+	b[1] = byte(slices.Index(record.Sorts, c.sort))
 	for _, f := range []struct {
 		on  bool
 		bit byte
@@ -100,7 +101,7 @@ func (c cursor) encode() string {
 
 // collectionPart reads the played filter and the collection of a cursor
 // of collectionVersion and returns the cursor without them, or why not.
-func collectionPart(b []byte) (rest []byte, played sudoku.Played, collection int64, why string) {
+func collectionPart(b []byte) (rest []byte, played record.Played, collection int64, why string) {
 	if len(b) < 4 || int(b[3]) > len(playedFilters) {
 		return nil, "", 0, "unknown played filter"
 	}
@@ -117,7 +118,7 @@ func collectionPart(b []byte) (rest []byte, played sudoku.Played, collection int
 // techniquesPart reads the filters of a cursor of techniquesVersion, b:
 // the played filter and the technique filter's hash; it returns b without
 // them, or ok false when they are not a cursor's.
-func techniquesPart(b []byte) (rest []byte, played sudoku.Played, techniques uint32, ok bool) {
+func techniquesPart(b []byte) (rest []byte, played record.Played, techniques uint32, ok bool) {
 	if len(b) < 8 || int(b[3]) > len(playedFilters) {
 		return nil, "", 0, false
 	}
@@ -133,7 +134,7 @@ func techniquesPart(b []byte) (rest []byte, played sudoku.Played, techniques uin
 
 // decodeCursor parses s, which must hold exactly nkeys keys.
 func decodeCursor(s string, nkeys int) (*cursor, error) {
-	invalid := func(why string) error { return fmt.Errorf("%w: %s", sudoku.ErrInvalidCursor, why) }
+	invalid := func(why string) error { return fmt.Errorf("%w: %s", record.ErrInvalidCursor, why) }
 	if len(s) > 128 {
 		return nil, invalid("too long")
 	}
@@ -144,7 +145,7 @@ func decodeCursor(s string, nkeys int) (*cursor, error) {
 	if len(b) < 3 || b[0] != cursorVersion && b[0] != playedVersion && b[0] != techniquesVersion && b[0] != collectionVersion {
 		return nil, invalid("unknown format")
 	}
-	var played sudoku.Played
+	var played record.Played
 	var techniques uint32
 	var collection int64
 	if b[0] == techniquesVersion {
@@ -164,7 +165,7 @@ func decodeCursor(s string, nkeys int) (*cursor, error) {
 		played = playedFilters[b[3]-1]
 		b = append(b[:3:3], b[4:]...)
 	}
-	if int(b[1]) >= len(sudoku.Sorts) || b[2]&^(flagDesc|flagUnique|flagBefore|flagDistinct|flagGrades|bandMask) != 0 {
+	if int(b[1]) >= len(record.Sorts) || b[2]&^(flagDesc|flagUnique|flagBefore|flagDistinct|flagGrades|bandMask) != 0 {
 		return nil, invalid("unknown format")
 	}
 	band := int(b[2]&bandMask) >> bandShift
@@ -172,7 +173,7 @@ func decodeCursor(s string, nkeys int) (*cursor, error) {
 		return nil, invalid("unknown band")
 	}
 	c := &cursor{
-		sort:       sudoku.Sorts[b[1]],
+		sort:       record.Sorts[b[1]],
 		desc:       b[2]&flagDesc != 0,
 		unique:     b[2]&flagUnique != 0,
 		before:     b[2]&flagBefore != 0,

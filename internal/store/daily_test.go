@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -17,7 +18,7 @@ func testDaily(t *testing.T, bk backend) {
 	ctx := context.Background()
 	db := bk.open(t)
 	lines := puzzletest.Lines(t, puzzletest.Top1465, 2)
-	var ps []sudoku.Puzzle
+	var ps []record.Puzzle
 	for _, l := range lines {
 		g, _ := sudoku.Parse(l)
 		p, _, err := db.Submit(ctx, rate(t, g))
@@ -30,7 +31,7 @@ func testDaily(t *testing.T, bk backend) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Daily(ctx, "2026-11-23"); !errors.Is(err, sudoku.ErrNotFound) {
+	if _, err := db.Daily(ctx, "2026-11-23"); !errors.Is(err, record.ErrNotFound) {
 		t.Fatalf("no daily yet: %v", err)
 	}
 	got, err := db.SetDaily(ctx, "2026-11-23", ps[0])
@@ -40,7 +41,7 @@ func testDaily(t *testing.T, bk backend) {
 	if got, err := db.SetDaily(ctx, "2026-11-23", ps[1]); err != nil || got.ID != ps[0].ID {
 		t.Errorf("a second puzzle for the same date: %d, %v; want the first, %d", got.ID, err, ps[0].ID)
 	}
-	if _, err := db.SetDaily(ctx, "2026-11-24", other); !errors.Is(err, sudoku.ErrDailyRepeat) {
+	if _, err := db.SetDaily(ctx, "2026-11-24", other); !errors.Is(err, record.ErrDailyRepeat) {
 		t.Errorf("the same puzzle written another way for another date: %v, want ErrDailyRepeat", err)
 	}
 	if got, err := db.SetDaily(ctx, "2026-11-24", ps[1]); err != nil || got.ID != ps[1].ID {

@@ -15,7 +15,7 @@ import (
 
 	sqlite3 "modernc.org/sqlite/lib"
 
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // DataError is a value of a request that the database refused: its text
@@ -23,20 +23,20 @@ import (
 // cannot store) or KindUnprocessable (a value too long).
 type DataError struct {
 	msg  string
-	kind sudoku.Kind
+	kind record.Kind
 }
 
 func (e *DataError) Error() string { return e.msg }
 
 // Kind is what the error means to whoever asked.
-func (e *DataError) Kind() sudoku.Kind { return e.kind }
+func (e *DataError) Kind() record.Kind { return e.kind }
 
 // ForUsers marks the text as meant for users.
 func (e *DataError) ForUsers() bool { return true }
 
 // errResources is PostgreSQL out of memory or of connections: the
 // archive's trouble, temporary, not a full disk.
-var errResources error = &UnavailableError{msg: "database server out of memory or connections", retry: 5 * time.Second, kind: sudoku.KindUnavailable}
+var errResources error = &UnavailableError{msg: "database server out of memory or connections", retry: 5 * time.Second, kind: record.KindUnavailable}
 
 // indexOf finds the index named in PostgreSQL's message of an index row
 // over its size limit.
@@ -57,7 +57,7 @@ var indexFields = map[string]string{
 // is, or nil when it is neither.
 func dataFault(err error) error {
 	if sqliteCode(err) == sqlite3.SQLITE_TOOBIG {
-		return fmt.Errorf("%w: %w", &DataError{"a value is too long to be stored: shorten it", sudoku.KindUnprocessable}, err)
+		return fmt.Errorf("%w: %w", &DataError{"a value is too long to be stored: shorten it", record.KindUnprocessable}, err)
 	}
 	switch pgCode(err) {
 	case "54000": // program_limit_exceeded: an index row, a statement, a value over a limit
@@ -69,9 +69,9 @@ func dataFault(err error) error {
 				msg = fmt.Sprintf("a value is too long for the archive's index %s: shorten it", m[1])
 			}
 		}
-		return fmt.Errorf("%w: %w", &DataError{msg, sudoku.KindUnprocessable}, err)
+		return fmt.Errorf("%w: %w", &DataError{msg, record.KindUnprocessable}, err)
 	case "22021", "22P05": // a NUL or a character the encoding cannot hold
-		return fmt.Errorf("%w: %w", &DataError{"a text holds a character that cannot be stored (NUL)", sudoku.KindInvalid}, err)
+		return fmt.Errorf("%w: %w", &DataError{"a text holds a character that cannot be stored (NUL)", record.KindInvalid}, err)
 	case "53200", "53300": // out of memory, too many connections
 		return fmt.Errorf("%w: %w", errResources, err)
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // TestDescribeCodes: only a full disk reads as ErrFull; a value over a
@@ -20,18 +20,18 @@ import (
 func TestDescribeCodes(t *testing.T) {
 	for _, tc := range []struct {
 		code, msg string
-		kind      sudoku.Kind
+		kind      record.Kind
 		full      bool
 		says      string
 	}{
-		{"53100", "could not extend file", sudoku.KindFull, true, "full"},
-		{"54000", `index row size 3016 exceeds btree version 4 maximum 2704 for index "login_failures_name"`, sudoku.KindUnprocessable, false, `"name" is too long`},
-		{"54000", `index row size 3016 exceeds btree version 4 maximum 2704 for index "other_index"`, sudoku.KindUnprocessable, false, "index other_index"},
-		{"22021", `invalid byte sequence for encoding "UTF8": 0x00`, sudoku.KindInvalid, false, "NUL"},
-		{"53200", "out of memory", sudoku.KindUnavailable, false, "memory"},
+		{"53100", "could not extend file", record.KindFull, true, "full"},
+		{"54000", `index row size 3016 exceeds btree version 4 maximum 2704 for index "login_failures_name"`, record.KindUnprocessable, false, `"name" is too long`},
+		{"54000", `index row size 3016 exceeds btree version 4 maximum 2704 for index "other_index"`, record.KindUnprocessable, false, "index other_index"},
+		{"22021", `invalid byte sequence for encoding "UTF8": 0x00`, record.KindInvalid, false, "NUL"},
+		{"53200", "out of memory", record.KindUnavailable, false, "memory"},
 	} {
 		err := describe(&pgconn.PgError{Code: tc.code, Message: tc.msg})
-		if k := sudoku.KindOf(err); k != tc.kind || errors.Is(err, ErrFull) != tc.full || !strings.Contains(err.Error(), tc.says) {
+		if k := record.KindOf(err); k != tc.kind || errors.Is(err, ErrFull) != tc.full || !strings.Contains(err.Error(), tc.says) {
 			t.Errorf("%s: %v (kind %v, full %v), want kind %v, full %v, saying %q", tc.code, err, k, errors.Is(err, ErrFull), tc.kind, tc.full, tc.says)
 		}
 	}
@@ -60,12 +60,12 @@ func TestDataErrors(t *testing.T) {
 				if err != nil {
 					t.Fatalf("SQLite: %v", err)
 				}
-			} else if errors.Is(err, ErrFull) || sudoku.KindOf(err) != sudoku.KindUnprocessable || !strings.Contains(err.Error(), `"name" is too long`) {
-				t.Errorf("a login try of 3,000 letters: %v (kind %v), want a 422 about the name", err, sudoku.KindOf(err))
+			} else if errors.Is(err, ErrFull) || record.KindOf(err) != record.KindUnprocessable || !strings.Contains(err.Error(), `"name" is too long`) {
+				t.Errorf("a login try of 3,000 letters: %v (kind %v), want a 422 about the name", err, record.KindOf(err))
 			}
 			_, _, err = db.Credentials(ctx, "a\x00b")
-			if err = db.ExplainError(err); bk.name == "postgres" && sudoku.KindOf(err) != sudoku.KindInvalid {
-				t.Errorf("credentials of a name with a NUL: %v (kind %v), want a 400", err, sudoku.KindOf(err))
+			if err = db.ExplainError(err); bk.name == "postgres" && record.KindOf(err) != record.KindInvalid {
+				t.Errorf("credentials of a name with a NUL: %v (kind %v), want a 400", err, record.KindOf(err))
 			}
 		})
 	}

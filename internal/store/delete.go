@@ -21,7 +21,7 @@ import (
 // DeletePuzzle removes the puzzle puzzleID, hidden or not, with its
 // attempts (the players' counts of attempts, solves and give-ups lose
 // them), flags, hidden state and days as the puzzle of the day, and
-// records it (sudoku.ErrNotFound when there is no such puzzle). When it
+// records it (record.ErrNotFound when there is no such puzzle). When it
 // was the first entry of its class, the next entry by id becomes the
 // first, and the others' same_as follow.
 func (db *DB) DeletePuzzle(ctx context.Context, puzzleID int64, by moderation.Actor, reason string) error {
@@ -67,7 +67,7 @@ func (db *DB) DeletePuzzle(ctx context.Context, puzzleID int64, by moderation.Ac
 		if err := s.apply(tx, db.d); err != nil {
 			return err
 		}
-		return record(tx, db.d, moderation.Entry{Actor: by, Action: moderation.ActionDelete, PuzzleID: puzzleID, Reason: reason,
+		return addAudit(tx, db.d, moderation.Entry{Actor: by, Action: moderation.ActionDelete, PuzzleID: puzzleID, Reason: reason,
 			Detail: fmt.Sprintf("%d attempts deleted", attempts)})
 	})
 	if err != nil {

@@ -16,7 +16,7 @@ import (
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/migrations"
 )
 
@@ -172,7 +172,7 @@ func (d dialect) newRowsArg(ids []int64) any {
 
 // errDown is the error of a PostgreSQL server that cannot be reached or is
 // shutting down: temporary, like ErrBusy.
-var errDown error = &UnavailableError{msg: "database server unavailable", retry: 5 * time.Second, kind: sudoku.KindUnavailable}
+var errDown error = &UnavailableError{msg: "database server unavailable", retry: 5 * time.Second, kind: record.KindUnavailable}
 
 // ExplainError says what a database error of this archive means to whoever
 // asked: an unreachable PostgreSQL server (errDown), a full disk (ErrFull)

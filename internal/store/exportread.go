@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // An export used to read the whole archive in one read transaction, held
@@ -54,7 +54,7 @@ type exportReader struct {
 	rows     *sql.Rows
 }
 
-func newExportReader(db *DB, q sudoku.ListQuery, cols string) *exportReader {
+func newExportReader(db *DB, q record.ListQuery, cols string) *exportReader {
 	keys := orders[q.Sort].keys
 	have := strings.Split(cols, ", ")
 	for _, k := range keys {

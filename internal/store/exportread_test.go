@@ -10,6 +10,7 @@ import (
 
 	gocmp "github.com/google/go-cmp/cmp"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -20,7 +21,7 @@ import (
 func testExportInBatches(t *testing.T, bk backend) {
 	ctx := context.Background()
 	db := bk.open(t)
-	ps := make([]sudoku.Puzzle, 600)
+	ps := make([]record.Puzzle, 600)
 	for i := range ps {
 		// Few distinct keys: long tie groups across the batches.
 		ps[i] = synthetic(int64(i+1), int64(i%5), int64(i%3*1000), 1+i%7/6)
@@ -32,9 +33,9 @@ func testExportInBatches(t *testing.T, bk backend) {
 	if _, err := db.SubmitMany(ctx, ps); err != nil {
 		t.Fatal(err)
 	}
-	for _, info := range sudoku.SortTable {
+	for _, info := range record.SortTable {
 		for _, desc := range []bool{false, true} {
-			for _, q := range []sudoku.ListQuery{
+			for _, q := range []record.ListQuery{
 				{Sort: info.Sort, Desc: desc},
 				{Sort: info.Sort, Desc: desc, UniqueOnly: true},
 				{Sort: info.Sort, Desc: desc, Band: sudoku.Bands[1].Band},
@@ -57,7 +58,7 @@ func testExportInBatches(t *testing.T, bk backend) {
 }
 
 // exportBoth returns q's Export and ExportGivens.
-func exportBoth(t *testing.T, db *DB, q sudoku.ListQuery) ([]sudoku.Puzzle, []sudoku.Grid) {
+func exportBoth(t *testing.T, db *DB, q record.ListQuery) ([]record.Puzzle, []sudoku.Grid) {
 	t.Helper()
 	var gs []sudoku.Grid
 	if err := db.ExportGivens(context.Background(), q, func(g sudoku.Grid) error {
@@ -80,7 +81,7 @@ func TestExportHoldsNoSnapshot(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sudoku.db")
 	db := MustOpenDBAt(t, path)
 	const n = 2000
-	ps := make([]sudoku.Puzzle, n)
+	ps := make([]record.Puzzle, n)
 	for i := range ps {
 		ps[i] = synthetic(int64(i+1), int64(i%50), int64(i), 1)
 	}
@@ -97,7 +98,7 @@ func TestExportHoldsNoSnapshot(t *testing.T) {
 	var got int
 	exported := make(chan error, 1)
 	go func() {
-		exported <- db.Export(ctx, sudoku.ListQuery{Sort: sudoku.SortSubmitted}, func(sudoku.Puzzle) error {
+		exported <- db.Export(ctx, record.ListQuery{Sort: record.SortSubmitted}, func(record.Puzzle) error {
 			if got++; got == 1 {
 				close(first)
 				<-resume // the consumer stalls
@@ -157,7 +158,7 @@ func TestTrimWAL(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := int64(0); db.WALSize() < walTrimAt; i++ {
-		ps := make([]sudoku.Puzzle, 500)
+		ps := make([]record.Puzzle, 500)
 		for j := range ps {
 			ps[j] = synthetic(i*500+int64(j)+1, int64(j%50), int64(j), 1)
 		}

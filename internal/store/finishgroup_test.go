@@ -11,7 +11,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/pgtest"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // TestFinishGroupParity commits groups of finishes that touch the same
@@ -111,7 +111,7 @@ func commit(t *testing.T, db *DB, out *strings.Builder, group []*finishReq) {
 
 // refusal names the kind of a refused finish's error.
 func refusal(err error) string {
-	for _, e := range []error{sudoku.ErrNotFound, account.ErrFinished, account.ErrWrongGrid, account.ErrBadFinish} {
+	for _, e := range []error{record.ErrNotFound, account.ErrFinished, account.ErrWrongGrid, account.ErrBadFinish} {
 		if errors.Is(err, e) {
 			return e.Error()
 		}

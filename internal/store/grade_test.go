@@ -6,6 +6,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/logic"
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -16,7 +17,7 @@ import (
 func testGradeListing(t *testing.T, bk backend) {
 	db := bk.open(t)
 	archiveHalfGraded(t, db, 40)
-	all := exportAll(t, db, sudoku.ListQuery{Sort: sudoku.SortSubmitted})
+	all := exportAll(t, db, record.ListQuery{Sort: record.SortSubmitted})
 	st, err := db.Stats(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -31,12 +32,12 @@ func testGradeListing(t *testing.T, bk backend) {
 	if counted != int64(len(all)) {
 		t.Errorf("grade counters hold %d puzzles, want %d", counted, len(all))
 	}
-	for _, q := range []sudoku.ListQuery{
-		{Sort: sudoku.SortGrade, Limit: 7},
-		{Sort: sudoku.SortGrade, Desc: true, Limit: 7},
-		{Sort: sudoku.SortGrade, Limit: 3, GradeMin: 60, GradeMax: 75},
-		{Sort: sudoku.SortClues, Limit: 3, GradeMin: 70},
-		{Sort: sudoku.SortDifficulty, Desc: true, Limit: 4, GradeMax: 65, Distinct: true},
+	for _, q := range []record.ListQuery{
+		{Sort: record.SortGrade, Limit: 7},
+		{Sort: record.SortGrade, Desc: true, Limit: 7},
+		{Sort: record.SortGrade, Limit: 3, GradeMin: 60, GradeMax: 75},
+		{Sort: record.SortClues, Limit: 3, GradeMin: 70},
+		{Sort: record.SortDifficulty, Desc: true, Limit: 4, GradeMax: 65, Distinct: true},
 	} {
 		checkGradeListing(t, db, q, all)
 	}
@@ -47,7 +48,7 @@ func testGradeListing(t *testing.T, bk backend) {
 func archiveHalfGraded(t *testing.T, db *DB, n int) {
 	t.Helper()
 	ctx := context.Background()
-	var ps []sudoku.Puzzle
+	var ps []record.Puzzle
 	for i, r := range puzzletest.RatedPuzzles(t, n) {
 		g, _ := sudoku.Parse(r.Puzzle)
 		p := rate(t, g)
@@ -76,7 +77,7 @@ func archiveHalfGraded(t *testing.T, db *DB, n int) {
 
 // checkGradeListing pages through q: the total and the rows are the
 // puzzles of all in q's grade range, and sort=grade keeps its order.
-func checkGradeListing(t *testing.T, db *DB, q sudoku.ListQuery, all []sudoku.Puzzle) {
+func checkGradeListing(t *testing.T, db *DB, q record.ListQuery, all []record.Puzzle) {
 	t.Helper()
 	var want int64
 	for _, p := range all {
@@ -85,7 +86,7 @@ func checkGradeListing(t *testing.T, db *DB, q sudoku.ListQuery, all []sudoku.Pu
 			want++
 		}
 	}
-	var got []sudoku.Puzzle
+	var got []record.Puzzle
 	for {
 		page, err := db.List(context.Background(), q)
 		if err != nil {
@@ -107,7 +108,7 @@ func checkGradeListing(t *testing.T, db *DB, q sudoku.ListQuery, all []sudoku.Pu
 		if g := p.GradeTenths(); q.GradeMin > 0 && g < q.GradeMin || q.GradeMax > 0 && g > q.GradeMax {
 			t.Errorf("%+v: puzzle %d graded %d listed", q, p.ID, g)
 		}
-		if q.Sort == sudoku.SortGrade && i > 0 {
+		if q.Sort == record.SortGrade && i > 0 {
 			a, b := got[i-1].GradeTenths(), p.GradeTenths()
 			if q.Desc && a < b || !q.Desc && a > b {
 				t.Errorf("%+v: grade %d before %d", q, a, b)

@@ -25,12 +25,13 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/sudoku-archive/sudoku/internal/moderation"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
 // hiddenKeys are the keys under which a hidden puzzle refuses ps: each
 // one's canonical key and givens key (moderation.HiddenSet.Of).
-func hiddenKeys(ps []sudoku.Puzzle) [][]byte {
+func hiddenKeys(ps []record.Puzzle) [][]byte {
 	keys := make([][]byte, 0, 2*len(ps))
 	for i := range ps {
 		if ps[i].Canonical != (sudoku.Grid{}) {
@@ -130,16 +131,16 @@ SELECT 0, coalesce(CAST((SELECT '` + racedMark + `' FROM (SELECT count(*) AS n F
 // their distinct givens in key order (the lock order) with the indexes of
 // the submissions of each, and what the pipe's statements answered.
 type pgGroup struct {
-	ps     []sudoku.Puzzle
+	ps     []record.Puzzle
 	keys   [][]byte // distinct givens keys, ascending
 	of     [][]int  // of[j]: the indexes in ps of keys[j]'s submissions, in order
-	stored map[string]sudoku.Puzzle
+	stored map[string]record.Puzzle
 	linked map[int64]int64
 }
 
 // newPGGroup gathers ops' puzzles by givens.
 func newPGGroup(ops []*op) *pgGroup {
-	g := &pgGroup{ps: make([]sudoku.Puzzle, len(ops))}
+	g := &pgGroup{ps: make([]record.Puzzle, len(ops))}
 	at := make(map[string]int, len(ops))
 	for i, o := range ops {
 		g.ps[i] = *o.w.grouped()
@@ -167,7 +168,7 @@ func newPGGroup(ops []*op) *pgGroup {
 
 // queue queues the group's upsert and closing statement on p.
 func (g *pgGroup) queue(p *pipe, now int64) {
-	g.stored = make(map[string]sudoku.Puzzle, len(g.keys))
+	g.stored = make(map[string]record.Puzzle, len(g.keys))
 	g.linked = nil
 	q, args := g.upsert(now)
 	p.Queue(q, args...).Query(func(rows pgx.Rows) error {
@@ -184,7 +185,7 @@ func (g *pgGroup) queue(p *pipe, now int64) {
 	bb, sb := make([]int64, len(g.keys)), make([]int64, len(g.keys))
 	for j, of := range g.of {
 		q := &g.ps[of[0]]
-		n[j], bb[j], sb[j] = int64(len(of)), int64(sudoku.BacktracksBucket(q.Backtracks)), int64(sudoku.SolveTimeBucket(q.SolveNS))
+		n[j], bb[j], sb[j] = int64(len(of)), int64(sudoku.BacktracksBucket(q.Backtracks)), int64(record.SolveTimeBucket(q.SolveNS))
 	}
 	p.Queue(closeGroupSQL, g.keys, n, bb, sb, hiddenKeys(g.ps)).Query(func(rows pgx.Rows) error {
 		for rows.Next() {
@@ -306,7 +307,7 @@ func (db *DB) commitGroupPG(ops []*op, results []result, now int64) error {
 }
 
 // hiddenOf reads the hidden puzzles that refuse any of ps.
-func (db *DB) hiddenOf(ps []sudoku.Puzzle) (moderation.HiddenSet, error) {
+func (db *DB) hiddenOf(ps []record.Puzzle) (moderation.HiddenSet, error) {
 	rows, err := db.reader.Query(`SELECT puzzle_id, class_key, reason FROM hidden_puzzles WHERE class_key = ANY($1)`, hiddenKeys(ps))
 	if err != nil {
 		return nil, fmt.Errorf("find hidden puzzles: %w", err)

@@ -12,12 +12,13 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/moderation"
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
 // commitGroupOf commits ps as one group commit (commitBatch, on the
 // writer goroutine) and returns each submission's answer.
-func commitGroupOf(db *DB, ps []sudoku.Puzzle) ([]result, error) {
+func commitGroupOf(db *DB, ps []record.Puzzle) ([]result, error) {
 	ctx := context.Background()
 	ops := make([]*op, len(ps))
 	for i := range ps {
@@ -63,7 +64,7 @@ func testGroupRollback(t *testing.T, bk backend) {
 		t.Fatal(err)
 	}
 	a, b := rate(t, grid(2)), rate(t, grid(3))
-	group := []sudoku.Puzzle{a, rate(t, shuffled(rng, hid.Givens)), a, b, rate(t, shuffled(rng, b.Givens)), rate(t, old.Givens)}
+	group := []record.Puzzle{a, rate(t, shuffled(rng, hid.Givens)), a, b, rate(t, shuffled(rng, b.Givens)), rate(t, old.Givens)}
 	res, err := commitGroupOf(db, group)
 	if err != nil {
 		t.Fatal(err)
@@ -140,7 +141,7 @@ func testGroupClassRaced(t *testing.T, bk backend) {
 	}
 	done := make(chan []result, 1)
 	go func() {
-		res, err := commitGroupOf(db, []sudoku.Puzzle{b})
+		res, err := commitGroupOf(db, []record.Puzzle{b})
 		if err != nil {
 			res = []result{{err: err}}
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -18,7 +19,7 @@ import (
 func testExportCancelledIsAnError(t *testing.T, bk backend) {
 	db := bk.open(t)
 	n := 6 * exportChunk
-	ps := make([]sudoku.Puzzle, n)
+	ps := make([]record.Puzzle, n)
 	for i := range ps {
 		ps[i] = synthetic(int64(i+1), int64(i%50), int64(i*31%1000), 1)
 	}
@@ -40,9 +41,9 @@ func testExportCancelledIsAnError(t *testing.T, bk backend) {
 			}
 			var err error
 			if givens {
-				err = db.ExportGivens(ctx, sudoku.ListQuery{}, func(sudoku.Grid) error { return each() })
+				err = db.ExportGivens(ctx, record.ListQuery{}, func(sudoku.Grid) error { return each() })
 			} else {
-				err = db.Export(ctx, sudoku.ListQuery{}, func(sudoku.Puzzle) error { return each() })
+				err = db.Export(ctx, record.ListQuery{}, func(record.Puzzle) error { return each() })
 			}
 			cancel()
 			if got < n && err == nil {
@@ -85,7 +86,7 @@ func TestSubmitBusy(t *testing.T) {
 	if !errors.As(err, &ue) || ue.RetryAfter() <= 0 {
 		t.Errorf("ErrBusy does not say when to retry: %#v", ue)
 	}
-	if _, err := db.SubmitMany(context.Background(), []sudoku.Puzzle{synthetic(2, 1, 1, 1)}); !errors.Is(err, ErrBusy) {
+	if _, err := db.SubmitMany(context.Background(), []record.Puzzle{synthetic(2, 1, 1, 1)}); !errors.Is(err, ErrBusy) {
 		t.Errorf("SubmitMany under a held lock: %v, want ErrBusy", err)
 	}
 	if err := tx.Rollback(); err != nil {

@@ -8,18 +8,18 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/ratings"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // humanSuite is the suite's part for the human order (migration 00021,
-// sudoku.SortHuman; added to the suite in suite_test.go).
+// record.SortHuman; added to the suite in suite_test.go).
 var humanSuite = []suiteCase{
 	{"HumanColumnAgrees", testHumanColumnAgrees},
 	{"HumanOrder", testHumanOrder},
 }
 
 // testHumanColumnAgrees checks that the human column of migration 00021
-// holds sudoku.GradeSeconds of every grade from 0 to 15.0 (the column's
+// holds record.GradeSeconds of every grade from 0 to 15.0 (the column's
 // exp and Go's agree once rounded), as the puzzle's HumanSeconds says.
 func testHumanColumnAgrees(t *testing.T, bk backend) {
 	ctx := context.Background()
@@ -38,7 +38,7 @@ func testHumanColumnAgrees(t *testing.T, bk backend) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := sudoku.GradeSeconds(p.GradeTenths()); got != want || stored.HumanSeconds() != want {
+		if want := record.GradeSeconds(p.GradeTenths()); got != want || stored.HumanSeconds() != want {
 			t.Errorf("grade %d: column %d, puzzle %d, GradeSeconds %d", p.GradeTenths(), got, stored.HumanSeconds(), want)
 		}
 	}
@@ -69,13 +69,13 @@ func testHumanOrder(t *testing.T, bk backend) {
 			t.Fatal(err)
 		}
 	}
-	if h := all[0].HumanSeconds(); all[0].PlayerSeconds == nil || h >= sudoku.GradeSeconds(72) || h <= sudoku.GradeSeconds(45) {
+	if h := all[0].HumanSeconds(); all[0].PlayerSeconds == nil || h >= record.GradeSeconds(72) || h <= record.GradeSeconds(45) {
 		t.Fatalf("the 9.0 solved in 20 s by three players: %d s", all[0].HumanSeconds())
 	}
 	for _, desc := range []bool{false, true} {
 		want := humanOrder(all, desc)
 		for _, limit := range []int{1, 3} {
-			got := walkIDs(t, db, sudoku.ListQuery{Sort: sudoku.SortHuman, Desc: desc, Limit: limit})
+			got := walkIDs(t, db, record.ListQuery{Sort: record.SortHuman, Desc: desc, Limit: limit})
 			if !equalIDs(got, want) {
 				t.Errorf("human desc=%v limit %d: %v, want %v", desc, limit, got, want)
 			}
@@ -85,9 +85,9 @@ func testHumanOrder(t *testing.T, bk backend) {
 
 // humanOrder is the ids of ps in the human order: by HumanSeconds, then
 // id, the puzzles with none (0) last by id in either direction.
-func humanOrder(ps []sudoku.Puzzle, desc bool) []int64 {
+func humanOrder(ps []record.Puzzle, desc bool) []int64 {
 	s := slices.Clone(ps)
-	slices.SortFunc(s, func(x, y sudoku.Puzzle) int {
+	slices.SortFunc(s, func(x, y record.Puzzle) int {
 		hx, hy := x.HumanSeconds(), y.HumanSeconds()
 		if (hx == 0) != (hy == 0) {
 			if hx == 0 {
@@ -105,7 +105,7 @@ func humanOrder(ps []sudoku.Puzzle, desc bool) []int64 {
 }
 
 // walkIDs lists q page by page and returns the ids in order.
-func walkIDs(t *testing.T, db *DB, q sudoku.ListQuery) []int64 {
+func walkIDs(t *testing.T, db *DB, q record.ListQuery) []int64 {
 	t.Helper()
 	var got []int64
 	for {

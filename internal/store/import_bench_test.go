@@ -7,23 +7,24 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/pgtest"
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
 var seventeen struct {
 	once sync.Once
-	ps   []sudoku.Puzzle
+	ps   []record.Puzzle
 }
 
 // ratedSeventeen rates the 17-clue collection once.
-func ratedSeventeen(b *testing.B) []sudoku.Puzzle {
+func ratedSeventeen(b *testing.B) []record.Puzzle {
 	seventeen.once.Do(func() {
 		for _, line := range puzzletest.Lines(b, puzzletest.SeventeenClue, 0) {
 			g, err := sudoku.Parse(line[:81])
 			if err != nil {
 				continue
 			}
-			p, err := sudoku.Rate(g, sudoku.Options{})
+			p, err := record.Rate(g, sudoku.Options{})
 			if err != nil {
 				continue
 			}

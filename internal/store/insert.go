@@ -15,6 +15,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgtype"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -37,7 +38,7 @@ import (
 // id when a statement skipped some. On PostgreSQL the statement returns the
 // ids and keys of the rows it added (returned), since other servers'
 // transactions take ids in between.
-func (db *DB) insertMany(tx *sql.Tx, ps []sudoku.Puzzle, t *tally, countRepeats bool) ([]bool, error) {
+func (db *DB) insertMany(tx *sql.Tx, ps []record.Puzzle, t *tally, countRepeats bool) ([]bool, error) {
 	now := time.Now().UTC().UnixNano()
 	last, err := db.beforeInsert(tx, ps, t)
 	if err != nil {
@@ -114,7 +115,7 @@ func (db *DB) insertMany(tx *sql.Tx, ps []sudoku.Puzzle, t *tally, countRepeats 
 // puzzle, brings the known classes up to date (freshClasses), files each
 // puzzle under its class (t.classes), and on SQLite returns the last id
 // taken so far.
-func (db *DB) beforeInsert(tx *sql.Tx, ps []sudoku.Puzzle, t *tally) (last int64, err error) {
+func (db *DB) beforeInsert(tx *sql.Tx, ps []record.Puzzle, t *tally) (last int64, err error) {
 	if !db.d.postgres {
 		if err := tx.QueryRow("SELECT coalesce(max(id), 0) FROM puzzles").Scan(&last); err != nil {
 			return 0, fmt.Errorf("read last id: %w", err)
@@ -134,7 +135,7 @@ func (db *DB) beforeInsert(tx *sql.Tx, ps []sudoku.Puzzle, t *tally) (last int64
 
 // countRepeats counts the puzzles of ps that dup marks as repeats as
 // submissions of their stored rows, one UPDATE per repeated givens.
-func (db *DB) countRepeats(tx *sql.Tx, ps []sudoku.Puzzle, dup []bool) error {
+func (db *DB) countRepeats(tx *sql.Tx, ps []record.Puzzle, dup []bool) error {
 	repeats := map[sudoku.Grid]int64{} // submissions to add
 	for i := range ps {
 		if dup[i] {
@@ -169,7 +170,7 @@ func (db *DB) countRepeats(tx *sql.Tx, ps []sudoku.Puzzle, dup []bool) error {
 // marks the others in dup and appends the new ids to ids, in the order of
 // ps. Of several copies of the same givens in ps, the first is the one
 // inserted.
-func returned(rows *sql.Rows, ps []sudoku.Puzzle, dup []bool, ids *[]int64) error {
+func returned(rows *sql.Rows, ps []record.Puzzle, dup []bool, ids *[]int64) error {
 	defer rows.Close()
 	added := make(map[string]int64, len(ps))
 	for rows.Next() {
@@ -205,7 +206,7 @@ func returned(rows *sql.Rows, ps []sudoku.Puzzle, dup []bool, ids *[]int64) erro
 // rows are, in id order, the first copies of the givens that were not
 // archived before: ps and the new rows are walked side by side, and every
 // new row must match.
-func newRows(tx *sql.Tx, last int64, ps []sudoku.Puzzle) ([]bool, error) {
+func newRows(tx *sql.Tx, last int64, ps []record.Puzzle) ([]bool, error) {
 	rows, err := tx.Query("SELECT givens FROM puzzles WHERE id > ? ORDER BY id", last)
 	if err != nil {
 		return nil, fmt.Errorf("read new rows: %w", err)

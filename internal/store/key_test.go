@@ -12,6 +12,7 @@ import (
 	"github.com/pressly/goose/v3"
 
 	"github.com/sudoku-archive/sudoku/internal/racefree"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/store/storetest"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/migrations"
@@ -101,9 +102,9 @@ func TestMigrationGivensKey(t *testing.T) {
 		t.Fatalf("%d rows after migrating, want %d", n, len(gs))
 	}
 	// The same givens submitted again are duplicates of the old rows.
-	ps := make([]sudoku.Puzzle, len(gs))
+	ps := make([]record.Puzzle, len(gs))
 	for i, g := range gs {
-		ps[i] = sudoku.Puzzle{Givens: g, Canonical: g, Solution: storetest.Solved, Clues: g.Clues(), Solutions: 1, Unique: true, EngineVersion: "new"}
+		ps[i] = record.Puzzle{Givens: g, Canonical: g, Solution: storetest.Solved, Clues: g.Clues(), Solutions: 1, Unique: true, EngineVersion: "new"}
 	}
 	dup, err := db.SubmitMany(ctx, ps)
 	if err != nil {
@@ -124,14 +125,14 @@ func TestMigrationGivensKeyDown(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "v6.db")
 	db := MustOpenDBAt(t, path)
 	gs := randomGrids(50, true)
-	ps := make([]sudoku.Puzzle, len(gs))
+	ps := make([]record.Puzzle, len(gs))
 	for i, g := range gs {
-		ps[i] = sudoku.Puzzle{Givens: g, Canonical: g, Solution: storetest.Solved, Clues: g.Clues(), Solutions: 1, Unique: true, Backtracks: int64(i), EngineVersion: "v6"}
+		ps[i] = record.Puzzle{Givens: g, Canonical: g, Solution: storetest.Solved, Clues: g.Clues(), Solutions: 1, Unique: true, Backtracks: int64(i), EngineVersion: "v6"}
 	}
 	if _, err := db.SubmitMany(ctx, ps); err != nil {
 		t.Fatal(err)
 	}
-	want := exportAll(t, db, sudoku.ListQuery{Sort: sudoku.SortSubmitted})
+	want := exportAll(t, db, record.ListQuery{Sort: record.SortSubmitted})
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +162,7 @@ func TestMigrationGivensKeyDown(t *testing.T) {
 		want[i].Canonical, want[i].SameAs = sudoku.Grid{}, nil
 	}
 	db = MustOpenDBAt(t, path)
-	if d := gocmp.Diff(want, exportAll(t, db, sudoku.ListQuery{Sort: sudoku.SortSubmitted})); d != "" {
+	if d := gocmp.Diff(want, exportAll(t, db, record.ListQuery{Sort: record.SortSubmitted})); d != "" {
 		t.Errorf("rows after undoing and redoing 00006 (-before +after):\n%s", d)
 	}
 	if dup, err := db.SubmitMany(ctx, ps[:5]); err != nil || slices.Contains(dup, false) {

@@ -11,7 +11,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // findClassSQL finds the first entry of a class by its canonical key.
@@ -41,10 +41,10 @@ func classGroup(d dialect) int {
 // others are looked up many to a statement: a statement per puzzle costs
 // more in database/sql (and on PostgreSQL in round trips) than the seek
 // itself.
-func (t *tally) classes(tx *sql.Tx, ps []sudoku.Puzzle) error {
+func (t *tally) classes(tx *sql.Tx, ps []record.Puzzle) error {
 	// The puzzles of ps whose class is not known, with their class keys.
 	type lookup struct {
-		p   *sudoku.Puzzle
+		p   *record.Puzzle
 		key []byte
 	}
 	var unknown []lookup
@@ -118,7 +118,7 @@ func (t *tally) findMany(tx *sql.Tx, args []any, found map[string]int64) error {
 
 // classOf is classes for one puzzle whose class is not known, key its
 // canonical key.
-func (t *tally) classOf(tx *sql.Tx, p *sudoku.Puzzle, key []byte) error {
+func (t *tally) classOf(tx *sql.Tx, p *record.Puzzle, key []byte) error {
 	var id int64
 	switch err := t.find.queryRow(tx, key).Scan(&id); {
 	case err == nil:
@@ -243,7 +243,7 @@ func readSameAs(t *tally, r *result) {
 // inserted (those not dup, in order, with the ids t.ids), with the repeats
 // link filed after they were written, so the caller can tell which were
 // another way of writing an archived puzzle.
-func readClasses(t *tally, ps []sudoku.Puzzle, dup []bool) {
+func readClasses(t *tally, ps []record.Puzzle, dup []bool) {
 	j := 0
 	for i := range ps {
 		if dup[i] {

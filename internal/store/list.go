@@ -7,20 +7,20 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
-// Puzzle returns the puzzle with the given id, or sudoku.ErrNotFound.
-func (db *DB) Puzzle(ctx context.Context, id int64) (sudoku.Puzzle, error) {
+// Puzzle returns the puzzle with the given id, or record.ErrNotFound.
+func (db *DB) Puzzle(ctx context.Context, id int64) (record.Puzzle, error) {
 	if db.isClosed() {
-		return sudoku.Puzzle{}, ErrClosed
+		return record.Puzzle{}, ErrClosed
 	}
 	p, err := scanPuzzle(db.getStmt.QueryRowContext(ctx, id).Scan)
 	if errors.Is(err, sql.ErrNoRows) {
-		return sudoku.Puzzle{}, fmt.Errorf("puzzle %d: %w", id, sudoku.ErrNotFound)
+		return record.Puzzle{}, fmt.Errorf("puzzle %d: %w", id, record.ErrNotFound)
 	}
 	if err != nil {
-		return sudoku.Puzzle{}, fmt.Errorf("load puzzle %d: %w", id, err)
+		return record.Puzzle{}, fmt.Errorf("load puzzle %d: %w", id, err)
 	}
 	return p, nil
 }
@@ -31,34 +31,34 @@ func (db *DB) Puzzle(ctx context.Context, id int64) (sudoku.Puzzle, error) {
 // the cursor carries the key of the row it continues from, so a deep page
 // costs what the first one does. It fails with ErrInvalidQuery for an
 // unknown sort or a limit outside 1..sudoku.MaxLimit (0 means
-// sudoku.DefaultLimit), and with sudoku.ErrInvalidCursor for a cursor that
+// record.DefaultLimit), and with record.ErrInvalidCursor for a cursor that
 // List did not issue for this sort, direction and filter.
-func (db *DB) List(ctx context.Context, q sudoku.ListQuery) (sudoku.Page, error) {
+func (db *DB) List(ctx context.Context, q record.ListQuery) (record.Page, error) {
 	if db.isClosed() {
-		return sudoku.Page{}, ErrClosed
+		return record.Page{}, ErrClosed
 	}
 	q, err := normalize(q)
 	if err != nil {
-		return sudoku.Page{}, err
+		return record.Page{}, err
 	}
 	cur, err := listCursor(q)
 	if err != nil {
-		return sudoku.Page{}, err
+		return record.Page{}, err
 	}
 
 	// One read transaction, so the total and the rows agree.
 	tx, err := db.reader.BeginTx(ctx, db.d.readTx)
 	if err != nil {
-		return sudoku.Page{}, fmt.Errorf("list: %w", err)
+		return record.Page{}, fmt.Errorf("list: %w", err)
 	}
 	defer tx.Rollback()
 	pg := &pager{db: db, ctx: ctx, tx: tx, q: q, base: listingOf(q)}
 	if some, err := pg.planTechniques(); err != nil || !some {
 		// Some technique asked for is used by no puzzle: an empty page.
-		return sudoku.Page{Puzzles: []sudoku.Puzzle{}}, err
+		return record.Page{Puzzles: []record.Puzzle{}}, err
 	}
 	if pg.page.Total, err = pg.total(); err != nil {
-		return sudoku.Page{}, err
+		return record.Page{}, err
 	}
 	switch {
 	case cur == nil && q.Around != 0:
@@ -71,18 +71,18 @@ func (db *DB) List(ctx context.Context, q sudoku.ListQuery) (sudoku.Page, error)
 		err = pg.before(cur.key)
 	}
 	if err != nil {
-		return sudoku.Page{}, fmt.Errorf("list: %w", err)
+		return record.Page{}, fmt.Errorf("list: %w", err)
 	}
 	if pg.page.Puzzles == nil {
-		pg.page.Puzzles = []sudoku.Puzzle{}
+		pg.page.Puzzles = []record.Puzzle{}
 	}
 	return pg.page, nil
 }
 
 // listCursor decodes q's cursor, nil when q has none. It fails with
-// sudoku.ErrInvalidCursor for a cursor List did not issue for q's sort,
+// record.ErrInvalidCursor for a cursor List did not issue for q's sort,
 // direction and filter.
-func listCursor(q sudoku.ListQuery) (*cursor, error) {
+func listCursor(q record.ListQuery) (*cursor, error) {
 	if q.Cursor == "" {
 		return nil, nil
 	}
@@ -91,7 +91,7 @@ func listCursor(q sudoku.ListQuery) (*cursor, error) {
 		return nil, err
 	}
 	if cur.sort != q.Sort || cur.desc != q.Desc || cur.unique != q.UniqueOnly || cur.distinct != q.Distinct || cur.grades != (gradeRange(q) != nil) || cur.band != q.Band || cur.played != q.Played || cur.techniques != techniquesHash(q.Techniques) || cur.collection != q.Collection {
-		return nil, fmt.Errorf("%w: issued for another sort, order or filter", sudoku.ErrInvalidCursor)
+		return nil, fmt.Errorf("%w: issued for another sort, order or filter", record.ErrInvalidCursor)
 	}
 	return cur, nil
 }
@@ -106,7 +106,7 @@ func (pg *pager) total() (int64, error) {
 
 // listTotal counts the puzzles of q's filter (played, band, grade range,
 // unique, distinct), in tx so the count agrees with the rows listed.
-func (db *DB) listTotal(ctx context.Context, tx *sql.Tx, q sudoku.ListQuery) (int64, error) {
+func (db *DB) listTotal(ctx context.Context, tx *sql.Tx, q record.ListQuery) (int64, error) {
 	switch {
 	case q.Collection != 0:
 		n, err := db.collectionTotal(ctx, tx, q)
@@ -156,9 +156,9 @@ type pager struct {
 	db   *DB
 	ctx  context.Context
 	tx   *sql.Tx
-	q    sudoku.ListQuery
+	q    record.ListQuery
 	base listing // q's listing from its start
-	page sudoku.Page
+	page record.Page
 	// counts are the puzzles of each technique of q's filter.
 	counts map[string]int64
 }
@@ -173,7 +173,7 @@ func (pg *pager) at(c cursor) string {
 
 // fetchN returns up to n rows in order desc from the key from (the start
 // when nil).
-func (pg *pager) fetchN(desc bool, from []int64, n int) ([]sudoku.Puzzle, error) {
+func (pg *pager) fetchN(desc bool, from []int64, n int) ([]record.Puzzle, error) {
 	l := pg.base
 	l.desc = desc
 	if pendingLast(pg.q) {
@@ -184,7 +184,7 @@ func (pg *pager) fetchN(desc bool, from []int64, n int) ([]sudoku.Puzzle, error)
 
 // fetch returns a page of rows and one more, which tells whether a page
 // follows.
-func (pg *pager) fetch(desc bool, from []int64) ([]sudoku.Puzzle, error) {
+func (pg *pager) fetch(desc bool, from []int64) ([]record.Puzzle, error) {
 	return pg.fetchN(desc, from, pg.q.Limit+1)
 }
 
@@ -251,18 +251,18 @@ func (pg *pager) before(key []int64) error {
 }
 
 // normalize fills in q's defaults and checks it.
-func normalize(q sudoku.ListQuery) (sudoku.ListQuery, error) {
+func normalize(q record.ListQuery) (record.ListQuery, error) {
 	if q.Sort == "" {
-		q.Sort = sudoku.SortDifficulty
+		q.Sort = record.SortDifficulty
 	}
 	if _, ok := orders[q.Sort]; !ok {
 		return q, fmt.Errorf("%w: unknown sort %q", ErrInvalidQuery, q.Sort)
 	}
 	if q.Limit == 0 {
-		q.Limit = sudoku.DefaultLimit
+		q.Limit = record.DefaultLimit
 	}
-	if q.Limit < 1 || q.Limit > sudoku.MaxLimit {
-		return q, fmt.Errorf("%w: limit %d is outside 1..%d", ErrInvalidQuery, q.Limit, sudoku.MaxLimit)
+	if q.Limit < 1 || q.Limit > record.MaxLimit {
+		return q, fmt.Errorf("%w: limit %d is outside 1..%d", ErrInvalidQuery, q.Limit, record.MaxLimit)
 	}
 	if q.Band != "" && !q.Band.Valid() {
 		return q, fmt.Errorf("%w: unknown band %q", ErrInvalidQuery, q.Band)
@@ -285,7 +285,7 @@ func normalize(q sudoku.ListQuery) (sudoku.ListQuery, error) {
 }
 
 // listingOf returns the listing of q from its start.
-func listingOf(q sudoku.ListQuery) listing {
+func listingOf(q record.ListQuery) listing {
 	l := listing{listKey: listKey{sort: q.Sort, desc: q.Desc, unique: q.UniqueOnly, distinct: q.Distinct, part: start}}
 	if q.Band != "" {
 		l.listKey.band, l.band = true, bandRank(q.Band)
@@ -303,8 +303,8 @@ func listingOf(q sudoku.ListQuery) listing {
 // fetch reads up to n (at most pageRows) rows of listing l (whose part and
 // key are ignored), from the start or, given a key from, after the row with
 // that key.
-func (db *DB) fetch(ctx context.Context, tx *sql.Tx, l listing, from []int64, n int) ([]sudoku.Puzzle, error) {
-	ps := make([]sudoku.Puzzle, 0, n)
+func (db *DB) fetch(ctx context.Context, tx *sql.Tx, l listing, from []int64, n int) ([]record.Puzzle, error) {
+	ps := make([]record.Puzzle, 0, n)
 	l.from = from
 	if from == nil {
 		l.part = start
@@ -322,7 +322,7 @@ func (db *DB) fetch(ctx context.Context, tx *sql.Tx, l listing, from []int64, n 
 }
 
 // fetchPart appends to ps the rows of q until ps holds n.
-func (db *DB) fetchPart(ctx context.Context, tx *sql.Tx, q query, ps []sudoku.Puzzle, n int) ([]sudoku.Puzzle, error) {
+func (db *DB) fetchPart(ctx context.Context, tx *sql.Tx, q query, ps []record.Puzzle, n int) ([]record.Puzzle, error) {
 	st, err := db.stmtOf(ctx, tx, q)
 	if err != nil {
 		return ps, err

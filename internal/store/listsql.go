@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -16,7 +17,7 @@ import (
 // rather than bound, because SQLite recompiles a statement whose LIMIT
 // parameter is bound anew (the planner takes the limit into account): that
 // doubled the cost of a page. A listing stops reading at the rows it needs.
-const pageRows = sudoku.MaxLimit + 1
+const pageRows = record.MaxLimit + 1
 
 // A query is the SQL of one statement and the values it binds, built side
 // by side (a condition and its arguments are added in one call), so the

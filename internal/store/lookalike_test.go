@@ -12,7 +12,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/moderation"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // TestLookalikes runs the look-alike cases (issue 45, migration 00025;
@@ -90,27 +90,27 @@ func testLookalikePlayers(t *testing.T, bk backend) {
 func testLookalikeCollections(t *testing.T, bk backend) {
 	ctx := context.Background()
 	db := bk.open(t)
-	classic, err := db.CreateCollection(ctx, sudoku.Collection{Name: "Classic Puzzles"})
+	classic, err := db.CreateCollection(ctx, record.Collection{Name: "Classic Puzzles"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// A Cyrillic Es.
-	_, err = db.CreateCollection(ctx, sudoku.Collection{Name: "Сlassic puzzles"})
-	if sudoku.KindOf(err) != sudoku.KindConflict || !isLookalike(err, "Classic Puzzles") {
-		t.Errorf("create Сlassic puzzles beside Classic Puzzles: %v (kind %v), want a look-alike conflict", err, sudoku.KindOf(err))
+	_, err = db.CreateCollection(ctx, record.Collection{Name: "Сlassic puzzles"})
+	if record.KindOf(err) != record.KindConflict || !isLookalike(err, "Classic Puzzles") {
+		t.Errorf("create Сlassic puzzles beside Classic Puzzles: %v (kind %v), want a look-alike conflict", err, record.KindOf(err))
 	}
-	if _, _, err := db.EnsureCollection(ctx, sudoku.Collection{Name: "Сlassic puzzles"}); !isLookalike(err, "Classic Puzzles") {
+	if _, _, err := db.EnsureCollection(ctx, record.Collection{Name: "Сlassic puzzles"}); !isLookalike(err, "Classic Puzzles") {
 		t.Errorf("ensure Сlassic puzzles: %v, want the look-alike conflict", err)
 	}
-	if _, err := db.CreateCollection(ctx, sudoku.Collection{Name: "classic  PUZZLES"}); sudoku.KindOf(err) != sudoku.KindConflict || isLookalike(err, "Classic Puzzles") {
+	if _, err := db.CreateCollection(ctx, record.Collection{Name: "classic  PUZZLES"}); record.KindOf(err) != record.KindConflict || isLookalike(err, "Classic Puzzles") {
 		t.Errorf("create classic PUZZLES: %v, want the name taken", err)
 	}
-	other, err := db.CreateCollection(ctx, sudoku.Collection{Name: "Other"})
+	other, err := db.CreateCollection(ctx, record.Collection{Name: "Other"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	other.Name = "C1assic Puzzles"
-	if _, err := db.UpdateCollection(ctx, other, moderation.CLI()); sudoku.KindOf(err) != sudoku.KindConflict || !isLookalike(err, "Classic Puzzles") {
+	if _, err := db.UpdateCollection(ctx, other, moderation.CLI()); record.KindOf(err) != record.KindConflict || !isLookalike(err, "Classic Puzzles") {
 		t.Errorf("rename Other to C1assic Puzzles: %v, want a look-alike conflict", err)
 	}
 	classic.Description = "kept"

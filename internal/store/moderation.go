@@ -13,11 +13,11 @@ import (
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/moderation"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // Flag records player's flag on the visible puzzle puzzleID, or fails
-// with sudoku.ErrNotFound (no such visible puzzle) or
+// with record.ErrNotFound (no such visible puzzle) or
 // moderation.ErrFlagged (the player flagged it before).
 func (db *DB) Flag(ctx context.Context, puzzleID, player int64, reason moderation.Reason, text string) (moderation.Flag, error) {
 	if _, err := moderation.ParseReason(string(reason)); err != nil {
@@ -37,7 +37,7 @@ func (db *DB) Flag(ctx context.Context, puzzleID, player int64, reason moderatio
 		var one int
 		err := tx.QueryRow(db.d.sql("SELECT 1 FROM puzzles WHERE id = ? AND "+visible+lock), puzzleID).Scan(&one)
 		if errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("puzzle %d: %w", puzzleID, sudoku.ErrNotFound)
+			return fmt.Errorf("puzzle %d: %w", puzzleID, record.ErrNotFound)
 		}
 		if err != nil {
 			return err
@@ -93,8 +93,8 @@ func (db *DB) OpenFlags(ctx context.Context, after int64, limit int) ([]moderati
 	if db.isClosed() {
 		return nil, ErrClosed
 	}
-	if limit < 1 || limit > sudoku.MaxLimit {
-		return nil, &moderation.InputError{Field: "limit", Msg: fmt.Sprintf("limit must be 1 to %d", sudoku.MaxLimit)}
+	if limit < 1 || limit > record.MaxLimit {
+		return nil, &moderation.InputError{Field: "limit", Msg: fmt.Sprintf("limit must be 1 to %d", record.MaxLimit)}
 	}
 	tx, err := db.reader.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
@@ -176,7 +176,7 @@ func (db *DB) Dismiss(ctx context.Context, puzzleID int64, by moderation.Actor, 
 			return err
 		}
 		if f.hidden {
-			return fmt.Errorf("puzzle %d: %w", puzzleID, sudoku.ErrNotFound)
+			return fmt.Errorf("puzzle %d: %w", puzzleID, record.ErrNotFound)
 		}
 		now := time.Now().UTC()
 		if n, err = resolveFlags(tx, db.d, puzzleID, moderation.StatusDismissed, by, now); err != nil {
@@ -185,7 +185,7 @@ func (db *DB) Dismiss(ctx context.Context, puzzleID int64, by moderation.Actor, 
 		if n == 0 {
 			return moderation.ErrNoOpenFlags
 		}
-		return record(tx, db.d, moderation.Entry{At: now, Actor: by, Action: moderation.ActionDismiss, PuzzleID: puzzleID,
+		return addAudit(tx, db.d, moderation.Entry{At: now, Actor: by, Action: moderation.ActionDismiss, PuzzleID: puzzleID,
 			Reason: reason, Detail: fmt.Sprintf("%d flags", n)})
 	})
 	if err != nil {
@@ -199,7 +199,7 @@ func (db *DB) Dismiss(ctx context.Context, puzzleID int64, by moderation.Actor, 
 // writing it is refused with reason, its open flags are resolved, and it
 // is no longer the puzzle of the day for today or a day to come (the
 // keeper chooses again). It fails with moderation.ErrAlreadyHidden or
-// sudoku.ErrNotFound.
+// record.ErrNotFound.
 func (db *DB) HidePuzzle(ctx context.Context, puzzleID int64, by moderation.Actor, reason string) (moderation.Hidden, error) {
 	reason, err := moderation.CheckReason(reason)
 	if err != nil {
@@ -233,7 +233,7 @@ func (db *DB) HidePuzzle(ctx context.Context, puzzleID int64, by moderation.Acto
 		if err := s.apply(tx, db.d); err != nil {
 			return err
 		}
-		return record(tx, db.d, moderation.Entry{At: h.At, Actor: by, Action: moderation.ActionHide, PuzzleID: puzzleID,
+		return addAudit(tx, db.d, moderation.Entry{At: h.At, Actor: by, Action: moderation.ActionHide, PuzzleID: puzzleID,
 			Reason: reason, Detail: fmt.Sprintf("%d open flags resolved", n)})
 	})
 	if err != nil {
@@ -267,7 +267,7 @@ func (db *DB) RestorePuzzle(ctx context.Context, puzzleID int64, by moderation.A
 		if err := s.apply(tx, db.d); err != nil {
 			return err
 		}
-		return record(tx, db.d, moderation.Entry{Actor: by, Action: moderation.ActionRestore, PuzzleID: puzzleID, Reason: reason})
+		return addAudit(tx, db.d, moderation.Entry{Actor: by, Action: moderation.ActionRestore, PuzzleID: puzzleID, Reason: reason})
 	})
 	if err != nil {
 		return fmt.Errorf("restore puzzle %d: %w", puzzleID, err)
@@ -277,13 +277,13 @@ func (db *DB) RestorePuzzle(ctx context.Context, puzzleID int64, by moderation.A
 
 // ModPuzzle is the moderators' read of a puzzle: a hidden one too
 // (p.Hidden), with who hid it, when and why (nil for a visible one).
-func (db *DB) ModPuzzle(ctx context.Context, id int64) (sudoku.Puzzle, *moderation.Hidden, error) {
+func (db *DB) ModPuzzle(ctx context.Context, id int64) (record.Puzzle, *moderation.Hidden, error) {
 	if db.isClosed() {
-		return sudoku.Puzzle{}, nil, ErrClosed
+		return record.Puzzle{}, nil, ErrClosed
 	}
 	p, err := scanPuzzle(db.reader.QueryRowContext(ctx, db.d.sql("SELECT "+columns+" FROM puzzles WHERE id = ?"), id).Scan)
 	if errors.Is(err, sql.ErrNoRows) {
-		return p, nil, fmt.Errorf("puzzle %d: %w", id, sudoku.ErrNotFound)
+		return p, nil, fmt.Errorf("puzzle %d: %w", id, record.ErrNotFound)
 	}
 	if err != nil || !p.Hidden {
 		return p, nil, err
@@ -333,7 +333,7 @@ func hiddenClasses(q interface {
 // another way of writing (or the same givens as) a hidden puzzle: checked
 // in the write transaction, so a hide and a submission of the same puzzle
 // at the same moment cannot both succeed.
-func refuseHidden(tx *sql.Tx, ps []sudoku.Puzzle) error {
+func refuseHidden(tx *sql.Tx, ps []record.Puzzle) error {
 	m, err := hiddenClasses(tx)
 	if err != nil {
 		return err

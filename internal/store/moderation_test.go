@@ -15,6 +15,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/moderation"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -45,7 +46,7 @@ func checkCounters(t *testing.T, db *DB) {
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("counters against COUNT(*) of the visible rows (-rows +counters):\n%s", d)
 	}
-	page, err := db.List(context.Background(), sudoku.ListQuery{})
+	page, err := db.List(context.Background(), record.ListQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +131,7 @@ func rowFigures(t *testing.T, db *DB) counterFigures {
 			want.Buckets[key] = [3]int64{c[0] + n, c[1] + u, c[2] + h}
 		}
 		add(fmt.Sprint("backtracks/", sudoku.BacktracksBucket(bt)), 1, u, h)
-		add(fmt.Sprint("solve_ns/", sudoku.SolveTimeBucket(ns)), 1, u, 0)
+		add(fmt.Sprint("solve_ns/", record.SolveTimeBucket(ns)), 1, u, 0)
 		add(fmt.Sprint("clues/", clues), 1, u, 0)
 		if graded {
 			want.Grades[fmt.Sprint(grade, "/", tech)]++
@@ -142,7 +143,7 @@ func rowFigures(t *testing.T, db *DB) counterFigures {
 
 // classes of moderation tests: three norvig puzzles, the first written
 // three ways, graded alike.
-func moderated(t *testing.T, db *DB) []sudoku.Puzzle {
+func moderated(t *testing.T, db *DB) []record.Puzzle {
 	t.Helper()
 	ps := variants(t, 9, 3)
 	for i := range ps {
@@ -191,7 +192,7 @@ func testModerationHideRestore(t *testing.T, bk backend) {
 		}
 		return len(ds)
 	}
-	if _, err := db.HidePuzzle(ctx, head.ID, mod, "  "); sudoku.KindOf(err) != sudoku.KindInvalid {
+	if _, err := db.HidePuzzle(ctx, head.ID, mod, "  "); record.KindOf(err) != record.KindInvalid {
 		t.Errorf("hide without a reason: %v, want KindInvalid", err)
 	}
 	h, err := db.HidePuzzle(ctx, head.ID, mod, "a wrong puzzle")
@@ -230,7 +231,7 @@ func testModerationHideRestore(t *testing.T, bk backend) {
 	for _, p := range ps {
 		givens[p.Givens] = true
 	}
-	if n := len(exportAll(t, db, sudoku.ListQuery{})); n != len(givens) {
+	if n := len(exportAll(t, db, record.ListQuery{})); n != len(givens) {
 		t.Errorf("export after restore: %d puzzles, want %d", n, len(givens))
 	}
 	checkCounters(t, db)
@@ -238,19 +239,19 @@ func testModerationHideRestore(t *testing.T, bk backend) {
 
 // hiddenEverywhere checks that the hidden puzzle h is in no read but
 // ModPuzzle, and that its givens cannot come back (hiddenRefused).
-func hiddenEverywhere(t *testing.T, db *DB, h sudoku.Puzzle, ps []sudoku.Puzzle) {
+func hiddenEverywhere(t *testing.T, db *DB, h record.Puzzle, ps []record.Puzzle) {
 	t.Helper()
 	ctx := context.Background()
-	if _, err := db.Puzzle(ctx, h.ID); !errors.Is(err, sudoku.ErrNotFound) {
+	if _, err := db.Puzzle(ctx, h.ID); !errors.Is(err, record.ErrNotFound) {
 		t.Errorf("Puzzle of a hidden puzzle: %v", err)
 	}
-	if _, err := db.PuzzleByGivens(ctx, h.Givens); !errors.Is(err, sudoku.ErrNotFound) {
+	if _, err := db.PuzzleByGivens(ctx, h.Givens); !errors.Is(err, record.ErrNotFound) {
 		t.Errorf("PuzzleByGivens of a hidden puzzle: %v", err)
 	}
-	if _, err := db.Daily(ctx, time.Now().UTC().Format(time.DateOnly)); !errors.Is(err, sudoku.ErrNotFound) {
+	if _, err := db.Daily(ctx, time.Now().UTC().Format(time.DateOnly)); !errors.Is(err, record.ErrNotFound) {
 		t.Errorf("today's puzzle of the day, hidden: %v", err)
 	}
-	for _, q := range []sudoku.ListQuery{{}, {Distinct: true}, {UniqueOnly: true}, {Sort: sudoku.SortGrade}} {
+	for _, q := range []record.ListQuery{{}, {Distinct: true}, {UniqueOnly: true}, {Sort: record.SortGrade}} {
 		for _, p := range exportAll(t, db, q) {
 			if p.ID == h.ID {
 				t.Errorf("export %+v has the hidden puzzle", q)
@@ -258,7 +259,7 @@ func hiddenEverywhere(t *testing.T, db *DB, h sudoku.Puzzle, ps []sudoku.Puzzle)
 		}
 	}
 	eq, err := db.Equivalents(ctx, ps[3])
-	if err != nil || slices.ContainsFunc(eq, func(p sudoku.Puzzle) bool { return p.ID == h.ID }) {
+	if err != nil || slices.ContainsFunc(eq, func(p record.Puzzle) bool { return p.ID == h.ID }) {
 		t.Errorf("equivalents: %v, %d", err, len(eq))
 	}
 	for range 3 { // the next puzzle, from a few targets
@@ -273,7 +274,7 @@ func hiddenEverywhere(t *testing.T, db *DB, h sudoku.Puzzle, ps []sudoku.Puzzle)
 
 // hiddenRefused checks that the moderators see the hidden puzzle h, and
 // that its givens, written any way, cannot come back.
-func hiddenRefused(t *testing.T, db *DB, h sudoku.Puzzle, ps []sudoku.Puzzle) {
+func hiddenRefused(t *testing.T, db *DB, h record.Puzzle, ps []record.Puzzle) {
 	t.Helper()
 	ctx := context.Background()
 	p, hid, err := db.ModPuzzle(ctx, h.ID)
@@ -281,7 +282,7 @@ func hiddenRefused(t *testing.T, db *DB, h sudoku.Puzzle, ps []sudoku.Puzzle) {
 		t.Errorf("ModPuzzle: %+v, %+v, %v", p.Hidden, hid, err)
 	}
 	var he *moderation.HiddenError
-	if _, _, err := db.Submit(ctx, h); !errors.As(err, &he) || he.Reason != "a wrong puzzle" || sudoku.KindOf(err) != sudoku.KindConflict {
+	if _, _, err := db.Submit(ctx, h); !errors.As(err, &he) || he.Reason != "a wrong puzzle" || record.KindOf(err) != record.KindConflict {
 		t.Errorf("resubmit the hidden givens: %v", err)
 	}
 	other := shuffledFrom(t, h.Givens)
@@ -290,7 +291,7 @@ func hiddenRefused(t *testing.T, db *DB, h sudoku.Puzzle, ps []sudoku.Puzzle) {
 	if _, _, err := db.Submit(ctx, other); !errors.As(err, &he) || he.PuzzleID != h.ID {
 		t.Errorf("submit another way of writing the hidden puzzle: %v", err)
 	}
-	if _, err := db.SubmitMany(ctx, []sudoku.Puzzle{ps[1], other}); !errors.As(err, &he) {
+	if _, err := db.SubmitMany(ctx, []record.Puzzle{ps[1], other}); !errors.As(err, &he) {
 		t.Errorf("submit another way of writing the hidden puzzle: %v", err)
 	}
 	set, err := db.HiddenClasses(ctx)
@@ -301,13 +302,13 @@ func hiddenRefused(t *testing.T, db *DB, h sudoku.Puzzle, ps []sudoku.Puzzle) {
 
 // shuffledFrom is g written another way (its first two rows swapped),
 // rated.
-func shuffledFrom(t *testing.T, g sudoku.Grid) sudoku.Puzzle {
+func shuffledFrom(t *testing.T, g sudoku.Grid) record.Puzzle {
 	t.Helper()
 	tr := g
 	for c := range 9 {
 		tr[c], tr[9+c] = g[9+c], g[c]
 	}
-	p, err := sudoku.Rate(tr, sudoku.Options{})
+	p, err := record.Rate(tr, sudoku.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,7 +334,7 @@ func testDeleteRefiguresPlayers(t *testing.T, bk backend) {
 	}
 	at := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	var as []ImportedAttempt
-	add := func(player string, p sudoku.Puzzle, seconds int64, outcome account.Outcome) {
+	add := func(player string, p record.Puzzle, seconds int64, outcome account.Outcome) {
 		at = at.Add(time.Hour)
 		as = append(as, ImportedAttempt{PuzzleID: p.ID, Imported: account.Imported{Player: player, Puzzle: p.Givens.String(), Seconds: seconds, Outcome: outcome, At: at}})
 	}
@@ -407,14 +408,14 @@ func testModerationDelete(t *testing.T, bk backend) {
 	}
 	checkCounters(t, db)
 	checkArchiveClasses(t, db)
-	if _, _, err := db.ModPuzzle(ctx, ps[0].ID); !errors.Is(err, sudoku.ErrNotFound) {
+	if _, _, err := db.ModPuzzle(ctx, ps[0].ID); !errors.Is(err, record.ErrNotFound) {
 		t.Errorf("deleted puzzle: %v", err)
 	}
 	s, err := db.Summary(ctx, pl.ID, time.Now())
 	if err != nil || s.Attempts != 0 || s.GaveUp != 0 {
 		t.Errorf("player's counts after the delete: %+v, %v", s, err)
 	}
-	if err := db.DeletePuzzle(ctx, ps[0].ID, mod, ""); !errors.Is(err, sudoku.ErrNotFound) {
+	if err := db.DeletePuzzle(ctx, ps[0].ID, mod, ""); !errors.Is(err, record.ErrNotFound) {
 		t.Errorf("delete twice: %v", err)
 	}
 	// A hidden puzzle, deleted: the counters did not count it.
@@ -449,7 +450,7 @@ func testModerationDelete(t *testing.T, bk backend) {
 // others point to it.
 func checkArchiveClasses(t *testing.T, db *DB) {
 	t.Helper()
-	all := exportAll(t, db, sudoku.ListQuery{Sort: sudoku.SortSubmitted})
+	all := exportAll(t, db, record.ListQuery{Sort: record.SortSubmitted})
 	heads := map[sudoku.Grid]int64{}
 	for _, p := range all {
 		if p.SameAs == nil {
@@ -485,16 +486,16 @@ func testModerationFlags(t *testing.T, bk backend) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := db.Flag(ctx, ps[1].ID, players[0], moderation.ReasonOther, ""); !errors.Is(err, moderation.ErrFlagged) || sudoku.KindOf(err) != sudoku.KindConflict {
+	if _, err := db.Flag(ctx, ps[1].ID, players[0], moderation.ReasonOther, ""); !errors.Is(err, moderation.ErrFlagged) || record.KindOf(err) != record.KindConflict {
 		t.Errorf("second flag: %v", err)
 	}
-	if _, err := db.Flag(ctx, ps[2].ID, players[0], "nonsense", ""); sudoku.KindOf(err) != sudoku.KindInvalid {
+	if _, err := db.Flag(ctx, ps[2].ID, players[0], "nonsense", ""); record.KindOf(err) != record.KindInvalid {
 		t.Errorf("unknown reason: %v", err)
 	}
-	if _, err := db.Flag(ctx, ps[2].ID, players[0], moderation.ReasonOther, string(make([]rune, moderation.MaxFlagText+1))); sudoku.KindOf(err) != sudoku.KindInvalid {
+	if _, err := db.Flag(ctx, ps[2].ID, players[0], moderation.ReasonOther, string(make([]rune, moderation.MaxFlagText+1))); record.KindOf(err) != record.KindInvalid {
 		t.Errorf("text too long: %v", err)
 	}
-	if _, err := db.Flag(ctx, 99999, players[0], moderation.ReasonOther, ""); !errors.Is(err, sudoku.ErrNotFound) {
+	if _, err := db.Flag(ctx, 99999, players[0], moderation.ReasonOther, ""); !errors.Is(err, record.ErrNotFound) {
 		t.Errorf("flag an unknown puzzle: %v", err)
 	}
 	if _, err := db.Flag(ctx, ps[2].ID, players[1], moderation.ReasonOffensive, "rude"); err != nil {
@@ -505,7 +506,7 @@ func testModerationFlags(t *testing.T, bk backend) {
 
 // checkQueue pages the moderators' queue of testModerationFlags, then
 // resolves it by dismissing and hiding; a deleted player's flags go.
-func checkQueue(t *testing.T, db *DB, ps []sudoku.Puzzle, players []int64) {
+func checkQueue(t *testing.T, db *DB, ps []record.Puzzle, players []int64) {
 	t.Helper()
 	ctx := context.Background()
 	q, err := db.OpenFlags(ctx, 0, 1)
@@ -528,7 +529,7 @@ func checkQueue(t *testing.T, db *DB, ps []sudoku.Puzzle, players []int64) {
 	if q, err := db.OpenFlags(ctx, 0, 10); err != nil || len(q) != 0 {
 		t.Errorf("queue after dismissing and hiding: %+v, %v", q, err)
 	}
-	if _, err := db.Flag(ctx, ps[2].ID, players[2], moderation.ReasonOther, ""); !errors.Is(err, sudoku.ErrNotFound) {
+	if _, err := db.Flag(ctx, ps[2].ID, players[2], moderation.ReasonOther, ""); !errors.Is(err, record.ErrNotFound) {
 		t.Errorf("flag a hidden puzzle: %v", err)
 	}
 	// A deleted player's flags go with them.
@@ -567,8 +568,8 @@ func testModerationConcurrent(t *testing.T, bk backend) {
 						err = db.DeletePuzzle(ctx, p.ID, mod, "")
 					}
 				}
-				switch k := sudoku.KindOf(err); {
-				case err == nil, k == sudoku.KindConflict, k == sudoku.KindNotFound:
+				switch k := record.KindOf(err); {
+				case err == nil, k == record.KindConflict, k == record.KindNotFound:
 				default:
 					t.Errorf("worker %d: %v", w, err)
 				}
@@ -632,7 +633,7 @@ func testModerationAudit(t *testing.T, bk backend) {
 	if err != nil || len(page) != 2 || page[0].ID != es[2].ID {
 		t.Errorf("a page before entry %d: %+v, %v", es[1].ID, page, err)
 	}
-	if _, err := db.Audit(ctx, 0, 0); sudoku.KindOf(err) != sudoku.KindInvalid {
+	if _, err := db.Audit(ctx, 0, 0); record.KindOf(err) != record.KindInvalid {
 		t.Errorf("limit 0: %v", err)
 	}
 	for _, q := range []string{"UPDATE audit SET reason = 'edited'", "DELETE FROM audit"} {

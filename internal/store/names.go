@@ -148,7 +148,7 @@ func (k keying) recordRename(tx *sql.Tx, d dialect, r named, name string) error 
 	} else {
 		e.Detail = "collection " + strconv.FormatInt(r.id, 10) + ": " + e.Detail
 	}
-	return record(tx, d, e)
+	return addAudit(tx, d, e)
 }
 
 // one names a row of k's table.

@@ -12,7 +12,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/moderation"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // accountsSuite is the suite's part for issue 35 (names keyed in Go,
@@ -83,17 +83,17 @@ func testNameKeysPlayers(t *testing.T, bk backend) {
 func testNameKeysCollections(t *testing.T, bk backend) {
 	ctx := context.Background()
 	db := bk.open(t)
-	c, err := db.CreateCollection(ctx, sudoku.Collection{Name: "Émile set"})
+	c, err := db.CreateCollection(ctx, record.Collection{Name: "Émile set"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.CreateCollection(ctx, sudoku.Collection{Name: "émile  SET"}); sudoku.KindOf(err) != sudoku.KindConflict {
+	if _, err := db.CreateCollection(ctx, record.Collection{Name: "émile  SET"}); record.KindOf(err) != record.KindConflict {
 		t.Errorf("create émile SET beside Émile set: %v, want a conflict", err)
 	}
 	if got, err := db.CollectionNamed(ctx, "ÉMILE SET"); err != nil || got.ID != c.ID {
 		t.Errorf("collection named ÉMILE SET = %+v, %v; want %d", got, err, c.ID)
 	}
-	if got, created, err := db.EnsureCollection(ctx, sudoku.Collection{Name: "émile set"}); err != nil || created || got.ID != c.ID {
+	if got, created, err := db.EnsureCollection(ctx, record.Collection{Name: "émile set"}); err != nil || created || got.ID != c.ID {
 		t.Errorf("ensure émile set = %d, created %v, %v; want %d", got.ID, created, err, c.ID)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/sudoku-archive/sudoku/internal/ratings"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -40,7 +41,7 @@ const nextClass = "coalesce(puzzles.canonical_key, puzzles.givens_key)"
 // a class without a counted play) is nearest target, among the graded
 // classes (a grade, hence one solution; band not NULL) that player has no
 // attempt at, open or finished, in any way of writing them (player 0: any
-// class), with that difficulty; ties go to the lower id. sudoku.ErrNotFound
+// class), with that difficulty; ties go to the lower id. record.ErrNotFound
 // when no class qualifies.
 //
 // It never reads the whole archive: the classes with player_seconds are
@@ -48,19 +49,19 @@ const nextClass = "coalesce(puzzles.canonical_key, puzzles.givens_key)"
 // the others in puzzles_band_grade from the grade whose prior is target,
 // a few rows each way per band, skipping the rows the player played (the
 // played filter's seeks, played.go).
-func (db *DB) NextPuzzle(ctx context.Context, player int64, target float64) (sudoku.Puzzle, float64, error) {
+func (db *DB) NextPuzzle(ctx context.Context, player int64, target float64) (record.Puzzle, float64, error) {
 	tx, prior, err := db.nextTx(ctx, target)
 	if err != nil {
-		return sudoku.Puzzle{}, 0, err
+		return record.Puzzle{}, 0, err
 	}
 	defer tx.Rollback()
 	cands, err := db.ratedCandidates(ctx, tx, player, target)
 	if err != nil {
-		return sudoku.Puzzle{}, 0, err
+		return record.Puzzle{}, 0, err
 	}
 	more, err := db.priorCandidates(ctx, tx, player, target, prior)
 	if err != nil {
-		return sudoku.Puzzle{}, 0, err
+		return record.Puzzle{}, 0, err
 	}
 	cands = append(cands, more...)
 	return db.nearest(ctx, tx, cands, target)
@@ -271,7 +272,7 @@ func (db *DB) UsualSeconds(ctx context.Context, player int64, window int) (float
 // many classes have a counted play. The rows are found band by band (and
 // those without a band) in puzzles_band_player_seconds, not by reading the
 // whole archive.
-func (db *DB) RatedPuzzles(ctx context.Context, fn func(sudoku.RatedPuzzle) error) (int64, error) {
+func (db *DB) RatedPuzzles(ctx context.Context, fn func(record.RatedPuzzle) error) (int64, error) {
 	if db.isClosed() {
 		return 0, ErrClosed
 	}
@@ -285,7 +286,7 @@ func (db *DB) RatedPuzzles(ctx context.Context, fn func(sudoku.RatedPuzzle) erro
 		return 0, fmt.Errorf("rated puzzles: %w", err)
 	}
 	const cols = "SELECT id, backtracks, solve_ns, clues, grade, technique, coalesce((SELECT plays FROM puzzle_figures WHERE puzzle_id = puzzles.id), 0), player_seconds FROM puzzles WHERE "
-	var all []sudoku.RatedPuzzle
+	var all []record.RatedPuzzle
 	for band := -1; band < len(sudoku.Bands); band++ {
 		q, args := cols+"band IS NULL AND player_seconds > 0 AND same_as IS NULL AND "+visible, []any(nil)
 		if band >= 0 {
@@ -300,7 +301,7 @@ func (db *DB) RatedPuzzles(ctx context.Context, fn func(sudoku.RatedPuzzle) erro
 	if err := tx.Commit(); err != nil {
 		return 0, fmt.Errorf("rated puzzles: %w", err)
 	}
-	slices.SortFunc(all, func(x, y sudoku.RatedPuzzle) int { return cmp.Compare(x.ID, y.ID) })
+	slices.SortFunc(all, func(x, y record.RatedPuzzle) int { return cmp.Compare(x.ID, y.ID) })
 	for _, r := range all {
 		if err := fn(r); err != nil {
 			return played, err
@@ -310,15 +311,15 @@ func (db *DB) RatedPuzzles(ctx context.Context, fn func(sudoku.RatedPuzzle) erro
 }
 
 // ratedRows reads rows of RatedPuzzles' query.
-func ratedRows(ctx context.Context, tx *sql.Tx, q string, args []any) ([]sudoku.RatedPuzzle, error) {
+func ratedRows(ctx context.Context, tx *sql.Tx, q string, args []any) ([]record.RatedPuzzle, error) {
 	rows, err := tx.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("rated puzzles: %w", err)
 	}
 	defer rows.Close()
-	var out []sudoku.RatedPuzzle
+	var out []record.RatedPuzzle
 	for rows.Next() {
-		var r sudoku.RatedPuzzle
+		var r record.RatedPuzzle
 		var clues int64
 		if err := rows.Scan(&r.ID, &r.Backtracks, &r.SolveNS, &clues, &r.GradeTenths, &r.Technique, &r.Plays, &r.PlayerSeconds); err != nil {
 			return nil, fmt.Errorf("rated puzzles: %w", err)
@@ -355,16 +356,16 @@ func (db *DB) nextTx(ctx context.Context, target float64) (*sql.Tx, ratings.Prio
 
 // nearest is the candidate nearest target (the lower id on a tie), read
 // whole, and its difficulty; it commits tx.
-func (db *DB) nearest(ctx context.Context, tx *sql.Tx, cands []nextCandidate, target float64) (sudoku.Puzzle, float64, error) {
+func (db *DB) nearest(ctx context.Context, tx *sql.Tx, cands []nextCandidate, target float64) (record.Puzzle, float64, error) {
 	if len(cands) == 0 {
-		return sudoku.Puzzle{}, 0, fmt.Errorf("next puzzle: %w", sudoku.ErrNotFound)
+		return record.Puzzle{}, 0, fmt.Errorf("next puzzle: %w", record.ErrNotFound)
 	}
 	best := slices.MinFunc(cands, func(x, y nextCandidate) int {
 		return cmp.Or(cmp.Compare(math.Abs(x.b-target), math.Abs(y.b-target)), cmp.Compare(x.id, y.id))
 	})
 	p, err := scanPuzzle(tx.StmtContext(ctx, db.getStmt).QueryRowContext(ctx, best.id).Scan)
 	if err != nil {
-		return sudoku.Puzzle{}, 0, fmt.Errorf("next puzzle %d: %w", best.id, err)
+		return record.Puzzle{}, 0, fmt.Errorf("next puzzle %d: %w", best.id, err)
 	}
 	return p, best.b, tx.Commit()
 }

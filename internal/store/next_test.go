@@ -10,7 +10,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/ratings"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // nextSuite is the suite's part for the reads of the web's players'
@@ -24,10 +24,10 @@ var nextSuite = []suiteCase{
 
 // gradedArchive archives synthetic puzzles graded grades[i] (tenths) and
 // returns them as stored.
-func gradedArchive(t *testing.T, db *DB, grades []int64) []sudoku.Puzzle {
+func gradedArchive(t *testing.T, db *DB, grades []int64) []record.Puzzle {
 	t.Helper()
 	ctx := context.Background()
-	var ps []sudoku.Puzzle
+	var ps []record.Puzzle
 	for i, g := range grades {
 		p := archived(t, db, int64(100+i))
 		gr := float64(g) / 10
@@ -45,8 +45,8 @@ func wantNext(t *testing.T, db *DB, player int64, target float64, want int64) {
 	t.Helper()
 	p, b, err := db.NextPuzzle(context.Background(), player, target)
 	if want == 0 {
-		if !errors.Is(err, sudoku.ErrNotFound) {
-			t.Errorf("next for player %d at %.3f: #%d, %v; want sudoku.ErrNotFound", player, target, p.ID, err)
+		if !errors.Is(err, record.ErrNotFound) {
+			t.Errorf("next for player %d at %.3f: #%d, %v; want record.ErrNotFound", player, target, p.ID, err)
 		}
 		return
 	}
@@ -58,7 +58,7 @@ func wantNext(t *testing.T, db *DB, player int64, target float64, want int64) {
 // testNextPuzzle: with no plays, the class whose prior is nearest the
 // target, in any band, ties to the lower id; never a class the player has
 // an attempt at (finished, or open, or at another way of writing it), nor
-// an ungraded one; sudoku.ErrNotFound when none is left.
+// an ungraded one; record.ErrNotFound when none is left.
 func testNextPuzzle(t *testing.T, bk backend) {
 	ctx := context.Background()
 	db := bk.open(t)
@@ -179,15 +179,15 @@ func testRatedPuzzles(t *testing.T, bk backend) {
 		}
 	}
 	play(t, db, 60, ps[2].ID, 30, account.Finish{Outcome: account.OutcomeSolved}) // one play: not rated
-	var got []sudoku.RatedPuzzle
-	played, err := db.RatedPuzzles(ctx, func(r sudoku.RatedPuzzle) error {
+	var got []record.RatedPuzzle
+	played, err := db.RatedPuzzles(ctx, func(r record.RatedPuzzle) error {
 		got = append(got, r)
 		return nil
 	})
 	if err != nil || played != 4 || len(got) != 3 {
 		t.Fatalf("%d rated of %d played, %v; want 3 of 4", len(got), played, err)
 	}
-	for i, p := range []sudoku.Puzzle{ps[0], ps[1], ung} {
+	for i, p := range []record.Puzzle{ps[0], ps[1], ung} {
 		stored, err := db.Puzzle(ctx, p.ID)
 		if err != nil {
 			t.Fatal(err)
@@ -208,11 +208,11 @@ func testRatedPuzzles(t *testing.T, bk backend) {
 		t.Fatal(err)
 	}
 	got = got[:0]
-	if _, err := db.RatedPuzzles(ctx, func(r sudoku.RatedPuzzle) error { got = append(got, r); return nil }); err != nil || len(got) != 2 {
+	if _, err := db.RatedPuzzles(ctx, func(r record.RatedPuzzle) error { got = append(got, r); return nil }); err != nil || len(got) != 2 {
 		t.Errorf("with #%d hidden: %d rated, %v; want 2", ung.ID, len(got), err)
 	}
 	stop := errors.New("stop")
-	if _, err := db.RatedPuzzles(ctx, func(sudoku.RatedPuzzle) error { return stop }); !errors.Is(err, stop) {
+	if _, err := db.RatedPuzzles(ctx, func(record.RatedPuzzle) error { return stop }); !errors.Is(err, stop) {
 		t.Errorf("fn's error: %v", err)
 	}
 }

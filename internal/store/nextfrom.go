@@ -15,6 +15,7 @@ import (
 	"slices"
 
 	"github.com/sudoku-archive/sudoku/internal/ratings"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -42,14 +43,14 @@ type fromClass struct {
 	b   float64
 }
 
-// readFrom reads the from puzzle id in tx: sudoku.ErrNotFound when there
+// readFrom reads the from puzzle id in tx: record.ErrNotFound when there
 // is none (or a moderator hid it).
 func (db *DB) readFrom(ctx context.Context, tx *sql.Tx, id int64, prior ratings.Prior) (fromClass, error) {
 	var f fromClass
 	var grade int64
 	err := tx.QueryRowContext(ctx, db.d.sql("SELECT "+nextClass+", grade FROM puzzles WHERE id = ? AND "+visible), id).Scan(&f.key, &grade)
 	if errors.Is(err, sql.ErrNoRows) {
-		return f, fmt.Errorf("puzzle %d: %w", id, sudoku.ErrNotFound)
+		return f, fmt.Errorf("puzzle %d: %w", id, record.ErrNotFound)
 	}
 	if err != nil {
 		return f, fmt.Errorf("puzzle %d: %w", id, err)
@@ -72,7 +73,7 @@ func (db *DB) readFrom(ctx context.Context, tx *sql.Tx, id int64, prior ratings.
 // (ratings.MinPlays counted plays), the prior of its grade before, as the
 // human order places puzzles (a few plays say less than the grade; the
 // one play of the player who just solved it least of all).
-// sudoku.ErrNotFound for no such puzzle.
+// record.ErrNotFound for no such puzzle.
 func (db *DB) PuzzleDifficulty(ctx context.Context, id int64) (float64, error) {
 	if db.isClosed() {
 		return 0, ErrClosed
@@ -99,25 +100,25 @@ func (db *DB) PuzzleDifficulty(ctx context.Context, id int64) (float64, error) {
 // is nearest target, and with dir +1 only those harder than from (placing
 // difficulty above from's, so for this player a longer expected time; the
 // grade's prior where a class does not show player_seconds yet), with dir
-// -1 only those easier. sudoku.ErrNotFound when none
+// -1 only those easier. record.ErrNotFound when none
 // qualifies, or when from is no archived puzzle (the message says which).
 //
 // Besides the walks from target, a directed call walks from from's own
 // difficulty on its side, so that a harder puzzle is found even when none
 // is as hard as target.
-func (db *DB) NextPuzzleFrom(ctx context.Context, player int64, target float64, from int64, dir int) (sudoku.Puzzle, float64, error) {
+func (db *DB) NextPuzzleFrom(ctx context.Context, player int64, target float64, from int64, dir int) (record.Puzzle, float64, error) {
 	tx, prior, err := db.nextTx(ctx, target)
 	if err != nil {
-		return sudoku.Puzzle{}, 0, err
+		return record.Puzzle{}, 0, err
 	}
 	defer tx.Rollback()
 	f, err := db.readFrom(ctx, tx, from, prior)
 	if err != nil {
-		return sudoku.Puzzle{}, 0, fmt.Errorf("from: %w", err)
+		return record.Puzzle{}, 0, fmt.Errorf("from: %w", err)
 	}
 	cands, err := db.fromCandidates(ctx, tx, player, target, f, dir, prior)
 	if err != nil {
-		return sudoku.Puzzle{}, 0, err
+		return record.Puzzle{}, 0, err
 	}
 	cands = slices.DeleteFunc(cands, func(c nextCandidate) bool {
 		return dir > 0 && c.b <= f.b || dir < 0 && c.b >= f.b

@@ -12,6 +12,7 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
 	"github.com/sudoku-archive/sudoku/internal/ratings"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -31,18 +32,18 @@ const realArchiveSize = 1000
 // docs/grading.md): the held-out table (grades 1.0 to 12), then the
 // diabolical one (5.0 to 9.3). The engine's measures are taken once per
 // test run, for both stores (the first caller's t reports a failure).
-func realGraded(t *testing.T) []sudoku.Puzzle {
+func realGraded(t *testing.T) []record.Puzzle {
 	t.Helper()
 	realOnce.Do(func() {
 		rated := puzzletest.RatedFile(t, puzzletest.HeldOutRate, 0)
 		rated = append(rated, puzzletest.RatedFile(t, puzzletest.DiabolicalRate, realArchiveSize-len(rated))...)
-		ps := make([]sudoku.Puzzle, len(rated))
+		ps := make([]record.Puzzle, len(rated))
 		for i, r := range rated {
 			g, err := sudoku.Parse(r.Puzzle)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if ps[i], err = sudoku.Rate(g, sudoku.Options{Runs: 1}); err != nil {
+			if ps[i], err = record.Rate(g, sudoku.Options{Runs: 1}); err != nil {
 				t.Fatal(err)
 			}
 			grade := math.Round(r.Rating*10) / 10
@@ -58,12 +59,12 @@ func realGraded(t *testing.T) []sudoku.Puzzle {
 
 var (
 	realOnce    sync.Once
-	realPuzzles []sudoku.Puzzle
+	realPuzzles []record.Puzzle
 )
 
 // realArchive archives realGraded in db, graded, and returns them as
 // stored (the repeats of a class left out).
-func realArchive(t *testing.T, db *DB) []sudoku.Puzzle {
+func realArchive(t *testing.T, db *DB) []record.Puzzle {
 	t.Helper()
 	ctx := context.Background()
 	ps := realGraded(t)
@@ -71,14 +72,14 @@ func realArchive(t *testing.T, db *DB) []sudoku.Puzzle {
 	if err != nil {
 		t.Fatal(err)
 	}
-	grade := map[sudoku.Grid]sudoku.Puzzle{}
+	grade := map[sudoku.Grid]record.Puzzle{}
 	for i, p := range ps {
 		if !dup[i] {
 			grade[p.Givens] = p
 		}
 	}
-	var stored []sudoku.Puzzle
-	q := sudoku.ListQuery{Sort: sudoku.SortSubmitted, Limit: sudoku.MaxLimit, Distinct: true}
+	var stored []record.Puzzle
+	q := record.ListQuery{Sort: record.SortSubmitted, Limit: record.MaxLimit, Distinct: true}
 	for {
 		page, err := db.List(ctx, q)
 		if err != nil {
@@ -103,7 +104,7 @@ func realArchive(t *testing.T, db *DB) []sudoku.Puzzle {
 // each of 100 random starting puzzles, Harder gives a puzzle of a higher
 // grade and Easier one of a lower grade every time such a puzzle exists
 // (nobody has played, so the grade decides), never the start's class;
-// sudoku.ErrNotFound only when none exists.
+// record.ErrNotFound only when none exists.
 func testNextFromMoves(t *testing.T, bk backend) {
 	ctx := context.Background()
 	db := bk.open(t)
@@ -129,7 +130,7 @@ func testNextFromMoves(t *testing.T, bk backend) {
 				moved++
 			}
 			switch {
-			case !exists && !errors.Is(err, sudoku.ErrNotFound):
+			case !exists && !errors.Is(err, record.ErrNotFound):
 				t.Errorf("from #%d (%.1f) dir %d: #%d, %v; want none", from.ID, *from.Grade, dir, got.ID, err)
 			case exists && err != nil:
 				t.Errorf("from #%d (%.1f) dir %d: %v; want a puzzle", from.ID, *from.Grade, dir, err)
@@ -149,7 +150,7 @@ func testNextFromMoves(t *testing.T, bk backend) {
 // give it or another way of writing it, even when it is the only one
 // near; a class with plays is compared by its fitted difficulty (the
 // player's expected time), not its grade; a from that names no puzzle is
-// sudoku.ErrNotFound.
+// record.ErrNotFound.
 func testNextFromNeverTheSame(t *testing.T, bk backend) {
 	ctx := context.Background()
 	db := bk.open(t)
@@ -172,7 +173,7 @@ func testNextFromNeverTheSame(t *testing.T, bk backend) {
 	} {
 		got, _, err := db.NextPuzzleFrom(ctx, 0, prior.Of(45), tc.from, tc.dir)
 		if tc.want == 0 {
-			if !errors.Is(err, sudoku.ErrNotFound) {
+			if !errors.Is(err, record.ErrNotFound) {
 				t.Errorf("from #%d dir %d: #%d, %v; want none", tc.from, tc.dir, got.ID, err)
 			}
 			continue
@@ -181,7 +182,7 @@ func testNextFromNeverTheSame(t *testing.T, bk backend) {
 			t.Errorf("from #%d dir %d: #%d, %v; want #%d", tc.from, tc.dir, got.ID, err, tc.want)
 		}
 	}
-	if _, _, err := db.NextPuzzleFrom(ctx, 0, prior.Of(45), 9999, 1); !errors.Is(err, sudoku.ErrNotFound) {
+	if _, _, err := db.NextPuzzleFrom(ctx, 0, prior.Of(45), 9999, 1); !errors.Is(err, record.ErrNotFound) {
 		t.Errorf("from a puzzle that is not there: %v", err)
 	}
 	// One quick solve of the 2.0 (its class's b drops below the prior)

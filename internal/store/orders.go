@@ -1,9 +1,12 @@
 package store
 
-import "github.com/sudoku-archive/sudoku/internal/sudoku"
+import (
+	"github.com/sudoku-archive/sudoku/internal/record"
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
 
 // orders maps each sort to its key columns (id always last, making the order
-// total) and to the index that serves it, as sudoku.SortTable (the one list
+// total) and to the index that serves it, as record.SortTable (the one list
 // of sorts) declares them. An empty index name means the table itself, in id
 // order. The unique-only filter walks the same index and skips the puzzles
 // with several solutions: each index more would slow every insert (five
@@ -16,9 +19,9 @@ import "github.com/sudoku-archive/sudoku/internal/sudoku"
 // of a UNION ALL, no sort step). A page costs six short seeks instead of
 // one, and every insert one index fewer (migrations 00006 and 00011). Only
 // the submitted order has an index of its own: the table, in id order.
-var orders = func() map[sudoku.Sort]order {
-	m := make(map[sudoku.Sort]order, len(sudoku.SortTable))
-	for _, info := range sudoku.SortTable {
+var orders = func() map[record.Sort]order {
+	m := make(map[record.Sort]order, len(record.SortTable))
+	for _, info := range record.SortTable {
 		m[info.Sort] = order{keys: info.Columns, index: info.Index, merged: info.Merged}
 	}
 	return m
@@ -34,9 +37,9 @@ type order struct {
 // bandIndexes names, for every order, the index that puts the band in
 // front of the key (migrations 00005 and 00011), so a page of one band is a
 // seek.
-var bandIndexes = func() map[sudoku.Sort]string {
-	m := make(map[sudoku.Sort]string)
-	for _, info := range sudoku.SortTable {
+var bandIndexes = func() map[record.Sort]string {
+	m := make(map[record.Sort]string)
+	for _, info := range record.SortTable {
 		if info.BandIndex != "" {
 			m[info.Sort] = info.BandIndex
 		}
@@ -45,7 +48,7 @@ var bandIndexes = func() map[sudoku.Sort]string {
 }()
 
 // keyOf returns p's values for the key columns of s.
-func keyOf(s sudoku.Sort, p *sudoku.Puzzle) []int64 {
+func keyOf(s record.Sort, p *record.Puzzle) []int64 {
 	info, ok := s.Info()
 	if !ok {
 		return []int64{p.ID}
@@ -71,13 +74,13 @@ const (
 // listKey names one statement of the fixed table: the order, its direction,
 // the filters and the part, but not the values it binds (a listing does).
 type listKey struct {
-	sort         sudoku.Sort
+	sort         record.Sort
 	desc, unique bool
 	distinct     bool
 	part         part
 	band         bool
 	grades       bool // a grade range: two arguments after the band's
-	played       sudoku.Played
+	played       record.Played
 	techniques   int  // how many techniques the filter names, each a parameter
 	drive        bool // the first technique's puzzles drive the listing (techniques.go)
 	// valued splits a NoneLast order (pendinglast.go): 0 every row,
@@ -88,7 +91,7 @@ type listKey struct {
 
 // gradeRange returns the arguments of a grade range filter, lowest and
 // highest grade in tenths, or nil for none.
-func gradeRange(q sudoku.ListQuery) []int64 {
+func gradeRange(q record.ListQuery) []int64 {
 	if q.GradeMin <= 0 && q.GradeMax <= 0 {
 		return nil
 	}
@@ -119,7 +122,7 @@ func bandListKeys() []listKey {
 // no ties part: its key is id alone.
 func listKeys() []listKey {
 	var ks []listKey
-	for _, s := range sudoku.Sorts {
+	for _, s := range record.Sorts {
 		for _, desc := range []bool{false, true} {
 			for _, unique := range []bool{false, true} {
 				for _, distinct := range []bool{false, true} {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -111,8 +112,8 @@ func parityListings(t *testing.T, db *DB) string {
 	ctx := context.Background()
 	bandedArchive(t, db, 90)
 	var out strings.Builder
-	for _, s := range sudoku.SortTable {
-		for _, q := range []sudoku.ListQuery{
+	for _, s := range record.SortTable {
+		for _, q := range []record.ListQuery{
 			{Sort: s.Sort, Limit: 7}, {Sort: s.Sort, Limit: 7, Desc: true},
 			{Sort: s.Sort, Limit: 5, Band: sudoku.BandHard}, {Sort: s.Sort, Limit: 6, Desc: true, Distinct: true, UniqueOnly: true},
 		} {
@@ -144,7 +145,7 @@ func parityListings(t *testing.T, db *DB) string {
 // PostgreSQL).
 func parityCopy(t *testing.T, db *DB) string {
 	ctx := context.Background()
-	var ps []sudoku.Puzzle
+	var ps []record.Puzzle
 	for i, n := range []int64{3, 7, 15} {
 		p := parityPuzzle(t, n, 0)
 		p.ID, p.Submissions = int64(5+10*i), int64(1+i)

@@ -27,7 +27,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/moderation"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // A parityCase writes its inputs into db and returns, as text, what the
@@ -109,7 +109,7 @@ func parityBackends(t *testing.T) []backend {
 // synthetic puzzle class (n's own when class is 0; the two must have as
 // many givens), with measures spread over the histograms' buckets, two
 // solutions when n%5 == 4, and a grade when n is even.
-func parityPuzzle(t *testing.T, n, class int64) sudoku.Puzzle {
+func parityPuzzle(t *testing.T, n, class int64) record.Puzzle {
 	t.Helper()
 	solutions := 1
 	if n%5 == 4 {
@@ -124,14 +124,14 @@ func parityPuzzle(t *testing.T, n, class int64) sudoku.Puzzle {
 	}
 	if n%2 == 0 && solutions == 1 {
 		p.GradeVersion, p.Technique = "test", []string{"Hidden Single", "X-Wing", "XY-Wing"}[n%3]
-		p.Techniques = sudoku.JoinTechniques([]string{"Hidden Single", p.Technique})
+		p.Techniques = record.JoinTechniques([]string{"Hidden Single", p.Technique})
 		p.SetGradeTenths(10 + n%60)
 	}
 	return p
 }
 
 // paritySubmit archives parityPuzzle(n, class) alone.
-func paritySubmit(t *testing.T, db *DB, n, class int64) sudoku.Puzzle {
+func paritySubmit(t *testing.T, db *DB, n, class int64) record.Puzzle {
 	t.Helper()
 	p, _, err := db.Submit(context.Background(), parityPuzzle(t, n, class))
 	if err != nil {
@@ -159,7 +159,7 @@ func hide(t *testing.T, db *DB, id int64) {
 
 // refusedAs names an error's kind, for an answer both databases must give.
 func refusedAs(err error) string {
-	for _, e := range []error{sudoku.ErrNotFound, ErrInvalidPuzzle} {
+	for _, e := range []error{record.ErrNotFound, ErrInvalidPuzzle} {
 		if errors.Is(err, e) {
 			return "refused: " + e.Error()
 		}
@@ -168,7 +168,7 @@ func refusedAs(err error) string {
 	if errors.As(err, &h) {
 		return "refused: hidden"
 	}
-	return fmt.Sprintf("refused: kind %d", sudoku.KindOf(err))
+	return fmt.Sprintf("refused: kind %d", record.KindOf(err))
 }
 
 // givensByID names puzzle id by its givens: PostgreSQL's ids skip the
@@ -203,7 +203,7 @@ func parityGroupCommit(t *testing.T, db *DB) string {
 	}
 	var out strings.Builder
 	for i, g := range groups {
-		ps := make([]sudoku.Puzzle, len(g))
+		ps := make([]record.Puzzle, len(g))
 		for j, n := range g {
 			ps[j] = parityPuzzle(t, n[0], n[1])
 		}
@@ -217,7 +217,7 @@ func parityGroupCommit(t *testing.T, db *DB) string {
 				continue
 			}
 			fmt.Fprintf(&out, "group %d, %d: %s duplicate=%v submissions=%d same_as=%s plays=%d player_seconds=%v\n", i, j, r.stored.Givens,
-				r.dup[0], r.stored.Submissions, givensByID(t, db, r.stored.SameAs), r.stored.Plays, sudoku.OrZero(r.stored.PlayerSeconds))
+				r.dup[0], r.stored.Submissions, givensByID(t, db, r.stored.SameAs), r.stored.Plays, record.OrZero(r.stored.PlayerSeconds))
 		}
 	}
 	return out.String() + dumpArchive(t, db)
@@ -251,14 +251,14 @@ func parityBulk(t *testing.T, db *DB) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, part := range [][]sudoku.Puzzle{bulkPuzzles(t, 1<<10+100, 90, a), bulkPuzzles(t, 1<<12, 70, a)} {
+	for _, part := range [][]record.Puzzle{bulkPuzzles(t, 1<<10+100, 90, a), bulkPuzzles(t, 1<<12, 70, a)} {
 		if err := b.Add(part); err != nil {
 			t.Fatal(err)
 		}
 	}
 	n, err := b.Commit()
 	fmt.Fprintf(&out, "batch: %d duplicates, %v\n", n, err)
-	d, err = db.SubmitMany(ctx, []sudoku.Puzzle{parityPuzzle(t, 1<<13, 0), parityPuzzle(t, 11, 7)})
+	d, err = db.SubmitMany(ctx, []record.Puzzle{parityPuzzle(t, 1<<13, 0), parityPuzzle(t, 11, 7)})
 	dups("SubmitMany of a hidden class", d, err)
 	return out.String() + dumpArchive(t, db)
 }
@@ -267,9 +267,9 @@ func parityBulk(t *testing.T, db *DB) string {
 // another writing of an earlier class with as many givens, every seventh
 // a repeat of an earlier one (the seventh a), every eleventh another
 // writing of a's class (synthetic puzzle 3's).
-func bulkPuzzles(t *testing.T, from int64, n int, a sudoku.Puzzle) []sudoku.Puzzle {
+func bulkPuzzles(t *testing.T, from int64, n int, a record.Puzzle) []record.Puzzle {
 	t.Helper()
-	var ps []sudoku.Puzzle
+	var ps []record.Puzzle
 	var heads []int64 // the numbers of the classes made so far, in order
 	for i := range n {
 		k := from + int64(i)
@@ -341,7 +341,7 @@ func parityGrades(t *testing.T, db *DB) string {
 		p := &waiting[i]
 		fmt.Fprintf(&out, "waiting %s\n", p.Givens)
 		p.GradeVersion, p.Technique = "v", []string{"Naked Pair", "X-Wing"}[i%2]
-		p.Techniques = sudoku.JoinTechniques([]string{"Naked Single", p.Technique})
+		p.Techniques = record.JoinTechniques([]string{"Naked Single", p.Technique})
 		if p.Solutions == 1 {
 			p.SetGradeTenths(int64(12 + 7*i))
 		}
@@ -353,7 +353,7 @@ func parityGrades(t *testing.T, db *DB) string {
 }
 
 // paritySubmit2 archives p alone.
-func paritySubmit2(t *testing.T, db *DB, p sudoku.Puzzle) sudoku.Puzzle {
+func paritySubmit2(t *testing.T, db *DB, p record.Puzzle) record.Puzzle {
 	t.Helper()
 	stored, _, err := db.Submit(context.Background(), p)
 	if err != nil {
@@ -367,7 +367,7 @@ func paritySubmit2(t *testing.T, db *DB, p sudoku.Puzzle) sudoku.Puzzle {
 func parityModeration(t *testing.T, db *DB) string {
 	ctx := context.Background()
 	a := paritySubmit(t, db, 3, 0)
-	members := []sudoku.Puzzle{paritySubmit(t, db, 5, 3), paritySubmit(t, db, 6, 3), paritySubmit(t, db, 9, 3)}
+	members := []record.Puzzle{paritySubmit(t, db, 5, 3), paritySubmit(t, db, 6, 3), paritySubmit(t, db, 9, 3)}
 	b := paritySubmit(t, db, 15, 0)
 	c := paritySubmit(t, db, 23, 15)
 	parityPlayed(t, db, a.ID, 1200)
@@ -397,7 +397,7 @@ func parityModeration(t *testing.T, db *DB) string {
 // and rows deleted by hand.
 func parityTriggers(t *testing.T, db *DB) string {
 	ctx := context.Background()
-	var ps []sudoku.Puzzle
+	var ps []record.Puzzle
 	for n := int64(1 << 15); n < 1<<15+30; n++ {
 		class := int64(0)
 		if n%6 == 5 && bits.OnesCount64(uint64(n)) == bits.OnesCount64(uint64(n-3)) {
@@ -411,7 +411,7 @@ func parityTriggers(t *testing.T, db *DB) string {
 	}
 	var out strings.Builder
 	fmt.Fprintf(&out, "reset %d\n", n)
-	var again []sudoku.Puzzle
+	var again []record.Puzzle
 	for i := 0; i < len(ps); i += 3 {
 		p := ps[i]
 		p.Backtracks, p.SolveNS = p.Backtracks*7+3, p.SolveNS*40

@@ -5,7 +5,7 @@ import (
 	"database/sql"
 	"math"
 
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // The grade order puts the puzzles without a grade (pending, or with
@@ -20,11 +20,11 @@ import (
 // then the ungraded: an ascending grade order with no grade range (a range
 // leaves the ungraded out), or an ascending NoneLast order (player_time:
 // the rows with a value, then those without).
-func pendingLast(q sudoku.ListQuery) bool {
+func pendingLast(q record.ListQuery) bool {
 	if info, _ := q.Sort.Info(); info.NoneLast {
 		return !q.Desc
 	}
-	return q.Sort == sudoku.SortGrade && !q.Desc && gradeRange(q) == nil
+	return q.Sort == record.SortGrade && !q.Desc && gradeRange(q) == nil
 }
 
 // A valuedPart is a part of a NoneLast order's rows (listKey.valued).
@@ -38,7 +38,7 @@ const (
 
 // valuedParts are the parts of s's rows its statements read: every row,
 // and for a NoneLast order each part alone.
-func valuedParts(s sudoku.Sort) []valuedPart {
+func valuedParts(s record.Sort) []valuedPart {
 	if info, _ := s.Info(); info.NoneLast {
 		return []valuedPart{everyRow, valuedOnly, noneOnly}
 	}
@@ -48,7 +48,7 @@ func valuedParts(s sudoku.Sort) []valuedPart {
 // exportListings are the listings an export of q reads, one after the
 // other: q's own, or for a pendingLast order the graded rows, then the
 // ungraded.
-func exportListings(q sudoku.ListQuery) []listing {
+func exportListings(q record.ListQuery) []listing {
 	l := listingOf(q)
 	if !pendingLast(q) {
 		return []listing{l}
@@ -73,7 +73,7 @@ func splitGraded(l listing) (graded, ungraded listing) {
 // fetchPendingLast is fetch for a pendingLast listing l: forward (l.desc
 // false) the graded rows then the ungraded, backward the other way round,
 // from the row with key from (nil: from the start of that direction).
-func (db *DB) fetchPendingLast(ctx context.Context, tx *sql.Tx, l listing, from []int64, n int) ([]sudoku.Puzzle, error) {
+func (db *DB) fetchPendingLast(ctx context.Context, tx *sql.Tx, l listing, from []int64, n int) ([]record.Puzzle, error) {
 	graded, ungraded := splitGraded(l)
 	inUngraded := from != nil && from[0] == 0
 	first, second := graded, ungraded

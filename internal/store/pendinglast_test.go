@@ -7,6 +7,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/logic"
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -18,7 +19,7 @@ import (
 func testGradePendingLast(t *testing.T, bk backend) {
 	ctx := context.Background()
 	db := bk.open(t)
-	var ps []sudoku.Puzzle
+	var ps []record.Puzzle
 	for _, r := range puzzletest.RatedPuzzles(t, 30) {
 		g, _ := sudoku.Parse(r.Puzzle)
 		ps = append(ps, rate(t, g))
@@ -30,7 +31,7 @@ func testGradePendingLast(t *testing.T, bk backend) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var some []sudoku.Puzzle
+	var some []record.Puzzle
 	for i := range pending {
 		if i%3 != 0 {
 			logic.GradePuzzle(&pending[i])
@@ -51,10 +52,10 @@ func testGradePendingLast(t *testing.T, bk backend) {
 func checkPendingLast(t *testing.T, db *DB, desc bool, n int) {
 	t.Helper()
 	ctx := context.Background()
-	q := sudoku.ListQuery{Sort: sudoku.SortGrade, Desc: desc, Limit: 4}
-	var pages [][]sudoku.Puzzle
-	var got []sudoku.Puzzle
-	var page sudoku.Page
+	q := record.ListQuery{Sort: record.SortGrade, Desc: desc, Limit: 4}
+	var pages [][]record.Puzzle
+	var got []record.Puzzle
+	var page record.Page
 	var err error
 	for {
 		if page, err = db.List(ctx, q); err != nil {
@@ -71,8 +72,8 @@ func checkPendingLast(t *testing.T, db *DB, desc bool, n int) {
 		t.Fatalf("desc %v: listed %d rows, want %d", desc, len(got), n)
 	}
 	// An export in the same order is the listing's rows in its order.
-	exported := exportAll(t, db, sudoku.ListQuery{Sort: sudoku.SortGrade, Desc: desc})
-	if !slices.EqualFunc(exported, got, func(a, b sudoku.Puzzle) bool { return a.ID == b.ID }) {
+	exported := exportAll(t, db, record.ListQuery{Sort: record.SortGrade, Desc: desc})
+	if !slices.EqualFunc(exported, got, func(a, b record.Puzzle) bool { return a.ID == b.ID }) {
 		t.Errorf("desc %v: export in the order %v, listing %v", desc, ids(exported), ids(got))
 	}
 	checkPendingLastOrder(t, desc, got)
@@ -82,7 +83,7 @@ func checkPendingLast(t *testing.T, db *DB, desc bool, n int) {
 		if page, err = db.List(ctx, q); err != nil {
 			t.Fatal(err)
 		}
-		if !slices.EqualFunc(page.Puzzles, pages[i], func(a, b sudoku.Puzzle) bool { return a.ID == b.ID }) {
+		if !slices.EqualFunc(page.Puzzles, pages[i], func(a, b record.Puzzle) bool { return a.ID == b.ID }) {
 			t.Errorf("desc %v: page %d back holds %v, forward %v", desc, i, ids(page.Puzzles), ids(pages[i]))
 		}
 	}
@@ -90,18 +91,18 @@ func checkPendingLast(t *testing.T, db *DB, desc bool, n int) {
 
 // checkPendingLastOrder: graded rows first (by grade), the ungraded after
 // them (by id).
-func checkPendingLastOrder(t *testing.T, desc bool, got []sudoku.Puzzle) {
+func checkPendingLastOrder(t *testing.T, desc bool, got []record.Puzzle) {
 	t.Helper()
 	for i := 1; i < len(got); i++ {
 		a, b := got[i-1], got[i]
 		switch {
-		case a.GradeStatus != sudoku.GradeDone && b.GradeStatus == sudoku.GradeDone:
+		case a.GradeStatus != record.GradeDone && b.GradeStatus == record.GradeDone:
 			t.Errorf("desc %v: %s puzzle %d before graded puzzle %d", desc, a.GradeStatus, a.ID, b.ID)
-		case b.GradeStatus != sudoku.GradeDone && a.GradeStatus != sudoku.GradeDone:
+		case b.GradeStatus != record.GradeDone && a.GradeStatus != record.GradeDone:
 			if desc && a.ID < b.ID || !desc && a.ID > b.ID {
 				t.Errorf("desc %v: ungraded %d before %d", desc, a.ID, b.ID)
 			}
-		case a.GradeStatus == sudoku.GradeDone && b.GradeStatus == sudoku.GradeDone:
+		case a.GradeStatus == record.GradeDone && b.GradeStatus == record.GradeDone:
 			if desc && a.GradeTenths() < b.GradeTenths() || !desc && a.GradeTenths() > b.GradeTenths() {
 				t.Errorf("desc %v: grade %d before %d", desc, a.GradeTenths(), b.GradeTenths())
 			}

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // The played filter (ListQuery.Played) is a condition on the player's
@@ -42,15 +42,15 @@ func addCollection(where *conds, l listing) {
 // addPlayed adds l's played filter, if any, to where.
 func addPlayed(where *conds, l listing) {
 	switch l.played {
-	case sudoku.PlayedSolved:
+	case record.PlayedSolved:
 		where.and(playedSolved, l.player)
-	case sudoku.PlayedUnplayed:
+	case record.PlayedUnplayed:
 		where.and(playedNothing, l.player, l.player)
 	}
 }
 
 // filterConds are the conditions of q's filters, for counting its rows.
-func filterConds(q sudoku.ListQuery) conds {
+func filterConds(q record.ListQuery) conds {
 	var where conds
 	where.and(visible)
 	l := listingOf(q)
@@ -74,7 +74,7 @@ func filterConds(q sudoku.ListQuery) conds {
 // playedTotal counts the puzzles of a listing with a played filter, with
 // every condition of the listing: exact, at the cost of reading the
 // filtered rows (the filter depends on the player, so no counter holds it).
-func (db *DB) playedTotal(ctx context.Context, tx *sql.Tx, q sudoku.ListQuery) (int64, error) {
+func (db *DB) playedTotal(ctx context.Context, tx *sql.Tx, q record.ListQuery) (int64, error) {
 	where := filterConds(q)
 	var n int64
 	err := tx.QueryRowContext(ctx, db.d.sql("SELECT count(*) FROM puzzles WHERE "+strings.Join(where.text, " AND ")), where.args...).Scan(&n)
@@ -83,7 +83,7 @@ func (db *DB) playedTotal(ctx context.Context, tx *sql.Tx, q sudoku.ListQuery) (
 
 // inPlayed reports whether puzzle id passes q's played filter (true when q
 // has none).
-func (db *DB) inPlayed(ctx context.Context, tx *sql.Tx, q sudoku.ListQuery, id int64) (bool, error) {
+func (db *DB) inPlayed(ctx context.Context, tx *sql.Tx, q record.ListQuery, id int64) (bool, error) {
 	if q.Played == "" && q.Techniques == "" {
 		return true, nil
 	}
@@ -102,7 +102,7 @@ func (db *DB) inPlayed(ctx context.Context, tx *sql.Tx, q sudoku.ListQuery, id i
 // every other condition of the listing: from the collection's rows, so the
 // count costs the collection's size, not the archive's. Without another
 // condition it counts the collection's own rows, not joined to puzzles.
-func (db *DB) collectionTotal(ctx context.Context, tx *sql.Tx, q sudoku.ListQuery) (int64, error) {
+func (db *DB) collectionTotal(ctx context.Context, tx *sql.Tx, q record.ListQuery) (int64, error) {
 	c := q.Collection
 	q.Collection = 0
 	where := filterConds(q)

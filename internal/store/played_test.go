@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // testListPlayed: the played filter keeps the puzzles a player solved (by
@@ -19,7 +19,7 @@ import (
 func testListPlayed(t *testing.T, bk backend) {
 	db := bk.open(t)
 	f := playedFixture(t, db)
-	sortedIDs := func(ps ...sudoku.Puzzle) []int64 {
+	sortedIDs := func(ps ...record.Puzzle) []int64 {
 		var s []int64
 		for _, x := range ps {
 			s = append(s, x.ID)
@@ -28,16 +28,16 @@ func testListPlayed(t *testing.T, bk backend) {
 		return s
 	}
 	all := f.all
-	want := map[sudoku.Played][]int64{
-		sudoku.PlayedSolved:   sortedIDs(all[0], all[3], f.twin, all[4]),
-		sudoku.PlayedUnplayed: sortedIDs(all[5], all[6], all[7], all[8]),
+	want := map[record.Played][]int64{
+		record.PlayedSolved:   sortedIDs(all[0], all[3], f.twin, all[4]),
+		record.PlayedUnplayed: sortedIDs(all[5], all[6], all[7], all[8]),
 	}
 	for played, wantIDs := range want {
 		for _, distinct := range []bool{false, true} {
 			w := slices.DeleteFunc(slices.Clone(wantIDs), func(id int64) bool { return distinct && id == f.twin.ID })
-			for _, s := range sudoku.Sorts {
+			for _, s := range record.Sorts {
 				for _, desc := range []bool{false, true} {
-					lq := sudoku.ListQuery{Sort: s, Desc: desc, Limit: 2, Distinct: distinct, Played: played, Player: f.p}
+					lq := record.ListQuery{Sort: s, Desc: desc, Limit: 2, Distinct: distinct, Played: played, Player: f.p}
 					got := walkPlayed(t, db, lq, len(w))
 					if !slices.Equal(got, w) {
 						t.Errorf("%s distinct=%v %s desc=%v: %v, want %v", played, distinct, s, desc, got, w)
@@ -53,8 +53,8 @@ func testListPlayed(t *testing.T, bk backend) {
 // playedPuzzles is testListPlayed's archive: nine puzzles, a second writing
 // (twin) of all[3], and two players p and q who played some of them.
 type playedPuzzles struct {
-	all  []sudoku.Puzzle
-	twin sudoku.Puzzle
+	all  []record.Puzzle
+	twin record.Puzzle
 	p, q int64
 }
 
@@ -64,7 +64,7 @@ type playedPuzzles struct {
 func playedFixture(t *testing.T, db *DB) playedPuzzles {
 	t.Helper()
 	ctx := context.Background()
-	var all []sudoku.Puzzle
+	var all []record.Puzzle
 	for n := int64(1); n <= 9; n++ {
 		if n == 4 {
 			all = append(all, archived(t, db, 6)) // synthetic 9 is a form of it
@@ -120,12 +120,12 @@ func checkPlayedBesideOthers(t *testing.T, db *DB, f playedPuzzles) {
 	ctx := context.Background()
 	all := f.all
 	// Another player's filter is theirs alone.
-	page, err := db.List(ctx, sudoku.ListQuery{Played: sudoku.PlayedSolved, Player: f.q})
+	page, err := db.List(ctx, record.ListQuery{Played: record.PlayedSolved, Player: f.q})
 	if err != nil || page.Total != 1 || len(page.Puzzles) != 1 || page.Puzzles[0].ID != all[5].ID {
 		t.Errorf("q's solved = %+v, %v; want puzzle %d", page, err, all[5].ID)
 	}
 	// With a grade range and unique beside it.
-	page, err = db.List(ctx, sudoku.ListQuery{Played: sudoku.PlayedUnplayed, Player: f.p, UniqueOnly: true, GradeMin: 1})
+	page, err = db.List(ctx, record.ListQuery{Played: record.PlayedUnplayed, Player: f.p, UniqueOnly: true, GradeMin: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,11 +134,11 @@ func checkPlayedBesideOthers(t *testing.T, db *DB, f playedPuzzles) {
 	}
 
 	// Around: a puzzle outside the filter is not in the listing.
-	if _, err := db.List(ctx, sudoku.ListQuery{Played: sudoku.PlayedSolved, Player: f.p, Around: all[1].ID}); !errors.Is(err, sudoku.ErrNotFound) {
+	if _, err := db.List(ctx, record.ListQuery{Played: record.PlayedSolved, Player: f.p, Around: all[1].ID}); !errors.Is(err, record.ErrNotFound) {
 		t.Errorf("around a puzzle given up, solved filter: %v, want ErrNotFound", err)
 	}
-	page, err = db.List(ctx, sudoku.ListQuery{Played: sudoku.PlayedSolved, Player: f.p, Around: all[0].ID})
-	if err != nil || page.Total != 4 || !slices.ContainsFunc(page.Puzzles, func(x sudoku.Puzzle) bool { return x.ID == all[0].ID }) {
+	page, err = db.List(ctx, record.ListQuery{Played: record.PlayedSolved, Player: f.p, Around: all[0].ID})
+	if err != nil || page.Total != 4 || !slices.ContainsFunc(page.Puzzles, func(x record.Puzzle) bool { return x.ID == all[0].ID }) {
 		t.Errorf("around a solved puzzle = %+v, %v", page, err)
 	}
 }
@@ -148,25 +148,25 @@ func checkPlayedBesideOthers(t *testing.T, db *DB, f playedPuzzles) {
 func checkPlayedCursors(t *testing.T, db *DB, player int64) {
 	t.Helper()
 	ctx := context.Background()
-	first, err := db.List(ctx, sudoku.ListQuery{Limit: 1, Played: sudoku.PlayedSolved, Player: player})
+	first, err := db.List(ctx, record.ListQuery{Limit: 1, Played: record.PlayedSolved, Player: player})
 	if err != nil || first.NextCursor == "" {
 		t.Fatalf("first solved page = %+v, %v", first, err)
 	}
-	plain, err := db.List(ctx, sudoku.ListQuery{Limit: 1})
+	plain, err := db.List(ctx, record.ListQuery{Limit: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []sudoku.ListQuery{
+	for _, c := range []record.ListQuery{
 		{Limit: 1, Cursor: first.NextCursor},
-		{Limit: 1, Cursor: first.NextCursor, Played: sudoku.PlayedUnplayed, Player: player},
-		{Limit: 1, Cursor: plain.NextCursor, Played: sudoku.PlayedSolved, Player: player},
+		{Limit: 1, Cursor: first.NextCursor, Played: record.PlayedUnplayed, Player: player},
+		{Limit: 1, Cursor: plain.NextCursor, Played: record.PlayedSolved, Player: player},
 	} {
-		if _, err := db.List(ctx, c); !errors.Is(err, sudoku.ErrInvalidCursor) {
+		if _, err := db.List(ctx, c); !errors.Is(err, record.ErrInvalidCursor) {
 			t.Errorf("List(%+v) = %v, want ErrInvalidCursor", c, err)
 		}
 	}
-	for _, c := range []sudoku.ListQuery{
-		{Played: sudoku.PlayedSolved},
+	for _, c := range []record.ListQuery{
+		{Played: record.PlayedSolved},
 		{Played: "mine", Player: player},
 	} {
 		if _, err := db.List(ctx, c); !errors.Is(err, ErrInvalidQuery) {
@@ -178,11 +178,11 @@ func checkPlayedCursors(t *testing.T, db *DB, player int64) {
 // walkPlayed pages through q forward to the end, checking each page's
 // total against want, then back from the last page to the first; it
 // returns the ids met, sorted.
-func walkPlayed(t *testing.T, db *DB, q sudoku.ListQuery, want int) []int64 {
+func walkPlayed(t *testing.T, db *DB, q record.ListQuery, want int) []int64 {
 	t.Helper()
 	ctx := context.Background()
 	var got []int64
-	var pages []sudoku.Page
+	var pages []record.Page
 	for i := 0; i < 20; i++ {
 		page, err := db.List(ctx, q)
 		if err != nil {

@@ -172,7 +172,7 @@ func (db *DB) AddUser(ctx context.Context, name, password string, role account.R
 		if p, err = insertPlayer(tx, db.d, name, password, role, time.Now().UTC()); err != nil {
 			return err
 		}
-		return record(tx, db.d, moderation.Entry{At: p.CreatedAt, Actor: by, Action: moderation.ActionUserAdd,
+		return addAudit(tx, db.d, moderation.Entry{At: p.CreatedAt, Actor: by, Action: moderation.ActionUserAdd,
 			PlayerID: p.ID, PlayerName: p.Name, Detail: "role " + string(role)})
 	})
 	if err != nil {
@@ -229,7 +229,7 @@ func (db *DB) SetRole(ctx context.Context, name string, role account.Role, by mo
 		if _, err = tx.Exec(db.d.sql("UPDATE players SET role = ? WHERE id = ?"), string(role), id); err != nil {
 			return err
 		}
-		return record(tx, db.d, moderation.Entry{Actor: by, Action: moderation.ActionRole, PlayerID: id, PlayerName: stored,
+		return addAudit(tx, db.d, moderation.Entry{Actor: by, Action: moderation.ActionRole, PlayerID: id, PlayerName: stored,
 			Detail: old + " -> " + string(role)})
 	})
 	if err != nil {
@@ -323,7 +323,7 @@ func (db *DB) DeletePlayer(ctx context.Context, id int64, by moderation.Actor) e
 		if n, err := res.RowsAffected(); err == nil && n == 0 {
 			return account.ErrNoPlayer
 		}
-		return record(tx, db.d, moderation.Entry{Actor: by, Action: moderation.ActionAccountDelete, PlayerID: id, PlayerName: name.String})
+		return addAudit(tx, db.d, moderation.Entry{Actor: by, Action: moderation.ActionAccountDelete, PlayerID: id, PlayerName: name.String})
 	})
 	if err != nil {
 		return fmt.Errorf("delete player %d: %w", id, err)

@@ -10,8 +10,8 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/moderation"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/store/storetest"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
 // playersSuite is the suite's part for players, sessions, tokens and
@@ -72,7 +72,7 @@ func testPlayersStreak(t *testing.T, bk backend) {
 }
 
 // archived submits the synthetic puzzle n and returns it as stored.
-func archived(t testing.TB, db *DB, n int64) sudoku.Puzzle {
+func archived(t testing.TB, db *DB, n int64) record.Puzzle {
 	t.Helper()
 	p, _, err := db.Submit(context.Background(), synthetic(n, n, 1000, 1))
 	if err != nil {
@@ -360,7 +360,7 @@ func testAttemptsRefused(t *testing.T, bk backend) {
 	p, _ := db.NewPlayer(ctx, session(1), time.Now().Add(time.Hour))
 	q, _ := db.NewPlayer(ctx, session(2), time.Now().Add(time.Hour))
 	pz := archived(t, db, 7)
-	if _, _, err := db.StartAttempt(ctx, p.ID, 999999); !errors.Is(err, sudoku.ErrNotFound) {
+	if _, _, err := db.StartAttempt(ctx, p.ID, 999999); !errors.Is(err, record.ErrNotFound) {
 		t.Errorf("start at an unknown puzzle: %v", err)
 	}
 	a, _, _ := db.StartAttempt(ctx, p.ID, pz.ID)
@@ -373,8 +373,8 @@ func testAttemptsRefused(t *testing.T, bk backend) {
 		f      account.Finish
 		want   error
 	}{
-		{"foreign", q.ID, a.ID, account.Finish{Outcome: account.OutcomeGaveUp}, sudoku.ErrNotFound},
-		{"unknown", p.ID, a.ID + 1000, account.Finish{Outcome: account.OutcomeGaveUp}, sudoku.ErrNotFound},
+		{"foreign", q.ID, a.ID, account.Finish{Outcome: account.OutcomeGaveUp}, record.ErrNotFound},
+		{"unknown", p.ID, a.ID + 1000, account.Finish{Outcome: account.OutcomeGaveUp}, record.ErrNotFound},
 		{"wrong grid", p.ID, a.ID, account.Finish{Outcome: account.OutcomeSolved, Grid: string(wrong)}, account.ErrWrongGrid},
 		{"no grid", p.ID, a.ID, account.Finish{Outcome: account.OutcomeSolved}, account.ErrBadFinish},
 		{"absurd seconds", p.ID, a.ID, account.Finish{Outcome: account.OutcomeGaveUp, ActiveSeconds: account.MaxSeconds + 1}, account.ErrBadFinish},
@@ -452,8 +452,8 @@ func testPlayersSummaryExportDelete(t *testing.T, bk backend) {
 	ctx := context.Background()
 	db := bk.open(t)
 	p, _ := db.NewPlayer(ctx, session(1), time.Now().Add(time.Hour))
-	pz := []sudoku.Puzzle{archived(t, db, 12), archived(t, db, 13), archived(t, db, 14)}
-	finish := func(pzl sudoku.Puzzle, f account.Finish) {
+	pz := []record.Puzzle{archived(t, db, 12), archived(t, db, 13), archived(t, db, 14)}
+	finish := func(pzl record.Puzzle, f account.Finish) {
 		t.Helper()
 		a, _, err := db.StartAttempt(ctx, p.ID, pzl.ID)
 		if err != nil {
@@ -489,7 +489,7 @@ func testPlayersSummaryExportDelete(t *testing.T, bk backend) {
 // checkSummary checks testPlayersSummaryExportDelete's summary of today:
 // four attempts at pz, three solved, a streak of one, the hints by
 // technique, the puzzles to try again and the solves by grade.
-func checkSummary(t *testing.T, s account.Summary, pz []sudoku.Puzzle) {
+func checkSummary(t *testing.T, s account.Summary, pz []record.Puzzle) {
 	t.Helper()
 	if s.Attempts != 4 || s.Solved != 3 || s.GaveUp != 1 || s.Streak != 1 {
 		t.Errorf("summary counts %d/%d/%d streak %d, want 4/3/1 streak 1", s.Attempts, s.Solved, s.GaveUp, s.Streak)

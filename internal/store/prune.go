@@ -111,7 +111,7 @@ func (db *DB) pruneBatch(ctx context.Context, cutoff time.Time, by moderation.Ac
 			}
 		}
 		n = len(ids)
-		return record(tx, db.d, moderation.Entry{Actor: by, Action: moderation.ActionPrune,
+		return addAudit(tx, db.d, moderation.Entry{Actor: by, Action: moderation.ActionPrune,
 			Detail: fmt.Sprintf("%d anonymous players not seen since %s, with %d attempts and %d sessions",
 				n, cutoff.UTC().Format(time.DateOnly), counts[0], counts[1])})
 	})

@@ -88,7 +88,7 @@ func (db *DB) ClassRating(ctx context.Context, key []byte) (c ratings.Class, ok 
 }
 
 // PlayerRating returns the model's state of player: ability (log skill)
-// and how many counted attempts it rests on; sudoku.ErrNotFound-free: an
+// and how many counted attempts it rests on; record.ErrNotFound-free: an
 // unknown player is a typical one with none.
 func (db *DB) PlayerRating(ctx context.Context, player int64) (ratings.Player, error) {
 	if db.isClosed() {

@@ -12,7 +12,7 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/moderation"
 	"github.com/sudoku-archive/sudoku/internal/ratings"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // ratingsSuite is the suite's part for the players' difficulty model
@@ -84,7 +84,7 @@ func testRatingsFigures(t *testing.T, bk backend) {
 	solved := account.Finish{Outcome: account.OutcomeSolved}
 	first := play(t, db, 1, one.ID, 100, solved)
 	play(t, db, 2, two.ID, 300, solved)
-	if p, _ := db.Puzzle(ctx, one.ID); p.Plays != 2 || p.PlayerSeconds != nil || sudoku.OrZero(p.MedianSeconds) != 200 {
+	if p, _ := db.Puzzle(ctx, one.ID); p.Plays != 2 || p.PlayerSeconds != nil || record.OrZero(p.MedianSeconds) != 200 {
 		t.Fatalf("after two plays: plays %d, player_seconds %v, median %v; want 2, nil, 200", p.Plays, p.PlayerSeconds, p.MedianSeconds)
 	}
 	play(t, db, 3, one.ID, 400, solved)
@@ -112,14 +112,14 @@ func testRatingsFigures(t *testing.T, bk backend) {
 		t.Fatal(err)
 	}
 	play(t, db, 7, one.ID, 500, solved)
-	if p, _ := db.Puzzle(ctx, one.ID); p.Plays != 6 || sudoku.OrZero(p.MedianSeconds) != 450 {
-		t.Errorf("after a deletion and a play: plays %d, median %d; want 6, 450 (of 300, 400, 500, 3000)", p.Plays, sudoku.OrZero(p.MedianSeconds))
+	if p, _ := db.Puzzle(ctx, one.ID); p.Plays != 6 || record.OrZero(p.MedianSeconds) != 450 {
+		t.Errorf("after a deletion and a play: plays %d, median %d; want 6, 450 (of 300, 400, 500, 3000)", p.Plays, record.OrZero(p.MedianSeconds))
 	}
 }
 
 // writtenAgain archives synthetic puzzle n as another way of writing p
 // (its canonical form) and returns it as Submit answered.
-func writtenAgain(t *testing.T, db *DB, p sudoku.Puzzle, n int64) sudoku.Puzzle {
+func writtenAgain(t *testing.T, db *DB, p record.Puzzle, n int64) record.Puzzle {
 	t.Helper()
 	other := synthetic(n, n, 1000, 1)
 	other.Canonical = p.Canonical
@@ -138,7 +138,7 @@ func checkFigures(t *testing.T, db *DB, id, plays int64, rate float64, median, e
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Plays != plays || p.SolveRate == nil || *p.SolveRate != rate || sudoku.OrZero(p.MedianSeconds) != median || sudoku.OrZero(p.PlayerSeconds) != expected {
+	if p.Plays != plays || p.SolveRate == nil || *p.SolveRate != rate || record.OrZero(p.MedianSeconds) != median || record.OrZero(p.PlayerSeconds) != expected {
 		t.Errorf("puzzle %d: plays %d, solve_rate %v, median %v, player_seconds %v; want %d, %v, %d, %d",
 			id, p.Plays, p.SolveRate, p.MedianSeconds, p.PlayerSeconds, plays, rate, median, expected)
 	}
@@ -146,7 +146,7 @@ func checkFigures(t *testing.T, db *DB, id, plays int64, rate float64, median, e
 
 // checkSkills: the fast player (fast) is above 1; a new slow solve at two
 // makes its player below 1 and the class harder.
-func checkSkills(t *testing.T, db *DB, fast int64, one, two sudoku.Puzzle) {
+func checkSkills(t *testing.T, db *DB, fast int64, one, two record.Puzzle) {
 	t.Helper()
 	ctx := context.Background()
 	r, err := db.PlayerRating(ctx, fast)
@@ -169,7 +169,7 @@ func checkSkills(t *testing.T, db *DB, fast int64, one, two sudoku.Puzzle) {
 func testRatingsPlayerTimeOrder(t *testing.T, bk backend) {
 	ctx := context.Background()
 	db := bk.open(t)
-	var ps []sudoku.Puzzle
+	var ps []record.Puzzle
 	for n := range int64(6) {
 		ps = append(ps, archived(t, db, 20+n))
 	}
@@ -190,7 +190,7 @@ func testRatingsPlayerTimeOrder(t *testing.T, bk backend) {
 		{true, []int64{ps[3].ID, ps[1].ID, ps[5].ID, ps[4].ID, ps[2].ID, ps[0].ID}},
 	} {
 		var got []int64
-		q := sudoku.ListQuery{Sort: sudoku.SortPlayerTime, Desc: tc.desc, Limit: 1}
+		q := record.ListQuery{Sort: record.SortPlayerTime, Desc: tc.desc, Limit: 1}
 		for {
 			page, err := db.List(ctx, q)
 			if err != nil {
@@ -336,7 +336,7 @@ func testRatingsImportAttempts(t *testing.T, bk backend) {
 
 // expectedSeconds is the player_seconds of the class of p as the class's
 // row says.
-func expectedSeconds(t *testing.T, db *DB, p sudoku.Puzzle) int64 {
+func expectedSeconds(t *testing.T, db *DB, p record.Puzzle) int64 {
 	t.Helper()
 	c, ok, err := db.ClassRating(context.Background(), p.Canonical.Key())
 	if err != nil || !ok {
@@ -373,7 +373,7 @@ func newPlayers(t testing.TB, db *DB, from, n int) []int64 {
 func testRatingsRefit(t *testing.T, bk backend) {
 	ctx := context.Background()
 	db := bk.open(t)
-	var ps []sudoku.Puzzle
+	var ps []record.Puzzle
 	for n := range int64(4) {
 		ps = append(ps, archived(t, db, 40+n))
 	}
@@ -425,8 +425,8 @@ func testRatingsRefit(t *testing.T, bk backend) {
 }
 
 // figuresLine is a puzzle's counted figures, as ratingsDump writes them.
-func figuresLine(p sudoku.Puzzle) string {
-	return fmt.Sprintf("puzzle %d: %d %d %d", p.ID, p.Plays, p.Solves, sudoku.OrZero(p.MedianSeconds))
+func figuresLine(p record.Puzzle) string {
+	return fmt.Sprintf("puzzle %d: %d %d %d", p.ID, p.Plays, p.Solves, record.OrZero(p.MedianSeconds))
 }
 
 // ratingsDump writes every figure of the model in the archive, exactly.
@@ -473,7 +473,7 @@ func ratingsDump(t *testing.T, db *DB) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fmt.Fprintf(&b, "%s %d\n", figuresLine(p), sudoku.OrZero(p.PlayerSeconds))
+		fmt.Fprintf(&b, "%s %d\n", figuresLine(p), record.OrZero(p.PlayerSeconds))
 	}
 	return b.String()
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -16,7 +17,7 @@ import (
 // in it once, but for a puzzle whose sort key changes while it runs (a
 // grade arriving, players' times), which may be missed or written twice in
 // an order by that key. An error from fn stops the export and is returned.
-func (db *DB) Export(ctx context.Context, q sudoku.ListQuery, fn func(sudoku.Puzzle) error) error {
+func (db *DB) Export(ctx context.Context, q record.ListQuery, fn func(record.Puzzle) error) error {
 	n := len(export.packAt)
 	r := make([]any, len(readColumns))
 	var dest []any // reused row after row
@@ -37,13 +38,13 @@ func (db *DB) Export(ctx context.Context, q sudoku.ListQuery, fn func(sudoku.Puz
 			}
 			return scan(dest...)
 		}
-	}, func(v *[]any) (sudoku.Puzzle, error) { return export.unpack(*v, r) }, fn)
+	}, func(v *[]any) (record.Puzzle, error) { return export.unpack(*v, r) }, fn)
 }
 
 // ExportGivens is Export for a caller that needs only each puzzle's givens
 // (a text export): reading one column instead of twelve made a million-puzzle
 // export about a third faster.
-func (db *DB) ExportGivens(ctx context.Context, q sudoku.ListQuery, fn func(sudoku.Grid) error) error {
+func (db *DB) ExportGivens(ctx context.Context, q record.ListQuery, fn func(sudoku.Grid) error) error {
 	return exportRows(ctx, db, q, "givens", func(cols []string) func(func(...any) error, *sudoku.Grid) error {
 		// The order's key columns follow the givens; they are read and
 		// dropped.
@@ -107,7 +108,7 @@ func grow[R any](ps []R) []R {
 //
 // An export either hands fn every row or returns an error: the end of
 // ctx (a deadline, a client gone) is an error, never a short, quiet end.
-func exportRows[R, T any](parent context.Context, db *DB, q sudoku.ListQuery, cols string, setup func([]string) func(func(...any) error, *R) error, conv func(*R) (T, error), fn func(T) error) error {
+func exportRows[R, T any](parent context.Context, db *DB, q record.ListQuery, cols string, setup func([]string) func(func(...any) error, *R) error, conv func(*R) (T, error), fn func(T) error) error {
 	if db.isClosed() {
 		return ErrClosed
 	}

@@ -14,16 +14,17 @@ import (
 	gocmp "github.com/google/go-cmp/cmp"
 
 	"github.com/sudoku-archive/sudoku/internal/racefree"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
 // tiedArchive fills db with puzzles whose sort keys tie often: 5 backtrack
 // values, 3 solve times, clue counts from a few bits, every 7th with two
 // solutions. It returns them as stored.
-func tiedArchive(tb testing.TB, db *DB, n int64) []sudoku.Puzzle {
+func tiedArchive(tb testing.TB, db *DB, n int64) []record.Puzzle {
 	tb.Helper()
 	ctx := context.Background()
-	var ps []sudoku.Puzzle
+	var ps []record.Puzzle
 	for i := range n {
 		solutions := 1
 		if i%7 == 3 {
@@ -40,14 +41,14 @@ func tiedArchive(tb testing.TB, db *DB, n int64) []sudoku.Puzzle {
 }
 
 // sorted is the order List must produce, computed in Go.
-func sorted(ps []sudoku.Puzzle, q sudoku.ListQuery) []sudoku.Puzzle {
-	var out []sudoku.Puzzle
+func sorted(ps []record.Puzzle, q record.ListQuery) []record.Puzzle {
+	var out []record.Puzzle
 	for _, p := range ps {
 		if !q.UniqueOnly || p.Unique {
 			out = append(out, p)
 		}
 	}
-	slices.SortFunc(out, func(a, b sudoku.Puzzle) int {
+	slices.SortFunc(out, func(a, b record.Puzzle) int {
 		// Ascending by grade, the ungraded (grade 0) come last; so do
 		// the rows without a value of a NoneLast order (leading key 0).
 		if pendingLast(q) && (keyOf(q.Sort, &a)[0] == 0) != (keyOf(q.Sort, &b)[0] == 0) {
@@ -70,11 +71,11 @@ func testListPagesEveryOrder(t *testing.T, bk backend) {
 	all := tiedArchive(t, db, 157)
 	sub := newSubtests(t) // reads only: a few at once
 	defer sub.Wait()
-	for _, s := range sudoku.Sorts {
+	for _, s := range record.Sorts {
 		for _, desc := range []bool{false, true} {
 			for _, unique := range []bool{false, true} {
 				for _, limit := range []int{1, 7, 20, 100} {
-					q := sudoku.ListQuery{Sort: s, Desc: desc, UniqueOnly: unique, Limit: limit}
+					q := record.ListQuery{Sort: s, Desc: desc, UniqueOnly: unique, Limit: limit}
 					sub.Run(fmt.Sprintf("%s/desc=%v/unique=%v/limit=%d", s, desc, unique, limit), func(t *testing.T) {
 						testPaging(t, db, q, sorted(all, q))
 					})
@@ -86,10 +87,10 @@ func testListPagesEveryOrder(t *testing.T, bk backend) {
 
 // testPaging walks q forward to the end by NextCursor and back to the start
 // by PrevCursor, checking every page against want.
-func testPaging(t *testing.T, db *DB, q sudoku.ListQuery, want []sudoku.Puzzle) {
+func testPaging(t *testing.T, db *DB, q record.ListQuery, want []record.Puzzle) {
 	ctx := context.Background()
-	var pages []sudoku.Page
-	var got []sudoku.Puzzle
+	var pages []record.Page
+	var got []record.Puzzle
 	for {
 		page, err := db.List(ctx, q)
 		if err != nil {
@@ -140,7 +141,7 @@ func testPaging(t *testing.T, db *DB, q sudoku.ListQuery, want []sudoku.Puzzle) 
 	}
 }
 
-func ids(ps []sudoku.Puzzle) []int64 {
+func ids(ps []record.Puzzle) []int64 {
 	out := make([]int64, len(ps))
 	for i, p := range ps {
 		out[i] = p.ID
@@ -154,7 +155,7 @@ func testListPrevFromShortStart(t *testing.T, bk backend) {
 	ctx := context.Background()
 	db := bk.open(t)
 	all := tiedArchive(t, db, 30)
-	q := sudoku.ListQuery{Sort: sudoku.SortSubmitted, Limit: 4}
+	q := record.ListQuery{Sort: record.SortSubmitted, Limit: 4}
 	page, err := db.List(ctx, q)
 	if err != nil {
 		t.Fatal(err)
@@ -187,7 +188,7 @@ func testListPastTheEnd(t *testing.T, bk backend) {
 	db := bk.open(t)
 	all := tiedArchive(t, db, 12)
 	for _, desc := range []bool{false, true} {
-		q := sudoku.ListQuery{Sort: sudoku.SortDifficulty, Desc: desc, Limit: 5}
+		q := record.ListQuery{Sort: record.SortDifficulty, Desc: desc, Limit: 5}
 		want := sorted(all, q)
 		last := want[len(want)-1]
 		q.Cursor = cursor{sort: q.Sort, desc: desc, key: keyOf(q.Sort, &last)}.encode()
@@ -213,26 +214,26 @@ func testListDefaultsAndLimits(t *testing.T, bk backend) {
 	ctx := context.Background()
 	db := bk.open(t)
 	all := tiedArchive(t, db, 30)
-	page, err := db.List(ctx, sudoku.ListQuery{})
+	page, err := db.List(ctx, record.ListQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := sorted(all, sudoku.ListQuery{Sort: sudoku.SortDifficulty})[:sudoku.DefaultLimit]
+	want := sorted(all, record.ListQuery{Sort: record.SortDifficulty})[:record.DefaultLimit]
 	if d := gocmp.Diff(ids(want), ids(page.Puzzles)); d != "" {
-		t.Errorf("zero query: want the first %d by difficulty ascending (-want +got):\n%s", sudoku.DefaultLimit, d)
+		t.Errorf("zero query: want the first %d by difficulty ascending (-want +got):\n%s", record.DefaultLimit, d)
 	}
-	for _, q := range []sudoku.ListQuery{
-		{Limit: -1}, {Limit: sudoku.MaxLimit + 1}, {Sort: "rating"}, {Sort: "id; DROP TABLE puzzles"},
+	for _, q := range []record.ListQuery{
+		{Limit: -1}, {Limit: record.MaxLimit + 1}, {Sort: "rating"}, {Sort: "id; DROP TABLE puzzles"},
 	} {
 		if _, err := db.List(ctx, q); !errors.Is(err, ErrInvalidQuery) {
 			t.Errorf("List(%+v): %v, want ErrInvalidQuery", q, err)
 		}
-		if err := db.Export(ctx, q, func(sudoku.Puzzle) error { return nil }); q.Sort != "" && !errors.Is(err, ErrInvalidQuery) {
+		if err := db.Export(ctx, q, func(record.Puzzle) error { return nil }); q.Sort != "" && !errors.Is(err, ErrInvalidQuery) {
 			t.Errorf("Export(%+v): %v, want ErrInvalidQuery", q, err)
 		}
 	}
 	empty := bk.open(t)
-	page, err = empty.List(ctx, sudoku.ListQuery{})
+	page, err = empty.List(ctx, record.ListQuery{})
 	if err != nil || page.Puzzles == nil || len(page.Puzzles) != 0 || page.NextCursor != "" || page.PrevCursor != "" || page.Total != 0 {
 		t.Errorf("empty archive: %+v, %v", page, err)
 	}
@@ -242,7 +243,7 @@ func testListRejectsBadCursors(t *testing.T, bk backend) {
 	ctx := context.Background()
 	db := bk.open(t)
 	tiedArchive(t, db, 30)
-	q := sudoku.ListQuery{Sort: sudoku.SortDifficulty, Desc: true, Limit: 5}
+	q := record.ListQuery{Sort: record.SortDifficulty, Desc: true, Limit: 5}
 	page, err := db.List(ctx, q)
 	if err != nil {
 		t.Fatal(err)
@@ -255,7 +256,7 @@ func testListRejectsBadCursors(t *testing.T, bk backend) {
 		b[i] = v
 		return enc(b)
 	}
-	other := func(q2 sudoku.ListQuery) string {
+	other := func(q2 record.ListQuery) string {
 		p, err := db.List(ctx, q2)
 		if err != nil || p.NextCursor == "" {
 			t.Fatalf("cursor for %+v: %v", q2, err)
@@ -274,16 +275,16 @@ func testListRejectsBadCursors(t *testing.T, bk backend) {
 		{"unknown sort", withByte(1, 9)},
 		{"unknown flag", withByte(2, raw[2]|0x80)},
 		{"too long", strings.Repeat("A", 200)},
-		{"another sort", other(sudoku.ListQuery{Sort: sudoku.SortBacktracks, Desc: true, Limit: 5})},
-		{"another sort, same key count", other(sudoku.ListQuery{Sort: sudoku.SortClues, Desc: true, Limit: 5})},
-		{"other direction", other(sudoku.ListQuery{Sort: sudoku.SortDifficulty, Limit: 5})},
-		{"other filter", other(sudoku.ListQuery{Sort: sudoku.SortDifficulty, Desc: true, UniqueOnly: true, Limit: 5})},
+		{"another sort", other(record.ListQuery{Sort: record.SortBacktracks, Desc: true, Limit: 5})},
+		{"another sort, same key count", other(record.ListQuery{Sort: record.SortClues, Desc: true, Limit: 5})},
+		{"other direction", other(record.ListQuery{Sort: record.SortDifficulty, Limit: 5})},
+		{"other filter", other(record.ListQuery{Sort: record.SortDifficulty, Desc: true, UniqueOnly: true, Limit: 5})},
 		{"negative key", cursor{sort: q.Sort, desc: true, key: []int64{-1, 0, 1}}.encode()},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			q := q
 			q.Cursor = tc.cursor
-			if _, err := db.List(ctx, q); !errors.Is(err, sudoku.ErrInvalidCursor) {
+			if _, err := db.List(ctx, q); !errors.Is(err, record.ErrInvalidCursor) {
 				t.Errorf("cursor %q: %v, want ErrInvalidCursor", tc.cursor, err)
 			}
 		})
@@ -478,10 +479,10 @@ func testExport(t *testing.T, bk backend) {
 	ctx := context.Background()
 	db := bk.open(t)
 	all := tiedArchive(t, db, 60)
-	for _, q := range []sudoku.ListQuery{
+	for _, q := range []record.ListQuery{
 		{},
-		{Sort: sudoku.SortClues, Desc: true},
-		{Sort: sudoku.SortSubmitted, UniqueOnly: true, Limit: 3, Cursor: "ignored"},
+		{Sort: record.SortClues, Desc: true},
+		{Sort: record.SortSubmitted, UniqueOnly: true, Limit: 3, Cursor: "ignored"},
 	} {
 		if d := gocmp.Diff(sorted(all, normalizedOrFail(t, q)), exportAll(t, db, q)); d != "" {
 			t.Errorf("export %+v (-want +got):\n%s", q, d)
@@ -489,7 +490,7 @@ func testExport(t *testing.T, bk backend) {
 	}
 	stop := errors.New("stop")
 	n := 0
-	err := db.Export(ctx, sudoku.ListQuery{}, func(sudoku.Puzzle) error {
+	err := db.Export(ctx, record.ListQuery{}, func(record.Puzzle) error {
 		n++
 		if n == 10 {
 			return stop
@@ -501,7 +502,7 @@ func testExport(t *testing.T, bk backend) {
 	}
 }
 
-func normalizedOrFail(t *testing.T, q sudoku.ListQuery) sudoku.ListQuery {
+func normalizedOrFail(t *testing.T, q record.ListQuery) record.ListQuery {
 	t.Helper()
 	q.Limit, q.Cursor = 0, ""
 	q, err := normalize(q)
@@ -515,9 +516,9 @@ func normalizedOrFail(t *testing.T, q sudoku.ListQuery) sudoku.ListQuery {
 // survives a round trip unchanged.
 func FuzzDecodeCursor(f *testing.F) {
 	for _, c := range []cursor{
-		{sort: sudoku.SortDifficulty, key: []int64{0, 0, 1}},
-		{sort: sudoku.SortClues, desc: true, unique: true, before: true, key: []int64{81, 1 << 40}},
-		{sort: sudoku.SortSubmitted, key: []int64{1<<63 - 1}},
+		{sort: record.SortDifficulty, key: []int64{0, 0, 1}},
+		{sort: record.SortClues, desc: true, unique: true, before: true, key: []int64{81, 1 << 40}},
+		{sort: record.SortSubmitted, key: []int64{1<<63 - 1}},
 	} {
 		f.Add(c.encode(), len(c.key))
 	}
@@ -528,7 +529,7 @@ func FuzzDecodeCursor(f *testing.F) {
 		}
 		c, err := decodeCursor(s, nkeys)
 		if err != nil {
-			if !errors.Is(err, sudoku.ErrInvalidCursor) {
+			if !errors.Is(err, record.ErrInvalidCursor) {
 				t.Fatalf("%q: %v does not wrap ErrInvalidCursor", s, err)
 			}
 			return
@@ -551,7 +552,7 @@ func testExportAcrossChunks(t *testing.T, bk backend) {
 	ctx := context.Background()
 	db := bk.open(t)
 	n := 3*exportChunk + 5
-	ps := make([]sudoku.Puzzle, n)
+	ps := make([]record.Puzzle, n)
 	for i := range ps {
 		ps[i] = synthetic(int64(i+1), int64(i*7919%61), int64(i*104729%1000), 1+i%5/4)
 		ps[i].GradeVersion = "test"
@@ -562,20 +563,20 @@ func testExportAcrossChunks(t *testing.T, bk backend) {
 	if _, err := db.SubmitMany(ctx, ps); err != nil {
 		t.Fatal(err)
 	}
-	all := exportAll(t, db, sudoku.ListQuery{Sort: sudoku.SortSubmitted})
+	all := exportAll(t, db, record.ListQuery{Sort: record.SortSubmitted})
 	if len(all) != n {
 		t.Fatalf("exported %d puzzles, want %d", len(all), n)
 	}
-	for _, q := range []sudoku.ListQuery{
-		{Sort: sudoku.SortDifficulty, Desc: true},
-		{Sort: sudoku.SortSolveTime},
-		{Sort: sudoku.SortClues, UniqueOnly: true},
-		{Sort: sudoku.SortBacktracks, Band: sudoku.Bands[1].Band},
+	for _, q := range []record.ListQuery{
+		{Sort: record.SortDifficulty, Desc: true},
+		{Sort: record.SortSolveTime},
+		{Sort: record.SortClues, UniqueOnly: true},
+		{Sort: record.SortBacktracks, Band: sudoku.Bands[1].Band},
 	} {
 		t.Run(fmt.Sprintf("%+v", q), func(t *testing.T) {
 			want := sorted(all, normalizedOrFail(t, q))
 			if q.Band != "" {
-				want = slices.DeleteFunc(want, func(p sudoku.Puzzle) bool { return p.Band != q.Band })
+				want = slices.DeleteFunc(want, func(p record.Puzzle) bool { return p.Band != q.Band })
 			}
 			if d := gocmp.Diff(want, exportAll(t, db, q)); d != "" {
 				t.Errorf("Export (-want +got):\n%s", d)
@@ -599,7 +600,7 @@ func testExportAcrossChunks(t *testing.T, bk backend) {
 	stop := errors.New("stop")
 	at := exportChunk + 3
 	var got int
-	err := db.Export(ctx, sudoku.ListQuery{}, func(sudoku.Puzzle) error {
+	err := db.Export(ctx, record.ListQuery{}, func(record.Puzzle) error {
 		if got++; got == at {
 			return stop
 		}
@@ -609,7 +610,7 @@ func testExportAcrossChunks(t *testing.T, bk backend) {
 		t.Errorf("Export stopped after %d with %v, want %d and stop", got, err, at)
 	}
 	got = 0
-	err = db.ExportGivens(ctx, sudoku.ListQuery{}, func(sudoku.Grid) error {
+	err = db.ExportGivens(ctx, record.ListQuery{}, func(sudoku.Grid) error {
 		if got++; got == at {
 			return stop
 		}
@@ -620,7 +621,7 @@ func testExportAcrossChunks(t *testing.T, bk backend) {
 	}
 	// The connection went back to the pool in a state fit for the next
 	// export.
-	if again := exportAll(t, db, sudoku.ListQuery{Sort: sudoku.SortSubmitted}); len(again) != n {
+	if again := exportAll(t, db, record.ListQuery{Sort: record.SortSubmitted}); len(again) != n {
 		t.Errorf("export after a stopped one: %d puzzles, want %d", len(again), n)
 	}
 }
@@ -629,18 +630,18 @@ func testExportAcrossChunks(t *testing.T, bk backend) {
 // from the server, exit 2 from the command), never an internal error.
 func TestInvalidQueryKind(t *testing.T) {
 	db := MustOpenDB(t)
-	for _, q := range []sudoku.ListQuery{
+	for _, q := range []record.ListQuery{
 		{Sort: "nope"},
-		{Limit: sudoku.MaxLimit + 1},
+		{Limit: record.MaxLimit + 1},
 		{Band: "impossible"},
 		{Played: "sometimes", Player: 1},
 		{Collection: -1},
 		{Collection: 1, Techniques: "x-wing"},
-		{Played: sudoku.PlayedSolved},
+		{Played: record.PlayedSolved},
 	} {
 		_, err := db.List(context.Background(), q)
-		if !errors.Is(err, ErrInvalidQuery) || sudoku.KindOf(err) != sudoku.KindInvalid {
-			t.Errorf("%+v: %v (kind %v), want an invalid list query", q, err, sudoku.KindOf(err))
+		if !errors.Is(err, ErrInvalidQuery) || record.KindOf(err) != record.KindInvalid {
+			t.Errorf("%+v: %v (kind %v), want an invalid list query", q, err, record.KindOf(err))
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -39,7 +40,7 @@ type rowFacts struct {
 func (f *rowFacts) head() bool { return !f.sameAs.Valid && f.canonical != nil }
 
 // readFacts reads the row id in tx, locking it on PostgreSQL, or
-// sudoku.ErrNotFound.
+// record.ErrNotFound.
 func readFacts(tx *sql.Tx, d dialect, id int64) (rowFacts, error) {
 	var f rowFacts
 	q := `SELECT id, hidden, solutions, submissions, backtracks, solve_ns, clues, same_as, canonical_key,
@@ -51,7 +52,7 @@ func readFacts(tx *sql.Tx, d dialect, id int64) (rowFacts, error) {
 	err := tx.QueryRow(d.sql(q), id).Scan(&f.id, &hidden, &f.solutions, &f.submissions, &f.backtracks, &f.solveNS, &f.clues,
 		&f.sameAs, &f.canonical, &f.classKey, &f.graded, &f.grade, &f.technique)
 	if errors.Is(err, sql.ErrNoRows) {
-		return f, fmt.Errorf("puzzle %d: %w", id, sudoku.ErrNotFound)
+		return f, fmt.Errorf("puzzle %d: %w", id, record.ErrNotFound)
 	}
 	f.hidden = hidden != 0
 	return f, err
@@ -83,7 +84,7 @@ func (s *share) rest(f *rowFacts, sign int64) {
 	s.uniq += u
 	s.subs += sign * f.submissions
 	s.bucket(bucket{"backtracks", sudoku.BacktracksBucket(f.backtracks)}, sign, u, 0)
-	s.bucket(bucket{"solve_ns", sudoku.SolveTimeBucket(f.solveNS)}, sign, u, 0)
+	s.bucket(bucket{"solve_ns", record.SolveTimeBucket(f.solveNS)}, sign, u, 0)
 	s.bucket(bucket{"clues", int(f.clues)}, sign, u, 0)
 	if f.graded {
 		if s.grades == nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/pressly/goose/v3"
 
 	"github.com/sudoku-archive/sudoku/internal/pgtest"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/migrations"
 )
@@ -113,7 +114,7 @@ func testGradesBesideSubmissions(t *testing.T, c *pgtest.Cluster) {
 	ctx := context.Background()
 	dsn := c.NewDB(t)
 	db := MustOpenDBAt(t, dsn)
-	ps := make([]sudoku.Puzzle, 30)
+	ps := make([]record.Puzzle, 30)
 	for i := range ps {
 		ps[i] = synthetic(int64(i+1), int64(i), 100, 1)
 	}

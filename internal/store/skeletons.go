@@ -18,7 +18,7 @@ import (
 	"fmt"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // nameSkeletonsSetting is the settings row migration 00025 writes: the
@@ -53,7 +53,7 @@ func lockNames(tx *sql.Tx, d dialect, which int32) error {
 type lookalikeError struct{ *account.LookalikeError }
 
 // Kind is what the error means to whoever asked.
-func (e lookalikeError) Kind() sudoku.Kind { return sudoku.KindConflict }
+func (e lookalikeError) Kind() record.Kind { return record.KindConflict }
 
 // ForUsers marks the text as meant for users.
 func (e lookalikeError) ForUsers() bool { return true }

@@ -12,7 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // startAllSQL is startSteps for the starts of a group, each (player,
@@ -92,7 +92,7 @@ func answerStarts(rows pgx.Rows, now time.Time, sent []int, starts []*finishReq,
 		r := starts[i]
 		switch kind {
 		case 0:
-			*put(i) = finishResult{err: fmt.Errorf("puzzle %d: %w", r.puzzle, sudoku.ErrNotFound)}
+			*put(i) = finishResult{err: fmt.Errorf("puzzle %d: %w", r.puzzle, record.ErrNotFound)}
 		case 1:
 			*put(i) = finishResult{a: account.Attempt{ID: a.ID, PlayerID: r.player, PuzzleID: r.puzzle, StartedAt: now, Outcome: account.OutcomeOpen}, created: true}
 		case 2:

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -24,21 +25,21 @@ UNION ALL SELECT kind, bucket, CAST(sum(n) AS BIGINT), CAST(sum(uniq) AS BIGINT)
 
 // Stats returns the archive's counts and histograms, from one read
 // transaction so they agree with each other.
-func (db *DB) Stats(ctx context.Context) (sudoku.Stats, error) {
+func (db *DB) Stats(ctx context.Context) (record.Stats, error) {
 	if db.isClosed() {
-		return sudoku.Stats{}, ErrClosed
+		return record.Stats{}, ErrClosed
 	}
 	tx, err := db.reader.BeginTx(ctx, db.d.readTx)
 	if err != nil {
-		return sudoku.Stats{}, fmt.Errorf("stats: %w", err)
+		return record.Stats{}, fmt.Errorf("stats: %w", err)
 	}
 	defer tx.Rollback()
 	rows, err := tx.QueryContext(ctx, statsSQL)
 	if err != nil {
-		return sudoku.Stats{}, fmt.Errorf("stats: %w", err)
+		return record.Stats{}, fmt.Errorf("stats: %w", err)
 	}
 	defer rows.Close()
-	var s sudoku.Stats
+	var s record.Stats
 	add := func(h *[]int64, k int, n int64) {
 		for len(*h) <= k {
 			*h = append(*h, 0)
@@ -50,10 +51,10 @@ func (db *DB) Stats(ctx context.Context) (sudoku.Stats, error) {
 		var bucket int
 		var n, uniq int64
 		if err := rows.Scan(&kind, &bucket, &n, &uniq); err != nil {
-			return sudoku.Stats{}, fmt.Errorf("stats: %w", err)
+			return record.Stats{}, fmt.Errorf("stats: %w", err)
 		}
 		if bucket < 0 || bucket > 81 {
-			return sudoku.Stats{}, fmt.Errorf("stats: %s bucket %d out of range", kind, bucket)
+			return record.Stats{}, fmt.Errorf("stats: %s bucket %d out of range", kind, bucket)
 		}
 		switch kind {
 		case "total":
@@ -71,16 +72,16 @@ func (db *DB) Stats(ctx context.Context) (sudoku.Stats, error) {
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return sudoku.Stats{}, fmt.Errorf("stats: %w", err)
+		return record.Stats{}, fmt.Errorf("stats: %w", err)
 	}
 	rows.Close()
 	if s.Grades, err = gradeCounts(ctx, tx); err != nil {
-		return sudoku.Stats{}, fmt.Errorf("stats: %w", err)
+		return record.Stats{}, fmt.Errorf("stats: %w", err)
 	}
 	// The rows waiting for a grade are few but for the moments after an
 	// import or an upgrade: count them on their own partial index.
 	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM puzzles"+db.d.indexedBy("puzzles_pending")+" WHERE grade_version IS NULL AND solutions = 1 AND "+visible).Scan(&s.Ungraded); err != nil {
-		return sudoku.Stats{}, fmt.Errorf("stats: %w", err)
+		return record.Stats{}, fmt.Errorf("stats: %w", err)
 	}
 	return s, tx.Commit()
 }
@@ -119,7 +120,7 @@ func (db *DB) bandTotal(ctx context.Context, tx *sql.Tx, b sudoku.BandInfo, dist
 // puzzle, by counting the range on the band and grade index (a seek per
 // band; its cost grows with the puzzles in the range, not with the
 // archive).
-func (db *DB) gradeTotal(ctx context.Context, tx *sql.Tx, q sudoku.ListQuery) (int64, error) {
+func (db *DB) gradeTotal(ctx context.Context, tx *sql.Tx, q record.ListQuery) (int64, error) {
 	r := gradeRange(q)
 	var n int64
 	if b, ok := q.Band.Info(); ok {
@@ -146,18 +147,18 @@ func (db *DB) gradeTotal(ctx context.Context, tx *sql.Tx, q sudoku.ListQuery) (i
 // q.Limit/2 puzzles before it in q's order, the puzzle, and the rest after
 // it, with cursors to page on either way. An id that is not archived, or not
 // in q's listing (filtered out by q.UniqueOnly or q.Band), gives
-// sudoku.ErrNotFound.
-func (db *DB) around(ctx context.Context, tx *sql.Tx, q sudoku.ListQuery, page *sudoku.Page,
-	fetch func(desc bool, from []int64, n int) ([]sudoku.Puzzle, error), at func(cursor) string) error {
+// record.ErrNotFound.
+func (db *DB) around(ctx context.Context, tx *sql.Tx, q record.ListQuery, page *record.Page,
+	fetch func(desc bool, from []int64, n int) ([]record.Puzzle, error), at func(cursor) string) error {
 	p, err := scanPuzzle(tx.StmtContext(ctx, db.getStmt).QueryRowContext(ctx, q.Around).Scan)
 	if errors.Is(err, sql.ErrNoRows) || err == nil && (q.UniqueOnly && !p.Unique || q.Band != "" && p.Band != q.Band || q.Distinct && p.SameAs != nil) {
-		return fmt.Errorf("puzzle %d in this listing: %w", q.Around, sudoku.ErrNotFound)
+		return fmt.Errorf("puzzle %d in this listing: %w", q.Around, record.ErrNotFound)
 	}
 	if err != nil {
 		return err
 	}
 	if in, err := db.inPlayed(ctx, tx, q, p.ID); err != nil || !in {
-		return cmp.Or(err, fmt.Errorf("puzzle %d in this listing: %w", q.Around, sudoku.ErrNotFound))
+		return cmp.Or(err, fmt.Errorf("puzzle %d in this listing: %w", q.Around, record.ErrNotFound))
 	}
 	key := keyOf(q.Sort, &p)
 	half := q.Limit / 2
@@ -188,15 +189,15 @@ func (db *DB) around(ctx context.Context, tx *sql.Tx, q sudoku.ListQuery, page *
 
 // gradeCounts reads the grade counters, hardest first, leaving out the
 // ungradable entries (several solutions).
-func gradeCounts(ctx context.Context, tx *sql.Tx) ([]sudoku.GradeCount, error) {
+func gradeCounts(ctx context.Context, tx *sql.Tx) ([]record.GradeCount, error) {
 	rows, err := tx.QueryContext(ctx, "SELECT grade, technique, CAST(sum(n) AS BIGINT) FROM grade_counts WHERE grade > 0 GROUP BY grade, technique HAVING sum(n) > 0 ORDER BY grade DESC, technique")
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var gs []sudoku.GradeCount
+	var gs []record.GradeCount
 	for rows.Next() {
-		var g sudoku.GradeCount
+		var g record.GradeCount
 		if err := rows.Scan(&g.Tenths, &g.Technique, &g.N); err != nil {
 			return nil, err
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -34,8 +35,8 @@ func BenchmarkListBand(b *testing.B) {
 	db := MustOpenDBAt(b, millionArchive(b))
 	ctx := context.Background()
 	for _, band := range []sudoku.Band{sudoku.BandEasy, sudoku.BandHard, sudoku.BandExtreme} {
-		for _, s := range sudoku.Sorts {
-			q := sudoku.ListQuery{Sort: s, Desc: true, Limit: 20, Band: band}
+		for _, s := range record.Sorts {
+			q := record.ListQuery{Sort: s, Desc: true, Limit: 20, Band: band}
 			first, err := db.List(ctx, q)
 			if err != nil {
 				b.Fatal(err)
@@ -44,7 +45,7 @@ func BenchmarkListBand(b *testing.B) {
 			deep.Cursor = bandCursorAt(b, db, q, int(min(first.Total-21, 200_000)))
 			for _, c := range []struct {
 				name string
-				q    sudoku.ListQuery
+				q    record.ListQuery
 			}{{"first", q}, {"deep", deep}} {
 				b.Run(fmt.Sprintf("%s/%s/%s", band, s, c.name), func(b *testing.B) {
 					for b.Loop() {
@@ -64,11 +65,11 @@ func BenchmarkListBand(b *testing.B) {
 
 // bandCursorAt returns the cursor that continues q (a band listing) after
 // its row'th row.
-func bandCursorAt(b *testing.B, db *DB, q sudoku.ListQuery, row int) string {
+func bandCursorAt(b *testing.B, db *DB, q record.ListQuery, row int) string {
 	b.Helper()
 	n := 0
 	var c string
-	err := db.Export(context.Background(), q, func(p sudoku.Puzzle) error {
+	err := db.Export(context.Background(), q, func(p record.Puzzle) error {
 		if n == row {
 			c = cursor{sort: q.Sort, desc: q.Desc, unique: q.UniqueOnly, band: q.Band, key: keyOf(q.Sort, &p)}.encode()
 			return errStop
@@ -88,7 +89,7 @@ func BenchmarkSubmitMany(b *testing.B) {
 	db := MustOpenDB(b)
 	ctx := context.Background()
 	var n int64
-	batch := make([]sudoku.Puzzle, 1000)
+	batch := make([]record.Puzzle, 1000)
 	cpu0 := cpuTime()
 	for b.Loop() {
 		for i := range batch {
@@ -109,7 +110,7 @@ func BenchmarkSubmitMany(b *testing.B) {
 func BenchmarkListAround(b *testing.B) {
 	db := MustOpenDBAt(b, millionArchive(b))
 	ctx := context.Background()
-	q := sudoku.ListQuery{Sort: sudoku.SortDifficulty, Desc: true, Limit: 20, Around: archiveRows / 2}
+	q := record.ListQuery{Sort: record.SortDifficulty, Desc: true, Limit: 20, Around: archiveRows / 2}
 	for b.Loop() {
 		page, err := db.List(ctx, q)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/pressly/goose/v3"
 
 	"github.com/sudoku-archive/sudoku/internal/racefree"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/store/storetest"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/migrations"
@@ -22,10 +23,10 @@ func testStats(t *testing.T, bk backend) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := gocmp.Diff(sudoku.Stats{}, got); d != "" {
+	if d := gocmp.Diff(record.Stats{}, got); d != "" {
 		t.Fatalf("empty archive (-want +got):\n%s", d)
 	}
-	byID := map[int64]sudoku.Puzzle{}
+	byID := map[int64]record.Puzzle{}
 	for i, bt := range []int64{0, 0, 1, 2, 3, 15, 16, 63, 64, 127, 128, 5000, 1 << 40} {
 		solutions := 1
 		if i%4 == 3 {
@@ -52,7 +53,7 @@ func testStats(t *testing.T, bk backend) {
 		}
 		byID[p.ID] = p
 	}
-	var ps []sudoku.Puzzle
+	var ps []record.Puzzle
 	for _, p := range byID {
 		ps = append(ps, p)
 	}
@@ -86,7 +87,7 @@ func testStats(t *testing.T, bk backend) {
 		t.Fatalf("bands %v, %d without: the test archive is wrong", bands, none)
 	}
 	for i, b := range sudoku.Bands {
-		page, err := db.List(ctx, sudoku.ListQuery{Band: b.Band, Limit: 1})
+		page, err := db.List(ctx, record.ListQuery{Band: b.Band, Limit: 1})
 		if err != nil || page.Total != bands[i] {
 			t.Errorf("band %s: total %d (%v), want %d", b.Band, page.Total, err, bands[i])
 		}
@@ -116,7 +117,7 @@ func TestStatsEdgesAgree(t *testing.T) {
 		if want := sudoku.BacktracksBucket(v); bt != want {
 			t.Errorf("backtracks %d: SQL bucket %d, Go %d", v, bt, want)
 		}
-		if want := sudoku.SolveTimeBucket(v); ns != want {
+		if want := record.SolveTimeBucket(v); ns != want {
 			t.Errorf("solve_ns %d: SQL bucket %d, Go %d", v, ns, want)
 		}
 	}
@@ -137,7 +138,7 @@ func TestStatsMigrationCountsOldRows(t *testing.T) {
 	if _, err := p.UpTo(ctx, 3); err != nil {
 		t.Fatal(err)
 	}
-	var ps []sudoku.Puzzle
+	var ps []record.Puzzle
 	for i := range int64(40) {
 		q := synthetic(i+1, i*i, 1000+i*i*9000, 1+int(i%5)/4)
 		if _, err := raw.Exec(`INSERT INTO puzzles (givens, solution, clues, solutions, backtracks, guesses, nodes, solve_ns, engine_version, submitted_at, submissions)
@@ -166,13 +167,13 @@ func TestStatsMigrationCountsOldRows(t *testing.T) {
 func testStatsSubmitMany(t *testing.T, bk backend) {
 	ctx := context.Background()
 	db := bk.open(t)
-	p := func(n int64) sudoku.Puzzle {
+	p := func(n int64) record.Puzzle {
 		return synthetic(n, n*n%700, 500+n*n*n*37, 1+int(n%7)/6)
 	}
 	if _, _, err := db.Submit(ctx, p(3)); err != nil {
 		t.Fatal(err)
 	}
-	var batch []sudoku.Puzzle
+	var batch []record.Puzzle
 	for n := range int64(150) { // 1..150, then 1..40 again in the same batch
 		batch = append(batch, p(n+1))
 	}
@@ -188,13 +189,13 @@ func testStatsSubmitMany(t *testing.T, bk backend) {
 			t.Errorf("puzzle %d of the batch: duplicate %v, want %v", i+1, d, want)
 		}
 	}
-	if _, err := db.SubmitMany(ctx, []sudoku.Puzzle{p(151), p(7), p(151)}); err != nil {
+	if _, err := db.SubmitMany(ctx, []record.Puzzle{p(151), p(7), p(151)}); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := db.Submit(ctx, p(152)); err != nil {
 		t.Fatal(err)
 	}
-	rows := exportAll(t, db, sudoku.ListQuery{})
+	rows := exportAll(t, db, record.ListQuery{})
 	if len(rows) != 152 {
 		t.Fatalf("%d rows, want 152", len(rows))
 	}
@@ -222,7 +223,7 @@ func TestBuildArchive(t *testing.T) {
 		t.Fatal(err)
 	}
 	db := MustOpenDBAt(t, path)
-	rows := exportAll(t, db, sudoku.ListQuery{})
+	rows := exportAll(t, db, record.ListQuery{})
 	got, err := db.Stats(ctx)
 	if err != nil {
 		t.Fatal(err)

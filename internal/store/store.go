@@ -28,57 +28,57 @@ import (
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/lock"
 
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // ErrFull is returned (wrapped) by writes that failed because the disk or the
 // database is full. Nothing of the failed write is kept; writes succeed again
 // once there is room, without reopening.
-var ErrFull error = &UnavailableError{msg: "database or disk is full", retry: time.Minute, kind: sudoku.KindFull}
+var ErrFull error = &UnavailableError{msg: "database or disk is full", retry: time.Minute, kind: record.KindFull}
 
 // ErrBusy is returned (wrapped) by writes that gave up waiting for SQLite's
 // write lock, held by another connection to the file (a `sudoku import`, a
 // sqlite3 session, a second server) for longer than writerBusyTimeout.
 // Nothing of the failed write is kept; it is an expected, temporary state.
-var ErrBusy error = &UnavailableError{msg: "database is locked by another process", retry: 2 * time.Second, kind: sudoku.KindBusy}
+var ErrBusy error = &UnavailableError{msg: "database is locked by another process", retry: 2 * time.Second, kind: record.KindBusy}
 
 // ErrClosed is returned by calls made after Close.
-var ErrClosed error = &UnavailableError{msg: "store is closed", retry: 5 * time.Second, kind: sudoku.KindUnavailable}
+var ErrClosed error = &UnavailableError{msg: "store is closed", retry: 5 * time.Second, kind: record.KindUnavailable}
 
 // UnavailableError is the type of the errors that mean the archive cannot
 // take a request right now but may later: ErrFull, ErrBusy, ErrClosed.
-// Callers match them with errors.Is; each says its kind (sudoku.KindOf),
+// Callers match them with errors.Is; each says its kind (record.KindOf),
 // which a server answers with 503.
 type UnavailableError struct {
 	msg   string
 	retry time.Duration
-	kind  sudoku.Kind
+	kind  record.Kind
 }
 
 func (e *UnavailableError) Error() string { return e.msg }
 
-// Kind is what the error means: sudoku.KindBusy, KindFull or KindUnavailable.
-func (e *UnavailableError) Kind() sudoku.Kind { return e.kind }
+// Kind is what the error means: record.KindBusy, KindFull or KindUnavailable.
+func (e *UnavailableError) Kind() record.Kind { return e.kind }
 
 // RetryAfter is how long a client should wait before it tries again.
 func (e *UnavailableError) RetryAfter() time.Duration { return e.retry }
 
 // ErrInvalidQuery is returned (wrapped) by List for a query outside
 // docs/api.md's: an unknown sort or band, a limit outside 1..sudoku.MaxLimit, a
-// filter the listing does not take. It is of sudoku.KindInvalid (400,
+// filter the listing does not take. It is of record.KindInvalid (400,
 // exit 2): the asker can mend the query.
-var ErrInvalidQuery error = kindError{"invalid list query", sudoku.KindInvalid}
+var ErrInvalidQuery error = kindError{"invalid list query", record.KindInvalid}
 
-// kindError is a sentinel error that knows its kind (sudoku.Classified).
+// kindError is a sentinel error that knows its kind (record.Classified).
 type kindError struct {
 	msg  string
-	kind sudoku.Kind
+	kind record.Kind
 }
 
 func (e kindError) Error() string { return e.msg }
 
 // Kind is what the error means to whoever asked.
-func (e kindError) Kind() sudoku.Kind { return e.kind }
+func (e kindError) Kind() record.Kind { return e.kind }
 
 // ErrInvalidPuzzle is returned (wrapped) by Submit and SubmitMany for a
 // puzzle that cannot be archived as it is: no givens, an incomplete solution,

@@ -14,6 +14,7 @@ import (
 	"github.com/pressly/goose/v3"
 
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/store/storetest"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/migrations"
@@ -43,14 +44,14 @@ func MustOpenDBAt(tb testing.TB, path string) *DB {
 
 // synthetic returns a puzzle whose givens are unique to n (n >= 1); see
 // storetest.Synthetic.
-func synthetic(n int64, backtracks, solveNS int64, solutions int) sudoku.Puzzle {
+func synthetic(n int64, backtracks, solveNS int64, solutions int) record.Puzzle {
 	return storetest.Synthetic(n, backtracks, solveNS, solutions)
 }
 
 // norvig rates the first n puzzles of the easy collection.
-func norvig(tb testing.TB, n int) []sudoku.Puzzle {
+func norvig(tb testing.TB, n int) []record.Puzzle {
 	tb.Helper()
-	var ps []sudoku.Puzzle
+	var ps []record.Puzzle
 	for _, line := range puzzletest.Lines(tb, puzzletest.Norvig, 0) {
 		if len(ps) == n {
 			break
@@ -62,7 +63,7 @@ func norvig(tb testing.TB, n int) []sudoku.Puzzle {
 		if err != nil {
 			tb.Fatalf("parse %q: %v", line, err)
 		}
-		p, err := sudoku.Rate(g, sudoku.Options{})
+		p, err := record.Rate(g, sudoku.Options{})
 		if err != nil {
 			tb.Fatalf("rate %q: %v", line, err)
 		}
@@ -165,7 +166,7 @@ func TestOpenUpgradesOlderSchema(t *testing.T) {
 		unique bool
 		want   int64
 	}{{false, 3}, {true, 2}} {
-		page, err := db.List(ctx, sudoku.ListQuery{UniqueOnly: tc.unique})
+		page, err := db.List(ctx, record.ListQuery{UniqueOnly: tc.unique})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -320,7 +321,7 @@ func TestBackup(t *testing.T) {
 		t.Errorf("second backup to the same file: %v", err)
 	}
 	cp := MustOpenDBAt(t, dest)
-	if d := cmp.Diff(exportAll(t, db, sudoku.ListQuery{}), exportAll(t, cp, sudoku.ListQuery{})); d != "" {
+	if d := cmp.Diff(exportAll(t, db, record.ListQuery{}), exportAll(t, cp, record.ListQuery{})); d != "" {
 		t.Errorf("copy differs (-live +copy):\n%s", d)
 	}
 }
@@ -343,16 +344,16 @@ func testPingAndClose(t *testing.T, bk backend) {
 	if _, _, err := db.Submit(ctx, synthetic(1, 0, 0, 1)); !errors.Is(err, ErrClosed) {
 		t.Errorf("submit after close: %v", err)
 	}
-	if _, err := db.List(ctx, sudoku.ListQuery{}); !errors.Is(err, ErrClosed) {
+	if _, err := db.List(ctx, record.ListQuery{}); !errors.Is(err, ErrClosed) {
 		t.Errorf("list after close: %v", err)
 	}
 }
 
 // exportAll collects an export.
-func exportAll(tb testing.TB, db *DB, q sudoku.ListQuery) []sudoku.Puzzle {
+func exportAll(tb testing.TB, db *DB, q record.ListQuery) []record.Puzzle {
 	tb.Helper()
-	var ps []sudoku.Puzzle
-	if err := db.Export(context.Background(), q, func(p sudoku.Puzzle) error {
+	var ps []record.Puzzle
+	if err := db.Export(context.Background(), q, func(p record.Puzzle) error {
 		ps = append(ps, p)
 		return nil
 	}); err != nil {

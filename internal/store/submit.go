@@ -10,7 +10,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // upsertSQL stores a new puzzle or, for givens already archived, counts one
@@ -27,20 +27,20 @@ RETURNING ` + columns
 // committed; concurrent calls share one commit. A cancelled ctx abandons the
 // submission only while it still waits in the queue: a submission that was
 // committed is always reported as such.
-func (db *DB) Submit(ctx context.Context, p sudoku.Puzzle) (stored sudoku.Puzzle, duplicate bool, err error) {
+func (db *DB) Submit(ctx context.Context, p record.Puzzle) (stored record.Puzzle, duplicate bool, err error) {
 	if err := check(p); err != nil {
-		return sudoku.Puzzle{}, false, err
+		return record.Puzzle{}, false, err
 	}
 	res, err := db.do(ctx, &op{ctx: ctx, w: submitOne{&p}})
 	if err != nil {
-		return sudoku.Puzzle{}, false, fmt.Errorf("submit puzzle: %w", err)
+		return record.Puzzle{}, false, fmt.Errorf("submit puzzle: %w", err)
 	}
 	if !res.dup[0] && res.stored.SameAs != nil {
 		// link wrote the class's players' figures onto the new row after
 		// the insert returned it: read them back. The row is committed,
 		// so a failed read leaves the figures out rather than fail.
 		if p, err := db.Puzzle(ctx, res.stored.ID); err == nil {
-			res.stored.SetPlayerFigures(p.Plays, p.Solves, sudoku.OrZero(p.MedianSeconds), sudoku.OrZero(p.PlayerSeconds))
+			res.stored.SetPlayerFigures(p.Plays, p.Solves, record.OrZero(p.MedianSeconds), record.OrZero(p.PlayerSeconds))
 		}
 	}
 	return res.stored, res.dup[0], nil
@@ -51,7 +51,7 @@ func (db *DB) Submit(ctx context.Context, p sudoku.Puzzle) (stored sudoku.Puzzle
 // of their class, when they are another way of writing one. duplicate[i] is true when ps[i]'s givens were archived before it,
 // including earlier in ps; each duplicate counts one more submission of the
 // stored row.
-func (db *DB) SubmitMany(ctx context.Context, ps []sudoku.Puzzle) (duplicate []bool, err error) {
+func (db *DB) SubmitMany(ctx context.Context, ps []record.Puzzle) (duplicate []bool, err error) {
 	return db.many(ctx, ps, false)
 }
 
@@ -59,11 +59,11 @@ func (db *DB) SubmitMany(ctx context.Context, ps []sudoku.Puzzle) (duplicate []b
 // already, or came earlier in ps, is reported as a duplicate and left as it
 // is, with no submission counted. So importing the same puzzles twice
 // changes nothing the second time.
-func (db *DB) AddMany(ctx context.Context, ps []sudoku.Puzzle) (duplicate []bool, err error) {
+func (db *DB) AddMany(ctx context.Context, ps []record.Puzzle) (duplicate []bool, err error) {
 	return db.many(ctx, ps, true)
 }
 
-func (db *DB) many(ctx context.Context, ps []sudoku.Puzzle, add bool) (duplicate []bool, err error) {
+func (db *DB) many(ctx context.Context, ps []record.Puzzle, add bool) (duplicate []bool, err error) {
 	for i, p := range ps {
 		if err := check(p); err != nil {
 			return nil, fmt.Errorf("puzzle %d of %d: %w", i+1, len(ps), err)
@@ -125,7 +125,7 @@ func (db *DB) commitGroup(ops []*op, results []result, now int64) error {
 // submissions of ops, in order, and sets their results.
 func (db *DB) submit(tx *sql.Tx, ops []*op, results []result, now int64) error {
 	t := db.newTally()
-	ps := make([]sudoku.Puzzle, len(ops))
+	ps := make([]record.Puzzle, len(ops))
 	for i, o := range ops {
 		ps[i] = *o.w.grouped()
 	}
@@ -154,7 +154,7 @@ func (db *DB) submit(tx *sql.Tx, ops []*op, results []result, now int64) error {
 // lookupClasses refuses the hidden puzzles among ps and sets SameAs on
 // those whose class is archived, on SQLite (PostgreSQL: the group's
 // upsert and closing statement, groupclose.go).
-func (db *DB) lookupClasses(tx *sql.Tx, t *tally, ps []sudoku.Puzzle) error {
+func (db *DB) lookupClasses(tx *sql.Tx, t *tally, ps []record.Puzzle) error {
 	if err := refuseHidden(tx, ps); err != nil {
 		return err
 	}
@@ -185,11 +185,11 @@ func (db *DB) commitMany(o *op, w submitMany) {
 	o.done <- result{dup: dup, err: err}
 }
 
-func upsertOne(tx *sql.Tx, st stmt, p *sudoku.Puzzle, now int64) (sudoku.Puzzle, bool, error) {
+func upsertOne(tx *sql.Tx, st stmt, p *record.Puzzle, now int64) (record.Puzzle, bool, error) {
 	row := st.queryRow(tx, insertArgs(make([]any, 0, len(insertColumns)), p, now)...)
 	stored, err := scanPuzzle(row.Scan)
 	if err != nil {
-		return sudoku.Puzzle{}, false, fmt.Errorf("store %s: %w", p.Givens, err)
+		return record.Puzzle{}, false, fmt.Errorf("store %s: %w", p.Givens, err)
 	}
 	return stored, stored.Submissions > 1, nil
 }
@@ -197,7 +197,7 @@ func upsertOne(tx *sql.Tx, st stmt, p *sudoku.Puzzle, now int64) (sudoku.Puzzle,
 // check refuses what must never be archived. The store trusts the engine's
 // measures but not blindly: the solution must fill the grid and agree with
 // every given.
-func check(p sudoku.Puzzle) error {
+func check(p record.Puzzle) error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: %s", ErrInvalidPuzzle, fmt.Sprintf(format, args...))
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/pgtest"
 	"github.com/sudoku-archive/sudoku/internal/racefree"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/store/storetest"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -258,7 +259,7 @@ func twoServers(t *testing.T, bk backend) [2]*DB {
 func checkArchive(t *testing.T, db *DB, want map[sudoku.Grid]int64) {
 	t.Helper()
 	ctx := context.Background()
-	all := exportAll(t, db, sudoku.ListQuery{Sort: sudoku.SortSubmitted})
+	all := exportAll(t, db, record.ListQuery{Sort: record.SortSubmitted})
 	got := map[sudoku.Grid]int64{}
 	heads := map[sudoku.Grid]int64{} // canonical form -> its first entry
 	for _, p := range all {
@@ -293,7 +294,7 @@ func checkArchive(t *testing.T, db *DB, want map[sudoku.Grid]int64) {
 	if d := cmp.Diff(ws.Clues, s.Clues); d != "" {
 		t.Errorf("clues histogram (-want +got):\n%s", d)
 	}
-	page, err := db.List(ctx, sudoku.ListQuery{Distinct: true})
+	page, err := db.List(ctx, record.ListQuery{Distinct: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,16 +305,16 @@ func checkArchive(t *testing.T, db *DB, want map[sudoku.Grid]int64) {
 
 // variants returns n puzzles of k classes: each class is one puzzle of the
 // norvig collection written several ways (rows and digits permuted).
-func variants(t *testing.T, n, k int) []sudoku.Puzzle {
+func variants(t *testing.T, n, k int) []record.Puzzle {
 	t.Helper()
 	base := norvig(t, k)
 	rng := rand.New(rand.NewPCG(1, 2))
-	var ps []sudoku.Puzzle
+	var ps []record.Puzzle
 	for i := range n {
 		p := base[i%k]
 		if i >= k && i%3 != 0 {
 			g := shuffled(rng, p.Givens)
-			q, err := sudoku.Rate(g, sudoku.Options{})
+			q, err := record.Rate(g, sudoku.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -341,7 +342,7 @@ func testTwoServers(t *testing.T, bk backend) {
 		wg.Go(func() {
 			for j := range each {
 				p := ps[(w*7+j*11)%len(ps)]
-				var stored sudoku.Puzzle
+				var stored record.Puzzle
 				err := retryBusy(t, func() (err error) {
 					stored, _, err = dbs[(w+j)%2].Submit(ctx, p)
 					return err
@@ -387,7 +388,7 @@ func testTwoServersBulk(t *testing.T, bk backend) {
 	ps := variants(t, 90, 10)
 	var mu sync.Mutex
 	want := map[sudoku.Grid]int64{}
-	count := func(part []sudoku.Puzzle, dup []bool, add bool) {
+	count := func(part []record.Puzzle, dup []bool, add bool) {
 		mu.Lock()
 		defer mu.Unlock()
 		for i, p := range part {
@@ -402,7 +403,7 @@ func testTwoServersBulk(t *testing.T, bk backend) {
 			db := dbs[w%2]
 			rng := rand.New(rand.NewPCG(uint64(w), 7))
 			for j := range 6 {
-				part := make([]sudoku.Puzzle, 1+rng.IntN(20))
+				part := make([]record.Puzzle, 1+rng.IntN(20))
 				for i := range part {
 					part[i] = ps[rng.IntN(len(ps))]
 				}
@@ -432,7 +433,7 @@ func testTwoServersBulk(t *testing.T, bk backend) {
 						if _, _, err := db.Submit(ctx, p); err != nil {
 							return err // the ones before it stay counted: retried, they count again
 						}
-						count([]sudoku.Puzzle{p}, nil, false)
+						count([]record.Puzzle{p}, nil, false)
 					}
 					return nil
 				})
@@ -449,7 +450,7 @@ func testTwoServersBulk(t *testing.T, bk backend) {
 }
 
 // bulkBatch archives ps in one batch of two parts.
-func bulkBatch(ctx context.Context, db *DB, ps []sudoku.Puzzle) error {
+func bulkBatch(ctx context.Context, db *DB, ps []record.Puzzle) error {
 	bt, err := db.Begin(ctx)
 	if err != nil {
 		return err

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -62,7 +63,7 @@ type bucket struct {
 }
 
 // add counts p, a new row, which has one submission.
-func (t *tally) add(p *sudoku.Puzzle) {
+func (t *tally) add(p *record.Puzzle) {
 	if t.buckets == nil {
 		t.buckets = make(map[bucket][2]int64)
 	}
@@ -88,7 +89,7 @@ func (t *tally) add(p *sudoku.Puzzle) {
 	}
 	for _, b := range []bucket{
 		{"backtracks", sudoku.BacktracksBucket(p.Backtracks)},
-		{"solve_ns", sudoku.SolveTimeBucket(p.SolveNS)},
+		{"solve_ns", record.SolveTimeBucket(p.SolveNS)},
 		{"clues", p.Givens.Clues()},
 	} {
 		c := t.buckets[b]
@@ -97,7 +98,7 @@ func (t *tally) add(p *sudoku.Puzzle) {
 }
 
 // addNew counts the puzzles of ps that dup does not mark, the new rows.
-func (t *tally) addNew(ps []sudoku.Puzzle, dup []bool) {
+func (t *tally) addNew(ps []record.Puzzle, dup []bool) {
 	for i := range ps {
 		if !dup[i] {
 			t.add(&ps[i])

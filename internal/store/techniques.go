@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // Search by technique (migration 00017): puzzle_techniques holds a row per
@@ -47,7 +47,7 @@ func addTechniques(where *conds, l listing) {
 
 // techniquesHash is the fingerprint of a technique filter a cursor carries,
 // so that a cursor cannot be replayed against another filter; 0 for none.
-func techniquesHash(t sudoku.Techniques) uint32 {
+func techniquesHash(t record.Techniques) uint32 {
 	if t == "" {
 		return 0
 	}
@@ -149,7 +149,7 @@ func (pg *pager) techniqueTotal() (int64, error) {
 // Techniques returns, for every technique a path has used, how many
 // puzzles use it and how many need it as their hardest, in no particular
 // order. Both come from counters: the cost does not grow with the archive.
-func (db *DB) Techniques(ctx context.Context) ([]sudoku.TechniqueCount, error) {
+func (db *DB) Techniques(ctx context.Context) ([]record.TechniqueCount, error) {
 	if db.isClosed() {
 		return nil, ErrClosed
 	}
@@ -158,14 +158,14 @@ func (db *DB) Techniques(ctx context.Context) ([]sudoku.TechniqueCount, error) {
 		return nil, fmt.Errorf("techniques: %w", err)
 	}
 	defer tx.Rollback()
-	byName := map[string]*sudoku.TechniqueCount{}
-	var out []sudoku.TechniqueCount
+	byName := map[string]*record.TechniqueCount{}
+	var out []record.TechniqueCount
 	rows, err := tx.QueryContext(ctx, "SELECT n.name, CAST(coalesce(sum(c.n), 0) AS BIGINT) FROM technique_names AS n LEFT JOIN technique_counts AS c ON c.technique = n.id GROUP BY n.name ORDER BY n.name")
 	if err != nil {
 		return nil, fmt.Errorf("techniques: %w", err)
 	}
 	for rows.Next() {
-		var t sudoku.TechniqueCount
+		var t record.TechniqueCount
 		if err := rows.Scan(&t.Name, &t.Puzzles); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("techniques: %w", err)
@@ -193,24 +193,24 @@ func (db *DB) Techniques(ctx context.Context) ([]sudoku.TechniqueCount, error) {
 
 // Practice returns up to limit puzzles whose hardest technique is name,
 // easiest first (grade, then id): a seek on puzzle_techniques_practice.
-func (db *DB) Practice(ctx context.Context, name string, limit int) ([]sudoku.Puzzle, error) {
+func (db *DB) Practice(ctx context.Context, name string, limit int) ([]record.Puzzle, error) {
 	return db.techniquePuzzles(ctx, name, limit, true)
 }
 
 // UsingTechnique returns up to limit puzzles whose path uses the technique
 // name, the first archived first.
-func (db *DB) UsingTechnique(ctx context.Context, name string, limit int) ([]sudoku.Puzzle, error) {
+func (db *DB) UsingTechnique(ctx context.Context, name string, limit int) ([]record.Puzzle, error) {
 	return db.techniquePuzzles(ctx, name, limit, false)
 }
 
 // techniquePuzzles reads the puzzles of Practice (hardest) or
 // UsingTechnique.
-func (db *DB) techniquePuzzles(ctx context.Context, name string, limit int, hardest bool) ([]sudoku.Puzzle, error) {
+func (db *DB) techniquePuzzles(ctx context.Context, name string, limit int, hardest bool) ([]record.Puzzle, error) {
 	if db.isClosed() {
 		return nil, ErrClosed
 	}
-	if limit < 1 || limit > sudoku.MaxLimit {
-		return nil, fmt.Errorf("%w: limit %d is outside 1..%d", ErrInvalidQuery, limit, sudoku.MaxLimit)
+	if limit < 1 || limit > record.MaxLimit {
+		return nil, fmt.Errorf("%w: limit %d is outside 1..%d", ErrInvalidQuery, limit, record.MaxLimit)
 	}
 	inner := "SELECT puzzle_id FROM puzzle_techniques WHERE technique = " + techniqueID + " ORDER BY puzzle_id LIMIT " + strconv.Itoa(limit)
 	order := "id"
@@ -226,7 +226,7 @@ func (db *DB) techniquePuzzles(ctx context.Context, name string, limit int, hard
 		return nil, fmt.Errorf("puzzles of %s: %w", name, err)
 	}
 	defer rows.Close()
-	ps := []sudoku.Puzzle{}
+	ps := []record.Puzzle{}
 	for rows.Next() {
 		p, err := scanPuzzle(rows.Scan)
 		if err != nil {

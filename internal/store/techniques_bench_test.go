@@ -8,7 +8,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/logic"
 	"github.com/sudoku-archive/sudoku/internal/pgtest"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // benchTechniques are the techniques the benchmark archive's puzzles use,
@@ -104,10 +104,10 @@ func benchmarkListTechnique(b *testing.B, db *DB) {
 		{"pointing+x-wing", []string{logic.Pointing, logic.XWing}},
 	} {
 		for _, o := range []struct {
-			sort sudoku.Sort
+			sort record.Sort
 			desc bool
-		}{{sudoku.SortDifficulty, true}, {sudoku.SortGrade, false}, {sudoku.SortSubmitted, true}} {
-			q := sudoku.ListQuery{Sort: o.sort, Desc: o.desc, Limit: 20, Techniques: sudoku.JoinTechniques(f.names)}
+		}{{record.SortDifficulty, true}, {record.SortGrade, false}, {record.SortSubmitted, true}} {
+			q := record.ListQuery{Sort: o.sort, Desc: o.desc, Limit: 20, Techniques: record.JoinTechniques(f.names)}
 			first, err := db.List(ctx, q)
 			if err != nil {
 				b.Fatal(err)
@@ -124,7 +124,7 @@ func benchmarkListTechnique(b *testing.B, db *DB) {
 			}
 			for _, c := range []struct {
 				name string
-				q    sudoku.ListQuery
+				q    record.ListQuery
 			}{{"first", q}, {"page6", deep}} {
 				b.Run(fmt.Sprintf("%s/%s/%s", f.name, o.sort, c.name), func(b *testing.B) {
 					var total int64

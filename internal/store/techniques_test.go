@@ -12,6 +12,7 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/logic"
 	"github.com/sudoku-archive/sudoku/internal/moderation"
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -32,8 +33,8 @@ func testTechniqueCountsHidden(t *testing.T, bk backend) {
 	ctx := context.Background()
 	db := bk.open(t)
 	all := techGradedArchive(t, db, 20)
-	without := func(ids ...int64) []sudoku.Puzzle {
-		var ps []sudoku.Puzzle
+	without := func(ids ...int64) []record.Puzzle {
+		var ps []record.Puzzle
 		for _, p := range all {
 			if !slices.Contains(ids, p.ID) {
 				ps = append(ps, p)
@@ -43,7 +44,7 @@ func testTechniqueCountsHidden(t *testing.T, bk backend) {
 	}
 	a, b := all[3], all[11]
 	total := func(name string) int64 {
-		page, err := db.List(ctx, sudoku.ListQuery{Techniques: sudoku.Techniques(name)})
+		page, err := db.List(ctx, record.ListQuery{Techniques: record.Techniques(name)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -77,10 +78,10 @@ func testTechniqueCountsHidden(t *testing.T, bk backend) {
 // techGradedArchive archives n rated puzzles, half graded as they are
 // submitted (the insert trigger) and half by SetGrades afterwards (the
 // update trigger), and returns them as archived, in id order.
-func techGradedArchive(t *testing.T, db *DB, n int) []sudoku.Puzzle {
+func techGradedArchive(t *testing.T, db *DB, n int) []record.Puzzle {
 	t.Helper()
 	ctx := context.Background()
-	var ps []sudoku.Puzzle
+	var ps []record.Puzzle
 	for i, r := range puzzletest.RatedPuzzles(t, n) {
 		g, _ := sudoku.Parse(r.Puzzle)
 		p := rate(t, g)
@@ -102,12 +103,12 @@ func techGradedArchive(t *testing.T, db *DB, n int) []sudoku.Puzzle {
 	if err := db.SetGrades(ctx, pending); err != nil {
 		t.Fatal(err)
 	}
-	return exportAll(t, db, sudoku.ListQuery{Sort: sudoku.SortSubmitted, Desc: false})
+	return exportAll(t, db, record.ListQuery{Sort: record.SortSubmitted, Desc: false})
 }
 
 // using returns the ids of the puzzles of ps whose path uses every one of
 // names, sorted.
-func using(ps []sudoku.Puzzle, names ...string) []int64 {
+func using(ps []record.Puzzle, names ...string) []int64 {
 	var out []int64
 	for _, p := range ps {
 		if !slices.ContainsFunc(names, func(n string) bool { return !slices.Contains(p.Techniques.Names(), n) }) {
@@ -143,9 +144,9 @@ func testTechniqueFilter(t *testing.T, bk backend) {
 		db.walkTechniques = walk
 		for _, f := range filters {
 			want := using(all, f...)
-			for _, s := range sudoku.Sorts {
+			for _, s := range record.Sorts {
 				for _, desc := range []bool{false, true} {
-					q := sudoku.ListQuery{Sort: s, Desc: desc, Limit: 3, Techniques: sudoku.JoinTechniques(f)}
+					q := record.ListQuery{Sort: s, Desc: desc, Limit: 3, Techniques: record.JoinTechniques(f)}
 					if got := walkPlayed(t, db, q, len(want)); !slices.Equal(got, want) {
 						t.Errorf("walk=%v %v %s desc=%v: %v, want %v", walk, f, s, desc, got, want)
 					}
@@ -160,11 +161,11 @@ func testTechniqueFilter(t *testing.T, bk backend) {
 // checkTechniqueFilterEdges checks the technique filter beside the other
 // filters, around a puzzle, its cursors, a technique no path used, and
 // the export with filter f.
-func checkTechniqueFilterEdges(t *testing.T, db *DB, all []sudoku.Puzzle, names, f []string) {
+func checkTechniqueFilterEdges(t *testing.T, db *DB, all []record.Puzzle, names, f []string) {
 	t.Helper()
 	ctx := context.Background()
 	// Beside the other filters: the total counts them all.
-	hard := sudoku.ListQuery{Techniques: sudoku.JoinTechniques(names[:1]), GradeMin: 30, Distinct: true, Limit: 100}
+	hard := record.ListQuery{Techniques: record.JoinTechniques(names[:1]), GradeMin: 30, Distinct: true, Limit: 100}
 	page, err := db.List(ctx, hard)
 	if err != nil {
 		t.Fatal(err)
@@ -182,37 +183,37 @@ func checkTechniqueFilterEdges(t *testing.T, db *DB, all []sudoku.Puzzle, names,
 	in, out := using(all, names[len(names)-1]), slices.DeleteFunc(ids(all), func(id int64) bool {
 		return slices.Contains(using(all, names[len(names)-1]), id)
 	})
-	q := sudoku.ListQuery{Techniques: sudoku.JoinTechniques(names[len(names)-1:]), Around: in[0]}
+	q := record.ListQuery{Techniques: record.JoinTechniques(names[len(names)-1:]), Around: in[0]}
 	if page, err := db.List(ctx, q); err != nil || !slices.Contains(ids(page.Puzzles), in[0]) {
 		t.Errorf("around %d = %v, %v", in[0], ids(page.Puzzles), err)
 	}
 	if len(out) > 0 {
 		q.Around = out[0]
-		if _, err := db.List(ctx, q); !errors.Is(err, sudoku.ErrNotFound) {
+		if _, err := db.List(ctx, q); !errors.Is(err, record.ErrNotFound) {
 			t.Errorf("around %d, not in the listing: %v, want ErrNotFound", out[0], err)
 		}
 	}
 
 	// Cursors belong to their filter.
-	first, err := db.List(ctx, sudoku.ListQuery{Limit: 1, Techniques: sudoku.JoinTechniques(names[:1])})
+	first, err := db.List(ctx, record.ListQuery{Limit: 1, Techniques: record.JoinTechniques(names[:1])})
 	if err != nil || first.NextCursor == "" {
 		t.Fatalf("first page = %+v, %v", first, err)
 	}
-	for _, c := range []sudoku.ListQuery{
+	for _, c := range []record.ListQuery{
 		{Limit: 1, Cursor: first.NextCursor},
-		{Limit: 1, Cursor: first.NextCursor, Techniques: sudoku.JoinTechniques(names[1:2])},
+		{Limit: 1, Cursor: first.NextCursor, Techniques: record.JoinTechniques(names[1:2])},
 	} {
-		if _, err := db.List(ctx, c); !errors.Is(err, sudoku.ErrInvalidCursor) {
+		if _, err := db.List(ctx, c); !errors.Is(err, record.ErrInvalidCursor) {
 			t.Errorf("List(%+v) = %v, want ErrInvalidCursor", c, err)
 		}
 	}
 	// A technique no path used: nothing, at once.
-	page, err = db.List(ctx, sudoku.ListQuery{Techniques: sudoku.JoinTechniques([]string{names[0], "Dynamic Forcing Chains (+)"})})
+	page, err = db.List(ctx, record.ListQuery{Techniques: record.JoinTechniques([]string{names[0], "Dynamic Forcing Chains (+)"})})
 	if err != nil || page.Total != 0 || len(page.Puzzles) != 0 || page.NextCursor != "" {
 		t.Errorf("unused technique: %+v, %v", page, err)
 	}
 	// Export takes the filter too.
-	got := ids(exportAll(t, db, sudoku.ListQuery{Sort: sudoku.SortSubmitted, Techniques: sudoku.JoinTechniques(f)}))
+	got := ids(exportAll(t, db, record.ListQuery{Sort: record.SortSubmitted, Techniques: record.JoinTechniques(f)}))
 	slices.Sort(got)
 	if want := using(all, f...); !slices.Equal(got, want) {
 		t.Errorf("export %v: %v, want %v", f, got, want)
@@ -232,13 +233,13 @@ func testTechniqueCounts(t *testing.T, bk backend) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var want []sudoku.Puzzle
+		var want []record.Puzzle
 		for _, p := range all {
 			if p.Technique == tc {
 				want = append(want, p)
 			}
 		}
-		slices.SortStableFunc(want, func(a, b sudoku.Puzzle) int { return int(a.GradeTenths() - b.GradeTenths()) })
+		slices.SortStableFunc(want, func(a, b record.Puzzle) int { return int(a.GradeTenths() - b.GradeTenths()) })
 		if !slices.Equal(ids(ps), ids(want)) {
 			t.Errorf("Practice(%s) = %v, want %v", tc, ids(ps), ids(want))
 		}
@@ -258,13 +259,13 @@ func testTechniqueCounts(t *testing.T, bk backend) {
 }
 
 // checkTechniqueCounts compares db.Techniques with the puzzles all.
-func checkTechniqueCounts(t *testing.T, db *DB, all []sudoku.Puzzle) {
+func checkTechniqueCounts(t *testing.T, db *DB, all []record.Puzzle) {
 	t.Helper()
 	got, err := db.Techniques(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]sudoku.TechniqueCount{}
+	want := map[string]record.TechniqueCount{}
 	for _, p := range all {
 		for _, n := range p.Techniques.Names() {
 			c := want[n]
@@ -276,7 +277,7 @@ func checkTechniqueCounts(t *testing.T, db *DB, all []sudoku.Puzzle) {
 			want[n] = c
 		}
 	}
-	have := map[string]sudoku.TechniqueCount{}
+	have := map[string]record.TechniqueCount{}
 	for _, c := range got {
 		if c.Puzzles != 0 || c.Hardest != 0 {
 			have[c.Name] = c
@@ -311,14 +312,14 @@ func testTechniqueRegrade(t *testing.T, bk backend) {
 		logic.GradePuzzle(&pending[i])
 	}
 	// The first one's path changes.
-	pending[0].Techniques = sudoku.JoinTechniques([]string{logic.FullHouse, logic.XWing})
+	pending[0].Techniques = record.JoinTechniques([]string{logic.FullHouse, logic.XWing})
 	pending[0].Technique = logic.XWing
 	all[0] = pending[0]
 	if err := db.SetGrades(ctx, pending); err != nil {
 		t.Fatal(err)
 	}
 	checkTechniqueCounts(t, db, all)
-	page, err := db.List(ctx, sudoku.ListQuery{Techniques: sudoku.JoinTechniques([]string{logic.XWing})})
+	page, err := db.List(ctx, record.ListQuery{Techniques: record.JoinTechniques([]string{logic.XWing})})
 	if err != nil || !slices.Contains(ids(page.Puzzles), all[0].ID) {
 		t.Errorf("X-Wing after the regrade: %v, %v", ids(page.Puzzles), err)
 	}
@@ -370,7 +371,7 @@ func testTechniqueBackfill(t *testing.T, bk backend) {
 	if n, err := db.IndexTechniques(ctx, nil); err != nil || n != 0 {
 		t.Errorf("second IndexTechniques = %d, %v", n, err)
 	}
-	page, err := db.List(ctx, sudoku.ListQuery{Techniques: sudoku.JoinTechniques([]string{logic.HiddenSingle}), Limit: 100})
+	page, err := db.List(ctx, record.ListQuery{Techniques: record.JoinTechniques([]string{logic.HiddenSingle}), Limit: 100})
 	if want := using(all, logic.HiddenSingle); err != nil || !slices.Equal(sortedCopy(ids(page.Puzzles)), want) {
 		t.Errorf("after the backfill: %v, %v; want %v", ids(page.Puzzles), err, want)
 	}

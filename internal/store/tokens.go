@@ -27,7 +27,7 @@ func (db *DB) AddToken(ctx context.Context, name string, hash []byte, by moderat
 		if err != nil {
 			return err
 		}
-		return record(tx, db.d, moderation.Entry{At: now, Actor: by, Action: moderation.ActionToken, PlayerID: id, PlayerName: stored,
+		return addAudit(tx, db.d, moderation.Entry{At: now, Actor: by, Action: moderation.ActionToken, PlayerID: id, PlayerName: stored,
 			Detail: "token " + strconv.FormatInt(tokenID, 10)})
 	})
 	if err != nil {
@@ -119,7 +119,7 @@ func (db *DB) RevokeToken(ctx context.Context, player, id int64, by moderation.A
 		if n, err := res.RowsAffected(); err != nil || n == 0 {
 			return cmp.Or(err, account.ErrNoToken)
 		}
-		return record(tx, db.d, moderation.Entry{Actor: by, Action: moderation.ActionTokenRevoke, PlayerID: player, PlayerName: name.String,
+		return addAudit(tx, db.d, moderation.Entry{Actor: by, Action: moderation.ActionTokenRevoke, PlayerID: player, PlayerName: name.String,
 			Detail: "token " + strconv.FormatInt(id, 10)})
 	})
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -32,7 +33,7 @@ func (db *DB) CountStale(ctx context.Context) (int64, error) {
 
 // Stale returns up to n rows after id after, in id order, that were measured
 // by another engine version than sudoku.EngineVersion.
-func (db *DB) Stale(ctx context.Context, after int64, n int) ([]sudoku.Puzzle, error) {
+func (db *DB) Stale(ctx context.Context, after int64, n int) ([]record.Puzzle, error) {
 	return db.pending(ctx, "SELECT "+columns+" FROM puzzles WHERE id > ? AND engine_version <> ? AND "+visible+" ORDER BY id LIMIT ?",
 		after, sudoku.EngineVersion, n)
 }
@@ -59,12 +60,12 @@ func (db *DB) CountUngraded(ctx context.Context) (int64, error) {
 
 // Ungraded returns up to n rows after id after, in id order, that were not
 // graded yet (or whose grade ResetGrades withdrew).
-func (db *DB) Ungraded(ctx context.Context, after int64, n int) ([]sudoku.Puzzle, error) {
+func (db *DB) Ungraded(ctx context.Context, after int64, n int) ([]record.Puzzle, error) {
 	return db.pending(ctx, "SELECT "+columns+" FROM puzzles"+db.d.indexedBy("puzzles_pending")+" WHERE grade_version IS NULL AND id > ? AND "+visible+" ORDER BY id LIMIT ?",
 		after, n)
 }
 
-func (db *DB) pending(ctx context.Context, q string, args ...any) ([]sudoku.Puzzle, error) {
+func (db *DB) pending(ctx context.Context, q string, args ...any) ([]record.Puzzle, error) {
 	if db.isClosed() {
 		return nil, ErrClosed
 	}
@@ -73,7 +74,7 @@ func (db *DB) pending(ctx context.Context, q string, args ...any) ([]sudoku.Puzz
 		return nil, fmt.Errorf("read pending rows: %w", err)
 	}
 	defer rows.Close()
-	var ps []sudoku.Puzzle
+	var ps []record.Puzzle
 	for rows.Next() {
 		p, err := scanPuzzle(rows.Scan)
 		if err != nil {
@@ -108,7 +109,7 @@ func (db *DB) ResetGrades(ctx context.Context, version string) (int64, error) {
 // the current engine (ps[i].ID names the row; ps in id order), in one
 // transaction. It files each row under its class: the first row of a class
 // by id is its head, the others get same_as. Grades go with them when set.
-func (db *DB) Remeasure(ctx context.Context, ps []sudoku.Puzzle) error {
+func (db *DB) Remeasure(ctx context.Context, ps []record.Puzzle) error {
 	for i, p := range ps {
 		if p.ID <= 0 || i > 0 && p.ID <= ps[i-1].ID {
 			return fmt.Errorf("remeasure: %w: rows out of id order", ErrInvalidPuzzle)
@@ -179,7 +180,7 @@ func (db *DB) Remeasure(ctx context.Context, ps []sudoku.Puzzle) error {
 
 // SetGrades stores the grades of rows read with Ungraded (ps[i].ID names the
 // row, ps[i].GradeVersion must be set), in one transaction.
-func (db *DB) SetGrades(ctx context.Context, ps []sudoku.Puzzle) error {
+func (db *DB) SetGrades(ctx context.Context, ps []record.Puzzle) error {
 	for i := range ps {
 		if ps[i].GradeVersion == "" {
 			return fmt.Errorf("set %d grades: puzzle %d: %w: no grade version", len(ps), ps[i].ID, ErrInvalidPuzzle)
@@ -212,7 +213,7 @@ func (db *DB) SetGrades(ctx context.Context, ps []sudoku.Puzzle) error {
 // its values as one array per column, instead of a round trip to the server
 // for each row: `sudoku import` of the 17-clue file, grading included,
 // took 27 s that way and 15 s this way (as long as on SQLite).
-func (db *DB) setGradesArrays(ctx context.Context, ps []sudoku.Puzzle) error {
+func (db *DB) setGradesArrays(ctx context.Context, ps []record.Puzzle) error {
 	n := len(ps)
 	args := make([]any, 0, n*len(setGradesColumns))
 	for i := range ps {

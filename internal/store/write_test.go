@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -63,7 +64,7 @@ func testSubmitDedupes(t *testing.T, bk backend) {
 	if err != nil || dup || other.ID == first.ID {
 		t.Errorf("other puzzle: id %d dup %v err %v", other.ID, dup, err)
 	}
-	page, err := db.List(ctx, sudoku.ListQuery{})
+	page, err := db.List(ctx, record.ListQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +77,7 @@ func testPuzzleNotFound(t *testing.T, bk backend) {
 	db := bk.open(t)
 	for _, id := range []int64{0, -1, 1, 1 << 62} {
 		p, err := db.Puzzle(context.Background(), id)
-		if !errors.Is(err, sudoku.ErrNotFound) {
+		if !errors.Is(err, record.ErrNotFound) {
 			t.Errorf("Puzzle(%d) = %+v, %v; want ErrNotFound", id, p, err)
 		}
 	}
@@ -88,16 +89,16 @@ func testSubmitRefusesInvalid(t *testing.T, bk backend) {
 	good := synthetic(7, 0, 1, 1)
 	for _, tc := range []struct {
 		name   string
-		modify func(p *sudoku.Puzzle)
+		modify func(p *record.Puzzle)
 	}{
-		{"no givens", func(p *sudoku.Puzzle) { p.Givens = sudoku.Grid{} }},
-		{"empty solution", func(p *sudoku.Puzzle) { p.Solution = sudoku.Grid{} }},
-		{"incomplete solution", func(p *sudoku.Puzzle) { p.Solution[80] = 0 }},
-		{"solution against a given", func(p *sudoku.Puzzle) { p.Solution[0], p.Solution[1] = p.Solution[1], p.Solution[0] }},
-		{"no solution count", func(p *sudoku.Puzzle) { p.Solutions = 0 }},
-		{"three solutions", func(p *sudoku.Puzzle) { p.Solutions = 3 }},
-		{"negative backtracks", func(p *sudoku.Puzzle) { p.Backtracks = -1 }},
-		{"cell out of range", func(p *sudoku.Puzzle) { p.Givens[3] = 12 }},
+		{"no givens", func(p *record.Puzzle) { p.Givens = sudoku.Grid{} }},
+		{"empty solution", func(p *record.Puzzle) { p.Solution = sudoku.Grid{} }},
+		{"incomplete solution", func(p *record.Puzzle) { p.Solution[80] = 0 }},
+		{"solution against a given", func(p *record.Puzzle) { p.Solution[0], p.Solution[1] = p.Solution[1], p.Solution[0] }},
+		{"no solution count", func(p *record.Puzzle) { p.Solutions = 0 }},
+		{"three solutions", func(p *record.Puzzle) { p.Solutions = 3 }},
+		{"negative backtracks", func(p *record.Puzzle) { p.Backtracks = -1 }},
+		{"cell out of range", func(p *record.Puzzle) { p.Givens[3] = 12 }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := good
@@ -105,12 +106,12 @@ func testSubmitRefusesInvalid(t *testing.T, bk backend) {
 			if _, _, err := db.Submit(ctx, p); !errors.Is(err, ErrInvalidPuzzle) {
 				t.Errorf("Submit: %v, want ErrInvalidPuzzle", err)
 			}
-			if _, err := db.SubmitMany(ctx, []sudoku.Puzzle{good, p}); !errors.Is(err, ErrInvalidPuzzle) {
+			if _, err := db.SubmitMany(ctx, []record.Puzzle{good, p}); !errors.Is(err, ErrInvalidPuzzle) {
 				t.Errorf("SubmitMany: %v, want ErrInvalidPuzzle", err)
 			}
 		})
 	}
-	if n := len(exportAll(t, db, sudoku.ListQuery{})); n != 0 {
+	if n := len(exportAll(t, db, record.ListQuery{})); n != 0 {
 		t.Errorf("%d puzzles stored, want none", n)
 	}
 }
@@ -127,7 +128,7 @@ func testSubmitConcurrent(t *testing.T, bk backend) {
 	}
 	const workers, each, distinct = 32, 50, 400
 	type ack struct {
-		p   sudoku.Puzzle
+		p   record.Puzzle
 		dup bool
 	}
 	acks := make([][]ack, workers)
@@ -166,7 +167,7 @@ func testSubmitConcurrent(t *testing.T, bk backend) {
 			ids[a.p.Givens] = a.p.ID
 		}
 	}
-	all := exportAll(t, db, sudoku.ListQuery{Sort: sudoku.SortSubmitted})
+	all := exportAll(t, db, record.ListQuery{Sort: record.SortSubmitted})
 	if len(all) != len(want) {
 		t.Errorf("%d rows, want %d", len(all), len(want))
 	}
@@ -178,7 +179,7 @@ func testSubmitConcurrent(t *testing.T, bk backend) {
 			t.Errorf("%s: reported new %d times", p.Givens, fresh[p.Givens])
 		}
 	}
-	page, err := db.List(ctx, sudoku.ListQuery{})
+	page, err := db.List(ctx, record.ListQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +215,7 @@ func testSubmitBatchIsolatesFailure(t *testing.T, bk backend) {
 			}
 		}
 	}
-	if n := len(exportAll(t, db, sudoku.ListQuery{})); n != 5*63 {
+	if n := len(exportAll(t, db, record.ListQuery{})); n != 5*63 {
 		t.Errorf("%d rows, want %d", n, 5*63)
 	}
 }
@@ -225,7 +226,7 @@ func testSubmitMany(t *testing.T, bk backend) {
 	if _, _, err := db.Submit(ctx, synthetic(2, 0, 0, 1)); err != nil {
 		t.Fatal(err)
 	}
-	batch := []sudoku.Puzzle{
+	batch := []record.Puzzle{
 		synthetic(1, 0, 0, 1),
 		synthetic(2, 0, 0, 1), // archived before
 		synthetic(3, 0, 0, 2),
@@ -242,7 +243,7 @@ func testSubmitMany(t *testing.T, bk backend) {
 	// Submissions in id order. (Ids only grow, but PostgreSQL's may skip:
 	// an insert that conflicts takes one too.)
 	var counts []int64
-	for _, p := range exportAll(t, db, sudoku.ListQuery{Sort: sudoku.SortSubmitted}) {
+	for _, p := range exportAll(t, db, record.ListQuery{Sort: record.SortSubmitted}) {
 		counts = append(counts, p.Submissions)
 	}
 	if d := cmp.Diff([]int64{2, 3, 1}, counts); d != "" {
@@ -262,7 +263,7 @@ func testSubmitManyAcrossStatements(t *testing.T, bk backend) {
 	if _, _, err := db.Submit(ctx, synthetic(500, 0, 0, 1)); err != nil {
 		t.Fatal(err)
 	}
-	var batch []sudoku.Puzzle
+	var batch []record.Puzzle
 	var want []bool
 	seen := map[int64]int64{500: 1} // n -> submissions expected
 	add := func(n int64) {
@@ -288,7 +289,7 @@ func testSubmitManyAcrossStatements(t *testing.T, bk backend) {
 		t.Errorf("duplicates (-want +got):\n%s", d)
 	}
 	got := map[string]int64{}
-	for _, p := range exportAll(t, db, sudoku.ListQuery{Sort: sudoku.SortSubmitted}) {
+	for _, p := range exportAll(t, db, record.ListQuery{Sort: record.SortSubmitted}) {
 		got[p.Givens.String()] = p.Submissions
 	}
 	wantCounts := map[string]int64{}
@@ -322,10 +323,10 @@ func TestFull(t *testing.T) {
 	if _, err := db.SetMaxPageCount(ctx, pages); err != nil {
 		t.Fatal(err)
 	}
-	before := exportAll(t, db, sudoku.ListQuery{Sort: sudoku.SortSubmitted})
+	before := exportAll(t, db, record.ListQuery{Sort: record.SortSubmitted})
 
 	// A big all-or-nothing batch cannot fit.
-	var big []sudoku.Puzzle
+	var big []record.Puzzle
 	for i := range int64(2000) {
 		big = append(big, synthetic(1000+i, i, i, 1))
 	}
@@ -353,11 +354,11 @@ func TestFull(t *testing.T) {
 	if full == 0 {
 		t.Error("no submission failed with ErrFull")
 	}
-	after := exportAll(t, db, sudoku.ListQuery{Sort: sudoku.SortSubmitted})
+	after := exportAll(t, db, record.ListQuery{Sort: record.SortSubmitted})
 	if len(after) != len(before)+40-full {
 		t.Errorf("%d rows after the failures, want %d", len(after), len(before)+40-full)
 	}
-	page, err := db.List(ctx, sudoku.ListQuery{Limit: 5})
+	page, err := db.List(ctx, record.ListQuery{Limit: 5})
 	if err != nil {
 		t.Fatalf("list on a full database: %v", err)
 	}
@@ -378,7 +379,7 @@ func TestFull(t *testing.T) {
 	if len(dup) != len(big) {
 		t.Errorf("%d answers for %d puzzles", len(dup), len(big))
 	}
-	if n := len(exportAll(t, db, sudoku.ListQuery{})); n != len(after)+len(big) {
+	if n := len(exportAll(t, db, record.ListQuery{})); n != len(after)+len(big) {
 		t.Errorf("%d rows, want %d", n, len(after)+len(big))
 	}
 }
@@ -464,7 +465,7 @@ func testCloseDrains(t *testing.T, bk backend) {
 			t.Errorf("acknowledged puzzle %d: %v", id, err)
 		}
 	}
-	if n := len(exportAll(t, db, sudoku.ListQuery{})); n != len(acked) {
+	if n := len(exportAll(t, db, record.ListQuery{})); n != len(acked) {
 		t.Errorf("%d rows, %d acknowledged", n, len(acked))
 	}
 	t.Logf("%d submissions acknowledged before close", len(acked))
@@ -483,7 +484,7 @@ func ExampleDB_Submit() {
 	}
 	defer db.Close()
 	g, _ := sudoku.Parse("..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..")
-	p, _ := sudoku.Rate(g, sudoku.Options{})
+	p, _ := record.Rate(g, sudoku.Options{})
 	stored, dup, _ := db.Submit(ctx, p)
 	fmt.Println(stored.ID, dup, stored.Submissions)
 	stored, dup, _ = db.Submit(ctx, p)
@@ -555,7 +556,7 @@ func TestBulkCache(t *testing.T) {
 		t.Errorf("wal_autocheckpoint at start = %d, want %d", got, writerCheckpoint)
 	}
 	cacheSize := func() int { t.Helper(); return pragma("cache_size") }
-	small := make([]sudoku.Puzzle, bulkRows-1)
+	small := make([]record.Puzzle, bulkRows-1)
 	for i := range small {
 		small[i] = synthetic(int64(i+1), 0, 0, 1)
 	}
@@ -565,7 +566,7 @@ func TestBulkCache(t *testing.T) {
 	if got := cacheSize(); got != writerCache {
 		t.Errorf("cache_size after %d puzzles = %d, want %d", len(small), got, writerCache)
 	}
-	large := make([]sudoku.Puzzle, bulkRows)
+	large := make([]record.Puzzle, bulkRows)
 	for i := range large {
 		large[i] = synthetic(int64(bulkRows+i+1), 0, 0, 1)
 	}

@@ -11,7 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // maxBatch caps how many submissions one group commit carries.
@@ -66,25 +66,25 @@ type write interface {
 	// grouped returns the puzzle this write submits when it may share
 	// a commit with other such writes waiting (group commit), nil when
 	// it runs alone.
-	grouped() *sudoku.Puzzle
+	grouped() *record.Puzzle
 	// bulk says the write keeps the writer's bulk cache (setBulk) for
 	// another bulkIdle.
 	bulk() bool
 }
 
 // submitOne is a Submit.
-type submitOne struct{ p *sudoku.Puzzle }
+type submitOne struct{ p *record.Puzzle }
 
 // run commits the submission on its own; the writer loop gathers
 // submissions into one commit instead when several wait.
 func (w submitOne) run(db *DB, o *op)       { db.commitBatch([]*op{o}) }
-func (w submitOne) grouped() *sudoku.Puzzle { return w.p }
+func (w submitOne) grouped() *record.Puzzle { return w.p }
 func (w submitOne) bulk() bool              { return false }
 
 // submitMany is a SubmitMany or, when add, an AddMany (repeats are not
 // counted).
 type submitMany struct {
-	ps  []sudoku.Puzzle
+	ps  []record.Puzzle
 	add bool
 }
 
@@ -94,21 +94,21 @@ func (w submitMany) run(db *DB, o *op) {
 	}
 	db.commitMany(o, w)
 }
-func (w submitMany) grouped() *sudoku.Puzzle { return nil }
+func (w submitMany) grouped() *record.Puzzle { return nil }
 func (w submitMany) bulk() bool              { return true }
 
 // openBatch is a Begin: the writer runs the batch.
 type openBatch struct{ b *Batch }
 
 func (w openBatch) run(db *DB, o *op)       { db.runBatch(o, w.b) }
-func (w openBatch) grouped() *sudoku.Puzzle { return nil }
+func (w openBatch) grouped() *record.Puzzle { return nil }
 func (w openBatch) bulk() bool              { return true }
 
 // maintenance runs fn on the writer connection (nil on PostgreSQL).
 type maintenance struct{ fn func(conn *sql.Conn) error }
 
 func (w maintenance) run(db *DB, o *op)       { o.done <- result{err: w.fn(db.wconn)} }
-func (w maintenance) grouped() *sudoku.Puzzle { return nil }
+func (w maintenance) grouped() *record.Puzzle { return nil }
 func (w maintenance) bulk() bool              { return false }
 
 const (
@@ -118,7 +118,7 @@ const (
 )
 
 type result struct {
-	stored sudoku.Puzzle
+	stored record.Puzzle
 	dup    []bool
 	err    error
 }

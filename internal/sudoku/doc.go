@@ -1,5 +1,9 @@
-// Package sudoku reads, checks, solves and measures Sudoku puzzles, and holds
-// the archive's domain types. It is pure Go with no I/O.
+// Package sudoku is the engine: it reads, checks, solves, traces,
+// generates, canonicalises, transforms and measures Sudoku puzzles (Grid,
+// Parse, Solve, Rate and its Measures, Trace, Canonical, Transform, the
+// bands). It is pure Go with no I/O and imports nothing of this module; the
+// archive's record of a puzzle (its row, list queries, stats, errors) is
+// package record's, the reader of typed numbers package userinput's.
 //
 // # Reading puzzles
 //

@@ -118,38 +118,51 @@ func (s *solver) root(bd *board) {
 	}
 }
 
+// Measures is what Rate measured of a puzzle: the engine's figures, which
+// the archive's record (package record) keeps with the grade and the
+// archive's own fields. See the package documentation for each count.
+type Measures struct {
+	Givens     Grid
+	Canonical  Grid // the same for every way of writing the puzzle; see Canonical
+	Solution   Grid
+	Clues      int
+	Solutions  int // 1 or 2 (two or more)
+	Backtracks int64
+	Guesses    int64
+	Nodes      int64
+	SolveNS    int64 // the median of the timed runs
+	// EngineVersion names the engine that measured (EngineVersion).
+	EngineVersion string
+}
+
 // Rate measures the puzzle g: it finds its canonical form, searches the
 // Presentations fixed ways of writing it and records the run with the median
 // backtracks (see the package documentation), so every way of writing a
 // puzzle gets the same Solutions, Backtracks, Guesses, Nodes and
-// Canonical. It does not grade the puzzle (package logic does), so Band is
-// left "". It times Options.Runs searches (at least 3 and at least
-// Presentations, the presentations' runs included), SolveNS being the
-// median. It fails with a *CellError or *ConflictError, ErrNoSolution,
-// ErrBudget or ErrCanceled.
-func Rate(g Grid, opt Options) (Puzzle, error) {
+// Canonical. It does not grade the puzzle (package logic does). It times
+// Options.Runs searches (at least 3 and at least Presentations, the
+// presentations' runs included), SolveNS being the median. It fails with a
+// *CellError or *ConflictError, ErrNoSolution, ErrBudget or ErrCanceled.
+func Rate(g Grid, opt Options) (Measures, error) {
 	if err := g.Validate(); err != nil {
-		return Puzzle{}, err
+		return Measures{}, err
 	}
 	var times [15]int64
 	m, err := measure(g, opt, max(opt.Runs, 3), times[:])
 	if err != nil {
-		return Puzzle{}, err
+		return Measures{}, err
 	}
 	if m.solutions == 0 {
-		return Puzzle{}, ErrNoSolution
+		return Measures{}, ErrNoSolution
 	}
 	ts := m.times
 	slices.Sort(ts)
 	res := m.res
-	p := Puzzle{
+	return Measures{
 		Givens: g, Canonical: m.canon, Solution: res.Solution, Clues: g.Clues(),
-		Solutions: res.Solutions, Unique: res.Solutions == 1,
-		Backtracks: res.Backtracks, Guesses: res.Guesses, Nodes: res.Nodes,
+		Solutions: res.Solutions, Backtracks: res.Backtracks, Guesses: res.Guesses, Nodes: res.Nodes,
 		SolveNS: ts[len(ts)/2], EngineVersion: EngineVersion,
-	}
-	p.SetGradeStatus()
-	return p, nil
+	}, nil
 }
 
 // The search state is a set of bitboards, one per digit, in the band layout

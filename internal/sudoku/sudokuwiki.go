@@ -32,9 +32,6 @@ func (e *LinkError) Error() string {
 	return fmt.Sprintf("the SudokuWiki link at position %d has no bd=<81 cells> parameter", e.Pos)
 }
 
-// Kind makes a LinkError unreadable input (400, exit 2).
-func (e *LinkError) Kind() Kind { return KindInvalid }
-
 // wikiLink is a SudokuWiki link found at the start of a text.
 type wikiLink struct {
 	bd    string // the bd parameter's value

@@ -15,7 +15,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sudoku-archive/sudoku/internal/moderation"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
+	"github.com/sudoku-archive/sudoku/internal/userinput"
 	"github.com/sudoku-archive/sudoku/templates"
 )
 
@@ -32,7 +33,7 @@ func cursorParam(c echo.Context, name string) (int64, error) {
 	if v == "" {
 		return 0, nil
 	}
-	return sudoku.ParseWhole(name, v, 1, math.MaxInt64)
+	return userinput.ParseWhole(name, v, 1, math.MaxInt64)
 }
 
 // adminFlags shows the moderators' queue, a page at a time (keyset: the
@@ -152,18 +153,18 @@ func (s *Server) adminRestore(c echo.Context) error {
 
 // pagePuzzle loads the puzzle of a page: for a moderator, a hidden one
 // too, with who hid it (nil for a visible puzzle).
-func (s *Server) pagePuzzle(c echo.Context) (sudoku.Puzzle, *moderation.Hidden, error) {
+func (s *Server) pagePuzzle(c echo.Context) (record.Puzzle, *moderation.Hidden, error) {
 	p, err := s.puzzleParam(c)
-	if !errors.Is(err, sudoku.ErrNotFound) || s.mod == nil || !isModerator(c) {
+	if !errors.Is(err, record.ErrNotFound) || s.mod == nil || !isModerator(c) {
 		return p, nil, err
 	}
-	id, perr := sudoku.ParseID("id", c.Param("id"))
+	id, perr := userinput.ParseID("id", c.Param("id"))
 	if perr != nil {
 		return p, nil, err
 	}
 	p, hidden, err := s.mod.ModPuzzle(c.Request().Context(), id)
 	if err != nil {
-		return sudoku.Puzzle{}, nil, fmt.Errorf("load puzzle %d: %w", id, err)
+		return record.Puzzle{}, nil, fmt.Errorf("load puzzle %d: %w", id, err)
 	}
 	return p, hidden, nil
 }
@@ -214,7 +215,7 @@ func (s *Server) flagForm(c echo.Context) error {
 		Puzzle: p, Runs: minRuns, Now: time.Now(), Origin: origin(c),
 		HistoryURL:  "/puzzles?sort=human&order=desc&around=" + strconv.FormatInt(p.ID, 10),
 		SolutionURL: templates.PuzzleURL(p.ID) + "?solution=1",
-		Equivalents: []sudoku.Puzzle{p}, Flag: &form,
+		Equivalents: []record.Puzzle{p}, Flag: &form,
 	}
 	if v.Collect, err = s.collectBox(c, p, false); err != nil { // collect.go
 		return err

@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/templates"
 )
@@ -16,7 +17,7 @@ import (
 // it counts against the rate limit.
 
 // analyse answers the setter's analysis of g (archive.Archive.Analyse).
-func (s *Server) analyse(ctx context.Context, g sudoku.Grid) (sudoku.Analysis, error) {
+func (s *Server) analyse(ctx context.Context, g sudoku.Grid) (record.Analysis, error) {
 	return s.arch.Analyse(ctx, g)
 }
 
@@ -52,7 +53,7 @@ func (s *Server) setterForm(c echo.Context) error {
 // setterAnswer renders the setter's page for input with its analysis.
 func (s *Server) setterAnswer(c echo.Context, input string) error {
 	g, err := sudoku.Parse(input)
-	var a sudoku.Analysis
+	var a record.Analysis
 	if err == nil {
 		a, err = s.analyse(c.Request().Context(), g)
 	}

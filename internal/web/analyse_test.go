@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -20,13 +21,13 @@ const (
 )
 
 // analysisOf posts body to /api/analyse and decodes the answer.
-func analysisOf(t *testing.T, s *Server, body string) (int, sudoku.Analysis, string) {
+func analysisOf(t *testing.T, s *Server, body string) (int, record.Analysis, string) {
 	t.Helper()
 	rec := post(t, s, "/api/analyse", body)
 	if rec.Code != http.StatusOK {
-		return rec.Code, sudoku.Analysis{}, rec.Body.String()
+		return rec.Code, record.Analysis{}, rec.Body.String()
 	}
-	return rec.Code, decode[sudoku.Analysis](t, rec), rec.Body.String()
+	return rec.Code, decode[record.Analysis](t, rec), rec.Body.String()
 }
 
 // TestAnalyse: a setter's analysis, through the real router on a real
@@ -53,7 +54,7 @@ func TestAnalyse(t *testing.T) {
 	}
 
 	checkAnalyseArchived(t, s, all)
-	page, err := db.List(context.Background(), sudoku.ListQuery{})
+	page, err := db.List(context.Background(), record.ListQuery{})
 	if err != nil || page.Total != int64(len(all)) {
 		t.Errorf("after the analyses the archive holds %d puzzles (%v), want %d", page.Total, err, len(all))
 	}
@@ -62,7 +63,7 @@ func TestAnalyse(t *testing.T) {
 // checkAnalyseArchived: another writing of an archived puzzle (same_as,
 // the archive's grade), several solutions and none answered as such with
 // no grade, bad input refused; nothing is stored.
-func checkAnalyseArchived(t *testing.T, s *Server, all []sudoku.Puzzle) {
+func checkAnalyseArchived(t *testing.T, s *Server, all []record.Puzzle) {
 	t.Helper()
 	// Another way of writing an archived puzzle: its first entry.
 	other := relabel(all[1].Givens.String(), 1)
@@ -186,7 +187,7 @@ func FuzzAnalyseJSON(f *testing.F) {
 				t.Fatalf("answered %d with no error message to %q", rec.Code, body)
 			}
 		default:
-			a := decode[sudoku.Analysis](t, rec)
+			a := decode[record.Analysis](t, rec)
 			if a.Grade != nil && a.Solutions != 1 || a.Unique != (a.Solutions == 1) || (a.Minimal != nil) != a.Unique {
 				t.Fatalf("inconsistent analysis of %q: %s", body, rec.Body)
 			}
@@ -207,12 +208,12 @@ const inkala = "8..........36......7..9.2...5...7.......457.....1...3...1....68.
 func TestAnalyseHardGradesLater(t *testing.T) {
 	s, _ := newTestServer(t, Config{SearchSlots: 1, SearchQueueTimeout: time.Second})
 	code, a, body := analysisOf(t, s, puzzleBody(inkala))
-	if code != http.StatusOK || a.GradeStatus != sudoku.GradePending || a.Grade != nil {
+	if code != http.StatusOK || a.GradeStatus != record.GradePending || a.Grade != nil {
 		t.Fatalf("first answer: %d %s, want the grade pending", code, body)
 	}
 	// While the background grading holds the search gate, an ask may be
 	// answered 503 (busy): the page asks again, and so does this.
-	for busy := false; busy || a.GradeStatus == sudoku.GradePending; {
+	for busy := false; busy || a.GradeStatus == record.GradePending; {
 		select {
 		case <-t.Context().Done():
 			t.Fatal("never graded")
@@ -221,10 +222,10 @@ func TestAnalyseHardGradesLater(t *testing.T) {
 		code, a, body = analysisOf(t, s, puzzleBody(inkala))
 		busy = code == http.StatusServiceUnavailable
 	}
-	if a.GradeStatus != sudoku.GradeDone || a.Grade == nil || a.GradeEP == nil || a.GradeED == nil || len(a.Techniques.Names()) == 0 {
+	if a.GradeStatus != record.GradeDone || a.Grade == nil || a.GradeEP == nil || a.GradeED == nil || len(a.Techniques.Names()) == 0 {
 		t.Errorf("graded: %s", body)
 	}
-	if _, a, body = analysisOf(t, s, puzzleBody(strings.Repeat(".", 80)+"1")); a.GradeStatus != sudoku.GradeNone {
+	if _, a, body = analysisOf(t, s, puzzleBody(strings.Repeat(".", 80)+"1")); a.GradeStatus != record.GradeNone {
 		t.Errorf("several solutions: %s", body)
 	}
 }

@@ -18,20 +18,22 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sudoku-archive/sudoku/internal/archive"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/userinput"
 )
 
 // submitResponse is the answer to POST /api/puzzles: the puzzle object and
 // whether those givens were archived already.
 type submitResponse struct {
-	sudoku.Puzzle
+	record.Puzzle
 	Duplicate bool `json:"duplicate"`
 }
 
 // listResponse is the answer to GET /api/puzzles. Cursors are null on the
 // first and last page.
 type listResponse struct {
-	Puzzles    []sudoku.Puzzle `json:"puzzles"`
+	Puzzles    []record.Puzzle `json:"puzzles"`
 	NextCursor *string         `json:"next_cursor"`
 	PrevCursor *string         `json:"prev_cursor"`
 	Total      int64           `json:"total"`
@@ -78,7 +80,7 @@ func (s *Server) apiSolve(c echo.Context) error {
 
 // rate solves and measures g in a turn of the search gate, and with grade
 // grades it too (archive.Archive.Rate).
-func (s *Server) rate(ctx context.Context, g sudoku.Grid, grade bool) (sudoku.Puzzle, error) {
+func (s *Server) rate(ctx context.Context, g sudoku.Grid, grade bool) (record.Puzzle, error) {
 	return s.arch.Rate(ctx, g, grade)
 }
 
@@ -94,7 +96,7 @@ func (s *Server) apiList(c echo.Context) error {
 	}
 	res := listResponse{Puzzles: page.Puzzles, Total: page.Total}
 	if res.Puzzles == nil {
-		res.Puzzles = []sudoku.Puzzle{} // [] rather than null
+		res.Puzzles = []record.Puzzle{} // [] rather than null
 	}
 	if page.NextCursor != "" {
 		res.NextCursor = &page.NextCursor
@@ -120,14 +122,14 @@ func (s *Server) apiPuzzle(c echo.Context) error {
 // puzzleParam loads the puzzle named by the :id path parameter. An id that
 // is not a canonical positive number ("+1", "01" are not) names no puzzle:
 // 404, like an unknown one.
-func (s *Server) puzzleParam(c echo.Context) (sudoku.Puzzle, error) {
-	id, err := sudoku.ParseID("id", c.Param("id"))
+func (s *Server) puzzleParam(c echo.Context) (record.Puzzle, error) {
+	id, err := userinput.ParseID("id", c.Param("id"))
 	if err != nil {
-		return sudoku.Puzzle{}, sudoku.ErrNotFound
+		return record.Puzzle{}, record.ErrNotFound
 	}
 	p, err := s.archive.Puzzle(c.Request().Context(), id)
 	if err != nil {
-		return sudoku.Puzzle{}, fmt.Errorf("load puzzle %d: %w", id, err)
+		return record.Puzzle{}, fmt.Errorf("load puzzle %d: %w", id, err)
 	}
 	return p, nil
 }
@@ -139,10 +141,10 @@ const maxCursorLen = 512
 // requestListQuery reads the listing parameters of c's query string (see
 // parseListQuery) and returns the parsed values too, for callers that take
 // more parameters.
-func requestListQuery(c echo.Context) (sudoku.ListQuery, url.Values, error) {
+func requestListQuery(c echo.Context) (record.ListQuery, url.Values, error) {
 	v, err := url.ParseQuery(c.Request().URL.RawQuery)
 	if err != nil {
-		return sudoku.ListQuery{}, nil, badRequest("invalid query string: %v", err)
+		return record.ListQuery{}, nil, badRequest("invalid query string: %v", err)
 	}
 	q, err := parseListQuery(v)
 	if err == nil {
@@ -154,13 +156,13 @@ func requestListQuery(c echo.Context) (sudoku.ListQuery, url.Values, error) {
 // parseListQuery validates the query parameters of a listing. An empty value
 // means the default; anything else unknown is a 400 that names the parameter
 // and what it takes. Numbers go through the one reader of user numbers
-// (sudoku.ParseWhole, sudoku.ParseGrade).
-func parseListQuery(v url.Values) (sudoku.ListQuery, error) {
-	q := sudoku.ListQuery{Sort: sudoku.SortDifficulty, Desc: true, Limit: sudoku.DefaultLimit}
+// (userinput.ParseWhole, userinput.ParseGrade).
+func parseListQuery(v url.Values) (record.ListQuery, error) {
+	q := record.ListQuery{Sort: record.SortDifficulty, Desc: true, Limit: record.DefaultLimit}
 	if s := v.Get("sort"); s != "" {
-		q.Sort = sudoku.Sort(s)
+		q.Sort = record.Sort(s)
 		if !q.Sort.Valid() {
-			return q, &sudoku.InputError{Name: `"sort"`, Value: s, Reason: "use one of " + sudoku.SortNames()}
+			return q, &userinput.InputError{Name: `"sort"`, Value: s, Reason: "use one of " + record.SortNames()}
 		}
 	}
 	switch o := v.Get("order"); o {
@@ -168,10 +170,10 @@ func parseListQuery(v url.Values) (sudoku.ListQuery, error) {
 	case "asc":
 		q.Desc = false
 	default:
-		return q, &sudoku.InputError{Name: `"order"`, Value: o, Reason: "use asc or desc"}
+		return q, &userinput.InputError{Name: `"order"`, Value: o, Reason: "use asc or desc"}
 	}
 	if l := v.Get("limit"); l != "" {
-		n, err := sudoku.ParseWhole(`"limit"`, l, 1, sudoku.MaxLimit)
+		n, err := userinput.ParseWhole(`"limit"`, l, 1, record.MaxLimit)
 		if err != nil {
 			return q, err
 		}
@@ -190,7 +192,7 @@ func parseListQuery(v url.Values) (sudoku.ListQuery, error) {
 	if b := v.Get("band"); b != "" {
 		q.Band = sudoku.Band(b)
 		if !q.Band.Valid() {
-			return q, &sudoku.InputError{Name: `"band"`, Value: b, Reason: "use one of " + bandNames()}
+			return q, &userinput.InputError{Name: `"band"`, Value: b, Reason: "use one of " + bandNames()}
 		}
 	}
 	if q.Techniques, err = techniqueParams(v); err != nil {
@@ -198,7 +200,7 @@ func parseListQuery(v url.Values) (sudoku.ListQuery, error) {
 	}
 	q.Cursor = v.Get("cursor")
 	if len(q.Cursor) > maxCursorLen {
-		return q, sudoku.ErrInvalidCursor
+		return q, record.ErrInvalidCursor
 	}
 	return q, nil
 }
@@ -211,7 +213,7 @@ func boolParam(v url.Values, name, reason string) (bool, error) {
 	}
 	b, err := strconv.ParseBool(s)
 	if err != nil {
-		return false, &sudoku.InputError{Name: strconv.Quote(name), Value: s, Reason: reason}
+		return false, &userinput.InputError{Name: strconv.Quote(name), Value: s, Reason: reason}
 	}
 	return b, nil
 }
@@ -223,11 +225,11 @@ func gradeParams(v url.Values) (lo, hi int64, err error) {
 		to   *int64
 	}{{"grade_min", &lo}, {"grade_max", &hi}} {
 		if g := v.Get(f.name); g != "" {
-			x, err := sudoku.ParseGrade(strconv.Quote(f.name), g)
+			x, err := userinput.ParseGrade(strconv.Quote(f.name), g)
 			if err != nil {
 				return 0, 0, err
 			}
-			*f.to = sudoku.Tenths(x)
+			*f.to = userinput.Tenths(x)
 		}
 	}
 	if lo > 0 && hi > 0 && lo > hi {
@@ -287,7 +289,7 @@ func readJSON(c echo.Context, v any) error {
 	ct := req.Header.Get(echo.HeaderContentType)
 	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != echo.MIMEApplicationJSON {
 		return echo.NewHTTPError(http.StatusUnsupportedMediaType,
-			fmt.Sprintf("send the body as application/json (Content-Type was %s)", sudoku.Echo(ct)))
+			fmt.Sprintf("send the body as application/json (Content-Type was %s)", userinput.Echo(ct)))
 	}
 	body, err := io.ReadAll(req.Body)
 	if err != nil {

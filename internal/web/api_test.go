@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -321,7 +322,7 @@ func TestListDefaultsAndEmptyValues(t *testing.T) {
 	}
 	for _, path := range []string{"/api/puzzles", "/api/puzzles?sort=&order=&limit=&cursor=", "/api/puzzles?sort=difficulty&order=desc&limit=20"} {
 		page := decode[listed](t, get(t, s, path))
-		if len(page.Puzzles) != sudoku.DefaultLimit || page.NextCursor == nil || page.Total != 25 {
+		if len(page.Puzzles) != record.DefaultLimit || page.NextCursor == nil || page.Total != 25 {
 			t.Errorf("%s: %d puzzles, next %v, total %d; want 20, a cursor, 25", path, len(page.Puzzles), page.NextCursor, page.Total)
 		}
 	}

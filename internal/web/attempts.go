@@ -10,7 +10,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
+	"github.com/sudoku-archive/sudoku/internal/userinput"
 )
 
 // attemptJSON is the attempt object of the API.
@@ -65,7 +66,7 @@ func (s *Server) apiStartAttempt(c echo.Context) error {
 	}
 	p, _ := playerOf(c)
 	a, created, err := s.players.StartAttempt(c.Request().Context(), p.ID, *req.PuzzleID)
-	if errors.Is(err, sudoku.ErrNotFound) {
+	if errors.Is(err, record.ErrNotFound) {
 		return echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("puzzle %d not found", *req.PuzzleID))
 	}
 	if err != nil {
@@ -136,9 +137,9 @@ func unprocessable(format string, a ...any) error {
 
 // apiFinishAttempt records the end of one of the player's attempts.
 func (s *Server) apiFinishAttempt(c echo.Context) error {
-	id, err := sudoku.ParseID("id", c.Param("id"))
+	id, err := userinput.ParseID("id", c.Param("id"))
 	if err != nil {
-		return echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("attempt %s not found: ids are written in plain digits, from 1", sudoku.Echo(c.Param("id"))))
+		return echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("attempt %s not found: ids are written in plain digits, from 1", userinput.Echo(c.Param("id"))))
 	}
 	var req finishRequest
 	if err := readJSON(c, &req); err != nil {
@@ -151,7 +152,7 @@ func (s *Server) apiFinishAttempt(c echo.Context) error {
 	p, _ := playerOf(c)
 	a, err := s.players.FinishAttempt(c.Request().Context(), p.ID, id, f)
 	switch {
-	case errors.Is(err, sudoku.ErrNotFound):
+	case errors.Is(err, record.ErrNotFound):
 		return echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("attempt %d not found among this player's attempts, or its puzzle is hidden", id))
 	case errors.Is(err, account.ErrFinished):
 		return echo.NewHTTPError(http.StatusConflict, fmt.Sprintf("attempt %d is finished already: start a new one with POST /api/attempts", id))

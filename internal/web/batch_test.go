@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/labstack/echo/v4"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -23,10 +24,10 @@ type bulkFake struct {
 	*fakeArchive
 	fail  error
 	calls int
-	q     sudoku.ListQuery
+	q     record.ListQuery
 }
 
-func (f *bulkFake) SubmitMany(ctx context.Context, ps []sudoku.Puzzle) ([]bool, error) {
+func (f *bulkFake) SubmitMany(ctx context.Context, ps []record.Puzzle) ([]bool, error) {
 	f.calls++
 	if f.fail != nil {
 		return nil, f.fail
@@ -42,10 +43,10 @@ func (f *bulkFake) SubmitMany(ctx context.Context, ps []sudoku.Puzzle) ([]bool, 
 	return dup, nil
 }
 
-func (f *bulkFake) Export(ctx context.Context, q sudoku.ListQuery, fn func(sudoku.Puzzle) error) error {
+func (f *bulkFake) Export(ctx context.Context, q record.ListQuery, fn func(record.Puzzle) error) error {
 	f.q = q
 	f.mu.Lock()
-	ps := append([]sudoku.Puzzle(nil), f.puzzles...)
+	ps := append([]record.Puzzle(nil), f.puzzles...)
 	f.mu.Unlock()
 	for _, p := range ps {
 		if err := fn(p); err != nil {
@@ -140,7 +141,7 @@ func TestAPIBatchRefuses(t *testing.T) {
 func TestAPIExport(t *testing.T) {
 	a := &bulkFake{fakeArchive: &fakeArchive{}}
 	g, _ := sudoku.Parse(batchEasy)
-	p, err := sudoku.Rate(g, sudoku.Options{})
+	p, err := record.Rate(g, sudoku.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,27 +150,27 @@ func TestAPIExport(t *testing.T) {
 	tests := []struct {
 		target      string
 		status      int
-		q           sudoku.ListQuery
+		q           record.ListQuery
 		ctype, file string
 		prefix      string
 	}{
-		{"/api/export", 200, sudoku.ListQuery{Sort: sudoku.SortDifficulty, Desc: true},
+		{"/api/export", 200, record.ListQuery{Sort: record.SortDifficulty, Desc: true},
 			"text/plain; charset=utf-8", "sudoku-difficulty-desc.txt", batchEasy + "\n"},
-		{"/api/export?format=csv&sort=clues&order=asc", 200, sudoku.ListQuery{Sort: sudoku.SortClues},
+		{"/api/export?format=csv&sort=clues&order=asc", 200, record.ListQuery{Sort: record.SortClues},
 			"text/csv; charset=utf-8", "sudoku-clues-asc.csv", "id,puzzle,solution,"},
-		{"/api/export?format=json&sort=submitted", 200, sudoku.ListQuery{Sort: sudoku.SortSubmitted, Desc: true},
+		{"/api/export?format=json&sort=submitted", 200, record.ListQuery{Sort: record.SortSubmitted, Desc: true},
 			"application/jsonl; charset=utf-8", "sudoku-submitted-desc.jsonl", `{"id":1,"puzzle":"` + batchEasy},
-		{"/api/export?band=hard&unique=true&sort=clues&limit=5&cursor=x", 200, sudoku.ListQuery{Sort: sudoku.SortClues, Desc: true, Band: sudoku.BandHard, UniqueOnly: true},
+		{"/api/export?band=hard&unique=true&sort=clues&limit=5&cursor=x", 200, record.ListQuery{Sort: record.SortClues, Desc: true, Band: sudoku.BandHard, UniqueOnly: true},
 			"text/plain; charset=utf-8", "sudoku-clues-desc.txt", ""},
-		{"/api/export?band=nope", 400, sudoku.ListQuery{}, "", "", ""},
-		{"/api/export?unique=maybe", 400, sudoku.ListQuery{}, "", "", ""},
-		{"/api/export?format=xml", 400, sudoku.ListQuery{}, "", "", ""},
-		{"/api/export?sort=name", 400, sudoku.ListQuery{}, "", "", ""},
-		{"/api/export?order=up", 400, sudoku.ListQuery{}, "", "", ""},
+		{"/api/export?band=nope", 400, record.ListQuery{}, "", "", ""},
+		{"/api/export?unique=maybe", 400, record.ListQuery{}, "", "", ""},
+		{"/api/export?format=xml", 400, record.ListQuery{}, "", "", ""},
+		{"/api/export?sort=name", 400, record.ListQuery{}, "", "", ""},
+		{"/api/export?order=up", 400, record.ListQuery{}, "", "", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.target, func(t *testing.T) {
-			a.q = sudoku.ListQuery{}
+			a.q = record.ListQuery{}
 			rec := serve(s, httptest.NewRequest(http.MethodGet, tc.target, nil))
 			if rec.Code != tc.status {
 				t.Fatalf("status %d %s, want %d", rec.Code, rec.Body, tc.status)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -16,47 +17,47 @@ import (
 // benchmarks measure the HTTP layer and the engine, not a store.
 type nullArchive struct {
 	lastID atomic.Int64
-	page   sudoku.Page
-	stats  sudoku.Stats
+	page   record.Page
+	stats  record.Stats
 }
 
-func (n *nullArchive) Submit(_ context.Context, p sudoku.Puzzle) (sudoku.Puzzle, bool, error) {
+func (n *nullArchive) Submit(_ context.Context, p record.Puzzle) (record.Puzzle, bool, error) {
 	p.ID = n.lastID.Add(1)
 	p.Submissions = 1
 	p.SubmittedAt = time.Now().UTC()
 	return p, false, nil
 }
 
-func (n *nullArchive) Puzzle(context.Context, int64) (sudoku.Puzzle, error) {
-	return sudoku.Puzzle{}, sudoku.ErrNotFound
+func (n *nullArchive) Puzzle(context.Context, int64) (record.Puzzle, error) {
+	return record.Puzzle{}, record.ErrNotFound
 }
 
-func (n *nullArchive) List(context.Context, sudoku.ListQuery) (sudoku.Page, error) {
+func (n *nullArchive) List(context.Context, record.ListQuery) (record.Page, error) {
 	return n.page, nil
 }
 func (n *nullArchive) Ping(context.Context) error { return nil }
-func (n *nullArchive) SubmitMany(_ context.Context, ps []sudoku.Puzzle) ([]bool, error) {
+func (n *nullArchive) SubmitMany(_ context.Context, ps []record.Puzzle) ([]bool, error) {
 	return make([]bool, len(ps)), nil
 }
-func (n *nullArchive) Export(context.Context, sudoku.ListQuery, func(sudoku.Puzzle) error) error {
+func (n *nullArchive) Export(context.Context, record.ListQuery, func(record.Puzzle) error) error {
 	return nil
 }
 
-func (n *nullArchive) Stats(context.Context) (sudoku.Stats, error) { return n.stats, nil }
-func (n *nullArchive) PuzzleByGivens(context.Context, sudoku.Grid) (sudoku.Puzzle, error) {
-	return sudoku.Puzzle{}, sudoku.ErrNotFound
+func (n *nullArchive) Stats(context.Context) (record.Stats, error) { return n.stats, nil }
+func (n *nullArchive) PuzzleByGivens(context.Context, sudoku.Grid) (record.Puzzle, error) {
+	return record.Puzzle{}, record.ErrNotFound
 }
-func (n *nullArchive) ByCanonical(context.Context, sudoku.Grid) (sudoku.Puzzle, error) {
-	return sudoku.Puzzle{}, sudoku.ErrNotFound
+func (n *nullArchive) ByCanonical(context.Context, sudoku.Grid) (record.Puzzle, error) {
+	return record.Puzzle{}, record.ErrNotFound
 }
-func (n *nullArchive) Daily(context.Context, string) (sudoku.Puzzle, error) {
-	return sudoku.Puzzle{}, sudoku.ErrNotFound
+func (n *nullArchive) Daily(context.Context, string) (record.Puzzle, error) {
+	return record.Puzzle{}, record.ErrNotFound
 }
-func (n *nullArchive) SetDaily(_ context.Context, _ string, p sudoku.Puzzle) (sudoku.Puzzle, error) {
+func (n *nullArchive) SetDaily(_ context.Context, _ string, p record.Puzzle) (record.Puzzle, error) {
 	return p, nil
 }
-func (n *nullArchive) Equivalents(_ context.Context, p sudoku.Puzzle) ([]sudoku.Puzzle, error) {
-	return []sudoku.Puzzle{p}, nil
+func (n *nullArchive) Equivalents(_ context.Context, p record.Puzzle) ([]record.Puzzle, error) {
+	return []record.Puzzle{p}, nil
 }
 
 // BenchmarkSubmit posts distinct easy puzzles through the full router and
@@ -86,9 +87,9 @@ func BenchmarkSubmit(b *testing.B) {
 // HTTP and JSON cost of a listing, without a store.
 func BenchmarkList(b *testing.B) {
 	arch := &nullArchive{}
-	for i := range sudoku.DefaultLimit {
+	for i := range record.DefaultLimit {
 		g, _ := sudoku.Parse(relabel(easy, i))
-		p, err := sudoku.Rate(g, sudoku.Options{})
+		p, err := record.Rate(g, sudoku.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -113,8 +114,8 @@ func BenchmarkList(b *testing.B) {
 // millionStats is what the stats of a million-puzzle archive look like to
 // the page: every histogram bucket filled, as the store's benchmark archive
 // fills them (backtracks exponential with mean 40, solve times from 20 µs).
-func millionStats() sudoku.Stats {
-	s := sudoku.Stats{Total: 1_000_000, Unique: 970_000, Submissions: 1_500_000}
+func millionStats() record.Stats {
+	s := record.Stats{Total: 1_000_000, Unique: 970_000, Submissions: 1_500_000}
 	bump := func(h *[]int64, k int, n int64) {
 		for len(*h) <= k {
 			*h = append(*h, 0)
@@ -124,7 +125,7 @@ func millionStats() sudoku.Stats {
 	for i := range int64(1_000_000) {
 		bt := (i * 7919) % 400
 		bump(&s.Backtracks, sudoku.BacktracksBucket(bt*bt/100), 1)
-		bump(&s.SolveTime, sudoku.SolveTimeBucket(20_000+bt*bt*40), 1)
+		bump(&s.SolveTime, record.SolveTimeBucket(20_000+bt*bt*40), 1)
 		bump(&s.Clues, 17+int(i%40), 1)
 	}
 	return s

@@ -15,15 +15,16 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
+	"github.com/sudoku-archive/sudoku/internal/userinput"
 	"github.com/sudoku-archive/sudoku/templates"
 )
 
 // mayAdd says whether p may file puzzles under col: its owner, a
 // moderator or an admin; anyone else gets the 403 that says so.
-func mayAdd(p account.Player, col sudoku.Collection) error {
+func mayAdd(p account.Player, col record.Collection) error {
 	if p.ID != col.OwnerID && !p.Role.AtLeast(account.RoleModerator) {
-		return sudoku.ErrNotOwner(col)
+		return record.ErrNotOwner(col)
 	}
 	return nil
 }
@@ -32,7 +33,7 @@ func mayAdd(p account.Player, col sudoku.Collection) error {
 // hold p and, for an account, those it may add p to (none for a hidden
 // puzzle, which cannot be added). ?added=C and ?already=C, where the form
 // sends its poster, say what became of the post when p is in C.
-func (s *Server) collectBox(c echo.Context, p sudoku.Puzzle, hidden bool) (*templates.CollectBox, error) {
+func (s *Server) collectBox(c echo.Context, p record.Puzzle, hidden bool) (*templates.CollectBox, error) {
 	if s.collections == nil {
 		return nil, nil
 	}
@@ -40,20 +41,20 @@ func (s *Server) collectBox(c echo.Context, p sudoku.Puzzle, hidden bool) (*temp
 	b := &templates.CollectBox{CSRF: csrfToken(c), Hidden: hidden}
 	player, err := accountOf(c)
 	b.Account = err == nil
-	var all []sudoku.Collection
+	var all []record.Collection
 	if b.Account {
 		if all, err = s.collections.Collections(ctx); err != nil {
 			return nil, fmt.Errorf("list collections: %w", err)
 		}
 	}
 	for _, id := range p.Collections.List() {
-		i := slices.IndexFunc(all, func(col sudoku.Collection) bool { return col.ID == id })
+		i := slices.IndexFunc(all, func(col record.Collection) bool { return col.ID == id })
 		if i >= 0 {
 			b.In = append(b.In, all[i])
 			continue
 		}
 		col, err := s.collections.Collection(ctx, id)
-		if sudoku.KindOf(err) == sudoku.KindNotFound {
+		if record.KindOf(err) == record.KindNotFound {
 			continue // gone since the puzzle was read
 		}
 		if err != nil {
@@ -73,7 +74,7 @@ func (s *Server) collectBox(c echo.Context, p sudoku.Puzzle, hidden bool) (*temp
 // collectNotice is what the page says after the "Add to collection" post
 // sent the browser back with ?added=C or ?already=C: "" unless C holds the
 // puzzle.
-func collectNotice(c echo.Context, in []sudoku.Collection) string {
+func collectNotice(c echo.Context, in []record.Collection) string {
 	for _, param := range []string{"added", "already"} {
 		v := c.QueryParam(param)
 		if v == "" {
@@ -107,9 +108,9 @@ func (s *Server) collectForm(c echo.Context) error {
 	if v == "" {
 		return badRequest(`choose a collection ("collection")`)
 	}
-	id, err := sudoku.ParseID("collection", v)
+	id, err := userinput.ParseID("collection", v)
 	if err != nil {
-		return sudoku.ErrNoCollection(sudoku.Echo(v))
+		return record.ErrNoCollection(userinput.Echo(v))
 	}
 	ctx := c.Request().Context()
 	col, err := s.collections.Collection(ctx, id)
@@ -153,22 +154,22 @@ func (s *Server) addPuzzleForm(c echo.Context) error {
 	input := strings.TrimSpace(c.FormValue("puzzle"))
 	var r addRequest
 	if archivedNumber.MatchString(input) {
-		id, err := sudoku.ParseID("puzzle", strings.TrimPrefix(input, "#"))
+		id, err := userinput.ParseID("puzzle", strings.TrimPrefix(input, "#"))
 		if err != nil {
-			return sudoku.ErrNotFound
+			return record.ErrNotFound
 		}
 		r.ID = &id
 	} else {
 		r.Puzzle = &input
 	}
 	id, err := s.puzzleToAdd(c, r)
-	if k := sudoku.KindOf(err); k == sudoku.KindInvalid || k == sudoku.KindUnprocessable || r.ID != nil && k == sudoku.KindNotFound {
+	if k := record.KindOf(err); k == record.KindInvalid || k == record.KindUnprocessable || r.ID != nil && k == record.KindNotFound {
 		form := s.editForms(c, col)
 		form.Input, form.Error, form.Added = printable(input), sentence(err.Error()), 0
 		switch {
 		case input == "":
 			form.Error = "Give a puzzle: its text, a SudokuWiki link, or an archived puzzle's number"
-		case k == sudoku.KindNotFound: // an unknown number is a message on the page, not a bare 404 (issue 34)
+		case k == record.KindNotFound: // an unknown number is a message on the page, not a bare 404 (issue 34)
 			form.Error = "There is no puzzle " + printable(input) + " in the archive: check the number, or paste the puzzle itself"
 		}
 		return s.renderCollection(c, http.StatusUnprocessableEntity, col, form)
@@ -195,22 +196,22 @@ func addedParam(added bool) string {
 // addPuzzleFormOf is the "Add a puzzle" form of col's page for the
 // request's visitor: nil unless they may add to it; after a post
 // (?added=N or ?already=N) it says so when N is in col.
-func (s *Server) addPuzzleFormOf(c echo.Context, col sudoku.Collection) (*templates.AddPuzzleForm, error) {
+func (s *Server) addPuzzleFormOf(c echo.Context, col record.Collection) (*templates.AddPuzzleForm, error) {
 	if player, err := accountOf(c); err != nil || mayAdd(player, col) != nil {
 		return nil, nil // no form for who may not add
 	}
 	f := &templates.AddPuzzleForm{Edited: c.QueryParam("edited") == "1",
 		Edit: templates.CollectionForm{Name: col.Name, Description: col.Description, Author: col.Author, Source: col.Source, Licence: col.Licence}}
-	if id, err := sudoku.ParseID("removed", c.QueryParam("removed")); err == nil {
+	if id, err := userinput.ParseID("removed", c.QueryParam("removed")); err == nil {
 		f.Removed = id
 	}
 	for _, param := range []string{"added", "already"} {
-		id, err := sudoku.ParseID(param, c.QueryParam(param))
+		id, err := userinput.ParseID(param, c.QueryParam(param))
 		if err != nil {
 			continue
 		}
 		p, err := s.archive.Puzzle(c.Request().Context(), id)
-		if sudoku.KindOf(err) == sudoku.KindNotFound {
+		if record.KindOf(err) == record.KindNotFound {
 			continue
 		}
 		if err != nil {

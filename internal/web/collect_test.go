@@ -11,6 +11,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/moderation"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -205,7 +206,7 @@ func TestAddPuzzleForm(t *testing.T) {
 }
 
 // storedPuzzle reads puzzle id from the archive.
-func storedPuzzle(t *testing.T, ce collectEnv, id int64) sudoku.Puzzle {
+func storedPuzzle(t *testing.T, ce collectEnv, id int64) record.Puzzle {
 	t.Helper()
 	p, err := ce.e.db.Puzzle(context.Background(), id)
 	if err != nil {

@@ -17,7 +17,8 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/moderation"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
+	"github.com/sudoku-archive/sudoku/internal/userinput"
 	"github.com/sudoku-archive/sudoku/templates"
 )
 
@@ -26,29 +27,29 @@ import (
 // routes are not served.
 type CollectionEditor interface {
 	// RemoveFromCollection takes a puzzle out of a collection (it stays
-	// archived); a puzzle not in it is a sudoku.KindNotFound error.
+	// archived); a puzzle not in it is a record.KindNotFound error.
 	RemoveFromCollection(ctx context.Context, id, puzzleID int64, by moderation.Actor) error
 	// UpdateCollection changes a collection's texts (the create rules; a
-	// name in use is sudoku.KindConflict) and returns it.
-	UpdateCollection(ctx context.Context, c sudoku.Collection, by moderation.Actor) (sudoku.Collection, error)
+	// name in use is record.KindConflict) and returns it.
+	UpdateCollection(ctx context.Context, c record.Collection, by moderation.Actor) (record.Collection, error)
 	// DeleteCollection deletes a collection; its puzzles stay archived.
 	DeleteCollection(ctx context.Context, id int64, by moderation.Actor) error
 }
 
 // mayEdit refuses p the changing of col unless p owns it or moderates.
-func mayEdit(p account.Player, col sudoku.Collection) error {
+func mayEdit(p account.Player, col record.Collection) error {
 	if p.ID != col.OwnerID && !p.Role.AtLeast(account.RoleModerator) {
-		return sudoku.ErrNotYours(col)
+		return record.ErrNotYours(col)
 	}
 	return nil
 }
 
 // editableCollection loads the :id collection for the request's account,
 // refusing (401, 404, 403) those who may not change it.
-func (s *Server) editableCollection(c echo.Context) (sudoku.Collection, error) {
+func (s *Server) editableCollection(c echo.Context) (record.Collection, error) {
 	p, err := accountOf(c)
 	if err != nil {
-		return sudoku.Collection{}, err
+		return record.Collection{}, err
 	}
 	col, err := s.collectionParam(c)
 	if err != nil {
@@ -63,9 +64,9 @@ func (s *Server) apiRemoveFromCollection(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	pid, err := sudoku.ParseID("puzzle_id", c.Param("puzzle_id"))
+	pid, err := userinput.ParseID("puzzle_id", c.Param("puzzle_id"))
 	if err != nil {
-		return sudoku.ErrNotInCollection(col, 0)
+		return record.ErrNotInCollection(col, 0)
 	}
 	if err := s.editor.RemoveFromCollection(c.Request().Context(), col.ID, pid, actorOf(c)); err != nil {
 		return err
@@ -84,7 +85,7 @@ type collectionPatch struct {
 }
 
 // apply sets col's fields that p gives.
-func (p collectionPatch) apply(col *sudoku.Collection) {
+func (p collectionPatch) apply(col *record.Collection) {
 	for _, f := range []struct {
 		from *string
 		to   *string
@@ -134,11 +135,11 @@ func (s *Server) removePuzzleForm(c echo.Context) error {
 		return err
 	}
 	input := strings.TrimSpace(c.FormValue("puzzle"))
-	pid, perr := sudoku.ParseID("puzzle", strings.TrimPrefix(input, "#"))
+	pid, perr := userinput.ParseID("puzzle", strings.TrimPrefix(input, "#"))
 	if perr == nil {
 		err = s.editor.RemoveFromCollection(c.Request().Context(), col.ID, pid, actorOf(c))
 	}
-	if perr != nil || sudoku.KindOf(err) == sudoku.KindNotFound {
+	if perr != nil || record.KindOf(err) == record.KindNotFound {
 		form := s.editForms(c, col)
 		form.RemoveInput = printable(input)
 		form.RemoveError = "Puzzle " + printable(input) + " is not in this collection: give the number of one of its puzzles (42 or #42)."
@@ -161,7 +162,7 @@ func (s *Server) editCollectionForm(c echo.Context) error {
 	changed.Name, changed.Description, changed.Author = c.FormValue("name"), c.FormValue("description"), c.FormValue("author")
 	changed.Source, changed.Licence = c.FormValue("source"), c.FormValue("licence")
 	_, err = s.editor.UpdateCollection(c.Request().Context(), changed, actorOf(c))
-	if k := sudoku.KindOf(err); k == sudoku.KindInvalid || k == sudoku.KindConflict {
+	if k := record.KindOf(err); k == record.KindInvalid || k == record.KindConflict {
 		form := s.editForms(c, col)
 		form.Edit = templates.CollectionForm{Name: changed.Name, Description: changed.Description, Author: changed.Author,
 			Source: changed.Source, Licence: changed.Licence, Error: sentence(err.Error())}
@@ -190,7 +191,7 @@ func (s *Server) deleteCollectionForm(c echo.Context) error {
 
 // editForms is the page's forms for one who may change col (the "Add a
 // puzzle" form and the others), as addPuzzleFormOf makes them.
-func (s *Server) editForms(c echo.Context, col sudoku.Collection) *templates.AddPuzzleForm {
+func (s *Server) editForms(c echo.Context, col record.Collection) *templates.AddPuzzleForm {
 	form, err := s.addPuzzleFormOf(c, col)
 	if err != nil || form == nil {
 		form = &templates.AddPuzzleForm{}

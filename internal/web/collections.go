@@ -17,7 +17,9 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/archive"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/userinput"
 	"github.com/sudoku-archive/sudoku/templates"
 )
 
@@ -26,12 +28,12 @@ import (
 // routes are not served.
 type Collections interface {
 	// CreateCollection makes a collection; a name in use is a
-	// sudoku.KindConflict error.
-	CreateCollection(ctx context.Context, c sudoku.Collection) (sudoku.Collection, error)
-	// Collection returns one, or a sudoku.KindNotFound error.
-	Collection(ctx context.Context, id int64) (sudoku.Collection, error)
+	// record.KindConflict error.
+	CreateCollection(ctx context.Context, c record.Collection) (record.Collection, error)
+	// Collection returns one, or a record.KindNotFound error.
+	Collection(ctx context.Context, id int64) (record.Collection, error)
 	// Collections returns every collection, by name.
-	Collections(ctx context.Context) ([]sudoku.Collection, error)
+	Collections(ctx context.Context) ([]record.Collection, error)
 	// AddToCollection files an archived puzzle under a collection (added
 	// false when it was there already).
 	AddToCollection(ctx context.Context, id, puzzleID int64) (added bool, err error)
@@ -80,7 +82,7 @@ func (s *Server) apiCreateCollection(c echo.Context) error {
 	if err := readJSON(c, &r); err != nil {
 		return err
 	}
-	col, err := s.collections.CreateCollection(c.Request().Context(), sudoku.Collection{
+	col, err := s.collections.CreateCollection(c.Request().Context(), record.Collection{
 		Name: r.Name, Description: r.Description, Author: r.Author, Source: r.Source, Licence: r.Licence, OwnerID: p.ID})
 	if err != nil {
 		return err
@@ -98,15 +100,15 @@ func (s *Server) apiCollections(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string][]sudoku.Collection{"collections": cs})
+	return c.JSON(http.StatusOK, map[string][]record.Collection{"collections": cs})
 }
 
 // collectionParam loads the collection of the :id path parameter; an id
 // that is no canonical positive number names none.
-func (s *Server) collectionParam(c echo.Context) (sudoku.Collection, error) {
-	id, err := sudoku.ParseID("id", c.Param("id"))
+func (s *Server) collectionParam(c echo.Context) (record.Collection, error) {
+	id, err := userinput.ParseID("id", c.Param("id"))
 	if err != nil {
-		return sudoku.Collection{}, sudoku.ErrNoCollection(sudoku.Echo(c.Param("id")))
+		return record.Collection{}, record.ErrNoCollection(userinput.Echo(c.Param("id")))
 	}
 	return s.collections.Collection(c.Request().Context(), id)
 }
@@ -114,7 +116,7 @@ func (s *Server) collectionParam(c echo.Context) (sudoku.Collection, error) {
 // collectionResponse is the answer to GET /api/collections/{id}: the
 // collection and a page of its puzzles, as GET /api/puzzles answers.
 type collectionResponse struct {
-	Collection sudoku.Collection `json:"collection"`
+	Collection record.Collection `json:"collection"`
 	listResponse
 }
 
@@ -122,13 +124,13 @@ type collectionResponse struct {
 // the history's, but technique=, which the archive does not combine with a
 // collection (each has its own index and cursor): a 400 that says so,
 // rather than the archive's refusal as a 500.
-func collectionQuery(c echo.Context, col sudoku.Collection) (sudoku.ListQuery, error) {
+func collectionQuery(c echo.Context, col record.Collection) (record.ListQuery, error) {
 	q, v, err := requestListQuery(c)
 	if err != nil {
 		return q, err
 	}
 	if q.Techniques != "" {
-		return q, &sudoku.InputError{Name: `"technique"`, Value: v.Get("technique"),
+		return q, &userinput.InputError{Name: `"technique"`, Value: v.Get("technique"),
 			Reason: "a collection's puzzles are not filtered by technique; /puzzles?technique= filters the whole archive"}
 	}
 	q.Collection = col.ID
@@ -152,7 +154,7 @@ func (s *Server) apiCollection(c echo.Context) error {
 	}
 	res := collectionResponse{Collection: col, listResponse: listResponse{Puzzles: page.Puzzles, Total: page.Total}}
 	if res.Puzzles == nil {
-		res.Puzzles = []sudoku.Puzzle{}
+		res.Puzzles = []record.Puzzle{}
 	}
 	if page.NextCursor != "" {
 		res.NextCursor = &page.NextCursor
@@ -265,7 +267,7 @@ func (s *Server) collectionsPage(c echo.Context) error {
 // deletion form sends its poster to: the name, kept printable and short.
 func deletedName(c echo.Context) string {
 	name := printable(c.QueryParam("deleted"))
-	if utf8.RuneCountInString(name) > sudoku.MaxCollectionName {
+	if utf8.RuneCountInString(name) > record.MaxCollectionName {
 		return ""
 	}
 	return name
@@ -293,14 +295,14 @@ func (s *Server) createCollectionForm(c echo.Context) error {
 	}
 	form := templates.CollectionForm{Name: c.FormValue("name"), Description: c.FormValue("description"),
 		Author: c.FormValue("author"), Source: c.FormValue("source"), Licence: c.FormValue("licence")}
-	col, err := s.collections.CreateCollection(c.Request().Context(), sudoku.Collection{Name: form.Name, Description: form.Description,
+	col, err := s.collections.CreateCollection(c.Request().Context(), record.Collection{Name: form.Name, Description: form.Description,
 		Author: form.Author, Source: form.Source, Licence: form.Licence, OwnerID: p.ID})
 	var lookalike *account.LookalikeError
 	if errors.As(err, &lookalike) { // a name that looks like another collection's (issue 45), as one taken
 		form.Error = lookalike.Error()
 		return s.renderCollections(c, http.StatusUnprocessableEntity, form)
 	}
-	var refused *sudoku.CollectionError
+	var refused *record.CollectionError
 	if errors.As(err, &refused) {
 		form.Error = refused.Error()
 		return s.renderCollections(c, http.StatusUnprocessableEntity, form)
@@ -328,7 +330,7 @@ func (s *Server) collectionPage(c echo.Context) error {
 
 // renderCollection renders col's page with its "Add a puzzle" form (nil
 // for none).
-func (s *Server) renderCollection(c echo.Context, status int, col sudoku.Collection, form *templates.AddPuzzleForm) error {
+func (s *Server) renderCollection(c echo.Context, status int, col record.Collection, form *templates.AddPuzzleForm) error {
 	q, err := collectionQuery(c, col)
 	if err != nil {
 		return err

@@ -14,8 +14,8 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/moderation"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/store"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
 // realServer is the real router over a real SQLite archive in a temporary
@@ -68,7 +68,7 @@ func TestCollectionsAPI(t *testing.T) {
 	if rec.Code != http.StatusCreated {
 		t.Fatalf("create: %d %s", rec.Code, rec.Body)
 	}
-	col := decode[sudoku.Collection](t, rec)
+	col := decode[record.Collection](t, rec)
 	if col.Name != "Best" || col.Author != "Ann" || col.Licence != "CC BY 4.0" || col.Owner == nil || *col.Owner != "ann" || rec.Header().Get("Location") != fmt.Sprintf("/collections/%d", col.ID) {
 		t.Fatalf("created %+v, Location %q", col, rec.Header().Get("Location"))
 	}
@@ -94,15 +94,15 @@ func TestCollectionsAPI(t *testing.T) {
 // testCollectionsAdd files puzzles under Ann's collection col as its
 // owner and as a moderator, refuses the others with the reason, then
 // reads the collection back, paged.
-func testCollectionsAdd(t *testing.T, s *Server, tok map[string]string, col sudoku.Collection) {
+func testCollectionsAdd(t *testing.T, s *Server, tok map[string]string, col record.Collection) {
 	path := fmt.Sprintf("/api/collections/%d/puzzles", col.ID)
 	// A new puzzle, archived as Ann's submission and filed.
 	rec := as(t, s, tok, "ann", "POST", path, puzzleBody(colEasy))
 	if rec.Code != http.StatusCreated {
 		t.Fatalf("add new puzzle: %d %s", rec.Code, rec.Body)
 	}
-	p := decode[sudoku.Puzzle](t, rec)
-	if p.Collections != sudoku.IDsOf(col.ID) || p.SubmittedBy == nil || *p.SubmittedBy != "ann" {
+	p := decode[record.Puzzle](t, rec)
+	if p.Collections != record.IDsOf(col.ID) || p.SubmittedBy == nil || *p.SubmittedBy != "ann" {
 		t.Fatalf("added %+v", p)
 	}
 	// The same again: 200, filed once.
@@ -141,11 +141,11 @@ func testCollectionsAdd(t *testing.T, s *Server, tok map[string]string, col sudo
 
 // testCollectionRead reads collection col, holding first and second (in
 // that order), paged like the history.
-func testCollectionRead(t *testing.T, s *Server, col sudoku.Collection, first, second int64) {
+func testCollectionRead(t *testing.T, s *Server, col record.Collection, first, second int64) {
 	// The collection and its puzzles, paged like the history.
 	type page struct {
-		Collection sudoku.Collection `json:"collection"`
-		Puzzles    []sudoku.Puzzle   `json:"puzzles"`
+		Collection record.Collection `json:"collection"`
+		Puzzles    []record.Puzzle   `json:"puzzles"`
 		Next       *string           `json:"next_cursor"`
 		Total      int64             `json:"total"`
 	}
@@ -165,12 +165,12 @@ func testCollectionRead(t *testing.T, s *Server, col sudoku.Collection, first, s
 	if rec := get(t, s, fmt.Sprintf("/api/collections/%d?sort=hardest", col.ID)); rec.Code != http.StatusBadRequest {
 		t.Errorf("bad sort: %d", rec.Code)
 	}
-	list := decode[map[string][]sudoku.Collection](t, get(t, s, "/api/collections"))
+	list := decode[map[string][]record.Collection](t, get(t, s, "/api/collections"))
 	if len(list["collections"]) != 1 || list["collections"][0].Puzzles != 2 {
 		t.Fatalf("collections: %+v", list)
 	}
 	// The puzzle object lists the collection.
-	if q := decode[sudoku.Puzzle](t, get(t, s, fmt.Sprintf("/api/puzzles/%d", second))); q.Collections != sudoku.IDsOf(col.ID) {
+	if q := decode[record.Puzzle](t, get(t, s, fmt.Sprintf("/api/puzzles/%d", second))); q.Collections != record.IDsOf(col.ID) {
 		t.Fatalf("puzzle %d lists %q", second, q.Collections)
 	}
 }
@@ -184,7 +184,7 @@ func TestSubmittedByAPI(t *testing.T) {
 	if rec.Code != http.StatusCreated {
 		t.Fatalf("submit: %d %s", rec.Code, rec.Body)
 	}
-	p := decode[sudoku.Puzzle](t, rec)
+	p := decode[record.Puzzle](t, rec)
 	if p.Givens.String() != colEasy || p.SubmittedBy == nil || *p.SubmittedBy != "bob" || p.Collections != "" {
 		t.Fatalf("submitted %+v", p)
 	}
@@ -283,28 +283,28 @@ func checkCollectionTechnique(t *testing.T, s *Server, at string, doc *goquery.D
 // that need the routes only.
 type noCollections struct{}
 
-func (noCollections) CreateCollection(context.Context, sudoku.Collection) (sudoku.Collection, error) {
-	return sudoku.Collection{}, sudoku.ErrNoCollection("x")
+func (noCollections) CreateCollection(context.Context, record.Collection) (record.Collection, error) {
+	return record.Collection{}, record.ErrNoCollection("x")
 }
 
-func (noCollections) Collection(context.Context, int64) (sudoku.Collection, error) {
-	return sudoku.Collection{}, sudoku.ErrNoCollection("x")
+func (noCollections) Collection(context.Context, int64) (record.Collection, error) {
+	return record.Collection{}, record.ErrNoCollection("x")
 }
 
-func (noCollections) Collections(context.Context) ([]sudoku.Collection, error) { return nil, nil }
+func (noCollections) Collections(context.Context) ([]record.Collection, error) { return nil, nil }
 
 func (noCollections) AddToCollection(context.Context, int64, int64) (bool, error) {
-	return false, sudoku.ErrNoCollection("x")
+	return false, record.ErrNoCollection("x")
 }
 
 func (noCollections) RemoveFromCollection(context.Context, int64, int64, moderation.Actor) error {
-	return sudoku.ErrNoCollection("x")
+	return record.ErrNoCollection("x")
 }
 
-func (noCollections) UpdateCollection(context.Context, sudoku.Collection, moderation.Actor) (sudoku.Collection, error) {
-	return sudoku.Collection{}, sudoku.ErrNoCollection("x")
+func (noCollections) UpdateCollection(context.Context, record.Collection, moderation.Actor) (record.Collection, error) {
+	return record.Collection{}, record.ErrNoCollection("x")
 }
 
 func (noCollections) DeleteCollection(context.Context, int64, moderation.Actor) error {
-	return sudoku.ErrNoCollection("x")
+	return record.ErrNoCollection("x")
 }

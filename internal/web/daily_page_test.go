@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/daily"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // TestDailyPageSaysSo: the page /daily leads to says it is the puzzle of
@@ -63,7 +63,7 @@ func TestDailyTomorrow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := decode[sudoku.Puzzle](t, rec); rec.Code != http.StatusOK || p.ID != 0 || p.Givens != want.Givens {
+	if p := decode[record.Puzzle](t, rec); rec.Code != http.StatusOK || p.ID != 0 || p.Givens != want.Givens {
 		t.Errorf("a moderator's tomorrow: %d id %d %s", rec.Code, p.ID, p.Givens)
 	}
 	if !strings.Contains(rec.Body.String(), `"id":0,`) {

@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sudoku-archive/sudoku/internal/archive"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -38,26 +39,26 @@ const (
 	pageNoPuzzle   = "There is no puzzle with that number in the archive."
 )
 
-// kinds is the one table from the kind of an error (sudoku.KindOf, the one
+// kinds is the one table from the kind of an error (record.KindOf, the one
 // classification) to its answer: the status, the message for kinds whose
 // errors do not carry one fit for users, and the Retry-After of the 503s
 // whose error does not say.
-var kinds = map[sudoku.Kind]struct {
+var kinds = map[record.Kind]struct {
 	status int
 	msg    string        // "" means the error's own text
 	retry  time.Duration // 0: no Retry-After unless the error says
 }{
-	sudoku.KindInternal:      {http.StatusInternalServerError, msgInternal, 0},
-	sudoku.KindInvalid:       {http.StatusBadRequest, "", 0},
-	sudoku.KindUnprocessable: {http.StatusUnprocessableEntity, "", 0},
-	sudoku.KindNotFound:      {http.StatusNotFound, msgNoPuzzle, 0},
-	sudoku.KindTimeout:       {http.StatusServiceUnavailable, msgTimeout, 0},
-	sudoku.KindOverloaded:    {http.StatusServiceUnavailable, msgOverloaded, time.Second},
-	sudoku.KindBusy:          {http.StatusServiceUnavailable, msgBusy, 0},
-	sudoku.KindFull:          {http.StatusServiceUnavailable, msgFull, 0},
-	sudoku.KindUnavailable:   {http.StatusServiceUnavailable, msgUnavailable, 0},
-	sudoku.KindConflict:      {http.StatusConflict, "", 0},
-	sudoku.KindForbidden:     {http.StatusForbidden, "", 0},
+	record.KindInternal:      {http.StatusInternalServerError, msgInternal, 0},
+	record.KindInvalid:       {http.StatusBadRequest, "", 0},
+	record.KindUnprocessable: {http.StatusUnprocessableEntity, "", 0},
+	record.KindNotFound:      {http.StatusNotFound, msgNoPuzzle, 0},
+	record.KindTimeout:       {http.StatusServiceUnavailable, msgTimeout, 0},
+	record.KindOverloaded:    {http.StatusServiceUnavailable, msgOverloaded, time.Second},
+	record.KindBusy:          {http.StatusServiceUnavailable, msgBusy, 0},
+	record.KindFull:          {http.StatusServiceUnavailable, msgFull, 0},
+	record.KindUnavailable:   {http.StatusServiceUnavailable, msgUnavailable, 0},
+	record.KindConflict:      {http.StatusConflict, "", 0},
+	record.KindForbidden:     {http.StatusForbidden, "", 0},
 }
 
 // errOverloaded is returned when a request waited too long for a turn at
@@ -100,7 +101,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 	// A read that met the database down (PostgreSQL restarting) is an
 	// outage, 503 with Retry-After, not a bug: the archive says which
 	// of its errors are.
-	if ex := s.parts.Errors; ex != nil && sudoku.KindOf(err) == sudoku.KindInternal {
+	if ex := s.parts.Errors; ex != nil && record.KindOf(err) == record.KindInternal {
 		err = ex.ExplainError(err)
 	}
 	a := classify(err)
@@ -140,7 +141,7 @@ func classify(err error) answer {
 	if errors.As(err, &he) {
 		return httpErrorAnswer(he)
 	}
-	k := sudoku.KindOf(err)
+	k := record.KindOf(err)
 	row := kinds[k]
 	a := answer{status: row.status, body: errorBody{Error: row.msg}, retryAfter: row.retry}
 	if a.body.Error == "" {
@@ -149,13 +150,13 @@ func classify(err error) answer {
 	var (
 		parseErr *sudoku.ParseError
 		conflict *sudoku.ConflictError
-		own      sudoku.ForUsers
-		r        sudoku.Retryable
+		own      record.ForUsers
+		r        record.Retryable
 	)
 	if errors.As(err, &own) && own.ForUsers() {
 		a.body.Error = own.Error()
 	}
-	if k != sudoku.KindInternal && errors.As(err, &r) {
+	if k != record.KindInternal && errors.As(err, &r) {
 		a.retryAfter = r.RetryAfter()
 	}
 	switch {
@@ -163,12 +164,12 @@ func classify(err error) answer {
 		a.body.Error, a.body.Position = parseErr.Error(), parseErr.Pos
 	case errors.As(err, &conflict):
 		a.body.Error, a.body.Cells = conflict.Error(), conflict.Cells[:]
-	case errors.Is(err, sudoku.ErrInvalidCursor):
+	case errors.Is(err, record.ErrInvalidCursor):
 		a.body.Error = msgBadCursor
-	case k == sudoku.KindNotFound && a.body.Error == msgNoPuzzle:
+	case k == record.KindNotFound && a.body.Error == msgNoPuzzle:
 		a.page = pageNoPuzzle
 	}
-	if a.page == "" && k != sudoku.KindInternal {
+	if a.page == "" && k != record.KindInternal {
 		a.page = a.body.Error
 	}
 	return a

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sudoku-archive/sudoku/internal/logic"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -22,7 +23,7 @@ func TestAPIExplain(t *testing.T) {
 	s, _ := newTestServer(t, Config{})
 	for _, text := range []string{easy, hardish} {
 		rec := post(t, s, "/api/puzzles", puzzleBody(text))
-		var p sudoku.Puzzle
+		var p record.Puzzle
 		if err := json.Unmarshal(rec.Body.Bytes(), &p); err != nil || rec.Code != http.StatusCreated {
 			t.Fatalf("submit: %d %s", rec.Code, rec.Body)
 		}
@@ -44,7 +45,7 @@ func TestAPIExplain(t *testing.T) {
 		}
 		// The submission is answered before its grade (the graders
 		// give it); the explanation's figures are the grade's.
-		if p.GradeStatus != sudoku.GradePending {
+		if p.GradeStatus != record.GradePending {
 			t.Errorf("submit answered grade_status %q, want pending", p.GradeStatus)
 		}
 		want := p
@@ -168,7 +169,7 @@ func TestAPIExplainSeveralSolutions(t *testing.T) {
 	if rec.Code != http.StatusCreated {
 		t.Fatalf("submit: %d %s", rec.Code, rec.Body)
 	}
-	p := decode[sudoku.Puzzle](t, rec)
+	p := decode[record.Puzzle](t, rec)
 	if p.Unique {
 		t.Fatalf("puzzle %s is stored as unique", several)
 	}

@@ -11,14 +11,14 @@ import (
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // streamingPlayers is an archive of players whose export never ends and
 // whose every API token is the account "ann".
 type streamingPlayers struct{ fakePlayers }
 
-func (a *streamingPlayers) Export(ctx context.Context, _ sudoku.ListQuery, fn func(sudoku.Puzzle) error) error {
+func (a *streamingPlayers) Export(ctx context.Context, _ record.ListQuery, fn func(record.Puzzle) error) error {
 	return endless(ctx, nil, fn)
 }
 

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -15,12 +16,12 @@ import (
 // plain offsets: the real keyset paging is tested in internal/store.
 type fakeArchive struct {
 	mu      sync.Mutex
-	puzzles []sudoku.Puzzle // index = id-1
+	puzzles []record.Puzzle // index = id-1
 	pingErr error
 	daily   map[string]int64 // date: id
 }
 
-func (f *fakeArchive) Submit(_ context.Context, p sudoku.Puzzle) (sudoku.Puzzle, bool, error) {
+func (f *fakeArchive) Submit(_ context.Context, p record.Puzzle) (record.Puzzle, bool, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for i := range f.puzzles {
@@ -44,47 +45,47 @@ func (f *fakeArchive) Submit(_ context.Context, p sudoku.Puzzle) (sudoku.Puzzle,
 	return p, false, nil
 }
 
-func (f *fakeArchive) Puzzle(_ context.Context, id int64) (sudoku.Puzzle, error) {
+func (f *fakeArchive) Puzzle(_ context.Context, id int64) (record.Puzzle, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if id < 1 || id > int64(len(f.puzzles)) {
-		return sudoku.Puzzle{}, sudoku.ErrNotFound
+		return record.Puzzle{}, record.ErrNotFound
 	}
 	return f.puzzles[id-1], nil
 }
 
 // fakeListed reports whether p passes q's filters.
-func fakeListed(q sudoku.ListQuery, p sudoku.Puzzle) bool {
+func fakeListed(q record.ListQuery, p record.Puzzle) bool {
 	return (!q.UniqueOnly || p.Unique) && (q.Band == "" || p.Band == q.Band) && (!q.Distinct || p.SameAs == nil) &&
 		(q.GradeMin <= 0 || p.GradeTenths() >= q.GradeMin && p.Grade != nil) && (q.GradeMax <= 0 || p.Grade != nil && p.GradeTenths() <= q.GradeMax)
 }
 
-func (f *fakeArchive) List(_ context.Context, q sudoku.ListQuery) (sudoku.Page, error) {
+func (f *fakeArchive) List(_ context.Context, q record.ListQuery) (record.Page, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	var rows []sudoku.Puzzle
+	var rows []record.Puzzle
 	for _, p := range f.puzzles {
 		if fakeListed(q, p) {
 			rows = append(rows, p)
 		}
 	}
-	key := func(p sudoku.Puzzle) []int64 {
+	key := func(p record.Puzzle) []int64 {
 		switch q.Sort {
-		case sudoku.SortBacktracks:
+		case record.SortBacktracks:
 			return []int64{p.Backtracks, p.ID}
-		case sudoku.SortSolveTime:
+		case record.SortSolveTime:
 			return []int64{p.SolveNS, p.ID}
-		case sudoku.SortSubmitted:
+		case record.SortSubmitted:
 			return []int64{p.ID}
-		case sudoku.SortClues:
+		case record.SortClues:
 			return []int64{int64(p.Clues), p.ID}
-		case sudoku.SortGrade:
+		case record.SortGrade:
 			return []int64{p.GradeTenths(), p.ID}
 		default:
 			return []int64{p.Backtracks, p.SolveNS, p.ID}
 		}
 	}
-	slices.SortFunc(rows, func(a, b sudoku.Puzzle) int {
+	slices.SortFunc(rows, func(a, b record.Puzzle) int {
 		c := slices.Compare(key(a), key(b))
 		if q.Desc {
 			c = -c
@@ -95,13 +96,13 @@ func (f *fakeArchive) List(_ context.Context, q sudoku.ListQuery) (sudoku.Page, 
 	if q.Cursor != "" {
 		n, err := strconv.Atoi(q.Cursor)
 		if err != nil || n < 0 || n > len(rows) {
-			return sudoku.Page{}, sudoku.ErrInvalidCursor
+			return record.Page{}, record.ErrInvalidCursor
 		}
 		off = n
 	}
-	limit := cmp.Or(q.Limit, sudoku.DefaultLimit)
+	limit := cmp.Or(q.Limit, record.DefaultLimit)
 	end := min(off+limit, len(rows))
-	page := sudoku.Page{Puzzles: rows[off:end], Total: int64(len(rows))}
+	page := record.Page{Puzzles: rows[off:end], Total: int64(len(rows))}
 	if end < len(rows) {
 		page.NextCursor = strconv.Itoa(end)
 	}
@@ -113,10 +114,10 @@ func (f *fakeArchive) List(_ context.Context, q sudoku.ListQuery) (sudoku.Page, 
 
 func (f *fakeArchive) Ping(context.Context) error { return f.pingErr }
 
-func (f *fakeArchive) Stats(context.Context) (sudoku.Stats, error) {
+func (f *fakeArchive) Stats(context.Context) (record.Stats, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	var s sudoku.Stats
+	var s record.Stats
 	bump := func(h *[]int64, k int, n int64) {
 		for len(*h) <= k {
 			*h = append(*h, 0)
@@ -130,16 +131,16 @@ func (f *fakeArchive) Stats(context.Context) (sudoku.Stats, error) {
 		}
 		s.Submissions += p.Submissions
 		bump(&s.Backtracks, sudoku.BacktracksBucket(p.Backtracks), 1)
-		bump(&s.SolveTime, sudoku.SolveTimeBucket(p.SolveNS), 1)
+		bump(&s.SolveTime, record.SolveTimeBucket(p.SolveNS), 1)
 		bump(&s.Clues, p.Clues, 1)
 		if p.GradeVersion != "" && p.Grade != nil {
-			s.Grades = append(s.Grades, sudoku.GradeCount{Tenths: p.GradeTenths(), Technique: p.Technique, N: 1})
+			s.Grades = append(s.Grades, record.GradeCount{Tenths: p.GradeTenths(), Technique: p.Technique, N: 1})
 		}
 	}
 	return s, nil
 }
 
-func (f *fakeArchive) PuzzleByGivens(_ context.Context, g sudoku.Grid) (sudoku.Puzzle, error) {
+func (f *fakeArchive) PuzzleByGivens(_ context.Context, g sudoku.Grid) (record.Puzzle, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, p := range f.puzzles {
@@ -147,10 +148,10 @@ func (f *fakeArchive) PuzzleByGivens(_ context.Context, g sudoku.Grid) (sudoku.P
 			return p, nil
 		}
 	}
-	return sudoku.Puzzle{}, sudoku.ErrNotFound
+	return record.Puzzle{}, record.ErrNotFound
 }
 
-func (f *fakeArchive) ByCanonical(_ context.Context, c sudoku.Grid) (sudoku.Puzzle, error) {
+func (f *fakeArchive) ByCanonical(_ context.Context, c sudoku.Grid) (record.Puzzle, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, p := range f.puzzles {
@@ -158,13 +159,13 @@ func (f *fakeArchive) ByCanonical(_ context.Context, c sudoku.Grid) (sudoku.Puzz
 			return p, nil
 		}
 	}
-	return sudoku.Puzzle{}, sudoku.ErrNotFound
+	return record.Puzzle{}, record.ErrNotFound
 }
 
-func (f *fakeArchive) Equivalents(_ context.Context, q sudoku.Puzzle) ([]sudoku.Puzzle, error) {
+func (f *fakeArchive) Equivalents(_ context.Context, q record.Puzzle) ([]record.Puzzle, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	var ps []sudoku.Puzzle
+	var ps []record.Puzzle
 	for _, p := range f.puzzles {
 		if p.Canonical == q.Canonical {
 			ps = append(ps, p)
@@ -173,7 +174,7 @@ func (f *fakeArchive) Equivalents(_ context.Context, q sudoku.Puzzle) ([]sudoku.
 	return ps, nil
 }
 
-func (f *fakeArchive) SubmitMany(ctx context.Context, ps []sudoku.Puzzle) ([]bool, error) {
+func (f *fakeArchive) SubmitMany(ctx context.Context, ps []record.Puzzle) ([]bool, error) {
 	dup := make([]bool, len(ps))
 	for i, p := range ps {
 		_, d, err := f.Submit(ctx, p)
@@ -185,7 +186,7 @@ func (f *fakeArchive) SubmitMany(ctx context.Context, ps []sudoku.Puzzle) ([]boo
 	return dup, nil
 }
 
-func (f *fakeArchive) Export(ctx context.Context, _ sudoku.ListQuery, fn func(sudoku.Puzzle) error) error {
+func (f *fakeArchive) Export(ctx context.Context, _ record.ListQuery, fn func(record.Puzzle) error) error {
 	f.mu.Lock()
 	ps := slices.Clone(f.puzzles)
 	f.mu.Unlock()
@@ -200,16 +201,16 @@ func (f *fakeArchive) Export(ctx context.Context, _ sudoku.ListQuery, fn func(su
 	return nil
 }
 
-func (f *fakeArchive) Daily(_ context.Context, date string) (sudoku.Puzzle, error) {
+func (f *fakeArchive) Daily(_ context.Context, date string) (record.Puzzle, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if id, ok := f.daily[date]; ok {
 		return f.puzzles[id-1], nil
 	}
-	return sudoku.Puzzle{}, sudoku.ErrNotFound
+	return record.Puzzle{}, record.ErrNotFound
 }
 
-func (f *fakeArchive) SetDaily(_ context.Context, date string, p sudoku.Puzzle) (sudoku.Puzzle, error) {
+func (f *fakeArchive) SetDaily(_ context.Context, date string, p record.Puzzle) (record.Puzzle, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if id, ok := f.daily[date]; ok {
@@ -217,7 +218,7 @@ func (f *fakeArchive) SetDaily(_ context.Context, date string, p sudoku.Puzzle) 
 	}
 	for _, id := range f.daily {
 		if f.puzzles[id-1].Canonical == p.Canonical {
-			return sudoku.Puzzle{}, sudoku.ErrDailyRepeat
+			return record.Puzzle{}, record.ErrDailyRepeat
 		}
 	}
 	if f.daily == nil {

@@ -16,7 +16,9 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/daily"
 	"github.com/sudoku-archive/sudoku/internal/generate"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/userinput"
 	"github.com/sudoku-archive/sudoku/templates"
 )
 
@@ -41,7 +43,7 @@ func readGenerateRequest(c echo.Context) (generate.Target, bool, error) {
 	ct := req.Header.Get(echo.HeaderContentType)
 	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != echo.MIMEApplicationJSON {
 		return generate.Target{}, false, echo.NewHTTPError(http.StatusUnsupportedMediaType,
-			fmt.Sprintf("send the body as application/json (Content-Type was %s)", sudoku.Echo(ct)))
+			fmt.Sprintf("send the body as application/json (Content-Type was %s)", userinput.Echo(ct)))
 	}
 	body, err := io.ReadAll(req.Body)
 	if err != nil {
@@ -83,7 +85,7 @@ func readGenerateRequest(c echo.Context) (generate.Target, bool, error) {
 // generate makes a new puzzle in target within GenerateBudget, in a turn of
 // the search gate, and archives it. A target not met in time is a 422 that
 // says so.
-func (s *Server) generate(ctx context.Context, t generate.Target, symmetric bool) (sudoku.Puzzle, error) {
+func (s *Server) generate(ctx context.Context, t generate.Target, symmetric bool) (record.Puzzle, error) {
 	p, err := s.arch.Generate(ctx, generate.Request{Target: t, Symmetric: symmetric, Seed: rand.Uint64()}, GenerateBudget)
 	var miss *generate.MissError
 	if errors.As(err, &miss) {
@@ -125,11 +127,11 @@ func (s *Server) generateForm(c echo.Context) error {
 	}
 	t, err := formTarget(f)
 	status := http.StatusUnprocessableEntity
-	if errors.As(err, new(*sudoku.InputError)) {
+	if errors.As(err, new(*userinput.InputError)) {
 		status = http.StatusBadRequest
 	}
 	if err == nil {
-		var p sudoku.Puzzle
+		var p record.Puzzle
 		p, err = s.generate(c.Request().Context(), t, f.Symmetric)
 		var he *echo.HTTPError
 		switch {
@@ -146,18 +148,18 @@ func (s *Server) generateForm(c echo.Context) error {
 
 // formTarget reads the target of the generate form; f.Kind is "band"
 // afterwards unless it was "grade". A grade that is no number on the scale
-// is an *sudoku.InputError, checked before any search starts.
+// is an *userinput.InputError, checked before any search starts.
 func formTarget(f *templates.GenerateForm) (generate.Target, error) {
 	if f.Kind != "grade" {
 		f.Kind = "band"
 		t := generate.Target{Band: sudoku.Band(f.Band)}
 		return t, t.Validate()
 	}
-	lo, err := sudoku.ParseGrade("minimum grade", f.Min)
+	lo, err := userinput.ParseGrade("minimum grade", f.Min)
 	if err != nil {
 		return generate.Target{}, err
 	}
-	hi, err := sudoku.ParseGrade("maximum grade", f.Max)
+	hi, err := userinput.ParseGrade("maximum grade", f.Max)
 	if err != nil {
 		return generate.Target{}, err
 	}
@@ -179,11 +181,11 @@ func formTarget(f *templates.GenerateForm) (generate.Target, error) {
 // with Retry-After), an earlier date no keeper chose is 404, and a date
 // whose day has not begun in UTC is 404 saying when it opens (moderators
 // get a preview instead: previewDaily).
-func (s *Server) requestedDaily(c echo.Context) (time.Time, sudoku.Puzzle, error) {
+func (s *Server) requestedDaily(c echo.Context) (time.Time, record.Puzzle, error) {
 	now := time.Now()
 	d, err := daily.ParseDate(`"date"`, c.QueryParam("date"), now)
 	if err != nil {
-		return d, sudoku.Puzzle{}, err
+		return d, record.Puzzle{}, err
 	}
 	p, err := s.arch.Daily(c.Request().Context(), d, now) // waits for the keeper's choice
 	return d, p, err
@@ -193,7 +195,7 @@ func (s *Server) requestedDaily(c echo.Context) (time.Time, sudoku.Puzzle, error
 // not begun: the puzzle the keeper will choose for it (Keeper.Preview, made
 // in a turn of the search gate), not archived, so that it stays in no
 // list until its day. ok is false for anyone else, or for another error.
-func (s *Server) previewDaily(c echo.Context, d time.Time, err error) (p sudoku.Puzzle, ok bool, _ error) {
+func (s *Server) previewDaily(c echo.Context, d time.Time, err error) (p record.Puzzle, ok bool, _ error) {
 	var notYet *daily.NotYetError
 	if !errors.As(err, &notYet) || !isModerator(c) {
 		return p, false, nil

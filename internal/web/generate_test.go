@@ -9,6 +9,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/daily"
 	"github.com/sudoku-archive/sudoku/internal/racefree"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/templates"
 )
@@ -30,7 +31,7 @@ func TestAPIGenerate(t *testing.T) {
 		if rec.Code != http.StatusCreated {
 			t.Fatalf("%s: status %d: %s", tc.body, rec.Code, rec.Body)
 		}
-		p := decode[sudoku.Puzzle](t, rec)
+		p := decode[record.Puzzle](t, rec)
 		if rec.Header().Get("Location") != templates.PuzzleURL(p.ID) || p.ID == 0 {
 			t.Errorf("%s: Location %q, id %d", tc.body, rec.Header().Get("Location"), p.ID)
 		}
@@ -125,7 +126,7 @@ func TestDaily(t *testing.T) {
 	if rec.Code != http.StatusOK {
 		t.Fatalf("status %d: %s", rec.Code, rec.Body)
 	}
-	p := decode[sudoku.Puzzle](t, rec)
+	p := decode[record.Puzzle](t, rec)
 	if p.ID != chosen.ID || p.Band != daily.Band(d) || !p.Unique {
 		t.Errorf("id %d band %s, want the chosen %d of band %s", p.ID, p.Band, chosen.ID, daily.Band(d))
 	}

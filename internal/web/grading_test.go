@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/bulk"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -21,14 +22,14 @@ type fullQueue struct{}
 
 func (fullQueue) CountUngraded(context.Context) (int64, error) { return 1, nil }
 func (fullQueue) LastID(context.Context) (int64, error)        { return 1, nil }
-func (fullQueue) Ungraded(_ context.Context, after int64, _ int) ([]sudoku.Puzzle, error) {
+func (fullQueue) Ungraded(_ context.Context, after int64, _ int) ([]record.Puzzle, error) {
 	if after >= 1 {
 		return nil, nil
 	}
 	g, _ := sudoku.Parse(easy)
-	return []sudoku.Puzzle{{ID: 1, Givens: g}}, nil
+	return []record.Puzzle{{ID: 1, Givens: g}}, nil
 }
-func (fullQueue) SetGrades(context.Context, []sudoku.Puzzle) error {
+func (fullQueue) SetGrades(context.Context, []record.Puzzle) error {
 	return errors.New("database or disk is full")
 }
 
@@ -36,7 +37,7 @@ func (fullQueue) SetGrades(context.Context, []sudoku.Puzzle) error {
 // says "degraded" with the reason (plain /healthz stays 200: the archive
 // still reads and takes submissions elsewhere).
 func TestHealthzDegraded(t *testing.T) {
-	g := &bulk.Graders{DB: fullQueue{}, Workers: 1, Grade: func(p *sudoku.Puzzle) { p.GradeVersion = "test" },
+	g := &bulk.Graders{DB: fullQueue{}, Workers: 1, Grade: func(p *record.Puzzle) { p.GradeVersion = "test" },
 		Poll: 10 * time.Millisecond, MaxBackoff: 20 * time.Millisecond}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})

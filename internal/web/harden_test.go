@@ -25,6 +25,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -39,7 +40,7 @@ type slowArchive struct {
 	failAt int           // 0: never
 }
 
-func (a *slowArchive) Export(ctx context.Context, _ sudoku.ListQuery, fn func(sudoku.Puzzle) error) error {
+func (a *slowArchive) Export(ctx context.Context, _ record.ListQuery, fn func(record.Puzzle) error) error {
 	g, _ := sudoku.Parse(easy)
 	sol, _ := sudoku.Parse(easySolution)
 	for i := range a.rows {
@@ -53,7 +54,7 @@ func (a *slowArchive) Export(ctx context.Context, _ sudoku.ListQuery, fn func(su
 				return ctx.Err()
 			}
 		}
-		if err := fn(sudoku.Puzzle{ID: int64(i + 1), Givens: g, Solution: sol, Solutions: 1, Unique: true}); err != nil {
+		if err := fn(record.Puzzle{ID: int64(i + 1), Givens: g, Solution: sol, Solutions: 1, Unique: true}); err != nil {
 			return err
 		}
 	}
@@ -354,7 +355,7 @@ func TestBatchRepeatsRatedOnce(t *testing.T) {
 	s, _ := newTestServer(t, Config{BulkTimeout: timeout})
 	g, _ := sudoku.Parse(line)
 	start := time.Now()
-	_, err := sudoku.Rate(g, sudoku.Options{})
+	_, err := record.Rate(g, sudoku.Options{})
 	one := time.Since(start)
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -250,7 +251,7 @@ func TestEmptyGrid(t *testing.T) {
 		t.Errorf("POST /api/puzzles: status %d %s, want 422 no givens", rec.Code, rec.Body)
 	}
 	rec = post(t, s, "/api/solve", puzzleBody(empty))
-	if rec.Code != http.StatusOK || decode[sudoku.Puzzle](t, rec).Solutions != 2 {
+	if rec.Code != http.StatusOK || decode[record.Puzzle](t, rec).Solutions != 2 {
 		t.Errorf("POST /api/solve: status %d %s, want 200 with 2 solutions", rec.Code, rec.Body)
 	}
 	doc := page(t, postForm(t, s, empty), http.StatusUnprocessableEntity)

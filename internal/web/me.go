@@ -11,7 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/templates"
 )
 
@@ -53,7 +53,7 @@ type attemptsPage struct {
 // Paging of a player's attempts.
 const (
 	defaultAttemptsLimit = 20
-	maxAttemptsLimit     = sudoku.MaxLimit
+	maxAttemptsLimit     = record.MaxLimit
 )
 
 // attemptsQuery reads limit and cursor (the last attempt id of the

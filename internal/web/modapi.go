@@ -13,7 +13,9 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sudoku-archive/sudoku/internal/moderation"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/userinput"
 )
 
 // flagRequest is the body of POST /api/puzzles/{id}/flag.
@@ -69,9 +71,9 @@ func parseReason(c echo.Context, required bool) (string, error) {
 // idParam reads the :id path parameter; an id that is not a canonical
 // positive number names no puzzle (404).
 func idParam(c echo.Context) (int64, error) {
-	id, err := sudoku.ParseID("id", c.Param("id"))
+	id, err := userinput.ParseID("id", c.Param("id"))
 	if err != nil {
-		return 0, sudoku.ErrNotFound
+		return 0, record.ErrNotFound
 	}
 	return id, nil
 }
@@ -176,7 +178,7 @@ func (s *Server) apiDeletePuzzle(c echo.Context) error {
 // modPuzzle is the puzzle object as moderators see it: "hidden" always,
 // and who hid it when it is hidden.
 type modPuzzle struct {
-	sudoku.Puzzle
+	record.Puzzle
 	IsHidden bool               `json:"hidden"`
 	HiddenBy *moderation.Hidden `json:"hidden_by,omitempty"`
 }
@@ -185,15 +187,15 @@ type modPuzzle struct {
 // named name) and limit (1..max, default 20).
 func pageParams(c echo.Context, name string, maxLimit int64) (int64, int, error) {
 	var cursor int64
-	limit := int64(sudoku.DefaultLimit)
+	limit := int64(record.DefaultLimit)
 	var err error
 	if v := c.QueryParam(name); v != "" {
-		if cursor, err = sudoku.ParseWhole(name, v, 0, 1<<62); err != nil {
+		if cursor, err = userinput.ParseWhole(name, v, 0, 1<<62); err != nil {
 			return 0, 0, err
 		}
 	}
 	if v := c.QueryParam("limit"); v != "" {
-		if limit, err = sudoku.ParseWhole("limit", v, 1, maxLimit); err != nil {
+		if limit, err = userinput.ParseWhole("limit", v, 1, maxLimit); err != nil {
 			return 0, 0, err
 		}
 	}
@@ -209,7 +211,7 @@ type flagsResponse struct {
 // apiFlags pages the moderators' queue: the visible puzzles with open
 // flags, oldest flag first; ?cursor= is the next_cursor of the page before.
 func (s *Server) apiFlags(c echo.Context) error {
-	after, limit, err := pageParams(c, "cursor", sudoku.MaxLimit)
+	after, limit, err := pageParams(c, "cursor", record.MaxLimit)
 	if err != nil {
 		return err
 	}
@@ -282,7 +284,7 @@ func (s *Server) refuseHiddenShare(ctx context.Context, g sudoku.Grid) error {
 	if err != nil || len(set) == 0 {
 		return err
 	}
-	p := sudoku.Puzzle{Givens: g}
+	p := record.Puzzle{Givens: g}
 	if err := s.searching(ctx, func() error {
 		p.Canonical, _, _ = sudoku.Canonical(g, s.arch.SolveOptions(ctx))
 		return nil
@@ -290,7 +292,7 @@ func (s *Server) refuseHiddenShare(ctx context.Context, g sudoku.Grid) error {
 		return err
 	}
 	if set.Of(&p) != nil {
-		return sudoku.ErrNotFound
+		return record.ErrNotFound
 	}
 	return nil
 }

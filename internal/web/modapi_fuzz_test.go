@@ -10,7 +10,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/moderation"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // fakeModeration is fakePlayers with the moderation calls: its one player
@@ -38,7 +38,7 @@ func (f *fakeModeration) SessionPlayer(context.Context, []byte, time.Time) (acco
 }
 func (f *fakeModeration) Flag(_ context.Context, id, player int64, r moderation.Reason, text string) (moderation.Flag, error) {
 	if id != 1 {
-		return moderation.Flag{}, sudoku.ErrNotFound
+		return moderation.Flag{}, record.ErrNotFound
 	}
 	return moderation.Flag{ID: 1, PuzzleID: id, PlayerID: player, Reason: r, Text: text, Status: moderation.StatusOpen}, nil
 }
@@ -50,7 +50,7 @@ func (f *fakeModeration) Dismiss(context.Context, int64, moderation.Actor, strin
 }
 func (f *fakeModeration) HidePuzzle(_ context.Context, id int64, by moderation.Actor, reason string) (moderation.Hidden, error) {
 	if id != 1 {
-		return moderation.Hidden{}, sudoku.ErrNotFound
+		return moderation.Hidden{}, record.ErrNotFound
 	}
 	return moderation.Hidden{PuzzleID: id, By: by.ID, ByName: by.Name, Reason: reason}, nil
 }
@@ -60,8 +60,8 @@ func (f *fakeModeration) RestorePuzzle(context.Context, int64, moderation.Actor,
 func (f *fakeModeration) DeletePuzzle(context.Context, int64, moderation.Actor, string) error {
 	return nil
 }
-func (f *fakeModeration) ModPuzzle(context.Context, int64) (sudoku.Puzzle, *moderation.Hidden, error) {
-	return sudoku.Puzzle{}, nil, sudoku.ErrNotFound
+func (f *fakeModeration) ModPuzzle(context.Context, int64) (record.Puzzle, *moderation.Hidden, error) {
+	return record.Puzzle{}, nil, record.ErrNotFound
 }
 func (f *fakeModeration) Audit(context.Context, int64, int) ([]moderation.Entry, error) {
 	return nil, nil

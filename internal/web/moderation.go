@@ -10,7 +10,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/moderation"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // Moderation is what the server needs of the archive to moderate it
@@ -21,7 +21,7 @@ import (
 // the puzzle of the day...) leaves hidden puzzles out; only ModPuzzle
 // returns one.
 type Moderation interface {
-	// Flag records player's flag on a visible puzzle: sudoku.ErrNotFound
+	// Flag records player's flag on a visible puzzle: record.ErrNotFound
 	// for a hidden or unknown puzzle, moderation.ErrFlagged for a second
 	// flag by the same player.
 	Flag(ctx context.Context, puzzleID, player int64, reason moderation.Reason, text string) (moderation.Flag, error)
@@ -43,7 +43,7 @@ type Moderation interface {
 	DeletePuzzle(ctx context.Context, puzzleID int64, by moderation.Actor, reason string) error
 	// ModPuzzle is the moderators' read of a puzzle: hidden ones too
 	// (Puzzle.Hidden), with who hid it (nil when it is visible).
-	ModPuzzle(ctx context.Context, id int64) (sudoku.Puzzle, *moderation.Hidden, error)
+	ModPuzzle(ctx context.Context, id int64) (record.Puzzle, *moderation.Hidden, error)
 	// Audit pages the audit trail, newest first, entries before the id
 	// before (0 for the newest), at most limit.
 	Audit(ctx context.Context, before int64, limit int) ([]moderation.Entry, error)

@@ -7,7 +7,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sudoku-archive/sudoku/internal/archive"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
+	"github.com/sudoku-archive/sudoku/internal/userinput"
 	"github.com/sudoku-archive/sudoku/templates"
 )
 
@@ -26,7 +27,7 @@ const (
 // nextResponse is the answer to GET /api/next: the puzzle object, the
 // time the model expects of this player at it and the time aimed at.
 type nextResponse struct {
-	sudoku.Puzzle
+	record.Puzzle
 	ExpectedSeconds int64 `json:"expected_seconds"`
 	TargetSeconds   int64 `json:"target_seconds"`
 }
@@ -73,7 +74,7 @@ func (s *Server) apiNext(c echo.Context) error {
 	}
 	var from int64
 	if f := v.Get("from"); f != "" {
-		if from, err = sudoku.ParseID(`"from"`, f); err != nil {
+		if from, err = userinput.ParseID(`"from"`, f); err != nil {
 			return err
 		}
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/logic"
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
 	"github.com/sudoku-archive/sudoku/internal/ratings"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/internal/web"
@@ -193,9 +194,9 @@ func buildNextArchive(b *testing.B, path string) {
 }
 
 // ratePuzzles measures lines (the first 81 characters each) on every core.
-func ratePuzzles(b *testing.B, lines []string) []sudoku.Puzzle {
+func ratePuzzles(b *testing.B, lines []string) []record.Puzzle {
 	b.Helper()
-	out := make([]sudoku.Puzzle, len(lines))
+	out := make([]record.Puzzle, len(lines))
 	errs := make([]error, len(lines))
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -204,7 +205,7 @@ func ratePuzzles(b *testing.B, lines []string) []sudoku.Puzzle {
 			for i := range next {
 				g, err := sudoku.Parse(lines[i][:81])
 				if err == nil {
-					out[i], err = sudoku.Rate(g, sudoku.Options{})
+					out[i], err = record.Rate(g, sudoku.Options{})
 				}
 				errs[i] = err
 			}

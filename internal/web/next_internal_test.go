@@ -6,7 +6,7 @@ import (
 	"net/url"
 	"testing"
 
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // The players' fake keeps no figures: no solves, no class to offer, no
@@ -17,19 +17,19 @@ func (f *fakePlayers) UsualSeconds(context.Context, int64, int) (float64, int, e
 	return 0, 0, nil
 }
 
-func (f *fakePlayers) NextPuzzle(context.Context, int64, float64) (sudoku.Puzzle, float64, error) {
-	return sudoku.Puzzle{}, 0, sudoku.ErrNotFound
+func (f *fakePlayers) NextPuzzle(context.Context, int64, float64) (record.Puzzle, float64, error) {
+	return record.Puzzle{}, 0, record.ErrNotFound
 }
 
 func (f *fakePlayers) PuzzleDifficulty(context.Context, int64) (float64, error) {
-	return 0, sudoku.ErrNotFound
+	return 0, record.ErrNotFound
 }
 
-func (f *fakePlayers) NextPuzzleFrom(context.Context, int64, float64, int64, int) (sudoku.Puzzle, float64, error) {
-	return sudoku.Puzzle{}, 0, sudoku.ErrNotFound
+func (f *fakePlayers) NextPuzzleFrom(context.Context, int64, float64, int64, int) (record.Puzzle, float64, error) {
+	return record.Puzzle{}, 0, record.ErrNotFound
 }
 
-func (f *fakePlayers) RatedPuzzles(context.Context, func(sudoku.RatedPuzzle) error) (int64, error) {
+func (f *fakePlayers) RatedPuzzles(context.Context, func(record.RatedPuzzle) error) (int64, error) {
 	return 0, nil
 }
 
@@ -78,9 +78,9 @@ func TestNextMove(t *testing.T) {
 // has no ρ and says so; one that varies has its ρ; with too few puzzles
 // neither has one.
 func TestRatingsOfFlat(t *testing.T) {
-	var rows []sudoku.RatedPuzzle
+	var rows []record.RatedPuzzle
 	for i := range MinRatedPuzzles {
-		rows = append(rows, sudoku.RatedPuzzle{ID: int64(i + 1), Backtracks: 0, SolveNS: int64(1000 + i), Clues: 25,
+		rows = append(rows, record.RatedPuzzle{ID: int64(i + 1), Backtracks: 0, SolveNS: int64(1000 + i), Clues: 25,
 			GradeTenths: int64(12 + i), Technique: "Hidden Single", Plays: 3, PlayerSeconds: int64(60 + 10*i)})
 	}
 	v := RatingsOf(rows, int64(len(rows)))

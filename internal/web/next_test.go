@@ -20,7 +20,7 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/racefree"
 	"github.com/sudoku-archive/sudoku/internal/ratings"
 	"github.com/sudoku-archive/sudoku/internal/store"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/userinput"
 	"github.com/sudoku-archive/sudoku/internal/web"
 )
 
@@ -183,7 +183,7 @@ func nearest(ps []puzzle, played map[int64]bool, target, skill float64) puzzle {
 		if played[p.ID] || p.SameAs != nil || p.Grade == nil {
 			continue
 		}
-		d := math.Abs(ratings.DefaultPrior.Of(sudoku.Tenths(*p.Grade)) - b)
+		d := math.Abs(ratings.DefaultPrior.Of(userinput.Tenths(*p.Grade)) - b)
 		if d < bestD || d == bestD && p.ID < best.ID {
 			best, bestD = p, d
 		}

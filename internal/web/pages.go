@@ -14,7 +14,9 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/archive"
 	"github.com/sudoku-archive/sudoku/internal/ratings"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/userinput"
 	"github.com/sudoku-archive/sudoku/templates"
 )
 
@@ -41,9 +43,9 @@ const homeListLen = 5
 func (s *Server) home(c echo.Context) error {
 	form := templates.SubmitForm{CSRF: csrfToken(c)}
 	if v := c.QueryParam("example"); v != "" {
-		n, err := sudoku.ParseWhole(`"example"`, v, 1, int64(len(examples)))
+		n, err := userinput.ParseWhole(`"example"`, v, 1, int64(len(examples)))
 		if err != nil {
-			return &sudoku.InputError{Name: `"example"`, Value: v,
+			return &userinput.InputError{Name: `"example"`, Value: v,
 				Reason: fmt.Sprintf("there is no such example: the examples are numbered 1 to %d", len(examples))}
 		}
 		form.Input = inLines(examples[n-1].Puzzle)
@@ -57,12 +59,12 @@ func (s *Server) home(c echo.Context) error {
 func (s *Server) renderHome(c echo.Context, status int, form templates.SubmitForm) error {
 	ctx := c.Request().Context()
 	form.Closed = s.closedFor(c)
-	recent, err := s.archive.List(ctx, sudoku.ListQuery{Sort: sudoku.SortSubmitted, Desc: true, Limit: homeListLen})
+	recent, err := s.archive.List(ctx, record.ListQuery{Sort: record.SortSubmitted, Desc: true, Limit: homeListLen})
 	if err != nil {
 		return fmt.Errorf("list recent puzzles: %w", err)
 	}
 	// "Hardest" as a person means it: the players' time, else the grade.
-	hardest, err := s.archive.List(ctx, sudoku.ListQuery{Sort: sudoku.SortHuman, Desc: true, Limit: homeListLen})
+	hardest, err := s.archive.List(ctx, record.ListQuery{Sort: record.SortHuman, Desc: true, Limit: homeListLen})
 	if err != nil {
 		return fmt.Errorf("list hardest puzzles: %w", err)
 	}
@@ -84,7 +86,7 @@ func (s *Server) submitForm(c echo.Context) error {
 	input := c.FormValue("puzzle")
 	g, err := sudoku.Parse(input)
 	var (
-		stored sudoku.Puzzle
+		stored record.Puzzle
 		dup    bool
 	)
 	if err == nil {
@@ -109,9 +111,9 @@ func (s *Server) submitForm(c echo.Context) error {
 
 // rejectedForm turns an engine error about the input into the form to show
 // again; ok is false for errors that are not the input's fault (by the one
-// classification, sudoku.KindOf).
+// classification, record.KindOf).
 func rejectedForm(input string, err error) (form templates.SubmitForm, ok bool) {
-	if k := sudoku.KindOf(err); k != sudoku.KindInvalid && k != sudoku.KindUnprocessable {
+	if k := record.KindOf(err); k != record.KindInvalid && k != record.KindUnprocessable {
 		return templates.SubmitForm{}, false
 	}
 	input = printable(input)
@@ -127,7 +129,7 @@ func rejectedForm(input string, err error) (form templates.SubmitForm, ok bool) 
 		form.Error = "This puzzle has no solution: no two givens clash, but the search found no way to fill the grid"
 	case errors.Is(err, sudoku.ErrBudget):
 		form.Error = "This puzzle is too hard for the archive: the search gave up before finishing"
-	case errors.Is(err, sudoku.ErrNoGivens):
+	case errors.Is(err, record.ErrNoGivens):
 		form.Error = "The grid is empty: give at least one digit (an empty grid has countless solutions)"
 	}
 	return form, true
@@ -213,12 +215,12 @@ func (s *Server) history(c echo.Context) error {
 		return err
 	}
 	if v.Get("sort") == "" { // the pages' default: as a person meets it (the API's stays difficulty)
-		q.Sort = sudoku.SortHuman
+		q.Sort = record.SortHuman
 	}
 	view := templates.HistoryView{Sort: q.Sort, Desc: q.Desc, UniqueOnly: q.UniqueOnly, Distinct: q.Distinct, GradeMin: q.GradeMin, GradeMax: q.GradeMax, Band: q.Band, Limit: q.Limit, Cursor: q.Cursor, Played: q.Played, Techniques: q.Techniques}
 	_, view.HasPlayer = playerOf(c)
 	if a := v.Get("around"); a != "" && q.Cursor == "" {
-		id, err := sudoku.ParseID(`"around"`, a)
+		id, err := userinput.ParseID(`"around"`, a)
 		if err != nil {
 			return err
 		}
@@ -279,14 +281,14 @@ func (s *Server) puzzlePage(c echo.Context) error {
 // dailyOf is the date of ?daily=YYYY-MM-DD (where /daily sends its
 // visitors) when p is that date's recorded puzzle of the day, so the page
 // can say so; "" for any other date or puzzle, which the page ignores.
-func (s *Server) dailyOf(c echo.Context, p sudoku.Puzzle) (string, error) {
+func (s *Server) dailyOf(c echo.Context, p record.Puzzle) (string, error) {
 	date := c.QueryParam("daily")
 	if _, err := time.Parse(time.DateOnly, date); err != nil {
 		return "", nil
 	}
 	d, err := s.archive.Daily(c.Request().Context(), date)
 	switch {
-	case errors.Is(err, sudoku.ErrNotFound):
+	case errors.Is(err, record.ErrNotFound):
 		return "", nil
 	case err != nil:
 		return "", fmt.Errorf("puzzle of the day %s: %w", date, err)

@@ -13,6 +13,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -83,7 +84,7 @@ func seed(t *testing.T, f *fakeArchive, n int) {
 	for i := 1; i <= n; i++ {
 		var g sudoku.Grid
 		g[i%81] = uint8(1 + i/81)
-		p := sudoku.Puzzle{
+		p := record.Puzzle{
 			Givens: g, Solution: g, Clues: 1, Solutions: 1, Unique: i%4 != 0,
 			Backtracks: int64(i * 7 % n), Guesses: int64(i), SolveNS: int64(i * 1000),
 		}
@@ -103,13 +104,13 @@ func seed(t *testing.T, f *fakeArchive, n int) {
 }
 
 // measured returns a puzzle measured by the engine.
-func measured(t *testing.T, s string) sudoku.Puzzle {
+func measured(t *testing.T, s string) record.Puzzle {
 	t.Helper()
 	g, err := sudoku.Parse(s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := sudoku.Rate(g, sudoku.Options{})
+	p, err := record.Rate(g, sudoku.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,10 +318,10 @@ func TestSubmitFormNeedsCSRFToken(t *testing.T) {
 type recordingArchive struct {
 	*fakeArchive
 	mu   sync.Mutex
-	last sudoku.ListQuery
+	last record.ListQuery
 }
 
-func (r *recordingArchive) List(ctx context.Context, q sudoku.ListQuery) (sudoku.Page, error) {
+func (r *recordingArchive) List(ctx context.Context, q record.ListQuery) (record.Page, error) {
 	r.mu.Lock()
 	r.last = q
 	r.mu.Unlock()
@@ -391,7 +392,7 @@ func TestHistoryAround(t *testing.T) {
 	seed(t, f.fakeArchive, 5)
 	s := New(partsOf(f), Config{})
 	doc := page(t, get(t, s, "/puzzles?sort=difficulty&order=desc&around=3"), http.StatusOK)
-	if f.last.Around != 3 || f.last.Sort != sudoku.SortDifficulty || !f.last.Desc {
+	if f.last.Around != 3 || f.last.Sort != record.SortDifficulty || !f.last.Desc {
 		t.Errorf("archive asked for %+v", f.last)
 	}
 	if got := ids(doc.Find("tr.highlight")); len(got) != 1 || got[0] != "3" {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/moderation"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // fakePlayers is the Players of the fuzz tests: one player, whose session
@@ -54,7 +54,7 @@ func (f *fakePlayers) RevokeToken(context.Context, int64, int64, moderation.Acto
 }
 func (f *fakePlayers) StartAttempt(_ context.Context, player, puzzle int64) (account.Attempt, bool, error) {
 	if puzzle != 1 {
-		return account.Attempt{}, false, sudoku.ErrNotFound
+		return account.Attempt{}, false, record.ErrNotFound
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -68,7 +68,7 @@ func (f *fakePlayers) FinishAttempt(_ context.Context, player, id int64, fin acc
 	defer f.mu.Unlock()
 	a, ok := f.attempts[id]
 	if !ok || a.PlayerID != player {
-		return a, sudoku.ErrNotFound
+		return a, record.ErrNotFound
 	}
 	if a.Outcome != account.OutcomeOpen {
 		return a, account.ErrFinished

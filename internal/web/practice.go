@@ -11,6 +11,7 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/archive"
 	"github.com/sudoku-archive/sudoku/internal/logic"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/userinput"
 	"github.com/sudoku-archive/sudoku/templates"
 )
 
@@ -48,7 +49,7 @@ func techniqueSlug(c echo.Context) (logic.Technique, error) {
 	slug := c.Param("slug")
 	t, ok := logic.TechniqueByName(slug)
 	if !ok {
-		return t, echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("no technique %s: see /techniques for the list", sudoku.Echo(slug)))
+		return t, echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("no technique %s: see /techniques for the list", userinput.Echo(slug)))
 	}
 	return t, nil
 }
@@ -62,7 +63,7 @@ func (s *Server) apiPractice(c echo.Context) error {
 	}
 	limit := int64(defaultPositions)
 	if v := c.QueryParam("limit"); v != "" {
-		if limit, err = sudoku.ParseWhole(`"limit"`, v, 1, maxPositions); err != nil {
+		if limit, err = userinput.ParseWhole(`"limit"`, v, 1, maxPositions); err != nil {
 			return err
 		}
 	}
@@ -97,7 +98,7 @@ func (s *Server) practicePage(c echo.Context) error {
 	}
 	n := int64(0)
 	if v := c.QueryParam("n"); v != "" {
-		if n, err = sudoku.ParseWhole(`"n"`, v, 0, maxPositions-1); err != nil {
+		if n, err = userinput.ParseWhole(`"n"`, v, 0, maxPositions-1); err != nil {
 			return err
 		}
 	}
@@ -158,7 +159,7 @@ func pencilMarks(v []string) ([81]uint16, error) {
 	for c, s := range v {
 		for _, ch := range s {
 			if ch < '1' || ch > '9' {
-				return marks, badRequest(`"candidates" of r%dc%d: %s is not a digit 1-9`, c/9+1, c%9+1, sudoku.Echo(s))
+				return marks, badRequest(`"candidates" of r%dc%d: %s is not a digit 1-9`, c/9+1, c%9+1, userinput.Echo(s))
 			}
 			marks[c] |= 1 << (ch - '0')
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/logic"
 	"github.com/sudoku-archive/sudoku/internal/racefree"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -16,7 +17,7 @@ import (
 // archive: the technique is the step's, the grid is the puzzle's givens and
 // more, each elimination is a candidate of its cell and not the solution's
 // digit, each placement is the solution's digit.
-func checkPositions(t *testing.T, tech logic.Technique, res practiceResponse, byID map[int64]sudoku.Puzzle) {
+func checkPositions(t *testing.T, tech logic.Technique, res practiceResponse, byID map[int64]record.Puzzle) {
 	t.Helper()
 	if res.Technique != tech.Name || res.Slug != tech.Slug {
 		t.Errorf("answer names %q %q, want %q", res.Technique, res.Slug, tech.Name)
@@ -56,7 +57,7 @@ func checkPositions(t *testing.T, tech logic.Technique, res practiceResponse, by
 // bounds them; an unknown slug is a 404 and a limit outside 1..20 a 400.
 func TestPracticeAPI(t *testing.T) {
 	s, _, all := realServer(t, 30, Config{})
-	byID := map[int64]sudoku.Puzzle{}
+	byID := map[int64]record.Puzzle{}
 	for _, p := range all {
 		byID[p.ID] = p
 	}
@@ -95,7 +96,7 @@ func TestPracticeEveryTechnique(t *testing.T) {
 	racefree.Only(t)
 	t.Parallel() // the longest of the package: beside each other, not in turn
 	s, _, all := realServer(t, 2000, Config{})
-	byID := map[int64]sudoku.Puzzle{}
+	byID := map[int64]record.Puzzle{}
 	for _, p := range all {
 		byID[p.ID] = p
 	}
@@ -196,7 +197,7 @@ func TestPracticePage(t *testing.T) {
 func TestHintPencilMarks(t *testing.T) {
 	s, _, all := realServer(t, 30, Config{})
 	tech := practisable(t, all)
-	var p sudoku.Puzzle
+	var p record.Puzzle
 	var pos logic.Position
 	for _, q := range all {
 		if ps, err := logic.Positions(q, tech.Name, 1); err == nil && len(ps) == 1 && len(ps[0].Step.Eliminations) > 0 {
@@ -295,7 +296,7 @@ func TestStepsCarryLinks(t *testing.T) {
 
 // checkHintLinks asks for a hint at the board where p's path takes its
 // first step of technique name: the step carries its links.
-func checkHintLinks(t *testing.T, s *Server, p sudoku.Puzzle, name string) {
+func checkHintLinks(t *testing.T, s *Server, p record.Puzzle, name string) {
 	t.Helper()
 	pos, err := logic.Positions(p, name, 1)
 	if err != nil || len(pos) != 1 {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/daily"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // TestGenerateFormRefusesNaN: a grade range of NaN is refused with a 400
@@ -228,12 +228,12 @@ func TestDailyReadsDuringGeneration(t *testing.T) {
 }
 
 // TestHistorySortLabels: the history's sort control names every sort of
-// sudoku.SortTable; before, grade had a blank label (a hand-typed map
+// record.SortTable; before, grade had a blank label (a hand-typed map
 // that drifted from the list of sorts).
 func TestHistorySortLabels(t *testing.T) {
 	s, _ := newTestServer(t, Config{})
 	doc := page(t, get(t, s, "/puzzles"), http.StatusOK)
-	for _, info := range sudoku.SortTable {
+	for _, info := range record.SortTable {
 		opt := doc.Find(`option[value="` + string(info.Sort) + `"]`)
 		if opt.Length() == 0 || strings.TrimSpace(opt.First().Text()) != info.Label {
 			t.Errorf("sort %s: option %q, want %q", info.Sort, opt.First().Text(), info.Label)

@@ -9,7 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sudoku-archive/sudoku/internal/archive"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/templates"
 )
 
@@ -27,29 +27,29 @@ type measureView struct {
 	name, about string
 	axis        templates.Axis
 	// text writes the value for a dot's tooltip.
-	text func(r sudoku.RatedPuzzle, v float64) string
+	text func(r record.RatedPuzzle, v float64) string
 }
 
 // measureViews are the page's words and axes of each measure.
 var measureViews = map[string]measureView{
 	"backtracks": {name: "Backtracks", about: "Digits the backtracking search guessed and took back (log scale).",
 		axis: templates.Axis{Label: "Backtracks (log scale)", Log: true, Offset: 1, Format: func(v float64) string { return templates.Compact(int64(v)) }},
-		text: func(_ sudoku.RatedPuzzle, v float64) string {
+		text: func(_ record.RatedPuzzle, v float64) string {
 			return templates.Plural(int64(v), "backtrack", "backtracks")
 		}},
 	"solve_time": {name: "Solve time", about: "The search's median time on this server (log scale).",
 		axis: templates.Axis{Label: "Search time (log scale)", Log: true, Format: templates.ShortNS},
-		text: func(_ sudoku.RatedPuzzle, v float64) string { return "search " + templates.Duration(int64(v)) }},
+		text: func(_ record.RatedPuzzle, v float64) string { return "search " + templates.Duration(int64(v)) }},
 	"clues": {name: "Clues", about: "Digits given at the start: fewer is not always harder.",
 		axis: templates.Axis{Label: "Clues"},
-		text: func(_ sudoku.RatedPuzzle, v float64) string { return templates.Plural(int64(v), "clue", "clues") }},
+		text: func(_ record.RatedPuzzle, v float64) string { return templates.Plural(int64(v), "clue", "clues") }},
 	"grade": {name: "Grade", about: "The human-style grade, on Sudoku Explainer's scale (graded puzzles only).",
 		axis: templates.Axis{Label: "Grade"},
-		text: func(_ sudoku.RatedPuzzle, v float64) string { return "grade " + strconv.FormatFloat(v, 'f', 1, 64) }},
+		text: func(_ record.RatedPuzzle, v float64) string { return "grade " + strconv.FormatFloat(v, 'f', 1, 64) }},
 	"technique": {name: "Hardest technique",
 		about: "The hardest technique on the logical path, placed on the scale at the lowest grade it gave a rated puzzle: the technique alone, without the length of its chains.",
 		axis:  templates.Axis{Label: "Hardest technique, by its place on the grade scale"},
-		text:  func(r sudoku.RatedPuzzle, _ float64) string { return r.Technique }},
+		text:  func(r record.RatedPuzzle, _ float64) string { return r.Technique }},
 }
 
 // DefaultRatingsMaxAge is how long the ratings page's figures are reused
@@ -58,7 +58,7 @@ const DefaultRatingsMaxAge = archive.DefaultRatingsMaxAge
 
 // RatingsOf computes the ratings page from the rated puzzles (in id
 // order) and the count of classes with any play.
-func RatingsOf(rows []sudoku.RatedPuzzle, played int64) templates.RatingsView {
+func RatingsOf(rows []record.RatedPuzzle, played int64) templates.RatingsView {
 	return ratingsView(archive.RatingsOf(rows, played))
 }
 
@@ -75,7 +75,7 @@ func ratingsView(r archive.Ratings) templates.RatingsView {
 }
 
 // measureFit is one measure's ρ and chart.
-func measureFit(f archive.MeasureFigure, rows []sudoku.RatedPuzzle) templates.MeasureFit {
+func measureFit(f archive.MeasureFigure, rows []record.RatedPuzzle) templates.MeasureFit {
 	d := measureViews[f.Key]
 	m := templates.MeasureFit{Key: f.Key, Name: d.name, About: d.about, Rho: f.Rho, N: f.N, Flat: f.Flat}
 	c := templates.Scatter{

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/archive"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // TestEveryWebRoadCounts archives a puzzle by each of the server's roads
@@ -33,7 +33,7 @@ func TestEveryWebRoadCounts(t *testing.T) {
 	must(archive.RoadForm, http.StatusSeeOther, postForm(t, s, relabel(colEasy, 1)))
 
 	rec := as(t, s, tok, "ann", "POST", "/api/collections", `{"name": "Roads"}`)
-	col := decode[sudoku.Collection](t, rec)
+	col := decode[record.Collection](t, rec)
 	must(archive.RoadCollection, http.StatusCreated, as(t, s, tok, "ann", "POST", fmt.Sprintf("/api/collections/%d/puzzles", col.ID), `{"puzzle": "`+relabel(colEasy, 2)+`"}`))
 
 	must(archive.RoadGenerate, http.StatusCreated, post(t, s, "/api/generate", `{"band": "easy"}`))

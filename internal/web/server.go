@@ -25,6 +25,7 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/archive"
 	"github.com/sudoku-archive/sudoku/internal/bulk"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/internal/version"
 )
@@ -35,43 +36,43 @@ type Archive interface {
 	// are archived already, it bumps their submission count instead and
 	// returns the stored puzzle with duplicate true. It returns only once the
 	// change is durably committed.
-	Submit(ctx context.Context, p sudoku.Puzzle) (stored sudoku.Puzzle, duplicate bool, err error)
-	// Puzzle returns one puzzle, or sudoku.ErrNotFound.
-	Puzzle(ctx context.Context, id int64) (sudoku.Puzzle, error)
-	// List returns one page, or sudoku.ErrInvalidCursor.
-	List(ctx context.Context, q sudoku.ListQuery) (sudoku.Page, error)
+	Submit(ctx context.Context, p record.Puzzle) (stored record.Puzzle, duplicate bool, err error)
+	// Puzzle returns one puzzle, or record.ErrNotFound.
+	Puzzle(ctx context.Context, id int64) (record.Puzzle, error)
+	// List returns one page, or record.ErrInvalidCursor.
+	List(ctx context.Context, q record.ListQuery) (record.Page, error)
 	// Ping reports whether the database answers.
 	Ping(ctx context.Context) error
 	// Stats returns the archive's counts and histograms, read from
 	// maintained counters: its cost does not grow with the archive.
-	Stats(ctx context.Context) (sudoku.Stats, error)
+	Stats(ctx context.Context) (record.Stats, error)
 	// PuzzleByGivens returns the archived puzzle with exactly these givens,
-	// or sudoku.ErrNotFound.
-	PuzzleByGivens(ctx context.Context, givens sudoku.Grid) (sudoku.Puzzle, error)
+	// or record.ErrNotFound.
+	PuzzleByGivens(ctx context.Context, givens sudoku.Grid) (record.Puzzle, error)
 	// ByCanonical returns the first archived puzzle whose canonical form is
-	// c (the same puzzle, written another way), or sudoku.ErrNotFound.
-	ByCanonical(ctx context.Context, c sudoku.Grid) (sudoku.Puzzle, error)
+	// c (the same puzzle, written another way), or record.ErrNotFound.
+	ByCanonical(ctx context.Context, c sudoku.Grid) (record.Puzzle, error)
 	// Equivalents returns the archived entries of p's class in id order,
 	// its first entry first (p's own included).
-	Equivalents(ctx context.Context, p sudoku.Puzzle) ([]sudoku.Puzzle, error)
+	Equivalents(ctx context.Context, p record.Puzzle) ([]record.Puzzle, error)
 	// Daily returns the puzzle of the day recorded for date (YYYY-MM-DD),
-	// or sudoku.ErrNotFound.
-	Daily(ctx context.Context, date string) (sudoku.Puzzle, error)
+	// or record.ErrNotFound.
+	Daily(ctx context.Context, date string) (record.Puzzle, error)
 	// SetDaily records the archived p as date's puzzle unless the date has
-	// one, and returns the date's puzzle; sudoku.ErrDailyRepeat when p is
+	// one, and returns the date's puzzle; record.ErrDailyRepeat when p is
 	// another date's puzzle.
-	SetDaily(ctx context.Context, date string, p sudoku.Puzzle) (sudoku.Puzzle, error)
+	SetDaily(ctx context.Context, date string, p record.Puzzle) (record.Puzzle, error)
 	// DailySecret returns the archive's secret the puzzles of the day are
 	// derived from (made once, kept in the archive, never shown).
 	DailySecret(ctx context.Context) ([]byte, error)
 	// SubmitMany archives ps in one durable transaction, like Submit for
 	// each; duplicate[i] tells which were archived already (earlier in ps
 	// included). It serves the batch import and the upload form.
-	SubmitMany(ctx context.Context, ps []sudoku.Puzzle) (duplicate []bool, err error)
+	SubmitMany(ctx context.Context, ps []record.Puzzle) (duplicate []bool, err error)
 	// Export calls fn for every archived puzzle in q's order and filters
 	// (Limit and Cursor ignored), stopping at fn's first error; it returns
 	// an error, never nil, if it stops before the last puzzle.
-	Export(ctx context.Context, q sudoku.ListQuery, fn func(sudoku.Puzzle) error) error
+	Export(ctx context.Context, q record.ListQuery, fn func(record.Puzzle) error) error
 }
 
 // Config tunes a Server. The zero value is usable.

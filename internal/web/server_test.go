@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/static"
 )
@@ -276,18 +277,18 @@ type brokenArchive struct {
 	panics    bool // Puzzle panics
 }
 
-func (b *brokenArchive) Submit(ctx context.Context, p sudoku.Puzzle) (sudoku.Puzzle, bool, error) {
+func (b *brokenArchive) Submit(ctx context.Context, p record.Puzzle) (record.Puzzle, bool, error) {
 	if b.block {
 		<-ctx.Done()
-		return sudoku.Puzzle{}, false, fmt.Errorf("commit: %w", ctx.Err())
+		return record.Puzzle{}, false, fmt.Errorf("commit: %w", ctx.Err())
 	}
 	if b.submitErr != nil {
-		return sudoku.Puzzle{}, false, b.submitErr
+		return record.Puzzle{}, false, b.submitErr
 	}
 	return b.fakeArchive.Submit(ctx, p)
 }
 
-func (b *brokenArchive) Puzzle(ctx context.Context, id int64) (sudoku.Puzzle, error) {
+func (b *brokenArchive) Puzzle(ctx context.Context, id int64) (record.Puzzle, error) {
 	if b.panics {
 		panic("corrupt row")
 	}
@@ -295,23 +296,23 @@ func (b *brokenArchive) Puzzle(ctx context.Context, id int64) (sudoku.Puzzle, er
 }
 
 // unavailable stands in for the store's unavailable errors (ErrFull,
-// ErrBusy, ErrClosed): web knows them by their kind (sudoku.Classified)
+// ErrBusy, ErrClosed): web knows them by their kind (record.Classified)
 // and their RetryAfter method, never by their text.
 type unavailable struct {
 	msg   string
 	retry time.Duration
-	kind  sudoku.Kind
+	kind  record.Kind
 }
 
 func (u *unavailable) Error() string             { return u.msg }
 func (u *unavailable) RetryAfter() time.Duration { return u.retry }
-func (u *unavailable) Kind() sudoku.Kind         { return u.kind }
+func (u *unavailable) Kind() record.Kind         { return u.kind }
 
 // errFull and errBusy stand in for store.ErrFull and store.ErrBusy. Their
 // texts are not the store's: the answer must not depend on them.
 var (
-	errFull = &unavailable{"no room", time.Minute, sudoku.KindFull}
-	errBusy = &unavailable{"held by another", 2 * time.Second, sudoku.KindBusy}
+	errFull = &unavailable{"no room", time.Minute, record.KindFull}
+	errBusy = &unavailable{"held by another", 2 * time.Second, record.KindBusy}
 )
 
 func TestArchiveFailures(t *testing.T) {
@@ -375,8 +376,8 @@ func TestClassify(t *testing.T) {
 		{fmt.Errorf("rate: %w", &sudoku.ConflictError{}), 422},
 		{sudoku.ErrNoSolution, 422},
 		{fmt.Errorf("rate: %w", sudoku.ErrBudget), 422},
-		{fmt.Errorf("load puzzle 3: %w", sudoku.ErrNotFound), 404},
-		{fmt.Errorf("list: %w", sudoku.ErrInvalidCursor), 400},
+		{fmt.Errorf("load puzzle 3: %w", record.ErrNotFound), 404},
+		{fmt.Errorf("list: %w", record.ErrInvalidCursor), 400},
 		{fmt.Errorf("commit: %w", context.DeadlineExceeded), 503},
 		{context.Canceled, 503},
 		{sudoku.ErrCanceled, 503},
@@ -457,7 +458,7 @@ type gatedArchive struct {
 	entered chan struct{}
 }
 
-func (g *gatedArchive) Submit(ctx context.Context, p sudoku.Puzzle) (sudoku.Puzzle, bool, error) {
+func (g *gatedArchive) Submit(ctx context.Context, p record.Puzzle) (record.Puzzle, bool, error) {
 	g.entered <- struct{}{}
 	<-g.gate
 	return g.fakeArchive.Submit(ctx, p)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/templates"
 )
@@ -41,7 +42,7 @@ func (s *Server) sharedPuzzle(c echo.Context) error {
 	// every other search, and the route is rate limited like a POST
 	// (rateLimiter): a GET anyone can send must not outrun the gate.
 	p, err := s.archive.PuzzleByGivens(ctx, g)
-	if errors.Is(err, sudoku.ErrNotFound) && g.Clues() > 0 {
+	if errors.Is(err, record.ErrNotFound) && g.Clues() > 0 {
 		var canon sudoku.Grid
 		var cerr error
 		if err := s.searching(ctx, func() error {
@@ -57,7 +58,7 @@ func (s *Server) sharedPuzzle(c echo.Context) error {
 	switch {
 	case err == nil:
 		return c.Redirect(http.StatusSeeOther, templates.PuzzleURL(p.ID))
-	case !errors.Is(err, sudoku.ErrNotFound):
+	case !errors.Is(err, record.ErrNotFound):
 		return fmt.Errorf("look up shared puzzle: %w", err)
 	}
 	if err := s.refuseHiddenShare(ctx, g); err != nil {
@@ -65,9 +66,9 @@ func (s *Server) sharedPuzzle(c echo.Context) error {
 	}
 	err = nil
 	view := templates.ShareView{CSRF: csrfToken(c), Origin: origin(c)}
-	view.Puzzle = sudoku.Puzzle{Givens: g, Clues: g.Clues()}
+	view.Puzzle = record.Puzzle{Givens: g, Clues: g.Clues()}
 	if g.Clues() == 0 {
-		err = sudoku.ErrNoGivens
+		err = record.ErrNoGivens
 	}
 	// One search, not Rate's timed runs: this is a GET anyone can repeat,
 	// and the measures are taken when the puzzle is archived.

@@ -10,13 +10,14 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/sudoku-archive/sudoku/internal/logic"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
 const shareEasy = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 
 // archived submits puzzle text to f as the submit form would.
-func archived(t *testing.T, f *fakeArchive, text string) sudoku.Puzzle {
+func archived(t *testing.T, f *fakeArchive, text string) record.Puzzle {
 	t.Helper()
 	p, _, err := f.Submit(context.Background(), measured(t, text))
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -17,15 +18,15 @@ type endlessArchive struct {
 	started chan struct{}
 }
 
-func (a *endlessArchive) Export(ctx context.Context, _ sudoku.ListQuery, fn func(sudoku.Puzzle) error) error {
+func (a *endlessArchive) Export(ctx context.Context, _ record.ListQuery, fn func(record.Puzzle) error) error {
 	return endless(ctx, a.started, fn)
 }
 
 // endless is an export of the same puzzle for as long as it is read;
 // started is closed once it begins.
-func endless(ctx context.Context, started chan struct{}, fn func(sudoku.Puzzle) error) error {
+func endless(ctx context.Context, started chan struct{}, fn func(record.Puzzle) error) error {
 	g, _ := sudoku.Parse(easy)
-	p := sudoku.Puzzle{ID: 1, Givens: g}
+	p := record.Puzzle{ID: 1, Givens: g}
 	if started != nil {
 		close(started)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/sudoku-archive/sudoku/internal/logic"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -142,7 +143,7 @@ func TestAPIListByBand(t *testing.T) {
 		t.Fatalf("status %d: %s", rec.Code, rec.Body)
 	}
 	var res struct {
-		Puzzles []sudoku.Puzzle `json:"puzzles"`
+		Puzzles []record.Puzzle `json:"puzzles"`
 		Total   int64           `json:"total"`
 	}
 	if err := json.Unmarshal(rec.Body.Bytes(), &res); err != nil {
@@ -196,7 +197,7 @@ func TestPuzzleBandPendingAndNone(t *testing.T) {
 	s, f := newTestServer(t, Config{})
 	pending := measured(t, examples[2].Puzzle) // hundreds of backtracks, grade 4.0
 	several := measured(t, "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5......")
-	for _, p := range []sudoku.Puzzle{pending, several} {
+	for _, p := range []record.Puzzle{pending, several} {
 		if _, _, err := f.Submit(t.Context(), p); err != nil {
 			t.Fatal(err)
 		}

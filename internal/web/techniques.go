@@ -9,7 +9,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sudoku-archive/sudoku/internal/logic"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/record"
+	"github.com/sudoku-archive/sudoku/internal/userinput"
 	"github.com/sudoku-archive/sudoku/templates"
 )
 
@@ -24,12 +25,12 @@ import (
 type TechniqueArchive interface {
 	// Techniques counts, for every technique a path has used, the puzzles
 	// that use it and those that need it as their hardest.
-	Techniques(ctx context.Context) ([]sudoku.TechniqueCount, error)
+	Techniques(ctx context.Context) ([]record.TechniqueCount, error)
 	// Practice returns up to limit puzzles whose hardest technique is
 	// name, easiest first.
-	Practice(ctx context.Context, name string, limit int) ([]sudoku.Puzzle, error)
+	Practice(ctx context.Context, name string, limit int) ([]record.Puzzle, error)
 	// UsingTechnique returns up to limit puzzles whose path uses name.
-	UsingTechnique(ctx context.Context, name string, limit int) ([]sudoku.Puzzle, error)
+	UsingTechnique(ctx context.Context, name string, limit int) ([]record.Puzzle, error)
 }
 
 // practiceLimit is how many puzzles a technique's page lists to practise.
@@ -38,7 +39,7 @@ const practiceLimit = 20
 // techniqueParams reads the repeatable technique parameter (see
 // logic.ParseTechniques: the one reader, shared with `sudoku export
 // --technique`). An unknown one is a 400 naming the known ones.
-func techniqueParams(v url.Values) (sudoku.Techniques, error) {
+func techniqueParams(v url.Values) (record.Techniques, error) {
 	return logic.ParseTechniques(`"technique"`, v["technique"])
 }
 
@@ -59,7 +60,7 @@ func (s *Server) techniqueRows(ctx context.Context) ([]templates.TechniqueInfo, 
 	if err != nil {
 		return nil, fmt.Errorf("techniques: %w", err)
 	}
-	byName := map[string]sudoku.TechniqueCount{}
+	byName := map[string]record.TechniqueCount{}
 	for _, c := range counts {
 		byName[c.Name] = c
 	}
@@ -100,7 +101,7 @@ func (s *Server) techniquePage(c echo.Context) error {
 	slug := c.Param("slug")
 	t, ok := logic.TechniqueByName(slug)
 	if !ok {
-		return echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("no technique %s: see /techniques for the list", sudoku.Echo(slug)))
+		return echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("no technique %s: see /techniques for the list", userinput.Echo(slug)))
 	}
 	if slug != t.Slug {
 		return c.Redirect(http.StatusMovedPermanently, "/techniques/"+t.Slug)
@@ -129,7 +130,7 @@ func (s *Server) techniquePage(c echo.Context) error {
 // exampleStep finds the first step of technique name on the logical path
 // of the first of ps (up to three tried) that has one, with the board as
 // it stands before that step; nil when none has.
-func (s *Server) exampleStep(ctx context.Context, name string, ps []sudoku.Puzzle) (*templates.ExampleStep, error) {
+func (s *Server) exampleStep(ctx context.Context, name string, ps []record.Puzzle) (*templates.ExampleStep, error) {
 	for _, p := range ps[:min(len(ps), 3)] {
 		var r logic.Result
 		err := s.searching(ctx, func() error {
@@ -162,7 +163,7 @@ func practiceOf(v string) (logic.Technique, error) {
 	}
 	t, ok := logic.TechniqueByName(v)
 	if !ok {
-		return t, &sudoku.InputError{Name: `"practice"`, Value: v, Reason: "use one of " + logic.TechniqueNames()}
+		return t, &userinput.InputError{Name: `"practice"`, Value: v, Reason: "use one of " + logic.TechniqueNames()}
 	}
 	return t, nil
 }

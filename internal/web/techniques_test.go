@@ -14,6 +14,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/logic"
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/templates"
@@ -22,7 +23,7 @@ import (
 // realServer returns a server with the real router over a real SQLite
 // archive in a temporary directory, holding n graded puzzles of the rated
 // collection (returned in id order).
-func realServer(t *testing.T, n int, cfg Config) (*Server, *store.DB, []sudoku.Puzzle) {
+func realServer(t *testing.T, n int, cfg Config) (*Server, *store.DB, []record.Puzzle) {
 	t.Helper()
 	ctx := context.Background()
 	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "sudoku.db"))
@@ -30,10 +31,10 @@ func realServer(t *testing.T, n int, cfg Config) (*Server, *store.DB, []sudoku.P
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	var ps []sudoku.Puzzle
+	var ps []record.Puzzle
 	for _, r := range puzzletest.RatedPuzzles(t, n) {
 		g, _ := sudoku.Parse(r.Puzzle)
-		p, err := sudoku.Rate(g, sudoku.Options{})
+		p, err := record.Rate(g, sudoku.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,14 +44,14 @@ func realServer(t *testing.T, n int, cfg Config) (*Server, *store.DB, []sudoku.P
 	if _, err := db.SubmitMany(ctx, ps); err != nil {
 		t.Fatal(err)
 	}
-	var all []sudoku.Puzzle
-	if err := db.Export(ctx, sudoku.ListQuery{Sort: sudoku.SortSubmitted}, func(p sudoku.Puzzle) error {
+	var all []record.Puzzle
+	if err := db.Export(ctx, record.ListQuery{Sort: record.SortSubmitted}, func(p record.Puzzle) error {
 		all = append(all, p)
 		return nil
 	}); err != nil {
 		t.Fatal(err)
 	}
-	slices.SortFunc(all, func(a, b sudoku.Puzzle) int { return int(a.ID - b.ID) })
+	slices.SortFunc(all, func(a, b record.Puzzle) int { return int(a.ID - b.ID) })
 	if cfg.Logger == nil {
 		cfg.Logger = quiet
 	}
@@ -60,7 +61,7 @@ func realServer(t *testing.T, n int, cfg Config) (*Server, *store.DB, []sudoku.P
 // practisable picks the technique to practise in the tests: the one most
 // puzzles of all need as their hardest, outside the chains (whose steps
 // are long) when one is.
-func practisable(t *testing.T, all []sudoku.Puzzle) logic.Technique {
+func practisable(t *testing.T, all []record.Puzzle) logic.Technique {
 	t.Helper()
 	n := map[string]int{}
 	for _, p := range all {
@@ -84,7 +85,7 @@ func practisable(t *testing.T, all []sudoku.Puzzle) logic.Technique {
 }
 
 // uses reports whether p's path uses every technique of names.
-func uses(p sudoku.Puzzle, names ...string) bool {
+func uses(p record.Puzzle, names ...string) bool {
 	for _, n := range names {
 		if !slices.Contains(p.Techniques.Names(), n) {
 			return false
@@ -207,13 +208,13 @@ func TestTechniquePages(t *testing.T) {
 		t.Errorf("/techniques lists %d techniques, want %d", n, len(logic.Techniques()))
 	}
 	tech := practisable(t, all)
-	var practised []sudoku.Puzzle
+	var practised []record.Puzzle
 	for _, p := range all {
 		if p.Technique == tech.Name {
 			practised = append(practised, p)
 		}
 	}
-	slices.SortStableFunc(practised, func(a, b sudoku.Puzzle) int { return int(a.GradeTenths() - b.GradeTenths()) })
+	slices.SortStableFunc(practised, func(a, b record.Puzzle) int { return int(a.GradeTenths() - b.GradeTenths()) })
 	doc = page(t, get(t, s, "/techniques/"+tech.Slug), http.StatusOK)
 	if tid(doc, "technique-name").Text() != tech.Name || tid(doc, "technique-description").Text() == "" {
 		t.Errorf("page of %q: %q", tid(doc, "technique-name").Text(), tid(doc, "technique-description").Text())
@@ -256,7 +257,7 @@ func TestTechniquePages(t *testing.T) {
 func TestPracticeMode(t *testing.T) {
 	s, _, all := realServer(t, 30, Config{})
 	tech := practisable(t, all)
-	p := all[slices.IndexFunc(all, func(p sudoku.Puzzle) bool { return p.Technique == tech.Name })]
+	p := all[slices.IndexFunc(all, func(p record.Puzzle) bool { return p.Technique == tech.Name })]
 	doc := page(t, get(t, s, templates.PuzzleURL(p.ID)+"?practice="+tech.Slug), http.StatusOK)
 	if tid(doc, "practice-banner").AttrOr("data-practice", "") != tech.Name {
 		t.Errorf("practice banner %q", tid(doc, "practice-banner").AttrOr("data-practice", ""))
@@ -309,10 +310,10 @@ func TestPracticeMode(t *testing.T) {
 // index (with nothing in it), for tests of the whole route table.
 type fakeTechniques struct{ *fakeModeration }
 
-func (fakeTechniques) Techniques(context.Context) ([]sudoku.TechniqueCount, error) { return nil, nil }
-func (fakeTechniques) Practice(context.Context, string, int) ([]sudoku.Puzzle, error) {
+func (fakeTechniques) Techniques(context.Context) ([]record.TechniqueCount, error) { return nil, nil }
+func (fakeTechniques) Practice(context.Context, string, int) ([]record.Puzzle, error) {
 	return nil, nil
 }
-func (fakeTechniques) UsingTechnique(context.Context, string, int) ([]sudoku.Puzzle, error) {
+func (fakeTechniques) UsingTechnique(context.Context, string, int) ([]record.Puzzle, error) {
 	return nil, nil
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/userinput"
 )
 
 // tokenJSON is a token as GET /api/me/tokens lists it.
@@ -44,9 +44,9 @@ func (s *Server) apiMeTokens(c echo.Context) error {
 // revokeToken revokes the player's token of the path's id: 404 for an id
 // not in plain digits or not one of the player's tokens.
 func (s *Server) revokeToken(c echo.Context) (int64, error) {
-	id, err := sudoku.ParseID("id", c.Param("id"))
+	id, err := userinput.ParseID("id", c.Param("id"))
 	if err != nil {
-		return 0, echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("token %s not found: ids are written in plain digits, from 1", sudoku.Echo(c.Param("id"))))
+		return 0, echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("token %s not found: ids are written in plain digits, from 1", userinput.Echo(c.Param("id"))))
 	}
 	p, _ := playerOf(c)
 	err = s.players.RevokeToken(c.Request().Context(), p.ID, id, actorOf(c))

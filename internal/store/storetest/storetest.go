@@ -19,6 +19,7 @@ import (
 	_ "modernc.org/sqlite" // the "sqlite" driver
 
 	"github.com/sudoku-archive/sudoku/internal/logic"
+	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/migrations"
 )
@@ -38,14 +39,14 @@ func mustParse(s string) sudoku.Grid {
 // the first 40 is given when bit c of n is set. The measures are whatever
 // the caller needs; the store does not re-solve. Its canonical form is its
 // own givens, so each synthetic puzzle is a class of its own.
-func Synthetic(n int64, backtracks, solveNS int64, solutions int) sudoku.Puzzle {
+func Synthetic(n int64, backtracks, solveNS int64, solutions int) record.Puzzle {
 	var g sudoku.Grid
 	for c := range 40 {
 		if n&(1<<c) != 0 {
 			g[c] = Solved[c]
 		}
 	}
-	return sudoku.Puzzle{
+	return record.Puzzle{
 		Givens: g, Canonical: g, Solution: Solved, Clues: g.Clues(),
 		Solutions: solutions, Unique: solutions == 1,
 		Backtracks: backtracks, Guesses: backtracks / 2, Nodes: backtracks*3 + 1,
@@ -246,8 +247,8 @@ func ProcStatusMB(field string) (float64, error) {
 
 // StatsOf computes in Go what the store's Stats must return for the stored
 // puzzles ps: the tests compare the counters the store keeps with it.
-func StatsOf(ps []sudoku.Puzzle) sudoku.Stats {
-	var s sudoku.Stats
+func StatsOf(ps []record.Puzzle) record.Stats {
+	var s record.Stats
 	bump := func(h *[]int64, k int) {
 		for len(*h) <= k {
 			*h = append(*h, 0)
@@ -270,7 +271,7 @@ func StatsOf(ps []sudoku.Puzzle) sudoku.Stats {
 			s.Grades = addGrade(s.Grades, p)
 		}
 		bump(&s.Backtracks, sudoku.BacktracksBucket(p.Backtracks))
-		bump(&s.SolveTime, sudoku.SolveTimeBucket(p.SolveNS))
+		bump(&s.SolveTime, record.SolveTimeBucket(p.SolveNS))
 		bump(&s.Clues, p.Clues)
 	}
 	return s
@@ -278,8 +279,8 @@ func StatsOf(ps []sudoku.Puzzle) sudoku.Stats {
 
 // addGrade counts p in gs, kept in Stats's order: hardest first, then by
 // technique.
-func addGrade(gs []sudoku.GradeCount, p sudoku.Puzzle) []sudoku.GradeCount {
-	k := sudoku.GradeCount{Tenths: p.GradeTenths(), Technique: p.Technique}
+func addGrade(gs []record.GradeCount, p record.Puzzle) []record.GradeCount {
+	k := record.GradeCount{Tenths: p.GradeTenths(), Technique: p.Technique}
 	for i := range gs {
 		if gs[i].Tenths == k.Tenths && gs[i].Technique == k.Technique {
 			gs[i].N++
@@ -288,7 +289,7 @@ func addGrade(gs []sudoku.GradeCount, p sudoku.Puzzle) []sudoku.GradeCount {
 	}
 	k.N = 1
 	gs = append(gs, k)
-	slices.SortFunc(gs, func(a, b sudoku.GradeCount) int {
+	slices.SortFunc(gs, func(a, b record.GradeCount) int {
 		if a.Tenths != b.Tenths {
 			return int(b.Tenths - a.Tenths)
 		}

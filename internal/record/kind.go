@@ -1,9 +1,12 @@
-package sudoku
+package record
 
 import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/userinput"
 )
 
 // Kind is what an error means to whoever asked, whatever its origin: the
@@ -56,16 +59,16 @@ func KindOf(err error) Kind {
 	switch {
 	case err == nil:
 		return KindInternal
-	case errors.As(err, new(*ParseError)), errors.As(err, new(*InputError)), errors.As(err, new(*CellError)),
-		errors.Is(err, ErrInvalidCursor):
+	case errors.As(err, new(*sudoku.ParseError)), errors.As(err, new(*userinput.InputError)), errors.As(err, new(*sudoku.CellError)),
+		errors.As(err, new(*sudoku.LinkError)), errors.Is(err, ErrInvalidCursor):
 		return KindInvalid
-	case errors.As(err, new(*ConflictError)), errors.Is(err, ErrNoSolution), errors.Is(err, ErrBudget), errors.Is(err, ErrNoGivens):
+	case errors.As(err, new(*sudoku.ConflictError)), errors.Is(err, sudoku.ErrNoSolution), errors.Is(err, sudoku.ErrBudget), errors.Is(err, ErrNoGivens):
 		return KindUnprocessable
 	case errors.Is(err, ErrNotFound):
 		return KindNotFound
 	case errors.As(err, &c):
 		return c.Kind()
-	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled), errors.Is(err, ErrCanceled):
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled), errors.Is(err, sudoku.ErrCanceled):
 		return KindTimeout
 	}
 	return KindInternal

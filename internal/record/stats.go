@@ -1,4 +1,6 @@
-package sudoku
+package record
+
+import "github.com/sudoku-archive/sudoku/internal/sudoku"
 
 // Stats is the archive at a glance: counts and histograms, each histogram a
 // slice of puzzle counts indexed by bucket (see BacktracksBucket,
@@ -22,9 +24,9 @@ type Stats struct {
 // exact: the puzzles without a grade (several solutions, or waiting for
 // theirs) are in no band.
 func (s Stats) BandCounts() []int64 {
-	out := make([]int64, len(Bands))
+	out := make([]int64, len(sudoku.Bands))
 	for _, g := range s.Grades {
-		if r := BandOf(g.Tenths).Rank(); r >= 0 {
+		if r := sudoku.BandOf(g.Tenths).Rank(); r >= 0 {
 			out[r] += g.N
 		}
 	}
@@ -61,7 +63,7 @@ func SolveTimeBucketRange(k int) (lo, next int64) {
 	case k <= 0:
 		return 0, solveTimeEdges[0]
 	case k >= len(solveTimeEdges):
-		return solveTimeEdges[len(solveTimeEdges)-1], NoMax
+		return solveTimeEdges[len(solveTimeEdges)-1], sudoku.NoMax
 	}
 	return solveTimeEdges[k-1], solveTimeEdges[k]
 }

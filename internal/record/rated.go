@@ -1,4 +1,4 @@
-package sudoku
+package record
 
 // RatedPuzzle is a puzzle class with enough plays for its players' figure
 // (PlayerSeconds), beside what the machine measured of it: a row of the

@@ -1,4 +1,4 @@
-package sudoku
+package record
 
 // Played filters a listing by a player's attempts (ListQuery.Played): the
 // puzzles the player solved, or those the player never played. A puzzle

@@ -1,4 +1,4 @@
-package sudoku
+package record
 
 import (
 	"encoding/json"
@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
 // Puzzle is one archived puzzle: its givens, its solution and the measures
@@ -14,26 +16,26 @@ import (
 // the fields that need a database (id, submitted_at, submissions) are left out
 // when zero, so `sudoku solve --json` prints the same object without them.
 type Puzzle struct {
-	ID         int64 `json:"id,omitzero"`
-	Givens     Grid  `json:"puzzle"`
-	Canonical  Grid  `json:"canonical"` // the same for every way of writing the puzzle; see Canonical
-	Solution   Grid  `json:"solution"`
-	Clues      int   `json:"clues"`
-	Solutions  int   `json:"solutions"`
-	Unique     bool  `json:"unique"`
-	Backtracks int64 `json:"backtracks"`
+	ID         int64       `json:"id,omitzero"`
+	Givens     sudoku.Grid `json:"puzzle"`
+	Canonical  sudoku.Grid `json:"canonical"` // the same for every way of writing the puzzle; see Canonical
+	Solution   sudoku.Grid `json:"solution"`
+	Clues      int         `json:"clues"`
+	Solutions  int         `json:"solutions"`
+	Unique     bool        `json:"unique"`
+	Backtracks int64       `json:"backtracks"`
 	// Band is BandOf(GradeTenths()): the grade's band, "" while the
 	// puzzle has no grade (several solutions, or not graded yet) and while
 	// the archive grades it again (GradeVersion ""). Whoever sets Grade
 	// sets Band (SetGradeStatus, SetGradeTenths, SetGrade: package logic
 	// and the archive's reads call them).
-	Band          Band      `json:"band"`
-	Guesses       int64     `json:"guesses"`
-	Nodes         int64     `json:"nodes"`
-	SolveNS       int64     `json:"solve_ns"`
-	EngineVersion string    `json:"engine_version,omitempty"`
-	SubmittedAt   time.Time `json:"submitted_at,omitzero"`
-	Submissions   int64     `json:"submissions,omitzero"`
+	Band          sudoku.Band `json:"band"`
+	Guesses       int64       `json:"guesses"`
+	Nodes         int64       `json:"nodes"`
+	SolveNS       int64       `json:"solve_ns"`
+	EngineVersion string      `json:"engine_version,omitempty"`
+	SubmittedAt   time.Time   `json:"submitted_at,omitzero"`
+	Submissions   int64       `json:"submissions,omitzero"`
 	// SameAs is the id of the first archived puzzle of the same class
 	// (another way of writing this puzzle), nil for the first one; always nil
 	// outside the archive.
@@ -193,7 +195,7 @@ func (p *Puzzle) SetGradeStatus() {
 	}
 	p.Band = ""
 	if p.GradeStatus == GradeDone {
-		p.Band = BandOf(p.GradeTenths())
+		p.Band = sudoku.BandOf(p.GradeTenths())
 	}
 }
 
@@ -225,7 +227,7 @@ func FromTenths(t int64) *float64 {
 
 // SetGradeTenths sets Grade from tenths, nil for 0, and Band with it.
 func (p *Puzzle) SetGradeTenths(t int64) {
-	p.Band = BandOf(t)
+	p.Band = sudoku.BandOf(t)
 	if t <= 0 {
 		p.Grade = nil
 		return
@@ -237,7 +239,7 @@ func (p *Puzzle) SetGradeTenths(t int64) {
 // SetGrade sets Grade to g (nil for none) and Band with it.
 func (p *Puzzle) SetGrade(g *float64) {
 	p.Grade = g
-	p.Band = BandOf(p.GradeTenths())
+	p.Band = sudoku.BandOf(p.GradeTenths())
 }
 
 // ErrNoGivens refuses to archive a grid without a single given: every full
@@ -285,7 +287,7 @@ type ListQuery struct {
 	// puzzles graded in that range, bounds included; 0 means no bound. Any
 	// bound leaves out the puzzles without a grade.
 	GradeMin, GradeMax int64
-	Band               Band // only puzzles of this band; "" for every band
+	Band               sudoku.Band // only puzzles of this band; "" for every band
 	// Around, when non-zero and Cursor is "", asks for the page that holds
 	// the puzzle with this id, with up to Limit/2 puzzles before it in the
 	// order, so a person sees its neighbours; NextCursor and PrevCursor page

@@ -1,4 +1,4 @@
-package sudoku
+package record
 
 import (
 	"context"
@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/userinput"
 )
 
 type busyErr struct{}
@@ -21,17 +24,18 @@ func TestKindOf(t *testing.T) {
 		err  error
 		want Kind
 	}{
-		{fmt.Errorf("read: %w", &ParseError{Got: 3}), KindInvalid},
-		{&InputError{Name: "x", Value: "NaN", Reason: "no"}, KindInvalid},
+		{fmt.Errorf("read: %w", &sudoku.ParseError{Got: 3}), KindInvalid},
+		{&userinput.InputError{Name: "x", Value: "NaN", Reason: "no"}, KindInvalid},
 		{fmt.Errorf("list: %w", ErrInvalidCursor), KindInvalid},
-		{fmt.Errorf("rate: %w", &ConflictError{}), KindUnprocessable},
-		{ErrNoSolution, KindUnprocessable},
-		{fmt.Errorf("x: %w", ErrBudget), KindUnprocessable},
+		{fmt.Errorf("parse: %w", &sudoku.LinkError{Pos: 1}), KindInvalid},
+		{fmt.Errorf("rate: %w", &sudoku.ConflictError{}), KindUnprocessable},
+		{sudoku.ErrNoSolution, KindUnprocessable},
+		{fmt.Errorf("x: %w", sudoku.ErrBudget), KindUnprocessable},
 		{ErrNoGivens, KindUnprocessable},
 		{fmt.Errorf("load: %w", ErrNotFound), KindNotFound},
 		{fmt.Errorf("commit: %w", busyErr{}), KindBusy},
 		{fmt.Errorf("commit: %w", context.DeadlineExceeded), KindTimeout},
-		{ErrCanceled, KindTimeout},
+		{sudoku.ErrCanceled, KindTimeout},
 		{errors.New("database is locked"), KindInternal}, // text is not a kind
 		{nil, KindInternal},
 	} {

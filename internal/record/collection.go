@@ -1,4 +1,4 @@
-package sudoku
+package record
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/textrule"
+	"github.com/sudoku-archive/sudoku/internal/userinput"
 )
 
 // Collection is a named set of archived puzzles with its setters' credit
@@ -57,7 +58,7 @@ func ErrNoCollection(what string) error {
 
 // ErrCollectionTaken returns the error for a name in use.
 func ErrCollectionTaken(name string) error {
-	return &CollectionError{Msg: fmt.Sprintf("a collection named %s exists already: choose another name", Echo(name)), kind: KindConflict}
+	return &CollectionError{Msg: fmt.Sprintf("a collection named %s exists already: choose another name", userinput.Echo(name)), kind: KindConflict}
 }
 
 // ErrNotOwner returns the error for adding to someone else's collection.
