@@ -12,7 +12,8 @@ import (
 
 // TestLayers holds the direction of issue 44: the engine (package sudoku)
 // and the reader of typed numbers (userinput) import nothing of this
-// module, and the archive's record imports those two only, so the engine
+// module, and the archive's record imports those two and the text rule
+// (textrule, itself a leaf) only, so the engine
 // can be used without the archive and the record never drags in a store,
 // a server or the logic package.
 func TestLayers(t *testing.T) {
@@ -20,7 +21,8 @@ func TestLayers(t *testing.T) {
 	for dir, allowed := range map[string][]string{
 		"../sudoku":    nil,
 		"../userinput": nil,
-		".":            {"internal/sudoku", "internal/userinput"},
+		"../textrule":  nil,
+		".":            {"internal/sudoku", "internal/userinput", "internal/textrule"},
 	} {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		if err != nil || len(files) == 0 {
