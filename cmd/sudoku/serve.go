@@ -132,6 +132,15 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 		return fmt.Errorf("serve: listen on %s: %w", cfg.addr, err)
 	}
 	defer ln.Close()
+	// The metrics' address too: one that cannot be bound ends the command
+	// at once with the reason, as --addr does.
+	mln, err := listenMetrics(cfg.metricsAddr)
+	if err != nil {
+		return err
+	}
+	if mln != nil {
+		defer mln.Close()
+	}
 
 	v := version.Get()
 	cfg.web.Version = v
@@ -154,12 +163,15 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 	}
 	// The server's row in the servers table tells a newer binary that it
 	// is here (store.KeepRegistered); it goes before the database closes.
+	// It stops with the command whatever ends it: waiting for ctx alone
+	// hung a server that failed after this point until a signal.
+	rctx, unregister := context.WithCancel(ctx)
 	registered := make(chan struct{})
 	go func() {
 		defer close(registered)
-		db.KeepRegistered(ctx, func(err error) { cfg.web.Logger.Warn("servers table", slog.Any("err", err)) })
+		db.KeepRegistered(rctx, func(err error) { cfg.web.Logger.Warn("servers table", slog.Any("err", err)) })
 	}()
-	defer func() { <-registered }()
+	defer func() { unregister(); <-registered }()
 	cfg.web.Logger.Info("database open", slog.String("path", store.Redact(cfg.db)))
 	// Forms are signed with the archive's secret, the same for every
 	// server on it, so a form served by one is accepted by another (and
@@ -183,9 +195,9 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 		defer func() { stopGraders(); <-graded }()
 	}
 	srv := web.New(webParts(db), cfg.web)
-	if cfg.metricsAddr != "" {
+	if mln != nil {
 		mctx, stopMetrics := context.WithCancel(ctx)
-		stopped, err := serveMetrics(mctx, cfg.metricsAddr, srv, db, cfg.web.Graders, cfg.web.Logger)
+		stopped, err := serveMetrics(mctx, mln, srv, db, cfg.web.Graders, cfg.web.Logger)
 		if err != nil {
 			stopMetrics()
 			return err
