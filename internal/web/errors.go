@@ -109,6 +109,9 @@ func (s *Server) handleError(err error, c echo.Context) {
 	}
 	a := classify(err)
 	req := c.Request()
+	if sudoku.KindOf(err) == sudoku.KindFull {
+		s.writes.refused(err)
+	}
 	if a.status >= 500 {
 		level := slog.LevelError
 		if a.status == http.StatusServiceUnavailable {

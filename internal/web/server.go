@@ -260,6 +260,7 @@ type Server struct {
 
 	search  *gate        // turns at search work, over all requests
 	exports *exportTurns // turns at streaming an export (exports.go)
+	writes  writeHealth  // a full disk refusing writes (health.go)
 	traces  *traceCache
 	csrf    csrfSigner
 	dailies *daily.Keeper // chooses the coming days' puzzles of the day (Serve)
