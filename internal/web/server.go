@@ -539,6 +539,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		IdleTimeout:    idleTimeout,
 		MaxHeaderBytes: maxHeaderBytes,
 		ErrorLog:       slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		ConnContext:    withConn, // the export bounds its send buffer (exportconn.go)
 		// Request contexts are deliberately not derived from ctx: a shutdown
 		// must let in-flight submissions finish, not cancel them.
 	}
