@@ -202,6 +202,8 @@ func openSQLite(ctx context.Context, path string) (_ *DB, err error) {
 				removeNew(path)
 			}
 		}()
+	} else {
+		privateFiles(ctx, path)
 	}
 	db := &DB{path: path, d: sqliteDialect, ops: make(chan *op, 4*maxBatch), stopped: make(chan struct{}), listStmts: make(map[string]*sql.Stmt), listPending: make(map[string]bool), known: newKnownClasses()}
 	defer func() {
