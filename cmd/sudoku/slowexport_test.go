@@ -38,6 +38,7 @@ func TestExportSlowSteadyReader(t *testing.T) {
 		t.Skip("a download of about 60 s at 10 KB/s: skipped with -short")
 	}
 	eachDatabase(t, func(t *testing.T, dbPath string) {
+		t.Parallel() // a minute of paced reading each: the stores side by side
 		db, err := store.Open(context.Background(), dbPath)
 		if err != nil {
 			t.Fatal(err)
