@@ -24,6 +24,10 @@ type Viewer struct {
 	// CSRF is the page's form token, for the header's Log out; "" on a
 	// page without one (an error page), where Log out leads to /me.
 	CSRF string
+	// SignupsClosed is serve --signups=false: no page offers Sign up
+	// (the header, the login page, /me, the accounts-only notice), since
+	// /signup would only say it is closed.
+	SignupsClosed bool
 }
 
 type viewerKey struct{}

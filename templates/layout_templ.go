@@ -228,8 +228,8 @@ func navLink(href, label string, current bool) templ.Component {
 	})
 }
 
-// accountNav is the header's account corner: Log in and Sign up for a
-// visitor, the account's name (to /me) and Log out for a player.
+// accountNav is the header's account corner: Log in and Sign up (unless
+// sign-up is closed) for a visitor, the account's name (to /me) and Log out for a player.
 func accountNav(v Viewer) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
@@ -307,12 +307,18 @@ func accountNav(v Viewer) templ.Component {
 					}
 				}
 			} else {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "<a href=\"/login\" data-testid=\"header-login\">Log in</a> <a href=\"/signup\" class=\"button button-small button-primary\" data-testid=\"header-signup\">Sign up</a>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "<a href=\"/login\" data-testid=\"header-login\">Log in</a> ")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
+				if !v.SignupsClosed {
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "<a href=\"/signup\" class=\"button button-small button-primary\" data-testid=\"header-signup\">Sign up</a>")
+					if templ_7745c5c3_Err != nil {
+						return templ_7745c5c3_Err
+					}
+				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "</div>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "</div>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

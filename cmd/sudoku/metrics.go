@@ -107,17 +107,27 @@ func (c *archiveCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 }
 
-// serveMetrics serves srv's series, the archive's and the process's on
-// addr, at /metrics only, until ctx is done. It returns once it listens;
-// done is closed when it has stopped.
-func serveMetrics(ctx context.Context, addr string, srv *web.Server, db metricsSource, g *bulk.Graders, log *slog.Logger) (done <-chan struct{}, err error) {
-	if err := srv.RegisterMetrics(newArchiveCollector(db, g),
-		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{})); err != nil {
-		return nil, fmt.Errorf("metrics: %w", err)
+// listenMetrics binds serve --metrics-addr, before the archive is opened,
+// so that an address that cannot be bound (taken, bogus) ends the command
+// at once with the reason; "" binds nothing (a nil listener).
+func listenMetrics(addr string) (net.Listener, error) {
+	if addr == "" {
+		return nil, nil
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("metrics: listen on %s: %w", addr, err)
+		return nil, fmt.Errorf("serve: metrics: listen on %s: %w", addr, err)
+	}
+	return ln, nil
+}
+
+// serveMetrics serves srv's series, the archive's and the process's on
+// ln, at /metrics only, until ctx is done. It returns once it serves;
+// done is closed when it has stopped.
+func serveMetrics(ctx context.Context, ln net.Listener, srv *web.Server, db metricsSource, g *bulk.Graders, log *slog.Logger) (done <-chan struct{}, err error) {
+	if err := srv.RegisterMetrics(newArchiveCollector(db, g),
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{})); err != nil {
+		return nil, fmt.Errorf("metrics: %w", err)
 	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", srv.MetricsHandler())

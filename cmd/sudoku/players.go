@@ -46,8 +46,8 @@ func runPlayers(ctx context.Context, e *env, args []string) error {
 	defer db.Close()
 	cutoff := time.Now().Add(-age)
 	res, err := db.PruneAnonymous(ctx, cutoff, moderation.CLI())
-	fmt.Fprintf(e.stdout, "pruned %d anonymous players not seen since %s, with %d attempts; %d sessions ended\n",
-		res.Players, cutoff.UTC().Format(time.DateOnly), res.Attempts, res.Sessions)
+	fmt.Fprintf(e.stdout, "pruned %d anonymous players not seen since %s, with %d attempts and %d moderation reports (%d open, deleted with them); %d sessions ended\n",
+		res.Players, cutoff.UTC().Format(time.DateOnly), res.Attempts, res.Reports, res.OpenReports, res.Sessions)
 	return err
 }
 

@@ -25,9 +25,12 @@ type command struct {
 // env is what a subcommand may touch of the outside world; tests pass their own.
 type env struct {
 	getenv func(string) string
-	stdin  io.Reader
-	stdout io.Writer
-	stderr io.Writer
+	// environ lists the environment (os.Environ) so that serve can warn of
+	// a SUDOKU_ variable no flag reads; nil (tests) checks none.
+	environ func() []string
+	stdin   io.Reader
+	stdout  io.Writer
+	stderr  io.Writer
 	// opened, when set, is handed the database `sudoku serve` opened, so
 	// that a test can fill it (store.SetMaxPageCount) under the very server
 	// the command runs.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/netip"
 	"runtime"
 	"strings"
@@ -43,6 +42,8 @@ type serveConfig struct {
 	forceMigrate bool
 	// settings are every flag's effective value, for the start-up log.
 	settings []any
+	// envWarnings name the SUDOKU_ variables no flag reads (unknownEnv).
+	envWarnings []string
 }
 
 // parseServeFlags reads the flags of `sudoku serve`. Each flag beats its
@@ -71,8 +72,12 @@ func parseServeFlags(e *env, args []string) (serveConfig, error) {
 	if err := parseFlags(fs, args); err != nil {
 		return cfg, err
 	}
-	if err := flagsFromEnv(fs, e.getenv); err != nil {
+	from, err := flagsFromEnv(fs, e.getenv)
+	if err != nil {
 		return cfg, err
+	}
+	if e.environ != nil {
+		cfg.envWarnings = unknownEnv(fs, e.environ())
 	}
 	cfg.settings = effectiveSettings(fs)
 	cfg.db, cfg.graders = *db, int(*graders)
@@ -83,7 +88,7 @@ func parseServeFlags(e *env, args []string) (serveConfig, error) {
 		return cfg, errUsage{fmt.Sprintf("serve takes no arguments, got %q", fs.Args())}
 	}
 	if cfg.logFormat != "text" && cfg.logFormat != "json" {
-		return cfg, errUsage{fmt.Sprintf("--log-format %q: use text or json", cfg.logFormat)}
+		return cfg, errUsage{fmt.Sprintf("%s %q: use text or json", from.name("log-format"), cfg.logFormat)}
 	}
 	for _, s := range strings.Split(*proxies, ",") {
 		if s = strings.TrimSpace(s); s == "" {
@@ -91,7 +96,7 @@ func parseServeFlags(e *env, args []string) (serveConfig, error) {
 		}
 		p, err := netip.ParsePrefix(s)
 		if err != nil {
-			return cfg, errUsage{fmt.Sprintf("--trusted-proxy %q: not a network in CIDR form such as 10.0.0.0/8", s)}
+			return cfg, errUsage{fmt.Sprintf("%s %q: not a network in CIDR form such as 10.0.0.0/8", from.name("trusted-proxy"), s)}
 		}
 		cfg.web.TrustedProxies = append(cfg.web.TrustedProxies, p)
 	}
@@ -125,19 +130,17 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 		return err
 	}
 	cfg.web.Logger = serveLogger(e, cfg)
-	// Bind first: an address that cannot be listened on (taken, bogus)
-	// fails the command at once, before the archive is opened or any
-	// grader starts.
-	ln, err := net.Listen("tcp", cfg.addr)
+	ln, mln, err := listenServe(cfg)
 	if err != nil {
-		return fmt.Errorf("serve: listen on %s: %w", cfg.addr, err)
+		return err
 	}
-	defer ln.Close()
+	defer closeAll(ln, mln)
 
 	v := version.Get()
 	cfg.web.Version = v
 	cfg.web.Logger.Info("starting", slog.String("version", v.Version), slog.String("commit", v.Commit), slog.String("go", v.Go),
 		slog.Group("settings", cfg.settings...))
+	warnEnv(cfg)
 	// The archive's upgrade (migrations, the engine's re-measure) logs
 	// through the server's logger, in its format.
 	e.logger, e.forceMigrate = cfg.web.Logger, e.forceMigrate || cfg.forceMigrate
@@ -155,12 +158,15 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 	}
 	// The server's row in the servers table tells a newer binary that it
 	// is here (store.KeepRegistered); it goes before the database closes.
+	// It stops with the command whatever ends it: waiting for ctx alone
+	// hung a server that failed after this point until a signal.
+	rctx, unregister := context.WithCancel(ctx)
 	registered := make(chan struct{})
 	go func() {
 		defer close(registered)
-		db.KeepRegistered(ctx, func(err error) { cfg.web.Logger.Warn("servers table", slog.Any("err", err)) })
+		db.KeepRegistered(rctx, func(err error) { cfg.web.Logger.Warn("servers table", slog.Any("err", err)) })
 	}()
-	defer func() { <-registered }()
+	defer func() { unregister(); <-registered }()
 	cfg.web.Logger.Info("database open", slog.String("path", store.Redact(cfg.db)))
 	// Forms are signed with the archive's secret, the same for every
 	// server on it, so a form served by one is accepted by another (and
@@ -182,9 +188,9 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 		NoDaily: cfg.web.NoDaily, Log: cfg.web.Logger,
 	})
 	srv := web.New(webParts(db), cfg.web)
-	if cfg.metricsAddr != "" {
+	if mln != nil {
 		mctx, stopMetrics := context.WithCancel(ctx)
-		stopped, err := serveMetrics(mctx, cfg.metricsAddr, srv, db, cfg.web.Graders, cfg.web.Logger)
+		stopped, err := serveMetrics(mctx, mln, srv, db, cfg.web.Graders, cfg.web.Logger)
 		if err != nil {
 			stopMetrics()
 			return err

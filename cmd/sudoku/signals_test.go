@@ -56,7 +56,8 @@ func TestServeStopsOnEverySignal(t *testing.T) {
 
 // TestServeBindFailure: an address that cannot be listened on (taken, or
 // not an address) ends `sudoku serve` at once with exit 1 and the reason,
-// before it opens the archive: it used to grade on with no listener.
+// before it opens the archive: it used to grade on with no listener, and
+// an unbindable --metrics-addr hung the server until a signal.
 func TestServeBindFailure(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary: skipped with -short")
@@ -67,12 +68,26 @@ func TestServeBindFailure(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer taken.Close()
-	for _, tc := range []struct{ addr, want string }{
-		{taken.Addr().String(), "address already in use"},
-		{"bogus", "missing port in address"},
+	free, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	freeAddr := free.Addr().String()
+	free.Close()
+	for _, tc := range []struct{ flag, addr, want string }{
+		{"--addr", taken.Addr().String(), "address already in use"},
+		{"--addr", "bogus", "missing port in address"},
+		// issue 50: the metrics' address was bound after the public one
+		// and the archive, and its failure hung the server until a signal.
+		{"--metrics-addr", taken.Addr().String(), "address already in use"},
+		{"--metrics-addr", "bogus", "missing port in address"},
 	} {
 		dbPath := filepath.Join(t.TempDir(), "sudoku.db")
-		cmd := exec.Command(bin, "serve", "--addr", tc.addr, "--db", dbPath)
+		args := []string{"serve", "--addr", tc.addr, "--db", dbPath}
+		if tc.flag == "--metrics-addr" {
+			args = []string{"serve", "--addr", freeAddr, "--metrics-addr", tc.addr, "--db", dbPath}
+		}
+		cmd := exec.Command(bin, args...)
 		cmd.Env = append(os.Environ(), "SUDOKU_ADDR=", "SUDOKU_DB=")
 		done := make(chan struct{})
 		var out []byte
@@ -82,14 +97,14 @@ func TestServeBindFailure(t *testing.T) {
 		case <-time.After(30 * time.Second):
 			cmd.Process.Kill()
 			<-done
-			t.Fatalf("--addr %s: still running", tc.addr)
+			t.Fatalf("%s %s: still running", tc.flag, tc.addr)
 		}
 		var ee *exec.ExitError
 		if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(string(out), "listen on "+tc.addr) || !strings.Contains(string(out), tc.want) {
-			t.Errorf("--addr %s: %v, output %q", tc.addr, err, out)
+			t.Errorf("%s %s: %v, output %q", tc.flag, tc.addr, err, out)
 		}
 		if _, err := os.Stat(dbPath); err == nil {
-			t.Errorf("--addr %s: the archive was made before the bind failed", tc.addr)
+			t.Errorf("%s %s: the archive was made before the bind failed", tc.flag, tc.addr)
 		}
 	}
 }

@@ -22,14 +22,14 @@ import (
 const userSynopsis = "add NAME [--role player|moderator|admin] | passwd NAME | role NAME ROLE | list | token NAME | tokens NAME | revoke NAME ID   [--db FILE] [--create]\n\n" +
 	"add and passwd read the password from the first line of stdin; passwd ends the user's sessions and keeps its API tokens.\n" +
 	"token prints a new API token once (only its hash is stored); tokens lists them (id, created, last used; never the token); revoke ends one.\n" +
-	"--create makes a new archive at --db; without it a mistyped --db is an error."
+	"--create (with add only) makes a new archive at --db for its first user; without it a mistyped --db is an error."
 
 // runUser is `sudoku user`: accounts and API tokens from the command line.
 func runUser(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "user", userSynopsis)
 	dbPath := dbFlag(fs, e)
 	role := fs.String("role", string(account.RolePlayer), "the role of a new user (add)")
-	create := fs.Bool("create", false, "create the archive if there is none at --db (without it, a mistyped --db is an error, never a new archive)")
+	create := fs.Bool("create", false, "with add: create the archive if there is none at --db, for its first user (without it, a mistyped --db is an error, never a new archive)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -70,9 +70,19 @@ func runUser(ctx context.Context, e *env, args []string) error {
 			return errUsage{err.Error()}
 		}
 	}
+	// Only add has something to do in a new archive: any other
+	// subcommand would make an empty one and then find no user in it
+	// (issue 50), so neither its refusal nor --create offers that.
+	if *create && pos[0] != "add" {
+		return errUsage{fmt.Sprintf("--create is for user add (a new archive's first user); user %s needs an archive with users", pos[0])}
+	}
 	fresh := missingArchive(*dbPath)
 	if !*create {
-		if err := requireArchive("user "+pos[0], *dbPath, "user --create "+pos[0]); err != nil {
+		suggest := ""
+		if pos[0] == "add" {
+			suggest = "user --create add"
+		}
+		if err := requireArchive("user "+pos[0], *dbPath, suggest); err != nil {
 			return err
 		}
 	}

@@ -46,9 +46,10 @@ func BenchmarkWALSlowDownloads(b *testing.B) {
 			for i := range b.N {
 				ctx, cancel := context.WithCancel(context.Background())
 				var readers sync.WaitGroup
+				cut := make(chan error, len(tokens))
 				for _, tok := range tokens {
 					readers.Add(1)
-					go func() { defer readers.Done(); slowDownload(ctx, s.url, tok) }()
+					go func() { defer readers.Done(); cut <- slowDownload(ctx, s.url, tok) }()
 				}
 				time.Sleep(time.Second) // the downloads are streaming
 				m := walFloodOnce(b, s.url, path, i)
@@ -56,6 +57,14 @@ func BenchmarkWALSlowDownloads(b *testing.B) {
 				endWAL = walSize(path)
 				cancel()
 				readers.Wait()
+				close(cut)
+				for err := range cut {
+					// A download cut short measured nothing of the WAL
+					// (issue 50: they were, unseen, after 30 s).
+					if err != nil {
+						b.Errorf("a slow download broke during the flood: %v", err)
+					}
+				}
 			}
 			b.ReportMetric(float64(maxWAL)/(1<<20), "wal-max-MB")
 			b.ReportMetric(float64(endWAL)/(1<<20), "wal-end-MB")
@@ -120,29 +129,41 @@ func walFill(b *testing.B, path string, downloads int) []string {
 }
 
 // slowDownload reads GET /api/export (JSON lines, every field) at walRate
-// until ctx ends.
-func slowDownload(ctx context.Context, base, token string) {
+// at most until ctx ends, and says whether the download broke first.
+func slowDownload(ctx context.Context, base, token string) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/api/export?format=json&sort=submitted&order=asc", nil)
 	if err != nil {
-		return
+		return err
 	}
 	req.Header.Set("Authorization", "Bearer "+token)
 	req.Header.Set("Accept-Encoding", "identity")
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return
+		return err
 	}
 	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET /api/export: status %d", res.StatusCode)
+	}
 	buf := make([]byte, walRate/10)
 	for ctx.Err() == nil {
-		if _, err := io.ReadFull(res.Body, buf); err != nil {
-			return
+		// Read copies up to a tenth of a second's worth; io.EOF is the
+		// whole export, any other error a cut (a chunked body cut short
+		// reads as io.ErrUnexpectedEOF).
+		if _, err := res.Body.Read(buf); err == io.EOF {
+			return nil
+		} else if err != nil {
+			if ctx.Err() != nil {
+				return nil // the flood is over: the benchmark hung up
+			}
+			return fmt.Errorf("the download was cut: %w", err)
 		}
 		select {
 		case <-ctx.Done():
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
+	return nil
 }
 
 // walFloodOnce sends walFlood new puzzles from walClients clients and

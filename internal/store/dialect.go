@@ -185,6 +185,9 @@ func (db *DB) ExplainError(err error) error {
 	if err == nil || errors.As(err, &u) {
 		return err
 	}
+	if db.d.postgres {
+		return explainPostgres(err)
+	}
 	return describe(err)
 }
 

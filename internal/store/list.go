@@ -30,7 +30,7 @@ func (db *DB) Puzzle(ctx context.Context, id int64) (record.Puzzle, error) {
 // order; see migration 00005). Paging is by keyset:
 // the cursor carries the key of the row it continues from, so a deep page
 // costs what the first one does. It fails with ErrInvalidQuery for an
-// unknown sort or a limit outside 1..sudoku.MaxLimit (0 means
+// unknown sort or a limit outside 1..record.MaxLimit (0 means
 // record.DefaultLimit), and with record.ErrInvalidCursor for a cursor that
 // List did not issue for this sort, direction and filter.
 func (db *DB) List(ctx context.Context, q record.ListQuery) (record.Page, error) {

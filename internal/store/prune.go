@@ -18,12 +18,18 @@ const pruneBatch = 500
 // PruneResult says what PruneAnonymous deleted.
 type PruneResult struct {
 	Players, Attempts, Sessions int64
+	// Reports are the pruned players' moderation reports (flags), deleted
+	// with them (a report names its player); OpenReports of them were
+	// still open, waiting for a moderator. Said in the audit entry and by
+	// the command (issue 50: they went unsaid).
+	Reports, OpenReports int64
 }
 
 // PruneAnonymous deletes the anonymous players (no name: never signed up)
 // made before cutoff that showed no sign of life since (pruneIdleSQL: an
 // attempt started or finished, a flag, a session used), with their attempts,
-// sessions and per-player figures, as deleting an account does
+// sessions, per-player figures and moderation reports (counted, the open
+// ones apart, in the audit entry), as deleting an account does
 // (DeletePlayer): what their attempts did to the puzzles' figures stays;
 // the puzzles and collections they made stay, no longer naming them. It
 // also ends every session that expired before now. Each batch of
@@ -89,6 +95,7 @@ ORDER BY id LIMIT ?`
 func (db *DB) pruneBatch(ctx context.Context, cutoff time.Time, by moderation.Actor, res *PruneResult) (int, error) {
 	var n int
 	var counts [2]int64 // attempts, sessions: set by the try that commits
+	var reports, open int64
 	err := db.writeIn(ctx, oneShard, func(tx *sql.Tx) error {
 		c := cutoff.UnixNano()
 		ids, err := int64s(tx.Query(db.d.sql(pruneIdleSQL), c, c, c, c, c, pruneBatch))
@@ -101,6 +108,9 @@ func (db *DB) pruneBatch(ctx context.Context, cutoff time.Time, by moderation.Ac
 			args[i] = id
 		}
 		in := strings.TrimSuffix(strings.TrimPrefix(placeholders(len(ids)), "("), ")")
+		if reports, open, err = countReports(tx, db.d, in, args); err != nil {
+			return err
+		}
 		for i, q := range pruneSQL {
 			r, err := tx.Exec(db.d.sql(fmt.Sprintf(q, in)), args...)
 			if err != nil {
@@ -112,11 +122,20 @@ func (db *DB) pruneBatch(ctx context.Context, cutoff time.Time, by moderation.Ac
 		}
 		n = len(ids)
 		return addAudit(tx, db.d, moderation.Entry{Actor: by, Action: moderation.ActionPrune,
-			Detail: fmt.Sprintf("%d anonymous players not seen since %s, with %d attempts and %d sessions",
-				n, cutoff.UTC().Format(time.DateOnly), counts[0], counts[1])})
+			Detail: fmt.Sprintf("%d anonymous players not seen since %s, with %d attempts, %d sessions and %d moderation reports (%d open)",
+				n, cutoff.UTC().Format(time.DateOnly), counts[0], counts[1], reports, open)})
 	})
 	if err == nil {
 		res.Players, res.Attempts, res.Sessions = res.Players+int64(n), res.Attempts+counts[0], res.Sessions+counts[1]
+		res.Reports, res.OpenReports = res.Reports+reports, res.OpenReports+open
 	}
 	return n, err
+}
+
+// countReports counts the moderation reports of the players in a list of
+// ids (in, the placeholders; args, the ids), and the open ones among them.
+func countReports(tx *sql.Tx, d dialect, in string, args []any) (all, open int64, err error) {
+	q := fmt.Sprintf("SELECT count(*), coalesce(sum(CASE WHEN status = 'open' THEN 1 ELSE 0 END), 0) FROM flags WHERE player_id IN (%s)", in)
+	err = tx.QueryRow(d.sql(q), args...).Scan(&all, &open)
+	return all, open, err
 }

@@ -64,7 +64,7 @@ func (e *UnavailableError) Kind() record.Kind { return e.kind }
 func (e *UnavailableError) RetryAfter() time.Duration { return e.retry }
 
 // ErrInvalidQuery is returned (wrapped) by List for a query outside
-// docs/api.md's: an unknown sort or band, a limit outside 1..sudoku.MaxLimit, a
+// docs/api.md's: an unknown sort or band, a limit outside 1..record.MaxLimit, a
 // filter the listing does not take. It is of record.KindInvalid (400,
 // exit 2): the asker can mend the query.
 var ErrInvalidQuery error = kindError{"invalid list query", record.KindInvalid}
@@ -202,6 +202,8 @@ func openSQLite(ctx context.Context, path string) (_ *DB, err error) {
 				removeNew(path)
 			}
 		}()
+	} else {
+		privateFiles(ctx, path)
 	}
 	db := &DB{path: path, d: sqliteDialect, ops: make(chan *op, 4*maxBatch), stopped: make(chan struct{}), listStmts: make(map[string]*sql.Stmt), listPending: make(map[string]bool), known: newKnownClasses()}
 	defer func() {

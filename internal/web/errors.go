@@ -106,6 +106,9 @@ func (s *Server) handleError(err error, c echo.Context) {
 	}
 	a := classify(err)
 	req := c.Request()
+	if record.KindOf(err) == record.KindFull {
+		s.writes.refused(err)
+	}
 	if a.status >= 500 {
 		level := slog.LevelError
 		if a.status == http.StatusServiceUnavailable {

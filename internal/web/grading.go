@@ -26,8 +26,9 @@ func busy(a *bulk.Activity) echo.MiddlewareFunc {
 // healthVerbose is the answer to GET /healthz?verbose.
 type healthVerbose struct {
 	// Status is "ok", or "degraded" while the graders cannot commit
-	// (a full disk, the database refusing writes): Reason says why,
-	// since when.
+	// (a full disk, the database refusing writes) or the last write
+	// asked of the server was refused for a full disk (writeHealth,
+	// whatever the graders): Reason says why, since when.
 	Status string     `json:"status"`
 	Reason string     `json:"reason,omitempty"`
 	Since  *time.Time `json:"since,omitempty"`
@@ -52,6 +53,9 @@ func (s *Server) healthzVerbose(c echo.Context) error {
 		if reason, since := g.Degraded(); reason != "" {
 			h.Status, h.Reason, h.Since = "degraded", reason, &since
 		}
+	}
+	if reason, since := s.writes.degraded(); reason != "" && h.Status == "ok" {
+		h.Status, h.Reason, h.Since = "degraded", reason, &since
 	}
 	return c.JSON(http.StatusOK, h)
 }

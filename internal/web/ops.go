@@ -24,11 +24,17 @@ type SchemaReader interface {
 func (s *Server) readyz(c echo.Context) error {
 	ctx := c.Request().Context()
 	if err := s.archive.Ping(ctx); err != nil {
+		if s.probeLeft(c, err) {
+			return nil
+		}
 		return echo.NewHTTPError(http.StatusServiceUnavailable, "database unavailable").SetInternal(err)
 	}
 	if sr := s.parts.Schema; sr != nil {
 		current, known, err := sr.Schema(ctx)
 		if err != nil {
+			if s.probeLeft(c, err) {
+				return nil
+			}
 			return echo.NewHTTPError(http.StatusServiceUnavailable, "database unavailable").SetInternal(err)
 		}
 		if current != known {

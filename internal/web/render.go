@@ -16,7 +16,7 @@ func (s *Server) render(c echo.Context, status int, component templ.Component) e
 	ctx := c.Request().Context()
 	// The header links to the moderation pages for moderators, and offers
 	// Log in and Sign up to visitors, the name and Log out to accounts.
-	v := templates.Viewer{Moderator: isModerator(c), Accounts: s.players != nil, CSRF: csrfToken(c)}
+	v := templates.Viewer{Moderator: isModerator(c), Accounts: s.players != nil, CSRF: csrfToken(c), SignupsClosed: s.cfg.ClosedSignups}
 	if p, ok := playerOf(c); ok {
 		v.Name = p.Name
 	}

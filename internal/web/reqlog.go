@@ -67,6 +67,7 @@ func (s *Server) requestLogger() echo.MiddlewareFunc {
 		LogRemoteIP: true, LogResponseSize: true, LogUserAgent: true,
 		HandleError: true, // let handleError set the status before it is logged
 		LogValuesFunc: func(c echo.Context, v middleware.RequestLoggerValues) error {
+			s.writes.answered(v.Method, v.Status)
 			level := slog.LevelInfo
 			if v.Status == http.StatusTooManyRequests || quietPaths[v.URIPath] {
 				level = slog.LevelDebug

@@ -263,6 +263,7 @@ type Server struct {
 
 	arch    *archive.Archive // the pipelines, the search gate and the background jobs
 	exports *exportTurns     // turns at streaming an export (exports.go)
+	writes  writeHealth      // a full disk refusing writes (health.go)
 	csrf    csrfSigner
 	players Players    // nil: the archive keeps no players (players.go)
 	mod     Moderation // nil: the archive keeps no flags or audit (moderation.go)
@@ -518,6 +519,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		IdleTimeout:    idleTimeout,
 		MaxHeaderBytes: maxHeaderBytes,
 		ErrorLog:       slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		ConnContext:    withConn, // the export bounds its send buffer (exportconn.go)
 		// Request contexts are deliberately not derived from ctx: a shutdown
 		// must let in-flight submissions finish, not cancel them.
 	}
