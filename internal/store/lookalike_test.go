@@ -123,7 +123,7 @@ func testLookalikeCollections(t *testing.T, bk backend) {
 func testLookalikeMigration(t *testing.T, bk backend) {
 	ctx := context.Background()
 	dsn := bk.dsn(t)
-	raw, p, d := rawMigrator(t, dsn)
+	raw, p, d := rawMigrator(t, rawDSN(dsn))
 	if _, err := p.UpTo(ctx, 24); err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +170,7 @@ func checkSkeletonsDownUp(t *testing.T, db *DB, dsn string) {
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
-	_, p, _ := rawMigrator(t, dsn)
+	_, p, _ := rawMigrator(t, rawDSN(dsn))
 	if _, err := p.DownTo(ctx, 24); err != nil {
 		t.Fatal(err)
 	}

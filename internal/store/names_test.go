@@ -148,7 +148,7 @@ func testNameKeysMigration(t *testing.T, bk backend) {
 // of the second and two collections of one key.
 func oldNamesArchive(t *testing.T, dsn string) {
 	ctx := context.Background()
-	raw, p, d := rawMigrator(t, dsn)
+	raw, p, d := rawMigrator(t, rawDSN(dsn))
 	if _, err := p.UpTo(ctx, 17); err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +176,7 @@ func checkNameKeysDownUp(t *testing.T, db *DB, dsn string, players int) {
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
-	raw, p, _ := rawMigrator(t, dsn)
+	raw, p, _ := rawMigrator(t, rawDSN(dsn))
 	if _, err := p.DownTo(ctx, 17); err != nil {
 		t.Fatal(err)
 	}
@@ -197,15 +197,16 @@ func checkNameKeysDownUp(t *testing.T, db *DB, dsn string, players int) {
 // rawMigrator opens the archive at dsn as it is, without Open's
 // migrations, and a goose provider over it, so that a migration test can
 // set the schema to any version (the archive's dialect comes with them
-// for the test's own SQL). The connection closes at the test's end; close
-// it sooner where Open must have the archive alone.
+// for the test's own SQL). dsn is opened as given: pass rawDSN(dsn) for a
+// connection the migration gate leaves alone. The connection closes at
+// the test's end; close it sooner where Open must have the archive alone.
 func rawMigrator(t *testing.T, dsn string) (*sql.DB, *goose.Provider, dialect) {
 	t.Helper()
 	d, driver := sqliteDialect, "sqlite"
 	if IsPostgres(dsn) {
 		d, driver = postgresDialect, "pgx"
 	}
-	raw, err := sql.Open(driver, rawDSN(dsn))
+	raw, err := sql.Open(driver, dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
