@@ -95,7 +95,7 @@ func listMillion(b *testing.B, path string) {
 		b.Fatal(err)
 	}
 	defer db.Close()
-	srv := web.New(webParts(db), web.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	srv := web.New(web.AllParts(db), web.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 
 	for _, sort := range record.Sorts {
 		for _, desc := range []bool{false, true} {

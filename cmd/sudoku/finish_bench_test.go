@@ -77,7 +77,7 @@ func benchmarkFinishServed(b *testing.B, dsn string, postmaster int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	srv := httptest.NewServer(web.New(webParts(db), web.Config{Logger: slog.New(slog.DiscardHandler), CSRFSecret: secret}))
+	srv := httptest.NewServer(web.New(web.AllParts(db), web.Config{Logger: slog.New(slog.DiscardHandler), CSRFSecret: secret}))
 	defer srv.Close()
 	urls := []string{srv.URL}
 	op := finishOp(plays)

@@ -64,7 +64,7 @@ func routePages(t *testing.T) []string {
 	}
 	defer db.Close()
 	var pages []string
-	for _, r := range web.New(webParts(db), web.Config{}).Routes() {
+	for _, r := range web.New(web.AllParts(db), web.Config{}).Routes() {
 		if r.Method != "GET" || strings.HasPrefix(r.Path, "/api/") || r.Path == "/static/*" || r.Path == "/healthz" || r.Path == "/readyz" {
 			continue
 		}

@@ -59,7 +59,7 @@ func BenchmarkMe(b *testing.B) {
 		b.Fatal(err)
 	}
 	fillAttempts(b, path, p.ID, meAttempts)
-	srv := web.New(webParts(db), web.Config{Logger: slog.New(slog.DiscardHandler), CSRFSecret: secret})
+	srv := web.New(web.AllParts(db), web.Config{Logger: slog.New(slog.DiscardHandler), CSRFSecret: secret})
 	as, err := db.Attempts(ctx, p.ID, 0, 2000)
 	if err != nil || len(as) != 2000 {
 		b.Fatalf("%d attempts, %v", len(as), err)

@@ -187,7 +187,7 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 		MaxNodes: cfg.web.MaxNodes, SearchSlots: cfg.web.SearchSlots, SearchQueueTimeout: cfg.web.SearchQueueTimeout,
 		NoDaily: cfg.web.NoDaily, Log: cfg.web.Logger,
 	})
-	srv := web.New(webParts(db), cfg.web)
+	srv := web.New(web.AllParts(db), cfg.web)
 	if mln != nil {
 		mctx, stopMetrics := context.WithCancel(ctx)
 		stopped, err := serveMetrics(mctx, mln, srv, db, cfg.web.Graders, cfg.web.Logger)

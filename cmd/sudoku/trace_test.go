@@ -45,7 +45,7 @@ func TestTraceThroughAPI(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	srv := httptest.NewServer(web.New(webParts(db), web.Config{Logger: slog.New(slog.DiscardHandler)}))
+	srv := httptest.NewServer(web.New(web.AllParts(db), web.Config{Logger: slog.New(slog.DiscardHandler)}))
 	t.Cleanup(srv.Close)
 
 	for _, file := range puzzletest.Collections {

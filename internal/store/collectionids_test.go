@@ -2,11 +2,8 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"path/filepath"
 	"testing"
-
-	"github.com/pressly/goose/v3"
 
 	"github.com/sudoku-archive/sudoku/internal/record"
 )
@@ -48,15 +45,7 @@ func TestCollectionIDsNotReused(t *testing.T) {
 func TestCollectionIDsMigration(t *testing.T) {
 	ctx := context.Background()
 	dsn := filepath.Join(t.TempDir(), "sudoku.db")
-	raw, err := sql.Open("sqlite", dsn+"?_pragma=foreign_keys(1)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer raw.Close()
-	p, err := goose.NewProvider(sqliteDialect.goose, raw, sqliteDialect.fs)
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw, p, _ := rawMigrator(t, dsn+"?_pragma=foreign_keys(1)")
 	if _, err := p.UpTo(ctx, 22); err != nil {
 		t.Fatal(err)
 	}

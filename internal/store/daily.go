@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -76,23 +75,5 @@ const dailySecretBytes = 32
 // puzzle before it (issue 45); it lives only here, in the settings table
 // (migration 00009, both databases), never in source or logs.
 func (db *DB) DailySecret(ctx context.Context) ([]byte, error) {
-	fresh := make([]byte, dailySecretBytes)
-	if _, err := rand.Read(fresh); err != nil {
-		return nil, fmt.Errorf("make the daily secret: %w", err)
-	}
-	var secret []byte
-	err := db.write(ctx, func(tx *sql.Tx) error {
-		// The first server to get here makes it; the others read it.
-		if _, err := tx.Exec(db.d.sql(db.d.insertIgnore+" settings (name, value) VALUES (?, ?)"+db.d.ignoreTail), dailySecretName, fresh); err != nil {
-			return err
-		}
-		return tx.QueryRow(db.d.sql("SELECT value FROM settings WHERE name = ?"), dailySecretName).Scan(&secret)
-	})
-	if err != nil {
-		return nil, fmt.Errorf("read the daily secret: %w", err)
-	}
-	if len(secret) != dailySecretBytes {
-		return nil, fmt.Errorf("read the daily secret: %d bytes, want %d", len(secret), dailySecretBytes)
-	}
-	return secret, nil
+	return db.keptSecret(ctx, dailySecretName, dailySecretBytes, "the daily secret")
 }

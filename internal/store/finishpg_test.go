@@ -96,15 +96,7 @@ func dumpFinishes(t *testing.T, db *DB) string {
 		}
 		cols, _ := rows.Columns()
 		for rows.Next() {
-			vals := make([]any, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			if err := rows.Scan(ptrs...); err != nil {
-				t.Fatal(err)
-			}
-			for i, v := range vals {
+			for i, v := range scanRow(t, rows, len(cols)) {
 				if s, ok := v.([]byte); ok && cols[i] != "class_key" {
 					v = string(s)
 				}

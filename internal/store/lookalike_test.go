@@ -2,13 +2,10 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/pressly/goose/v3"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/moderation"
@@ -126,18 +123,7 @@ func testLookalikeCollections(t *testing.T, bk backend) {
 func testLookalikeMigration(t *testing.T, bk backend) {
 	ctx := context.Background()
 	dsn := bk.dsn(t)
-	d, driver := sqliteDialect, "sqlite"
-	if IsPostgres(dsn) {
-		d, driver = postgresDialect, "pgx"
-	}
-	raw, err := sql.Open(driver, rawDSN(dsn))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := goose.NewProvider(d.goose, raw, d.fs)
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw, p, d := rawMigrator(t, rawDSN(dsn))
 	if _, err := p.UpTo(ctx, 24); err != nil {
 		t.Fatal(err)
 	}
@@ -184,19 +170,7 @@ func checkSkeletonsDownUp(t *testing.T, db *DB, dsn string) {
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
-	d, driver := sqliteDialect, "sqlite"
-	if IsPostgres(dsn) {
-		d, driver = postgresDialect, "pgx"
-	}
-	raw, err := sql.Open(driver, rawDSN(dsn))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer raw.Close()
-	p, err := goose.NewProvider(d.goose, raw, d.fs)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, p, _ := rawMigrator(t, rawDSN(dsn))
 	if _, err := p.DownTo(ctx, 24); err != nil {
 		t.Fatal(err)
 	}

@@ -32,29 +32,14 @@ var migrationActor = moderation.Actor{Name: "migration 00018", Via: moderation.V
 // merged. Servers opening the archive together take turns on the
 // settings row; the second finds it gone.
 func (db *DB) keyNames(ctx context.Context) error {
-	// Most opens find the keys made long ago: a read says so without the
-	// write lock, which servers already running on the archive hold in
-	// turns (an import opening beside them would wait its turn for
-	// nothing, and under load time out).
-	var waiting int
-	if err := db.writer.QueryRowContext(ctx, db.d.sql("SELECT count(*) FROM settings WHERE name = ?"), nameKeysSetting).Scan(&waiting); err != nil {
+	tx, err := db.openTurn(ctx, nameKeysSetting)
+	if err != nil {
 		return fmt.Errorf("key names: %w", err)
 	}
-	if waiting == 0 {
+	if tx == nil {
 		return nil
 	}
-	tx, err := db.writer.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("key names: %w", err)
-	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, db.d.sql("DELETE FROM settings WHERE name = ?"), nameKeysSetting)
-	if err != nil {
-		return fmt.Errorf("key names: %w", err)
-	}
-	if n, err := res.RowsAffected(); err != nil || n == 0 {
-		return err
-	}
 	players := keying{table: "players", key: account.NameKey, suffix: playerSuffix}
 	collections := keying{table: "collections", key: account.CollectionKey, suffix: collectionSuffix}
 	for _, k := range []keying{players, collections} {
@@ -63,6 +48,37 @@ func (db *DB) keyNames(ctx context.Context) error {
 		}
 	}
 	return tx.Commit()
+}
+
+// openTurn takes the turn of the work at open that a migration left to Go
+// and marked with the settings row setting: it returns a transaction that
+// has removed the row, for the work to commit with it, or nil when the row
+// is gone (done long ago, or by a server that opened first). Most opens
+// find it gone: a read says so without the write lock, which servers
+// already running on the archive hold in turns (an import opening beside
+// them would wait its turn for nothing, and under load time out).
+func (db *DB) openTurn(ctx context.Context, setting string) (*sql.Tx, error) {
+	var waiting int
+	if err := db.writer.QueryRowContext(ctx, db.d.sql("SELECT count(*) FROM settings WHERE name = ?"), setting).Scan(&waiting); err != nil {
+		return nil, err
+	}
+	if waiting == 0 {
+		return nil, nil
+	}
+	tx, err := db.writer.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	res, err := tx.ExecContext(ctx, db.d.sql("DELETE FROM settings WHERE name = ?"), setting)
+	if err != nil {
+		tx.Rollback()
+		return nil, err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		tx.Rollback()
+		return nil, err
+	}
+	return tx, nil
 }
 
 // A keying fills the name keys of one table.

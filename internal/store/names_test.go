@@ -148,18 +148,7 @@ func testNameKeysMigration(t *testing.T, bk backend) {
 // of the second and two collections of one key.
 func oldNamesArchive(t *testing.T, dsn string) {
 	ctx := context.Background()
-	d, driver := sqliteDialect, "sqlite"
-	if IsPostgres(dsn) {
-		d, driver = postgresDialect, "pgx"
-	}
-	raw, err := sql.Open(driver, rawDSN(dsn))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := goose.NewProvider(d.goose, raw, d.fs)
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw, p, d := rawMigrator(t, rawDSN(dsn))
 	if _, err := p.UpTo(ctx, 17); err != nil {
 		t.Fatal(err)
 	}
@@ -187,19 +176,7 @@ func checkNameKeysDownUp(t *testing.T, db *DB, dsn string, players int) {
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
-	d, driver := sqliteDialect, "sqlite"
-	if IsPostgres(dsn) {
-		d, driver = postgresDialect, "pgx"
-	}
-	raw, err := sql.Open(driver, rawDSN(dsn))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer raw.Close()
-	p, err := goose.NewProvider(d.goose, raw, d.fs)
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw, p, _ := rawMigrator(t, rawDSN(dsn))
 	if _, err := p.DownTo(ctx, 17); err != nil {
 		t.Fatal(err)
 	}
@@ -215,6 +192,30 @@ func checkNameKeysDownUp(t *testing.T, db *DB, dsn string, players int) {
 	if err != nil || len(es) != 4 {
 		t.Errorf("%d audit entries after 00018 again (%v), want the first 4 renamings only", len(es), err)
 	}
+}
+
+// rawMigrator opens the archive at dsn as it is, without Open's
+// migrations, and a goose provider over it, so that a migration test can
+// set the schema to any version (the archive's dialect comes with them
+// for the test's own SQL). dsn is opened as given: pass rawDSN(dsn) for a
+// connection the migration gate leaves alone. The connection closes at
+// the test's end; close it sooner where Open must have the archive alone.
+func rawMigrator(t *testing.T, dsn string) (*sql.DB, *goose.Provider, dialect) {
+	t.Helper()
+	d, driver := sqliteDialect, "sqlite"
+	if IsPostgres(dsn) {
+		d, driver = postgresDialect, "pgx"
+	}
+	raw, err := sql.Open(driver, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { raw.Close() })
+	p, err := goose.NewProvider(d.goose, raw, d.fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw, p, d
 }
 
 // rawDSN names a test's own PostgreSQL connection, so that the migration

@@ -479,16 +479,8 @@ func dumpRows(t *testing.T, db *DB, q string, args ...any) []string {
 	cols, _ := rows.Columns()
 	var lines []string
 	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatal(err)
-		}
 		var line strings.Builder
-		for i, v := range vals {
+		for i, v := range scanRow(t, rows, len(cols)) {
 			fmt.Fprintf(&line, "%s=%s ", cols[i], dumpValue(v))
 		}
 		lines = append(lines, line.String())
@@ -498,6 +490,22 @@ func dumpRows(t *testing.T, db *DB, q string, args ...any) []string {
 	}
 	slices.Sort(lines)
 	return lines
+}
+
+// scanRow scans the row rows is at into n values, each of whatever type
+// the driver gives it: for the dumps that compare whole tables, whose
+// columns they do not know ahead.
+func scanRow(t *testing.T, rows *sql.Rows, n int) []any {
+	t.Helper()
+	vals := make([]any, n)
+	ptrs := make([]any, n)
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	if err := rows.Scan(ptrs...); err != nil {
+		t.Fatal(err)
+	}
+	return vals
 }
 
 // dumpValue writes v as text: bytes as text when they are printable, in

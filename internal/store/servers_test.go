@@ -12,8 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pressly/goose/v3"
-
 	"github.com/sudoku-archive/sudoku/internal/pgtest"
 )
 
@@ -50,22 +48,10 @@ func TestServersPostgres(t *testing.T) {
 // (named appName; "" names it nothing, as servers before 00020 did).
 func oldArchive(t *testing.T, dsn string, schema int64, appName string) *sql.DB {
 	t.Helper()
-	d, driver := sqliteDialect, "sqlite"
-	if IsPostgres(dsn) {
-		d, driver = postgresDialect, "pgx"
-		if appName != "" {
-			dsn += "&application_name=" + appName
-		}
+	if IsPostgres(dsn) && appName != "" {
+		dsn += "&application_name=" + appName
 	}
-	raw, err := sql.Open(driver, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { raw.Close() })
-	p, err := goose.NewProvider(d.goose, raw, d.fs)
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw, p, _ := rawMigrator(t, dsn)
 	if _, err := p.UpTo(context.Background(), schema); err != nil {
 		t.Fatal(err)
 	}

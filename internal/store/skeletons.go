@@ -105,25 +105,14 @@ func collectionLookalikeFree(tx *sql.Tx, d dialect, name string, id int64) error
 // rule is for new ones. Servers opening the archive together take turns
 // on the settings row; the second finds it gone.
 func (db *DB) skeletonNames(ctx context.Context) error {
-	var waiting int
-	if err := db.writer.QueryRowContext(ctx, db.d.sql("SELECT count(*) FROM settings WHERE name = ?"), nameSkeletonsSetting).Scan(&waiting); err != nil {
+	tx, err := db.openTurn(ctx, nameSkeletonsSetting)
+	if err != nil {
 		return fmt.Errorf("names' skeletons: %w", err)
 	}
-	if waiting == 0 {
+	if tx == nil {
 		return nil // the common case: a read, without the write lock
 	}
-	tx, err := db.writer.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("names' skeletons: %w", err)
-	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, db.d.sql("DELETE FROM settings WHERE name = ?"), nameSkeletonsSetting)
-	if err != nil {
-		return fmt.Errorf("names' skeletons: %w", err)
-	}
-	if n, err := res.RowsAffected(); err != nil || n == 0 {
-		return err
-	}
 	for _, t := range []struct {
 		table    string
 		skeleton func(string) string

@@ -551,22 +551,32 @@ const secretName = "csrf-secret"
 // archive signs (CSRF tokens) with the same key. Of two servers making it
 // at once, the first to commit wins and both return its bytes.
 func (db *DB) Secret(ctx context.Context) ([]byte, error) {
-	fresh := make([]byte, 32)
+	return db.keptSecret(ctx, secretName, 32, "secret")
+}
+
+// keptSecret returns the secret kept in the settings row name: size
+// random bytes made by the first call on the archive and the same ever
+// after, for every server on it. Of two servers making it at once, the
+// first to commit wins and both return its bytes. what names the secret
+// in errors.
+func (db *DB) keptSecret(ctx context.Context, name string, size int, what string) ([]byte, error) {
+	fresh := make([]byte, size)
 	if _, err := rand.Read(fresh); err != nil {
-		return nil, fmt.Errorf("make secret: %w", err)
+		return nil, fmt.Errorf("make %s: %w", what, err)
 	}
 	var secret []byte
 	err := db.write(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.Exec(db.d.sql(db.d.insertIgnore+" settings (name, value) VALUES (?, ?)"+db.d.ignoreTail), secretName, fresh); err != nil {
+		// The first server to get here makes it; the others read it.
+		if _, err := tx.Exec(db.d.sql(db.d.insertIgnore+" settings (name, value) VALUES (?, ?)"+db.d.ignoreTail), name, fresh); err != nil {
 			return err
 		}
-		return tx.QueryRow(db.d.sql("SELECT value FROM settings WHERE name = ?"), secretName).Scan(&secret)
+		return tx.QueryRow(db.d.sql("SELECT value FROM settings WHERE name = ?"), name).Scan(&secret)
 	})
 	if err != nil {
-		return nil, fmt.Errorf("read secret: %w", err)
+		return nil, fmt.Errorf("read %s: %w", what, err)
 	}
-	if len(secret) != 32 {
-		return nil, fmt.Errorf("read secret: %d bytes, want 32", len(secret))
+	if len(secret) != size {
+		return nil, fmt.Errorf("read %s: %d bytes, want %d", what, len(secret), size)
 	}
 	return secret, nil
 }

@@ -7,8 +7,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/pressly/goose/v3"
-
 	"github.com/sudoku-archive/sudoku/internal/logic"
 	"github.com/sudoku-archive/sudoku/internal/moderation"
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
@@ -390,20 +388,7 @@ func testTechniqueMigration(t *testing.T, bk backend) {
 	}
 	all := techGradedArchive(t, db, 20)
 	db.Close()
-	d := sqliteDialect
-	driver := "sqlite"
-	if IsPostgres(dsn) {
-		d, driver = postgresDialect, "pgx"
-	}
-	raw, err := sql.Open(driver, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer raw.Close()
-	p, err := goose.NewProvider(d.goose, raw, d.fs)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, p, _ := rawMigrator(t, dsn)
 	for _, step := range []func() error{
 		func() error { _, err := p.DownTo(ctx, 16); return err },
 		func() error { _, err := p.UpTo(ctx, 17); return err },

@@ -39,7 +39,7 @@ func collectionsServer(t *testing.T) (*Server, *store.DB, map[string]string) {
 			t.Fatal(err)
 		}
 	}
-	return New(dbParts(db), Config{Logger: quiet}), db, tokens
+	return New(AllParts(db), Config{Logger: quiet}), db, tokens
 }
 
 // as sends a JSON request with who's token ("" for none).

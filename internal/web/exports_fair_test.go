@@ -30,13 +30,28 @@ func (a *tokenPlayers) TokenPlayer(_ context.Context, hash []byte) (account.Play
 	return account.Player{}, account.ErrNoPlayer
 }
 
-// serveExports serves arch behind a trusted proxy (so that each request
-// says its address in X-Forwarded-For) until the test ends, and returns
-// its address.
+// serveExports serves arch with exportsConfig(false) until the test ends,
+// and returns its address.
 func serveExports(t *testing.T, arch Archive) string {
 	t.Helper()
-	s := New(partsOf(arch), Config{Logger: slog.New(slog.DiscardHandler), NoDaily: true, ShutdownTimeout: 100 * time.Millisecond,
-		TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}})
+	addr, stop := startServer(t, New(partsOf(arch), exportsConfig(false)))
+	t.Cleanup(stop)
+	return addr
+}
+
+// exportsConfig is the export tests' server: behind a trusted proxy (so
+// that each request says its address in X-Forwarded-For), with a short
+// shutdown, exports for accounts only when needsAccount.
+func exportsConfig(needsAccount bool) Config {
+	return Config{Logger: slog.New(slog.DiscardHandler), NoDaily: true, ExportNeedsAccount: needsAccount, ShutdownTimeout: 100 * time.Millisecond,
+		TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}}
+}
+
+// startServer serves s on a port of its own and returns its address and
+// stop, which shuts s down and waits for Serve to return: the test says
+// when (at its end, or before it starts another server).
+func startServer(t *testing.T, s *Server) (addr string, stop func()) {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -44,8 +59,7 @@ func serveExports(t *testing.T, arch Archive) string {
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
 	go func() { served <- s.Serve(ctx, ln) }()
-	t.Cleanup(func() { cancel(); <-served })
-	return ln.Addr().String()
+	return ln.Addr().String(), func() { cancel(); <-served }
 }
 
 // TestExportTurnsFair replays issue 45's case: two slow anonymous

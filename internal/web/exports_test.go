@@ -3,12 +3,9 @@ package web
 import (
 	"bufio"
 	"context"
-	"log/slog"
 	"net"
 	"net/http"
-	"net/netip"
 	"testing"
-	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/record"
@@ -59,16 +56,7 @@ func openExport(t *testing.T, addr, from string, extra ...string) (int, http.Hea
 func TestExportTurns(t *testing.T) {
 	arch := &streamingPlayers{fakePlayers{fakeArchive: &fakeArchive{}}}
 	for _, needsAccount := range []bool{false, true} {
-		s := New(partsOf(arch), Config{Logger: slog.New(slog.DiscardHandler), NoDaily: true, ExportNeedsAccount: needsAccount, ShutdownTimeout: 100 * time.Millisecond,
-			TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}})
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithCancel(context.Background())
-		served := make(chan error, 1)
-		go func() { served <- s.Serve(ctx, ln) }()
-		addr := ln.Addr().String()
+		addr, stop := startServer(t, New(partsOf(arch), exportsConfig(needsAccount)))
 		if needsAccount {
 			if status, _ := openExport(t, addr, "10.0.0.1"); status != http.StatusUnauthorized {
 				t.Errorf("anonymous export under ExportNeedsAccount: %d, want 401", status)
@@ -79,8 +67,7 @@ func TestExportTurns(t *testing.T) {
 		} else {
 			checkAnonymousTurns(t, addr)
 		}
-		cancel()
-		<-served
+		stop()
 	}
 }
 

@@ -120,7 +120,7 @@ func nextServer(b *testing.B, cfg web.Config) (*web.Server, []string) {
 	}
 	cookies := servedPlayers(b, db, path, secret)
 	cfg.Logger, cfg.CSRFSecret = slog.New(slog.DiscardHandler), secret
-	return web.New(web.DBParts(db), cfg), cookies
+	return web.New(web.AllParts(db), cfg), cookies
 }
 
 // BenchmarkRatingsPage serves GET /api/ratings and GET /ratings over

@@ -43,7 +43,7 @@ func newArchiveWith(t *testing.T, cfg web.Config) *archive {
 		t.Fatal(err)
 	}
 	cfg.Logger = slog.New(slog.DiscardHandler)
-	srv := httptest.NewServer(web.New(web.DBParts(db), cfg))
+	srv := httptest.NewServer(web.New(web.AllParts(db), cfg))
 	t.Cleanup(func() {
 		srv.Close()
 		db.Close()

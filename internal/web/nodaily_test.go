@@ -1,9 +1,7 @@
 package web
 
 import (
-	"context"
 	"log/slog"
-	"net"
 	"net/http"
 	"testing"
 )
@@ -15,21 +13,15 @@ import (
 func TestNoDailyServerChoosesWhenAsked(t *testing.T) {
 	arch := &fakeArchive{}
 	s := New(partsOf(arch), Config{Logger: slog.New(slog.DiscardHandler), NoDaily: true})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- s.Serve(ctx, ln) }()
-	defer func() { cancel(); <-served }()
+	addr, stop := startServer(t, s)
+	defer stop()
 	arch.mu.Lock()
 	n := len(arch.puzzles)
 	arch.mu.Unlock()
 	if n != 0 {
 		t.Fatalf("%d puzzles archived before anyone asked for the puzzle of the day", n)
 	}
-	res, err := http.Get("http://" + ln.Addr().String() + "/api/daily")
+	res, err := http.Get("http://" + addr + "/api/daily")
 	if err != nil {
 		t.Fatal(err)
 	}

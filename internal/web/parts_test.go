@@ -1,13 +1,10 @@
 package web
 
-import (
-	"github.com/sudoku-archive/sudoku/internal/store"
-)
-
 // partsOf gives a test's fake the parts it implements: each fake
 // implements what its test needs, and a test whose fake lost a method
 // fails on the routes it misses. The server itself never guesses its
-// parts: cmd/sudoku names them (serve.go's webParts), as dbParts does here.
+// parts: cmd/sudoku names them all (AllParts), as the tests over a real
+// archive do.
 // Moderation comes with Players only, CollectionEditor with Collections
 // only (Parts.check).
 func partsOf(a Archive) Parts {
@@ -26,21 +23,4 @@ func partsOf(a Archive) Parts {
 	p.Errors, _ = a.(ErrorExplainer)
 	p.Schema, _ = a.(SchemaReader)
 	return p
-}
-
-// dbParts is every part of a real archive, by name, as cmd/sudoku sets
-// them: a *store.DB that lost one fails to compile here.
-func dbParts(db *store.DB) Parts {
-	return Parts{
-		Puzzles:          db,
-		Players:          db,
-		Moderation:       db,
-		Collections:      db,
-		CollectionEditor: db,
-		Leveller:         db,
-		Ratings:          db,
-		Techniques:       db,
-		Errors:           db,
-		Schema:           db,
-	}
 }

@@ -16,7 +16,7 @@ import (
 // route table calls none of them.
 func fullServer(t *testing.T) *Server {
 	t.Helper()
-	return New(dbParts((*store.DB)(nil)), Config{Logger: quiet})
+	return New(AllParts((*store.DB)(nil)), Config{Logger: quiet})
 }
 
 // openWrites are the writes anyone may send, each for a reason; every

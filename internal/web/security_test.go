@@ -60,7 +60,7 @@ func newSecEnvAt(t *testing.T, dsn, dir string, cfg Config) *secEnv {
 	if cfg.CSRFSecret, err = db.Secret(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	s := New(dbParts(db), cfg)
+	s := New(AllParts(db), cfg)
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
 	return &secEnv{t: t, db: db, dir: dir, s: s, srv: srv}

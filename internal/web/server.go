@@ -203,9 +203,9 @@ const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 
 	"img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
 
 // Parts are the archive's capabilities the server serves, each by name:
-// cmd/sudoku sets every one (a *store.DB is all of them, which it asserts
-// at compile time, so a method whose signature drifts is a build error, not
-// a route gone). A nil part is one this server does not have: the routes
+// cmd/sudoku sets every one through AllParts (a *store.DB is a Whole, so
+// a method whose signature drifts is a build error, not a route gone). A
+// nil part is one this server does not have: the routes
 // that need it are not served (routes.go says which), and the handlers that
 // merely use it when present do without.
 type Parts struct {

@@ -55,7 +55,7 @@ func realServer(t *testing.T, n int, cfg Config) (*Server, *store.DB, []record.P
 	if cfg.Logger == nil {
 		cfg.Logger = quiet
 	}
-	return New(dbParts(db), cfg), db, all
+	return New(AllParts(db), cfg), db, all
 }
 
 // practisable picks the technique to practise in the tests: the one most
