@@ -34,3 +34,12 @@ func privateFiles(ctx context.Context, path string) {
 			slog.String("from", fi.Mode().Perm().String()), slog.String("to", (fi.Mode().Perm()&fileMode).String()))
 	}
 }
+
+// privateOnceOpen runs privateFiles once the file has opened as an archive
+// (*err nil): a --db that names some other file (a typo, a text file)
+// keeps its mode, and serve's refusal of it stays the one line it was.
+func privateOnceOpen(ctx context.Context, path string, err *error) {
+	if *err == nil {
+		privateFiles(ctx, path)
+	}
+}

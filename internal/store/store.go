@@ -203,14 +203,7 @@ func openSQLite(ctx context.Context, path string) (_ *DB, err error) {
 			}
 		}()
 	} else {
-		// Only once the file has opened as an archive: a --db that names
-		// some other file (a typo, a text file) keeps its mode, and a
-		// refusal stays the one line it was.
-		defer func() {
-			if err == nil {
-				privateFiles(ctx, path)
-			}
-		}()
+		defer privateOnceOpen(ctx, path, &err)
 	}
 	db := &DB{path: path, d: sqliteDialect, ops: make(chan *op, 4*maxBatch), stopped: make(chan struct{}), listStmts: make(map[string]*sql.Stmt), listPending: make(map[string]bool), known: newKnownClasses()}
 	defer func() {
