@@ -49,7 +49,7 @@ const boardFitJS = `((sel, ids) => {
 
 type boardFit struct {
 	Width, Height, Top float64
-	Out           []string
+	Out                []string
 }
 
 // checkBoardFits fails unless the board sel is min px wide and the
