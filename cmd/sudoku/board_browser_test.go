@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/sudoku-archive/sudoku/internal/puzzletest"
 	"github.com/sudoku-archive/sudoku/internal/racefree"
 )
 
@@ -28,10 +29,46 @@ import (
 func TestBoardBrowser(t *testing.T) {
 	racefree.Only(t)
 	ctx := newBrowser(t)
-	base := startBrowserServer(t, filepath.Join(t.TempDir(), "sudoku.db"))
+	db := filepath.Join(t.TempDir(), "sudoku.db")
+	// A few graded puzzles, for a practice position.
+	if _, stderr, err := runCmd(t, strings.Join(puzzletest.Lines(t, puzzletest.Diabolical, 4), "\n"), "import", "--db", db, "-"); err != nil {
+		t.Fatalf("import: %v\n%s", err, stderr)
+	}
+	base := startBrowserServer(t, db)
 	shots := screenshotDir(t)
 	t.Run("phone, by touch", func(t *testing.T) { boardTouch(t, ctx, base, submitAPI(t, base, bOther), shots) })
-	t.Run("desktop, by keyboard", func(t *testing.T) { boardKeyboard(t, ctx, base, submitAPI(t, base, bEasy), shots) })
+	easy := submitAPI(t, base, bEasy)
+	t.Run("desktop, by keyboard", func(t *testing.T) { boardKeyboard(t, ctx, base, easy, shots) })
+	t.Run("explanation and practice boards", func(t *testing.T) { boardsAsLarge(t, ctx, base, easy, shots) })
+}
+
+// boardsAsLarge measures the explanation's board (first behind "Show
+// solution") and a practice position's board on the phone and the
+// desktop: as large as the playing board.
+func boardsAsLarge(t *testing.T, ctx context.Context, base string, p apiPuzzle, shots string) {
+	defer chromeStep(t, ctx, "the usual window", chromedp.EmulateReset(), chromedp.EmulateViewport(1280, 900))
+	for _, v := range []struct {
+		name          string
+		width, height int64
+		min           float64
+		opts          []chromedp.EmulateViewportOption
+	}{
+		{"390×844", 390, 844, 360, []chromedp.EmulateViewportOption{chromedp.EmulateMobile}},
+		{"1280×800", 1280, 800, 600, nil},
+	} {
+		chromeStep(t, ctx, "the explanation at "+v.name, chromedp.EmulateReset(), chromedp.EmulateViewport(v.width, v.height, v.opts...),
+			chromedp.Navigate(fmt.Sprintf("%s/puzzles/%d?solution=1", base, p.ID)), chromedp.WaitVisible(tidSel("explain-board")),
+			chromedp.ScrollIntoView(tidSel("explain-board")))
+		w := chromeJS[float64](t, ctx, `document.querySelector('[data-testid="explain-board"]').getBoundingClientRect().width`)
+		t.Logf("the explanation's board at %s: %.0f px", v.name, w)
+		if w < v.min {
+			t.Errorf("the explanation's board is %.0f px wide at %s, want ≥ %.0f", w, v.name, v.min)
+		}
+		screenshotViewport(t, ctx, shots, "44-board-explain-"+v.name)
+		chromeStep(t, ctx, "a practice position at "+v.name, chromedp.Navigate(base+"/techniques/pointing/practice"), chromedp.WaitVisible(tidSel("practice-board")))
+		checkBoardFits(t, ctx, "practice at "+v.name, tidCSS("practice-board"), v.min)
+		screenshotViewport(t, ctx, shots, "45-board-practice-"+v.name)
+	}
 }
 
 // boardFitJS measures the board (the selector's table) and lists the
@@ -186,7 +223,12 @@ func boardTouch(t *testing.T, ctx context.Context, base string, p apiPuzzle, sho
 		}
 	}
 	waitPlay(t, ctx, "solved by touch", func(c []playCell) bool { return boardText(c) == p.Solution })
-	chromeStep(t, ctx, "finished", chromedp.WaitVisible(tidSel("play-done")))
+	if chromeJS[bool](t, ctx, `document.querySelector('[data-testid="play-done"]').hidden`) {
+		t.Fatalf("solved, but the end of the solve is hidden; status %q", playStatus(t, ctx))
+	}
+	if at := chromeJS[string](t, ctx, `location.pathname`); at != fmt.Sprintf("/puzzles/%d", p.ID) {
+		t.Fatalf("the last tap went on to %s: a click after the touch landed on Next", at)
+	}
 	if got := boardText(readPlay(t, ctx)); got != p.Solution {
 		t.Errorf("finished board\n%s\nwant\n%s", got, p.Solution)
 	}
@@ -266,11 +308,4 @@ func boardKeyboard(t *testing.T, ctx context.Context, base string, p apiPuzzle, 
 	endInView(t, ctx, "the end of a solve at 1280×800")
 	screenshotViewport(t, ctx, shots, "43-board-desktop-finished")
 
-	chromeStep(t, ctx, "the explanation", chromedp.Navigate(fmt.Sprintf("%s/puzzles/%d?solution=1", base, p.ID)), chromedp.WaitVisible(tidSel("explain-board")),
-		chromedp.ScrollIntoView(tidSel("explain-board")))
-	w := chromeJS[float64](t, ctx, `document.querySelector('[data-testid="explain-board"]').getBoundingClientRect().width`)
-	t.Logf("the explanation's board at 1280×800: %.0f px", w)
-	if w < 600 {
-		t.Errorf("the explanation's board is %.0f px wide at 1280×800, want ≥ 600", w)
-	}
 }

@@ -737,6 +737,11 @@ function init(section) {
       touchedAt = performance.now();
       if (!longPressed) press(b);
     });
+    // No click after a touch that acted: the last digit of a solve hides
+    // the pad, and the click would land on what takes its place (Next).
+    controls.addEventListener("touchend", (e) => {
+      if (e.cancelable && e.target.closest("button[data-digit], button[data-mode]")) e.preventDefault();
+    });
     for (const ev of ["pointercancel", "pointerleave"]) controls.addEventListener(ev, () => clearTimeout(pressTimer));
     controls.addEventListener("contextmenu", (e) => e.preventDefault());
   }
