@@ -64,6 +64,9 @@ func boardsAsLarge(t *testing.T, ctx context.Context, base string, p apiPuzzle, 
 		if w < v.min {
 			t.Errorf("the explanation's board is %.0f px wide at %s, want ≥ %.0f", w, v.name, v.min)
 		}
+		if px := chromeJS[float64](t, ctx, `parseFloat(getComputedStyle(document.querySelector('[data-testid="explain-board"] .marks')).fontSize)`); px < 11 {
+			t.Errorf("the explanation's candidates are %.1f px at %s, want ≥ 11", px, v.name)
+		}
 		screenshotViewport(t, ctx, shots, "44-board-explain-"+v.name)
 		chromeStep(t, ctx, "a practice position at "+v.name, chromedp.Navigate(base+"/techniques/pointing/practice"), chromedp.WaitVisible(tidSel("practice-board")))
 		checkBoardFits(t, ctx, "practice at "+v.name, tidCSS("practice-board"), v.min)
