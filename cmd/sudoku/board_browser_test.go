@@ -24,7 +24,7 @@ import (
 // cells, a long press enters a corner mark, the modes by tap) and on the
 // desktop by keyboard with corner marks, centre marks and colours (z/x/c/v,
 // Shift and Ctrl held, Shift+arrows), kept across a reload with their undo
-// history; Next, Easier and Harder are in view when a solve ends; the
+// history, and cells selected by mouse (Ctrl-click, Shift-click, a drag); Next, Easier and Harder are in view when a solve ends; the
 // explanation's and practice's boards are as large as the playing board.
 func TestBoardBrowser(t *testing.T) {
 	racefree.Only(t)
@@ -299,6 +299,8 @@ func boardKeyboard(t *testing.T, ctx context.Context, base string, p apiPuzzle, 
 	chromeStep(t, ctx, "redo", keys("y", chromedp.ModifierCtrl))
 	waitMarks(t, ctx, "redone", a, [3]string{"1 8", "26", "3"})
 
+	mouseSelect(t, ctx, empty[3], empty[4], empty[5])
+
 	chromeStep(t, ctx, "from the first cell, normal digits", chromedp.Focus(cellSel(0)), keys("z"))
 	for r := range 9 {
 		board := readPlay(t, ctx)
@@ -311,4 +313,34 @@ func boardKeyboard(t *testing.T, ctx context.Context, base string, p apiPuzzle, 
 	endInView(t, ctx, "the end of a solve at 1280×800")
 	screenshotViewport(t, ctx, shots, "43-board-desktop-finished")
 
+}
+
+// mouseSelect selects by mouse: a click on a, a Ctrl-click on b and a
+// Shift-click on c select the three; a drag from a to c selects them and
+// the cells between.
+func mouseSelect(t *testing.T, ctx context.Context, a, b, c int) {
+	t.Helper()
+	selected := func() int {
+		return chromeJS[int](t, ctx, `document.querySelectorAll("#play-board td.selected").length`)
+	}
+	ax, ay := centreOf(t, ctx, cellCSS(a))
+	bx, by := centreOf(t, ctx, cellCSS(b))
+	cx, cy := centreOf(t, ctx, cellCSS(c))
+	chromeStep(t, ctx, "click, Ctrl-click, Shift-click", chromedp.MouseClickXY(ax, ay),
+		chromedp.MouseClickXY(bx, by, chromedp.ButtonModifiers(chromedp.ModifierCtrl)),
+		chromedp.MouseClickXY(cx, cy, chromedp.ButtonModifiers(chromedp.ModifierShift)))
+	if n := selected(); n != 3 {
+		t.Errorf("a click, a Ctrl-click and a Shift-click selected %d cells, want 3", n)
+	}
+	chromeStep(t, ctx, "drag", chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, ax, ay, chromedp.ButtonType(input.MouseButtonLeft)),
+		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, (ax+cx)/2, (ay+cy)/2, chromedp.ButtonType(input.MouseButtonLeft)),
+		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, cx, cy, chromedp.ButtonType(input.MouseButtonLeft)),
+		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, cx, cy, chromedp.ButtonType(input.MouseButtonLeft)))
+	if n := selected(); n < 2 {
+		t.Errorf("a drag selected %d cells", n)
+	}
+	chromeStep(t, ctx, "Escape", keys(kb.Escape))
+	if n := selected(); n != 1 {
+		t.Errorf("Escape left %d cells selected, want 1", n)
+	}
 }
