@@ -346,7 +346,7 @@ func playToTheEnd(t *testing.T, ctx context.Context, p apiPuzzle, shots string) 
 	chromeStep(t, ctx, "Show solution", chromedp.Click(tidSel("show-solution")), chromedp.WaitVisible(tidSel("board")), chromedp.WaitVisible(tidSel("explain")))
 	// The server's logical path: a counter of its steps.
 	chromeValue(t, ctx, "the explanation answers", chromedp.Poll[bool](`document.querySelector('[data-testid="explain-counter"]').textContent !== "" &&
-		!document.querySelector('[data-testid="explain-counter"]').textContent.startsWith("Loading")`, chromedp.WithPollingTimeout(10*time.Second)))
+		!document.querySelector('[data-testid="explain-counter"]').textContent.startsWith("Working out")`, chromedp.WithPollingTimeout(10*time.Second)))
 	counter := chromeJS[string](t, ctx, `document.querySelector('[data-testid="explain-counter"]').textContent`)
 	t.Logf("explanation: %q", counter)
 	if strings.Contains(counter, "not available") {

@@ -109,7 +109,9 @@ function initExplain(section) {
 
   function load() {
     if (loading) return loading;
-    ctl.counter.textContent = "Loading the explanation…";
+    // A hard puzzle's path takes the server seconds to work out (issue
+    // 46: 2.5-5 s): say so, rather than show nothing.
+    ctl.counter.textContent = "Working out the explanation… a hard puzzle's takes a few seconds.";
     loading = fetch(section.dataset.explainUrl, { headers: { Accept: "application/json" } })
       .then((r) => {
         if (r.status === 404 || r.status === 405) throw new Error("unavailable");
