@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/archive"
 	"github.com/sudoku-archive/sudoku/internal/record"
@@ -45,6 +46,17 @@ type env struct {
 	// forceMigrate migrates the schema even while older servers are
 	// connected (serve --force-migrate, SUDOKU_FORCE_MIGRATE=1).
 	forceMigrate bool
+	// regradeLog, when set, is how often serve's regrade logs its
+	// progress (regradeEvery otherwise): tests shorten it.
+	regradeLog time.Duration
+}
+
+// regradeEvery is how often serve's background regrade logs its progress.
+func (e *env) regradeEvery() time.Duration {
+	if e.regradeLog > 0 {
+		return e.regradeLog
+	}
+	return regradeEvery
 }
 
 // newArchive makes the archive a command's pipelines go through (every

@@ -181,6 +181,7 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 	// finished.
 	if cfg.graders > 0 {
 		cfg.web.Graders = newGraders(db, cfg.graders, cfg.web.Logger)
+		defer regradeInBackground(ctx, db, cfg.web.Graders, e.regradeEvery(), cfg.web.Logger)()
 	}
 	cfg.web.Archive = e.newArchive(archive.Options{
 		Store: db, Graders: cfg.web.Graders, RunGraders: true, Rated: db, RatingsMaxAge: cfg.web.RatingsMaxAge, Techniques: db, Leveller: db,

@@ -29,14 +29,12 @@ const upgradeNodes = 100_000_000
 // again (their canonical form, and measures that do not depend on how the
 // puzzle is written), page by page, with a progress bar on a terminal. The
 // pass is interrupted by ctx and resumes where it stopped on the next start:
-// every row keeps its old values until its new ones are committed.
+// every row keeps its old values until its new ones are committed. Grades
+// given by an older solver are not withdrawn here: serve grades them again
+// in the background, over the old ones (regradeInBackground).
 func openArchive(ctx context.Context, e *env, path string) (*store.DB, error) {
 	db, err := store.OpenWith(ctx, path, store.OpenOptions{Logger: e.log(), ForceMigrate: e.forceMigrate || envTrue(e, "SUDOKU_FORCE_MIGRATE")})
 	if err != nil {
-		return nil, err
-	}
-	if _, err := db.ResetGrades(ctx, logic.Version); err != nil {
-		db.Close()
 		return nil, err
 	}
 	if err := indexTechniques(ctx, e, db, path); err != nil {
@@ -142,6 +140,27 @@ func newGraders(db *store.DB, workers int, log *slog.Logger) *bulk.Graders {
 		// Once per back-off: the graders wait, then try again.
 		OnError: func(err error) { log.Warn("grading paused", slog.Any("err", err)) },
 	}
+}
+
+// regradeEvery is how often the background regrade logs its progress.
+const regradeEvery = 30 * time.Second
+
+// regradeInBackground grades again, beside the graders g and behind their
+// gate, the rows an older solver graded (bulk.Regrader: each keeps its old
+// grade until the new one is committed), logging its progress; the
+// returned function stops it and waits for it.
+func regradeInBackground(ctx context.Context, db *store.DB, g *bulk.Graders, every time.Duration, log *slog.Logger) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	r := &bulk.Regrader{DB: db, Version: logic.Version, Grade: logic.GradePuzzle, GradeCtx: logic.GradeDeep,
+		Workers: g.WorkerCount(), Gate: g.Gate, Log: log, Every: every}
+	go func() {
+		defer close(done)
+		if _, err := r.Run(ctx); err != nil && ctx.Err() == nil {
+			log.Warn("regrade", slog.Any("err", err))
+		}
+	}()
+	return func() { cancel(); <-done }
 }
 
 // countBar is a progress bar over a count (of puzzles, of rows), shown
