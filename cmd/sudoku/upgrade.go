@@ -33,7 +33,9 @@ const upgradeNodes = 100_000_000
 // given by an older solver are not withdrawn here: serve grades them again
 // in the background, over the old ones (regradeInBackground).
 func openArchive(ctx context.Context, e *env, path string) (*store.DB, error) {
-	db, err := store.OpenWith(ctx, path, store.OpenOptions{Logger: e.log(), ForceMigrate: e.forceMigrate || envTrue(e, "SUDOKU_FORCE_MIGRATE")})
+	e.startPhase("opening the database")
+	db, err := store.OpenWith(ctx, path, store.OpenOptions{Logger: e.log(), ForceMigrate: e.forceMigrate || envTrue(e, "SUDOKU_FORCE_MIGRATE"),
+		Migrating: e.migratingPhase})
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +56,9 @@ func openArchive(ctx context.Context, e *env, path string) (*store.DB, error) {
 		slog.String("db", store.Redact(path)), slog.Int64("puzzles", stale), slog.String("engine", sudoku.EngineVersion))
 	bar := newCountBar(e.stderr, "measuring")
 	start := time.Now()
-	n, err := bulk.Remeasure(ctx, db, sudoku.Options{MaxNodes: upgradeNodes, Done: ctx.Done()}, bulk.PassOptions{Progress: bar.set})
+	progress := e.phaseProgress("measuring the puzzles again with a newer engine", bar.set)
+	progress(0, stale)
+	n, err := bulk.Remeasure(ctx, db, sudoku.Options{MaxNodes: upgradeNodes, Done: ctx.Done()}, bulk.PassOptions{Progress: progress})
 	bar.finish()
 	if err != nil && ctx.Err() != nil {
 		db.Close()
@@ -83,7 +87,9 @@ func indexTechniques(ctx context.Context, e *env, db *store.DB, path string) err
 		slog.String("db", store.Redact(path)), slog.Int64("puzzles", todo))
 	bar := newCountBar(e.stderr, "indexing")
 	start := time.Now()
-	n, err := db.IndexTechniques(ctx, bar.set)
+	progress := e.phaseProgress("indexing the techniques of the puzzles graded before", bar.set)
+	progress(0, todo)
+	n, err := db.IndexTechniques(ctx, progress)
 	bar.finish()
 	if err != nil && ctx.Err() != nil {
 		return fmt.Errorf("upgrade interrupted after indexing %d of %d puzzles: start again to resume", n, todo)
@@ -94,6 +100,29 @@ func indexTechniques(ctx context.Context, e *env, db *store.DB, path string) err
 	e.say(fmt.Sprintf("indexed the techniques of %d puzzles in %.1fs", n, time.Since(start).Seconds()),
 		"techniques indexed", slog.Int64("puzzles", n), slog.Float64("seconds", roundMS(time.Since(start))))
 	return nil
+}
+
+// migratingPhase tells serve's port that the schema migrates (store's
+// OpenOptions.Migrating), then runs the tests' hook.
+func (e *env) migratingPhase(from, to int64) {
+	if from == 0 {
+		e.startPhase("creating the database schema")
+	} else {
+		e.startPhase(fmt.Sprintf("migrating the database schema from %d to %d", from, to))
+	}
+	if e.migrating != nil {
+		e.migrating(from, to)
+	}
+}
+
+// phaseProgress returns the progress function of an upgrade pass: it
+// tells serve's port how far the pass is ("what: 1200 of 35000 puzzles"),
+// and hands the count on to next (a progress bar).
+func (e *env) phaseProgress(what string, next func(done, total int64)) func(done, total int64) {
+	return func(done, total int64) {
+		e.startPhase(fmt.Sprintf("%s: %d of %d puzzles", what, done, total))
+		next(done, total)
+	}
 }
 
 // log is where opening the archive reports (its migrations): serve's

@@ -65,8 +65,8 @@ type records struct {
 }
 
 func (h *records) Enabled(context.Context, slog.Level) bool { return true }
-func (h *records) WithAttrs([]slog.Attr) slog.Handler        { return h }
-func (h *records) WithGroup(string) slog.Handler             { return h }
+func (h *records) WithAttrs([]slog.Attr) slog.Handler       { return h }
+func (h *records) WithGroup(string) slog.Handler            { return h }
 func (h *records) Handle(_ context.Context, r slog.Record) error {
 	h.mu.Lock()
 	h.all = append(h.all, r.Clone())
