@@ -87,6 +87,7 @@ func openWaiting(ctx context.Context, e *env, path string, wait time.Duration, l
 			return nil, fmt.Errorf("gave up waiting %s for the database (serve --db-wait): %w", wait, err)
 		}
 		pause = min(pause, left)
+		e.startPhase(fmt.Sprintf("waiting for the database, unavailable since %s (serve --db-wait %s)", start.UTC().Format(time.RFC3339), wait))
 		log.Warn("database unavailable: waiting for it", slog.String("db", store.Redact(path)),
 			slog.Duration("retry_in", pause), slog.Duration("gives_up_in", left), slog.Any("err", err))
 		t := time.NewTimer(pause)

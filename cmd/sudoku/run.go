@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/archive"
 	"github.com/sudoku-archive/sudoku/internal/record"
@@ -45,6 +46,30 @@ type env struct {
 	// forceMigrate migrates the schema even while older servers are
 	// connected (serve --force-migrate, SUDOKU_FORCE_MIGRATE=1).
 	forceMigrate bool
+	// regradeLog, when set, is how often serve's regrade logs its
+	// progress (regradeEvery otherwise): tests shorten it.
+	regradeLog time.Duration
+	// starting, when set (by serve), receives what opening the archive is
+	// doing, for the 503s the port answers meanwhile (web.Front).
+	starting func(string)
+	// migrating, when set (tests), is called as the schema's migrations
+	// begin, and they wait for it to return.
+	migrating func(from, to int64)
+}
+
+// startPhase tells serve's port what start-up is doing now.
+func (e *env) startPhase(what string) {
+	if e.starting != nil {
+		e.starting(what)
+	}
+}
+
+// regradeEvery is how often serve's background regrade logs its progress.
+func (e *env) regradeEvery() time.Duration {
+	if e.regradeLog > 0 {
+		return e.regradeLog
+	}
+	return regradeEvery
 }
 
 // newArchive makes the archive a command's pipelines go through (every

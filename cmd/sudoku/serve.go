@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/netip"
 	"runtime"
 	"strings"
@@ -121,6 +122,21 @@ func serveLogger(e *env, cfg serveConfig) *slog.Logger {
 	return slog.New(slog.NewTextHandler(e.stderr, lo))
 }
 
+// startFront has the port answer from now on, 503 with what start-up is
+// doing until the server is ready (web.Front), and logs the start-up
+// line: the address, the version, the settings.
+func startFront(e *env, cfg serveConfig, ln net.Listener) *web.Front {
+	front := web.StartFront(ln, cfg.web)
+	e.starting = front.Starting
+	v := version.Get()
+	// addr is where the port answers 503 until the server is ready
+	// ("listening", later).
+	cfg.web.Logger.Info("starting", slog.String("addr", ln.Addr().String()), slog.String("version", v.Version), slog.String("commit", v.Commit), slog.String("go", v.Go),
+		slog.Group("settings", cfg.settings...))
+	warnEnv(cfg)
+	return front
+}
+
 // runServe is `sudoku serve`: it serves the archive until ctx is done
 // (SIGINT or SIGTERM), lets in-flight requests finish, then closes the
 // database.
@@ -135,12 +151,9 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 		return err
 	}
 	defer closeAll(ln, mln)
-
-	v := version.Get()
-	cfg.web.Version = v
-	cfg.web.Logger.Info("starting", slog.String("version", v.Version), slog.String("commit", v.Commit), slog.String("go", v.Go),
-		slog.Group("settings", cfg.settings...))
-	warnEnv(cfg)
+	front := startFront(e, cfg, ln)
+	defer front.Close()
+	cfg.web.Version = version.Get()
 	// The archive's upgrade (migrations, the engine's re-measure) logs
 	// through the server's logger, in its format.
 	e.logger, e.forceMigrate = cfg.web.Logger, e.forceMigrate || cfg.forceMigrate
@@ -168,6 +181,7 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 	}()
 	defer func() { unregister(); <-registered }()
 	cfg.web.Logger.Info("database open", slog.String("path", store.Redact(cfg.db)))
+	e.startPhase("starting the server")
 	// Forms are signed with the archive's secret, the same for every
 	// server on it, so a form served by one is accepted by another (and
 	// by this one after a restart).
@@ -181,6 +195,7 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 	// finished.
 	if cfg.graders > 0 {
 		cfg.web.Graders = newGraders(db, cfg.graders, cfg.web.Logger)
+		defer regradeInBackground(ctx, db, cfg.web.Graders, e.regradeEvery(), cfg.web.Logger)()
 	}
 	cfg.web.Archive = e.newArchive(archive.Options{
 		Store: db, Graders: cfg.web.Graders, RunGraders: true, Rated: db, RatingsMaxAge: cfg.web.RatingsMaxAge, Techniques: db, Leveller: db,
@@ -197,5 +212,5 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 		}
 		defer func() { stopMetrics(); <-stopped }()
 	}
-	return srv.Serve(ctx, ln)
+	return srv.ServeFront(ctx, front)
 }

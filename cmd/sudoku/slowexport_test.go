@@ -67,20 +67,7 @@ func TestExportSlowSteadyReader(t *testing.T) {
 // slowExport downloads GET /api/export?format=json uncompressed at rate
 // bytes per second, counting each row's id.
 func slowExport(base string, rate int) (rows map[int64]int, n int64, took time.Duration, err error) {
-	dialer := &net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
-		var serr error
-		if err := c.Control(func(fd uintptr) {
-			// A small window and an Internet-sized segment: on loopback
-			// (64 KB segments) the server's send buffer grows to
-			// megabytes and takes the whole export at once.
-			serr = errors.Join(syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4<<10),
-				syscall.SetsockoptInt(int(fd), syscall.IPPROTO_TCP, syscall.TCP_MAXSEG, 1000))
-		}); err != nil {
-			return err
-		}
-		return serr
-	}}
-	client := &http.Client{Transport: &http.Transport{DialContext: dialer.DialContext, DisableCompression: true}}
+	client := &http.Client{Transport: &http.Transport{DialContext: slowDialer().DialContext, DisableCompression: true}}
 	res, err := client.Get(base + "/api/export?format=json&sort=submitted&order=asc")
 	if err != nil {
 		return nil, 0, 0, err
@@ -104,6 +91,22 @@ func slowExport(base string, rate int) (rows map[int64]int, n int64, took time.D
 		rows[row.ID]++
 	}
 	return rows, paced.n, time.Since(start), sc.Err()
+}
+
+// slowDialer dials with a small receive window and an Internet-sized
+// segment: on loopback (64 KB segments) the server's send buffer grows to
+// megabytes and takes the whole export at once.
+func slowDialer() *net.Dialer {
+	return &net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
+		var serr error
+		if err := c.Control(func(fd uintptr) {
+			serr = errors.Join(syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4<<10),
+				syscall.SetsockoptInt(int(fd), syscall.IPPROTO_TCP, syscall.TCP_MAXSEG, 1000))
+		}); err != nil {
+			return err
+		}
+		return serr
+	}}
 }
 
 // url500 is a status other than 200.

@@ -29,14 +29,14 @@ const upgradeNodes = 100_000_000
 // again (their canonical form, and measures that do not depend on how the
 // puzzle is written), page by page, with a progress bar on a terminal. The
 // pass is interrupted by ctx and resumes where it stopped on the next start:
-// every row keeps its old values until its new ones are committed.
+// every row keeps its old values until its new ones are committed. Grades
+// given by an older solver are not withdrawn here: serve grades them again
+// in the background, over the old ones (regradeInBackground).
 func openArchive(ctx context.Context, e *env, path string) (*store.DB, error) {
-	db, err := store.OpenWith(ctx, path, store.OpenOptions{Logger: e.log(), ForceMigrate: e.forceMigrate || envTrue(e, "SUDOKU_FORCE_MIGRATE")})
+	e.startPhase("opening the database")
+	db, err := store.OpenWith(ctx, path, store.OpenOptions{Logger: e.log(), ForceMigrate: e.forceMigrate || envTrue(e, "SUDOKU_FORCE_MIGRATE"),
+		Migrating: e.migratingPhase})
 	if err != nil {
-		return nil, err
-	}
-	if _, err := db.ResetGrades(ctx, logic.Version); err != nil {
-		db.Close()
 		return nil, err
 	}
 	if err := indexTechniques(ctx, e, db, path); err != nil {
@@ -56,7 +56,9 @@ func openArchive(ctx context.Context, e *env, path string) (*store.DB, error) {
 		slog.String("db", store.Redact(path)), slog.Int64("puzzles", stale), slog.String("engine", sudoku.EngineVersion))
 	bar := newCountBar(e.stderr, "measuring")
 	start := time.Now()
-	n, err := bulk.Remeasure(ctx, db, sudoku.Options{MaxNodes: upgradeNodes, Done: ctx.Done()}, bulk.PassOptions{Progress: bar.set})
+	progress := e.phaseProgress("measuring the puzzles again with a newer engine", bar.set)
+	progress(0, stale)
+	n, err := bulk.Remeasure(ctx, db, sudoku.Options{MaxNodes: upgradeNodes, Done: ctx.Done()}, bulk.PassOptions{Progress: progress})
 	bar.finish()
 	if err != nil && ctx.Err() != nil {
 		db.Close()
@@ -85,7 +87,9 @@ func indexTechniques(ctx context.Context, e *env, db *store.DB, path string) err
 		slog.String("db", store.Redact(path)), slog.Int64("puzzles", todo))
 	bar := newCountBar(e.stderr, "indexing")
 	start := time.Now()
-	n, err := db.IndexTechniques(ctx, bar.set)
+	progress := e.phaseProgress("indexing the techniques of the puzzles graded before", bar.set)
+	progress(0, todo)
+	n, err := db.IndexTechniques(ctx, progress)
 	bar.finish()
 	if err != nil && ctx.Err() != nil {
 		return fmt.Errorf("upgrade interrupted after indexing %d of %d puzzles: start again to resume", n, todo)
@@ -96,6 +100,29 @@ func indexTechniques(ctx context.Context, e *env, db *store.DB, path string) err
 	e.say(fmt.Sprintf("indexed the techniques of %d puzzles in %.1fs", n, time.Since(start).Seconds()),
 		"techniques indexed", slog.Int64("puzzles", n), slog.Float64("seconds", roundMS(time.Since(start))))
 	return nil
+}
+
+// migratingPhase tells serve's port that the schema migrates (store's
+// OpenOptions.Migrating), then runs the tests' hook.
+func (e *env) migratingPhase(from, to int64) {
+	if from == 0 {
+		e.startPhase("creating the database schema")
+	} else {
+		e.startPhase(fmt.Sprintf("migrating the database schema from %d to %d", from, to))
+	}
+	if e.migrating != nil {
+		e.migrating(from, to)
+	}
+}
+
+// phaseProgress returns the progress function of an upgrade pass: it
+// tells serve's port how far the pass is ("what: 1200 of 35000 puzzles"),
+// and hands the count on to next (a progress bar).
+func (e *env) phaseProgress(what string, next func(done, total int64)) func(done, total int64) {
+	return func(done, total int64) {
+		e.startPhase(fmt.Sprintf("%s: %d of %d puzzles", what, done, total))
+		next(done, total)
+	}
 }
 
 // log is where opening the archive reports (its migrations): serve's
@@ -142,6 +169,27 @@ func newGraders(db *store.DB, workers int, log *slog.Logger) *bulk.Graders {
 		// Once per back-off: the graders wait, then try again.
 		OnError: func(err error) { log.Warn("grading paused", slog.Any("err", err)) },
 	}
+}
+
+// regradeEvery is how often the background regrade logs its progress.
+const regradeEvery = 30 * time.Second
+
+// regradeInBackground grades again, beside the graders g and behind their
+// gate, the rows an older solver graded (bulk.Regrader: each keeps its old
+// grade until the new one is committed), logging its progress; the
+// returned function stops it and waits for it.
+func regradeInBackground(ctx context.Context, db *store.DB, g *bulk.Graders, every time.Duration, log *slog.Logger) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	r := &bulk.Regrader{DB: db, Version: logic.Version, Grade: logic.GradePuzzle, GradeCtx: logic.GradeDeep,
+		Workers: g.WorkerCount(), Gate: g.Gate, Log: log, Every: every}
+	go func() {
+		defer close(done)
+		if _, err := r.Run(ctx); err != nil && ctx.Err() == nil {
+			log.Warn("regrade", slog.Any("err", err))
+		}
+	}()
+	return func() { cancel(); <-done }
 }
 
 // countBar is a progress bar over a count (of puzzles, of rows), shown

@@ -55,6 +55,26 @@ func (a *Activity) Leave() {
 	a.mu.Unlock()
 }
 
+// Waiting records that a request entered with Enter now waits on
+// something that takes no core (a slow client reading its download): its
+// place goes to the graders until Resumed. An export streams for as long
+// as its client reads, and counted as at work throughout, every export
+// turn taken by a slow download stopped all grading on a 2-core server
+// (issue 50).
+func (a *Activity) Waiting() {
+	a.mu.Lock()
+	a.requests--
+	a.mu.Unlock()
+}
+
+// Resumed ends Waiting: the request is at work again. It is no arrival:
+// the graders' Quiet does not start again.
+func (a *Activity) Resumed() {
+	a.mu.Lock()
+	a.requests++
+	a.mu.Unlock()
+}
+
 // gatePoll is how often a waiting grader looks at the gate again.
 const gatePoll = 2 * time.Millisecond
 

@@ -37,6 +37,11 @@ type OpenOptions struct {
 	// ForceMigrate migrates even while servers of an older schema use the
 	// database (they may fail until they are upgraded).
 	ForceMigrate bool
+	// Migrating, when set, is called as the migrations from from to to
+	// begin (from 0: a new database), and they wait for it to return:
+	// serve's port says "migrating" meanwhile, and a test holds the
+	// migration open to see it.
+	Migrating func(from, to int64)
 }
 
 // optionsKey carries the OpenOptions from OpenWith to the dialects' open
@@ -163,6 +168,9 @@ func (db *DB) upgrade(ctx context.Context, p *goose.Provider, current, known int
 	if current > 0 {
 		log.Warn("migrating the database schema: back it up first if you may want to roll back (docs/operations.md)",
 			slog.Int64("from", current), slog.Int64("to", known))
+	}
+	if opts.Migrating != nil {
+		opts.Migrating(current, known)
 	}
 	start, from := time.Now(), current
 	for {

@@ -90,6 +90,9 @@ func (db *DB) pending(ctx context.Context, q string, args ...any) ([]record.Puzz
 
 // ResetGrades withdraws the grades given by another solver version than
 // version, so that they are graded again. It returns how many it withdrew.
+// Start-up no longer calls it (a withdrawn grade takes its row out of the
+// band lists until it is graded again: regrade.go); tests and benchmarks
+// use it to make rows wait for a grade.
 func (db *DB) ResetGrades(ctx context.Context, version string) (int64, error) {
 	var n int64
 	err := db.write(ctx, func(tx *sql.Tx) error {

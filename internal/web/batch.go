@@ -118,7 +118,7 @@ func (s *Server) apiExport(c echo.Context) error {
 
 	h.Set("Link", `</data>; rel="license"`)
 	boundSendBuffer(c)
-	var w io.Writer = &stallWriter{w: c.Response(), rc: http.NewResponseController(c.Response()), stall: s.cfg.ExportStall}
+	var w io.Writer = &stallWriter{w: c.Response(), rc: http.NewResponseController(c.Response()), stall: s.cfg.ExportStall, gate: s.gate()}
 	h.Add(echo.HeaderVary, echo.HeaderAcceptEncoding)
 	var gz *gzip.Writer
 	if acceptsGzip(req) {
@@ -155,6 +155,9 @@ type stallWriter struct {
 	w     io.Writer
 	rc    *http.ResponseController
 	stall time.Duration
+	// gate, when set, is the graders' gate (the busy middleware entered
+	// it): a write waiting for the client leaves its place to them.
+	gate *bulk.Activity
 }
 
 func exportOrder(desc bool) string {

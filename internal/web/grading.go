@@ -23,6 +23,14 @@ func busy(a *bulk.Activity) echo.MiddlewareFunc {
 	}
 }
 
+// gate is the graders' gate the busy middleware enters, nil without one.
+func (s *Server) gate() *bulk.Activity {
+	if g := s.cfg.Graders; g != nil {
+		return g.Gate
+	}
+	return nil
+}
+
 // healthVerbose is the answer to GET /healthz?verbose.
 type healthVerbose struct {
 	// Status is "ok", or "degraded" while the graders cannot commit

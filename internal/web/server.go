@@ -510,20 +510,13 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string) error {
 // Config.ShutdownTimeout, and returns nil once they have. It closes ln.
 // Callers that need the bound address (port 0) read it from ln.Addr().
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	srv := &http.Server{
-		Handler:           s,
-		ReadHeaderTimeout: readHeaderTimeout,
-		ReadTimeout:       readTimeout,
-		// Long enough for the slowest request the timeout middleware lets run.
-		WriteTimeout:   s.cfg.RequestTimeout + 10*time.Second,
-		IdleTimeout:    idleTimeout,
-		MaxHeaderBytes: maxHeaderBytes,
-		ErrorLog:       slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
-		ConnContext:    withConn, // the export bounds its send buffer (exportconn.go)
-		// Request contexts are deliberately not derived from ctx: a shutdown
-		// must let in-flight submissions finish, not cancel them.
-	}
-	s.log.Info("listening", slog.String("addr", ln.Addr().String()))
+	return s.ServeFront(ctx, StartFront(ln, s.cfg))
+}
+
+// ServeFront is Serve on the port f answers on already (503 while the
+// server started): the server answers from now on, on the same listener.
+func (s *Server) ServeFront(ctx context.Context, f *Front) error {
+	srv, ln := f.srv, f.ln
 	// The puzzles of the day are chosen ahead, in the background, never by
 	// a request; the keeper stops with ctx and Serve waits for it, so the
 	// archive is not closed under it. It starts before the first request
@@ -534,8 +527,11 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	kept := s.arch.Start(kctx)
 	defer func() { stopKeeper(); kept() }()
 
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	// The port, which answered 503 while the server started (Front),
+	// answers through the server from now on; "listening" says so.
+	f.ready.Store(s)
+	s.log.Info("listening", slog.String("addr", ln.Addr().String()))
+	served := f.served
 	select {
 	case err := <-served:
 		return fmt.Errorf("serve: %w", err)
