@@ -224,18 +224,22 @@ func normalDiagonal(cells []Cell, d Dir) ([]Cell, Dir) {
 	}
 	first, last := diag[0], diag[len(diag)-1]
 	if len(diag) == 1 {
-		// A corner: r1c1 and r9c9 lie on the one-cell "/" diagonals, r1c9
-		// and r9c1 on the one-cell "\" ones.
-		if first == 0 || first == 80 {
-			return []Cell{first}, "dl"
-		}
-		return []Cell{first}, "dr"
+		return []Cell{first}, cornerDir(first)
 	}
 	if first < last {
 		return []Cell{first}, d
 	}
 	dr, dc, _ := d.step()
 	return []Cell{last}, dirOf(-dr, -dc)
+}
+
+// cornerDir is the step of a corner's one-cell diagonal: r1c1 and r9c9 lie
+// on the one-cell "/" diagonals, r1c9 and r9c1 on the "\" ones.
+func cornerDir(c Cell) Dir {
+	if c == 0 || c == 80 {
+		return "dl"
+	}
+	return "dr"
 }
 
 // dirOf names a diagonal step.
