@@ -79,36 +79,20 @@ var combos = func() (c [10][46][]uint16) {
 	return c
 }()
 
-// sandwichEntry is what k different digits of 2-8 summing to a total may
-// be: ok when some set does, union and inter of those sets.
-type sandwichEntry struct {
-	ok           bool
-	union, inter uint16
-}
-
 // middle is the digits 2-8, which a sandwich's other cells hold.
 const middle = all &^ (1 | 1<<8)
 
-var sandwichTable = func() (t [8][36]sandwichEntry) {
+// sandwichCombos[k][t] lists the sets of k different digits of 2-8 that
+// sum to t: what may lie between a sandwich's 1 and 9.
+var sandwichCombos = func() (t [8][36][]uint16) {
 	for k := range 8 {
 		for s := range 36 {
-			t[k][s].inter = middle
-		}
-	}
-	for m := uint16(0); m < 1<<9; m++ {
-		if m&^middle != 0 {
-			continue
-		}
-		k, s := bits.OnesCount16(m), 0
-		for d := 1; d <= 9; d++ {
-			if m>>(d-1)&1 == 1 {
-				s += d
+			for _, set := range combos[k][s] {
+				if set&^middle == 0 {
+					t[k][s] = append(t[k][s], set)
+				}
 			}
 		}
-		e := &t[k][s]
-		e.ok = true
-		e.union |= m
-		e.inter &= m
 	}
 	return t
 }()

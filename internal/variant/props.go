@@ -40,41 +40,101 @@ func (m *model) propPairs(bd *board, changed *bool) bool {
 	return true
 }
 
-func floorDiv(a, b int) int {
-	q := a / b
-	if (a%b != 0) && ((a < 0) != (b < 0)) {
-		q--
+// sumSet is a set of partial sums, offset so that they stay at or above 0:
+// at most 256 (a pill's 99 and 17 cells of line), the low half enough for
+// a little killer or an arrow with one circle.
+type sumSet [4]uint64
+
+// shift returns s with every sum moved by k (either way), in the first
+// w words.
+func (s *sumSet) shift(k, w int) sumSet {
+	var out sumSet
+	if k >= 0 {
+		q, b := k/64, uint(k%64)
+		for i := w - 1; i >= q; i-- {
+			out[i] = s[i-q] << b
+			if b > 0 && i-q-1 >= 0 {
+				out[i] |= s[i-q-1] >> (64 - b)
+			}
+		}
+		return out
 	}
-	return q
+	q, b := -k/64, uint(-k%64)
+	for i := 0; i+q < w; i++ {
+		out[i] = s[i+q] >> b
+		if b > 0 && i+q+1 < w {
+			out[i] |= s[i+q+1] << (64 - b)
+		}
+	}
+	return out
 }
 
-func ceilDiv(a, b int) int { return -floorDiv(-a, b) }
-
-// propSums keeps each term's digit within what the other terms' bounds
-// leave for it.
-func (m *model) propSums(bd *board, changed *bool) bool {
-	for _, s := range m.sums {
-		lo, hi := 0, 0
-		for _, t := range s.terms {
-			c := bd.cand[t.cell]
-			a, b := t.coef*lowest(c), t.coef*highest(c)
-			lo, hi = lo+min(a, b), hi+max(a, b)
+func (s *sumSet) meets(t *sumSet, w int) bool {
+	for i := range w {
+		if s[i]&t[i] != 0 {
+			return true
 		}
-		if lo > s.total || hi < s.total {
+	}
+	return false
+}
+
+func (s *sumSet) or(t sumSet, w int) {
+	for i := range w {
+		s[i] |= t[i]
+	}
+}
+
+// maxTerms bounds the terms of a sum (an arrow's pill and line).
+const maxTerms = 2 + maxArrowLine
+
+// propSums keeps each term's digits that some digits of the other terms
+// complete to the total (repeats allowed: the houses see to those): the
+// partial sums reachable from the front meet those the back still needs.
+func (m *model) propSums(bd *board, changed *bool) bool {
+	var fwd, bwd [maxTerms + 1]sumSet
+	for _, s := range m.sums {
+		n, offset, top := len(s.terms), 0, 0
+		for _, t := range s.terms {
+			if t.coef < 0 {
+				offset -= t.coef * 9
+			} else {
+				top += t.coef * 9
+			}
+		}
+		w := (offset+top)/64 + 1
+		fwd[0] = sumSet{}
+		fwd[0][offset/64] = 1 << (offset % 64)
+		for i, t := range s.terms {
+			fwd[i+1] = sumSet{}
+			for x := bd.cand[t.cell]; x != 0; x &= x - 1 {
+				fwd[i+1].or(fwd[i].shift(t.coef*lowest(x), w), w)
+			}
+		}
+		goal := s.total + offset
+		if goal < 0 || goal >= 64*w {
 			return false
 		}
-		for _, t := range s.terms {
-			c := bd.cand[t.cell]
-			a, b := t.coef*lowest(c), t.coef*highest(c)
-			// What this term may contribute: the total less the others'.
-			tlo, thi := s.total-(hi-max(a, b)), s.total-(lo-min(a, b))
-			var dlo, dhi int
-			if t.coef > 0 {
-				dlo, dhi = ceilDiv(tlo, t.coef), floorDiv(thi, t.coef)
-			} else {
-				dlo, dhi = ceilDiv(thi, t.coef), floorDiv(tlo, t.coef)
+		bwd[n] = sumSet{}
+		bwd[n][goal/64] = 1 << (goal % 64)
+		for i := n - 1; i >= 0; i-- {
+			t := s.terms[i]
+			bwd[i] = sumSet{}
+			for x := bd.cand[t.cell]; x != 0; x &= x - 1 {
+				bwd[i].or(bwd[i+1].shift(-t.coef*lowest(x), w), w)
 			}
-			if !bd.narrow(t.cell, rangeMask(dlo, dhi), changed) {
+		}
+		if !fwd[n].meets(&bwd[n], w) {
+			return false
+		}
+		for i, t := range s.terms {
+			keep := uint16(0)
+			for x := bd.cand[t.cell]; x != 0; x &= x - 1 {
+				need := bwd[i+1].shift(-t.coef*lowest(x), w)
+				if fwd[i].meets(&need, w) {
+					keep |= x & -x
+				}
+			}
+			if !bd.narrow(t.cell, keep, changed) {
 				return false
 			}
 		}
@@ -192,8 +252,9 @@ func (m *model) propRenbans(bd *board, changed *bool) bool {
 	return true
 }
 
-// propSandwiches tries every place of the 1 and the 9 and keeps what some
-// placement with a reachable total allows in each cell.
+// propSandwiches tries every place of the 1 and the 9, and every set of
+// digits between them with the total, and keeps what some such choice
+// allows in each cell: the set's digits between, the others outside.
 func (m *model) propSandwiches(bd *board, changed *bool) bool {
 	for _, sw := range m.sandwiches {
 		var allowed [9]uint16
@@ -202,43 +263,8 @@ func (m *model) propSandwiches(bd *board, changed *bool) bool {
 				continue
 			}
 			for j := range 9 {
-				if j == i || bd.cand[sw.cells[j]]&(1<<8) == 0 {
-					continue
-				}
-				lo, hi := min(i, j), max(i, j)
-				e := sandwichTable[hi-lo-1][sw.total]
-				if !e.ok {
-					continue
-				}
-				outer := uint16(middle) &^ e.inter
-				fits := true
-				for k := range 9 {
-					if k == i || k == j {
-						continue
-					}
-					want := outer
-					if k > lo && k < hi {
-						want = e.union
-					}
-					if bd.cand[sw.cells[k]]&want == 0 {
-						fits = false
-						break
-					}
-				}
-				if !fits {
-					continue
-				}
-				allowed[i] |= 1
-				allowed[j] |= 1 << 8
-				for k := range 9 {
-					if k == i || k == j {
-						continue
-					}
-					want := outer
-					if k > lo && k < hi {
-						want = e.union
-					}
-					allowed[k] |= bd.cand[sw.cells[k]] & want
+				if j != i && bd.cand[sw.cells[j]]&(1<<8) != 0 {
+					sw.tryEnds(bd, i, j, &allowed)
 				}
 			}
 		}
@@ -249,4 +275,37 @@ func (m *model) propSandwiches(bd *board, changed *bool) bool {
 		}
 	}
 	return true
+}
+
+// tryEnds adds to allowed what the 1 at i and the 9 at j leave each cell.
+func (sw *sandwich) tryEnds(bd *board, i, j int, allowed *[9]uint16) {
+	lo, hi := min(i, j), max(i, j)
+	for _, set := range sandwichCombos[hi-lo-1][sw.total] {
+		fits := true
+		for k := 0; k < 9 && fits; k++ {
+			if k == i || k == j {
+				continue
+			}
+			want := uint16(middle) &^ set
+			if k > lo && k < hi {
+				want = set
+			}
+			fits = bd.cand[sw.cells[k]]&want != 0
+		}
+		if !fits {
+			continue
+		}
+		allowed[i] |= 1
+		allowed[j] |= 1 << 8
+		for k := range 9 {
+			if k == i || k == j {
+				continue
+			}
+			want := uint16(middle) &^ set
+			if k > lo && k < hi {
+				want = set
+			}
+			allowed[k] |= bd.cand[sw.cells[k]] & want
+		}
+	}
 }

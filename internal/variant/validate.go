@@ -206,7 +206,7 @@ func validSandwich(i int, r Rule) error {
 		return ruleErr(i, r, -1, "needs a total from 0 to 35")
 	}
 	for k := range 8 {
-		if sandwichTable[k][*r.Total].ok {
+		if len(sandwichCombos[k][*r.Total]) > 0 {
 			return nil
 		}
 	}
@@ -222,7 +222,7 @@ func validLine(i int, r Rule, cells []Cell, from int) error {
 	case Thermo, Renban:
 		limit = 9
 	case Arrow:
-		limit = 2 * 9
+		limit = maxArrowLine + 2
 	}
 	if n < 1 || (n < 2 && r.Type != Arrow) || n > limit {
 		return ruleErr(i, r, cellAt(cells, limit), "a %s line holds %d to %d cells, not %d", r.Type, min(2, 1+boolInt(r.Type == Arrow)), limit, n)
@@ -245,6 +245,10 @@ func boolInt(b bool) int {
 	return 0
 }
 
+// maxArrowLine bounds an arrow's line: 17 cells of 9 is 153, and with a
+// pill's 99 the solver's sums stay under 256.
+const maxArrowLine = 17
+
 func validArrow(i int, r Rule) error {
 	if r.Circle != 1 && r.Circle != 2 {
 		return ruleErr(i, r, -1, "circle is 1 cell or 2 (a pill), not %d", r.Circle)
@@ -265,6 +269,9 @@ func validArrow(i int, r Rule) error {
 	}
 	if r.Circle == 1 && len(line) > 9 {
 		return ruleErr(i, r, int(line[9]), "%d cells sum to more than 9", len(line))
+	}
+	if len(line) > maxArrowLine {
+		return ruleErr(i, r, int(line[maxArrowLine]), "an arrow's line holds at most %d cells", maxArrowLine)
 	}
 	return nil
 }
