@@ -95,30 +95,11 @@ func hasDot(p []Rule, a, b Cell, types ...Type) bool {
 func checkRule(r Rule, g sudoku.Grid) bool {
 	d := func(c Cell) int { return int(g[c]) }
 	switch r.Type {
-	case DiagonalPlus, DiagonalMinus, Windoku, Disjoint, Asterisk, CentreDot, Girandola:
-		for _, h := range shapeGroups(r.Type) {
-			if !distinct(g, h) {
-				return false
-			}
-		}
-	case AntiKnight, AntiKing:
-		moves := knightMoves
-		if r.Type == AntiKing {
-			moves = kingMoves
-		}
-		for c := range Cell(81) {
-			for _, o := range moveCells(c, moves) {
-				if g[c] == g[o] {
-					return false
-				}
-			}
-		}
-	case NonConsecutive:
-		for _, pr := range orthogonalPairs {
-			if abs(d(pr[0])-d(pr[1])) == 1 {
-				return false
-			}
-		}
+	case DiagonalPlus, DiagonalMinus, Windoku, Disjoint, Asterisk, CentreDot, Girandola,
+		AntiKnight, AntiKing, NonConsecutive:
+		return checkGlobal(r, g)
+	case Whispers, Renban, Palindrome:
+		return checkLine(r, g)
 	case Killer:
 		return distinct(g, r.Cells) && (r.Total == nil || digitSum(g, r.Cells) == *r.Total)
 	case LittleKiller:
@@ -154,6 +135,41 @@ func checkRule(r Rule, g sudoku.Grid) bool {
 				return false
 			}
 		}
+	}
+	return true
+}
+
+// checkGlobal checks a global rule that carries no cells.
+func checkGlobal(r Rule, g sudoku.Grid) bool {
+	switch r.Type {
+	case AntiKnight, AntiKing:
+		for c := range Cell(81) {
+			for _, o := range moveCells(c, chessMoves[r.Type]) {
+				if g[c] == g[o] {
+					return false
+				}
+			}
+		}
+	case NonConsecutive:
+		for _, pr := range orthogonalPairs {
+			if abs(int(g[pr[0]])-int(g[pr[1]])) == 1 {
+				return false
+			}
+		}
+	default:
+		for _, h := range shapeGroups(r.Type) {
+			if !distinct(g, h) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// checkLine checks whispers, renban and palindromes.
+func checkLine(r Rule, g sudoku.Grid) bool {
+	d := func(c Cell) int { return int(g[c]) }
+	switch r.Type {
 	case Whispers:
 		for k := 1; k < len(r.Cells); k++ {
 			if abs(d(r.Cells[k])-d(r.Cells[k-1])) < 5 {
@@ -166,7 +182,7 @@ func checkRule(r Rule, g sudoku.Grid) bool {
 			lo, hi = min(lo, d(c)), max(hi, d(c))
 		}
 		return distinct(g, r.Cells) && hi-lo == len(r.Cells)-1
-	case Palindrome:
+	default:
 		for k := range r.Cells {
 			if g[r.Cells[k]] != g[r.Cells[len(r.Cells)-1-k]] {
 				return false

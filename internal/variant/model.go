@@ -3,7 +3,6 @@ package variant
 import (
 	"fmt"
 	"math/bits"
-	"slices"
 )
 
 // all is the candidate mask of an empty cell: bit d-1 for digit d.
@@ -161,20 +160,12 @@ func compile(p Puzzle) (*model, error) {
 		m.houses = append(m.houses, h)
 		group(cells)
 	}
-	jigsaw := ""
-	dots := map[[2]Cell]map[Type]bool{}
 	has := map[Type]bool{}
+	jigsaw := ""
 	for _, r := range p.Rules {
 		has[r.Type] = true
 		if r.Type == Jigsaw {
 			jigsaw = r.Regions
-		}
-		if r.Type == White || r.Type == Black || r.Type == X || r.Type == V {
-			k := [2]Cell{min(r.Cells[0], r.Cells[1]), max(r.Cells[0], r.Cells[1])}
-			if dots[k] == nil {
-				dots[k] = map[Type]bool{}
-			}
-			dots[k][r.Type] = true
 		}
 	}
 	for k := range 9 {
@@ -184,13 +175,12 @@ func compile(p Puzzle) (*model, error) {
 			col = append(col, Cell(j*9+k))
 			box = append(box, Cell((k/3*3+j/3)*9+k%3*3+j%3))
 		}
+		if jigsaw != "" {
+			box = cellsOf(jigsaw, byte('1'+k))
+		}
 		house(row)
 		house(col)
-		if jigsaw == "" {
-			house(box)
-		} else {
-			house(cellsOf(jigsaw, byte('1'+k)))
-		}
+		house(box)
 	}
 	for _, r := range p.Rules {
 		for _, g := range shapeGroups(r.Type) {
@@ -199,14 +189,11 @@ func compile(p Puzzle) (*model, error) {
 		m.addRule(r, group)
 	}
 	for c := range Cell(81) {
-		if has[AntiKnight] {
-			for _, o := range moveCells(c, knightMoves) {
-				peer[c][o] = true
-			}
-		}
-		if has[AntiKing] {
-			for _, o := range moveCells(c, kingMoves) {
-				peer[c][o] = true
+		for _, t := range []Type{AntiKnight, AntiKing} {
+			if has[t] {
+				for _, o := range moveCells(c, chessMoves[t]) {
+					peer[c][o] = true
+				}
 			}
 		}
 		for o := range 81 {
@@ -215,20 +202,43 @@ func compile(p Puzzle) (*model, error) {
 			}
 		}
 	}
-	for _, pr := range orthogonalPairs {
-		d := dots[pr]
-		if has[NonConsecutive] {
-			m.pairs = append(m.pairs, pair{uint8(pr[0]), uint8(pr[1]), relNotConsec})
-		}
-		if has[KropkiNegative] && !d[White] && !d[Black] {
-			m.pairs = append(m.pairs, pair{uint8(pr[0]), uint8(pr[1]), relNotKropki})
-		}
-		if has[XVNegative] && !d[X] && !d[V] {
-			m.pairs = append(m.pairs, pair{uint8(pr[0]), uint8(pr[1]), relNotXV})
-		}
-	}
+	m.addNeighbours(p, has)
 	return m, nil
 }
+
+// chessMoves are the moves of the anti-chess rules.
+var chessMoves = map[Type][][2]int{AntiKnight: knightMoves, AntiKing: kingMoves}
+
+// addNeighbours adds the rules on every pair of cells sharing a side:
+// non-consecutive, and the negative rules where no dot (or X, V) is.
+func (m *model) addNeighbours(p Puzzle, has map[Type]bool) {
+	dots := map[[2]Cell]map[Type]bool{}
+	for _, r := range p.Rules {
+		if _, ok := dotRel[r.Type]; ok {
+			k := [2]Cell{min(r.Cells[0], r.Cells[1]), max(r.Cells[0], r.Cells[1])}
+			if dots[k] == nil {
+				dots[k] = map[Type]bool{}
+			}
+			dots[k][r.Type] = true
+		}
+	}
+	for _, pr := range orthogonalPairs {
+		d := dots[pr]
+		a, b := uint8(pr[0]), uint8(pr[1])
+		if has[NonConsecutive] {
+			m.pairs = append(m.pairs, pair{a, b, relNotConsec})
+		}
+		if has[KropkiNegative] && !d[White] && !d[Black] {
+			m.pairs = append(m.pairs, pair{a, b, relNotKropki})
+		}
+		if has[XVNegative] && !d[X] && !d[V] {
+			m.pairs = append(m.pairs, pair{a, b, relNotXV})
+		}
+	}
+}
+
+// dotRel is the relation of each pair rule, and of whispers along a line.
+var dotRel = map[Type]rel{White: relWhite, Black: relBlack, X: relX, V: relV}
 
 // addRule adds one rule with cells to the model; group makes its cells
 // differ from one another.
@@ -277,14 +287,8 @@ func (m *model) addRule(r Rule, group func([]Cell)) {
 			s.terms = append(s.terms, term{c, coef})
 		}
 		m.sums = append(m.sums, s)
-	case White:
-		line(relWhite)
-	case Black:
-		line(relBlack)
-	case X:
-		line(relX)
-	case V:
-		line(relV)
+	case White, Black, X, V:
+		line(dotRel[r.Type])
 	case Whispers:
 		line(relWhisper)
 	case Renban:
@@ -324,6 +328,3 @@ func (m *model) givensConflict(g [81]uint8) error {
 	}
 	return nil
 }
-
-// sortedPeers is for tests: the peers of c.
-func (m *model) sortedPeers(c int) []uint8 { return slices.Sorted(slices.Values(m.peers[c])) }

@@ -311,19 +311,3 @@ func sandwichCells(line string) ([9]Cell, bool) {
 	}
 	return out, true
 }
-
-// ruleCells returns every cell a rule touches (the diagonal of a little
-// killer, the line of a sandwich), for transforms and the solver.
-func ruleCells(r Rule) []Cell {
-	switch r.Type {
-	case LittleKiller:
-		return diagonalCells(r.Cells, r.Dir)
-	case Sandwich:
-		c, ok := sandwichCells(r.Line)
-		if !ok {
-			return nil
-		}
-		return c[:]
-	}
-	return r.Cells
-}

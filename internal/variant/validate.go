@@ -98,20 +98,14 @@ func validRule(i int, r Rule) error {
 			return ruleErr(i, r, -1, "cell %d is outside the grid", int(c))
 		}
 	}
+	if !slices.Contains(Types, r.Type) {
+		return &RuleError{Rule: i + 1, Type: Type(truncate(string(r.Type))), Cell: -1, Msg: "unknown rule type"}
+	}
 	if r.Type.global() {
-		if len(r.Cells) > 0 || r.Total != nil || r.Circle != 0 || r.Dir != "" || r.Line != "" || (r.Regions != "") != (r.Type == Jigsaw) {
-			return ruleErr(i, r, -1, "takes no cells, total, circle, dir or line")
-		}
-		if r.Type == Jigsaw {
-			return validRegions(i, r)
-		}
-		return nil
+		return validGlobal(i, r)
 	}
-	if r.Regions != "" || (r.Circle != 0) != (r.Type == Arrow) || (r.Dir != "") != (r.Type == LittleKiller) || (r.Line != "") != (r.Type == Sandwich) {
-		return ruleErr(i, r, -1, "has fields its type does not take")
-	}
-	if r.Total != nil && r.Type != Killer && r.Type != LittleKiller && r.Type != Sandwich {
-		return ruleErr(i, r, -1, "takes no total")
+	if err := validFields(i, r); err != nil {
+		return err
 	}
 	switch r.Type {
 	case Killer:
@@ -137,6 +131,28 @@ func validRule(i int, r Rule) error {
 		}
 	default:
 		return &RuleError{Rule: i + 1, Type: r.Type, Cell: -1, Msg: "unknown rule type"}
+	}
+	return nil
+}
+
+// validGlobal checks a rule without cells.
+func validGlobal(i int, r Rule) error {
+	if len(r.Cells) > 0 || r.Total != nil || r.Circle != 0 || r.Dir != "" || r.Line != "" || (r.Regions != "") != (r.Type == Jigsaw) {
+		return ruleErr(i, r, -1, "takes no cells, total, circle, dir or line")
+	}
+	if r.Type == Jigsaw {
+		return validRegions(i, r)
+	}
+	return nil
+}
+
+// validFields checks that a rule with cells uses only its type's fields.
+func validFields(i int, r Rule) error {
+	if r.Regions != "" || (r.Circle != 0) != (r.Type == Arrow) || (r.Dir != "") != (r.Type == LittleKiller) || (r.Line != "") != (r.Type == Sandwich) {
+		return ruleErr(i, r, -1, "has fields its type does not take")
+	}
+	if r.Total != nil && r.Type != Killer && r.Type != LittleKiller && r.Type != Sandwich {
+		return ruleErr(i, r, -1, "takes no total")
 	}
 	return nil
 }
