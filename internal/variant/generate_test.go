@@ -62,23 +62,34 @@ func makePuzzle(r *rand.Rand, ts []Type, maxNodes int64) (Puzzle, bool) {
 	return reduce(r, p, maxNodes), true
 }
 
-// ambiguous makes a unique puzzle ambiguous: givens taken away in cell
-// order until it has two solutions, then rules from the end.
+// ambiguous makes a unique puzzle ambiguous: the first given (in cell
+// order) whose removal leaves two solutions found within testBudget nodes
+// goes; failing that, givens go in cell order until there are two
+// solutions, then rules from the end.
 func ambiguous(p Puzzle) Puzzle {
 	p.Rules = slices.Clone(p.Rules)
-	twice := func() bool {
-		res, err := Solve(p, sudoku.Options{})
+	twice := func(budget int64) bool {
+		res, err := Solve(p, sudoku.Options{MaxNodes: budget})
 		return err == nil && res.Solutions == 2
+	}
+	for c := range 81 {
+		if d := p.Givens[c]; d != 0 {
+			p.Givens[c] = 0
+			if twice(testBudget) {
+				return p
+			}
+			p.Givens[c] = d
+		}
 	}
 	for c := range 81 {
 		if p.Givens[c] != 0 {
 			p.Givens[c] = 0
-			if twice() {
+			if twice(0) {
 				return p
 			}
 		}
 	}
-	for len(p.Rules) > 1 && !twice() {
+	for len(p.Rules) > 1 && !twice(0) {
 		p.Rules = p.Rules[:len(p.Rules)-1]
 	}
 	return p
