@@ -51,7 +51,7 @@ func killers(r *rand.Rand, s sudoku.Grid) []Rule {
 		}
 		cage := []Cell{Cell(start)}
 		in[start] = true
-		for size := 1 + r.IntN(5); len(cage) < size; {
+		for size := 2 + r.IntN(4); len(cage) < size; {
 			var next []Cell
 			for _, c := range cage {
 				for _, n := range moveCells(c, kingMoves[4:]) {
@@ -68,6 +68,35 @@ func killers(r *rand.Rand, s sudoku.Grid) []Rule {
 			cage = append(cage, n)
 		}
 		out = append(out, Rule{Type: Killer, Cells: cage, Total: intp(digitSum(s, cage))})
+	}
+	return mergeSingles(s, out)
+}
+
+// mergeSingles joins each one-cell cage to a neighbouring cage that lacks
+// its digit, where there is one: a one-cell cage is a given in disguise.
+func mergeSingles(s sudoku.Grid, cages []Rule) []Rule {
+	var out []Rule
+	for i, rl := range cages {
+		if len(rl.Cells) != 1 {
+			continue
+		}
+		c := rl.Cells[0]
+		for j := range cages {
+			o := &cages[j]
+			if j != i && len(o.Cells) >= 1 && len(o.Cells) < 6 &&
+				slices.ContainsFunc(o.Cells, func(x Cell) bool { return adjacent(x, c) }) &&
+				!slices.ContainsFunc(o.Cells, func(x Cell) bool { return s[x] == s[c] }) {
+				o.Cells = append(o.Cells, c)
+				*o.Total += int(s[c])
+				cages[i].Cells = nil
+				break
+			}
+		}
+	}
+	for _, rl := range cages {
+		if len(rl.Cells) > 0 {
+			out = append(out, rl)
+		}
 	}
 	return out
 }
@@ -219,4 +248,81 @@ func parity(t Type) func(*rand.Rand, sudoku.Grid) []Rule {
 		}
 		return []Rule{{Type: t, Cells: cells}}
 	}
+}
+
+// killersAlone covers s with cages of two to five cells and splits cages
+// in two (parts joined by sides; of two cells or more while cages of four
+// or more are left) until the cages alone, without a given, have one
+// solution within maxNodes. False when no split is left.
+func killersAlone(r *rand.Rand, s sudoku.Grid, maxNodes int64) ([]Rule, bool) {
+	rules := killers(r, s)
+	for range 200 {
+		res, err := Solve(Puzzle{Rules: rules}, sudoku.Options{MaxNodes: maxNodes})
+		if err == nil && res.Solutions == 1 {
+			return rules, true
+		}
+		var big []int
+		for size := 4; size >= 2 && len(big) == 0; size-- {
+			for i, rl := range rules {
+				if len(rl.Cells) >= size {
+					big = append(big, i)
+				}
+			}
+		}
+		if len(big) == 0 {
+			return nil, false
+		}
+		i := big[r.IntN(len(big))]
+		if a, b, ok := splitCage(r, rules[i].Cells); ok {
+			rules[i] = Rule{Type: Killer, Cells: a, Total: intp(digitSum(s, a))}
+			rules = append(rules, Rule{Type: Killer, Cells: b, Total: intp(digitSum(s, b))})
+		}
+	}
+	return nil, false
+}
+
+// splitCage parts a cage in two connected parts, of two cells or more
+// when it has four.
+func splitCage(r *rand.Rand, cells []Cell) (a, b []Cell, ok bool) {
+	connected := func(part []Cell) bool {
+		seen := []Cell{part[0]}
+		for k := 0; k < len(seen); k++ {
+			for _, c := range part {
+				if !slices.Contains(seen, c) && adjacent(c, seen[k]) {
+					seen = append(seen, c)
+				}
+			}
+		}
+		return len(seen) == len(part)
+	}
+	least := 1
+	if len(cells) >= 4 {
+		least = 2
+	}
+	for range 20 {
+		k := least + r.IntN(len(cells)-2*least+1)
+		a = []Cell{cells[r.IntN(len(cells))]}
+		for len(a) < k {
+			var next []Cell
+			for _, c := range cells {
+				if !slices.Contains(a, c) && slices.ContainsFunc(a, func(x Cell) bool { return adjacent(x, c) }) {
+					next = append(next, c)
+				}
+			}
+			if len(next) == 0 {
+				break
+			}
+			a = append(a, next[r.IntN(len(next))])
+		}
+		b = b[:0]
+		for _, c := range cells {
+			if !slices.Contains(a, c) {
+				b = append(b, c)
+			}
+		}
+		if len(a) == k && len(b) >= least && connected(b) {
+			return a, slices.Clone(b), true
+		}
+	}
+	return nil, nil, false
 }

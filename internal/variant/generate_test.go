@@ -126,9 +126,12 @@ func generateAll(maxNodes int64) []testPuzzle {
 			}
 		}
 	}
-	for k := range 4 {
-		p, _ := makePuzzle(r, []Type{Killer}, maxNodes)
-		add(fmt.Sprintf("killer-nogivens-%d", k+1), Puzzle{Rules: p.Rules})
+	for k := 0; k < 4; {
+		s, _ := randomFill(r, Puzzle{})
+		if rules, ok := killersAlone(r, s, max(maxNodes, testBudget)); ok {
+			add(fmt.Sprintf("killer-nogivens-%d", k+1), Puzzle{Rules: rules})
+			k++
+		}
 	}
 	for k := range 12 {
 		var ts []Type
