@@ -90,12 +90,16 @@ func randomMember(r *rand.Rand, p Puzzle) sudoku.Transform {
 // same measures and a solution of the moved puzzle.
 func TestSymmetryGroup(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 47))
+	members := 4
+	if testing.Short() {
+		members = 2
+	}
 	for _, tp := range readTestPuzzles(t, puzzlesFile) {
 		want, err := Rate(tp.p, sudoku.Options{Runs: 1})
 		if err != nil {
 			t.Fatalf("%s: %v", tp.name, err)
 		}
-		for range 4 {
+		for range members {
 			tr := randomMember(r, tp.p)
 			q := rewrite(r, Apply(tr, tp.p))
 			if err := q.Validate(); err != nil {
