@@ -111,6 +111,10 @@ type term struct {
 type sum struct {
 	terms []term
 	total int
+	// seen holds the terms' candidates the last time the propagator left
+	// them: a fixpoint of this sum (keeping supported digits takes away no
+	// other digit's support), so the same candidates need no second pass.
+	seen []uint16
 }
 
 type cage struct {

@@ -92,7 +92,11 @@ const maxTerms = 2 + maxArrowLine
 // partial sums reachable from the front meet those the back still needs.
 func (m *model) propSums(bd *board, changed *bool) bool {
 	var fwd, bwd [maxTerms + 1]sumSet
-	for _, s := range m.sums {
+	for si := range m.sums {
+		s := &m.sums[si]
+		if s.unchanged(bd) {
+			continue
+		}
 		n, offset, top := len(s.terms), 0, 0
 		for _, t := range s.terms {
 			if t.coef < 0 {
@@ -138,8 +142,32 @@ func (m *model) propSums(bd *board, changed *bool) bool {
 				return false
 			}
 		}
+		s.remember(bd)
 	}
 	return true
+}
+
+// unchanged reports whether the sum's cells hold the candidates it last
+// left them with.
+func (s *sum) unchanged(bd *board) bool {
+	if len(s.seen) != len(s.terms) {
+		return false
+	}
+	for k, t := range s.terms {
+		if bd.cand[t.cell] != s.seen[k] {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *sum) remember(bd *board) {
+	if len(s.seen) != len(s.terms) {
+		s.seen = make([]uint16, len(s.terms))
+	}
+	for k, t := range s.terms {
+		s.seen[k] = bd.cand[t.cell]
+	}
 }
 
 // propCages keeps the sets of digits a killer cage may hold that every
