@@ -36,6 +36,51 @@ var Geometry = func() []sudoku.Transform {
 	return out
 }()
 
+// xMoves are the line moves that keep both diagonals where they are: the
+// same permutation P of rows and columns (bands kept together) with P
+// commuting with turning the grid over (P(8-i) = 8-P(i)): the outer bands
+// kept or swapped, the rows of the first outer band in any order (the
+// other's follow as in a mirror), the middle band's outer rows kept or
+// swapped. 24 moves, the identity first; with Geometry they make the group
+// of an X-Sudoku (96 moves).
+var xMoves = func() []sudoku.Transform {
+	var out []sudoku.Transform
+	perms := [6][3]uint8{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}}
+	for _, b0 := range []uint8{0, 2} {
+		for _, sg := range perms {
+			for _, mid := range [][2]uint8{{3, 5}, {5, 3}} {
+				var p [9]uint8
+				for i := range 3 {
+					p[i] = b0*3 + sg[i]
+					p[8-i] = 8 - p[i]
+				}
+				p[3], p[4], p[5] = mid[0], 4, mid[1]
+				t := sudoku.Identity
+				t.Rows, t.Cols = p, p
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}()
+
+// isX reports whether p's rules are exactly both diagonals (X-Sudoku),
+// whose group has line moves too (xMoves).
+func isX(p Puzzle) bool {
+	var plus, minus bool
+	for _, r := range p.Rules {
+		switch r.Type {
+		case DiagonalPlus:
+			plus = true
+		case DiagonalMinus:
+			minus = true
+		default:
+			return false
+		}
+	}
+	return plus && minus
+}
+
 // relabels reports whether the rules of p hold whatever the digits are
 // called, so that relabelling the digits writes the same puzzle: regions,
 // anti-knight, anti-king, jigsaw, palindromes and cages without a total.
@@ -58,9 +103,8 @@ func relabels(p Puzzle) bool {
 }
 
 // Apply returns p moved by t: the givens by t.Apply, each rule's cells by
-// t.Cell. t must be one of Geometry, possibly with its digits relabelled
-// (then only for a puzzle whose rules allow it, see Group): other moves
-// of the classic grid do not keep every rule a rule.
+// t.Cell. t must be a member of p's group (Group): other moves of the
+// classic grid do not keep every rule a rule.
 func Apply(t sudoku.Transform, p Puzzle) Puzzle {
 	out := Puzzle{Givens: t.Apply(p.Givens), Rules: make([]Rule, 0, len(p.Rules))}
 	for _, r := range p.Rules {
@@ -153,11 +197,11 @@ func Canonical(p Puzzle, opt sudoku.Options) (Puzzle, sudoku.Transform, error) {
 
 // canonicalVariant is Canonical for a valid puzzle with rules.
 func canonicalVariant(p Puzzle) (Puzzle, sudoku.Transform) {
-	digits := relabels(p)
+	geometry, digits := Group(p)
 	var best Puzzle
 	var bestText string
 	var bestT sudoku.Transform
-	for i, t := range Geometry {
+	for i, t := range geometry {
 		if digits {
 			t.Digits = relabel(t.Apply(p.Givens))
 		}
@@ -169,9 +213,26 @@ func canonicalVariant(p Puzzle) (Puzzle, sudoku.Transform) {
 	return best, bestT
 }
 
-// Group describes the symmetry group of p's rules: the moves of the grid
-// (Geometry, or the whole classic group for a classic puzzle) and whether
-// the digits may be relabelled.
+// xGroup is Geometry followed by xMoves: every move of an X-Sudoku's
+// group (each of the 96 twice, as Geometry and xMoves share the half
+// turn).
+var xGroup = func() []sudoku.Transform {
+	var out []sudoku.Transform
+	for _, g := range Geometry {
+		for _, m := range xMoves {
+			out = append(out, g.Then(m))
+		}
+	}
+	return out
+}()
+
+// Group describes the symmetry group of p's rules (docs/variants.md): the
+// moves of the grid, Geometry for a variant but an X-Sudoku's (xGroup),
+// and whether the digits may be relabelled. A classic puzzle's group is
+// package sudoku's and is not listed here.
 func Group(p Puzzle) (geometry []sudoku.Transform, digits bool) {
+	if isX(p) {
+		return xGroup, relabels(p)
+	}
 	return Geometry, relabels(p)
 }

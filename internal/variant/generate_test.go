@@ -99,7 +99,7 @@ func ambiguous(p Puzzle) Puzzle {
 const testBudget = 2000
 
 // generateAll makes the test sets: for every rule type two unique puzzles
-// and an ambiguous one, killers without givens, and mixes.
+// and an ambiguous one, killers without givens, mixes, and X-Sudoku.
 func generateAll(maxNodes int64) []testPuzzle {
 	r := rand.New(rand.NewPCG(47, 2026))
 	var out []testPuzzle
@@ -143,6 +143,15 @@ func generateAll(maxNodes int64) []testPuzzle {
 		}
 		if p, ok := makePuzzle(r, ts, maxNodes); ok {
 			add(fmt.Sprintf("mix-%d", k+1), p)
+		}
+	}
+	// X-Sudoku, whose group has line moves too (xMoves).
+	for k := range 2 {
+		if p, ok := makePuzzle(r, []Type{DiagonalPlus, DiagonalMinus}, maxNodes); ok {
+			add(fmt.Sprintf("x-sudoku-%d", k+1), p)
+			if k == 0 {
+				add("x-sudoku-ambiguous", ambiguous(p))
+			}
 		}
 	}
 	return out

@@ -134,3 +134,34 @@ func TestRateClassic(t *testing.T) {
 		t.Fatalf("got %+v %v, want %+v", got, err, want)
 	}
 }
+
+// TestXMoves: every move of an X-Sudoku's group keeps both diagonals.
+func TestXMoves(t *testing.T) {
+	if len(xMoves) != 24 || xMoves[0] != sudoku.Identity {
+		t.Fatalf("%d moves, first %v", len(xMoves), xMoves[0])
+	}
+	diag := func(tr sudoku.Transform, cells []Cell) []Cell {
+		var out []Cell
+		for _, c := range cells {
+			out = append(out, Cell(tr.Cell(int(c))))
+		}
+		slices.Sort(out)
+		return out
+	}
+	minus, plus := shapeGroups(DiagonalMinus)[0], shapeGroups(DiagonalPlus)[0]
+	for _, tr := range xGroup {
+		if !tr.Valid() {
+			t.Fatalf("%v is not a transform", tr)
+		}
+		m, p := diag(tr, minus), diag(tr, plus)
+		if !(slices.Equal(m, minus) && slices.Equal(p, sortedCells(plus)) || slices.Equal(m, sortedCells(plus)) && slices.Equal(p, minus)) {
+			t.Errorf("%v moves the diagonals off themselves", tr)
+		}
+	}
+}
+
+func sortedCells(c []Cell) []Cell {
+	c = slices.Clone(c)
+	slices.Sort(c)
+	return c
+}
