@@ -10,8 +10,8 @@ import (
 
 // naiveCount counts the completions of p's givens that Check accepts, up
 // to limit: every digit in every empty cell, pruned only by rows and
-// columns, each full grid judged by Check. Independent of the solver's
-// model and propagators.
+// columns, each full grid judged by check (Check without Validate).
+// Independent of the solver's model and propagators.
 func naiveCount(p Puzzle, limit int) (int, sudoku.Grid) {
 	g := p.Givens
 	var blanks []int
@@ -27,7 +27,7 @@ func naiveCount(p Puzzle, limit int) (int, sudoku.Grid) {
 			return
 		}
 		if k == len(blanks) {
-			if Check(p, g) == nil {
+			if check(p, g) == nil {
 				if count == 0 {
 					first = g
 				}

@@ -9,8 +9,17 @@ import (
 // Check reports whether the full grid g keeps the givens and every rule of
 // p, rule by rule and written for clarity, not speed (tests cross-check the
 // solver with it; a player's finished grid can be checked with it). The
-// error names the first rule broken.
+// error names the first rule broken, or is Validate's for a puzzle that
+// cannot stand.
 func Check(p Puzzle, g sudoku.Grid) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	return check(p, g)
+}
+
+// check is Check for a valid puzzle.
+func check(p Puzzle, g sudoku.Grid) error {
 	for c := range 81 {
 		if g[c] < 1 || g[c] > 9 {
 			return fmt.Errorf("%s is empty", Cell(c))
