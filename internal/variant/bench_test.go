@@ -15,8 +15,15 @@ import (
 // puzzle over the passes and puzzles solved per second, in wall time and
 // in the thread's CPU time (on a shared machine the CPU figures are the
 // ones to compare; run it with -cpu 1). Issue 47's target is p99 <= 50 ms.
-func BenchmarkVariants(b *testing.B) {
-	tps := readTestPuzzles(b, puzzlesFile)
+func BenchmarkVariants(b *testing.B) { benchFile(b, puzzlesFile) }
+
+// BenchmarkHard is BenchmarkVariants over testdata/hard.txt: minimal
+// puzzles made without the test sets' node budget, where the per-rule
+// propagation is weakest (docs/variants.md). Not part of the target.
+func BenchmarkHard(b *testing.B) { benchFile(b, "testdata/hard.txt") }
+
+func benchFile(b *testing.B, file string) {
+	tps := readTestPuzzles(b, file)
 	var ps []Puzzle
 	for _, tp := range tps {
 		if !tp.p.Classic() {

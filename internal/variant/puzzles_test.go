@@ -43,6 +43,20 @@ func TestPuzzles(t *testing.T) {
 	}
 }
 
+// TestHard solves the puzzles of testdata/hard.txt: each unique, its
+// solution keeping every rule. Seconds of search: not under -short.
+func TestHard(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seconds of search")
+	}
+	for _, tp := range readTestPuzzles(t, "testdata/hard.txt") {
+		res, err := Solve(tp.p, sudoku.Options{})
+		if err != nil || res.Solutions != 1 || Check(tp.p, res.Solution) != nil {
+			t.Errorf("%s: %d solutions, %v", tp.name, res.Solutions, err)
+		}
+	}
+}
+
 // rewrite writes p another way that means the same: rules in another
 // order, lines and dots from the other end, odd and even cells split, a
 // little killer's clue at the other end of its diagonal.
