@@ -138,6 +138,10 @@ type model struct {
 	thermos    [][]uint8
 	renbans    [][]uint8
 	sandwiches []sandwich
+	// related[c] lists the cells a pair rule ties to c, rels[c][o] the
+	// relations (bit r for rel r) between c and o: for propPointing.
+	related [81][]uint8
+	rels    *[81][81]uint16
 }
 
 // compile builds the solver's model of a valid puzzle's rules.
@@ -207,7 +211,27 @@ func compile(p Puzzle) (*model, error) {
 		}
 	}
 	m.addNeighbours(p, has)
+	m.relate()
 	return m, nil
+}
+
+// relate fills related and rels from the pairs (relEqual left out: a
+// palindrome's ends hold the same digit, which pointing does not use).
+func (m *model) relate() {
+	for _, pr := range m.pairs {
+		if pr.r == relEqual {
+			continue
+		}
+		if m.rels == nil {
+			m.rels = new([81][81]uint16)
+		}
+		for _, ab := range [2][2]uint8{{pr.a, pr.b}, {pr.b, pr.a}} {
+			if m.rels[ab[0]][ab[1]] == 0 {
+				m.related[ab[0]] = append(m.related[ab[0]], ab[1])
+			}
+			m.rels[ab[0]][ab[1]] |= 1 << pr.r
+		}
+	}
 }
 
 // chessMoves are the moves of the anti-chess rules.

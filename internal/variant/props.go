@@ -337,3 +337,54 @@ func (sw *sandwich) tryEnds(bd *board, i, j int, allowed *[9]uint16) {
 		}
 	}
 }
+
+// propPointing: when a digit's places in a house are all tied by pair rules
+// to one cell outside them, that cell keeps only what the digit in any of
+// those places allows (non-consecutive: a cell next to every place of a 5
+// in its box holds neither 4 nor 6).
+func (m *model) propPointing(bd *board, changed *bool) bool {
+	if m.rels == nil {
+		return true
+	}
+	for _, h := range m.houses {
+		for d := range 9 {
+			bit := uint16(1) << d
+			var places [9]uint8
+			n := 0
+			for _, c := range h {
+				if bd.cand[c]&bit != 0 {
+					places[n] = c
+					n++
+				}
+			}
+			if n < 2 {
+				continue
+			}
+			for _, x := range m.related[places[0]] {
+				// The digit is in one of the places: x keeps what some
+				// place holding it allows, or the digit, when x is a place.
+				keep, tied := uint16(0), true
+				for _, p := range places[:n] {
+					if p == x {
+						keep |= bit
+						continue
+					}
+					rs := m.rels[x][p]
+					if rs == 0 {
+						tied = false
+						break
+					}
+					allow := uint16(all)
+					for r := rs; r != 0; r &= r - 1 {
+						allow &= support[bits.TrailingZeros16(r)][bit]
+					}
+					keep |= allow
+				}
+				if tied && !bd.narrow(x, keep, changed) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}

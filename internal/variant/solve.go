@@ -43,8 +43,9 @@ func (m *model) place(bd *board, c int) bool {
 	return true
 }
 
-// propagate places naked singles, finds hidden singles in every house and
-// runs every rule's propagator, until nothing changes. False at a
+// propagate places naked singles, finds hidden singles in every house,
+// runs every rule's propagator and then the pointing of pair rules
+// (propPointing), until nothing changes. False at a
 // contradiction: a cell without a candidate, a digit without a place in a
 // house, a rule that no digits left can satisfy.
 func (m *model) propagate(bd *board) bool {
@@ -92,6 +93,13 @@ func (m *model) propagate(bd *board) bool {
 		}
 		if !m.propPairs(bd, &changed) || !m.propSums(bd, &changed) || !m.propCages(bd, &changed) ||
 			!m.propThermos(bd, &changed) || !m.propRenbans(bd, &changed) || !m.propSandwiches(bd, &changed) {
+			return false
+		}
+		if changed {
+			continue
+		}
+		// The dearest, last: only once every rule is at its fixpoint.
+		if !m.propPointing(bd, &changed) {
 			return false
 		}
 		if !changed {
