@@ -236,12 +236,20 @@ func (s *solver) search(st *stack) {
 	}
 }
 
+// DefaultMaxNodes bounds a variant search that sets no budget. A variant
+// node costs 10-20 microseconds (every rule's propagator runs at each),
+// some 30 times a classic one, so package sudoku's 2,000,000 would hold a
+// core for most of a minute; 200,000 keeps the worst input to a few
+// seconds, and the hardest puzzle made here needs 10,612 (testdata/hard.txt).
+// A classic puzzle keeps sudoku.DefaultMaxNodes.
+const DefaultMaxNodes = 200_000
+
 // Solve searches p for up to two solutions and counts what the search did,
 // with the counts of package sudoku (sudoku.Result). A classic puzzle (no
 // rules) goes through sudoku.Solve unchanged. It fails with a *RuleError
 // for a puzzle Validate refuses, sudoku.ErrBudget past Options.MaxNodes
-// (sudoku.DefaultMaxNodes when 0) and sudoku.ErrCanceled once Options.Done
-// is closed. No solution is not an error: Solutions is 0.
+// (DefaultMaxNodes when 0) and sudoku.ErrCanceled once Options.Done is
+// closed. No solution is not an error: Solutions is 0.
 func Solve(p Puzzle, opt sudoku.Options) (sudoku.Result, error) {
 	if p.Classic() {
 		return sudoku.Solve(p.Givens, opt)
@@ -257,7 +265,7 @@ func Solve(p Puzzle, opt sudoku.Options) (sudoku.Result, error) {
 func (m *model) solve(g sudoku.Grid, opt sudoku.Options, first bool) (sudoku.Result, error) {
 	s := solver{m: m, maxNodes: opt.MaxNodes, done: opt.Done, first: first}
 	if s.maxNodes <= 0 {
-		s.maxNodes = sudoku.DefaultMaxNodes
+		s.maxNodes = DefaultMaxNodes
 	}
 	s.run(g)
 	return s.res, s.err
