@@ -127,7 +127,8 @@ type sandwich struct {
 	total int
 }
 
-// model is a puzzle compiled for the solver.
+// model is a puzzle compiled for the solver. A search writes its sums'
+// caches (sum.seen): one model serves one search at a time.
 type model struct {
 	start      [81]uint16  // candidates before the givens: odd and even cells
 	peers      [81][]uint8 // cells that must differ from each
