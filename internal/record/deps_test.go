@@ -12,16 +12,17 @@ import (
 
 // TestLayers holds the direction of issue 44: the engine (package sudoku)
 // and the reader of typed numbers (userinput) import nothing of this
-// module, and the archive's record imports those two and the text rule
-// (textrule, itself a leaf) only, so the engine
-// can be used without the archive and the record never drags in a store,
-// a server or the logic package.
+// module, the variant engine (issue 47) the engine only, and the
+// archive's record imports those two and the text rule (textrule, itself
+// a leaf) only, so the engine can be used without the archive and the
+// record never drags in a store, a server or the logic package.
 func TestLayers(t *testing.T) {
 	const module = "github.com/sudoku-archive/sudoku/"
 	for dir, allowed := range map[string][]string{
 		"../sudoku":    nil,
 		"../userinput": nil,
 		"../textrule":  nil,
+		"../variant":   {"internal/sudoku"},
 		".":            {"internal/sudoku", "internal/userinput", "internal/textrule"},
 	} {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))

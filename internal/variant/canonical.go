@@ -1,0 +1,238 @@
+package variant
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+// reversed is the line order that turns the grid over.
+var reversed = [9]uint8{8, 7, 6, 5, 4, 3, 2, 1, 0}
+
+// Geometry is the eight rotations and reflections of the grid (the
+// dihedral group of the square) as package sudoku's transforms: every
+// rule of the model maps onto a rule of the model under each of them (a
+// diagonal onto a diagonal, a row's sandwich onto a row's or a column's,
+// a pill onto a pill read in its cells' order). Geometry[0] is the
+// identity.
+var Geometry = func() []sudoku.Transform {
+	var out []sudoku.Transform
+	for _, tr := range []bool{false, true} {
+		for _, rr := range []bool{false, true} {
+			for _, rc := range []bool{false, true} {
+				t := sudoku.Identity
+				t.Transposed = tr
+				if rr {
+					t.Rows = reversed
+				}
+				if rc {
+					t.Cols = reversed
+				}
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}()
+
+// xMoves are the line moves that keep both diagonals where they are: the
+// same permutation P of rows and columns (bands kept together) with P
+// commuting with turning the grid over (P(8-i) = 8-P(i)): the outer bands
+// kept or swapped, the rows of the first outer band in any order (the
+// other's follow as in a mirror), the middle band's outer rows kept or
+// swapped. 24 moves, the identity first; with Geometry they make the group
+// of an X-Sudoku (96 moves).
+var xMoves = func() []sudoku.Transform {
+	var out []sudoku.Transform
+	perms := [6][3]uint8{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}}
+	for _, b0 := range []uint8{0, 2} {
+		for _, sg := range perms {
+			for _, mid := range [][2]uint8{{3, 5}, {5, 3}} {
+				var p [9]uint8
+				for i := range 3 {
+					p[i] = b0*3 + sg[i]
+					p[8-i] = 8 - p[i]
+				}
+				p[3], p[4], p[5] = mid[0], 4, mid[1]
+				t := sudoku.Identity
+				t.Rows, t.Cols = p, p
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}()
+
+// isX reports whether p's rules are exactly both diagonals (X-Sudoku),
+// whose group has line moves too (xMoves).
+func isX(p Puzzle) bool {
+	var plus, minus bool
+	for _, r := range p.Rules {
+		switch r.Type {
+		case DiagonalPlus:
+			plus = true
+		case DiagonalMinus:
+			minus = true
+		default:
+			return false
+		}
+	}
+	return plus && minus
+}
+
+// relabels reports whether the rules of p hold whatever the digits are
+// called, so that relabelling the digits writes the same puzzle: regions,
+// anti-knight, anti-king, jigsaw, palindromes and cages without a total.
+// Sums, thermometers, dots, XV, odd/even, non-consecutive, whispers and
+// renban name the digits themselves.
+func relabels(p Puzzle) bool {
+	for _, r := range p.Rules {
+		switch r.Type {
+		case DiagonalPlus, DiagonalMinus, Windoku, Disjoint, Asterisk, CentreDot, Girandola,
+			AntiKnight, AntiKing, Jigsaw, Palindrome:
+		case Killer:
+			if r.Total != nil {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// Apply returns p moved by t: the givens by t.Apply, each rule's cells by
+// t.Cell. t must be a member of p's group (Group): other moves of the
+// classic grid do not keep every rule a rule.
+func Apply(t sudoku.Transform, p Puzzle) Puzzle {
+	out := Puzzle{Givens: t.Apply(p.Givens), Rules: make([]Rule, 0, len(p.Rules))}
+	for _, r := range p.Rules {
+		out.Rules = append(out.Rules, applyRule(t, r))
+	}
+	return out
+}
+
+func applyRule(t sudoku.Transform, orig Rule) Rule {
+	r := orig
+	mv := func(c Cell) Cell { return Cell(t.Cell(int(c))) }
+	r.Cells = slices.Clone(r.Cells)
+	for k, c := range r.Cells {
+		r.Cells[k] = mv(c)
+	}
+	switch r.Type {
+	case DiagonalMinus:
+		if c := mv(0); c != 0 && c != 80 {
+			r.Type = DiagonalPlus
+		}
+	case DiagonalPlus:
+		if c := mv(8); c != 8 && c != 72 {
+			r.Type = DiagonalMinus
+		}
+	case Jigsaw:
+		if len(r.Regions) == 81 {
+			b := make([]byte, 81)
+			for i := range 81 {
+				b[mv(Cell(i))] = r.Regions[i]
+			}
+			r.Regions = string(b)
+		}
+	case LittleKiller:
+		if old := diagonalCells(orig.Cells, orig.Dir); len(old) >= 2 {
+			a, b := mv(old[0]), mv(old[1])
+			r.Dir = dirOf(b.row()-a.row(), b.col()-a.col())
+		} else if len(old) == 1 {
+			r.Dir = cornerDir(r.Cells[0])
+		}
+	case Sandwich:
+		if cells, ok := sandwichCells(r.Line); ok {
+			a, b := mv(cells[0]), mv(cells[1])
+			if a.row() == b.row() {
+				r.Line = fmt.Sprintf("r%d", a.row()+1)
+			} else {
+				r.Line = fmt.Sprintf("c%d", a.col()+1)
+			}
+		}
+	}
+	return r
+}
+
+// relabel renames the digits of g in the order they first appear, row by
+// row: the least of g's relabellings. It returns the renaming.
+func relabel(g sudoku.Grid) [10]uint8 {
+	var names [10]uint8
+	next := uint8(1)
+	for _, d := range g {
+		if d != 0 && names[d] == 0 {
+			names[d] = next
+			next++
+		}
+	}
+	for d := 1; d <= 9; d++ {
+		if names[d] == 0 {
+			names[d] = next
+			next++
+		}
+	}
+	return names
+}
+
+// Canonical returns the canonical form of p, the same puzzle for every way
+// of writing it under its symmetry group (Group), with t such that
+// Normal(Apply(t, p)) is it; its Text is the puzzle's identity. A classic
+// puzzle is sudoku.Canonical's (which solves it, so opt bounds it, and its
+// errors are sudoku's); a variant is the least written form over Geometry,
+// its digits relabelled when the rules allow (relabels).
+func Canonical(p Puzzle, opt sudoku.Options) (Puzzle, sudoku.Transform, error) {
+	if p.Classic() {
+		g, t, err := sudoku.Canonical(p.Givens, opt)
+		return Puzzle{Givens: g}, t, err
+	}
+	if err := p.Validate(); err != nil {
+		return Puzzle{}, sudoku.Transform{}, err
+	}
+	c, t := canonicalVariant(p)
+	return c, t, nil
+}
+
+// canonicalVariant is Canonical for a valid puzzle with rules.
+func canonicalVariant(p Puzzle) (Puzzle, sudoku.Transform) {
+	geometry, digits := Group(p)
+	var best Puzzle
+	var bestText string
+	var bestT sudoku.Transform
+	for i, t := range geometry {
+		if digits {
+			t.Digits = relabel(t.Apply(p.Givens))
+		}
+		q := Normal(Apply(t, p))
+		if s := q.Text(); i == 0 || s < bestText {
+			best, bestText, bestT = q, s, t
+		}
+	}
+	return best, bestT
+}
+
+// xGroup is Geometry followed by xMoves: every move of an X-Sudoku's
+// group (each of the 96 twice, as Geometry and xMoves share the half
+// turn).
+var xGroup = func() []sudoku.Transform {
+	var out []sudoku.Transform
+	for _, g := range Geometry {
+		for _, m := range xMoves {
+			out = append(out, g.Then(m))
+		}
+	}
+	return out
+}()
+
+// Group describes the symmetry group of p's rules (docs/variants.md): the
+// moves of the grid, Geometry for a variant but an X-Sudoku's (xGroup),
+// and whether the digits may be relabelled. A classic puzzle's group is
+// package sudoku's and is not listed here.
+func Group(p Puzzle) (geometry []sudoku.Transform, digits bool) {
+	if isX(p) {
+		return xGroup, relabels(p)
+	}
+	return Geometry, relabels(p)
+}

@@ -1,0 +1,181 @@
+package variant
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+)
+
+// TestPuzzles solves every test puzzle: the solution count the generator
+// recorded, a unique solution that keeps every rule (Check), and a
+// written form that reads back to itself.
+func TestPuzzles(t *testing.T) {
+	seen := map[Type]map[int]bool{}
+	for _, tp := range readTestPuzzles(t, puzzlesFile) {
+		res, err := Solve(tp.p, sudoku.Options{})
+		if err != nil || res.Solutions != tp.solutions {
+			t.Errorf("%s: %d solutions, %v; want %d", tp.name, res.Solutions, err, tp.solutions)
+			continue
+		}
+		if res.Solutions == 1 {
+			if err := Check(tp.p, res.Solution); err != nil {
+				t.Errorf("%s: solution %s: %v", tp.name, res.Solution, err)
+			}
+		}
+		text := tp.p.Text()
+		q, err := Parse([]byte(text))
+		if err != nil || q.Text() != text || Normal(q).Text() != text {
+			t.Errorf("%s: written form does not read back: %v", tp.name, err)
+		}
+		for _, v := range Variants(tp.p) {
+			if seen[v] == nil {
+				seen[v] = map[int]bool{}
+			}
+			seen[v][min(res.Solutions, 2)] = true
+		}
+	}
+	for _, ty := range Types {
+		if !seen[ty][1] || !seen[ty][2] {
+			t.Errorf("%s: the test sets lack a unique or an ambiguous puzzle (%v)", ty, seen[ty])
+		}
+	}
+}
+
+// TestHard solves the puzzles of testdata/hard.txt: each unique, its
+// solution keeping every rule. Seconds of search: not under -short.
+func TestHard(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seconds of search")
+	}
+	for _, tp := range readTestPuzzles(t, "testdata/hard.txt") {
+		res, err := Solve(tp.p, sudoku.Options{})
+		if err != nil || res.Solutions != 1 || Check(tp.p, res.Solution) != nil {
+			t.Errorf("%s: %d solutions, %v", tp.name, res.Solutions, err)
+		}
+	}
+}
+
+// rewrite writes p another way that means the same: rules in another
+// order, lines and dots from the other end, odd and even cells split, a
+// little killer's clue at the other end of its diagonal.
+func rewrite(r *rand.Rand, p Puzzle) Puzzle {
+	out := Puzzle{Givens: p.Givens}
+	for _, k := range r.Perm(len(p.Rules)) {
+		rl := p.Rules[k]
+		rl.Cells = slices.Clone(rl.Cells)
+		switch rl.Type {
+		case Killer, White, Black, X, V, Whispers, Renban, Palindrome:
+			if r.IntN(2) == 0 {
+				slices.Reverse(rl.Cells)
+			}
+		case LittleKiller:
+			if d := diagonalCells(rl.Cells, rl.Dir); len(d) > 1 && r.IntN(2) == 0 {
+				dr, dc, _ := rl.Dir.step()
+				rl.Cells, rl.Dir = []Cell{d[len(d)-1]}, dirOf(-dr, -dc)
+			}
+		case Odd, Even:
+			if len(rl.Cells) > 1 && r.IntN(2) == 0 {
+				h := len(rl.Cells) / 2
+				out.Rules = append(out.Rules, Rule{Type: rl.Type, Cells: rl.Cells[:h]})
+				rl.Cells = rl.Cells[h:]
+			}
+		}
+		out.Rules = append(out.Rules, rl)
+	}
+	return out
+}
+
+// randomMember returns a random member of p's symmetry group.
+func randomMember(r *rand.Rand, p Puzzle) sudoku.Transform {
+	geometry, digits := Group(p)
+	t := geometry[r.IntN(len(geometry))]
+	if digits {
+		for i, d := range r.Perm(9) {
+			t.Digits[i+1] = uint8(d + 1)
+		}
+	}
+	return t
+}
+
+// TestSymmetryGroup puts every test puzzle through random members of its
+// group, each written another way, and expects one canonical form, the
+// same measures and a solution of the moved puzzle.
+func TestSymmetryGroup(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 47))
+	members := 4
+	if testing.Short() {
+		members = 2
+	}
+	for _, tp := range readTestPuzzles(t, puzzlesFile) {
+		want, err := Rate(tp.p, sudoku.Options{Runs: 1})
+		if err != nil {
+			t.Fatalf("%s: %v", tp.name, err)
+		}
+		for range members {
+			tr := randomMember(r, tp.p)
+			q := rewrite(r, Apply(tr, tp.p))
+			if err := q.Validate(); err != nil {
+				t.Fatalf("%s moved by %v: %v", tp.name, tr, err)
+			}
+			got, err := Rate(q, sudoku.Options{Runs: 1})
+			if err != nil {
+				t.Fatalf("%s moved: %v", tp.name, err)
+			}
+			if got.Text != want.Text {
+				t.Errorf("%s moved by %v:\ncanonical %s\nwant      %s", tp.name, tr, got.Text, want.Text)
+			}
+			if got.Solutions != want.Solutions || got.Backtracks != want.Backtracks || got.Guesses != want.Guesses || got.Nodes != want.Nodes {
+				t.Errorf("%s moved: measures %+v, want %+v", tp.name, got, want)
+			}
+			if got.Solutions == 1 {
+				if err := Check(q, got.Solution); err != nil {
+					t.Errorf("%s moved: solution: %v", tp.name, err)
+				}
+			}
+		}
+	}
+}
+
+// TestRateClassic: a classic puzzle's measures are package sudoku's.
+func TestRateClassic(t *testing.T) {
+	g := classicLines(t, "top1465_first20.txt")[3]
+	got, err := Rate(Puzzle{Givens: g}, sudoku.Options{})
+	want, _ := sudoku.Rate(g, sudoku.Options{})
+	if err != nil || got.Canonical.Givens != want.Canonical || got.Nodes != want.Nodes ||
+		got.Backtracks != want.Backtracks || got.Solution != want.Solution || got.EngineVersion != want.EngineVersion {
+		t.Fatalf("got %+v %v, want %+v", got, err, want)
+	}
+}
+
+// TestXMoves: every move of an X-Sudoku's group keeps both diagonals.
+func TestXMoves(t *testing.T) {
+	if len(xMoves) != 24 || xMoves[0] != sudoku.Identity {
+		t.Fatalf("%d moves, first %v", len(xMoves), xMoves[0])
+	}
+	diag := func(tr sudoku.Transform, cells []Cell) []Cell {
+		var out []Cell
+		for _, c := range cells {
+			out = append(out, Cell(tr.Cell(int(c))))
+		}
+		slices.Sort(out)
+		return out
+	}
+	minus, plus := shapeGroups(DiagonalMinus)[0], shapeGroups(DiagonalPlus)[0]
+	for _, tr := range xGroup {
+		if !tr.Valid() {
+			t.Fatalf("%v is not a transform", tr)
+		}
+		m, p := diag(tr, minus), diag(tr, plus)
+		if !(slices.Equal(m, minus) && slices.Equal(p, sortedCells(plus)) || slices.Equal(m, sortedCells(plus)) && slices.Equal(p, minus)) {
+			t.Errorf("%v moves the diagonals off themselves", tr)
+		}
+	}
+}
+
+func sortedCells(c []Cell) []Cell {
+	c = slices.Clone(c)
+	slices.Sort(c)
+	return c
+}
