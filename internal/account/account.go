@@ -96,6 +96,11 @@ type Attempt struct {
 	// players' model counted it (the first finished attempt at the class
 	// not in practice; package ratings).
 	Practice, Counted bool
+	// SkillBefore and SkillAfter are the player's skill (the players'
+	// model's, package ratings) before and after this attempt's step, when
+	// Counted; 0 otherwise, and 0 wherever attempts are read back: only
+	// the finish's answer carries them (its "rating 1,540 → 1,562").
+	SkillBefore, SkillAfter float64
 	// Grade and Technique are the puzzle's (for the dashboard); the
 	// store fills them where it reads attempts with their puzzles.
 	Grade     int

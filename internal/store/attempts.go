@@ -413,7 +413,7 @@ func (f *finisher) finish(r *finishReq, now time.Time) (account.Attempt, error) 
 	a.Grade, a.Technique = grade, technique
 	if a.Counted {
 		o := ratings.Observation{Seconds: a.Seconds, Solved: a.Outcome == account.OutcomeSolved, Hints: a.Hints}
-		if err := f.rater.rate(a.PlayerID, key, int64(grade), o); err != nil {
+		if a.SkillBefore, a.SkillAfter, err = f.rater.rate(a.PlayerID, key, int64(grade), o); err != nil {
 			return account.Attempt{}, err
 		}
 	}

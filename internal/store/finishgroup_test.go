@@ -99,8 +99,8 @@ func commit(t *testing.T, db *DB, out *strings.Builder, group []*finishReq) {
 		switch {
 		case res.err == nil:
 			a := res.a
-			fmt.Fprintf(out, "%d: attempt %d player %d puzzle %d %s %ds first=%v counted=%v grade=%d created=%v\n",
-				i, a.ID, a.PlayerID, a.PuzzleID, a.Outcome, a.Seconds, a.First, a.Counted, a.Grade, res.created)
+			fmt.Fprintf(out, "%d: attempt %d player %d puzzle %d %s %ds first=%v counted=%v grade=%d created=%v skill %.9f → %.9f\n",
+				i, a.ID, a.PlayerID, a.PuzzleID, a.Outcome, a.Seconds, a.First, a.Counted, a.Grade, res.created, a.SkillBefore, a.SkillAfter)
 		case refused(res.err):
 			fmt.Fprintf(out, "%d: refused: %s\n", i, refusal(res.err))
 		default:

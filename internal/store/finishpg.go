@@ -319,7 +319,7 @@ func (g *finishGroup) decide(r *finishReq, w *finishRow) (account.Attempt, error
 		g.players[a.PlayerID] = pl
 	}
 	if a.Counted {
-		if err := g.rate(a, w, pl); err != nil {
+		if err := g.rate(&a, w, pl); err != nil {
 			return account.Attempt{}, err
 		}
 	}
@@ -333,8 +333,9 @@ func (g *finishGroup) decide(r *finishReq, w *finishRow) (account.Attempt, error
 
 // rate is the model's step for the counted finish a (read as w) of player
 // pl: the class as the rater would take it (its row, or one made from the
-// prior of a's grade at the class's first counted attempt) and pl move.
-func (g *finishGroup) rate(a account.Attempt, w *finishRow, pl *groupPlayer) error {
+// prior of a's grade at the class's first counted attempt) and pl move;
+// a gets the player's skill before and after, as the rater gives them.
+func (g *finishGroup) rate(a *account.Attempt, w *finishRow, pl *groupPlayer) error {
 	cl := g.classes[string(w.key)]
 	if cl == nil {
 		cl = &groupClass{key: w.key, shown: w.shown}
@@ -354,7 +355,9 @@ func (g *finishGroup) rate(a account.Attempt, w *finishRow, pl *groupPlayer) err
 		g.classes[string(w.key)] = cl
 	}
 	o := ratings.Observation{Seconds: a.Seconds, Solved: a.Outcome == account.OutcomeSolved, Hints: a.Hints}
+	a.SkillBefore = pl.p.Skill()
 	cl.c, pl.p = ratings.Update(cl.c, pl.p, o)
+	a.SkillAfter = pl.p.Skill()
 	pl.rated = true
 	if o.Solved {
 		cl.seconds = append(cl.seconds, a.Seconds)

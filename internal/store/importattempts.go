@@ -138,7 +138,7 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`), player, im.PuzzleID, key, 
 	}
 	if a.Counted {
 		o := ratings.Observation{Seconds: a.Seconds, Solved: a.Outcome == account.OutcomeSolved, Hints: a.Hints}
-		if err := f.rater.rate(player, key, int64(grade), o); err != nil {
+		if _, _, err := f.rater.rate(player, key, int64(grade), o); err != nil {
 			return err
 		}
 	}

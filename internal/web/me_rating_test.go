@@ -16,7 +16,8 @@ import (
 
 // TestMeRating: /me shows the player's rating, the players' model's skill
 // on the chess trainers' scale (issue 46): typical before any counted
-// solve, then moved by each, the figure /api/me's skill gives.
+// solve, then moved by each, the figure /api/me's skill gives; the answer
+// to each counted finish gives the rating before and after it.
 func TestMeRating(t *testing.T) {
 	a := newArchive(t)
 	p := a.player()
@@ -41,11 +42,20 @@ func TestMeRating(t *testing.T) {
 	prev := "1,500"
 	for _, pz := range ps[:2] {
 		p.json(http.MethodGet, fmt.Sprintf("/api/puzzles/%d", pz.ID), "", http.StatusOK, &pz)
-		p.play(pz, true)
+		var at struct{ ID int64 }
+		p.json(http.MethodPost, "/api/attempts", fmt.Sprintf(`{"puzzle_id": %d}`, pz.ID), http.StatusCreated, &at)
+		var fin struct {
+			Before *int `json:"rating_before"`
+			After  *int `json:"rating_after"`
+		}
+		p.json(http.MethodPost, fmt.Sprintf("/api/attempts/%d", at.ID), fmt.Sprintf(`{"outcome": "solved", "grid": %q, "active_seconds": 600}`, pz.Solution), http.StatusOK, &fin)
+		if fin.Before == nil || fin.After == nil || templates.Count(*fin.Before) != prev {
+			t.Fatalf("the finish answered rating %v → %v, want from %s", fin.Before, fin.After, prev)
+		}
 		var me struct{ Skill float64 }
 		p.json(http.MethodGet, "/api/me", "", http.StatusOK, &me)
 		got := rating()
-		if want := templates.Count(ratings.Rating(me.Skill)); got != want || got == prev {
+		if want := templates.Count(ratings.Rating(me.Skill)); got != want || got == prev || got != templates.Count(*fin.After) {
 			t.Errorf("after a counted solve: rating %q, want %q (skill %.3f), moved from %q", got, want, me.Skill, prev)
 		}
 		prev = got
