@@ -241,6 +241,20 @@ type Summary struct {
 	// TryAgain holds the latest attempts given up or solved with hints,
 	// one per puzzle, newest first.
 	TryAgain []Attempt
+	// Skills is the skill each of the player's last MaxSkillPoints
+	// counted attempts left, in the order they finished: the history of
+	// the rating (attempts counted before the archive kept it have none).
+	Skills []SkillPoint
+}
+
+// MaxSkillPoints is how many of a player's counted attempts
+// Summary.Skills holds at most.
+const MaxSkillPoints = 100
+
+// SkillPoint is the skill a counted attempt left, and when it finished.
+type SkillPoint struct {
+	At    time.Time
+	Skill float64
 }
 
 // GradeTimes sums up the player's solves of puzzles of one grade.

@@ -66,7 +66,8 @@ ORDER BY r.n`
 // ($25-$28: the hints and give-ups to add), the ratings of the classes
 // with a counted finish ($29-$36: $35 is 1 where the read found and locked
 // the class's row, $36 the expected seconds) and the classes' counted
-// solves of the group ($37, $38). Every puzzle of each class gets the
+// solves of the group ($37, $38); $39 is the attempts' skill after their
+// step (0 where not counted), added last. Every puzzle of each class gets the
 // class's figures, the median of its counted solves taken over the index
 // and the group's (as rater.medianSeconds computes it), as figureWrites
 // writes them. It returns 0, or fails itself (an invalid cast of a marked
@@ -96,10 +97,10 @@ sec AS (
 	}
 	return `WITH u AS (
     UPDATE attempts SET finished_at = x.finished_at, outcome = x.outcome, seconds = x.seconds, hints = x.hints, checks = x.checks,
-        mistakes = x.mistakes, first = x.first, techniques = x.techniques, practice = x.practice, counted = x.counted
+        mistakes = x.mistakes, first = x.first, techniques = x.techniques, practice = x.practice, counted = x.counted, skill = x.skill
     FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[],
-        $9::text[], $10::bigint[], $11::bigint[])
-        AS x (id, finished_at, outcome, seconds, hints, checks, mistakes, first, techniques, practice, counted)
+        $9::text[], $10::bigint[], $11::bigint[], $39::double precision[])
+        AS x (id, finished_at, outcome, seconds, hints, checks, mistakes, first, techniques, practice, counted, skill)
     WHERE attempts.id = x.id AND attempts.id = ANY($1) AND attempts.outcome = 'open' RETURNING 1),
 pl AS (
     UPDATE players SET solved = players.solved + x.solved, gave_up = players.gave_up + x.gave_up, skill = x.skill, rated = x.rated,
@@ -419,19 +420,22 @@ func (g *finishGroup) args() []any {
 	var at struct {
 		id, finished, seconds, hints, checks, mistakes, first, practice, counted []int64
 		outcome, techniques                                                      []string
+		skill                                                                    []float64
 	}
 	for _, a := range g.recorded {
 		at.id, at.finished, at.seconds = append(at.id, a.ID), append(at.finished, a.FinishedAt.UnixNano()), append(at.seconds, a.Seconds)
 		at.hints, at.checks, at.mistakes = append(at.hints, a.Hints), append(at.checks, a.Checks), append(at.mistakes, a.Mistakes)
 		at.first, at.practice, at.counted = append(at.first, flag(a.First)), append(at.practice, flag(a.Practice)), append(at.counted, flag(a.Counted))
 		at.outcome, at.techniques = append(at.outcome, string(a.Outcome)), append(at.techniques, strings.Join(a.Techniques, "\n"))
+		at.skill = append(at.skill, a.SkillAfter)
 	}
-	args := make([]any, 0, 38)
+	args := make([]any, 0, 39)
 	args = append(args, at.id, at.finished, at.outcome, at.seconds, at.hints, at.checks, at.mistakes, at.first, at.techniques, at.practice, at.counted)
 	args = append(args, g.playerArgs()...)
 	args = append(args, g.figureArgs()...)
 	args = append(args, g.classArgs()...)
-	if len(args) != 38 || len(at.id) != n {
+	args = append(args, at.skill)
+	if len(args) != 39 || len(at.id) != n {
 		panic("finishWriteSQL: wrong arguments") // not reached
 	}
 	return args
