@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
+	"github.com/sudoku-archive/sudoku/internal/ratings"
 )
 
 // AccountForm is the state of the sign-up and login forms.
@@ -35,6 +36,12 @@ type MeView struct {
 	// id of the one just revoked, "" for none.
 	Tokens  []account.Token
 	Revoked string
+}
+
+// Rating is the player's rating as the page writes it ("1,540"): the
+// players' model's skill on the chess trainers' scale (ratings.Rating).
+func (v MeView) Rating() string {
+	return Count(ratings.Rating(v.Player.Skill))
 }
 
 // TimesChart is the SVG chart of a player's solve times by grade: for

@@ -96,6 +96,11 @@ type Attempt struct {
 	// players' model counted it (the first finished attempt at the class
 	// not in practice; package ratings).
 	Practice, Counted bool
+	// SkillBefore and SkillAfter are the player's skill (the players'
+	// model's, package ratings) before and after this attempt's step, when
+	// Counted; 0 otherwise, and 0 wherever attempts are read back: only
+	// the finish's answer carries them (its "rating 1,540 → 1,562").
+	SkillBefore, SkillAfter float64
 	// Grade and Technique are the puzzle's (for the dashboard); the
 	// store fills them where it reads attempts with their puzzles.
 	Grade     int
@@ -236,6 +241,20 @@ type Summary struct {
 	// TryAgain holds the latest attempts given up or solved with hints,
 	// one per puzzle, newest first.
 	TryAgain []Attempt
+	// Skills is the skill each of the player's last MaxSkillPoints
+	// counted attempts left, in the order they finished: the history of
+	// the rating (attempts counted before the archive kept it have none).
+	Skills []SkillPoint
+}
+
+// MaxSkillPoints is how many of a player's counted attempts
+// Summary.Skills holds at most.
+const MaxSkillPoints = 100
+
+// SkillPoint is the skill a counted attempt left, and when it finished.
+type SkillPoint struct {
+	At    time.Time
+	Skill float64
 }
 
 // GradeTimes sums up the player's solves of puzzles of one grade.

@@ -1,8 +1,9 @@
 package logic
 
 // Plain descriptions of the techniques, for people learning them (the
-// /techniques pages). A technique without a sentence of its own is
-// described by its family's.
+// /techniques pages). Every technique has a sentence of its own (a
+// family's sentence on several pages told some of them another
+// technique's rule): TestDescriptions holds each one there and distinct.
 
 // Describe returns a plain description of the technique named, "" for a
 // name the ladder does not know.
@@ -11,26 +12,10 @@ func Describe(name string) string {
 	if !ok {
 		return ""
 	}
-	if d, ok := descriptions[t.Name]; ok {
-		return d
-	}
-	return families[t.Family]
+	return descriptions[t.Name]
 }
 
-// families describe each family of techniques.
-var families = map[string]string{
-	"singles":       "A cell gets its digit because nothing else fits there, or a digit has only one place left in a row, column or box.",
-	"intersections": "A digit's places in one unit all lie where it crosses another unit, so the digit can go nowhere else in that other unit.",
-	"subsets":       "A few cells of a unit hold between them only as many digits as there are cells (or a few digits fit only that many cells), so those digits are settled there.",
-	"fish":          "A digit's places in some rows all lie in as many columns (or the other way round), so the digit is removed from the rest of those columns.",
-	"wings":         "A few cells with two or three candidates see each other in a pattern where, whichever way they resolve, one of them holds a digit: cells that see all of them cannot.",
-	"uniqueness":    "A pattern that would give the puzzle two solutions cannot happen in a puzzle with one, so the candidate that avoids it must be true.",
-	"exclusion":     "Two cells that see each other cannot take a pair of digits that would empty a third cell, which removes candidates from them.",
-	"strong":        "Two strong links on one digit (it is in one of two places in each of two units), joined at one end by cells that see each other: one of the two other ends holds the digit, so cells that see both lose it.",
-	"chains":        "A chain of links (if this is not the digit, that one is) leads from a candidate to a contradiction or to the same conclusion either way.",
-}
-
-// descriptions describe techniques more closely than their family does.
+// descriptions describe each technique.
 var descriptions = map[string]string{
 	FullHouse:               "The last empty cell of a row, column or box takes the one digit missing there.",
 	HiddenSingle:            "Within a row, column or box, a digit has only one cell where it can go.",
@@ -54,6 +39,17 @@ var descriptions = map[string]string{
 	XYZWing:                 "An XY-Wing whose pivot also holds Z: Z is removed from the cells that see all three.",
 	WXYZWing:                "Four cells holding four digits between them, only one of which is shared by cells that do not see each other: that digit is removed from the cells that see every cell holding it.",
 	VWXYZWing:               "A WXYZ-Wing of five cells and five digits.",
+	UniqueRectangle1:        "Four cells at the corners of a rectangle over two rows, two columns and two boxes, three of them holding only the same two digits: the fourth cannot take either, or the puzzle would have two solutions, so both are removed from it.",
+	UniqueRectangle2:        "A rectangle of four cells over two boxes that would hold only the same two digits but for one extra digit in two of them, the same in both: one of those two holds the extra digit, so cells that see both lose it.",
+	UniqueRectangle3:        "A rectangle of four cells over two boxes that would hold only the same two digits but for extra digits in two of them sharing a unit: one of the two holds an extra, so together they act as one cell holding the extras in a naked set with other cells of that unit.",
+	UniqueRectangle4:        "A rectangle of four cells over two boxes that would hold only the same two digits but for extras in two of them: when one digit of the pair lies only in those two cells in a unit they share, one of them holds it, so the pair's other digit is removed from both.",
+	BUG2:                    "Every unsolved cell but a few has two candidates, and the few share one extra digit: without it the grid would have several solutions, so one of them holds it, and cells that see them all lose it.",
+	BUG3:                    "Every unsolved cell but a few of one unit has two candidates: one of the few holds an extra digit, so together they act as one cell holding the extras, in a naked set with other cells of the unit.",
+	BUG4:                    "Every unsolved cell but two of one unit has two candidates, each of the two with one extra: one of them takes its extra, and when a digit both keep has no other place in the unit the other takes that digit, so each loses the digit it keeps besides.",
+	UVWXYZWing:              "A WXYZ-Wing of six cells and six digits.",
+	GroupedTurbot:           "Two strong links on one digit, one of them grouped (the digit's places in a box lie in one row or column, as in an empty rectangle), joined by cells that see each other: one of the two far ends holds the digit, so cells that see both lose it.",
+	ThreeStrongLinks:        "Three strong links on one digit (in each of three units it has only two places), chained end to end by cells that see each other: one of the two far ends of the chain holds the digit, so cells that see both ends lose it.",
+	FourStrongLinks:         "Four strong links on one digit, chained end to end by cells that see each other, one link longer than 3 Strong Links: one of the two far ends holds the digit, so cells that see both lose it.",
 	BUG1:                    "Every unsolved cell but one has two candidates: that cell must take the digit that would otherwise leave the puzzle with two solutions.",
 	Skyscraper:              "Two rows (or two columns) where a digit has only two places, one of them in line: one of the two other places holds the digit, so cells that see both lose it.",
 	TwoStringKite:           "A row and a column where a digit has only two places, one of each meeting in a box: one of the two far ends holds the digit, so a cell that sees both loses it.",

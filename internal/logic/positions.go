@@ -71,6 +71,37 @@ func Positions(p record.Puzzle, name string, max int) ([]Position, error) {
 	return out, nil
 }
 
+// NextFor returns the next step from a player's board of the puzzle givens,
+// whose one solution is solution, as NextOn does, but found where Explain
+// and the grade find theirs: on the puzzle's canonical form (the board and
+// marks moved by the transform of sudoku.CanonicalSolved), the step moved
+// back. Steps that tie (two chains of one grade, two cells a search meets
+// in turn) fall out by the order of the cells, which differs between two
+// ways of writing a puzzle; in one frame, the hint on an untouched board is
+// the explanation's first step (with a budget that reaches it: Explain's
+// is DeepBudget), and a hint on a board of the explanation's path is its
+// next step. It fails as NextOn does.
+func NextFor(givens, solution, progress sudoku.Grid, marks [81]uint16, opt Options) (Step, error) {
+	for c, v := range givens {
+		if v != 0 && progress[c] != v {
+			return Step{}, ErrProgress
+		}
+	}
+	_, t := sudoku.CanonicalSolved(givens, solution)
+	var cm [81]uint16
+	for c, m := range marks {
+		for _, d := range digitsOf(m & allDigits) {
+			cm[t.Cell(c)] |= 1 << t.Digit(uint8(d))
+		}
+	}
+	st, err := NextOn(t.Apply(givens), t.Apply(progress), cm, opt)
+	if err != nil {
+		return st, err
+	}
+	back := t.Inverse()
+	return st.Map(back.Cell, func(d int) int { return int(back.Digit(uint8(d))) }), nil
+}
+
 // NextOn returns the next step from a player's board: the digits of
 // progress, and in each empty cell the candidates of marks (bit d for
 // digit d: the player's pencil marks) that no placed digit rules out, or

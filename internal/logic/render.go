@@ -34,6 +34,15 @@ func renderLocking(s Step) string {
 	return fmt.Sprintf("%s: in %s the %ds lie in %s, so %d is removed from %s.", s.Technique, unitName(s.Units[0]), d, unitName(s.Units[1]), d, cellList(elimCells(s)))
 }
 
+// renderDirectHiddenSet writes a direct hidden pair or triple: the set's
+// digits keep its cells, so the digit placed loses them, which leaves it
+// one place in the unit.
+func renderDirectHiddenSet(s Step) string {
+	p := s.Placements[0]
+	return fmt.Sprintf("%s: in %s, %s fit only %s, so %d cannot be in them, which leaves %s as the only place for %d in %s.",
+		s.Technique, unitName(s.Units[0]), digitList(s.Digits), cellList(s.Cells), p.Digit, cellName(p.Cell), p.Digit, unitName(s.Units[0]))
+}
+
 func renderNakedSet(s Step) string {
 	return fmt.Sprintf("%s: %s hold only %s in %s, so %s.", s.Technique, cellList(s.Cells), digitList(s.Digits), unitName(s.Units[0]), s.outcome())
 }
@@ -52,12 +61,39 @@ func renderFish(s Step) string {
 	return fmt.Sprintf("%s: the %ds of %s lie in %s, so %s.", s.Technique, s.Digits[0], andList(base), andList(cover), s.outcome())
 }
 
+// renderWing writes the wings. A doubly linked wing (alsWingDouble: roof
+// is its bivalue cell, setDigits every digit of the set) removes each of
+// its digits, so its sentence names them all.
 func renderWing(s Step) string {
+	if len(s.roof) == 1 && len(s.setDigits) > 0 {
+		yz, xz := s.roof[0], s.Digits
+		return fmt.Sprintf("%s: %s hold between them only %s, as many digits as cells, and none twice (every other cell of them holding %s sees %s), so each digit is in one of them, and %s.",
+			s.Technique, cellList(s.Cells), digitList(s.setDigits), orList(xz), cellName(yz), s.outcome())
+	}
 	return fmt.Sprintf("%s: whichever way %s resolve, one of the cells holding %d is %d, so %s.", s.Technique, cellList(s.Cells), s.Digits[0], s.Digits[0], s.outcome())
 }
 
 func renderRectangle(s Step) string {
 	return fmt.Sprintf("%s: %s would otherwise hold only %s and the puzzle would have two solutions, so %s.", s.Technique, cellList(s.Cells), digitList(s.Digits), s.outcome())
+}
+
+// renderRectangle2 writes a unique rectangle of type 2: the two roof cells
+// share one extra digit (setDigits), one of them holds it.
+func renderRectangle2(s Step) string {
+	return fmt.Sprintf("%s: %s would otherwise hold only %s and the puzzle would have two solutions, so one of %s holds their extra %d, and %s.",
+		s.Technique, cellList(s.Cells), digitList(s.Digits), cellList(s.roof), s.setDigits[0], s.outcome())
+}
+
+// renderRectangle4 writes a unique rectangle of type 4: in the unit of the
+// two roof cells one digit of the pair (setDigits) lies only in them.
+func renderRectangle4(s Step) string {
+	x := s.setDigits[0]
+	o := s.Digits[0]
+	if o == x {
+		o = s.Digits[1]
+	}
+	return fmt.Sprintf("%s: %s would otherwise hold only %s and the puzzle would have two solutions; in %s, %d lies only in %s, so one of them is %d, and %d in the other would complete the pattern, so %s.",
+		s.Technique, cellList(s.Cells), digitList(s.Digits), unitName(s.Units[0]), x, cellList(s.roof), x, o, s.outcome())
 }
 
 // setName names a naked set of n digits.

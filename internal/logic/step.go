@@ -116,6 +116,21 @@ func andList(s []string) string {
 	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
 
+// orList writes digits as "1 or 5".
+func orList(ds []int) string {
+	names := make([]string, len(ds))
+	for i, d := range ds {
+		names[i] = strconv.Itoa(d)
+	}
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
 func nodeName(n Node) string {
 	if n.On {
 		return cellName(n.Cell) + "=" + strconv.Itoa(n.Digit)

@@ -1,6 +1,7 @@
 package logic
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -37,6 +38,23 @@ type Technique struct {
 func Techniques() []Technique {
 	return table
 }
+
+// TechniquesByGrade returns every technique easiest first by its grade
+// (its lowest when it varies), in the ladder's order among equal grades:
+// the order the lists of techniques show. The ladder itself is Sudoku
+// Explainer's order of search, which tries a few harder rungs before easier
+// ones (Grouped Turbot Fish at 4.3 before XY-Wing at 4.2, the wings of 6.6
+// before the cycles of 6.5), so a list in its order is not easiest first.
+func TechniquesByGrade() []Technique {
+	return byGrade
+}
+
+// byGrade is table sorted as TechniquesByGrade gives it.
+var byGrade = func() []Technique {
+	ts := slices.Clone(table)
+	slices.SortStableFunc(ts, func(a, b Technique) int { return cmp.Compare(a.Grade, b.Grade) })
+	return ts
+}()
 
 // TechniqueByName finds a technique by its name, whatever its case, or by
 // its slug; ok is false for a name the ladder does not know.

@@ -21,7 +21,7 @@ func TestTechniqueTable(t *testing.T) {
 			t.Errorf("row %d: %+v", i, tc)
 		}
 		if Describe(tc.Name) == "" {
-			t.Errorf("%s has no description: add its sentence to descriptions (or its family's, %s, to families) in describe.go", tc.Name, tc.Family)
+			t.Errorf("%s has no description: add its sentence to descriptions in describe.go", tc.Name)
 		}
 		for _, key := range []string{tc.Name, tc.Slug, "  " + tc.Name + " ", upper(tc.Name)} {
 			got, ok := TechniqueByName(key)
@@ -54,4 +54,46 @@ func upper(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// TestDescriptions checks that each technique has a description of its own:
+// no two techniques share one (issue 46: the pages of 3 and 4 Strong Links,
+// Unique Rectangle types 2 to 4 and BUG types 2 to 4 carried another
+// technique's sentence), and no name outside the ladder has one.
+func TestDescriptions(t *testing.T) {
+	by := map[string]string{}
+	for _, tc := range Techniques() {
+		d := Describe(tc.Name)
+		if other, dup := by[d]; dup {
+			t.Errorf("%s and %s share the description %q", other, tc.Name, d)
+		}
+		by[d] = tc.Name
+	}
+	for name := range descriptions {
+		if _, ok := TechniqueByName(name); !ok {
+			t.Errorf("description of %q, which the ladder does not know", name)
+		}
+	}
+}
+
+// TestTechniquesByGrade checks the order of the lists of techniques: every
+// technique once, easiest first by grade, the ladder's order among equals.
+func TestTechniquesByGrade(t *testing.T) {
+	ts := TechniquesByGrade()
+	if len(ts) != len(Techniques()) {
+		t.Fatalf("%d techniques by grade, %d in the ladder", len(ts), len(Techniques()))
+	}
+	seen := map[string]bool{}
+	for i, tc := range ts {
+		seen[tc.Name] = true
+		if i == 0 {
+			continue
+		}
+		if p := ts[i-1]; p.Grade > tc.Grade || p.Grade == tc.Grade && p.Rank > tc.Rank {
+			t.Errorf("%s (%.1f, rung %d) before %s (%.1f, rung %d)", p.Name, p.Grade, p.Rank, tc.Name, tc.Grade, tc.Rank)
+		}
+	}
+	if len(seen) != len(ts) {
+		t.Errorf("%d distinct techniques of %d", len(seen), len(ts))
+	}
 }

@@ -104,13 +104,13 @@ var ladder = []rung{
 		{name: DirectClaiming, grade: 1.9, note: "claiming that leaves a hidden single: only the single is placed", render: renderLocking},
 	}},
 	{find: func(s *solver) (Step, bool) { return s.hiddenSet(2, true) }, file: "subsets.go", techniques: []technique{
-		{name: DirectHiddenPair, grade: 2.0, note: "leaves a hidden single: only the single is placed", render: renderHiddenSet},
+		{name: DirectHiddenPair, grade: 2.0, note: "leaves a hidden single: only the single is placed", render: renderDirectHiddenSet},
 	}},
 	{find: (*solver).nakedSingle, file: "singles.go", techniques: []technique{
 		{name: NakedSingle, grade: 2.3, render: renderNakedSingle},
 	}},
 	{find: func(s *solver) (Step, bool) { return s.hiddenSet(3, true) }, file: "subsets.go", techniques: []technique{
-		{name: DirectHiddenTriple, grade: 2.5, note: "leaves a hidden single: only the single is placed", render: renderHiddenSet},
+		{name: DirectHiddenTriple, grade: 2.5, note: "leaves a hidden single: only the single is placed", render: renderDirectHiddenSet},
 	}},
 	{find: func(s *solver) (Step, bool) { return s.locking(false) }, file: "intersections.go", techniques: []technique{
 		{name: Pointing, grade: 2.6, render: renderLocking},
@@ -148,8 +148,8 @@ var ladder = []rung{
 	}},
 	{find: (*solver).uniqueRectangles, file: "uniqueness.go", techniques: []technique{
 		{name: UniqueRectangle1, grade: 4.5, render: renderRectangle},
-		{name: UniqueRectangle2, grade: 4.5, render: renderRectangle},
-		{name: UniqueRectangle4, grade: 4.5, render: renderRectangle},
+		{name: UniqueRectangle2, grade: 4.5, render: renderRectangle2},
+		{name: UniqueRectangle4, grade: 4.5, render: renderRectangle4},
 	}},
 	{find: (*solver).urType3, file: "uniqueness.go", techniques: []technique{
 		{name: UniqueRectangle3, grade: 4.6, top: 4.8, note: "0.1 more for each cell of the naked set past the first", render: renderRectangle3},

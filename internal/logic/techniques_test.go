@@ -457,6 +457,12 @@ func TestTechniques(t *testing.T) {
 			if st.Grade < gradeOf(ex.technique) {
 				t.Errorf("grade %.1f below the table's %.1f", st.Grade, gradeOf(ex.technique))
 			}
+			// Its sentence is true to it (TestSentencesTrue, which meets
+			// some techniques seldom or never on its paths).
+			st.Text = st.render()
+			if f := sentenceFaults(st); len(f) > 0 {
+				t.Errorf("untrue sentence: %s: %s", strings.Join(f, "; "), st.Text)
+			}
 		})
 	}
 	for _, r := range ladder {

@@ -119,7 +119,9 @@ func (s *solver) urAt(cells [4]int, pair uint16) (Step, bool) {
 				}
 			})
 			if len(elim) > 0 {
-				return mk(UniqueRectangle2, elim)
+				st, ok := mk(UniqueRectangle2, elim)
+				st.roof, st.setDigits = []int{r0, r1}, []int{d}
+				return st, ok
 			}
 		}
 		// Type 4: in a unit holding both roof cells, one digit of the pair
@@ -133,7 +135,9 @@ func (s *solver) urAt(cells [4]int, pair uint16) (Step, bool) {
 			for i, d := range ds {
 				if popcount(b.positions(u, d)) == 2 {
 					o := ds[1-i]
-					return mk(UniqueRectangle4, []Candidate{{r0, o}, {r1, o}})
+					st, ok := mk(UniqueRectangle4, []Candidate{{r0, o}, {r1, o}})
+					st.roof, st.setDigits, st.Units = []int{r0, r1}, []int{d}, []int{u}
+					return st, ok
 				}
 			}
 		}

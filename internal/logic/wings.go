@@ -231,6 +231,7 @@ func (s *solver) alsWingDouble(set []int, inSet cellSet, yz int, digits uint16, 
 	slices.Sort(cells)
 	m := b.cand[yz]
 	best.st = Step{Technique: name, Grade: grade, Cells: cells, Eliminations: elim, Digits: digitsOf(m)}
+	best.st.roof, best.st.setDigits = []int{yz}, digitsOf(digits) // for its sentence (renderWing)
 	best.elim = ne
 	best.found = true
 }

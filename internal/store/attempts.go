@@ -312,6 +312,7 @@ type finisher struct {
 	read, first, update      txStmt
 	solved, gaveUp, grade    txStmt // the player's figures (summary.go)
 	technique, daily, streak txStmt
+	skill                    txStmt // the skill a counted attempt left (its history, /me)
 }
 
 // A txStmt is a statement of a transaction, prepared (st) or by text (q).
@@ -361,6 +362,7 @@ func (db *DB) prepareFinish(tx *sql.Tx) (*finisher, error) {
 		{&f.technique, techniqueUpsert},
 		{&f.daily, "SELECT date FROM daily WHERE canonical_key = ?"},
 		{&f.streak, "UPDATE players SET streak = ?, streak_day = ? WHERE id = ?"},
+		{&f.skill, "UPDATE attempts SET skill = ? WHERE id = ?"},
 	} {
 		*st.dst = txStmt{tx: tx, q: db.d.sql(st.q)}
 		if db.d.postgres {
@@ -378,7 +380,7 @@ func (f *finisher) close() {
 	if f.rater != nil {
 		f.rater.close()
 	}
-	for _, s := range []txStmt{f.read, f.first, f.update, f.solved, f.gaveUp, f.grade, f.technique, f.daily, f.streak} {
+	for _, s := range []txStmt{f.read, f.first, f.update, f.solved, f.gaveUp, f.grade, f.technique, f.daily, f.streak, f.skill} {
 		if s.st != nil {
 			s.st.Close()
 		}
@@ -413,7 +415,10 @@ func (f *finisher) finish(r *finishReq, now time.Time) (account.Attempt, error) 
 	a.Grade, a.Technique = grade, technique
 	if a.Counted {
 		o := ratings.Observation{Seconds: a.Seconds, Solved: a.Outcome == account.OutcomeSolved, Hints: a.Hints}
-		if err := f.rater.rate(a.PlayerID, key, int64(grade), o); err != nil {
+		if a.SkillBefore, a.SkillAfter, err = f.rater.rate(a.PlayerID, key, int64(grade), o); err != nil {
+			return account.Attempt{}, err
+		}
+		if _, err := f.skill.Exec(a.SkillAfter, a.ID); err != nil {
 			return account.Attempt{}, err
 		}
 	}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -35,7 +37,7 @@ func TestFinishGroupParity(t *testing.T) {
 	for _, bk := range []backend{sqliteBackend, pgBackend} {
 		db := bk.open(t)
 		answers[bk.name] = playGroups(t, db)
-		dumps[bk.name] = dumpFinishes(t, db)
+		dumps[bk.name] = dumpFinishes(t, db) + summarySkills(t, db)
 	}
 	if diff := cmp.Diff(answers["sqlite"], answers["postgres"]); diff != "" {
 		t.Errorf("SQLite and PostgreSQL answered the finishes differently (-sqlite +postgres):\n%s", diff)
@@ -99,8 +101,8 @@ func commit(t *testing.T, db *DB, out *strings.Builder, group []*finishReq) {
 		switch {
 		case res.err == nil:
 			a := res.a
-			fmt.Fprintf(out, "%d: attempt %d player %d puzzle %d %s %ds first=%v counted=%v grade=%d created=%v\n",
-				i, a.ID, a.PlayerID, a.PuzzleID, a.Outcome, a.Seconds, a.First, a.Counted, a.Grade, res.created)
+			fmt.Fprintf(out, "%d: attempt %d player %d puzzle %d %s %ds first=%v counted=%v grade=%d created=%v skill %.9f → %.9f\n",
+				i, a.ID, a.PlayerID, a.PuzzleID, a.Outcome, a.Seconds, a.First, a.Counted, a.Grade, res.created, a.SkillBefore, a.SkillAfter)
 		case refused(res.err):
 			fmt.Fprintf(out, "%d: refused: %s\n", i, refusal(res.err))
 		default:
@@ -117,4 +119,49 @@ func refusal(err error) string {
 		}
 	}
 	return err.Error()
+}
+
+// summarySkills writes every player's Summary.Skills, the rating's
+// history, and checks it against the skill of the player's counted
+// attempts: one point each (all, at most MaxSkillPoints here), the last
+// the player's skill now.
+func summarySkills(t *testing.T, db *DB) string {
+	ctx := context.Background()
+	rows, err := db.reader.Query("SELECT id, skill FROM players ORDER BY id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type pl struct {
+		id    int64
+		skill float64
+	}
+	var ps []pl
+	for rows.Next() {
+		var p pl
+		if err := rows.Scan(&p.id, &p.skill); err != nil {
+			t.Fatal(err)
+		}
+		ps = append(ps, p)
+	}
+	rows.Close()
+	var b strings.Builder
+	for _, p := range ps {
+		s, err := db.Summary(ctx, p.id, time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var counted int
+		if err := db.reader.QueryRow(db.d.sql("SELECT count(*) FROM attempts WHERE player_id = ? AND counted = 1"), p.id).Scan(&counted); err != nil {
+			t.Fatal(err)
+		}
+		if len(s.Skills) != counted || counted > 0 && math.Abs(s.Skills[counted-1].Skill-p.skill) > 1e-9 {
+			t.Errorf("player %d: %d points of skill for %d counted attempts, the last %+v, skill %v", p.id, len(s.Skills), counted, s.Skills, p.skill)
+		}
+		fmt.Fprintf(&b, "player %d skills", p.id)
+		for _, k := range s.Skills {
+			fmt.Fprintf(&b, " %.9f", k.Skill)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
 }

@@ -66,7 +66,8 @@ ORDER BY r.n`
 // ($25-$28: the hints and give-ups to add), the ratings of the classes
 // with a counted finish ($29-$36: $35 is 1 where the read found and locked
 // the class's row, $36 the expected seconds) and the classes' counted
-// solves of the group ($37, $38). Every puzzle of each class gets the
+// solves of the group ($37, $38); $39 is the attempts' skill after their
+// step (0 where not counted), added last. Every puzzle of each class gets the
 // class's figures, the median of its counted solves taken over the index
 // and the group's (as rater.medianSeconds computes it), as figureWrites
 // writes them. It returns 0, or fails itself (an invalid cast of a marked
@@ -96,10 +97,10 @@ sec AS (
 	}
 	return `WITH u AS (
     UPDATE attempts SET finished_at = x.finished_at, outcome = x.outcome, seconds = x.seconds, hints = x.hints, checks = x.checks,
-        mistakes = x.mistakes, first = x.first, techniques = x.techniques, practice = x.practice, counted = x.counted
+        mistakes = x.mistakes, first = x.first, techniques = x.techniques, practice = x.practice, counted = x.counted, skill = x.skill
     FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[],
-        $9::text[], $10::bigint[], $11::bigint[])
-        AS x (id, finished_at, outcome, seconds, hints, checks, mistakes, first, techniques, practice, counted)
+        $9::text[], $10::bigint[], $11::bigint[], $39::double precision[])
+        AS x (id, finished_at, outcome, seconds, hints, checks, mistakes, first, techniques, practice, counted, skill)
     WHERE attempts.id = x.id AND attempts.id = ANY($1) AND attempts.outcome = 'open' RETURNING 1),
 pl AS (
     UPDATE players SET solved = players.solved + x.solved, gave_up = players.gave_up + x.gave_up, skill = x.skill, rated = x.rated,
@@ -319,7 +320,7 @@ func (g *finishGroup) decide(r *finishReq, w *finishRow) (account.Attempt, error
 		g.players[a.PlayerID] = pl
 	}
 	if a.Counted {
-		if err := g.rate(a, w, pl); err != nil {
+		if err := g.rate(&a, w, pl); err != nil {
 			return account.Attempt{}, err
 		}
 	}
@@ -333,8 +334,9 @@ func (g *finishGroup) decide(r *finishReq, w *finishRow) (account.Attempt, error
 
 // rate is the model's step for the counted finish a (read as w) of player
 // pl: the class as the rater would take it (its row, or one made from the
-// prior of a's grade at the class's first counted attempt) and pl move.
-func (g *finishGroup) rate(a account.Attempt, w *finishRow, pl *groupPlayer) error {
+// prior of a's grade at the class's first counted attempt) and pl move;
+// a gets the player's skill before and after, as the rater gives them.
+func (g *finishGroup) rate(a *account.Attempt, w *finishRow, pl *groupPlayer) error {
 	cl := g.classes[string(w.key)]
 	if cl == nil {
 		cl = &groupClass{key: w.key, shown: w.shown}
@@ -354,7 +356,9 @@ func (g *finishGroup) rate(a account.Attempt, w *finishRow, pl *groupPlayer) err
 		g.classes[string(w.key)] = cl
 	}
 	o := ratings.Observation{Seconds: a.Seconds, Solved: a.Outcome == account.OutcomeSolved, Hints: a.Hints}
+	a.SkillBefore = pl.p.Skill()
 	cl.c, pl.p = ratings.Update(cl.c, pl.p, o)
+	a.SkillAfter = pl.p.Skill()
 	pl.rated = true
 	if o.Solved {
 		cl.seconds = append(cl.seconds, a.Seconds)
@@ -416,19 +420,22 @@ func (g *finishGroup) args() []any {
 	var at struct {
 		id, finished, seconds, hints, checks, mistakes, first, practice, counted []int64
 		outcome, techniques                                                      []string
+		skill                                                                    []float64
 	}
 	for _, a := range g.recorded {
 		at.id, at.finished, at.seconds = append(at.id, a.ID), append(at.finished, a.FinishedAt.UnixNano()), append(at.seconds, a.Seconds)
 		at.hints, at.checks, at.mistakes = append(at.hints, a.Hints), append(at.checks, a.Checks), append(at.mistakes, a.Mistakes)
 		at.first, at.practice, at.counted = append(at.first, flag(a.First)), append(at.practice, flag(a.Practice)), append(at.counted, flag(a.Counted))
 		at.outcome, at.techniques = append(at.outcome, string(a.Outcome)), append(at.techniques, strings.Join(a.Techniques, "\n"))
+		at.skill = append(at.skill, a.SkillAfter)
 	}
-	args := make([]any, 0, 38)
+	args := make([]any, 0, 39)
 	args = append(args, at.id, at.finished, at.outcome, at.seconds, at.hints, at.checks, at.mistakes, at.first, at.techniques, at.practice, at.counted)
 	args = append(args, g.playerArgs()...)
 	args = append(args, g.figureArgs()...)
 	args = append(args, g.classArgs()...)
-	if len(args) != 38 || len(at.id) != n {
+	args = append(args, at.skill)
+	if len(args) != 39 || len(at.id) != n {
 		panic("finishWriteSQL: wrong arguments") // not reached
 	}
 	return args

@@ -82,7 +82,7 @@ func setPrior(t *testing.T, db *DB, p ratings.Prior) {
 func dumpFinishes(t *testing.T, db *DB) string {
 	var b strings.Builder
 	for _, q := range []string{
-		"SELECT id, player_id, puzzle_id, outcome, seconds, hints, first, counted, practice, techniques FROM attempts ORDER BY id",
+		"SELECT id, player_id, puzzle_id, outcome, seconds, hints, first, counted, practice, techniques, CAST(round(skill * 1000000000) AS bigint) AS skill FROM attempts ORDER BY id",
 		"SELECT id, attempts, solved, gave_up, skill, rated, streak, streak_day FROM players ORDER BY id",
 		"SELECT player_id, grade, solves, seconds, fastest, slowest FROM player_grades ORDER BY player_id, grade",
 		"SELECT player_id, technique, hints, gave_up FROM player_techniques ORDER BY player_id, technique",

@@ -138,7 +138,11 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`), player, im.PuzzleID, key, 
 	}
 	if a.Counted {
 		o := ratings.Observation{Seconds: a.Seconds, Solved: a.Outcome == account.OutcomeSolved, Hints: a.Hints}
-		if err := f.rater.rate(player, key, int64(grade), o); err != nil {
+		_, after, err := f.rater.rate(player, key, int64(grade), o)
+		if err != nil {
+			return err
+		}
+		if _, err := f.skill.Exec(after, a.ID); err != nil {
 			return err
 		}
 	}

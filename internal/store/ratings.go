@@ -173,29 +173,30 @@ func (r *rater) close() {
 // UPDATE, so concurrent finishes of one class take turns, on SQLite the
 // single writer does that), moves the class and the player by
 // ratings.Update, and writes the class's figures onto every puzzle of the
-// class.
-func (r *rater) rate(player int64, key []byte, tenths int64, o ratings.Observation) error {
+// class. It returns the player's skill before and after the step.
+func (r *rater) rate(player int64, key []byte, tenths int64, o ratings.Observation) (before, after float64, err error) {
 	p0 := r.prior.Of(tenths)
 	if _, err := r.newClass.Exec(key, p0, ratings.PriorWeight, p0); err != nil {
-		return fmt.Errorf("rate: %w", err)
+		return 0, 0, fmt.Errorf("rate: %w", err)
 	}
 	var c ratings.Class
 	if err := r.readClass.QueryRow(key).Scan(&c.Plays, &c.Solves, &c.Difficulty, &c.Weight, &c.Prior); err != nil {
-		return fmt.Errorf("rate: read the class: %w", err)
+		return 0, 0, fmt.Errorf("rate: read the class: %w", err)
 	}
 	var skill float64
 	var rated int64
 	if err := r.readSkill.QueryRow(player).Scan(&skill, &rated); err != nil {
-		return fmt.Errorf("rate: read the player: %w", err)
+		return 0, 0, fmt.Errorf("rate: read the player: %w", err)
 	}
-	c, p := ratings.Update(c, ratings.PlayerOf(skill, rated), o)
+	p0s := ratings.PlayerOf(skill, rated)
+	c, p := ratings.Update(c, p0s, o)
 	if _, err := r.writeClass.Exec(c.Plays, c.Solves, c.Difficulty, c.Weight, key); err != nil {
-		return fmt.Errorf("rate: write the class: %w", err)
+		return 0, 0, fmt.Errorf("rate: write the class: %w", err)
 	}
 	if _, err := r.writeSkill.Exec(p.Skill(), p.Rated, player); err != nil {
-		return fmt.Errorf("rate: write the player: %w", err)
+		return 0, 0, fmt.Errorf("rate: write the player: %w", err)
 	}
-	return r.showFigures(key, c)
+	return p0s.Skill(), p.Skill(), r.showFigures(key, c)
 }
 
 // showFigures writes class c's figures (plays, solves, the median of its

@@ -33,7 +33,7 @@ func (db *DB) Summary(ctx context.Context, player int64, today time.Time) (accou
 	if d := today.UTC(); day == d.Format(time.DateOnly) || day == d.AddDate(0, 0, -1).Format(time.DateOnly) {
 		s.Streak = streak
 	}
-	for _, step := range []func(*sql.Tx, int64, *account.Summary) error{db.summaryGrades, db.summaryTechniques, db.summaryTryAgain} {
+	for _, step := range []func(*sql.Tx, int64, *account.Summary) error{db.summaryGrades, db.summaryTechniques, db.summaryTryAgain, db.summarySkills} {
 		if err := step(tx, player, &s); err != nil {
 			return s, fmt.Errorf("summary of player %d: %w", player, err)
 		}
@@ -225,4 +225,28 @@ func (f *finisher) figures(a account.Attempt, key []byte, now time.Time) error {
 	}
 	_, err = f.streak.Exec(streak, today, a.PlayerID)
 	return err
+}
+
+// summarySkills reads the skill the player's last counted attempts left
+// (attempts.skill, 0 where none was kept), by the player's attempts'
+// index from the newest: a bounded walk whatever the history's length.
+func (db *DB) summarySkills(tx *sql.Tx, player int64, s *account.Summary) error {
+	rows, err := tx.Query(db.d.sql("SELECT finished_at, skill FROM attempts WHERE player_id = ? AND counted = 1 AND skill > 0 "+
+		"ORDER BY id DESC LIMIT ?"), player, account.MaxSkillPoints)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var at int64
+		var p account.SkillPoint
+		if err := rows.Scan(&at, &p.Skill); err != nil {
+			return err
+		}
+		p.At = time.Unix(0, at).UTC()
+		s.Skills = append(s.Skills, p)
+	}
+	// In the order they finished (ids are the order they started).
+	slices.SortStableFunc(s.Skills, func(a, b account.SkillPoint) int { return a.At.Compare(b.At) })
+	return rows.Err()
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
+	"github.com/sudoku-archive/sudoku/internal/ratings"
 	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/userinput"
 )
@@ -27,6 +28,11 @@ type attemptJSON struct {
 	Mistakes   int64      `json:"mistakes"`
 	First      bool       `json:"first"`
 	Techniques []string   `json:"techniques"`
+	// RatingBefore and RatingAfter: the player's rating (ratings.Rating of
+	// the model's skill) before and after the finish, in the answer to a
+	// finish the model counted only.
+	RatingBefore *int `json:"rating_before,omitempty"`
+	RatingAfter  *int `json:"rating_after,omitempty"`
 }
 
 func attemptOf(a account.Attempt) attemptJSON {
@@ -40,6 +46,10 @@ func attemptOf(a account.Attempt) attemptJSON {
 	}
 	if j.Techniques == nil {
 		j.Techniques = []string{}
+	}
+	if a.Counted && a.SkillAfter > 0 {
+		before, after := ratings.Rating(a.SkillBefore), ratings.Rating(a.SkillAfter)
+		j.RatingBefore, j.RatingAfter = &before, &after
 	}
 	return j
 }

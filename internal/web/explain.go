@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -147,24 +148,8 @@ func (s *Server) apiHint(c echo.Context) error {
 		}
 		return c.JSON(http.StatusUnprocessableEntity, bad)
 	}
-	var st logic.Step
-	err = s.searching(ctx, func() error {
-		var err error
-		st, err = logic.NextOn(givens, progress, marks, logic.Options{}) // solved above
-		return err
-	})
-	switch {
-	case errors.Is(err, logic.ErrSolved):
-		return echo.NewHTTPError(http.StatusUnprocessableEntity, "the puzzle is solved: no step is left")
-	case errors.Is(err, logic.ErrStuck):
-		// Beyond the solver's budget from here: reveal one cell, and say so.
-		for i, v := range progress {
-			if v == 0 {
-				st = logic.Reveal(i, int(res.Solution[i]))
-				break
-			}
-		}
-	case err != nil:
+	st, err := s.nextStep(ctx, givens, res.Solution, progress, marks)
+	if err != nil {
 		return err
 	}
 	out := practiseHint(practised, st)
@@ -173,6 +158,31 @@ func (s *Server) apiHint(c echo.Context) error {
 		out.Ignored = ignored
 	}
 	return c.JSON(http.StatusOK, out)
+}
+
+// nextStep finds the hint's step on the player's board, as the
+// explanation finds its steps (logic.NextFor: the puzzle's canonical form,
+// the explanation's budget), so that on an untouched board the hint is the
+// explanation's first step. Beyond the budget it reveals one cell, and says
+// so; on a full board it is a 422.
+func (s *Server) nextStep(ctx context.Context, givens, solution, progress sudoku.Grid, marks [81]uint16) (logic.Step, error) {
+	var st logic.Step
+	err := s.searching(ctx, func() error {
+		var err error
+		st, err = logic.NextFor(givens, solution, progress, marks, logic.Options{Budget: logic.DeepBudget, Stop: ctx.Done()})
+		return err
+	})
+	switch {
+	case errors.Is(err, logic.ErrSolved):
+		return st, echo.NewHTTPError(http.StatusUnprocessableEntity, "the puzzle is solved: no step is left")
+	case errors.Is(err, logic.ErrStuck):
+		for i, v := range progress {
+			if v == 0 {
+				return logic.Reveal(i, int(solution[i])), nil
+			}
+		}
+	}
+	return st, err
 }
 
 // boardRefused says why no step holds on the player's board, or nil: a

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/sudoku-archive/sudoku/internal/logic"
+	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/racefree"
 	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -182,5 +184,48 @@ func TestAPIExplainSeveralSolutions(t *testing.T) {
 	}
 	if l := logs.String(); strings.Contains(l, "level=ERROR") {
 		t.Errorf("a client's request logged an error:\n%s", l)
+	}
+}
+
+// TestHintIsExplanationsFirstStep asks for a hint on the untouched board
+// of archived puzzles, easy and hard, each as its collection writes it: the
+// hint is the explanation's first step (issue 46: a hint on a puzzle graded
+// 11.1 offered another step, found on the board as written where the
+// explanation solves the canonical form).
+func TestHintIsExplanationsFirstStep(t *testing.T) {
+	racefree.Only(t)
+	s, _ := newTestServer(t, Config{})
+	n := 10
+	if testing.Short() {
+		n = 4
+	}
+	var ps []string
+	for _, c := range []string{puzzletest.Kaggle, puzzletest.Diabolical, puzzletest.SeventeenClue, puzzletest.Top1465} {
+		ps = append(ps, puzzletest.Lines(t, c, n)...)
+	}
+	ps = append(ps, hardish, "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6")
+	for _, text := range ps {
+		rec := post(t, s, "/api/puzzles", puzzleBody(text))
+		var p record.Puzzle
+		if err := json.Unmarshal(rec.Body.Bytes(), &p); err != nil || rec.Code != http.StatusCreated && rec.Code != http.StatusOK {
+			t.Fatalf("submit: %d %s", rec.Code, rec.Body)
+		}
+		rec = get(t, s, fmt.Sprintf("/api/puzzles/%d/explain", p.ID))
+		var ex struct {
+			Steps []json.RawMessage `json:"steps"`
+		}
+		if err := json.Unmarshal(rec.Body.Bytes(), &ex); err != nil || rec.Code != http.StatusOK || len(ex.Steps) == 0 {
+			t.Fatalf("explain %s: %d %s", text, rec.Code, rec.Body)
+		}
+		rec = post(t, s, "/api/hint", puzzleBody(text))
+		var hint struct {
+			Step json.RawMessage `json:"step"`
+		}
+		if err := json.Unmarshal(rec.Body.Bytes(), &hint); err != nil || rec.Code != http.StatusOK {
+			t.Fatalf("hint %s: %d %s", text, rec.Code, rec.Body)
+		}
+		if string(hint.Step) != string(ex.Steps[0]) {
+			t.Errorf("%s: the hint is\n%s\nthe explanation's first step\n%s", text, hint.Step, ex.Steps[0])
+		}
 	}
 }

@@ -122,7 +122,7 @@ func (s *Server) practicePage(c echo.Context) error {
 	if len(ps) > 0 {
 		pos := ps[0]
 		v.Position = &templates.PracticePosition{PuzzleID: pos.Puzzle.ID, Givens: pos.Puzzle.Givens, Grid: pos.Grid, Candidates: pos.Candidates, Step: pos.Step}
-		v.HasNext = rows[t.Rank].Puzzles > n+1 && int(n)+1 < maxPositions
+		v.HasNext = rowNamed(rows, t.Name).Puzzles > n+1 && int(n)+1 < maxPositions
 	}
 	return s.render(c, http.StatusOK, templates.PracticePage(v))
 }

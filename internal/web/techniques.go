@@ -53,8 +53,9 @@ type techniqueJSON struct {
 	Hardest int64   `json:"hardest"`
 }
 
-// techniqueRows joins the technique table with the archive's counts, in
-// the ladder's order.
+// techniqueRows joins the technique table with the archive's counts,
+// easiest first by grade (logic.TechniquesByGrade: the lists say "easiest
+// first").
 func (s *Server) techniqueRows(ctx context.Context) ([]templates.TechniqueInfo, error) {
 	counts, err := s.techniques.Techniques(ctx)
 	if err != nil {
@@ -65,11 +66,22 @@ func (s *Server) techniqueRows(ctx context.Context) ([]templates.TechniqueInfo, 
 		byName[c.Name] = c
 	}
 	var rows []templates.TechniqueInfo
-	for _, t := range logic.Techniques() {
+	for _, t := range logic.TechniquesByGrade() {
 		c := byName[t.Name]
 		rows = append(rows, templates.TechniqueInfo{Technique: t, Description: logic.Describe(t.Name), Puzzles: c.Puzzles, Hardest: c.Hardest})
 	}
 	return rows, nil
+}
+
+// rowNamed is the row of the technique named among rows (techniqueRows
+// gives every technique a row).
+func rowNamed(rows []templates.TechniqueInfo, name string) templates.TechniqueInfo {
+	for _, r := range rows {
+		if r.Name == name {
+			return r
+		}
+	}
+	return templates.TechniqueInfo{}
 }
 
 // apiTechniques answers every technique of the ladder with its counts.
@@ -111,7 +123,7 @@ func (s *Server) techniquePage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v := templates.TechniqueView{Info: rows[t.Rank]}
+	v := templates.TechniqueView{Info: rowNamed(rows, t.Name)}
 	if v.Practice, err = s.techniques.Practice(ctx, t.Name, practiceLimit); err != nil {
 		return fmt.Errorf("practice %s: %w", t.Name, err)
 	}

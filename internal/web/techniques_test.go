@@ -165,8 +165,8 @@ func TestTechniqueFilterAPI(t *testing.T) {
 	}
 }
 
-// TestAPITechniques: every technique of the ladder, in its order, with the
-// archive's counts.
+// TestAPITechniques: every technique of the ladder, easiest first by grade
+// (logic.TechniquesByGrade), with the archive's counts.
 func TestAPITechniques(t *testing.T) {
 	s, _, all := realServer(t, 20, Config{})
 	rec := get(t, s, "/api/techniques")
@@ -174,7 +174,7 @@ func TestAPITechniques(t *testing.T) {
 		t.Fatalf("%d %s", rec.Code, rec.Body)
 	}
 	got := decode[[]techniqueJSON](t, rec)
-	ladder := logic.Techniques()
+	ladder := logic.TechniquesByGrade()
 	if len(got) != len(ladder) {
 		t.Fatalf("%d techniques, the ladder has %d", len(got), len(ladder))
 	}
@@ -207,6 +207,23 @@ func TestTechniquePages(t *testing.T) {
 	if n := tid(doc, "technique").Length(); n != len(logic.Techniques()) {
 		t.Errorf("/techniques lists %d techniques, want %d", n, len(logic.Techniques()))
 	}
+	// "easiest first": the rows in grade order, each with its own description
+	// (issue 46).
+	descs := map[string]string{}
+	prev := 0.0
+	tid(doc, "technique").Each(func(i int, row *goquery.Selection) {
+		name := row.AttrOr("data-technique", "")
+		tc, _ := logic.TechniqueByName(name)
+		if want := logic.TechniquesByGrade()[i].Name; name != want || tc.Grade < prev {
+			t.Errorf("/techniques row %d is %s (%.1f, after %.1f), want %s", i, name, tc.Grade, prev, want)
+		}
+		prev = tc.Grade
+		d := strings.TrimSpace(row.Find(".technique-what").Text())
+		if other, dup := descs[d]; dup || d != logic.Describe(name) {
+			t.Errorf("/techniques: %s describes itself %q (also %s's)", name, d, other)
+		}
+		descs[d] = name
+	})
 	tech := practisable(t, all)
 	var practised []record.Puzzle
 	for _, p := range all {
