@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -38,6 +39,13 @@ func TestPlayersBrowser(t *testing.T) {
 		chromeStep(t, ctx, fmt.Sprintf("row %d", r+1), keys(rowKeys(board, p.Solution, r)))
 	}
 	chromeStep(t, ctx, "finished and recorded", chromedp.WaitVisible(tidSel("play-done")), chromedp.WaitVisible(tidSel("play-recorded")))
+	// The first finish is counted, so the board says how it moved the
+	// player's rating (a new player starts at 1,500).
+	chromeStep(t, ctx, "the rating moved", chromedp.WaitVisible(tidSel("play-rating")))
+	rating := chromeValue(t, ctx, "rating line", chromedp.Text(tidSel("play-rating")))
+	if !regexp.MustCompile(`^Your rating: 1,500 → [0-9],[0-9]{3}\.$`).MatchString(rating) {
+		t.Errorf("rating line %q, want \"Your rating: 1,500 → n,nnn.\"", rating)
+	}
 	screenshot(t, ctx, shots, "40-players-recorded")
 
 	chromeStep(t, ctx, "my page", chromedp.Click(`[data-testid="play-recorded"] a`), chromedp.WaitVisible(tidSel("me-cards")))

@@ -59,6 +59,12 @@ export function recorder(puzzleId, saved, practice) {
     let res;
     try { res = await post(`${API}/${id}`, body); } catch { return false; }
     if (res.ok || res.status === 409) {
+      if (res.ok) {
+        // A counted finish says how it moved the player's rating.
+        const a = await res.json().catch(() => null);
+        st.rating = a && a.rating_before != null && a.rating_after != null
+          ? [a.rating_before, a.rating_after] : null;
+      }
       st.recorded = true;
       st.id = 0;
       opening = null;

@@ -559,6 +559,11 @@ function init(section) {
     }
     recording = rec.finish(outcome, format(values), elapsed / 1000).then((ok) => {
       save();
+      if (ok && ctl.rating && rec.state.rating) {
+        const [before, after] = rec.state.rating.map((n) => n.toLocaleString("en"));
+        ctl.rating.textContent = `Your rating: ${before} → ${after}.`;
+        ctl.rating.hidden = false;
+      }
       if (ok && ctl.recorded) {
         ctl.recorded.hidden = false;
         if (ctl.done && !ctl.done.hidden && ctl.done.scrollIntoView) ctl.done.scrollIntoView({ block: "nearest" });
