@@ -31,10 +31,15 @@ const upgradeNodes = 100_000_000
 // pass is interrupted by ctx and resumes where it stopped on the next start:
 // every row keeps its old values until its new ones are committed.
 func openArchive(ctx context.Context, e *env, path string) (*store.DB, error) {
-	db, err := store.OpenWith(ctx, path, store.OpenOptions{Logger: e.log(), ForceMigrate: e.forceMigrate || envTrue(e, "SUDOKU_FORCE_MIGRATE")})
+	// HoldStartup: on PostgreSQL, a server starting beside this one waits
+	// until the grades are withdrawn and the rows measured again here,
+	// instead of doing the same writes at once and failing on their locks.
+	db, err := store.OpenWith(ctx, path, store.OpenOptions{Logger: e.log(), HoldStartup: true,
+		ForceMigrate: e.forceMigrate || envTrue(e, "SUDOKU_FORCE_MIGRATE")})
 	if err != nil {
 		return nil, err
 	}
+	defer db.EndStartup()
 	if _, err := db.ResetGrades(ctx, logic.Version); err != nil {
 		db.Close()
 		return nil, err

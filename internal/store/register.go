@@ -17,7 +17,7 @@ import (
 // older schema or nothing at all (servers before this table set none).
 // Other clients (psql, pg_dump, ...) name themselves and are left alone.
 func (db *DB) olderServers(ctx context.Context, current, known int64) ([]string, error) {
-	self := AppName(knownSchema(db.d)) // this process's own connections and row
+	self := AppName(db.schema) // this process's own connections and row
 	// While Open migrates, only the writer is open; afterwards (tests)
 	// the SQLite writer's one connection is the writer goroutine's.
 	q := db.writer
@@ -87,7 +87,7 @@ ORDER BY backend_start`)
 // the next beat: the registration only informs the gate of a newer
 // binary.
 func (db *DB) KeepRegistered(ctx context.Context, onErr func(error)) {
-	known := knownSchema(db.d)
+	known := db.schema
 	id := AppName(known)
 	v := version.Get()
 	started := time.Now().Unix()
@@ -172,5 +172,5 @@ func (db *DB) Schema(ctx context.Context) (current, known int64, err error) {
 	if err := db.reader.QueryRowContext(ctx, "SELECT max(version_id) FROM goose_db_version WHERE is_applied").Scan(&v); err != nil {
 		return 0, 0, describe(fmt.Errorf("read schema version: %w", err))
 	}
-	return v.Int64, knownSchema(db.d), nil
+	return v.Int64, db.schema, nil
 }
