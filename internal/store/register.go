@@ -25,6 +25,7 @@ func (db *DB) olderServers(ctx context.Context, current, known int64) ([]string,
 		q = db.reader
 	}
 	var older []string
+	listed := map[int64]bool{} // the pids of this machine's rows listed
 	if current >= serversSchema {
 		rows, err := q.QueryContext(ctx, db.d.sql(`SELECT id, version, host, pid, schema_version, seen_at FROM servers
 WHERE seen_at >= ? AND schema_version < ? AND id <> ? ORDER BY id`), time.Now().Add(-serverStale).Unix(), known, self)
@@ -40,16 +41,44 @@ WHERE seen_at >= ? AND schema_version < ? AND id <> ? ORDER BY id`), time.Now().
 			}
 			older = append(older, fmt.Sprintf("sudoku %s on %s (pid %d, schema %d), seen %s ago",
 				ver, host, pid, schema, time.Since(time.Unix(seen, 0)).Round(time.Second)))
+			if host == hostname() {
+				listed[pid] = true
+			}
 		}
 		if err := rows.Err(); err != nil {
 			return nil, err
 		}
 	}
 	if !db.d.postgres {
-		return older, nil
+		return append(older, holdersOf(db.path, current, listed)...), nil
 	}
 	conns, err := db.olderConnections(ctx, q, self, known)
 	return append(older, conns...), err
+}
+
+// holdersOf is olderServers' look at the processes of this machine that
+// have the SQLite archive at path open (issue 50, item 8: a newer
+// `sudoku export` migrated an archive under the older server serving
+// it, which then failed every request): the sudoku programs among them
+// (and those whose command line cannot be read) not already listed from
+// the servers table. Other programs (sqlite3, a backup tool) are left
+// alone, as psql is on PostgreSQL.
+func holdersOf(path string, current int64, listed map[int64]bool) []string {
+	var older []string
+	for _, pid := range fileHolders(path) {
+		if listed[int64(pid)] {
+			continue
+		}
+		cmd, sudoku := commandLine(pid)
+		switch {
+		case cmd == "":
+			older = append(older, fmt.Sprintf("process %d has the archive open (its command line cannot be read)", pid))
+		case sudoku:
+			older = append(older, fmt.Sprintf("%q (pid %d) has the archive open, a sudoku of schema %d or older (unregistered: built before migration 00020, or no server)",
+				cmd, pid, current))
+		}
+	}
+	return older
 }
 
 // olderConnections is olderServers' look at PostgreSQL's connections.
