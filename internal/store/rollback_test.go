@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -238,4 +239,46 @@ func TestUpgradeRollbackPostgres(t *testing.T) {
 	for _, db := range fleet {
 		load.shut(t, db)
 	}
+}
+
+// TestRestoreOverRefusedPostgres is the rollback issue 50 reported: a
+// backup of schema 17 restored over the migrated database with
+// `pg_restore --clean --if-exists` (what docs/operations.md said then)
+// leaves the tables the newer schema made (servers, puzzle_figures), and
+// the next upgrade failed at migration 00020, leaving schema 18, which no
+// binary would start on. Open now refuses before it migrates anything,
+// naming them and the way out; the backup restored into a new database,
+// as the docs now say, migrates.
+func TestRestoreOverRefusedPostgres(t *testing.T) {
+	t.Parallel()
+	c := pgtest.Shared(t)
+	ctx := context.Background()
+	dsn := c.NewDB(t)
+	oldArchive(t, dsn, 17, "sudoku-test").Close()
+	dump := filepath.Join(t.TempDir(), "before-upgrade.dump")
+	pgTool(t, "pg_dump", "-Fc", "-f", dump, dsn)
+	db, err := Open(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	pgTool(t, "pg_restore", "--clean", "--if-exists", "-d", dsn, dump)
+	_, err = Open(ctx, dsn)
+	if !errors.Is(err, ErrRestoredOver) || !strings.Contains(err.Error(), "servers (made by migration 00020)") ||
+		!strings.Contains(err.Error(), "puzzle_figures") || !strings.Contains(err.Error(), "new database") {
+		t.Fatalf("open of a backup restored over a newer schema: %v, want ErrRestoredOver naming its tables", err)
+	}
+	raw, p, _ := rawMigrator(t, rawDSN(dsn))
+	defer raw.Close()
+	if v, err := p.GetDBVersion(ctx); err != nil || v != 17 {
+		t.Errorf("schema after the refusal: %d, %v; want 17, untouched", v, err)
+	}
+	fresh := fmt.Sprintf("sudoku_before_%d", time.Now().UnixNano())
+	pgTool(t, "createdb", "--maintenance-db="+c.URL("postgres"), "-T", "template0", fresh)
+	pgTool(t, "pg_restore", "--exit-on-error", "-d", c.URL(fresh), dump)
+	db, err = Open(ctx, c.URL(fresh))
+	if err != nil {
+		t.Fatalf("open of the backup restored into a new database: %v", err)
+	}
+	db.Close()
 }

@@ -187,6 +187,13 @@ func (db *DB) upgrade(ctx context.Context, p *goose.Provider, current, known int
 		}
 	}
 	if current > 0 {
+		found, err := db.leftovers(ctx, p, current, known)
+		if err != nil {
+			return fmt.Errorf("look for a newer schema's tables before migrating: %w", err)
+		}
+		if len(found) > 0 {
+			return restoredOverError(current, found)
+		}
 		log.Warn("migrating the database schema: back it up first if you may want to roll back (docs/operations.md)",
 			slog.Int64("from", current), slog.Int64("to", known))
 	}
