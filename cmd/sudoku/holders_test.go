@@ -6,13 +6,16 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/pressly/goose/v3"
 
@@ -73,31 +76,8 @@ func TestExportRefusedUnderOldServer(t *testing.T) {
 	}
 	defer raw.Close() // this process's: the gate looks at other processes
 
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	name := filepath.Join(t.TempDir(), "sudoku-old")
-	if err := os.Symlink(exe, name); err != nil {
-		t.Fatal(err)
-	}
-	old := exec.Command(name, "-test.run=^TestHoldSQLiteHelper$", "-test.count=1")
-	old.Env = append(os.Environ(), "SUDOKU_HOLD_ARCHIVE="+path)
-	in, err := old.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := old.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := old.Start(); err != nil {
-		t.Fatal(err)
-	}
+	old, in := startHolder(t, path)
 	defer func() { in.Close(); old.Wait() }()
-	if lines := bufio.NewScanner(out); !lines.Scan() || lines.Text() != "ready" {
-		t.Fatalf("the older server: %q", lines.Text())
-	}
 
 	_, stderr, err := runCmd(t, "", "export", "--db", path)
 	pid := "pid " + strconv.Itoa(old.Process.Pid)
@@ -114,4 +94,52 @@ func TestExportRefusedUnderOldServer(t *testing.T) {
 	if _, stderr, err := runCmd(t, "", "export", "--db", path); err != nil || !strings.Contains(stderr, "database schema migrated") {
 		t.Errorf("export once the older server stopped: %v; stderr %q", err, stderr)
 	}
+}
+
+// startHolder starts TestHoldSQLiteHelper on the archive at path, under
+// the name sudoku-old, and returns it once it holds the archive open,
+// with its stdin (closing it stops the helper).
+func startHolder(t *testing.T, path string) (*exec.Cmd, io.WriteCloser) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(t.TempDir(), "sudoku-old")
+	// A copy, not a link: the gate leaves alone the processes of its own
+	// executable file, and an older server's is another file.
+	b, err := os.ReadFile(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, b, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	// A process forked meanwhile may hold the file open for writing a
+	// moment (ETXTBSY, go.dev/issue/22315): run it idle until it runs.
+	for try := 0; ; try++ {
+		err := exec.Command(name, "-test.run=^$").Run()
+		if err == nil || !errors.Is(err, syscall.ETXTBSY) || try == 50 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	old := exec.Command(name, "-test.run=^TestHoldSQLiteHelper$", "-test.count=1")
+	old.Env = append(os.Environ(), "SUDOKU_HOLD_ARCHIVE="+path)
+	in, err := old.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := old.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := old.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if lines := bufio.NewScanner(out); !lines.Scan() || lines.Text() != "ready" {
+		t.Fatalf("the older server: %q", lines.Text())
+	}
+
+	return old, in
 }

@@ -62,6 +62,20 @@ func fileHolders(path string) []int {
 	return pids
 }
 
+// sameProgram reports whether process pid runs this process's executable
+// file: a command of this very binary (a second `sudoku serve` started
+// with this one), which has this binary's schema, not an older one. An
+// upgrade replaces the file, so an older server's is another (deleted)
+// file.
+func sameProgram(pid int) bool {
+	mine, err := os.Stat("/proc/self/exe")
+	if err != nil {
+		return false
+	}
+	its, err := os.Stat("/proc/" + strconv.Itoa(pid) + "/exe")
+	return err == nil && os.SameFile(mine, its)
+}
+
 // commandLine is process pid's command line, and whether its program is
 // a sudoku binary (its name begins with "sudoku"); "" when it cannot be
 // read (another user's process behind hidepid).

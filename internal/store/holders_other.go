@@ -9,3 +9,6 @@ func fileHolders(string) []int { return nil }
 
 // commandLine reads Linux's /proc.
 func commandLine(int) (string, bool) { return "", false }
+
+// sameProgram reads Linux's /proc.
+func sameProgram(int) bool { return false }

@@ -61,12 +61,13 @@ WHERE seen_at >= ? AND schema_version < ? AND id <> ? ORDER BY id`), time.Now().
 // `sudoku export` migrated an archive under the older server serving
 // it, which then failed every request): the sudoku programs among them
 // (and those whose command line cannot be read) not already listed from
-// the servers table. Other programs (sqlite3, a backup tool) are left
+// the servers table, and not of this very executable (a second command
+// of this binary). Other programs (sqlite3, a backup tool) are left
 // alone, as psql is on PostgreSQL.
 func holdersOf(path string, current int64, listed map[int64]bool) []string {
 	var older []string
 	for _, pid := range fileHolders(path) {
-		if listed[int64(pid)] {
+		if listed[int64(pid)] || sameProgram(pid) {
 			continue
 		}
 		cmd, sudoku := commandLine(pid)
