@@ -211,10 +211,13 @@ func TestUpgradeRollbackPostgres(t *testing.T) {
 	pgTool(t, "createdb", "--maintenance-db="+c.URL("postgres"), "-T", "template0", restored)
 	pgTool(t, "pg_restore", "--exit-on-error", "-d", c.URL(restored), filepath.Join(dir, "before-upgrade.dump"))
 	old = oldFleet(c.URL(restored))
+	load.serve(old[0], old[1])
+	// `sudoku import` of the export with the old binary: its puzzles
+	// through the same road (SubmitMany), with their measures as the
+	// export gave them.
 	if _, err := old[0].SubmitMany(ctx, since); err != nil {
 		t.Fatalf("import the export into the restored archive: %v", err)
 	}
-	load.serve(old[0], old[1])
 	load.more(t, 50)
 
 	fleet = upgradeFleet(t, load, c.URL(restored), filepath.Join(dir, "before-upgrade-2.dump"), old)

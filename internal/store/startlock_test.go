@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/pgtest"
+	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
 // oldSchema is the schema of the tests' older binary: the newest
@@ -34,10 +35,12 @@ func oldGraded(t *testing.T, dsn string, n int64) {
 		t.Fatal(err)
 	}
 	defer old.Close()
-	for i := range n {
-		if _, _, err := old.Submit(ctx, synthetic(i+1, 1, 1, 1)); err != nil {
-			t.Fatal(err)
-		}
+	ps := make([]record.Puzzle, n)
+	for i := range ps {
+		ps[i] = synthetic(int64(i)+1, 1, 1, 1)
+	}
+	if _, err := old.SubmitMany(ctx, ps); err != nil {
+		t.Fatal(err)
 	}
 	err = old.write(ctx, func(tx *sql.Tx) error {
 		_, err := tx.Exec("UPDATE puzzles SET grade_version = 'old-solver'")
