@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -221,9 +223,18 @@ func TestUpgradeRollbackPostgres(t *testing.T) {
 	load.more(t, 50)
 
 	fleet = upgradeFleet(t, load, c.URL(restored), filepath.Join(dir, "before-upgrade-2.dump"), old)
-	acked := load.end()
+	checkAcked(t, fleet[1], load.end())
+	for _, db := range fleet {
+		load.shut(t, db)
+	}
+}
+
+// checkAcked fails t unless db, migrated to this binary's schema, holds
+// every acknowledged submission.
+func checkAcked(t *testing.T, db *DB, acked map[sudoku.Grid]bool) {
+	t.Helper()
 	final := map[sudoku.Grid]bool{}
-	for _, p := range exportAll(t, fleet[0], record.ListQuery{}) {
+	for _, p := range exportAll(t, db, record.ListQuery{}) {
 		final[p.Givens] = true
 	}
 	lost := 0
@@ -235,13 +246,77 @@ func TestUpgradeRollbackPostgres(t *testing.T) {
 	if lost > 0 {
 		t.Errorf("%d of %d acknowledged submissions lost", lost, len(acked))
 	}
-	if current, known, err := fleet[1].Schema(ctx); err != nil || current != known {
+	if current, known, err := db.Schema(context.Background()); err != nil || current != known {
 		t.Errorf("final schema %d, this binary's %d (%v)", current, known, err)
 	}
 	t.Logf("%d submissions acknowledged through an upgrade, a rollback and an upgrade; %d puzzles in the final archive", len(acked), len(final))
-	for _, db := range fleet {
-		load.shut(t, db)
+}
+
+// TestUpgradeRollbackSQLite is TestUpgradeRollbackPostgres on one SQLite
+// server, by docs/operations.md's steps for it: `sudoku backup` while the
+// older server serves, stop it, start the new binary (it migrates); to
+// roll back, stop it, export what the archive holds, move the archive
+// and its -wal and -shm aside, copy the backup in its place, start the
+// older binary, import the export; then upgrade again.
+func TestUpgradeRollbackSQLite(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "sudoku.db")
+	load := newFleetLoad(2)
+	old, err := openOld(t, path)
+	if err != nil {
+		t.Fatal(err)
 	}
+	load.serve(old)
+	load.more(t, 30)
+	upgrade := func(old *DB, backup string) *DB {
+		if err := BackupFile(ctx, path, filepath.Join(dir, backup)); err != nil { // step 1, while it serves
+			t.Fatal(err)
+		}
+		load.more(t, 20)
+		load.shut(t, old)
+		db, _, err := startServer(ctx, path, new(jsonLog))
+		if err != nil {
+			t.Fatalf("the new binary on the older archive: %v", err)
+		}
+		load.serve(db)
+		load.more(t, 30)
+		return db
+	}
+	db := upgrade(old, "before-upgrade.db")
+
+	load.shut(t, db)
+	nx, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	since := exportAll(t, nx, record.ListQuery{})
+	nx.Close()
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		if err := os.Rename(path+suffix, filepath.Join(dir, "upgraded.db"+suffix)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			t.Fatal(err)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "before-upgrade.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if old, err = openOld(t, path); err != nil {
+		t.Fatalf("the older binary on the restored backup: %v", err)
+	}
+	load.serve(old)
+	if _, err := old.SubmitMany(ctx, since); err != nil {
+		t.Fatalf("import the export into the restored archive: %v", err)
+	}
+	load.more(t, 30)
+
+	db = upgrade(old, "before-upgrade-2.db")
+	checkAcked(t, db, load.end())
+	load.shut(t, db)
 }
 
 // TestRestoreOverRefusedPostgres is the rollback issue 50 reported: a
