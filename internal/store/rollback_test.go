@@ -161,8 +161,10 @@ func upgradeFleet(t *testing.T, load *fleetLoad, dsn, dump string, old [2]*DB) [
 	for _, db := range old {
 		load.shut(t, db)
 	}
+	down := time.Now()
 	fleet := startFleet(t, dsn)
 	load.serve(fleet[0], fleet[1])
+	t.Logf("no server for %v: the new servers' start-up together", time.Since(down).Round(time.Millisecond))
 	load.more(t, 20)
 	return fleet
 }
