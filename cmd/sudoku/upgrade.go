@@ -34,11 +34,15 @@ const upgradeNodes = 100_000_000
 // in the background, over the old ones (regradeInBackground).
 func openArchive(ctx context.Context, e *env, path string) (*store.DB, error) {
 	e.startPhase("opening the database")
-	db, err := store.OpenWith(ctx, path, store.OpenOptions{Logger: e.log(), ForceMigrate: e.forceMigrate || envTrue(e, "SUDOKU_FORCE_MIGRATE"),
-		Migrating: e.migratingPhase})
+	// HoldStartup: on PostgreSQL, a server starting beside this one waits
+	// until the techniques are indexed and the rows measured again here,
+	// instead of doing the same writes at once and failing on their locks.
+	db, err := store.OpenWith(ctx, path, store.OpenOptions{Logger: e.log(), HoldStartup: true,
+		ForceMigrate: e.forceMigrate || envTrue(e, "SUDOKU_FORCE_MIGRATE"), Migrating: e.migratingPhase})
 	if err != nil {
 		return nil, err
 	}
+	defer db.EndStartup()
 	if err := indexTechniques(ctx, e, db, path); err != nil {
 		db.Close()
 		return nil, err

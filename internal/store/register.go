@@ -17,7 +17,7 @@ import (
 // older schema or nothing at all (servers before this table set none).
 // Other clients (psql, pg_dump, ...) name themselves and are left alone.
 func (db *DB) olderServers(ctx context.Context, current, known int64) ([]string, error) {
-	self := AppName(knownSchema(db.d)) // this process's own connections and row
+	self := AppName(db.schema) // this process's own connections and row
 	// While Open migrates, only the writer is open; afterwards (tests)
 	// the SQLite writer's one connection is the writer goroutine's.
 	q := db.writer
@@ -25,6 +25,7 @@ func (db *DB) olderServers(ctx context.Context, current, known int64) ([]string,
 		q = db.reader
 	}
 	var older []string
+	listed := map[int64]bool{} // the pids of this machine's rows listed
 	if current >= serversSchema {
 		rows, err := q.QueryContext(ctx, db.d.sql(`SELECT id, version, host, pid, schema_version, seen_at FROM servers
 WHERE seen_at >= ? AND schema_version < ? AND id <> ? ORDER BY id`), time.Now().Add(-serverStale).Unix(), known, self)
@@ -40,16 +41,45 @@ WHERE seen_at >= ? AND schema_version < ? AND id <> ? ORDER BY id`), time.Now().
 			}
 			older = append(older, fmt.Sprintf("sudoku %s on %s (pid %d, schema %d), seen %s ago",
 				ver, host, pid, schema, time.Since(time.Unix(seen, 0)).Round(time.Second)))
+			if host == hostname() {
+				listed[pid] = true
+			}
 		}
 		if err := rows.Err(); err != nil {
 			return nil, err
 		}
 	}
 	if !db.d.postgres {
-		return older, nil
+		return append(older, holdersOf(db.path, current, listed)...), nil
 	}
 	conns, err := db.olderConnections(ctx, q, self, known)
 	return append(older, conns...), err
+}
+
+// holdersOf is olderServers' look at the processes of this machine that
+// have the SQLite archive at path open (issue 50, item 8: a newer
+// `sudoku export` migrated an archive under the older server serving
+// it, which then failed every request): the sudoku programs among them
+// (and those whose command line cannot be read) not already listed from
+// the servers table, and not of this very executable (a second command
+// of this binary). Other programs (sqlite3, a backup tool) are left
+// alone, as psql is on PostgreSQL.
+func holdersOf(path string, current int64, listed map[int64]bool) []string {
+	var older []string
+	for _, pid := range fileHolders(path) {
+		if listed[int64(pid)] || sameProgram(pid) {
+			continue
+		}
+		cmd, sudoku := commandLine(pid)
+		switch {
+		case cmd == "":
+			older = append(older, fmt.Sprintf("process %d has the archive open (its command line cannot be read)", pid))
+		case sudoku:
+			older = append(older, fmt.Sprintf("%q (pid %d) has the archive open, a sudoku of schema %d or older (unregistered: built before migration 00020, or no server)",
+				cmd, pid, current))
+		}
+	}
+	return older
 }
 
 // olderConnections is olderServers' look at PostgreSQL's connections.
@@ -87,7 +117,7 @@ ORDER BY backend_start`)
 // the next beat: the registration only informs the gate of a newer
 // binary.
 func (db *DB) KeepRegistered(ctx context.Context, onErr func(error)) {
-	known := knownSchema(db.d)
+	known := db.schema
 	id := AppName(known)
 	v := version.Get()
 	started := time.Now().Unix()
@@ -172,5 +202,5 @@ func (db *DB) Schema(ctx context.Context) (current, known int64, err error) {
 	if err := db.reader.QueryRowContext(ctx, "SELECT max(version_id) FROM goose_db_version WHERE is_applied").Scan(&v); err != nil {
 		return 0, 0, describe(fmt.Errorf("read schema version: %w", err))
 	}
-	return v.Int64, knownSchema(db.d), nil
+	return v.Int64, db.schema, nil
 }

@@ -42,7 +42,29 @@ type OpenOptions struct {
 	// serve's port says "migrating" meanwhile, and a test holds the
 	// migration open to see it.
 	Migrating func(from, to int64)
+
+	// HoldStartup keeps PostgreSQL's start-up lock (startlock.go) after
+	// Open returns, until EndStartup: the caller's own start-up writes
+	// (withdrawing old grades, measuring again) then run before those
+	// of the next server starting on the database, not beside them.
+	HoldStartup bool
+
+	// schema, when set, is the newest migration applied: a test's server
+	// of an older binary.
+	schema int64
 }
+
+// schemaOf is the newest migration an Open with o applies in dialect d.
+func (o OpenOptions) schemaOf(d dialect) int64 {
+	if o.schema > 0 {
+		return o.schema
+	}
+	return knownSchema(d)
+}
+
+// waitedKey carries how long an Open on PostgreSQL waited for the
+// start-up lock (startlock.go) to upgrade, which logs it.
+type waitedKey struct{}
 
 // optionsKey carries the OpenOptions from OpenWith to the dialects' open
 // functions through the context they already take.
@@ -150,12 +172,17 @@ func schemaOfAppName(name string) (int64, bool) {
 // upgrade applies the migrations after current up to known one by one,
 // logging each (from, to, seconds) and the whole, after the gate
 // (olderServers) lets it. A new database (current 0) is made in one line.
+// A server that waited for another's start-up (startlock.go) says so
+// instead: it finds the schema migrated.
 func (db *DB) upgrade(ctx context.Context, p *goose.Provider, current, known int64) error {
 	opts := openOptions(ctx)
+	log := opts.Logger.With(slog.String("db", db.path))
+	if waited, _ := ctx.Value(waitedKey{}).(time.Duration); waited > 0 {
+		log.Info("waited for another server's start-up on the database", slog.Int64("schema", current), seconds(waited))
+	}
 	if current >= known {
 		return nil
 	}
-	log := opts.Logger.With(slog.String("db", db.path))
 	if current > 0 && !opts.ForceMigrate {
 		older, err := db.olderServers(ctx, current, known)
 		if err != nil {
@@ -166,6 +193,13 @@ func (db *DB) upgrade(ctx context.Context, p *goose.Provider, current, known int
 		}
 	}
 	if current > 0 {
+		found, err := db.leftovers(ctx, p, current, known)
+		if err != nil {
+			return fmt.Errorf("look for a newer schema's tables before migrating: %w", err)
+		}
+		if len(found) > 0 {
+			return restoredOverError(current, found)
+		}
 		log.Warn("migrating the database schema: back it up first if you may want to roll back (docs/operations.md)",
 			slog.Int64("from", current), slog.Int64("to", known))
 	}
@@ -173,28 +207,36 @@ func (db *DB) upgrade(ctx context.Context, p *goose.Provider, current, known int
 		opts.Migrating(current, known)
 	}
 	start, from := time.Now(), current
-	for {
-		t := time.Now()
-		r, err := p.UpByOne(ctx)
-		if errors.Is(err, goose.ErrNoNextVersion) {
-			break
+	for _, src := range p.ListSources() {
+		if src.Version <= from || src.Version > known {
+			continue
 		}
+		t := time.Now()
+		rs, err := p.UpTo(ctx, src.Version)
 		if err != nil {
 			return fmt.Errorf("migrate: %w", err)
 		}
-		if current > 0 {
-			log.Info("migration applied", slog.Int64("from", from), slog.Int64("to", r.Source.Version),
-				seconds(time.Since(t)))
+		for _, r := range rs {
+			if current > 0 {
+				log.Info("migration applied", slog.Int64("from", from), slog.Int64("to", r.Source.Version),
+					seconds(time.Since(t)))
+			}
+			from = r.Source.Version
 		}
-		from = r.Source.Version
 	}
 	// A new archive's schema is no upgrade: the command says it made
 	// the archive (DEBUG has the schema's line).
 	msg, level := "database schema migrated", slog.LevelInfo
-	if current == 0 {
+	switch {
+	case from == current:
+		// Another process (a second command on SQLite, which has no
+		// start-up lock) applied them while this one waited for the
+		// file's lock: nothing was migrated here.
+		msg = "database schema migrated by another process"
+	case current == 0:
 		msg, level = "database schema created", slog.LevelDebug
 	}
-	log.Log(ctx, level, msg, slog.Int64("from", current), slog.Int64("to", from), seconds(time.Since(start)))
+	log.Log(ctx, level, msg, slog.Int64("from", current), slog.Int64("to", known), seconds(time.Since(start)))
 	return nil
 }
 

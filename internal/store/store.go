@@ -15,6 +15,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"log/slog"
 	mrand "math/rand/v2"
 	"net/url"
 	"runtime"
@@ -169,6 +170,13 @@ type DB struct {
 	seen     seenMarks    // the players whose seen_at this server wrote this hour (seen.go)
 
 	claims claims // PostgreSQL: the session holding grading claims (claims.go)
+
+	// schema is the newest migration this DB applies and calls its own
+	// (knownSchema, or less for the tests' older servers: OpenOptions).
+	schema int64
+	// start is PostgreSQL's start-up lock while it is held (startlock.go).
+	startMu sync.Mutex
+	start   *startLock
 }
 
 // Open opens the archive at dsn and applies every migration it lacks, each
@@ -206,6 +214,7 @@ func openSQLite(ctx context.Context, path string) (_ *DB, err error) {
 		defer privateOnceOpen(ctx, path, &err)
 	}
 	db := &DB{path: path, d: sqliteDialect, ops: make(chan *op, 4*maxBatch), stopped: make(chan struct{}), listStmts: make(map[string]*sql.Stmt), listPending: make(map[string]bool), known: newKnownClasses()}
+	db.schema = openOptions(ctx).schemaOf(db.d)
 	defer func() {
 		if err != nil {
 			db.closePools()
@@ -283,6 +292,8 @@ func (db *DB) startReaders(ctx context.Context) error {
 func openPostgres(ctx context.Context, dsn string) (_ *DB, err error) {
 	db := &DB{path: Redact(dsn), d: postgresDialect, ops: make(chan *op, 4*maxBatch), stopped: make(chan struct{}), listStmts: make(map[string]*sql.Stmt), listPending: make(map[string]bool), known: newKnownClasses(),
 		shard: 1 + mrand.Int64N(counterShards)}
+	opts := openOptions(ctx)
+	db.schema = opts.schemaOf(db.d)
 	defer func() {
 		if err != nil {
 			db.closePools()
@@ -295,8 +306,15 @@ func openPostgres(ctx context.Context, dsn string) (_ *DB, err error) {
 	// Every connection says which server it is (pg_stat_activity, and
 	// the gate of a newer binary: servers.go), unless the URL names it.
 	if _, ok := cfg.RuntimeParams["application_name"]; !ok {
-		cfg.RuntimeParams["application_name"] = AppName(knownSchema(postgresDialect))
+		cfg.RuntimeParams["application_name"] = AppName(db.schema)
 	}
+	// Servers starting together take turns (startlock.go): the version is
+	// read, and the schema migrated, by one at a time.
+	var waited time.Duration
+	if db.start, waited, err = takeStartLock(ctx, cfg, opts.Logger.With(slog.String("db", db.path))); err != nil {
+		return nil, describe(err)
+	}
+	ctx = context.WithValue(ctx, waitedKey{}, waited)
 	// The writer waits for a lock held by another server's (or an
 	// import's) transaction as long as SQLite's writer waits for the
 	// file's: see writerBusyTimeout.
@@ -318,6 +336,9 @@ func openPostgres(ctx context.Context, dsn string) (_ *DB, err error) {
 	}
 	if err := db.migrate(ctx); err != nil {
 		return nil, err
+	}
+	if !opts.HoldStartup {
+		db.EndStartup()
 	}
 	if err := db.prepareWrites(ctx); err != nil {
 		return nil, err
@@ -458,20 +479,22 @@ func (db *DB) migrate(ctx context.Context) error {
 	if err != nil {
 		return describe(fmt.Errorf("read schema version: %w", err))
 	}
-	var known int64
-	for _, s := range p.ListSources() {
-		known = max(known, s.Version)
-	}
+	known := db.schema
 	if current > known {
 		return &SchemaVersionError{DB: current, Known: known}
 	}
 	if err := db.upgrade(ctx, p, current, known); err != nil { // servers.go
 		return describe(err)
 	}
-	if err := db.keyNames(ctx); err != nil { // migration 00018's keys, made in Go
-		return err
+	if known >= 18 {
+		if err := db.keyNames(ctx); err != nil { // migration 00018's keys, made in Go
+			return err
+		}
 	}
-	return db.skeletonNames(ctx) // migration 00025's skeletons, made in Go from the keyed names
+	if known >= 25 {
+		return db.skeletonNames(ctx) // migration 00025's skeletons, made in Go from the keyed names
+	}
+	return nil
 }
 
 // Close waits for every submission already queued to be committed and
@@ -495,6 +518,7 @@ func (db *DB) Close() error {
 func (db *DB) closePools() error {
 	var errs []error
 	db.claims.close()
+	db.EndStartup()
 	db.listMu.Lock()
 	db.listClosed = true
 	for _, s := range db.listStmts {
