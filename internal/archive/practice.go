@@ -229,6 +229,7 @@ func (a *Archive) PracticeBoards(ctx context.Context, t logic.Technique, skip, l
 			continue
 		case <-timer.C:
 		case <-ctx.Done():
+		case <-a.bg.Done(): // stopped: no walker will come
 		}
 		if len(out) == 0 {
 			return nil, ErrPracticePending

@@ -3,9 +3,7 @@ package web
 import (
 	"context"
 	"net/http"
-	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -14,57 +12,11 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/logic"
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
 	"github.com/sudoku-archive/sudoku/internal/record"
-	"github.com/sudoku-archive/sudoku/internal/store"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
 // The fair search gate (issue 45): the work a read asks for never takes
 // the writes' turns, practice boards come from a cache, and every answer
 // comes within its deadline or is a 503 with Retry-After.
-
-// gradedArchive returns a real SQLite archive in a temporary directory
-// holding the puzzles of lines, graded as the request road grades them,
-// and the puzzles as stored, in id order.
-func gradedArchive(t testing.TB, lines []string) (*store.DB, []record.Puzzle) {
-	t.Helper()
-	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "sudoku.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	var ps []record.Puzzle
-	for _, l := range lines {
-		g, err := sudoku.Parse(l)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := record.Rate(g, sudoku.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		logic.GradePuzzle(&p)
-		ps = append(ps, p)
-	}
-	if _, err := db.SubmitMany(ctx, ps); err != nil {
-		t.Fatal(err)
-	}
-	var all []record.Puzzle
-	if err := db.Export(ctx, record.ListQuery{Sort: record.SortSubmitted}, func(p record.Puzzle) error {
-		all = append(all, p)
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	slices.SortFunc(all, func(a, b record.Puzzle) int { return int(a.ID - b.ID) })
-	return db, all
-}
-
-// hardLines is n of the hardest puzzles of the test collections: paths of
-// nested chains, whose walks take seconds.
-func hardLines(t testing.TB, n int) []string {
-	return puzzletest.Lines(t, "forum_hardest_1106.txt", n)
-}
 
 // TestChainPracticeAnswersQuickly: practice of a chain technique with
 // limit=20, on an archive of the hardest puzzles whose paths nobody has
