@@ -249,6 +249,14 @@ func (a *Archive) PracticeCount(ctx context.Context, t logic.Technique) (int, er
 	return len(ps), err
 }
 
+// PracticeWalking reports whether the walker has puzzles in hand or
+// queued: while it has, the boards practice offers may grow.
+func (a *Archive) PracticeWalking() bool {
+	a.practice.mu.Lock()
+	defer a.practice.mu.Unlock()
+	return a.practice.running || len(a.practice.queue) > 0
+}
+
 // startWalker runs the walker of the practice cache's queue, unless the
 // archive is stopping.
 func (a *Archive) startWalker() {
