@@ -243,8 +243,8 @@ func (a *Archive) PracticeBoards(ctx context.Context, t logic.Technique, skip, l
 // offers practice only when there are some): what PracticeBoards finds.
 func (a *Archive) PracticeCount(ctx context.Context, t logic.Technique) (int, error) {
 	ps, err := a.PracticeBoards(ctx, t, 0, MaxPracticeBoards)
-	if errors.Is(err, ErrPracticePending) {
-		return 0, nil
+	if errors.Is(err, ErrPracticePending) || errors.Is(err, ErrNoTechniques) {
+		return 0, nil // none ready, or no index: no practice offered
 	}
 	return len(ps), err
 }

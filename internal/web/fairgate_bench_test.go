@@ -97,8 +97,15 @@ func BenchmarkSolveUnderHeavyReads(b *testing.B) {
 // and the puzzles as stored, in id order.
 func gradedArchive(t testing.TB, lines []string) (*store.DB, []record.Puzzle) {
 	t.Helper()
+	return gradedArchiveAt(t, filepath.Join(t.TempDir(), "sudoku.db"), lines)
+}
+
+// gradedArchiveAt is gradedArchive at the database dsn (a PostgreSQL
+// URL, or a SQLite file).
+func gradedArchiveAt(t testing.TB, dsn string, lines []string) (*store.DB, []record.Puzzle) {
+	t.Helper()
 	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "sudoku.db"))
+	db, err := store.Open(ctx, dsn)
 	if err != nil {
 		t.Fatal(err)
 	}

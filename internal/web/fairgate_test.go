@@ -87,11 +87,25 @@ var boardsFrom = regexp.MustCompile(`Boards from (\d+) archived puzzles?`)
 // shows is the number of boards practice answers (the newcomer saw "boards
 // from 2 archived puzzles" on xy-chain and 4-strong-links, and practice
 // pages that found none); the practice page's last board has no "next".
+// Both stores: the index practice reads is each store's.
 func TestTechniquePagesOfferWhatPracticeFinds(t *testing.T) {
 	t.Parallel()
 	lines := append(puzzletest.Lines(t, "sudokuexchange_diabolical_even.txt", 24), hardLines(t, 3)...)
-	db, _ := gradedArchive(t, lines)
-	s := New(AllParts(db), Config{Logger: quiet})
+	t.Run("SQLite", func(t *testing.T) {
+		t.Parallel()
+		db, _ := gradedArchive(t, lines)
+		offerWhatPracticeFinds(t, New(AllParts(db), Config{Logger: quiet}))
+	})
+	t.Run("PostgreSQL", func(t *testing.T) {
+		t.Parallel()
+		db, _ := gradedArchiveAt(t, pgArchive(t), lines)
+		offerWhatPracticeFinds(t, New(AllParts(db), Config{Logger: quiet}))
+	})
+}
+
+// offerWhatPracticeFinds checks, for every technique, that s's technique
+// page offers the boards its practice answers.
+func offerWhatPracticeFinds(t *testing.T, s *Server) {
 	offered := 0
 	for _, tech := range logic.Techniques() {
 		path := "/api/techniques/" + tech.Slug + "/practice?limit=20"
