@@ -172,12 +172,20 @@ func (a *Archive) Graders() *bulk.Graders { return a.graders }
 func (a *Archive) Dailies() *daily.Keeper { return a.dailies }
 
 // Start runs the archive's background jobs until ctx is done: the keeper
-// of the puzzles of the day, and with Options.RunGraders the graders. It
+// of the puzzles of the day, the warming of the practice boards, and with
+// Options.RunGraders the graders. It
 // returns a function that stops them (once ctx is done) and waits for
 // them, and for the setter's background grades, to end: nothing runs on
 // the store after it returns.
 func (a *Archive) Start(ctx context.Context) (wait func()) {
 	kept := a.dailies.Start(ctx)
+	a.jobs.Add(1)
+	go func() {
+		defer a.jobs.Done()
+		// The boards of the puzzles graded before this start, in the
+		// background: a request for practice never walks a path.
+		a.warmPractice(a.bg)
+	}()
 	graded := make(chan struct{})
 	if a.run && a.graders != nil {
 		go func() {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -78,11 +79,13 @@ type practiceCache struct {
 	changed chan struct{} // closed, and replaced, when boards are added
 }
 
-// practiceJob is a puzzle for the walker, and the technique it is wanted
-// for (its board is kept whatever the bound).
+// practiceJob is a puzzle for the walker, the technique it is wanted for
+// (its board is kept whatever the bound), and whether a request waits for
+// it (else it is the warming's, which takes only idle cores).
 type practiceJob struct {
 	p         record.Puzzle
 	technique string
+	asked     bool
 }
 
 // init makes the maps on first use.
@@ -154,17 +157,29 @@ func (pc *practiceCache) collect(name string, ps []record.Puzzle, skip, limit in
 	return out, missing, pc.changed
 }
 
-// want queues ps for the walker, wanted for technique name, and reports
-// whether a walker should be started.
-func (pc *practiceCache) want(name string, ps []record.Puzzle) (start bool) {
+// want queues ps for the walker, wanted for technique name: ahead of the
+// others when a request waits for them (first), else behind (the warming
+// at start). It reports whether a walker should be started.
+func (pc *practiceCache) want(name string, ps []record.Puzzle, first bool) (start bool) {
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
 	pc.init()
+	var jobs []practiceJob
 	for _, p := range ps {
-		if !pc.queued[p.ID] && len(pc.queue) < practiceQueue {
+		switch {
+		case pc.queued[p.ID] && first:
+			// Queued by the warming: a request now waits for it.
+			pc.queue = slices.DeleteFunc(pc.queue, func(j practiceJob) bool { return j.p.ID == p.ID })
+			jobs = append(jobs, practiceJob{p, name, true})
+		case !pc.queued[p.ID] && len(pc.queue)+len(jobs) < practiceQueue:
 			pc.queued[p.ID] = true
-			pc.queue = append(pc.queue, practiceJob{p, name})
+			jobs = append(jobs, practiceJob{p, name, first})
 		}
+	}
+	if first {
+		pc.queue = append(jobs, pc.queue...)
+	} else {
+		pc.queue = append(pc.queue, jobs...)
 	}
 	if pc.running || len(pc.queue) == 0 {
 		return false
@@ -221,7 +236,7 @@ func (a *Archive) PracticeBoards(ctx context.Context, t logic.Technique, skip, l
 		if len(missing) == 0 {
 			return out, nil
 		}
-		if a.practice.want(t.Name, missing) {
+		if a.practice.want(t.Name, missing, true) {
 			a.startWalker()
 		}
 		select {
@@ -247,6 +262,28 @@ func (a *Archive) PracticeCount(ctx context.Context, t logic.Technique) (int, er
 		return 0, nil // none ready, or no index: no practice offered
 	}
 	return len(ps), err
+}
+
+// warmPractice has the walker prepare, behind the requests' puzzles, the
+// boards of every technique that the graders of this process did not
+// record: the puzzles graded before the start (Start runs it).
+func (a *Archive) warmPractice(ctx context.Context) {
+	if a.techniques == nil {
+		return
+	}
+	for _, t := range logic.Techniques() {
+		ps, err := a.techniques.UsingTechnique(ctx, t.Name, practiceList)
+		if err != nil {
+			if ctx.Err() == nil {
+				a.log.Warn("practice boards: reading the technique index", "technique", t.Name, "err", err)
+			}
+			return
+		}
+		_, missing, _ := a.practice.collect(t.Name, ps, 0, MaxPracticeBoards)
+		if a.practice.want(t.Name, missing, false) {
+			a.startWalker()
+		}
+	}
 }
 
 // PracticeWalking reports whether the walker has puzzles in hand or
@@ -284,12 +321,7 @@ func (a *Archive) walkPractice() {
 		if !ok {
 			return
 		}
-		var path []logic.PathPosition
-		err := a.Searching(ctx, func() error {
-			var err error
-			_, path, err = logic.ExplainContext(ctx, j.p)
-			return err
-		})
+		path, err := a.walkOne(ctx, j)
 		switch {
 		case err == nil:
 			a.practice.walked(j.p.ID, path, j.technique)
@@ -301,6 +333,26 @@ func (a *Archive) walkPractice() {
 			a.log.Debug("practice boards", "puzzle", j.p.ID, "err", err)
 		}
 	}
+}
+
+// walkOne walks j's puzzle's path in a turn of the read lane; the
+// warming's jobs first wait for the cores requests leave idle, counted as
+// a grader (bulk.Activity), when the archive has graders.
+func (a *Archive) walkOne(ctx context.Context, j practiceJob) ([]logic.PathPosition, error) {
+	if !j.asked && a.graders != nil && a.graders.Gate != nil {
+		end, err := a.graders.Gate.Turn(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer end()
+	}
+	var path []logic.PathPosition
+	err := a.Searching(ctx, func() error {
+		var err error
+		_, path, err = logic.ExplainContext(ctx, j.p)
+		return err
+	})
+	return path, err
 }
 
 // GradeDeep grades p as logic.GradeDeep does, for the graders

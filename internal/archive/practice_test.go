@@ -95,7 +95,8 @@ func TestGradersFillPractice(t *testing.T) {
 
 // TestPracticeWalksWhatNoGraderRecorded: puzzles graded before the start
 // (no boards) are walked in the background, and a request answers them
-// once the walker is done; a stopped archive starts no walker.
+// once the walker is done; a started archive walks them before anyone
+// asks; a stopped archive starts no walker.
 func TestPracticeWalksWhatNoGraderRecorded(t *testing.T) {
 	x := &indexStore{}
 	for _, p := range gradedPuzzles(t, 3) {
@@ -111,6 +112,18 @@ func TestPracticeWalksWhatNoGraderRecorded(t *testing.T) {
 		return err == nil && len(boards) == 3
 	})
 	a.Stop()
+
+	// Started, an archive prepares them before anyone asks.
+	w := New(Options{Store: &memStore{}, Techniques: x, NoDaily: true})
+	ctx, cancel := context.WithCancel(t.Context())
+	wait := w.Start(ctx)
+	waitFor(t, func() bool {
+		boards, missing, _ := w.practice.collect(logic.HiddenSingle, x.ps, 0, 3)
+		return len(boards) == 3 && len(missing) == 0
+	})
+	cancel()
+	wait()
+
 	b := New(Options{Store: &memStore{}, Techniques: x})
 	b.Stop()
 	if _, err := b.PracticeBoards(t.Context(), tech, 0, 3); !errors.Is(err, ErrPracticePending) {
