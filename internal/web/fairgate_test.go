@@ -144,7 +144,7 @@ func offerWhatPracticeFinds(t *testing.T, s *Server) {
 // search still answer. A client over its share of the read lane is
 // refused at once, another client is not.
 func TestReadsNeverHoldWrites(t *testing.T) {
-	db, all := gradedArchive(t, hardLines(t, 2))
+	db, all := gradedArchive(t, puzzletest.Lines(t, "sudokuexchange_diabolical_even.txt", 2))
 	s := New(AllParts(db), Config{Logger: quiet, SearchQueueTimeout: 100 * time.Millisecond})
 	if err := s.arch.ReadGate().Enter(t.Context()); err != nil {
 		t.Fatal(err)
@@ -183,7 +183,7 @@ func TestReadsNeverHoldWrites(t *testing.T) {
 // address of its /64; another client waits its turn and gets it.
 func TestReadShareIsPerClient(t *testing.T) {
 	t.Parallel()
-	db, all := gradedArchive(t, hardLines(t, 3))
+	db, all := gradedArchive(t, puzzletest.Lines(t, "sudokuexchange_diabolical_even.txt", 3))
 	s := New(AllParts(db), Config{Logger: quiet, SearchQueueTimeout: 10 * time.Second})
 	// Client 2001:db8:1::/64 holds two turns (one running, one queued).
 	release := make(chan struct{})
