@@ -47,6 +47,10 @@ type TechniqueView struct {
 	Info     TechniqueInfo
 	Example  *ExampleStep    // nil when no archived puzzle shows the technique
 	Practice []record.Puzzle // puzzles whose hardest technique it is, easiest first
+	// Boards is how many practice boards the practice page offers (at
+	// most 20, from as many puzzles): the offer is made only when there
+	// are some.
+	Boards int
 }
 
 // PracticeURL opens p in practice mode for the technique.

@@ -202,6 +202,11 @@ func runServe(ctx context.Context, e *env, args []string) (err error) {
 		MaxNodes: cfg.web.MaxNodes, SearchSlots: cfg.web.SearchSlots, SearchQueueTimeout: cfg.web.SearchQueueTimeout,
 		NoDaily: cfg.web.NoDaily, Log: cfg.web.Logger,
 	})
+	if g := cfg.web.Graders; g != nil {
+		// The graders record each path's practice boards as they grade
+		// it, so that practice never searches for them (issue 45).
+		g.GradeCtx = cfg.web.Archive.GradeDeep
+	}
 	srv := web.New(web.AllParts(db), cfg.web)
 	if mln != nil {
 		mctx, stopMetrics := context.WithCancel(ctx)

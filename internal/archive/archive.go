@@ -63,9 +63,14 @@ type Options struct {
 	// SearchSlots is how many searches run at once over all callers; 0
 	// means one less than the cores (at least one).
 	SearchSlots int
-	// SearchQueueTimeout bounds the wait for a search slot; 0 means
-	// DefaultSearchQueueTimeout.
+	// SearchQueueTimeout bounds the wait for a search slot (in either
+	// lane); 0 means DefaultSearchQueueTimeout.
 	SearchQueueTimeout time.Duration
+	// ReadSlots is how many searches of reads run at once (the read lane,
+	// lanes.go); 0 means DefaultReadSlots. ReadsPerClient is how many
+	// turns or places in its queue one client holds; 0 means
+	// DefaultReadsPerClient.
+	ReadSlots, ReadsPerClient int
 	// Rated gives the ratings figures their puzzles (*store.DB); nil: the
 	// archive keeps no players' figures (Ratings: ErrNoRatings).
 	Rated RatedStore
@@ -93,17 +98,20 @@ type Archive struct {
 	run     bool // Start runs the graders
 	log     *slog.Logger
 	search  *Gate
+	reads   *readLane // the searches of reads (lanes.go)
 	budget  int64
 	dailies *daily.Keeper
 	counts  map[Road]*[2]atomic.Int64 // new, duplicate
 
 	// bg is the context of the background jobs a request starts (the
 	// setter's grades); Stop cancels it and waits for them.
-	bg     context.Context
-	stopBg context.CancelFunc
-	jobs   sync.WaitGroup
-	setter setterGrades
-	traces *traceCache
+	bg       context.Context
+	stopBg   context.CancelFunc
+	jobs     sync.WaitGroup
+	setter   setterGrades
+	traces   *flightCache[[]byte]
+	explains *flightCache[Explanation] // explain.go
+	practice practiceCache             // practice.go
 
 	rated         RatedStore
 	techniques    TechniqueStore
@@ -123,6 +131,12 @@ func New(o Options) *Archive {
 	if o.SearchQueueTimeout <= 0 {
 		o.SearchQueueTimeout = DefaultSearchQueueTimeout
 	}
+	if o.ReadSlots <= 0 {
+		o.ReadSlots = DefaultReadSlots
+	}
+	if o.ReadsPerClient <= 0 {
+		o.ReadsPerClient = DefaultReadsPerClient
+	}
 	if o.Log == nil {
 		o.Log = slog.Default()
 	}
@@ -132,9 +146,11 @@ func New(o Options) *Archive {
 	a := &Archive{
 		store: o.Store, graders: o.Graders, run: o.RunGraders, log: o.Log,
 		search: NewGate(o.SearchSlots, o.SearchQueueTimeout), budget: o.MaxNodes,
-		counts: map[Road]*[2]atomic.Int64{},
-		traces: newTraceCache(traceCacheBytes),
-		rated:  o.Rated, ratingsMaxAge: o.RatingsMaxAge, techniques: o.Techniques,
+		reads:    newReadLane(NewGate(o.ReadSlots, o.SearchQueueTimeout), o.ReadsPerClient),
+		counts:   map[Road]*[2]atomic.Int64{},
+		traces:   newFlightCache(traceCacheBytes, func(gz []byte) int { return len(gz) }),
+		explains: newFlightCache(explainCacheBytes, Explanation.size),
+		rated:    o.Rated, ratingsMaxAge: o.RatingsMaxAge, techniques: o.Techniques,
 		leveller: o.Leveller,
 	}
 	for _, r := range Roads {
@@ -156,12 +172,20 @@ func (a *Archive) Graders() *bulk.Graders { return a.graders }
 func (a *Archive) Dailies() *daily.Keeper { return a.dailies }
 
 // Start runs the archive's background jobs until ctx is done: the keeper
-// of the puzzles of the day, and with Options.RunGraders the graders. It
+// of the puzzles of the day, the warming of the practice boards, and with
+// Options.RunGraders the graders. It
 // returns a function that stops them (once ctx is done) and waits for
 // them, and for the setter's background grades, to end: nothing runs on
 // the store after it returns.
 func (a *Archive) Start(ctx context.Context) (wait func()) {
 	kept := a.dailies.Start(ctx)
+	a.jobs.Add(1)
+	go func() {
+		defer a.jobs.Done()
+		// The boards of the puzzles graded before this start, in the
+		// background: a request for practice never walks a path.
+		a.warmPractice(a.bg)
+	}()
 	graded := make(chan struct{})
 	if a.run && a.graders != nil {
 		go func() {

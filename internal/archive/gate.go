@@ -49,8 +49,13 @@ func NewGate(n int, wait time.Duration) *Gate {
 	return &Gate{slots: make(chan struct{}, n), wait: wait}
 }
 
-// Enter waits for a turn; the caller must call Leave once done.
+// Enter waits for a turn; the caller must call Leave once done. A caller
+// whose context has ended gets none, even from a free slot: its answer is
+// no longer awaited.
 func (g *Gate) Enter(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("waiting for a turn: %w", err)
+	}
 	select {
 	case g.slots <- struct{}{}:
 		return nil
@@ -73,10 +78,21 @@ func (g *Gate) Enter(ctx context.Context) error {
 // Leave ends a turn Enter took.
 func (g *Gate) Leave() { <-g.slots }
 
-// Searching runs fn, a search, in a turn of the archive's search gate,
-// shared by every caller (requests, the daily keeper, the setter's grades,
-// the batch import's ratings).
+// Searching runs fn, a search, in a turn of one of the archive's two
+// lanes: the work a read asks for (ctx from ForReader: GET pages and
+// their explanations, traces, practice, hints) in the read lane, each
+// reader holding at most ReadsPerClient turns or places in its queue;
+// everything else (the writes and solves, the daily keeper, the setter's
+// grades, the batch import's ratings) in the search gate, which reads never
+// enter (lanes.go).
 func (a *Archive) Searching(ctx context.Context, fn func() error) error {
+	if who, ok := readerOf(ctx); ok {
+		if err := a.reads.enter(ctx, who); err != nil {
+			return err
+		}
+		defer a.reads.leave(who)
+		return fn()
+	}
 	if err := a.search.Enter(ctx); err != nil {
 		return err
 	}

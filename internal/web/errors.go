@@ -52,7 +52,7 @@ var kinds = map[record.Kind]struct {
 	record.KindInvalid:       {http.StatusBadRequest, "", 0},
 	record.KindUnprocessable: {http.StatusUnprocessableEntity, "", 0},
 	record.KindNotFound:      {http.StatusNotFound, msgNoPuzzle, 0},
-	record.KindTimeout:       {http.StatusServiceUnavailable, msgTimeout, 0},
+	record.KindTimeout:       {http.StatusServiceUnavailable, msgTimeout, 2 * time.Second}, // every 503 says when to come back
 	record.KindOverloaded:    {http.StatusServiceUnavailable, msgOverloaded, time.Second},
 	record.KindBusy:          {http.StatusServiceUnavailable, msgBusy, 0},
 	record.KindFull:          {http.StatusServiceUnavailable, msgFull, 0},

@@ -39,12 +39,10 @@ func (s *Server) apiExplain(c echo.Context) error {
 		return echo.NewHTTPError(http.StatusUnprocessableEntity,
 			fmt.Sprintf("puzzle %d has more than one solution: there is no logical path to explain and no grade", p.ID))
 	}
-	var r logic.Result
-	err = s.searching(c.Request().Context(), func() error {
-		var err error
-		r, err = logic.Explain(p)
-		return err
-	})
+	// Cached by the archive, and walked in the read lane: an explanation
+	// asked again costs no search.
+	e, err := s.arch.Explain(c.Request().Context(), p)
+	r := e.Result
 	if err != nil {
 		return fmt.Errorf("explain puzzle %d: %w", p.ID, err)
 	}

@@ -63,7 +63,19 @@ func newMetrics(a *archive.Archive) *metrics {
 		prometheus.NewCounterFunc(prometheus.CounterOpts{
 			Name: "sudoku_search_gate_refused_total",
 			Help: "Searches that waited longer than the search queue timeout for a slot and were answered 503.",
-		}, func() float64 { _, r := a.GateWaits(); return float64(r) }))
+		}, func() float64 { _, r := a.GateWaits(); return float64(r) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "sudoku_read_lane_waits_total",
+			Help: "Searches of reads (explanations, traces, hints, share links, practice) that found the read lane taken and waited for a turn.",
+		}, func() float64 { w, _, _ := a.ReadWaits(); return float64(w) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "sudoku_read_lane_refused_total",
+			Help: "Searches of reads that waited longer than the search queue timeout for a turn and were answered 503.",
+		}, func() float64 { _, r, _ := a.ReadWaits(); return float64(r) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "sudoku_read_lane_client_refused_total",
+			Help: "Searches of reads refused at once (503) because their client already held its share of the read lane.",
+		}, func() float64 { _, _, b := a.ReadWaits(); return float64(b) }))
 	return m
 }
 

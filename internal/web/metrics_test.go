@@ -57,7 +57,7 @@ func scrape(t *testing.T, s *Server) map[string]float64 {
 // TestMetricsMove: a scrape of /metrics is in the Prometheus text format,
 // and its series move with what the server does: requests by route and
 // status (an unknown path under "other"), submissions new and duplicate,
-// the search gate's waits and 503s, login failures and throttles.
+// the search gate's and the read lane's waits and 503s, login failures and throttles.
 func TestMetricsMove(t *testing.T) {
 	e := newSecEnv(t, Config{SearchSlots: 1, SearchQueueTimeout: 20 * time.Millisecond, RateLimit: 0})
 	_, password := e.user("zoe", account.RolePlayer)
@@ -79,6 +79,14 @@ func TestMetricsMove(t *testing.T) {
 	if status != http.StatusServiceUnavailable {
 		t.Fatalf("solve with no free search slot: %d, want 503", status)
 	}
+	if err := e.s.arch.ReadGate().Enter(t.Context()); err != nil { // the read lane taken
+		t.Fatal(err)
+	}
+	status, _, _ = b.do(http.MethodPost, "/api/hint", `{"puzzle": "`+easy+`"}`)
+	e.s.arch.ReadGate().Leave()
+	if status != http.StatusServiceUnavailable {
+		t.Fatalf("hint with the read lane taken: %d, want 503", status)
+	}
 	after := scrape(t, e.s)
 	for _, c := range []struct {
 		series string
@@ -95,6 +103,9 @@ func TestMetricsMove(t *testing.T) {
 		{`sudoku_submissions_total{result="duplicate",via="api"}`, 1},
 		{`sudoku_search_gate_waits_total{}`, 1},
 		{`sudoku_search_gate_refused_total{}`, 1},
+		{`sudoku_read_lane_waits_total{}`, 1},
+		{`sudoku_read_lane_refused_total{}`, 1},
+		{`sudoku_read_lane_client_refused_total{}`, 0},
 		{`sudoku_login_failures_total{}`, loginFailures},
 		{`sudoku_login_throttled_total{}`, 1},
 	} {

@@ -21,10 +21,10 @@ import (
 // puzzle, computed from the player's own board.
 
 // Limits of GET /api/techniques/{slug}/practice: positions are one a
-// puzzle, each puzzle's path solved again, so the list stays short.
+// puzzle, from the archive's cache of practice boards (archive.PracticeBoards).
 const (
 	defaultPositions = 5
-	maxPositions     = 20
+	maxPositions     = archive.MaxPracticeBoards
 )
 
 // practicePosition is one element of GET /api/techniques/{slug}/practice.
@@ -114,7 +114,7 @@ func (s *Server) practicePage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	rows, err := s.techniqueRows(ctx) // the counters: how many puzzles use t
+	boards, err := s.arch.PracticeCount(ctx, t) // as many as the technique's page offers
 	if err != nil {
 		return err
 	}
@@ -122,7 +122,7 @@ func (s *Server) practicePage(c echo.Context) error {
 	if len(ps) > 0 {
 		pos := ps[0]
 		v.Position = &templates.PracticePosition{PuzzleID: pos.Puzzle.ID, Givens: pos.Puzzle.Givens, Grid: pos.Grid, Candidates: pos.Candidates, Step: pos.Step}
-		v.HasNext = rowNamed(rows, t.Name).Puzzles > n+1 && int(n)+1 < maxPositions
+		v.HasNext = boards > int(n)+1
 	}
 	return s.render(c, http.StatusOK, templates.PracticePage(v))
 }

@@ -77,9 +77,10 @@ func TestHintListsAreArrays(t *testing.T) {
 }
 
 // TestShareLinkTakesSearchTurns: a share link of a puzzle not archived
-// runs the solver, so it takes a turn at the search gate like POST
-// /api/solve: with every slot busy it waits and then answers 503, where
-// before it searched anyway.
+// runs the solver, so it takes a turn like every search: a GET's, in the
+// read lane (issue 45), where before it searched anyway. With the read
+// lane busy it waits and then answers 503 with Retry-After; with the
+// writes' search gate busy it still answers.
 func TestShareLinkTakesSearchTurns(t *testing.T) {
 	s, _ := newTestServer(t, Config{SearchSlots: 1, SearchQueueTimeout: 50 * time.Millisecond})
 	if rec := get(t, s, "/p/"+shareEasy); rec.Code != http.StatusOK {
@@ -88,9 +89,16 @@ func TestShareLinkTakesSearchTurns(t *testing.T) {
 	if err := s.arch.SearchGate().Enter(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	defer s.arch.SearchGate().Leave()
+	if rec := get(t, s, "/p/"+shareEasy); rec.Code != http.StatusOK {
+		t.Errorf("writes' gate busy: status %d, want 200 from the read lane", rec.Code)
+	}
+	s.arch.SearchGate().Leave()
+	if err := s.arch.ReadGate().Enter(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	defer s.arch.ReadGate().Leave()
 	if rec := get(t, s, "/p/"+shareEasy); rec.Code != http.StatusServiceUnavailable || rec.Header().Get("Retry-After") == "" {
-		t.Errorf("busy gate: status %d, Retry-After %q", rec.Code, rec.Header().Get("Retry-After"))
+		t.Errorf("busy read lane: status %d, Retry-After %q", rec.Code, rec.Header().Get("Retry-After"))
 	}
 }
 

@@ -63,6 +63,7 @@ type class struct {
 	body     bodyClass    // the largest body taken
 	noPlayer bool         // no player loaded: answered for anyone, cheaply
 	searches bool         // a read that searches: rate-limited like a POST
+	reads    bool         // a POST that only reads (the hint): its searches take the read lane, as a GET's do (readlane.go)
 }
 
 // The classes of the table's rows.
@@ -73,6 +74,7 @@ var (
 	stored  = class{plain: true}                           // a trace: stored compressed, sent as it is
 	stream  = class{timeout: streamed, plain: true}        // the export: long, flushed as it goes
 	share   = class{csrf: true, searches: true}            // a share link solves the puzzle of its path
+	reading = class{reads: true}                           // POST /api/hint: a read sent as a POST
 	batch   = class{timeout: bulkTimeout, body: batchBody} // text/plain, one puzzle per line
 	uploads = class{csrf: true, timeout: bulkTimeout, body: uploadBody}
 )
@@ -116,7 +118,7 @@ func (s *Server) table() []route {
 		{onGet, exportPath, s.apiExport, anyone, stream},
 		{onPost, "/api/puzzles", s.apiSubmit, writers, api},
 		{onPost, "/api/solve", s.apiSolve, anyone, api},
-		{onPost, "/api/hint", s.apiHint, anyone, api},           // the next logical step from a player's progress (explain.go)
+		{onPost, "/api/hint", s.apiHint, anyone, reading},       // the next logical step from a player's progress (explain.go)
 		{onPost, batchPath, s.apiBatch, writers, batch},         // one puzzle per line (batch.go)
 		{onPost, "/api/generate", s.apiGenerate, writers, api},  // a new puzzle of a band or grade (generate.go)
 		{onGet, "/api/daily", s.apiDaily, anyone, api},          // the puzzle of the day (generate.go)

@@ -405,6 +405,7 @@ func (s *Server) middleware() {
 	if s.cfg.RateLimit > 0 {
 		e.Use(s.rateLimiter())
 	}
+	e.Use(s.readLane) // a read's searches take the read lane, per client (readlane.go)
 	// Each route's class (routes.go) says which of the two timeouts bounds
 	// it, if any: an export is a long stream with a deadline policy of its
 	// own (apiExport), and bulk writes have their own timeout.

@@ -127,6 +127,10 @@ func (s *Server) techniquePage(c echo.Context) error {
 	if v.Practice, err = s.techniques.Practice(ctx, t.Name, practiceLimit); err != nil {
 		return fmt.Errorf("practice %s: %w", t.Name, err)
 	}
+	// The offer of practice boards says how many the practice page finds.
+	if v.Boards, err = s.arch.PracticeCount(ctx, t); err != nil {
+		return fmt.Errorf("practice boards of %s: %w", t.Name, err)
+	}
 	candidates := v.Practice
 	if len(candidates) == 0 {
 		if candidates, err = s.techniques.UsingTechnique(ctx, t.Name, 3); err != nil {
@@ -144,12 +148,8 @@ func (s *Server) techniquePage(c echo.Context) error {
 // it stands before that step; nil when none has.
 func (s *Server) exampleStep(ctx context.Context, name string, ps []record.Puzzle) (*templates.ExampleStep, error) {
 	for _, p := range ps[:min(len(ps), 3)] {
-		var r logic.Result
-		err := s.searching(ctx, func() error {
-			var err error
-			r, err = logic.Explain(p)
-			return err
-		})
+		e, err := s.arch.Explain(ctx, p) // cached: a page seen again costs no search
+		r := e.Result
 		if err != nil {
 			return nil, fmt.Errorf("explain puzzle %d: %w", p.ID, err)
 		}
