@@ -144,15 +144,15 @@ func littleKiller(r variant.Rule) littleEntry {
 func (d *document) arrow(r variant.Rule) {
 	circle, line := r.Cells[:r.Circle], r.Cells[r.Circle:]
 	from := circle[0]
-	if r.Circle == 2 && !touches(circle[0], line[0]) {
-		from = circle[1]
+	if r.Circle == 2 && distance(circle[1], line[0]) < distance(circle[0], line[0]) {
+		from = circle[1] // the pill's cell nearer the line: a side before a corner
 	}
 	l := append([]string{name(from)}, names(line)...)
 	d.Arrow = append(d.Arrow, arrowEntry{Cells: names(circle), Lines: [][]string{l}})
 }
 
-// touches reports whether two cells share a side or a corner.
-func touches(a, b variant.Cell) bool {
+// distance is the squared distance between two cells' centres.
+func distance(a, b variant.Cell) int {
 	dr, dc := int(a)/9-int(b)/9, int(a)%9-int(b)%9
-	return dr >= -1 && dr <= 1 && dc >= -1 && dc <= 1
+	return dr*dr + dc*dc
 }
