@@ -2,6 +2,8 @@ package fpuzzles
 
 import (
 	"errors"
+	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -77,7 +79,7 @@ func (b *builder) explain(err error) error {
 	if !errors.As(err, &re) {
 		return errAt("", 0, "", "%v", err)
 	}
-	e := &Error{Msg: re.Msg, Err: err}
+	e := &Error{Msg: b.renameRules(re.Msg), Err: err}
 	if re.Rule > 0 && re.Rule <= len(b.places) {
 		pl := b.places[re.Rule-1]
 		e.Constraint, e.Entry = pl.name, pl.entry
@@ -88,6 +90,25 @@ func (b *builder) explain(err error) error {
 		e.Cell = name(variant.Cell(re.Cell))
 	}
 	return e
+}
+
+// ruleRef is how package variant names another rule in a message.
+var ruleRef = regexp.MustCompile(`rule (\d+) \([a-z+-]+\)`)
+
+// renameRules names the rules a message refers to by their f-puzzles
+// places ("killercage" entry 1), not by their place in the rule list.
+func (b *builder) renameRules(msg string) string {
+	return ruleRef.ReplaceAllStringFunc(msg, func(m string) string {
+		n, _ := strconv.Atoi(ruleRef.FindStringSubmatch(m)[1])
+		if n < 1 || n > len(b.places) {
+			return m
+		}
+		pl := b.places[n-1]
+		if pl.entry == 0 {
+			return strconv.Quote(pl.name)
+		}
+		return fmt.Sprintf("%q entry %d", pl.name, pl.entry)
+	})
 }
 
 // parseCell reads R<row>C<col> (either case), row and column 0 to 10 so

@@ -146,3 +146,12 @@ func TestReadErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorText: a message names f-puzzles places, not the rule list's.
+func TestErrorText(t *testing.T) {
+	_, err := Read(doc(`"diagonal+":true,"killercage":[{"cells":["R1C1","R1C2"],"value":"3"},{"cells":["R1C2","R1C3"],"value":"5"}]`))
+	want := `f-puzzles "killercage" entry 2 at R1C2: overlaps "killercage" entry 1`
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+}
