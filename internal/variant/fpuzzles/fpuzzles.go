@@ -37,6 +37,7 @@ type Error struct {
 	Err         error
 }
 
+// Error says where: the constraint, entry and cell, then what is wrong.
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString("f-puzzles")
@@ -52,6 +53,7 @@ func (e *Error) Error() string {
 	return b.String() + ": " + e.Msg
 }
 
+// Unwrap returns the *variant.RuleError behind e, if any.
 func (e *Error) Unwrap() error { return e.Err }
 
 func errAt(name string, entry int, cell, format string, args ...any) *Error {
@@ -124,6 +126,7 @@ type littleEntry struct {
 // "" for none); a number is read too, as other tools write one.
 type clue string
 
+// UnmarshalJSON reads a string, a number or null.
 func (c *clue) UnmarshalJSON(b []byte) error {
 	if bytes.Equal(b, []byte("null")) {
 		*c = ""

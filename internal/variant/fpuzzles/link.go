@@ -2,6 +2,7 @@ package fpuzzles
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -73,7 +74,7 @@ func linkData(link string) (string, error) {
 			return v, nil
 		}
 		return "", errAt("", 0, "", "an f-puzzles link without a puzzle (?load=)")
-	case contains(sudokuPadHosts, host):
+	case slices.Contains(sudokuPadHosts, host):
 		if v, ok := queryValue(u.RawQuery, "puzzleid"); ok {
 			if rest, ok := strings.CutPrefix(v, "fpuzzles"); ok {
 				return rest, nil
@@ -102,13 +103,4 @@ func queryValue(raw, key string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

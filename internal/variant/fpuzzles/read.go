@@ -24,6 +24,7 @@ type builder struct {
 	global map[variant.Type]bool
 }
 
+// add appends a rule read from entry of constraint name.
 func (b *builder) add(name string, entry int, r variant.Rule) {
 	if len(r.Cells) == 0 && r.Line == "" { // a global rule, at most once a puzzle
 		if b.global[r.Type] {

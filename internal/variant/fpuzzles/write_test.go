@@ -40,3 +40,20 @@ func TestWriteForms(t *testing.T) {
 		}
 	}
 }
+
+// TestLimits: Read refuses JSON over MaxJSON; Write refuses a puzzle that
+// is not valid.
+func TestLimits(t *testing.T) {
+	big := doc(`"title":"` + strings.Repeat("x", MaxJSON) + `"`)
+	if _, err := Read(big); err == nil || !strings.Contains(err.Error(), "over the limit") {
+		t.Errorf("oversized JSON: %v", err)
+	}
+	p, err := Read(doc(`"killercage":[{"cells":["R1C1","R1C2"],"value":"3"}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Rules[0].Cells = append(p.Rules[0].Cells, 40) // 3 is impossible for three cells
+	if _, err := Write(p); err == nil {
+		t.Error("Write accepted a cage of three cells totalling 3")
+	}
+}
