@@ -12,18 +12,20 @@ import (
 
 // TestLayers holds the direction of issue 44: the engine (package sudoku)
 // and the reader of typed numbers (userinput) import nothing of this
-// module, the variant engine (issue 47) the engine only, and the
+// module, the variant engine (issue 47) the engine only (and its formats,
+// package fpuzzles, the variant engine and the engine only), and the
 // archive's record imports those two and the text rule (textrule, itself
 // a leaf) only, so the engine can be used without the archive and the
 // record never drags in a store, a server or the logic package.
 func TestLayers(t *testing.T) {
 	const module = "github.com/sudoku-archive/sudoku/"
 	for dir, allowed := range map[string][]string{
-		"../sudoku":    nil,
-		"../userinput": nil,
-		"../textrule":  nil,
-		"../variant":   {"internal/sudoku"},
-		".":            {"internal/sudoku", "internal/userinput", "internal/textrule"},
+		"../sudoku":           nil,
+		"../userinput":        nil,
+		"../textrule":         nil,
+		"../variant":          {"internal/sudoku"},
+		"../variant/fpuzzles": {"internal/variant", "internal/sudoku"},
+		".":                   {"internal/sudoku", "internal/userinput", "internal/textrule"},
 	} {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		if err != nil || len(files) == 0 {

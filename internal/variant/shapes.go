@@ -135,3 +135,19 @@ var orthogonalPairs = func() [][2]Cell {
 	}
 	return out
 }()
+
+// DrawnRegions returns the nine-cell regions a setter draws for a fixed
+// extra region rule: one for each diagonal, the asterisk, the centre dot
+// and the girandola, windoku's four windows (not the five groups they
+// imply), disjoint groups' nine; nil for any other type. Formats that
+// list extra regions cell by cell (package fpuzzles) use it.
+func DrawnRegions(t Type) [][]Cell {
+	if t == Windoku {
+		var out [][]Cell
+		for _, m := range "1234" {
+			out = append(out, cellsOf(windowsPicture, byte(m)))
+		}
+		return out
+	}
+	return shapeGroups(t)
+}
