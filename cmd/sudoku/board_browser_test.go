@@ -74,6 +74,9 @@ func boardsAsLarge(t *testing.T, ctx context.Context, base string, p apiPuzzle, 
 		screenshotViewport(t, ctx, shots, "44-board-explain-"+v.name)
 		chromeStep(t, ctx, "a practice position at "+v.name, chromedp.Navigate(base+"/techniques/pointing/practice"), chromedp.WaitVisible(tidSel("practice-board")))
 		checkBoardFits(t, ctx, "practice at "+v.name, tidCSS("practice-board"), v.min)
+		if v.width == 390 {
+			practiceByPad(t, ctx)
+		}
 		screenshotViewport(t, ctx, shots, "45-board-practice-"+v.name)
 	}
 }

@@ -75,3 +75,35 @@ func explainBranches(t *testing.T, ctx context.Context, base string, p apiPuzzle
 	chromeStep(t, ctx, "All branches", chromedp.Click(tidSel("explain-branch-all")))
 	want("All branches", 0)
 }
+
+// practiceByPad picks a candidate on the practice board (open, on a phone)
+// by touch as issue 46 asks: a tap on a cell only selects it (a pencil
+// mark is some 13 px there), then a tap on the pad's digit picks it.
+func practiceByPad(t *testing.T, ctx context.Context) {
+	var at struct{ Cell, Digit int }
+	at = chromeJS[struct{ Cell, Digit int }](t, ctx, `(() => {
+		const c = JSON.parse(document.querySelector('[data-testid="practice"]').dataset.position).candidates;
+		const i = c.findIndex((m) => m > 0);
+		let d = 1; while (!(c[i] & (1 << d))) d++;
+		return {cell: i, digit: d};
+	})()`)
+	picked := func() int {
+		return chromeJS[int](t, ctx, `document.querySelectorAll('[data-testid="practice-board"] [data-mark="picked"]').length`)
+	}
+	tapTouch(t, ctx, fmt.Sprintf(`[data-testid="practice-board"] td[data-cell="%d"]`, at.Cell))
+	if n := picked(); n != 0 {
+		t.Errorf("a tap on cell %d picked %d candidates, want it only selected", at.Cell, n)
+	}
+	pad := fmt.Sprintf(`[data-testid="practice-pad-%d"]`, at.Digit)
+	if chromeJS[bool](t, ctx, `document.querySelector('`+pad+`').disabled`) {
+		t.Fatalf("cell %d selected, the pad's %d is disabled", at.Cell, at.Digit)
+	}
+	tapTouch(t, ctx, pad)
+	mark := fmt.Sprintf(`document.querySelector('[data-testid="practice-board"] td[data-cell="%d"] .marks > span:nth-child(%d)').dataset.mark`, at.Cell, at.Digit)
+	if m := chromeJS[string](t, ctx, mark); m != "picked" || picked() != 1 {
+		t.Errorf("after the pad's %d: the mark is %q, %d picked", at.Digit, m, picked())
+	}
+	if p := chromeJS[string](t, ctx, `document.querySelector('`+pad+`').getAttribute("aria-pressed")`); p != "true" {
+		t.Errorf("the pad's %d: aria-pressed %q", at.Digit, p)
+	}
+}
