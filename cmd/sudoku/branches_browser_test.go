@@ -80,8 +80,7 @@ func explainBranches(t *testing.T, ctx context.Context, base string, p apiPuzzle
 // by touch as issue 46 asks: a tap on a cell only selects it (a pencil
 // mark is some 13 px there), then a tap on the pad's digit picks it.
 func practiceByPad(t *testing.T, ctx context.Context) {
-	var at struct{ Cell, Digit int }
-	at = chromeJS[struct{ Cell, Digit int }](t, ctx, `(() => {
+	at := chromeJS[struct{ Cell, Digit int }](t, ctx, `(() => {
 		const c = JSON.parse(document.querySelector('[data-testid="practice"]').dataset.position).candidates;
 		const i = c.findIndex((m) => m > 0);
 		let d = 1; while (!(c[i] & (1 << d))) d++;
