@@ -388,7 +388,7 @@ func ExplainSection(p record.Puzzle) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 39, "</tbody></table></div><div class=\"explain-controls\" role=\"group\" aria-label=\"Steps\"><button type=\"button\" class=\"button button-small\" data-explain=\"back\" data-testid=\"explain-back\" title=\"Previous step (←)\" disabled><span aria-hidden=\"true\">◀</span> Back</button> <button type=\"button\" class=\"button button-small button-primary\" data-explain=\"forward\" data-testid=\"explain-forward\" title=\"Next step (→)\" disabled>Next <span aria-hidden=\"true\">▶</span></button></div><p class=\"explain-counter\" data-explain=\"counter\" data-testid=\"explain-counter\" aria-live=\"polite\"></p><p class=\"explain-text\" data-explain=\"text\" data-testid=\"explain-text\" aria-live=\"polite\"></p><p class=\"legend\"><span class=\"legend-item\"><span class=\"swatch swatch-hint\"></span> the step's cells</span> <span class=\"legend-item\"><span class=\"swatch swatch-struck\">4</span> candidate eliminated</span> <span class=\"legend-item\"><span class=\"swatch swatch-good\">7</span> digit placed</span> <span class=\"legend-item\"><svg class=\"legend-line\" viewBox=\"0 0 30 10\" aria-hidden=\"true\"><line class=\"chain-link chain-strong\" x1=\"1\" y1=\"5\" x2=\"29\" y2=\"5\"></line></svg> strong link</span> <span class=\"legend-item\"><svg class=\"legend-line\" viewBox=\"0 0 30 10\" aria-hidden=\"true\"><line class=\"chain-link chain-weak\" x1=\"1\" y1=\"5\" x2=\"29\" y2=\"5\"></line></svg> weak link</span></p></section><script type=\"module\" src=\"/static/js/explain.js\"></script>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 39, "</tbody></table></div><div class=\"explain-controls\" role=\"group\" aria-label=\"Steps\"><button type=\"button\" class=\"button button-small\" data-explain=\"back\" data-testid=\"explain-back\" title=\"Previous step (←)\" disabled><span aria-hidden=\"true\">◀</span> Back</button> <button type=\"button\" class=\"button button-small button-primary\" data-explain=\"forward\" data-testid=\"explain-forward\" title=\"Next step (→)\" disabled>Next <span aria-hidden=\"true\">▶</span></button></div><div class=\"explain-branches\" role=\"group\" aria-label=\"Branches of the chain\" data-explain=\"branches\" data-testid=\"explain-branches\" hidden><button type=\"button\" class=\"button button-small\" data-explain=\"branch-all\" data-testid=\"explain-branch-all\" aria-pressed=\"true\" title=\"All branches (a)\">All branches</button> <button type=\"button\" class=\"button button-small\" data-explain=\"branch-prev\" data-testid=\"explain-branch-prev\" title=\"Previous branch (↑)\" aria-label=\"Previous branch\"><span aria-hidden=\"true\">▲</span></button> <span class=\"explain-branch-label\" data-explain=\"branch-label\" data-testid=\"explain-branch-label\">All branches</span> <button type=\"button\" class=\"button button-small\" data-explain=\"branch-next\" data-testid=\"explain-branch-next\" title=\"Next branch (↓)\" aria-label=\"Next branch\"><span aria-hidden=\"true\">▼</span></button><ul class=\"explain-branch-list\" data-explain=\"branch-list\" data-testid=\"explain-branch-list\"></ul></div><p class=\"explain-counter\" data-explain=\"counter\" data-testid=\"explain-counter\" aria-live=\"polite\"></p><p class=\"explain-text\" data-explain=\"text\" data-testid=\"explain-text\" aria-live=\"polite\"></p><p class=\"explain-branch-text\" data-explain=\"branch-text\" data-testid=\"explain-branch-text\" aria-live=\"polite\" hidden></p><p class=\"legend\"><span class=\"legend-item\"><span class=\"swatch swatch-hint\"></span> the step's cells</span> <span class=\"legend-item\"><span class=\"swatch swatch-struck\">4</span> candidate eliminated</span> <span class=\"legend-item\"><span class=\"swatch swatch-good\">7</span> digit placed</span> <span class=\"legend-item\"><svg class=\"legend-line\" viewBox=\"0 0 30 10\" aria-hidden=\"true\"><line class=\"chain-link chain-strong\" x1=\"1\" y1=\"5\" x2=\"29\" y2=\"5\"></line></svg> strong link</span> <span class=\"legend-item\"><svg class=\"legend-line\" viewBox=\"0 0 30 10\" aria-hidden=\"true\"><line class=\"chain-link chain-weak\" x1=\"1\" y1=\"5\" x2=\"29\" y2=\"5\"></line></svg> weak link</span></p></section><script type=\"module\" src=\"/static/js/explain.js\"></script>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -450,7 +450,7 @@ func PrintCardView(c PrintCard) templ.Component {
 			var templ_7745c5c3_Var21 string
 			templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.FormatInt(c.ID, 10))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/play.templ`, Line: 170, Col: 42}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/play.templ`, Line: 182, Col: 42}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var21))
 			if templ_7745c5c3_Err != nil {
@@ -470,7 +470,7 @@ func PrintCardView(c PrintCard) templ.Component {
 			var templ_7745c5c3_Var22 string
 			templ_7745c5c3_Var22, templ_7745c5c3_Err = templ.JoinStringErrs(info.Name)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/play.templ`, Line: 177, Col: 16}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/play.templ`, Line: 189, Col: 16}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var22))
 			if templ_7745c5c3_Err != nil {
@@ -484,7 +484,7 @@ func PrintCardView(c PrintCard) templ.Component {
 		var templ_7745c5c3_Var23 string
 		templ_7745c5c3_Var23, templ_7745c5c3_Err = templ.JoinStringErrs(Plural(c.Clues, "clue", "clues"))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/play.templ`, Line: 179, Col: 38}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/play.templ`, Line: 191, Col: 38}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var23))
 		if templ_7745c5c3_Err != nil {
@@ -515,7 +515,7 @@ func PrintCardView(c PrintCard) templ.Component {
 				var templ_7745c5c3_Var24 string
 				templ_7745c5c3_Var24, templ_7745c5c3_Err = templ.JoinStringErrs(digit(c.Givens[r*9+c2]))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/play.templ`, Line: 187, Col: 59}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/play.templ`, Line: 199, Col: 59}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var24))
 				if templ_7745c5c3_Err != nil {
@@ -538,7 +538,7 @@ func PrintCardView(c PrintCard) templ.Component {
 		var templ_7745c5c3_Var25 string
 		templ_7745c5c3_Var25, templ_7745c5c3_Err = templ.JoinStringErrs(c.ShareURL)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/play.templ`, Line: 193, Col: 36}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/play.templ`, Line: 205, Col: 36}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var25))
 		if templ_7745c5c3_Err != nil {
@@ -595,7 +595,7 @@ func SharePage(v ShareView) templ.Component {
 			var templ_7745c5c3_Var28 string
 			templ_7745c5c3_Var28, templ_7745c5c3_Err = templ.JoinStringErrs(Plural(p.Clues, "clue", "clues"))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/play.templ`, Line: 205, Col: 38}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/play.templ`, Line: 217, Col: 38}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var28))
 			if templ_7745c5c3_Err != nil {
@@ -613,7 +613,7 @@ func SharePage(v ShareView) templ.Component {
 				var templ_7745c5c3_Var29 string
 				templ_7745c5c3_Var29, templ_7745c5c3_Err = templ.JoinStringErrs(v.Error)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/play.templ`, Line: 211, Col: 16}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/play.templ`, Line: 223, Col: 16}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var29))
 				if templ_7745c5c3_Err != nil {
@@ -644,7 +644,7 @@ func SharePage(v ShareView) templ.Component {
 				var templ_7745c5c3_Var30 string
 				templ_7745c5c3_Var30, templ_7745c5c3_Err = templ.JoinStringErrs(v.CSRF)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/play.templ`, Line: 221, Col: 54}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/play.templ`, Line: 233, Col: 54}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var30))
 				if templ_7745c5c3_Err != nil {
@@ -657,7 +657,7 @@ func SharePage(v ShareView) templ.Component {
 				var templ_7745c5c3_Var31 string
 				templ_7745c5c3_Var31, templ_7745c5c3_Err = templ.JoinStringErrs(p.Givens.String())
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/play.templ`, Line: 222, Col: 66}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/play.templ`, Line: 234, Col: 66}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var31))
 				if templ_7745c5c3_Err != nil {
@@ -762,7 +762,7 @@ func PrintSheet(v PrintView) templ.Component {
 			var templ_7745c5c3_Var34 string
 			templ_7745c5c3_Var34, templ_7745c5c3_Err = templ.JoinStringErrs(Plural(len(v.Cards), "puzzle", "puzzles"))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/play.templ`, Line: 253, Col: 47}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/play.templ`, Line: 265, Col: 47}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var34))
 			if templ_7745c5c3_Err != nil {
@@ -775,7 +775,7 @@ func PrintSheet(v PrintView) templ.Component {
 			var templ_7745c5c3_Var35 templ.SafeURL
 			templ_7745c5c3_Var35, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(v.BackURL))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/play.templ`, Line: 254, Col: 38}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/play.templ`, Line: 266, Col: 38}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var35))
 			if templ_7745c5c3_Err != nil {

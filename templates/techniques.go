@@ -222,9 +222,9 @@ func (v PracticeView) PuzzleURL() string {
 // Task says what to find and how to answer.
 func (v PracticeView) Task() string {
 	if len(v.Position.Step.Eliminations) > 0 {
-		return "Find the " + v.Technique.Name + ": pick every candidate it removes (click or tap it), then press Check."
+		return "Find the " + v.Technique.Name + ": pick every candidate it removes (tap its cell, then the digit on the pad), then press Check."
 	}
-	return "Find the " + v.Technique.Name + ": pick the digit it places (click or tap the pencil mark), then press Check."
+	return "Find the " + v.Technique.Name + ": pick the digit it places (tap its cell, then the digit on the pad), then press Check."
 }
 
 // PracticePosition is a board at which a technique is the next step (GET

@@ -1054,7 +1054,56 @@ func PracticePage(v PracticeView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 87, "</div><div class=\"practice-controls js-only\" role=\"group\" aria-label=\"Answer\"><button type=\"button\" class=\"button button-small button-primary\" data-practice=\"check\" data-testid=\"practice-check\">Check</button> <button type=\"button\" class=\"button button-small\" data-practice=\"show\" data-testid=\"practice-show\">Show me</button> <button type=\"button\" class=\"button button-small\" data-practice=\"clear\" data-testid=\"practice-clear\">Clear</button></div><p class=\"practice-status js-only\" role=\"status\" aria-live=\"polite\" data-practice=\"status\" data-testid=\"practice-status\"></p><details class=\"practice-reveal no-js-only\" data-testid=\"practice-reveal\"><summary>Show me</summary><div class=\"board-wrap\">")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 87, "</div><div class=\"practice-pad js-only\" role=\"group\" aria-labelledby=\"practice-pad-label\" data-practice=\"pad\" data-testid=\"practice-pad\"><p class=\"practice-pad-label\" id=\"practice-pad-label\" data-practice=\"pad-label\">Tap a cell, then pick its candidates here.</p>")
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
+				for d := 1; d <= 9; d++ {
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 88, "<button type=\"button\" class=\"button practice-pad-key\" data-digit=\"")
+					if templ_7745c5c3_Err != nil {
+						return templ_7745c5c3_Err
+					}
+					var templ_7745c5c3_Var61 string
+					templ_7745c5c3_Var61, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.Itoa(d))
+					if templ_7745c5c3_Err != nil {
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/techniques.templ`, Line: 201, Col: 88}
+					}
+					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var61))
+					if templ_7745c5c3_Err != nil {
+						return templ_7745c5c3_Err
+					}
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 89, "\" data-testid=\"")
+					if templ_7745c5c3_Err != nil {
+						return templ_7745c5c3_Err
+					}
+					var templ_7745c5c3_Var62 string
+					templ_7745c5c3_Var62, templ_7745c5c3_Err = templ.JoinStringErrs("practice-pad-" + strconv.Itoa(d))
+					if templ_7745c5c3_Err != nil {
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/techniques.templ`, Line: 201, Col: 138}
+					}
+					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var62))
+					if templ_7745c5c3_Err != nil {
+						return templ_7745c5c3_Err
+					}
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 90, "\" aria-pressed=\"false\" disabled>")
+					if templ_7745c5c3_Err != nil {
+						return templ_7745c5c3_Err
+					}
+					var templ_7745c5c3_Var63 string
+					templ_7745c5c3_Var63, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.Itoa(d))
+					if templ_7745c5c3_Err != nil {
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/techniques.templ`, Line: 201, Col: 188}
+					}
+					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var63))
+					if templ_7745c5c3_Err != nil {
+						return templ_7745c5c3_Err
+					}
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 91, "</button>")
+					if templ_7745c5c3_Err != nil {
+						return templ_7745c5c3_Err
+					}
+				}
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 92, "</div><div class=\"practice-controls js-only\" role=\"group\" aria-label=\"Answer\"><button type=\"button\" class=\"button button-small button-primary\" data-practice=\"check\" data-testid=\"practice-check\">Check</button> <button type=\"button\" class=\"button button-small\" data-practice=\"show\" data-testid=\"practice-show\">Show me</button> <button type=\"button\" class=\"button button-small\" data-practice=\"clear\" data-testid=\"practice-clear\">Clear</button></div><p class=\"practice-status js-only\" role=\"status\" aria-live=\"polite\" data-practice=\"status\" data-testid=\"practice-status\"></p><details class=\"practice-reveal no-js-only\" data-testid=\"practice-reveal\"><summary>Show me</summary><div class=\"board-wrap\">")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -1066,56 +1115,56 @@ func PracticePage(v PracticeView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 88, "</div><p class=\"explain-text\" data-testid=\"practice-answer\">")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 93, "</div><p class=\"explain-text\" data-testid=\"practice-answer\">")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				var templ_7745c5c3_Var61 string
-				templ_7745c5c3_Var61, templ_7745c5c3_Err = templ.JoinStringErrs(v.Position.Step.Text)
+				var templ_7745c5c3_Var64 string
+				templ_7745c5c3_Var64, templ_7745c5c3_Err = templ.JoinStringErrs(v.Position.Step.Text)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/techniques.templ`, Line: 210, Col: 81}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/techniques.templ`, Line: 216, Col: 81}
 				}
-				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var61))
+				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var64))
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 89, "</p></details><p class=\"practice-next\">")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 94, "</p></details><p class=\"practice-next\">")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 				if v.HasNext {
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 90, "<a href=\"")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 95, "<a href=\"")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
-					var templ_7745c5c3_Var62 templ.SafeURL
-					templ_7745c5c3_Var62, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(v.NextURL()))
+					var templ_7745c5c3_Var65 templ.SafeURL
+					templ_7745c5c3_Var65, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(v.NextURL()))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/techniques.templ`, Line: 214, Col: 42}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/techniques.templ`, Line: 220, Col: 42}
 					}
-					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var62))
+					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var65))
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 91, "\" data-testid=\"practice-next\">Another position</a> · ")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 96, "\" data-testid=\"practice-next\">Another position</a> · ")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 92, "<a href=\"")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 97, "<a href=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				var templ_7745c5c3_Var63 templ.SafeURL
-				templ_7745c5c3_Var63, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(v.PuzzleURL()))
+				var templ_7745c5c3_Var66 templ.SafeURL
+				templ_7745c5c3_Var66, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(v.PuzzleURL()))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/techniques.templ`, Line: 216, Col: 43}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/techniques.templ`, Line: 222, Col: 43}
 				}
-				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var63))
+				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var66))
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 93, "\" data-testid=\"practice-puzzle-link\">Practise on the whole puzzle</a></p>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 98, "\" data-testid=\"practice-puzzle-link\">Practise on the whole puzzle</a></p>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -1123,7 +1172,7 @@ func PracticePage(v PracticeView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 94, "</section><script type=\"module\" src=\"/static/js/practice.js\"></script>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 99, "</section><script type=\"module\" src=\"/static/js/practice.js\"></script>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -1155,12 +1204,12 @@ func drawLegend() templ.Component {
 			}()
 		}
 		ctx = templ.InitializeContext(ctx)
-		templ_7745c5c3_Var64 := templ.GetChildren(ctx)
-		if templ_7745c5c3_Var64 == nil {
-			templ_7745c5c3_Var64 = templ.NopComponent
+		templ_7745c5c3_Var67 := templ.GetChildren(ctx)
+		if templ_7745c5c3_Var67 == nil {
+			templ_7745c5c3_Var67 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 95, "<p class=\"legend\"><span class=\"legend-item\"><span class=\"swatch swatch-hint\"></span> the step's cells</span> <span class=\"legend-item\"><span class=\"swatch swatch-struck\">4</span> candidate eliminated</span> <span class=\"legend-item\"><span class=\"swatch swatch-good\">7</span> digit placed</span> <span class=\"legend-item\"><svg class=\"legend-line\" viewBox=\"0 0 30 10\" aria-hidden=\"true\"><line class=\"chain-link chain-strong\" x1=\"1\" y1=\"5\" x2=\"29\" y2=\"5\"></line></svg> strong link</span> <span class=\"legend-item\"><svg class=\"legend-line\" viewBox=\"0 0 30 10\" aria-hidden=\"true\"><line class=\"chain-link chain-weak\" x1=\"1\" y1=\"5\" x2=\"29\" y2=\"5\"></line></svg> weak link</span></p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 100, "<p class=\"legend\"><span class=\"legend-item\"><span class=\"swatch swatch-hint\"></span> the step's cells</span> <span class=\"legend-item\"><span class=\"swatch swatch-struck\">4</span> candidate eliminated</span> <span class=\"legend-item\"><span class=\"swatch swatch-good\">7</span> digit placed</span> <span class=\"legend-item\"><svg class=\"legend-line\" viewBox=\"0 0 30 10\" aria-hidden=\"true\"><line class=\"chain-link chain-strong\" x1=\"1\" y1=\"5\" x2=\"29\" y2=\"5\"></line></svg> strong link</span> <span class=\"legend-item\"><svg class=\"legend-line\" viewBox=\"0 0 30 10\" aria-hidden=\"true\"><line class=\"chain-link chain-weak\" x1=\"1\" y1=\"5\" x2=\"29\" y2=\"5\"></line></svg> weak link</span></p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -25,7 +25,8 @@ import (
 // desktop by keyboard with corner marks, centre marks and colours (z/x/c/v,
 // Shift and Ctrl held, Shift+arrows), kept across a reload with their undo
 // history, and cells selected by mouse (Ctrl-click, Shift-click, a drag); Next, Easier and Harder are in view when a solve ends; the
-// explanation's and practice's boards are as large as the playing board.
+// explanation's and practice's boards are as large as the playing board;
+// a forcing chain's explanation steps through its branches.
 func TestBoardBrowser(t *testing.T) {
 	racefree.Only(t)
 	ctx := newBrowser(t)
@@ -40,6 +41,9 @@ func TestBoardBrowser(t *testing.T) {
 	easy := submitAPI(t, base, bEasy)
 	t.Run("desktop, by keyboard", func(t *testing.T) { boardKeyboard(t, ctx, base, easy, shots) })
 	t.Run("explanation and practice boards", func(t *testing.T) { boardsAsLarge(t, ctx, base, easy, shots) })
+	t.Run("a forcing chain branch by branch", func(t *testing.T) {
+		explainBranches(t, ctx, base, submitAPI(t, base, puzzletest.Lines(t, puzzletest.Top1465, 1)[0]), shots)
+	})
 }
 
 // boardsAsLarge measures the explanation's board (first behind "Show
@@ -70,6 +74,9 @@ func boardsAsLarge(t *testing.T, ctx context.Context, base string, p apiPuzzle, 
 		screenshotViewport(t, ctx, shots, "44-board-explain-"+v.name)
 		chromeStep(t, ctx, "a practice position at "+v.name, chromedp.Navigate(base+"/techniques/pointing/practice"), chromedp.WaitVisible(tidSel("practice-board")))
 		checkBoardFits(t, ctx, "practice at "+v.name, tidCSS("practice-board"), v.min)
+		if v.width == 390 {
+			practiceByPad(t, ctx)
+		}
 		screenshotViewport(t, ctx, shots, "45-board-practice-"+v.name)
 	}
 }

@@ -105,7 +105,8 @@ const axeRunJS = `axe.run(document, {resultTypes: ["violations"]}).then(r => r.v
 // smallTargetsJS lists the controls on the page smaller than 24×24 px
 // (WCAG 2.5.8, target size minimum; issue 46), but for the rule's inline
 // exception: a link inside a sentence (an inline link whose block holds
-// other text). Hidden controls (no box, visually hidden) are left out.
+// other text). Hidden controls (no box, visually hidden) are left out. A
+// practice board's candidates count through their pad.
 const smallTargetsJS = `(() => {
 	const sel = 'a[href], button, input:not([type="hidden"]), select, textarea, summary, [role="button"], [tabindex]:not([tabindex="-1"])';
 	const small = [];
@@ -122,6 +123,17 @@ const smallTargetsJS = `(() => {
 			const name = (el.getAttribute("aria-label") || el.textContent || el.name || el.type || "").trim().slice(0, 30);
 			small.push(el.tagName.toLowerCase() + (el.className && typeof el.className === "string" ? "." + el.className.trim().split(/\s+/).join(".") : "") +
 				' "' + name + '" ' + Math.round(r.width) + "×" + Math.round(r.height));
+		}
+	}
+	// Practice candidates (issue 46): a pencil mark is a third of a cell,
+	// too small to tap; the pad's nine keys are its equivalent (the rule's
+	// exception), so a practice board needs them, each 24 px or more.
+	if (document.querySelector('[data-testid="practice-board"] .marks')) {
+		const keys = [...document.querySelectorAll('[data-testid="practice-pad"] button[data-digit]')];
+		if (keys.length !== 9) small.push("the practice candidates: " + keys.length + " pad keys, want 9");
+		for (const k of keys) {
+			const r = k.getBoundingClientRect();
+			if (r.width < 23.5 || r.height < 23.5) small.push('practice pad key "' + k.textContent.trim() + '" ' + Math.round(r.width) + "×" + Math.round(r.height));
 		}
 	}
 	return small;

@@ -94,3 +94,39 @@ func (ch *chainer) appendPath(buf []Node, id int32) []Node {
 	walk(func(node int32) { n--; buf[at+n] = toNode(node) })
 	return buf
 }
+
+// Branch is one branch of a forcing chain that compares branches (Nishio,
+// cell, region and dynamic forcing chains): its assumption, the node it
+// reaches (the step's shared conclusion; for a contradiction, the one
+// candidate's two values) and the links from one to the other, in order.
+type Branch struct {
+	Assumption Node   `json:"assumption"`
+	Conclusion Node   `json:"conclusion"`
+	Links      []Link `json:"links"`
+}
+
+// BranchLinks returns the branches of a forcing chain that compares branches,
+// one per recorded path, each its own links (a link two branches share is
+// in both: Links lists it once). Other steps have none. A board draws them
+// one at a time (issue 46).
+func (s Step) BranchLinks() []Branch {
+	if s.paths == nil {
+		return nil
+	}
+	out := make([]Branch, 0, len(s.paths))
+	for _, p := range s.paths {
+		if len(p) == 0 {
+			continue
+		}
+		b := Branch{Assumption: p[0], Conclusion: p[len(p)-1], Links: []Link{}}
+		for i := 0; i+1 < len(p); i++ {
+			a, z := p[i], p[i+1]
+			if a.Candidate == z.Candidate {
+				continue
+			}
+			b.Links = append(b.Links, Link{From: a.Candidate, To: z.Candidate, Strong: !a.On && z.On})
+		}
+		out = append(out, b)
+	}
+	return out
+}

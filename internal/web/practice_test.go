@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"github.com/sudoku-archive/sudoku/internal/logic"
 	"github.com/sudoku-archive/sudoku/internal/racefree"
 	"github.com/sudoku-archive/sudoku/internal/record"
@@ -127,10 +129,11 @@ func TestPracticeEveryTechnique(t *testing.T) {
 }
 
 // TestPracticePage: the practice page draws a position's board with its
-// candidates, says what to find, and (for the page without JavaScript)
-// holds the answer drawn on a second board with its sentence; ?n= gives
-// another position; the technique's page offers the positions whenever a
-// puzzle uses the technique, even when none needs it as its hardest.
+// candidates and the pad that picks them, says what to find, and (for the
+// page without JavaScript) holds the answer drawn on a second board with
+// its sentence; ?n= gives another position; the technique's page offers
+// the positions whenever a puzzle uses the technique, even when none needs
+// it as its hardest.
 func TestPracticePage(t *testing.T) {
 	s, _, all := realServer(t, 30, Config{})
 	tech := practisable(t, all)
@@ -140,6 +143,7 @@ func TestPracticePage(t *testing.T) {
 		t.Errorf("practice board: %d cells, %d candidates, %d struck", board.Find("td").Length(),
 			board.Find(`[data-mark="on"]`).Length(), board.Find(`[data-mark="struck"]`).Length())
 	}
+	checkPracticePad(t, tid(doc, "practice-pad"))
 	if !strings.Contains(tid(doc, "practice-task").Text(), "Find the "+tech.Name) {
 		t.Errorf("task %q", tid(doc, "practice-task").Text())
 	}
@@ -312,5 +316,15 @@ func checkHintLinks(t *testing.T, s *Server, p record.Puzzle, name string) {
 	}
 	if err := json.Unmarshal(rec.Body.Bytes(), &res); err != nil || rec.Code != http.StatusOK || len(res.Step.Links) == 0 {
 		t.Errorf("hint at a %s: %d %.400s", name, rec.Code, rec.Body)
+	}
+}
+
+// checkPracticePad: the pad picks a selected cell's candidates (issue 46:
+// a pencil mark is too small a target on a phone): nine keys, off until a
+// cell is selected.
+func checkPracticePad(t *testing.T, pad *goquery.Selection) {
+	t.Helper()
+	if keys := pad.Find("button[data-digit]"); keys.Length() != 9 || keys.Filter("[disabled]").Length() != 9 {
+		t.Errorf("practice pad: %d keys, %d disabled", keys.Length(), keys.Filter("[disabled]").Length())
 	}
 }

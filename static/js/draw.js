@@ -53,23 +53,25 @@ export function overlayOf(table) {
 
 // drawStep draws step over svg (null clears it). cands[c] is cell c's
 // candidate mask (bit d for digit d): a pattern without links rings the
-// step's digits in its cells where they are candidates.
-export function drawStep(svg, step, cands) {
+// step's digits in its cells where they are candidates. With opts.branch
+// (the explanation's), a forcing chain that lists its branches is drawn
+// branch by branch, each in its own colour: all of them (-1) or the one
+// asked for, its assumption and the shared conclusion marked.
+export function drawStep(svg, step, cands, opts) {
   if (!svg) return;
   svg.replaceChildren();
   if (!step) return;
   const gl = el("g", { class: "chain-links" }), gn = el("g", { class: "chain-nodes" }), gx = el("g", { class: "chain-struck" });
   const seen = new Set();
-  const node = (c, d) => {
+  const node = (c, d, cls) => {
     const p = point(c, d);
     if (!seen.has(`${c}-${d}`)) {
       seen.add(`${c}-${d}`);
-      gn.append(el("circle", { class: "chain-node", cx: fix(p.x), cy: fix(p.y), r: String(RING), "data-cand": `${c}-${d}` }));
+      gn.append(el("circle", { class: cls || "chain-node", cx: fix(p.x), cy: fix(p.y), r: String(RING), "data-cand": `${c}-${d}` }));
     }
     return p;
   };
-  const links = Array.isArray(step.links) ? step.links : [];
-  for (const l of links) {
+  const line = (l, cls, extra) => {
     const a = node(l.from.cell, l.from.digit), b = node(l.to.cell, l.to.digit);
     let [x1, y1, x2, y2] = [a.x, a.y, b.x, b.y];
     const n = Math.hypot(x2 - x1, y2 - y1);
@@ -78,10 +80,17 @@ export function drawStep(svg, step, cands) {
       x1 += ux; y1 += uy; x2 -= ux; y2 -= uy;
     }
     gl.append(el("line", {
-      class: l.strong ? "chain-link chain-strong" : "chain-link chain-weak",
+      class: (l.strong ? "chain-link chain-strong" : "chain-link chain-weak") + (cls ? ` ${cls}` : ""),
       x1: fix(x1), y1: fix(y1), x2: fix(x2), y2: fix(y2),
-      "data-from": `${l.from.cell}-${l.from.digit}`, "data-to": `${l.to.cell}-${l.to.digit}`,
+      "data-from": `${l.from.cell}-${l.from.digit}`, "data-to": `${l.to.cell}-${l.to.digit}`, ...extra,
     }));
+  };
+  const links = Array.isArray(step.links) ? step.links : [];
+  const branches = opts && Array.isArray(step.branches) ? step.branches : [];
+  if (branches.length) {
+    drawBranches(branches, opts.branch, node, line);
+  } else {
+    for (const l of links) line(l);
   }
   if (!links.length && cands) {
     for (const c of step.cells || []) for (const d of step.digits || []) if (cands[c] & (1 << d)) node(c, d);
@@ -92,4 +101,22 @@ export function drawStep(svg, step, cands) {
     gx.append(el("path", { class: "chain-cross", d, "data-cand": `${cell}-${digit}` }));
   }
   svg.append(gl, gn, gx);
+}
+
+// BRANCH_COLOURS: how many colours the branches take turns with
+// (.branch-0 to .branch-5 in analysis.css).
+export const BRANCH_COLOURS = 6;
+
+// drawBranches draws the branches of a forcing chain (which = -1: all of
+// them), each in its colour: the shared conclusion first (so its ring is
+// the conclusion's), then the branches' assumptions, then their links.
+function drawBranches(branches, which, node, line) {
+  const c = branches[0].conclusion;
+  node(c.cell, c.digit, "chain-node chain-conclusion");
+  // The assumptions before any link: a branch's assumption may be a node
+  // on another branch (a cell's other candidate, say), and a node keeps
+  // the ring it is first drawn with.
+  const shown = branches.map((b, k) => [b, k]).filter(([, k]) => which < 0 || which === k);
+  for (const [b, k] of shown) node(b.assumption.cell, b.assumption.digit, `chain-node chain-assumption branch-${k % BRANCH_COLOURS}`);
+  for (const [b, k] of shown) for (const l of b.links || []) line(l, `branch-${k % BRANCH_COLOURS}`, { "data-branch": String(k + 1) });
 }

@@ -6,10 +6,14 @@
 // chain's links, draw.js), and its sentence under the board.
 // Candidates are kept by replaying the steps from the givens: every digit
 // no placed peer rules out, then each step's placements and eliminations.
+// A forcing chain that compares branches (its step lists them) is drawn
+// one branch at a time if the reader asks: the branches are listed under
+// the buttons, ↑ and ↓ (or ▲ and ▼) step through them, "All branches" (or
+// a) shows them together, each branch in its own colour.
 // It also opens the analysis (the solution, the replay and this section)
 // at once for a visitor who asked for that once.
 import { PEERS, candidatesOf, paintMarks, prepareCell, cellName } from "./grid.js";
-import { overlayOf, drawStep } from "./draw.js";
+import { overlayOf, drawStep, BRANCH_COLOURS } from "./draw.js";
 
 const ANALYSIS_KEY = "sudoku:open-analysis";
 
@@ -44,6 +48,9 @@ function initExplain(section) {
   const parts = tds.map((td) => prepareCell(td));
 
   let steps = [], snaps = [], pos = 0, loading = null;
+  // br is the branch drawn (-1: all of them); listed, the step whose
+  // branches the list holds.
+  let br = -1, listed = -1;
 
   // prepare replays the path once: snaps[k] is the grid and the candidates
   // after k steps.
@@ -82,7 +89,8 @@ function initExplain(section) {
       parts[i].v.textContent = v ? String(v) : "";
       paintMarks(parts[i].marks, v ? 0 : cands[i], struck.get(i) || 0, good.get(i) || 0);
     }
-    drawStep(overlayOf(table), s, cands);
+    drawStep(overlayOf(table), s, cands, { branch: br });
+    renderBranches(s);
     ctl.back.disabled = pos === 0;
     ctl.forward.disabled = pos >= steps.length;
     if (s) {
@@ -96,9 +104,71 @@ function initExplain(section) {
     }
   }
 
+  // branchesOf returns the step's branches when it has some to step through.
+  const branchesOf = (s) => (s && Array.isArray(s.branches) && s.branches.length > 1 ? s.branches : null);
+  const nodeText = (n) => `r${Math.floor(n.cell / 9) + 1}c${(n.cell % 9) + 1}${n.on ? "=" : "≠"}${n.digit}`;
+
+  // renderBranches shows the branch controls of step s (hidden for a step
+  // without branches), lists its branches once, and says which is drawn.
+  function renderBranches(s) {
+    const bs = branchesOf(s);
+    ctl.branches.hidden = !bs;
+    ctl["branch-text"].hidden = !bs;
+    if (!bs) return;
+    if (listed !== pos) {
+      listed = pos;
+      ctl["branch-list"].replaceChildren(...bs.map((b, k) => {
+        const li = document.createElement("li");
+        const btn = document.createElement("button");
+        btn.type = "button";
+        btn.className = "button button-small";
+        btn.dataset.branch = String(k);
+        btn.dataset.testid = "explain-branch-item";
+        const sw = document.createElement("span");
+        sw.className = `branch-swatch branch-${k % BRANCH_COLOURS}`;
+        sw.setAttribute("aria-hidden", "true");
+        btn.append(sw, `${k + 1}: ${nodeText(b.assumption)}`);
+        btn.addEventListener("click", () => showBranch(k));
+        li.append(btn);
+        return li;
+      }));
+    }
+    ctl["branch-list"].querySelectorAll("button").forEach((b) => b.setAttribute("aria-pressed", String(+b.dataset.branch === br)));
+    ctl["branch-all"].setAttribute("aria-pressed", String(br < 0));
+    const end = bs[0].conclusion;
+    const contradiction = bs.some((b) => b.conclusion.on !== end.on);
+    if (br < 0) {
+      ctl["branch-label"].textContent = "All branches";
+      ctl["branch-text"].textContent = contradiction
+        ? `Both branches start from ${nodeText(bs[0].assumption)}: one reaches ${nodeText(bs[0].conclusion)}, the other ${nodeText(bs[1].conclusion)}, a contradiction.`
+        : `All ${bs.length} branches reach ${nodeText(end)} (the ringed candidate), whichever assumption is true.`;
+      return;
+    }
+    const b = bs[br], n = (b.links || []).length;
+    ctl["branch-label"].textContent = `Branch ${br + 1} of ${bs.length}`;
+    ctl["branch-text"].textContent = `Branch ${br + 1} of ${bs.length}: if ${nodeText(b.assumption)}, then ${n === 1 ? "1 link leads" : `${n} links lead`} to ${nodeText(b.conclusion)}.`;
+  }
+
+  // showBranch draws branch k of the step (-1: all), the board unchanged.
+  function showBranch(k) {
+    const bs = branchesOf(steps[pos]);
+    if (!bs) return;
+    br = k;
+    render();
+  }
+
+  // stepBranch moves by one through All, 1, 2, ..., n and round again.
+  function stepBranch(by) {
+    const bs = branchesOf(steps[pos]);
+    if (!bs) return;
+    showBranch(((br + 1 + by + bs.length + 1) % (bs.length + 1)) - 1);
+  }
+
   function go(to) {
     if (!snaps.length) return;
+    const was = pos;
     pos = Math.max(0, Math.min(steps.length, to));
+    if (pos !== was) br = -1;
     const had = document.activeElement;
     render();
     // The last step disables Next (the first, Back): a button that loses
@@ -137,8 +207,18 @@ function initExplain(section) {
 
   ctl.back.addEventListener("click", () => go(pos - 1));
   ctl.forward.addEventListener("click", () => go(pos + 1));
+  ctl["branch-all"].addEventListener("click", () => showBranch(-1));
+  ctl["branch-prev"].addEventListener("click", () => stepBranch(-1));
+  ctl["branch-next"].addEventListener("click", () => stepBranch(1));
   section.addEventListener("keydown", (e) => {
     if (e.ctrlKey || e.metaKey || e.altKey || e.target.closest("input, select, textarea")) return;
+    const turns = { ArrowUp: -1, ArrowDown: 1 };
+    if ((e.key in turns || e.key === "a") && branchesOf(steps[pos])) {
+      e.preventDefault();
+      if (e.key === "a") showBranch(-1);
+      else stepBranch(turns[e.key]);
+      return;
+    }
     const moves = { ArrowLeft: pos - 1, ArrowRight: pos + 1, Home: 0, End: steps.length };
     if (!(e.key in moves)) return;
     e.preventDefault();

@@ -1,8 +1,10 @@
 // Sudoku Archive: the practice page (/techniques/{slug}/practice,
 // templates/techniques.templ PracticePage). The server draws a board at
 // which a technique is the next step, with its candidates; here the player
-// picks candidates (a click or tap on a pencil mark, or Enter on a focused
-// cell with the digit keys), Check compares them with the step (the
+// picks candidates: a tap selects a cell, then the pad's digits pick its
+// candidates (a pencil mark, a third of a cell, is too small a target on
+// a phone: issue 46); a mouse click on a pencil mark picks it at once; on
+// a focused cell the digit keys pick. Check compares them with the step (the
 // candidates it removes, else the digit it places), and Show me draws the
 // step: its cells, the candidates struck or placed, the chain's links.
 import { paintMarks, cellName } from "./grid.js";
@@ -24,6 +26,9 @@ function init(section) {
   const list = step.eliminations && step.eliminations.length ? step.eliminations : step.placements || [];
   for (const { cell, digit } of list) answer[cell] |= 1 << digit;
   let shown = false;
+  // sel: the cell the pad picks in (-1: none yet).
+  let sel = -1;
+  const pad = ctl.pad ? [...ctl.pad.querySelectorAll("button[data-digit]")] : [];
 
   function say(msg, kind) {
     ctl.status.textContent = msg;
@@ -52,6 +57,26 @@ function init(section) {
       tds[i].setAttribute("aria-label", `${cellName(i)}, candidates ${marks.dataset.marks}${p.length ? `, picked ${p.join(" ")}` : ""}`);
     }
     drawStep(overlayOf(table), shown ? step : null, cands);
+    paintPad();
+  }
+
+  // paintPad offers the selected cell's candidates, pressed where picked.
+  function paintPad() {
+    tds.forEach((td, i) => td.classList.toggle("practice-selected", i === sel));
+    for (const b of pad) {
+      const bit = 1 << +b.dataset.digit;
+      b.disabled = shown || sel < 0 || !(cands[sel] & bit);
+      b.setAttribute("aria-pressed", String(sel >= 0 && !!(picked[sel] & bit)));
+    }
+    if (ctl["pad-label"]) {
+      ctl["pad-label"].textContent = sel < 0 ? "Tap a cell, then pick its candidates here." : `Candidates of ${cellName(sel)}:`;
+    }
+  }
+
+  function select(i) {
+    if (sel === i) return;
+    sel = i;
+    paintPad();
   }
 
   function toggle(i, d) {
@@ -66,7 +91,10 @@ function init(section) {
     if (!td) return;
     const i = +td.dataset.cell;
     if (!cands[i]) return;
-    // The pencil mark under the pointer: the cell is three by three marks.
+    select(i);
+    // A touch or a pen only selects: the pad picks. A mouse is precise
+    // enough to pick the pencil mark under it.
+    if (e.pointerType === "touch" || e.pointerType === "pen") return;
     const r = td.getBoundingClientRect();
     const col = Math.min(2, Math.floor(((e.clientX - r.left) / r.width) * 3));
     const row = Math.min(2, Math.floor(((e.clientY - r.top) / r.height) * 3));
@@ -74,6 +102,11 @@ function init(section) {
   });
   // Keyboard: a cell takes the focus (Tab), a digit key picks that digit.
   tds.forEach((td, i) => { if (cands[i]) td.tabIndex = 0; });
+  table.addEventListener("focusin", (e) => {
+    const td = e.target.closest("td[data-cell]");
+    if (td && cands[+td.dataset.cell]) select(+td.dataset.cell);
+  });
+  for (const b of pad) b.addEventListener("click", () => { if (sel >= 0) toggle(sel, +b.dataset.digit); });
   table.addEventListener("keydown", (e) => {
     const td = e.target.closest("td[data-cell]");
     if (!td || e.key < "1" || e.key > "9") return;
@@ -97,7 +130,7 @@ function init(section) {
       return;
     }
     if (right + wrong === 0) {
-      say("Pick the candidates first: click or tap a pencil mark.", "error");
+      say("Pick the candidates first: tap a cell, then its candidates on the pad.", "error");
       return;
     }
     const parts = [`${right} of the ${want} ${want === 1 ? "candidate" : "candidates"} of the step`];
