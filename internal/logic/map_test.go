@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
+	"github.com/sudoku-archive/sudoku/internal/racefree"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
@@ -65,7 +66,10 @@ func (t transform) grid(g sudoku.Grid) sudoku.Grid {
 // TestMap maps every step of a path through a random transformation and
 // checks it on the transformed puzzle: sound, and its text names the mapped
 // cells and units.
+// One goroutine's paths: make test runs it without -race
+// (internal/racefree).
 func TestMap(t *testing.T) {
+	racefree.Only(t)
 	rng := rand.New(rand.NewPCG(1, 2))
 	n := 40
 	if testing.Short() {

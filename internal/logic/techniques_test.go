@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sudoku-archive/sudoku/internal/racefree"
 )
 
 // example is a published position where a technique applies, and what the
@@ -432,7 +434,10 @@ func stepText(place, elim []Candidate) string {
 // TestTechniques runs each technique's finder on the published examples
 // (one table row a position) and checks that it finds exactly the
 // deduction published, and that every technique of the table has one.
+// One goroutine finds each step: make test runs it without -race
+// (internal/racefree), which finds nothing here and slows it tenfold.
 func TestTechniques(t *testing.T) {
+	racefree.Only(t)
 	have := map[string]bool{}
 	for _, ex := range examples {
 		have[ex.technique] = true

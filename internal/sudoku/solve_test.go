@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
@@ -64,7 +65,13 @@ func checkSolution(t testing.TB, g, sol Grid) {
 	}
 }
 
-func TestCollections(t *testing.T) {
+// TestSolveCollections solves every puzzle of every collection: one unique
+// solution, counts that agree. Each collection is one goroutine's loop
+// through a pure engine, ten times slower under -race and racing nothing:
+// make test runs it in its second pass (internal/racefree), and
+// TestSolveSharedPools solves side by side under -race.
+func TestSolveCollections(t *testing.T) {
+	racefree.Only(t)
 	for _, name := range puzzletest.Collections {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -89,6 +96,39 @@ func TestCollections(t *testing.T) {
 			t.Logf("%d puzzles, all unique", len(gs))
 		})
 	}
+}
+
+// TestSolveSharedPools solves puzzles of every collection from several
+// goroutines at once, as the server's requests and the import's workers
+// do: the engine's pooled stacks pass between them (sync.Pool), and each
+// result must be the one a lone solve gives.
+func TestSolveSharedPools(t *testing.T) {
+	var gs []Grid
+	for _, name := range puzzletest.Collections {
+		gs = append(gs, parseAll(t, puzzletest.Lines(t, name, 8))...)
+	}
+	want := make([]Result, len(gs))
+	for i, g := range gs {
+		r, err := Solve(g, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", g, err)
+		}
+		want[i] = r
+	}
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for k := range gs {
+				i := (k + w*len(gs)/4) % len(gs) // each worker starts elsewhere
+				r, err := Solve(gs[i], Options{})
+				if err != nil || r != want[i] {
+					t.Errorf("worker %d, %s: %v, %+v; alone %+v", w, gs[i], err, r, want[i])
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // deadly returns sol with a deadly-pattern rectangle blanked: four cells in

@@ -257,7 +257,10 @@ func TestHintPencilMarks(t *testing.T) {
 // TestStepsCarryLinks: in the explain API every step of a chain carries
 // its links (cells 0-80, digits 1-9) and its cells, and so does the hint
 // API's step, from a board at which a chain is the next step.
+// The explanations are one goroutine's walk, one request at a time:
+// make test runs it without -race (internal/racefree), as TestRoleMatrix.
 func TestStepsCarryLinks(t *testing.T) {
+	racefree.Only(t)
 	s, _, all := realServer(t, 40, Config{})
 	chained := 0
 	for _, p := range all {

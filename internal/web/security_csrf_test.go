@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sudoku-archive/sudoku/internal/account"
+	"github.com/sudoku-archive/sudoku/internal/racefree"
 )
 
 // formRoutes returns the path of every form route in the route table: each
@@ -41,7 +42,12 @@ func formRoutes(t *testing.T, s *Server) []string {
 // live (a refused logout or delete did nothing). The same post with the
 // page's token gets past the check. A form route added later is walked
 // too.
+// Like TestRoleMatrix, a walk of the route table one request at a time:
+// make test runs it without -race (internal/racefree). The check keeps no
+// state but its signing key (csrfSigner), and the form tests still post
+// through it under -race.
 func TestCSRFEveryFormRoute(t *testing.T) {
+	racefree.Only(t)
 	e := newSecEnv(t, Config{})
 	seedPuzzle(t, e)
 	admin, _ := e.user("root", account.RoleAdmin)
