@@ -142,12 +142,10 @@ func testGradersStopKeepsFinished(t *testing.T, db *store.DB) {
 			cancel() // mid-queue, with a group of 1,000 not yet full
 		}
 	}}
-	start := time.Now()
+	// No clock: that Run stopped mid-queue shows in the rows it left
+	// pending (fewer than all graded, below).
 	if err := g.Run(ctx); err != nil {
 		t.Fatal(err)
-	}
-	if d := time.Since(start); d > 30*time.Second {
-		t.Errorf("Run took %v to stop", d)
 	}
 	var graded int
 	for _, p := range ps {
