@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/sudoku-archive/sudoku/internal/proctest"
 	"io"
 	"os"
 	"os/exec"
@@ -13,9 +14,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/pressly/goose/v3"
 
@@ -101,29 +100,7 @@ func TestExportRefusedUnderOldServer(t *testing.T) {
 // with its stdin (closing it stops the helper).
 func startHolder(t *testing.T, path string) (*exec.Cmd, io.WriteCloser) {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	name := filepath.Join(t.TempDir(), "sudoku-old")
-	// A copy, not a link: the gate leaves alone the processes of its own
-	// executable file, and an older server's is another file.
-	b, err := os.ReadFile(exe)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(name, b, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	// A process forked meanwhile may hold the file open for writing a
-	// moment (ETXTBSY, go.dev/issue/22315): run it idle until it runs.
-	for try := 0; ; try++ {
-		err := exec.Command(name, "-test.run=^$").Run()
-		if err == nil || !errors.Is(err, syscall.ETXTBSY) || try == 50 {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	name := proctest.CopyOfTestBinary(t, "sudoku-old")
 	old := exec.Command(name, "-test.run=^TestHoldSQLiteHelper$", "-test.count=1")
 	old.Env = append(os.Environ(), "SUDOKU_HOLD_ARCHIVE="+path)
 	in, err := old.StdinPipe()

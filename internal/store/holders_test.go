@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sudoku-archive/sudoku/internal/proctest"
 	"io"
 	"os"
 	"os/exec"
@@ -12,7 +13,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -73,29 +73,7 @@ type oldServerProc struct {
 // startOldServer starts the older server on the SQLite archive at path.
 func startOldServer(t *testing.T, path string, register bool) *oldServerProc {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	name := filepath.Join(t.TempDir(), "sudoku-old")
-	// A copy, not a link: the gate leaves alone the processes of its own
-	// executable file, and an older server's is another file.
-	b, err := os.ReadFile(exe)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(name, b, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	// A process forked meanwhile may hold the file open for writing a
-	// moment (ETXTBSY, go.dev/issue/22315): run it idle until it runs.
-	for try := 0; ; try++ {
-		err := exec.Command(name, "-test.run=^$").Run()
-		if err == nil || !errors.Is(err, syscall.ETXTBSY) || try == 50 {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	name := proctest.CopyOfTestBinary(t, "sudoku-old")
 	cmd := exec.Command(name, "-test.run=^TestHoldArchiveHelper$", "-test.count=1")
 	cmd.Env = append(os.Environ(), "SUDOKU_HOLD_ARCHIVE="+path)
 	if register {
@@ -103,6 +81,7 @@ func startOldServer(t *testing.T, path string, register bool) *oldServerProc {
 	}
 	cmd.Stderr = os.Stderr
 	p := &oldServerProc{cmd: cmd}
+	var err error
 	if p.in, err = cmd.StdinPipe(); err != nil {
 		t.Fatal(err)
 	}
