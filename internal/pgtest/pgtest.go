@@ -53,6 +53,12 @@ func Bin() (string, error) {
 		if _, err := os.Stat(filepath.Join(dir, "initdb")); err != nil {
 			return "", fmt.Errorf("SUDOKU_PG_BIN=%s: %w", dir, err)
 		}
+		// A directory of links (initdb, pg_ctl and postgres linked into
+		// /usr/local/bin) leads to the installation's own, which also
+		// holds the client tools (pg_dump, pg_restore, createdb).
+		if real, err := filepath.EvalSymlinks(filepath.Join(dir, "initdb")); err == nil {
+			return filepath.Dir(real), nil
+		}
 		return dir, nil
 	}
 	if p, err := exec.LookPath("initdb"); err == nil {
