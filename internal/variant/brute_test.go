@@ -2,6 +2,7 @@ package variant
 
 import (
 	"fmt"
+	"github.com/sudoku-archive/sudoku/internal/racefree"
 	"math/rand/v2"
 	"testing"
 
@@ -126,6 +127,7 @@ func swappable(r *rand.Rand, s sudoku.Grid) []int {
 // TestBruteForce cross-checks the solver with naiveCount on small random
 // rule sets: the same count (to two) and, when unique, the same solution.
 func TestBruteForce(t *testing.T) {
+	racefree.Only(t)
 	r := rand.New(rand.NewPCG(47, 1))
 	n := 300
 	if testing.Short() {

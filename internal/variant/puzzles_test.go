@@ -1,8 +1,10 @@
 package variant
 
 import (
+	"github.com/sudoku-archive/sudoku/internal/racefree"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
@@ -46,6 +48,7 @@ func TestPuzzles(t *testing.T) {
 // TestHard solves the puzzles of testdata/hard.txt: each unique, its
 // solution keeping every rule. Seconds of search: not under -short.
 func TestHard(t *testing.T) {
+	racefree.Only(t)
 	if testing.Short() {
 		t.Skip("seconds of search")
 	}
@@ -103,6 +106,7 @@ func randomMember(r *rand.Rand, p Puzzle) sudoku.Transform {
 // group, each written another way, and expects one canonical form, the
 // same measures and a solution of the moved puzzle.
 func TestSymmetryGroup(t *testing.T) {
+	racefree.Only(t)
 	r := rand.New(rand.NewPCG(1, 47))
 	members := 4
 	if testing.Short() {
@@ -178,4 +182,29 @@ func sortedCells(c []Cell) []Cell {
 	c = slices.Clone(c)
 	slices.Sort(c)
 	return c
+}
+
+// TestSolveConcurrently: the package's tables are shared by every search,
+// each search's model its own; four goroutines solving the test puzzles at
+// once get what one gets alone (the race detector watches this one; the
+// long single-goroutine sweeps run without it, internal/racefree).
+func TestSolveConcurrently(t *testing.T) {
+	tps := readTestPuzzles(t, puzzlesFile)
+	want := make([]sudoku.Result, len(tps))
+	for i, tp := range tps {
+		want[i], _ = Solve(tp.p, sudoku.Options{})
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range tps {
+				j := (i + g*len(tps)/4) % len(tps)
+				got, err := Solve(tps[j].p, sudoku.Options{})
+				if err != nil || got.Solutions != want[j].Solutions || got.Solution != want[j].Solution {
+					t.Errorf("%s beside others: %d solutions, %v; alone %d", tps[j].name, got.Solutions, err, want[j].Solutions)
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
