@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"github.com/sudoku-archive/sudoku/internal/racefree"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -89,7 +90,14 @@ var boardsFrom = regexp.MustCompile(`Boards from (\d+) archived puzzles?`)
 // from 2 archived puzzles" on xy-chain and 4-strong-links, and practice
 // pages that found none); the practice page's last board has no "next".
 // Both stores: the index practice reads is each store's.
+//
+// A walk of every technique's pages one request at a time: under -race the
+// hardest puzzles' explanations outlast the request's deadline (10 s)
+// every time, so it runs in make test's pass without the detector; the
+// read lane's concurrency is TestReadsNeverHoldWrites' and
+// TestReadShareIsPerClient's, under it.
 func TestTechniquePagesOfferWhatPracticeFinds(t *testing.T) {
+	racefree.Only(t)
 	t.Parallel()
 	lines := append(puzzletest.Lines(t, "sudokuexchange_diabolical_even.txt", 24), hardLines(t, 3)...)
 	t.Run("SQLite", func(t *testing.T) {
