@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sudoku-archive/sudoku/internal/racefree"
 	"os"
 	"path/filepath"
 	"slices"
@@ -318,7 +319,12 @@ func TestImportProgress(t *testing.T) {
 // Options.BatchSize: DefaultBatchSize until the import has cut 8 times
 // more, then growing in steps of DefaultBatchSize up to MaxBatchSize; and
 // that an explicit BatchSize stays fixed.
+//
+// 200,000 lines one import at a time: the batch schedule is what is under
+// test, so it runs in make test's pass without -race (178 s under it); the
+// import pipeline's concurrency is the other import tests', under it.
 func TestImportBatchesGrow(t *testing.T) {
+	racefree.Only(t)
 	gs, err := loadCollections(puzzletest.SeventeenClue)
 	if err != nil {
 		t.Fatal(err)
