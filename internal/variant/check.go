@@ -28,26 +28,9 @@ func check(p Puzzle, g sudoku.Grid) error {
 			return fmt.Errorf("%s is not the given %d", Cell(c), p.Givens[c])
 		}
 	}
-	jigsaw := ""
-	for _, r := range p.Rules {
-		if r.Type == Jigsaw {
-			jigsaw = r.Regions
-		}
-	}
-	for k := range 9 {
-		var row, col, box []Cell
-		for j := range 9 {
-			row = append(row, Cell(k*9+j))
-			col = append(col, Cell(j*9+k))
-			box = append(box, Cell((k/3*3+j/3)*9+k%3*3+j%3))
-		}
-		if jigsaw != "" {
-			box = cellsOf(jigsaw, byte('1'+k))
-		}
-		for _, h := range [][]Cell{row, col, box} {
-			if !distinct(g, h) {
-				return fmt.Errorf("a row, column or box repeats a digit at %s", h[0])
-			}
+	for _, h := range gridHouses(p) {
+		if !distinct(g, h) {
+			return fmt.Errorf("a row, column or box repeats a digit at %s", h[0])
 		}
 	}
 	for i, r := range p.Rules {

@@ -170,26 +170,11 @@ func compile(p Puzzle) (*model, error) {
 		group(cells)
 	}
 	has := map[Type]bool{}
-	jigsaw := ""
 	for _, r := range p.Rules {
 		has[r.Type] = true
-		if r.Type == Jigsaw {
-			jigsaw = r.Regions
-		}
 	}
-	for k := range 9 {
-		var row, col, box []Cell
-		for j := range 9 {
-			row = append(row, Cell(k*9+j))
-			col = append(col, Cell(j*9+k))
-			box = append(box, Cell((k/3*3+j/3)*9+k%3*3+j%3))
-		}
-		if jigsaw != "" {
-			box = cellsOf(jigsaw, byte('1'+k))
-		}
-		house(row)
-		house(col)
-		house(box)
+	for _, h := range gridHouses(p) {
+		house(h)
 	}
 	for _, r := range p.Rules {
 		for _, g := range shapeGroups(r.Type) {
@@ -356,4 +341,29 @@ func (m *model) givensConflict(g [81]uint8) error {
 		}
 	}
 	return nil
+}
+
+// gridHouses is the grid's 27 houses: for each k, row k, column k and box
+// k (the jigsaw's region k when the puzzle has one).
+func gridHouses(p Puzzle) [][]Cell {
+	jigsaw := ""
+	for _, r := range p.Rules {
+		if r.Type == Jigsaw {
+			jigsaw = r.Regions
+		}
+	}
+	var hs [][]Cell
+	for k := range 9 {
+		var row, col, box []Cell
+		for j := range 9 {
+			row = append(row, Cell(k*9+j))
+			col = append(col, Cell(j*9+k))
+			box = append(box, Cell((k/3*3+j/3)*9+k%3*3+j%3))
+		}
+		if jigsaw != "" {
+			box = cellsOf(jigsaw, byte('1'+k))
+		}
+		hs = append(hs, row, col, box)
+	}
+	return hs
 }
