@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -16,7 +15,6 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
 	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/store"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/templates"
 )
 
@@ -25,33 +23,11 @@ import (
 // collection (returned in id order).
 func realServer(t *testing.T, n int, cfg Config) (*Server, *store.DB, []record.Puzzle) {
 	t.Helper()
-	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "sudoku.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	var ps []record.Puzzle
+	var lines []string
 	for _, r := range puzzletest.RatedPuzzles(t, n) {
-		g, _ := sudoku.Parse(r.Puzzle)
-		p, err := record.Rate(g, sudoku.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		logic.GradePuzzle(&p)
-		ps = append(ps, p)
+		lines = append(lines, r.Puzzle)
 	}
-	if _, err := db.SubmitMany(ctx, ps); err != nil {
-		t.Fatal(err)
-	}
-	var all []record.Puzzle
-	if err := db.Export(ctx, record.ListQuery{Sort: record.SortSubmitted}, func(p record.Puzzle) error {
-		all = append(all, p)
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	slices.SortFunc(all, func(a, b record.Puzzle) int { return int(a.ID - b.ID) })
+	db, all := gradedArchive(t, lines)
 	if cfg.Logger == nil {
 		cfg.Logger = quiet
 	}
