@@ -24,6 +24,13 @@ type Puzzle struct {
 	Solutions  int         `json:"solutions"`
 	Unique     bool        `json:"unique"`
 	Backtracks int64       `json:"backtracks"`
+	// Rules are a variant puzzle's rules (docs/variants.md) as written,
+	// CanonicalRules those of its canonical form (with Canonical, the
+	// puzzle's identity), Variant the short list of their types; all ""
+	// for a classic puzzle, whose JSON leaves them out.
+	Rules          Rules    `json:"rules,omitempty"`
+	CanonicalRules Rules    `json:"canonical_rules,omitempty"`
+	Variant        Variants `json:"variant,omitempty"`
 	// Band is BandOf(GradeTenths()): the grade's band, "" while the
 	// puzzle has no grade (several solutions, or not graded yet) and while
 	// the archive grades it again (GradeVersion ""). Whoever sets Grade
