@@ -108,7 +108,8 @@ func TestSolveJSON(t *testing.T) {
 			"backtracks": 0.0, "band": "easy", "guesses": 0.0, "nodes": 1.0, "engine_version": sudoku.EngineVersion,
 			"same_as": nil, "grade": 1.2, "grade_floor": false, "technique": "Hidden Single",
 			"grade_ep": 1.2, "grade_ed": 1.2, "techniques": []any{"Full House", "Hidden Single"}, "grade_status": "done",
-			"plays": 0.0, "solve_rate": nil, "median_seconds": nil, "player_seconds": nil},
+			"plays": 0.0, "solve_rate": nil, "median_seconds": nil, "player_seconds": nil,
+			"rules": nil, "variant": []any{}},
 		nil,
 		{"line": 6.0, "error": "'x' at position 6 is not a cell (cells are 1-9, with 0 or . for a blank)"},
 	}

@@ -97,7 +97,7 @@ func TestExportFormats(t *testing.T) {
 		want := [][]string{CSVHeader, nil, {
 			"2", p.Givens.String(), p.Solution.String(), itoa(int64(p.Clues)), "1", "true", string(p.Band),
 			itoa(p.Backtracks), itoa(p.Guesses), itoa(p.Nodes), itoa(p.SolveNS), sudoku.EngineVersion,
-			"2026-11-21T10:00:01.123456789Z", "1", p.Canonical.String(), "", "", "false", "", "", "", "", "pending", "0", "", "", "", "", "",
+			"2026-11-21T10:00:01.123456789Z", "1", p.Canonical.String(), "", "", "false", "", "", "", "", "pending", "0", "", "", "", "", "", "", "", "", "", "", "",
 		}}
 		if len(recs) != 3 {
 			t.Fatalf("csv has %d records, want a header and 2 rows", len(recs))
@@ -319,7 +319,8 @@ func TestFieldsArePuzzleObject(t *testing.T) {
 	g := 1.0
 	id := int64(1)
 	p := record.Puzzle{ID: 1, EngineVersion: "1", SubmittedAt: time.Now(), Submissions: 1, Technique: "t", SameAs: &id,
-		Grade: &g, GradeEP: &g, GradeED: &g, SubmittedBy: &name, Collections: "1"}
+		Grade: &g, GradeEP: &g, GradeED: &g, SubmittedBy: &name, Collections: "1",
+		Title: "t", Author: "a", FPuzzles: "f", SudokuPad: "s"}
 	j, err := json.Marshal(p)
 	if err != nil {
 		t.Fatal(err)

@@ -30,7 +30,8 @@ type Field struct {
 
 // Fields are the export's fields, in the order of the CSV columns and of
 // the keys of each JSON line: every figure of the puzzle object
-// (TestFieldsArePuzzleObject holds the two together).
+// (TestFieldsArePuzzleObject holds the two together). A new field goes
+// last, so CSV readers that count columns keep working.
 var Fields = []Field{
 	intField("id", "the puzzle's number in this archive", func(p *record.Puzzle) int64 { return p.ID }),
 	gridField("puzzle", "the givens as submitted: 81 cells row by row, . for a blank", func(p *record.Puzzle) *sudoku.Grid { return &p.Givens }),
@@ -106,6 +107,32 @@ var Fields = []Field{
 			}
 			return appendJSONString(b, *p.SubmittedBy)
 		}},
+	{Name: "rules", Type: "JSON array or null", Doc: "a variant's rules (docs/variants.md); empty (null) for a classic puzzle",
+		text: func(b []byte, p *record.Puzzle) []byte { return append(b, p.Rules...) },
+		json: func(b []byte, p *record.Puzzle) []byte {
+			if p.Rules == "" {
+				return append(b, "null"...)
+			}
+			return append(b, p.Rules...)
+		}},
+	{Name: "variant", Type: "list of text", Doc: "the short names of a variant's rules (killer, thermo, ...; CSV: joined by |); empty for a classic puzzle", plain: true,
+		text: func(b []byte, p *record.Puzzle) []byte {
+			return append(b, strings.ReplaceAll(string(p.Variant), ",", "|")...)
+		},
+		json: func(b []byte, p *record.Puzzle) []byte {
+			b = append(b, '[')
+			for i, name := range p.Variant.List() {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = appendJSONString(b, name)
+			}
+			return append(b, ']')
+		}},
+	textField("title", "a variant's title as its setter gave it", func(p *record.Puzzle) string { return p.Title }),
+	textField("author", "a variant's setter as given", func(p *record.Puzzle) string { return p.Author }),
+	textField("fpuzzles", "a link that opens a variant in f-puzzles", func(p *record.Puzzle) string { return p.FPuzzles }),
+	textField("sudokupad", "a link that opens a variant in SudokuPad", func(p *record.Puzzle) string { return p.SudokuPad }),
 }
 
 // intField is a field of an integer.

@@ -24,13 +24,22 @@ type Puzzle struct {
 	Solutions  int         `json:"solutions"`
 	Unique     bool        `json:"unique"`
 	Backtracks int64       `json:"backtracks"`
-	// Rules are a variant puzzle's rules (docs/variants.md) as written,
-	// CanonicalRules those of its canonical form (with Canonical, the
-	// puzzle's identity), Variant the short list of their types; all ""
-	// for a classic puzzle, whose JSON leaves them out.
-	Rules          Rules    `json:"rules,omitempty"`
-	CanonicalRules Rules    `json:"canonical_rules,omitempty"`
-	Variant        Variants `json:"variant,omitempty"`
+	// Rules are a variant puzzle's rules (docs/variants.md) in their one
+	// normal writing (variant.Normal), CanonicalRules those of its
+	// canonical form (with Canonical, the puzzle's identity), Variant the
+	// short names of its variants (variant.Families); all "" for a classic
+	// puzzle, whose rules are null and variant [] in JSON (docs/api.md).
+	// Title and Author are what the setter called the puzzle and themself
+	// (f-puzzles' title and author), "" when not given. FPuzzles and
+	// SudokuPad are links that open a variant in those programs, derived
+	// from the rest by SetLinks ("" for a classic puzzle).
+	Rules          Rules    `json:"rules"`
+	CanonicalRules Rules    `json:"-"`
+	Variant        Variants `json:"variant"`
+	Title          string   `json:"title,omitempty"`
+	Author         string   `json:"author,omitempty"`
+	FPuzzles       string   `json:"fpuzzles,omitempty"`
+	SudokuPad      string   `json:"sudokupad,omitempty"`
 	// Band is BandOf(GradeTenths()): the grade's band, "" while the
 	// puzzle has no grade (several solutions, or not graded yet) and while
 	// the archive grades it again (GradeVersion ""). Whoever sets Grade

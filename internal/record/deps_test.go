@@ -25,7 +25,7 @@ func TestLayers(t *testing.T) {
 		"../textrule":         nil,
 		"../variant":          {"internal/sudoku"},
 		"../variant/fpuzzles": {"internal/variant", "internal/sudoku"},
-		".":                   {"internal/sudoku", "internal/variant", "internal/userinput", "internal/textrule"},
+		".":                   {"internal/sudoku", "internal/variant", "internal/variant/fpuzzles", "internal/userinput", "internal/textrule"},
 	} {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		if err != nil || len(files) == 0 {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/internal/variant"
+	"github.com/sudoku-archive/sudoku/internal/variant/fpuzzles"
 )
 
 // Rules is a variant puzzle's rules in their written form (the "rules"
@@ -37,10 +38,11 @@ func (r Rules) List() ([]variant.Rule, error) {
 	return l, err
 }
 
-// MarshalJSON writes the rules array as it is written.
+// MarshalJSON writes the rules array as it is written, null for a
+// classic puzzle.
 func (r Rules) MarshalJSON() ([]byte, error) {
 	if r == "" {
-		return []byte("[]"), nil
+		return []byte("null"), nil
 	}
 	return []byte(r), nil
 }
@@ -56,19 +58,14 @@ func (r *Rules) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Variants is the short list of a puzzle's rule types (["killer",
-// "thermo"]), sorted and once each, held joined by commas ("" for a
+// Variants is the short names of a puzzle's variants (["killer",
+// "thermo"]: variant.Families), sorted and once each, held joined by commas ("" for a
 // classic puzzle); its JSON is an array.
 type Variants string
 
-// VariantsOf returns the rule types of rules as Variants.
+// VariantsOf returns the short names of the variants of rules.
 func VariantsOf(rules []variant.Rule) Variants {
-	types := variant.Variants(variant.Puzzle{Rules: rules})
-	names := make([]string, len(types))
-	for i, t := range types {
-		names[i] = string(t)
-	}
-	return Variants(strings.Join(names, ","))
+	return Variants(strings.Join(variant.Families(variant.Puzzle{Rules: rules}), ","))
 }
 
 // List returns the rule types' names (nil for a classic puzzle).
@@ -104,12 +101,35 @@ func (p Puzzle) VariantPuzzle() (variant.Puzzle, error) {
 	return variant.Puzzle{Givens: p.Givens, Rules: rules}, err
 }
 
+// SetLinks sets p's f-puzzles and SudokuPad links from its givens, rules,
+// title and author; a classic puzzle has none. A row whose rules do not
+// read back (damaged) gets none either.
+func (p *Puzzle) SetLinks() {
+	p.FPuzzles, p.SudokuPad = "", ""
+	if p.Rules == "" {
+		return
+	}
+	vp, err := p.VariantPuzzle()
+	if err != nil {
+		return
+	}
+	fp := fpuzzles.Puzzle{Puzzle: vp, Title: p.Title, Author: p.Author}
+	if link, err := fpuzzles.Link(fp); err == nil {
+		p.FPuzzles = link
+	}
+	if link, err := fpuzzles.SudokuPadLink(fp); err == nil {
+		p.SudokuPad = link
+	}
+}
+
 // RateVariant measures p with the variant engine (variant.Rate, which
 // hands a classic puzzle to sudoku.Rate unchanged) and returns the
-// archive's row of it, as Rate does: for a variant, Canonical and
+// archive's row of it, as Rate does, its rules in their normal writing
+// (variant.Normal) and its links set: for a variant, Canonical and
 // CanonicalRules together are the puzzle's identity, and there is no
 // grade yet.
 func RateVariant(p variant.Puzzle, opt sudoku.Options) (Puzzle, error) {
+	p = variant.Normal(p)
 	m, err := variant.Rate(p, opt)
 	if err != nil {
 		return Puzzle{}, err
@@ -123,5 +143,6 @@ func RateVariant(p variant.Puzzle, opt sudoku.Options) (Puzzle, error) {
 		Variant: VariantsOf(p.Rules),
 	}
 	r.SetGradeStatus()
+	r.SetLinks()
 	return r, nil
 }
