@@ -320,6 +320,11 @@ type ListQuery struct {
 	// Collection keeps the puzzles of one collection (its id; 0 for
 	// every puzzle).
 	Collection int64
+	// Variant keeps the puzzles that have every one of these variants
+	// (short names of variant.FamilyNames, joined by commas as Variants
+	// holds them); "classic" keeps the classic puzzles only; "" for no
+	// such filter (docs/api.md's variant parameter).
+	Variant Variants
 }
 
 // Page limits of docs/api.md.
