@@ -118,6 +118,14 @@ const maxClassGrades = 1 << 16
 
 // grade grades p with grade, or gives it its class's grade.
 func (c *classGrades) grade(p *record.Puzzle, grade func(*record.Puzzle)) {
+	if p.Rules != "" {
+		// The classic solver's grade of a variant would be wrong: a
+		// variant row stays without a grade until a variant grader
+		// takes the rows of record.VariantUngraded.
+		p.GradeVersion = ""
+		p.SetVariantUngraded()
+		return
+	}
 	class, ok := p.ID, p.Canonical != (sudoku.Grid{})
 	if p.SameAs != nil {
 		class = *p.SameAs

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/record"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/internal/textrule"
 )
 
@@ -243,10 +242,10 @@ func (s HiddenSet) Of(p *record.Puzzle) *HiddenError {
 	if len(s) == 0 {
 		return nil
 	}
-	if p.Canonical != (sudoku.Grid{}) {
-		if h := s[string(p.Canonical.Key())]; h != nil {
+	if p.HasCanonical() {
+		if h := s[string(p.CanonicalKey())]; h != nil {
 			return h
 		}
 	}
-	return s[string(p.Givens.Key())]
+	return s[string(p.GivensKey())]
 }

@@ -92,7 +92,7 @@ func (b *Batch) Add(ps []record.Puzzle) error {
 	default:
 	}
 	select {
-	case b.reqs <- batchReq{ps: slices.Clone(ps)}:
+	case b.reqs <- batchReq{ps: variantsUngraded(slices.Clone(ps))}:
 		return nil
 	case <-b.ended:
 		return fmt.Errorf("batch: %w", b.err)
@@ -253,4 +253,13 @@ func (db *DB) runBatch(o *op, b *Batch) {
 		end.done <- batchRes{dup: end.dup, same: end.same, err: err} // buffered
 	}
 	close(b.ended)
+}
+
+// variantsUngraded gives the variants of ps (a batch's copy) the grade
+// version the row holds (record.VariantUngraded) and returns ps.
+func variantsUngraded(ps []record.Puzzle) []record.Puzzle {
+	for i := range ps {
+		ps[i].SetVariantUngraded()
+	}
+	return ps
 }

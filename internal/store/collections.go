@@ -206,7 +206,7 @@ func (db *DB) linkGivens(tx *sql.Tx, id int64, ps []record.Puzzle) error {
 	}
 	args := make([]any, len(ps))
 	for i := range ps {
-		args[i] = ps[i].Givens.Key()
+		args[i] = ps[i].GivensKey()
 	}
 	_, err := db.linkCollection(tx, id, "givens_key IN ("+strings.TrimSuffix(strings.Repeat("?, ", len(ps)), ", ")+")", args)
 	return err

@@ -84,7 +84,10 @@ var puzzleColumns = []column{
 		set: func(p *record.Puzzle, v any) error { p.ID = v.(int64); return nil }},
 	{name: "givens", kind: colText, use: useInsert, arg: func(p *record.Puzzle) any { return p.Givens.String() },
 		set: gridSet(func(p *record.Puzzle) *sudoku.Grid { return &p.Givens }), pack: gridsPack},
-	{name: "givens_key", kind: colBytes, use: useInsert, arg: func(p *record.Puzzle) any { return p.Givens.Key() }},
+	// givens_key and canonical_key are the grids' keys, followed for a
+	// variant by a hash of its rules (record.Puzzle.GivensKey,
+	// CanonicalKey): a classic row's are the grids' keys as before.
+	{name: "givens_key", kind: colBytes, use: useInsert, arg: func(p *record.Puzzle) any { return p.GivensKey() }},
 	{name: "solution", kind: colText, use: useInsert | useMeasure, arg: func(p *record.Puzzle) any { return p.Solution.String() },
 		set: gridSet(func(p *record.Puzzle) *sudoku.Grid { return &p.Solution }), pack: gridsPack},
 	{name: "clues", kind: colInt, use: useInsert, arg: func(p *record.Puzzle) any { return int64(p.Givens.Clues()) },
@@ -107,7 +110,7 @@ var puzzleColumns = []column{
 			}
 			return gridSet(func(p *record.Puzzle) *sudoku.Grid { return &p.Canonical })(p, v)
 		}, pack: gridsPack},
-	{name: "canonical_key", kind: colBytes, use: useInsert | useMeasure, arg: func(p *record.Puzzle) any { return p.Canonical.Key() }},
+	{name: "canonical_key", kind: colBytes, use: useInsert | useMeasure, arg: func(p *record.Puzzle) any { return p.CanonicalKey() }},
 	{name: "same_as", kind: colInt, use: useInsert | useMeasure, null: true, arg: func(p *record.Puzzle) any {
 		if p.SameAs == nil {
 			return nil
@@ -184,6 +187,21 @@ var puzzleColumns = []column{
 		// the text, which listQuery splits the select list on.
 		expr: "(SELECT string_agg(CAST(collection_id AS TEXT),',' ORDER BY collection_id) FROM collection_puzzles WHERE puzzle_id = puzzles.id)",
 		set:  setCollections},
+	// A variant's rules, their canonical form's, its short names, title
+	// and author (migration 00027), "" for a classic puzzle. The links
+	// (FPuzzles, SudokuPad) are derived on read (puzzleOf).
+	textColumn("rules", useInsert, func(p *record.Puzzle) *string { return (*string)(&p.Rules) }),
+	textColumn("canonical_rules", useInsert|useMeasure, func(p *record.Puzzle) *string { return (*string)(&p.CanonicalRules) }),
+	textColumn("variant", useInsert, func(p *record.Puzzle) *string { return (*string)(&p.Variant) }),
+	textColumn("title", useInsert, func(p *record.Puzzle) *string { return &p.Title }),
+	textColumn("author", useInsert, func(p *record.Puzzle) *string { return &p.Author }),
+}
+
+// textColumn is a column of text that maps to a string field as it is.
+func textColumn(name string, use colUse, field func(p *record.Puzzle) *string) column {
+	return column{name: name, kind: colText, use: use,
+		arg: func(p *record.Puzzle) any { return *field(p) },
+		set: func(p *record.Puzzle, v any) error { *field(p) = v.(string); return nil }}
 }
 
 // figureColumn is a column of a players' figure (0 for none) that maps to
@@ -382,6 +400,7 @@ func puzzleOf(v []any) (record.Puzzle, error) {
 	p.Unique = p.Solutions == 1
 	p.SetPlayerFigures(p.Plays, p.Solves, record.OrZero(p.MedianSeconds), record.OrZero(p.PlayerSeconds))
 	p.SetGradeStatus() // and the band: the grade's when graded (migration 00011)
+	p.SetLinks()       // a variant's f-puzzles and SudokuPad links; none for a classic puzzle
 	if bad != nil {
 		return p, fmt.Errorf("puzzle %d: %w", p.ID, bad)
 	}

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/sudoku-archive/sudoku/internal/record"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
 // Restore stores ps, rows read from another archive (ExportAll),
@@ -29,7 +28,7 @@ func (db *DB) Restore(ctx context.Context, ps []record.Puzzle) error {
 		if p.Submissions < 1 {
 			return fmt.Errorf("restore puzzle %d: %w: %d submissions", p.ID, ErrInvalidPuzzle, p.Submissions)
 		}
-		if p.Canonical == (sudoku.Grid{}) {
+		if !p.HasCanonical() {
 			return fmt.Errorf("restore puzzle %d: %w: no canonical form (an archive not upgraded yet: start sudoku serve on it once)", p.ID, ErrInvalidPuzzle)
 		}
 		if err := check(p); err != nil {

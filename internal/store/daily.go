@@ -7,7 +7,6 @@ import (
 	"fmt"
 
 	"github.com/sudoku-archive/sudoku/internal/record"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
 // Daily returns the puzzle of the day recorded for date (YYYY-MM-DD), or
@@ -32,7 +31,7 @@ func (db *DB) Daily(ctx context.Context, date string) (record.Puzzle, error) {
 // one recorded first (by another server on the same archive, say). It fails
 // with record.ErrDailyRepeat when p's class is the puzzle of another date.
 func (db *DB) SetDaily(ctx context.Context, date string, p record.Puzzle) (record.Puzzle, error) {
-	if p.ID <= 0 || p.Canonical == (sudoku.Grid{}) {
+	if p.ID <= 0 || !p.HasCanonical() {
 		return record.Puzzle{}, fmt.Errorf("%w: the puzzle of the day must be archived", ErrInvalidPuzzle)
 	}
 	// Another server may record the date, or p's class for another date,
@@ -42,7 +41,7 @@ func (db *DB) SetDaily(ctx context.Context, date string, p record.Puzzle) (recor
 	var id int64
 	err := db.write(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.Exec(db.d.sql(db.d.insertIgnore+" daily (date, puzzle_id, canonical_key) VALUES (?, ?, ?)"+db.d.ignoreTail),
-			date, p.ID, p.Canonical.Key()); err != nil {
+			date, p.ID, p.CanonicalKey()); err != nil {
 			return err
 		}
 		if err := tx.QueryRow(db.d.sql("SELECT puzzle_id FROM daily WHERE date = ?"), date).Scan(&id); err == nil {
@@ -51,7 +50,7 @@ func (db *DB) SetDaily(ctx context.Context, date string, p record.Puzzle) (recor
 			return err
 		}
 		var other string
-		if err := tx.QueryRow(db.d.sql("SELECT date FROM daily WHERE canonical_key = ?"), p.Canonical.Key()).Scan(&other); err != nil {
+		if err := tx.QueryRow(db.d.sql("SELECT date FROM daily WHERE canonical_key = ?"), p.CanonicalKey()).Scan(&other); err != nil {
 			return err
 		}
 		return fmt.Errorf("%w (%s)", record.ErrDailyRepeat, other)

@@ -34,10 +34,10 @@ import (
 func hiddenKeys(ps []record.Puzzle) [][]byte {
 	keys := make([][]byte, 0, 2*len(ps))
 	for i := range ps {
-		if ps[i].Canonical != (sudoku.Grid{}) {
-			keys = append(keys, ps[i].Canonical.Key())
+		if ps[i].HasCanonical() {
+			keys = append(keys, ps[i].CanonicalKey())
 		}
-		keys = append(keys, ps[i].Givens.Key())
+		keys = append(keys, ps[i].GivensKey())
 	}
 	return keys
 }
@@ -144,7 +144,7 @@ func newPGGroup(ops []*op) *pgGroup {
 	at := make(map[string]int, len(ops))
 	for i, o := range ops {
 		g.ps[i] = *o.w.grouped()
-		k := g.ps[i].Givens.Key()
+		k := g.ps[i].GivensKey()
 		j, ok := at[string(k)]
 		if !ok {
 			j = len(g.keys)
@@ -177,7 +177,7 @@ func (g *pgGroup) queue(p *pipe, now int64) {
 			if err != nil {
 				return fmt.Errorf("store %d puzzles: %w", len(g.keys), err)
 			}
-			g.stored[string(s.Givens.Key())] = s
+			g.stored[string(s.GivensKey())] = s
 		}
 		return rows.Err()
 	})

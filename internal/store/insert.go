@@ -136,26 +136,26 @@ func (db *DB) beforeInsert(tx *sql.Tx, ps []record.Puzzle, t *tally) (last int64
 // countRepeats counts the puzzles of ps that dup marks as repeats as
 // submissions of their stored rows, one UPDATE per repeated givens.
 func (db *DB) countRepeats(tx *sql.Tx, ps []record.Puzzle, dup []bool) error {
-	repeats := map[sudoku.Grid]int64{} // submissions to add
+	// By givens key: the same givens with other rules are another puzzle.
+	repeats := map[string]int64{} // submissions to add
+	givens := map[string]sudoku.Grid{}
 	for i := range ps {
 		if dup[i] {
-			repeats[ps[i].Givens]++
+			k := string(ps[i].GivensKey())
+			repeats[k]++
+			givens[k] = ps[i].Givens
 		}
 	}
 	// In key order, so that two servers counting repeats of the same
 	// puzzles lock their rows in the same order.
-	type repeat struct {
-		key []byte
-		g   sudoku.Grid
+	keys := make([]string, 0, len(repeats))
+	for k := range repeats {
+		keys = append(keys, k)
 	}
-	keys := make([]repeat, 0, len(repeats))
-	for g := range repeats {
-		keys = append(keys, repeat{g.Key(), g})
-	}
-	slices.SortFunc(keys, func(a, b repeat) int { return bytes.Compare(a.key, b.key) })
-	for _, r := range keys {
-		g := r.g
-		res, err := tx.Exec(db.d.sql("UPDATE puzzles SET submissions = submissions + ? WHERE givens_key = ?"), repeats[g], r.key)
+	slices.Sort(keys)
+	for _, k := range keys {
+		g := givens[k]
+		res, err := tx.Exec(db.d.sql("UPDATE puzzles SET submissions = submissions + ? WHERE givens_key = ?"), repeats[k], []byte(k))
 		if err != nil {
 			return fmt.Errorf("count a repeat of %s: %w", g, err)
 		}
@@ -185,7 +185,7 @@ func returned(rows *sql.Rows, ps []record.Puzzle, dup []bool, ids *[]int64) erro
 		return err
 	}
 	for i := range ps {
-		k := string(ps[i].Givens.Key())
+		k := string(ps[i].GivensKey())
 		id, ok := added[k]
 		if !ok {
 			dup[i] = true
@@ -203,34 +203,34 @@ func returned(rows *sql.Rows, ps []record.Puzzle, dup []bool, ids *[]int64) erro
 // newRows reads the rows past id last, those that an INSERT added for ps,
 // and returns which of ps were duplicates (not inserted). The rows were
 // inserted in the order of ps and a new row takes the next id, so the new
-// rows are, in id order, the first copies of the givens that were not
+// rows are, in id order, the first copies of the givens keys that were not
 // archived before: ps and the new rows are walked side by side, and every
-// new row must match.
+// new row must match. The rows are matched by givens key, not givens: the
+// same givens with other rules are another puzzle.
 func newRows(tx *sql.Tx, last int64, ps []record.Puzzle) ([]bool, error) {
-	rows, err := tx.Query("SELECT givens FROM puzzles WHERE id > ? ORDER BY id", last)
+	rows, err := tx.Query("SELECT givens_key FROM puzzles WHERE id > ? ORDER BY id", last)
 	if err != nil {
 		return nil, fmt.Errorf("read new rows: %w", err)
 	}
 	defer rows.Close()
-	var s string
-	next := func() (g sudoku.Grid, ok bool, err error) {
+	var k []byte
+	next := func() (ok bool, err error) {
 		if !rows.Next() {
-			return g, false, rows.Err()
+			return false, rows.Err()
 		}
-		if err := rows.Scan(&s); err != nil {
-			return g, false, err
+		if err := rows.Scan(&k); err != nil {
+			return false, err
 		}
-		g, err = gridOf(s)
-		return g, err == nil, err
+		return true, nil
 	}
-	g, ok, err := next()
+	ok, err := next()
 	dup := make([]bool, len(ps))
 	for i := range ps {
 		if err != nil {
 			break
 		}
-		if ok && g == ps[i].Givens {
-			g, ok, err = next()
+		if ok && bytes.Equal(k, ps[i].GivensKey()) {
+			ok, err = next()
 		} else {
 			dup[i] = true
 		}
@@ -239,7 +239,7 @@ func newRows(tx *sql.Tx, last int64, ps []record.Puzzle) ([]bool, error) {
 	case err != nil:
 		return nil, fmt.Errorf("read new rows: %w", err)
 	case ok:
-		return nil, fmt.Errorf("new row %s matches none of the puzzles in order", g)
+		return nil, fmt.Errorf("new row with givens key %x matches none of the puzzles in order", k)
 	}
 	return dup, nil
 }

@@ -49,7 +49,7 @@ func (t *tally) classes(tx *sql.Tx, ps []record.Puzzle) error {
 	}
 	var unknown []lookup
 	for i := range ps {
-		key := ps[i].Canonical.Key()
+		key := ps[i].CanonicalKey()
 		ps[i].SameAs = nil
 		if id, ok := t.known.first(key); ok {
 			ps[i].SameAs = &id

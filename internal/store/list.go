@@ -120,6 +120,8 @@ func (db *DB) listTotal(ctx context.Context, tx *sql.Tx, q record.ListQuery) (in
 			return 0, fmt.Errorf("list: count %s: %w", q.Played, err)
 		}
 		return n, nil
+	case q.Variant != "":
+		return db.variantTotal(ctx, tx, q)
 	case gradeRange(q) != nil:
 		n, err := db.gradeTotal(ctx, tx, q)
 		if err != nil {
@@ -278,6 +280,9 @@ func normalize(q record.ListQuery) (record.ListQuery, error) {
 		// collections.go); a collection is paged without the other.
 		return q, fmt.Errorf("%w: a collection's listing takes no technique filter", ErrInvalidQuery)
 	}
+	if err := checkVariantFilter(q.Variant); err != nil {
+		return q, err
+	}
 	if q.Played != "" && q.Player <= 0 {
 		return q, fmt.Errorf("%w: the played filter %q needs a player", ErrInvalidQuery, q.Played)
 	}
@@ -297,6 +302,7 @@ func listingOf(q record.ListQuery) listing {
 	l.techniques = q.Techniques.Names()
 	l.listKey.techniques = len(l.techniques)
 	l.listKey.collection, l.coll = q.Collection != 0, q.Collection
+	l.setVariant(q)
 	return l
 }
 

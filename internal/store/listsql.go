@@ -52,6 +52,10 @@ type listing struct {
 	// (it drives the listing when listKey.drive).
 	techniques []string
 	coll       int64 // the collection of listKey.collection
+	// variants are the short names of the variant filter (each a
+	// parameter), classic its "classic" (variantfilter.go).
+	variants []string
+	classic  bool
 	// limit is the LIMIT of an export's statement (0: none), which
 	// reads in batches (exportReader).
 	limit int
@@ -132,6 +136,7 @@ func listWhere(l listing) conds {
 	}
 	addPlayed(&where, l)
 	addCollection(&where, l)
+	addVariant(&where, l)
 	switch l.valued {
 	case valuedOnly:
 		where.and(orders[l.sort].keys[0] + " > 0")

@@ -68,6 +68,7 @@ func filterConds(q record.ListQuery) conds {
 	}
 	addPlayed(&where, l)
 	addCollection(&where, l)
+	addVariant(&where, l)
 	return where
 }
 

@@ -17,10 +17,12 @@ import (
 // technique index until its new grade is committed.
 
 // CountStaleGrades returns how many rows hold a grade given by another
-// solver version than version.
+// solver version than version: classic rows only, since a variant row's
+// version (record.VariantUngraded) is never the classic solver's and it
+// must never grade one.
 func (db *DB) CountStaleGrades(ctx context.Context, version string) (int64, error) {
 	var n int64
-	err := db.reader.QueryRowContext(ctx, db.d.sql("SELECT count(*) FROM puzzles WHERE grade_version IS NOT NULL AND grade_version <> ? AND "+visible),
+	err := db.reader.QueryRowContext(ctx, db.d.sql("SELECT count(*) FROM puzzles WHERE grade_version IS NOT NULL AND grade_version <> ? AND rules = '' AND "+visible),
 		version).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count rows graded by another solver: %w", err)
@@ -33,6 +35,6 @@ func (db *DB) CountStaleGrades(ctx context.Context, version string) (int64, erro
 // order (no index holds these rows: they are all the graded rows once
 // per solver version), so a whole pass reads the table about once.
 func (db *DB) StaleGrades(ctx context.Context, version string, after int64, n int) ([]record.Puzzle, error) {
-	return db.pending(ctx, "SELECT "+columns+" FROM puzzles WHERE id > ? AND grade_version IS NOT NULL AND grade_version <> ? AND "+visible+" ORDER BY id LIMIT ?",
+	return db.pending(ctx, "SELECT "+columns+" FROM puzzles WHERE id > ? AND grade_version IS NOT NULL AND grade_version <> ? AND rules = '' AND "+visible+" ORDER BY id LIMIT ?",
 		after, version, n)
 }

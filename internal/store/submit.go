@@ -5,12 +5,15 @@ package store
 // puzzle passes before it is written.
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/sudoku-archive/sudoku/internal/record"
+	"github.com/sudoku-archive/sudoku/internal/variant"
 )
 
 // upsertSQL stores a new puzzle or, for givens already archived, counts one
@@ -28,6 +31,7 @@ RETURNING ` + columns
 // submission only while it still waits in the queue: a submission that was
 // committed is always reported as such.
 func (db *DB) Submit(ctx context.Context, p record.Puzzle) (stored record.Puzzle, duplicate bool, err error) {
+	p.SetVariantUngraded()
 	if err := check(p); err != nil {
 		return record.Puzzle{}, false, err
 	}
@@ -64,8 +68,9 @@ func (db *DB) AddMany(ctx context.Context, ps []record.Puzzle) (duplicate []bool
 }
 
 func (db *DB) many(ctx context.Context, ps []record.Puzzle, add bool) (duplicate []bool, err error) {
-	for i, p := range ps {
-		if err := check(p); err != nil {
+	for i := range ps {
+		ps[i].SetVariantUngraded() // as the row will hold it
+		if err := check(ps[i]); err != nil {
 			return nil, fmt.Errorf("puzzle %d of %d: %w", i+1, len(ps), err)
 		}
 	}
@@ -201,8 +206,14 @@ func check(p record.Puzzle) error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: %s", ErrInvalidPuzzle, fmt.Sprintf(format, args...))
 	}
-	if p.Givens.Clues() == 0 {
+	if p.Rules != "" {
+		if err := checkVariant(p); err != nil {
+			return bad("%v", err)
+		}
+	} else if p.Givens.Clues() == 0 {
 		return bad("no givens")
+	} else if p.CanonicalRules != "" || p.Variant != "" {
+		return bad("a classic puzzle with canonical rules or variant names")
 	}
 	if p.Canonical.Clues() != p.Givens.Clues() {
 		return bad("canonical form %s is not a form of the givens", p.Canonical)
@@ -228,3 +239,42 @@ func check(p record.Puzzle) error {
 	}
 	return nil
 }
+
+// checkVariant refuses a variant row that does not stand: rules that do
+// not read back or validate (or are not in their normal writing, which
+// their givens key hashes), canonical rules that do not, variant names
+// that are not the rules', a title or author too long, and a solution
+// that breaks a rule. A classic grid's checks follow in check.
+func checkVariant(p record.Puzzle) error {
+	vp, err := p.VariantPuzzle()
+	if err == nil {
+		err = vp.Validate()
+	}
+	if err != nil {
+		return fmt.Errorf("rules: %w", err)
+	}
+	if record.RulesOf(variant.Normal(vp).Rules) != p.Rules {
+		return fmt.Errorf("rules are not in their normal writing")
+	}
+	canon, err := p.CanonicalRules.List()
+	if err == nil {
+		err = variant.Puzzle{Givens: p.Canonical, Rules: canon}.Validate()
+	}
+	if err != nil || len(canon) == 0 {
+		return fmt.Errorf("canonical rules: %v", cmp.Or(err, errors.New("none")))
+	}
+	if want := record.VariantsOf(vp.Rules); p.Variant != want {
+		return fmt.Errorf("variant %q, want %q for its rules", p.Variant, want)
+	}
+	if len(p.Title) > maxVariantText || len(p.Author) > maxVariantText {
+		return fmt.Errorf("title or author over %d bytes", maxVariantText)
+	}
+	if err := variant.Check(vp, p.Solution); err != nil {
+		return fmt.Errorf("solution: %w", err)
+	}
+	return nil
+}
+
+// maxVariantText is the longest title or author the store writes, in
+// bytes: a bound on a row, not a rule of the input (which reads them).
+const maxVariantText = 1 << 10

@@ -116,7 +116,7 @@ func (pg *pager) planTechniques() (bool, error) {
 func (pg *pager) techniqueTotal() (int64, error) {
 	q := pg.q
 	names := pg.base.techniques
-	if q.Band == "" && gradeRange(q) == nil && !q.Distinct && q.Played == "" {
+	if q.Band == "" && gradeRange(q) == nil && !q.Distinct && q.Played == "" && q.Variant == "" {
 		if len(names) == 1 {
 			return pg.counts[names[0]], nil
 		}

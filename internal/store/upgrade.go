@@ -21,10 +21,12 @@ import (
 // committed, so the work can stop at any moment and resume where it left off.
 
 // CountStale returns how many rows were measured by another engine version
-// than sudoku.EngineVersion.
+// than sudoku.EngineVersion. Variant rows are not counted: the variant
+// engine measured them (variant.EngineVersion), and the classic engine's
+// remeasure must never rate them.
 func (db *DB) CountStale(ctx context.Context) (int64, error) {
 	var n int64
-	err := db.reader.QueryRowContext(ctx, db.d.sql("SELECT count(*) FROM puzzles WHERE engine_version <> ? AND "+visible), sudoku.EngineVersion).Scan(&n)
+	err := db.reader.QueryRowContext(ctx, db.d.sql("SELECT count(*) FROM puzzles WHERE engine_version <> ? AND rules = '' AND "+visible), sudoku.EngineVersion).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count stale rows: %w", err)
 	}
@@ -32,9 +34,10 @@ func (db *DB) CountStale(ctx context.Context) (int64, error) {
 }
 
 // Stale returns up to n rows after id after, in id order, that were measured
-// by another engine version than sudoku.EngineVersion.
+// by another engine version than sudoku.EngineVersion (classic rows only,
+// as CountStale).
 func (db *DB) Stale(ctx context.Context, after int64, n int) ([]record.Puzzle, error) {
-	return db.pending(ctx, "SELECT "+columns+" FROM puzzles WHERE id > ? AND engine_version <> ? AND "+visible+" ORDER BY id LIMIT ?",
+	return db.pending(ctx, "SELECT "+columns+" FROM puzzles WHERE id > ? AND engine_version <> ? AND rules = '' AND "+visible+" ORDER BY id LIMIT ?",
 		after, sudoku.EngineVersion, n)
 }
 
@@ -89,14 +92,16 @@ func (db *DB) pending(ctx context.Context, q string, args ...any) ([]record.Puzz
 }
 
 // ResetGrades withdraws the grades given by another solver version than
-// version, so that they are graded again. It returns how many it withdrew.
+// version, so that they are graded again; a variant row keeps its grade
+// version (record.VariantUngraded), which the classic graders must never
+// take. It returns how many it withdrew.
 // Start-up no longer calls it (a withdrawn grade takes its row out of the
 // band lists until it is graded again: regrade.go); tests and benchmarks
 // use it to make rows wait for a grade.
 func (db *DB) ResetGrades(ctx context.Context, version string) (int64, error) {
 	var n int64
 	err := db.write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.Exec(db.d.sql("UPDATE puzzles SET grade_version = NULL WHERE grade_version <> ? AND "+visible), version)
+		res, err := tx.Exec(db.d.sql("UPDATE puzzles SET grade_version = NULL WHERE grade_version <> ? AND rules = '' AND "+visible), version)
 		if err == nil {
 			n, err = res.RowsAffected()
 		}
@@ -136,7 +141,7 @@ func (db *DB) Remeasure(ctx context.Context, ps []record.Puzzle) error {
 		heads := map[int]int64{}
 		for i := range ps {
 			p := &ps[i]
-			key := p.Canonical.Key()
+			key := p.CanonicalKey()
 			var first int64
 			var same *int64
 			switch err := find.QueryRow(key).Scan(&first); {
@@ -157,7 +162,7 @@ func (db *DB) Remeasure(ctx context.Context, ps []record.Puzzle) error {
 			q := *p
 			q.SameAs = same
 			args := appendArgs(make([]any, 0, len(measureColumns)+2), measureColumns, &q)
-			res, err := update.Exec(append(args, p.ID, p.Givens.Key())...)
+			res, err := update.Exec(append(args, p.ID, p.GivensKey())...)
 			if err != nil {
 				return fmt.Errorf("puzzle %d: %w", p.ID, err)
 			}
