@@ -170,7 +170,7 @@ func upgradeFleet(t *testing.T, load *fleetLoad, dsn, dump string, old [2]*DB) [
 }
 
 // TestUpgradeRollbackPostgres is issue 50's item 1, end to end: a fleet
-// of two servers of the older binary (schema 22) under a steady load of
+// of two servers of the older binary (oldSchema) under a steady load of
 // submissions is upgraded as docs/operations.md says (backup, stop the
 // old servers, start the new ones together), rolled back as it says (stop
 // the new servers, export what they took, restore the backup into a

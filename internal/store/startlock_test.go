@@ -13,10 +13,11 @@ import (
 )
 
 // oldSchema is the schema of the tests' older binary: the newest
-// migration before which this package's code no longer runs (00022 made
-// puzzle_figures, which its writes name). Its servers register (00020)
-// and name their connections, as released binaries since then do.
-const oldSchema = 22
+// migration before which this package's code no longer runs (00027 made
+// the variant columns, which every read and write of a puzzle names;
+// 00022 made puzzle_figures before it). Its servers register (00020) and
+// name their connections, as released binaries since then do.
+const oldSchema = 27
 
 // openOld opens dsn as a server of the older binary would: migrated up to
 // oldSchema at most, refusing a newer one.

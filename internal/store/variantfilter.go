@@ -22,7 +22,7 @@ const classicFilter = "classic"
 
 // variantCond is one short name of the filter: the name, between commas,
 // in the row's list between commas ("%,killer,%" matches "killer" and
-// "arrow,killer", never "little-killer"). rules <> '' comes first so the
+// "arrow,killer", never "little-killer"). rules <> ” comes first so the
 // planner may read the variant rows alone (puzzles_variant, migration
 // 00027); the names hold no LIKE wildcard (checkVariantFilter).
 const variantCond = "rules <> '' AND ',' || variant || ',' LIKE ?"
