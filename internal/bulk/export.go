@@ -93,11 +93,16 @@ func ExportLicensed(ctx context.Context, src Source, w io.Writer, f Format, q re
 			fmt.Fprintf(bw, "# %s\n", strings.TrimRight(line, "\r\n"))
 		}
 	}
-	var n int64
-	if gs, ok := src.(GivensSource); ok && f == TXT {
-		n, err = exportGivens(ctx, gs, bw, q)
-	} else {
+	var n, left int64
+	switch gs, ok := src.(GivensSource); {
+	case f == TXT && ok:
+		n, left, err = exportClassicGivens(ctx, gs, bw, q)
+	default:
 		err = src.Export(ctx, q, func(p record.Puzzle) error {
+			if f == TXT && p.Rules != "" {
+				left++ // a TXT line holds a classic puzzle only
+				return nil
+			}
 			if err := write(p); err != nil {
 				return fmt.Errorf("write puzzle %d: %w", p.ID, err)
 			}
@@ -107,6 +112,9 @@ func ExportLicensed(ctx context.Context, src Source, w io.Writer, f Format, q re
 	}
 	if err != nil {
 		return n, fmt.Errorf("export: %w", err)
+	}
+	if left > 0 {
+		fmt.Fprintf(bw, VariantsLeftOut+"\n", left)
 	}
 	if err := bw.Flush(); err != nil {
 		return n, fmt.Errorf("export: %w", err)
@@ -158,6 +166,37 @@ func csvWriter(bw *bufio.Writer) func(record.Puzzle) error {
 		_, err := bw.Write(buf)
 		return err
 	}
+}
+
+// VariantsLeftOut is the line a TXT export ends with when it left variant
+// puzzles out (a line holds a classic puzzle's 81 characters only), with
+// their count: a comment ("# "), which an import skips as it skips the
+// licence's, so the file stays one puzzle a line. A GET /api/export of
+// TXT ends with it too: the count is known only after the rows, which
+// follow the headers.
+const VariantsLeftOut = "# %d variant puzzles left out: a TXT line holds a classic puzzle only (export JSON or CSV for them)"
+
+// VariantCounter is a GivensSource that counts the variant puzzles of a
+// listing (store.DB), which a TXT export leaves out.
+type VariantCounter interface {
+	CountVariants(ctx context.Context, q record.ListQuery) (int64, error)
+}
+
+// exportClassicGivens is a TXT export from a GivensSource: the classic
+// puzzles of q (a variant filter keeps none), and how many variants it
+// left out, counted when gs is a VariantCounter.
+func exportClassicGivens(ctx context.Context, gs GivensSource, bw *bufio.Writer, q record.ListQuery) (n, left int64, err error) {
+	if vc, ok := gs.(VariantCounter); ok {
+		if left, err = vc.CountVariants(ctx, q); err != nil {
+			return 0, 0, err
+		}
+	}
+	if q.Variant != "" && q.Variant != "classic" {
+		return 0, left, nil // variants only: none has a TXT line
+	}
+	q.Variant = "classic"
+	n, err = exportGivens(ctx, gs, bw, q)
+	return n, left, err
 }
 
 // exportGivens is a text export from a GivensSource: only the givens of

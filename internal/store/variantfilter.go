@@ -22,7 +22,7 @@ const classicFilter = "classic"
 
 // variantCond is one short name of the filter: the name, between commas,
 // in the row's list between commas ("%,killer,%" matches "killer" and
-// "arrow,killer", never "little-killer"). rules <> ” comes first so the
+// "arrow,killer", never "little-killer"). The test of rules comes first so the
 // planner may read the variant rows alone (puzzles_variant, migration
 // 00027); the names hold no LIKE wildcard (checkVariantFilter).
 const variantCond = "rules <> '' AND ',' || variant || ',' LIKE ?"
@@ -85,6 +85,34 @@ func (db *DB) variantTotal(ctx context.Context, tx *sql.Tx, q record.ListQuery) 
 	err := tx.QueryRowContext(ctx, db.d.sql("SELECT count(*) FROM puzzles WHERE "+strings.Join(where.text, " AND ")), where.args...).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("list: count variant %s: %w", q.Variant, err)
+	}
+	return n, nil
+}
+
+// CountVariants returns how many variant puzzles q's filters keep (its
+// variant filter too; 0 for "classic"): what a TXT export, which holds
+// classic puzzles only, leaves out (bulk.Export says how many).
+func (db *DB) CountVariants(ctx context.Context, q record.ListQuery) (int64, error) {
+	if db.isClosed() {
+		return 0, ErrClosed
+	}
+	if q.Variant == classicFilter {
+		return 0, nil
+	}
+	if err := checkVariantFilter(q.Variant); err != nil {
+		return 0, err
+	}
+	where := filterConds(q)
+	where.and("rules <> ''")
+	if q.Techniques != "" {
+		l := listingOf(q)
+		l.listKey.drive = true
+		addTechniques(&where, l)
+	}
+	var n int64
+	err := db.reader.QueryRowContext(ctx, db.d.sql("SELECT count(*) FROM puzzles WHERE "+strings.Join(where.text, " AND ")), where.args...).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count variants: %w", err)
 	}
 	return n, nil
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // testVariantMigration: migrations 00027 and 00028 over an archive of
-// 00026 keep its classic row as it was (rules '' and every other column)
+// 00026 keep its classic row as it was (empty rules and every other column)
 // and the collection that holds it; afterwards the CHECK on clues takes 0
 // for a variant row only, a store opened on the archive writes a killer
 // without givens, and undoing them drops the variant rows and keeps the
