@@ -83,10 +83,23 @@ func Export(ctx context.Context, src Source, w io.Writer, f Format, q record.Lis
 // written at the head of a TXT export, each of its lines after "# ", which
 // an import skips; CSV and JSON Lines have no place for it ("" for none).
 func ExportLicensed(ctx context.Context, src Source, w io.Writer, f Format, q record.ListQuery, licence string) (int64, error) {
+	r, err := ExportReport(ctx, src, w, f, q, licence)
+	return r.Written, err
+}
+
+// An ExportResult says what an export wrote: how many puzzles, and how
+// many variant puzzles a TXT export left out (its last line says so too,
+// VariantsLeftOut), for a command to repeat on its standard error.
+type ExportResult struct {
+	Written, VariantsLeftOut int64
+}
+
+// ExportReport is ExportLicensed returning what it wrote and left out.
+func ExportReport(ctx context.Context, src Source, w io.Writer, f Format, q record.ListQuery, licence string) (ExportResult, error) {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	write, err := puzzleWriter(bw, f)
 	if err != nil {
-		return 0, err
+		return ExportResult{}, err
 	}
 	if f == TXT && licence != "" {
 		for line := range strings.Lines(licence) {
@@ -110,16 +123,17 @@ func ExportLicensed(ctx context.Context, src Source, w io.Writer, f Format, q re
 			return nil
 		})
 	}
+	r := ExportResult{Written: n, VariantsLeftOut: left}
 	if err != nil {
-		return n, fmt.Errorf("export: %w", err)
+		return r, fmt.Errorf("export: %w", err)
 	}
 	if left > 0 {
 		fmt.Fprintf(bw, VariantsLeftOut+"\n", left)
 	}
 	if err := bw.Flush(); err != nil {
-		return n, fmt.Errorf("export: %w", err)
+		return r, fmt.Errorf("export: %w", err)
 	}
-	return n, nil
+	return r, nil
 }
 
 // puzzleWriter returns the function that writes one puzzle to bw in format

@@ -77,9 +77,9 @@ func (p plainSource) Export(ctx context.Context, q record.ListQuery, fn func(rec
 func checkTXTLeftOut(t *testing.T, how string, src Source, q record.ListQuery, classic, variants int) {
 	t.Helper()
 	var out bytes.Buffer
-	n, err := Export(context.Background(), src, &out, TXT, q)
-	if err != nil || n != int64(classic) {
-		t.Fatalf("%s: TXT export wrote %d puzzles, %v; want %d", how, n, err, classic)
+	r, err := ExportReport(context.Background(), src, &out, TXT, q, "")
+	if err != nil || r.Written != int64(classic) || r.VariantsLeftOut != int64(variants) {
+		t.Fatalf("%s: TXT export wrote %d puzzles, left out %d, %v; want %d and %d", how, r.Written, r.VariantsLeftOut, err, classic, variants)
 	}
 	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
 	if len(lines) != classic+1 {

@@ -31,6 +31,7 @@ var variantSuite = []suiteCase{
 	{"VariantFilter", testVariantFilter},
 	{"VariantNotGraded", testVariantNotGraded},
 	{"VariantMigration", testVariantMigration},
+	{"VariantCopyAndHide", testVariantCopyAndHide},
 }
 
 // TestVariants runs variantSuite on SQLite and PostgreSQL.
@@ -134,6 +135,9 @@ func testVariantRoundTrip(t *testing.T, bk backend) {
 	})
 	if err != nil || n != 1 {
 		t.Errorf("Export: %d rows, %v", n, err)
+	}
+	if st, err := db.Stats(ctx); err != nil || st.Total != 1 {
+		t.Errorf("Stats with a puzzle of 0 clues: %+v, %v", st, err)
 	}
 }
 

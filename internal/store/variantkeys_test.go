@@ -150,3 +150,45 @@ func testVariantRefused(t *testing.T, bk backend) {
 		t.Errorf("%d rows written (%v), want none", n, err)
 	}
 }
+
+// testVariantCopyAndHide: a variant row copied into a new archive
+// (Export, then Restore: sudoku copy's road) keeps its columns; a hidden
+// variant refuses another way of writing it, and leaves the classic
+// puzzle of the same givens alone.
+func testVariantCopyAndHide(t *testing.T, bk backend) {
+	ctx := context.Background()
+	db := bk.open(t)
+	v := variantRow(t, "diagonal+-2")
+	v.Title = "Copied"
+	v.SetLinks()
+	stored, _, err := db.Submit(ctx, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []record.Puzzle
+	if err := db.Export(ctx, record.ListQuery{}, func(p record.Puzzle) error { rows = append(rows, p); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	to := bk.open(t)
+	if err := to.Restore(ctx, rows); err != nil {
+		t.Fatalf("Restore: %v", err)
+	}
+	got, err := to.Puzzle(ctx, stored.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkVariantRead(t, "copied row", got, v)
+	if _, err := db.HidePuzzle(ctx, stored.ID, mod, "a wrong puzzle"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := db.Submit(ctx, movedVariant(t, v)); err == nil {
+		t.Error("another way of writing a hidden variant was archived")
+	}
+	classic, err := record.Rate(v.Givens, sudoku.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := db.Submit(ctx, classic); err != nil {
+		t.Errorf("the classic puzzle of a hidden variant's givens: %v", err)
+	}
+}
