@@ -58,8 +58,12 @@ func runExport(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer db.Close()
-	if _, err := bulk.Export(ctx, db, e.stdout, f, q); err != nil {
+	r, err := bulk.ExportReport(ctx, db, e.stdout, f, q, "")
+	if err != nil {
 		return err
+	}
+	if r.VariantsLeftOut > 0 { // a TXT line holds a classic puzzle only; the file's last line says so too
+		fmt.Fprintf(e.stderr, "export: %d variant puzzles left out: a TXT line holds a classic puzzle only (export JSON or CSV for them)\n", r.VariantsLeftOut)
 	}
 	return nil
 }
