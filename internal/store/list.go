@@ -90,7 +90,7 @@ func listCursor(q record.ListQuery) (*cursor, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cur.sort != q.Sort || cur.desc != q.Desc || cur.unique != q.UniqueOnly || cur.distinct != q.Distinct || cur.grades != (gradeRange(q) != nil) || cur.band != q.Band || cur.played != q.Played || cur.techniques != techniquesHash(q.Techniques) || cur.collection != q.Collection {
+	if cur.sort != q.Sort || cur.desc != q.Desc || cur.unique != q.UniqueOnly || cur.distinct != q.Distinct || cur.grades != (gradeRange(q) != nil) || cur.band != q.Band || cur.played != q.Played || cur.techniques != filterHash(q) || cur.collection != q.Collection {
 		return nil, fmt.Errorf("%w: issued for another sort, order or filter", record.ErrInvalidCursor)
 	}
 	return cur, nil
@@ -169,7 +169,7 @@ type pager struct {
 func (pg *pager) at(c cursor) string {
 	q := pg.q
 	c.sort, c.desc, c.unique, c.distinct, c.band = q.Sort, q.Desc, q.UniqueOnly, q.Distinct, q.Band
-	c.grades, c.played, c.techniques, c.collection = gradeRange(q) != nil, q.Played, techniquesHash(q.Techniques), q.Collection
+	c.grades, c.played, c.techniques, c.collection = gradeRange(q) != nil, q.Played, filterHash(q), q.Collection
 	return c.encode()
 }
 

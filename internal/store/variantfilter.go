@@ -10,6 +10,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"hash/fnv"
 	"slices"
 	"strings"
 
@@ -115,4 +116,19 @@ func (db *DB) CountVariants(ctx context.Context, q record.ListQuery) (int64, err
 		return 0, fmt.Errorf("count variants: %w", err)
 	}
 	return n, nil
+}
+
+// filterHash is the fingerprint of the technique and variant filters a
+// cursor carries (in its techniques field), so that a cursor of one
+// variant filter is refused by a listing of another: techniquesHash alone
+// without a variant filter (every cursor issued before variants reads as
+// it did), and for a collection's listing, whose cursor holds the
+// collection instead.
+func filterHash(q record.ListQuery) uint32 {
+	if q.Variant == "" || q.Collection != 0 {
+		return techniquesHash(q.Techniques)
+	}
+	h := fnv.New32a()
+	h.Write([]byte(string(q.Techniques) + "\x00variant=" + string(q.Variant)))
+	return max(h.Sum32(), 1)
 }

@@ -73,6 +73,7 @@ func testVariantFilter(t *testing.T, bk backend) {
 			t.Errorf("variant %q (unique %v): ids %v total %d, want %v (%v)", c.q.Variant, c.q.UniqueOnly, got, page.Total, want, c.want)
 		}
 	}
+	checkVariantCursor(t, db)
 	for _, bad := range []record.Variants{"nope", "classic,killer"} {
 		if _, err := db.List(ctx, record.ListQuery{Variant: bad}); !errors.Is(err, ErrInvalidQuery) {
 			t.Errorf("variant %q: %v, want ErrInvalidQuery", bad, err)
@@ -117,5 +118,26 @@ func testVariantNotGraded(t *testing.T, bk backend) {
 	}
 	if got.GradeVersion != record.VariantUngraded || got.Grade != nil || got.GradeStatus != record.GradeNone {
 		t.Errorf("after ResetGrades: version %q grade %v status %s; want %q, none", got.GradeVersion, got.Grade, got.GradeStatus, record.VariantUngraded)
+	}
+}
+
+// checkVariantCursor: a page's cursor pages on under its variant filter
+// and is refused under another one.
+func checkVariantCursor(t *testing.T, db *DB) {
+	t.Helper()
+	ctx := context.Background()
+	q := record.ListQuery{Variant: "killer", Limit: 1}
+	first, err := db.List(ctx, q)
+	if err != nil || first.NextCursor == "" {
+		t.Fatalf("first page of killers: %v, next %q", err, first.NextCursor)
+	}
+	q.Cursor = first.NextCursor
+	next, err := db.List(ctx, q)
+	if err != nil || len(next.Puzzles) != 1 || next.Puzzles[0].ID == first.Puzzles[0].ID || next.Puzzles[0].Variant.List() == nil {
+		t.Errorf("second page of killers: %+v, %v", next.Puzzles, err)
+	}
+	q.Variant = "thermo"
+	if _, err := db.List(ctx, q); !errors.Is(err, record.ErrInvalidCursor) {
+		t.Errorf("a killers' cursor under variant=thermo: %v, want ErrInvalidCursor", err)
 	}
 }
