@@ -198,9 +198,13 @@ type VariantCounter interface {
 
 // exportClassicGivens is a TXT export from a GivensSource: the classic
 // puzzles of q (a variant filter keeps none), and how many variants it
-// left out, counted when gs is a VariantCounter.
+// left out, counted when gs is a VariantCounter. When q keeps no variant
+// (a count through the variant rows' index), the export reads as it did
+// before variants: the classic filter, a test of every row, is added only
+// when there are variants to leave out.
 func exportClassicGivens(ctx context.Context, gs GivensSource, bw *bufio.Writer, q record.ListQuery) (n, left int64, err error) {
-	if vc, ok := gs.(VariantCounter); ok {
+	vc, counts := gs.(VariantCounter)
+	if counts {
 		if left, err = vc.CountVariants(ctx, q); err != nil {
 			return 0, 0, err
 		}
@@ -208,7 +212,9 @@ func exportClassicGivens(ctx context.Context, gs GivensSource, bw *bufio.Writer,
 	if q.Variant != "" && q.Variant != "classic" {
 		return 0, left, nil // variants only: none has a TXT line
 	}
-	q.Variant = "classic"
+	if left > 0 || !counts {
+		q.Variant = "classic"
+	}
 	n, err = exportGivens(ctx, gs, bw, q)
 	return n, left, err
 }
