@@ -19,7 +19,8 @@ import (
 // upsertSQL stores a new puzzle or, for givens already archived, counts one
 // more submission; either way it returns the stored row, whose submissions
 // is 1 exactly when the row is new. Givens are unique by givens_key
-// (sudoku.Grid.Key, migration 00006).
+// (sudoku.Grid.Key, migration 00006; for a variant followed by a hash of
+// its rules: record.Puzzle.GivensKey).
 var upsertSQL = `INSERT INTO puzzles (` + names(insertColumns, "") + `) VALUES ` + placeholders(len(insertColumns)) + `
 ON CONFLICT (givens_key) DO UPDATE SET submissions = puzzles.submissions + 1
 RETURNING ` + columns
