@@ -69,6 +69,9 @@ func FromText(road Road, p puzzletext.Puzzle, submitter int64) Submission {
 // submission no more than an easy one. An error of the rating is returned
 // as it is (it is about the input); one of the store is wrapped.
 func (a *Archive) Submit(ctx context.Context, s Submission) (stored record.Puzzle, duplicate bool, err error) {
+	if len(s.Rules) == 0 && s.Grid.Clues() == 0 {
+		return record.Puzzle{}, false, record.ErrNoGivens
+	}
 	p, err := a.RateSubmission(ctx, s, false)
 	if err != nil {
 		return record.Puzzle{}, false, err
@@ -105,14 +108,11 @@ func (a *Archive) Rate(ctx context.Context, g sudoku.Grid, grade bool) (record.P
 }
 
 // RateSubmission solves and measures s as Rate does, without storing it:
-// a classic puzzle on the classic path (an empty grid is
-// record.ErrNoGivens), a variant with record.RateVariant (not graded yet:
+// a classic puzzle on the classic path (an empty grid has several
+// solutions), a variant with record.RateVariant (not graded yet:
 // package logic grades classic puzzles only), the title and author held
 // to the text rule and set, with the links that carry them.
 func (a *Archive) RateSubmission(ctx context.Context, s Submission, grade bool) (record.Puzzle, error) {
-	if len(s.Rules) == 0 && s.Grid.Clues() == 0 {
-		return record.Puzzle{}, record.ErrNoGivens
-	}
 	title, author := strings.TrimSpace(s.Title), strings.TrimSpace(s.Author)
 	if err := puzzletext.CheckMeta(title, author); err != nil {
 		return record.Puzzle{}, err
