@@ -72,7 +72,7 @@ func Read(text string) (Puzzle, error) {
 	switch {
 	case strings.HasPrefix(t, "{"):
 		return readJSON([]byte(t))
-	case fpuzzles.IsLink(t):
+	case isLink(t):
 		return readLink(t)
 	}
 	g, err := sudoku.Parse(text)
@@ -87,7 +87,7 @@ func Read(text string) (Puzzle, error) {
 // sudoku.ParseLine reads the classic cells and ignores what follows them.
 func ReadLine(line string) (Puzzle, error) {
 	t := strings.TrimSpace(line)
-	if strings.HasPrefix(t, "{") || fpuzzles.IsLink(t) {
+	if strings.HasPrefix(t, "{") || isLink(t) {
 		return Read(t)
 	}
 	g, err := sudoku.ParseLine(line)
@@ -95,6 +95,16 @@ func ReadLine(line string) (Puzzle, error) {
 		return Puzzle{}, err
 	}
 	return Puzzle{Puzzle: variant.Puzzle{Givens: g}}, nil
+}
+
+// isLink is fpuzzles.IsLink behind a test of the first byte, so that a
+// classic line (a digit, '.', a drawing character) costs no URL parse: an
+// import or a solve reads millions of them.
+func isLink(t string) bool {
+	if t == "" || !('a' <= t[0] && t[0] <= 'z' || 'A' <= t[0] && t[0] <= 'Z') {
+		return false
+	}
+	return fpuzzles.IsLink(t)
 }
 
 // FromFPuzzles reads f-puzzles JSON (the API's "fpuzzles" object).
