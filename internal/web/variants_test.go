@@ -249,3 +249,22 @@ func TestVariantFilter(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenAPIVariants: the description has the puzzle object's variant
+// fields, the request's "fpuzzles" and the listing's variant parameter
+// (the responses themselves are checked against it by do).
+func TestOpenAPIVariants(t *testing.T) {
+	doc, _ := loadSpec(t)
+	puzzle := doc.Components.Schemas["Puzzle"].Value
+	for _, f := range []string{"rules", "variant", "title", "author", "fpuzzles", "sudokupad"} {
+		if puzzle.Properties[f] == nil {
+			t.Errorf("Puzzle has no %q", f)
+		}
+	}
+	if doc.Components.Schemas["PuzzleInput"].Value.Properties["fpuzzles"] == nil {
+		t.Error(`PuzzleInput has no "fpuzzles"`)
+	}
+	if doc.Paths.Find("/api/puzzles").Get.Parameters.GetByInAndName("query", "variant") == nil {
+		t.Error("GET /api/puzzles has no variant parameter")
+	}
+}
