@@ -200,8 +200,9 @@ type line struct {
 	input  int
 	no     int64
 	text   string
-	csvCol int   // the puzzle column when the input is a CSV export, else -1
-	err    error // set by the reader (ErrLineTooLong)
+	csvCol int         // the puzzle column when the input is a CSV export, else -1
+	csvVar *csvVariant // a CSV export's variant columns, nil for none
+	err    error       // set by the reader (ErrLineTooLong)
 
 	p   rated // set by a worker
 	bad error // set by a worker: why p could not be rated
@@ -508,6 +509,7 @@ func readLines(inputs []Input, maxLine int, send func(*chunk) bool) error {
 		lr := newLineReader(input.Reader, maxLine)
 		var no int64
 		csvCol := -1
+		var csvVar *csvVariant
 		first := true // no puzzle line seen yet in this input
 		for lr.sc.Scan() {
 			no++
@@ -528,12 +530,15 @@ func readLines(inputs []Input, maxLine int, send func(*chunk) bool) error {
 				if first {
 					first = false
 					csvCol, header = csvHeader(l.text)
+					if header {
+						csvVar = csvVariantColumns(l.text)
+					}
 				}
 			}
 			if header {
 				continue
 			}
-			l.csvCol = csvCol
+			l.csvCol, l.csvVar = csvCol, csvVar
 			c.lines = append(c.lines, l)
 			if len(c.lines) == chunkSize && !flush() {
 				return nil

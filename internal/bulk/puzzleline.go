@@ -54,8 +54,11 @@ func (l *line) puzzle() (puzzletext.Puzzle, error) {
 		if l.csvCol >= len(rec) {
 			return puzzletext.Puzzle{}, fmt.Errorf("csv row has %d fields, no puzzle column", len(rec))
 		}
-		g, err := sudoku.Parse(rec[l.csvCol])
-		return puzzletext.Puzzle{Puzzle: variant.Puzzle{Givens: g}}, err
+		if l.csvVar == nil {
+			g, err := sudoku.Parse(rec[l.csvCol])
+			return puzzletext.Puzzle{Puzzle: variant.Puzzle{Givens: g}}, err
+		}
+		return l.csvVar.of(rec).puzzle()
 	}
 	if t := strings.TrimLeft(l.text, " \t"); strings.HasPrefix(t, "{") {
 		return exportObject(t)
@@ -87,18 +90,68 @@ func exportObject(t string) (puzzletext.Puzzle, error) {
 		}
 		return puzzletext.Read(t)
 	}
+	return v.puzzle()
+}
+
+// puzzle is the puzzle of an export's object or row: its givens, and its
+// rules (the written form's array), title and author when it has them.
+func (v exported) puzzle() (puzzletext.Puzzle, error) {
 	g, err := sudoku.Parse(*v.Puzzle)
 	if err != nil {
 		return puzzletext.Puzzle{}, err
 	}
 	p := puzzletext.Puzzle{Puzzle: variant.Puzzle{Givens: g}, Title: strings.TrimSpace(v.Title), Author: strings.TrimSpace(v.Author)}
-	if len(v.Rules) > 0 && !bytes.Equal(v.Rules, []byte("null")) {
-		text := `{"givens":"` + g.String() + `","rules":` + string(v.Rules) + `}`
-		vp, err := puzzletext.Read(text)
+	if r := bytes.TrimSpace(v.Rules); len(r) > 0 && !bytes.Equal(r, []byte("null")) {
+		vp, err := puzzletext.Read(`{"givens":"` + g.String() + `","rules":` + string(r) + `}`)
 		if err != nil {
 			return puzzletext.Puzzle{}, err
 		}
 		p.Rules = vp.Rules
 	}
 	return p, puzzletext.CheckMeta(p.Title, p.Author)
+}
+
+// csvVariant is where a CSV export's header puts the puzzle and the
+// variant's columns (rules, title, author; -1 for a column it lacks).
+type csvVariant struct{ puzzle, rules, title, author int }
+
+// csvVariantColumns finds the variant's columns of a CSV header with a
+// puzzle column; nil when it has none of them (a classic export).
+func csvVariantColumns(header string) *csvVariant {
+	rec, err := csv.NewReader(strings.NewReader(header)).Read()
+	if err != nil {
+		return nil
+	}
+	c := csvVariant{-1, -1, -1, -1}
+	for i, f := range rec {
+		switch strings.ToLower(strings.TrimSpace(f)) {
+		case "puzzle":
+			if c.puzzle < 0 { // the first, as csvHeader takes
+				c.puzzle = i
+			}
+		case "rules":
+			c.rules = i
+		case "title":
+			c.title = i
+		case "author":
+			c.author = i
+		}
+	}
+	if c.puzzle < 0 || c.rules < 0 && c.title < 0 && c.author < 0 {
+		return nil
+	}
+	return &c
+}
+
+// of returns the export's fields of a CSV row (the puzzle column is there:
+// puzzle checked its length).
+func (c *csvVariant) of(rec []string) exported {
+	field := func(i int) string {
+		if i < 0 || i >= len(rec) {
+			return ""
+		}
+		return rec[i]
+	}
+	text := field(c.puzzle)
+	return exported{Puzzle: &text, Rules: json.RawMessage(field(c.rules)), Title: field(c.title), Author: field(c.author)}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/sudoku-archive/sudoku/internal/record"
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/internal/variant"
 	"github.com/sudoku-archive/sudoku/internal/variant/fpuzzles"
 )
@@ -98,4 +99,50 @@ func TestImportVariantLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("Import", sum, rej2, sink.puzzles)
+}
+
+// TestExportImportVariants: a JSON or CSV export of variants imports
+// again with every rule, the title and the author.
+func TestExportImportVariants(t *testing.T) {
+	set := variantSet(t)
+	src := newFakeArchive()
+	var want []record.Puzzle
+	for _, name := range []string{"diagonal+-1", "thermo-1", "killer-1"} {
+		vp, err := variant.Parse([]byte(set[name]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := record.RateVariant(vp, sudoku.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Title, p.Author = "T, \"quoted\" "+name, "A"
+		p.SetLinks()
+		want = append(want, p)
+	}
+	if _, err := src.SubmitMany(t.Context(), want); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []Format{JSON, CSV} {
+		var buf bytes.Buffer
+		if _, err := Export(t.Context(), src, &buf, f, record.ListQuery{Sort: record.SortSubmitted}); err != nil {
+			t.Fatal(err)
+		}
+		dst := newFakeArchive()
+		var rej []Rejection
+		sum, err := Import(t.Context(), dst, []Input{{"export", &buf}}, Options{Reject: func(r Rejection) { rej = append(rej, r) }})
+		if err != nil || sum.Imported != 3 {
+			t.Fatalf("%v: %+v %v %v", f, sum, rej, err)
+		}
+		for _, w := range want {
+			i, ok := dst.byGiven[w.Givens]
+			if !ok {
+				t.Fatalf("%v: %s lost", f, w.Givens)
+			}
+			g := dst.puzzles[i]
+			if g.Rules != w.Rules || g.Title != w.Title || g.Author != w.Author || g.Variant != w.Variant || g.FPuzzles != w.FPuzzles {
+				t.Errorf("%v: imported %q %q %q, want %q %q %q", f, g.Rules, g.Title, g.Author, w.Rules, w.Title, w.Author)
+			}
+		}
+	}
 }
