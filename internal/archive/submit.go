@@ -129,6 +129,12 @@ func (a *Archive) RateSubmission(ctx context.Context, s Submission, grade bool) 
 			p, err = record.RateVariant(s.Puzzle(), a.SolveOptions(ctx))
 			return err
 		})
+		if err == nil && grade {
+			// A request that asks for the grade gets none: the
+			// human-style solver does not grade variants yet, and
+			// nothing will grade a puzzle that is not stored.
+			p.GradeStatus = record.GradeNone
+		}
 	}
 	if err != nil {
 		return record.Puzzle{}, err

@@ -118,6 +118,9 @@ func TestReadErrors(t *testing.T) {
 		{"bad LZ", fpuzzles.FPuzzlesPrefix + "!!!!", record.KindInvalid, []string{"decompress"}},
 		{"huge link", fpuzzles.FPuzzlesPrefix + strings.Repeat("A", fpuzzles.MaxLink), record.KindInvalid, []string{"limit"}},
 		{"huge JSON", `{"givens":"` + strings.Repeat(" ", MaxText) + `"}`, record.KindInvalid, []string{"limit"}},
+		{"written form over variant.MaxBytes", `{"givens":"` + strings.Repeat(".", 81) + `",` + strings.Repeat(" ", variant.MaxBytes) + `"rules":[]}`, record.KindInvalid, []string{"limit"}},
+		{"f-puzzles JSON over fpuzzles.MaxJSON", `{"size":9,` + strings.Repeat(" ", fpuzzles.MaxJSON) + `"grid":[]}`, record.KindInvalid, []string{"limit"}},
+		{"bad LZ in SudokuPad link", "https://sudokupad.app/fpuzzlesN4Ig$$$", record.KindInvalid, []string{"f-puzzles"}},
 		{"SudokuPad own format", "https://sudokupad.app/scl123", record.KindUnprocessable, []string{"f-puzzles"}},
 		{"classic", "12", record.KindInvalid, []string{"expected 81 cells, got 2"}},
 	} {

@@ -268,3 +268,20 @@ func TestOpenAPIVariants(t *testing.T) {
 		t.Error("GET /api/puzzles has no variant parameter")
 	}
 }
+
+// TestBatchVariants: the batch import takes a variant per line through
+// the real router and archive, and names a bad variant's line and rule.
+func TestBatchVariants(t *testing.T) {
+	s, _, _ := realServer(t, 1, Config{})
+	x := variantSet(t, "diagonal+-1")
+	unsupported := fpuzzles.FPuzzlesPrefix + fpuzzles.CompressToBase64(`{"size":9,"grid":[],"chess":[1]}`)
+	body := fpLink(t, x, "Cross") + "\n" + unsupported + "\n"
+	rec := do(t, s, request{method: http.MethodPost, path: "/api/puzzles/batch", body: body, contentType: "text/plain"})
+	if rec.Code != http.StatusOK {
+		t.Fatalf("batch: %d %s", rec.Code, rec.Body)
+	}
+	got := decode[batchResult](t, rec)
+	if got.Imported != 1 || got.Rejected != 1 || len(got.Errors) != 1 || got.Errors[0].Line != 2 || !strings.Contains(got.Errors[0].Error, "chess") {
+		t.Errorf("batch: %+v", got)
+	}
+}
