@@ -175,8 +175,8 @@ func (s *solveCmd) rateJSON(ctx context.Context, in puzzletext.Puzzle, opt sudok
 		if p, err = record.Rate(in.Givens, opt); err == nil {
 			s.grade.grade(ctx, &p)
 		}
-	} else {
-		p, err = record.RateVariant(in.Puzzle, opt)
+	} else if p, err = record.RateVariant(in.Puzzle, opt); err == nil {
+		p.GradeStatus = record.GradeNone // nothing will grade it
 	}
 	if err != nil {
 		return nil, err
