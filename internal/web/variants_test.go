@@ -285,3 +285,13 @@ func TestBatchVariants(t *testing.T) {
 		t.Errorf("batch: %+v", got)
 	}
 }
+
+// TestAnalyseClassicOnly: the setter's analysis takes classic puzzles
+// only for now, and says so of a variant (422), whatever its form.
+func TestAnalyseClassicOnly(t *testing.T) {
+	s, _, _ := realServer(t, 1, Config{})
+	rec := post(t, s, "/api/analyse", puzzleBody(fpLink(t, variantSet(t, "diagonal+-1"), "")))
+	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(decode[errorBody](t, rec).Error, "classic") {
+		t.Errorf("analyse of a variant: %d %s", rec.Code, rec.Body)
+	}
+}
