@@ -268,7 +268,7 @@ func SubmitFormView(f SubmitForm, examples []Example) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "</textarea><p class=\"hint\" id=\"puzzle-help\">81 cells row by row: digits 1–9, and 0 or . for a blank. Spaces, line breaks and <code>| - + =</code> are ignored, so a drawn grid works too.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "</textarea><p class=\"hint\" id=\"puzzle-help\">81 cells row by row: digits 1–9, and 0 or . for a blank. Spaces, line breaks and <code>| - + =</code> are ignored, so a drawn grid works too. A variant works as well: paste an f-puzzles or SudokuPad link, f-puzzles JSON or the archive's written form.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -10,8 +10,10 @@ import (
 	"strings"
 
 	"github.com/sudoku-archive/sudoku/internal/bulk"
+	"github.com/sudoku-archive/sudoku/internal/puzzletext"
 	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/variant"
 )
 
 // maxLine bounds one input line; a longer line is reported, skipped and the
@@ -150,6 +152,42 @@ func readLine(br *bufio.Reader) (line string, tooLong bool, err error) {
 	return line, false, err
 }
 
+// puzzle reads the job's text in every form puzzle text takes
+// (puzzletext): an argument whole (it may be a 9-line grid), a line of
+// stdin as a line (text after its 81 cells ignored).
+func (j job) puzzle() (puzzletext.Puzzle, error) {
+	if j.grid {
+		return puzzletext.Read(j.text)
+	}
+	return puzzletext.ReadLine(j.text)
+}
+
+// rateJSON measures in and returns its --json line: a classic puzzle with
+// the engine and graded as --grade says; a variant with the variant
+// engine (record.RateVariant: its rules, variant names and links), not
+// graded (the human-style solver grades classic puzzles).
+func (s *solveCmd) rateJSON(ctx context.Context, in puzzletext.Puzzle, opt sudoku.Options) ([]byte, error) {
+	var (
+		p   record.Puzzle
+		err error
+	)
+	if in.Classic() {
+		if p, err = record.Rate(in.Givens, opt); err == nil {
+			s.grade.grade(ctx, &p)
+		}
+	} else if p, err = record.RateVariant(in.Puzzle, opt); err == nil {
+		p.GradeStatus = record.GradeNone // nothing will grade it
+	}
+	if err != nil {
+		return nil, err
+	}
+	if in.Title != "" || in.Author != "" {
+		p.Title, p.Author = in.Title, in.Author
+		p.SetLinks()
+	}
+	return json.Marshal(solvedJSON{Puzzle: p})
+}
+
 // solveCmd holds the options of one solve run.
 type solveCmd struct {
 	json  bool
@@ -195,26 +233,14 @@ func (s *solveCmd) solveOne(ctx context.Context, b *batch, j job) {
 		fail(j.err)
 		return
 	}
-	var g sudoku.Grid
-	var err error
-	if j.grid {
-		g, err = sudoku.Parse(j.text)
-	} else {
-		g, err = sudoku.ParseLine(j.text)
-	}
+	in, err := j.puzzle()
 	if err != nil {
 		fail(err.Error())
 		return
 	}
 	opt := sudoku.Options{Done: ctx.Done()}
 	if s.json {
-		p, err := record.Rate(g, opt)
-		if err != nil {
-			fail(err.Error())
-			return
-		}
-		s.grade.grade(ctx, &p)
-		line, err := json.Marshal(solvedJSON{Puzzle: p})
+		line, err := s.rateJSON(ctx, in, opt)
 		if err != nil {
 			fail(err.Error())
 			return
@@ -222,7 +248,7 @@ func (s *solveCmd) solveOne(ctx context.Context, b *batch, j job) {
 		b.out = append(append(b.out, line...), '\n')
 		return
 	}
-	r, err := sudoku.Solve(g, opt)
+	r, err := variant.Solve(in.Puzzle, opt) // a classic puzzle: sudoku.Solve
 	switch {
 	case err != nil:
 		fail(err.Error())

@@ -3,11 +3,14 @@ package archive
 import (
 	"context"
 	"errors"
+	"strings"
 
 	"github.com/sudoku-archive/sudoku/internal/bulk"
 	"github.com/sudoku-archive/sudoku/internal/logic"
+	"github.com/sudoku-archive/sudoku/internal/puzzletext"
 	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/variant"
 )
 
 // Road is the way a puzzle came into the archive: the label "via" of
@@ -29,27 +32,47 @@ const (
 // Roads lists every road, in the order the metrics show them.
 var Roads = []Road{RoadAPI, RoadForm, RoadBatch, RoadCollection, RoadGenerate, RoadDaily, RoadImport, RoadAttempts}
 
-// Submission is one puzzle on its way in: its givens, parsed by the road
-// (the text's format is the road's), who submits it, and by which road.
+// Submission is one puzzle on its way in: its givens and rules, read by
+// the road (puzzletext reads every form), what the setter called it, who
+// submits it, and by which road.
 type Submission struct {
 	Road Road
 	Grid sudoku.Grid
+	// Rules are a variant's rules (docs/variants.md); none for a classic
+	// puzzle, which keeps the classic path exactly.
+	Rules []variant.Rule
+	// Title and Author are what the setter called the puzzle and
+	// themself (f-puzzles carries them); "" for none.
+	Title, Author string
 	// Submitter is the account submitting (submitted_by), 0 for none.
 	Submitter int64
 }
 
+// Puzzle returns s's givens and rules as the variant engine's puzzle.
+func (s Submission) Puzzle() variant.Puzzle {
+	return variant.Puzzle{Givens: s.Grid, Rules: s.Rules}
+}
+
+// FromText returns the submission of a puzzle puzzletext read.
+func FromText(road Road, p puzzletext.Puzzle, submitter int64) Submission {
+	return Submission{Road: road, Grid: p.Givens, Rules: p.Rules, Title: p.Title, Author: p.Author, Submitter: submitter}
+}
+
 // Submit is the one pipeline of a single puzzle into the archive: it
-// refuses an empty grid, rates the givens in a turn of the search gate,
+// refuses an empty classic grid (a variant may have no givens: a killer),
+// and a title or author the text rule refuses, rates the puzzle (a
+// classic one as ever, a variant with record.RateVariant) in a turn of
+// the search gate,
 // sets the submitter, archives the puzzle durably, wakes the graders and
 // counts it under its road. A puzzle is not graded here: the graders grade
 // it after it is acknowledged (bulk.Graders), so a hard puzzle costs a
 // submission no more than an easy one. An error of the rating is returned
 // as it is (it is about the input); one of the store is wrapped.
 func (a *Archive) Submit(ctx context.Context, s Submission) (stored record.Puzzle, duplicate bool, err error) {
-	if s.Grid.Clues() == 0 {
+	if len(s.Rules) == 0 && s.Grid.Clues() == 0 {
 		return record.Puzzle{}, false, record.ErrNoGivens
 	}
-	p, err := a.Rate(ctx, s.Grid, false)
+	p, err := a.RateSubmission(ctx, s, false)
 	if err != nil {
 		return record.Puzzle{}, false, err
 	}
@@ -82,6 +105,45 @@ func (a *Archive) Rate(ctx context.Context, g sudoku.Grid, grade bool) (record.P
 		return err
 	})
 	return p, err
+}
+
+// RateSubmission solves and measures s as Rate does, without storing it:
+// a classic puzzle on the classic path (an empty grid has several
+// solutions), a variant with record.RateVariant (not graded yet:
+// package logic grades classic puzzles only), the title and author held
+// to the text rule and set, with the links that carry them.
+func (a *Archive) RateSubmission(ctx context.Context, s Submission, grade bool) (record.Puzzle, error) {
+	title, author := strings.TrimSpace(s.Title), strings.TrimSpace(s.Author)
+	if err := puzzletext.CheckMeta(title, author); err != nil {
+		return record.Puzzle{}, err
+	}
+	var (
+		p   record.Puzzle
+		err error
+	)
+	if len(s.Rules) == 0 {
+		p, err = a.Rate(ctx, s.Grid, grade)
+	} else {
+		err = a.Searching(ctx, func() error {
+			var err error
+			p, err = record.RateVariant(s.Puzzle(), a.SolveOptions(ctx))
+			return err
+		})
+		if err == nil && grade {
+			// A request that asks for the grade gets none: the
+			// human-style solver does not grade variants yet, and
+			// nothing will grade a puzzle that is not stored.
+			p.GradeStatus = record.GradeNone
+		}
+	}
+	if err != nil {
+		return record.Puzzle{}, err
+	}
+	if title != "" || author != "" {
+		p.Title, p.Author = title, author
+		p.SetLinks() // the links carry the title and author
+	}
+	return p, nil
 }
 
 // SubmitMany archives ps, solved and measured already, in one durable

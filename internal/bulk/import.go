@@ -10,7 +10,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -201,8 +200,9 @@ type line struct {
 	input  int
 	no     int64
 	text   string
-	csvCol int   // the puzzle column when the input is a CSV export, else -1
-	err    error // set by the reader (ErrLineTooLong)
+	csvCol int         // the puzzle column when the input is a CSV export, else -1
+	csvVar *csvVariant // a CSV export's variant columns, nil for none
+	err    error       // set by the reader (ErrLineTooLong)
 
 	p   rated // set by a worker
 	bad error // set by a worker: why p could not be rated
@@ -217,10 +217,12 @@ type chunk struct {
 // Import reads every input line by line and archives each puzzle line in
 // sink. Blank lines and lines whose first non-blank character is '#' are
 // skipped; lines end at "\n", "\r\n" or a lone "\r" (ScanLines). Every
-// other line is read by sudoku.ParseLine (text after the 81 cells is
-// ignored), or, so that an export can be imported again, as a JSON object
-// with a "puzzle" field or, after a CSV header row naming a "puzzle"
-// column, as a CSV row. Each puzzle is rated by sudoku.Rate on
+// other line is read by puzzletext.ReadLine (text after the 81 cells is
+// ignored; a variant's written form, f-puzzles JSON or an f-puzzles or
+// SudokuPad link take the whole line), or, so that an export can be
+// imported again, as a JSON object with a "puzzle" field (and a variant's
+// "rules", "title" and "author") or, after a CSV header row naming a
+// "puzzle" column, as a CSV row. Each puzzle is rated by sudoku.Rate on
 // Options.Workers goroutines and committed in batches (see
 // Options.BatchSize), in input order: a batch's transaction opens only once
 // all of its puzzles are rated, so the archive's writer is held for the
@@ -347,20 +349,14 @@ func (im *importer) rate(ctx context.Context, c *chunk) *chunk {
 		if l.err != nil || ctx.Err() != nil {
 			continue
 		}
-		g, err := l.grid()
-		if err == nil && g.Clues() == 0 {
-			err = record.ErrNoGivens
+		p, err := im.rateLine(l, sopt)
+		if err == nil {
+			if h := im.opt.Hidden.Of(&p); h != nil {
+				err = h
+			}
 		}
 		if err == nil {
-			var p record.Puzzle
-			if p, err = im.rateFn(g, sopt); err == nil {
-				if h := im.opt.Hidden.Of(&p); h != nil {
-					err = h
-				}
-			}
-			if err == nil {
-				l.p = compact(&p)
-			}
+			l.p = compact(&p)
 		}
 		l.bad = err
 	}
@@ -513,6 +509,7 @@ func readLines(inputs []Input, maxLine int, send func(*chunk) bool) error {
 		lr := newLineReader(input.Reader, maxLine)
 		var no int64
 		csvCol := -1
+		var csvVar *csvVariant
 		first := true // no puzzle line seen yet in this input
 		for lr.sc.Scan() {
 			no++
@@ -533,12 +530,15 @@ func readLines(inputs []Input, maxLine int, send func(*chunk) bool) error {
 				if first {
 					first = false
 					csvCol, header = csvHeader(l.text)
+					if header {
+						csvVar = csvVariantColumns(l.text)
+					}
 				}
 			}
 			if header {
 				continue
 			}
-			l.csvCol = csvCol
+			l.csvCol, l.csvVar = csvCol, csvVar
 			c.lines = append(c.lines, l)
 			if len(c.lines) == chunkSize && !flush() {
 				return nil
@@ -607,34 +607,6 @@ func (lr *lineReader) split(data []byte, atEOF bool) (int, []byte, error) {
 		}
 	}
 	return adv, tok, err
-}
-
-// grid reads the puzzle of a line: the line itself, or the "puzzle" field
-// of a JSON object (a JSON export) or of a CSV row (a CSV export).
-func (l *line) grid() (sudoku.Grid, error) {
-	if l.csvCol >= 0 {
-		rec, err := csv.NewReader(strings.NewReader(l.text)).Read()
-		if err != nil {
-			return sudoku.Grid{}, fmt.Errorf("csv row: %w", err)
-		}
-		if l.csvCol >= len(rec) {
-			return sudoku.Grid{}, fmt.Errorf("csv row has %d fields, no puzzle column", len(rec))
-		}
-		return sudoku.Parse(rec[l.csvCol])
-	}
-	if t := strings.TrimLeft(l.text, " \t"); strings.HasPrefix(t, "{") {
-		var v struct {
-			Puzzle *string `json:"puzzle"`
-		}
-		if err := json.Unmarshal([]byte(t), &v); err != nil {
-			return sudoku.Grid{}, fmt.Errorf("json object: %w", err)
-		}
-		if v.Puzzle == nil {
-			return sudoku.Grid{}, errors.New(`json object has no "puzzle" field`)
-		}
-		return sudoku.Parse(*v.Puzzle)
-	}
-	return sudoku.ParseLine(l.text)
 }
 
 // csvHeader reports whether s, the first puzzle line of an input, is the

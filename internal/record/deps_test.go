@@ -15,7 +15,9 @@ import (
 // module, the variant engine (issue 47) the engine only (and its formats,
 // package fpuzzles, the variant engine and the engine only), and the
 // archive's record imports those two and the text rule (textrule, itself
-// a leaf) only, so the engine can be used without the archive and the
+// a leaf) only, and the one reader of puzzle text (puzzletext) the
+// engines, their formats, the text rule and the record (for its errors'
+// kind) only, so the engine can be used without the archive and the
 // record never drags in a store, a server or the logic package.
 func TestLayers(t *testing.T) {
 	const module = "github.com/sudoku-archive/sudoku/"
@@ -26,6 +28,7 @@ func TestLayers(t *testing.T) {
 		"../variant":          {"internal/sudoku"},
 		"../variant/fpuzzles": {"internal/variant", "internal/sudoku"},
 		".":                   {"internal/sudoku", "internal/variant", "internal/variant/fpuzzles", "internal/userinput", "internal/textrule"},
+		"../puzzletext":       {"internal/sudoku", "internal/variant", "internal/variant/fpuzzles", "internal/textrule", "internal/record"},
 	} {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		if err != nil || len(files) == 0 {

@@ -7,6 +7,8 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/internal/userinput"
+	"github.com/sudoku-archive/sudoku/internal/variant"
+	"github.com/sudoku-archive/sudoku/internal/variant/fpuzzles"
 )
 
 // Kind is what an error means to whoever asked, whatever its origin: the
@@ -55,10 +57,22 @@ type ForUsers interface {
 // their types and sentinels, everything else by the Classified error it
 // wraps, else by the context's errors; KindInternal when nothing matches.
 func KindOf(err error) Kind {
-	var c Classified
+	var (
+		c  Classified
+		fe *fpuzzles.Error
+	)
 	switch {
 	case err == nil:
 		return KindInternal
+	case errors.As(err, new(*variant.RuleError)):
+		return KindUnprocessable // a rule that cannot stand (issue 47)
+	case errors.As(err, &fe):
+		// A rule the archive has no rule for can be read but not
+		// accepted; malformed f-puzzles JSON or a bad link cannot be read.
+		if fe.Unsupported {
+			return KindUnprocessable
+		}
+		return KindInvalid
 	case errors.As(err, new(*sudoku.ParseError)), errors.As(err, new(*userinput.InputError)), errors.As(err, new(*sudoku.CellError)),
 		errors.As(err, new(*sudoku.LinkError)), errors.Is(err, ErrInvalidCursor):
 		return KindInvalid

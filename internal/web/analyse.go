@@ -24,7 +24,7 @@ func (s *Server) analyse(ctx context.Context, g sudoku.Grid) (record.Analysis, e
 // apiAnalyse answers a setter's analysis of the puzzle in the body (as
 // POST /api/solve's).
 func (s *Server) apiAnalyse(c echo.Context) error {
-	g, err := readPuzzle(c)
+	g, err := readGrid(c)
 	if err != nil {
 		return err
 	}

@@ -2,7 +2,6 @@ package web
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -48,13 +47,12 @@ type traceResponse struct {
 // apiSubmit solves and measures a puzzle and archives it: 201 for new
 // givens, 200 with "duplicate": true for givens archived already.
 func (s *Server) apiSubmit(c echo.Context) error {
-	g, err := readPuzzle(c)
+	p, err := readPuzzle(c)
 	if err != nil {
 		return err
 	}
-	stored, dup, err := s.arch.Submit(c.Request().Context(), archive.Submission{
-		Road: archive.RoadAPI, Grid: g, Submitter: submitterOf(c), // submitted_by (collections.go)
-	})
+	// submitted_by (collections.go)
+	stored, dup, err := s.arch.Submit(c.Request().Context(), archive.FromText(archive.RoadAPI, p, submitterOf(c)))
 	if err != nil {
 		return err
 	}
@@ -67,21 +65,15 @@ func (s *Server) apiSubmit(c echo.Context) error {
 
 // apiSolve solves and measures a puzzle without storing it.
 func (s *Server) apiSolve(c echo.Context) error {
-	g, err := readPuzzle(c)
+	in, err := readPuzzle(c)
 	if err != nil {
 		return err
 	}
-	p, err := s.rate(c.Request().Context(), g, true)
+	p, err := s.arch.RateSubmission(c.Request().Context(), archive.FromText(archive.RoadAPI, in, 0), true)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, p)
-}
-
-// rate solves and measures g in a turn of the search gate, and with grade
-// grades it too (archive.Archive.Rate).
-func (s *Server) rate(ctx context.Context, g sudoku.Grid, grade bool) (record.Puzzle, error) {
-	return s.arch.Rate(ctx, g, grade)
 }
 
 // apiList answers one page of the archive.
@@ -198,6 +190,9 @@ func parseListQuery(v url.Values) (record.ListQuery, error) {
 	if q.Techniques, err = techniqueParams(v); err != nil {
 		return q, err
 	}
+	if q.Variant, err = variantParams(v); err != nil {
+		return q, err
+	}
 	q.Cursor = v.Get("cursor")
 	if len(q.Cursor) > maxCursorLen {
 		return q, record.ErrInvalidCursor
@@ -248,38 +243,19 @@ func bandNames() string {
 }
 
 // puzzleRequest is the body of POST /api/puzzles and /api/solve: exactly
-// one of the two fields.
+// one of the three fields (variants.go reads it).
 type puzzleRequest struct {
-	Puzzle *string         `json:"puzzle"`
-	Grid   json.RawMessage `json:"grid"`
+	Puzzle   *string         `json:"puzzle"`
+	Grid     json.RawMessage `json:"grid"`
+	FPuzzles json.RawMessage `json:"fpuzzles"`
 }
 
 // Messages about the body's shape.
 const (
-	msgShape    = `the body must be a JSON object with "puzzle" (text) or "grid" (9x9 array of integers, 0 for blank)`
-	msgBoth     = `give "puzzle" or "grid", not both`
+	msgShape    = `the body must be a JSON object with "puzzle" (text) or "grid" (9x9 array of integers, 0 for blank), or "fpuzzles" (an f-puzzles JSON object); the text is 81 cells, a variant's written form, f-puzzles JSON, or an f-puzzles or SudokuPad link`
+	msgBoth     = `give one of "puzzle", "grid" and "fpuzzles", not both`
 	msgGridForm = `"grid" must be an array of 9 rows, each an array of 9 integers from 0 to 9 (0 for blank)`
 )
-
-// readPuzzle reads the grid a JSON request body describes. Every way a body
-// can be wrong gets a 4xx that says what and where.
-func readPuzzle(c echo.Context) (sudoku.Grid, error) {
-	var r puzzleRequest
-	if err := readJSON(c, &r); err != nil {
-		return sudoku.Grid{}, err
-	}
-	hasGrid := len(r.Grid) > 0 && !bytes.Equal(r.Grid, []byte("null"))
-	switch {
-	case r.Puzzle != nil && hasGrid:
-		return sudoku.Grid{}, badRequest(msgBoth)
-	case r.Puzzle != nil:
-		return sudoku.Parse(*r.Puzzle)
-	case hasGrid:
-		return parseGrid(r.Grid)
-	default:
-		return sudoku.Grid{}, badRequest(msgShape)
-	}
-}
 
 // readJSON decodes a JSON request body into v, refusing other content
 // types, a body over the limit (413), invalid UTF-8, unknown fields and

@@ -4,7 +4,6 @@ package web
 // docs/pages.md): the JSON API, the pages, and who may add to one.
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -18,7 +17,6 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/account"
 	"github.com/sudoku-archive/sudoku/internal/archive"
 	"github.com/sudoku-archive/sudoku/internal/record"
-	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/internal/userinput"
 	"github.com/sudoku-archive/sudoku/templates"
 )
@@ -215,7 +213,7 @@ func (s *Server) apiAddToCollection(c echo.Context) error {
 // puzzleToAdd returns the id of the puzzle an add request names: its id,
 // or its text or grid archived as a submission of the request's account.
 func (s *Server) puzzleToAdd(c echo.Context, r addRequest) (int64, error) {
-	hasText := r.Puzzle != nil || len(r.Grid) > 0 && !bytes.Equal(r.Grid, []byte("null"))
+	hasText := r.Puzzle != nil || given(r.Grid) || given(r.FPuzzles)
 	switch {
 	case r.ID != nil && hasText:
 		return 0, badRequest(`give "id" or the puzzle ("puzzle" or "grid"), not both`)
@@ -230,31 +228,15 @@ func (s *Server) puzzleToAdd(c echo.Context, r addRequest) (int64, error) {
 	case !hasText:
 		return 0, badRequest(`the body must be a JSON object with "id" (an archived puzzle), "puzzle" (text) or "grid"`)
 	}
-	g, err := r.grid()
+	p, err := r.read()
 	if err != nil {
 		return 0, err
 	}
-	stored, _, err := s.arch.Submit(c.Request().Context(), archive.Submission{
-		Road: archive.RoadCollection, Grid: g, Submitter: submitterOf(c),
-	})
+	stored, _, err := s.arch.Submit(c.Request().Context(), archive.FromText(archive.RoadCollection, p, submitterOf(c)))
 	if err != nil {
 		return 0, err
 	}
 	return stored.ID, nil
-}
-
-// grid reads the puzzle of a request body that has one.
-func (r puzzleRequest) grid() (sudoku.Grid, error) {
-	hasGrid := len(r.Grid) > 0 && !bytes.Equal(r.Grid, []byte("null"))
-	switch {
-	case r.Puzzle != nil && hasGrid:
-		return sudoku.Grid{}, badRequest(msgBoth)
-	case r.Puzzle != nil:
-		return sudoku.Parse(*r.Puzzle)
-	case hasGrid:
-		return parseGrid(r.Grid)
-	}
-	return sudoku.Grid{}, badRequest(msgShape)
 }
 
 // collectionsPage lists the collections, with the form to make one for a

@@ -13,10 +13,12 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sudoku-archive/sudoku/internal/archive"
+	"github.com/sudoku-archive/sudoku/internal/puzzletext"
 	"github.com/sudoku-archive/sudoku/internal/ratings"
 	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/internal/userinput"
+	"github.com/sudoku-archive/sudoku/internal/variant/fpuzzles"
 	"github.com/sudoku-archive/sudoku/templates"
 )
 
@@ -84,15 +86,14 @@ func (s *Server) renderHome(c echo.Context, status int, form templates.SubmitFor
 func (s *Server) submitForm(c echo.Context) error {
 	ctx := c.Request().Context()
 	input := c.FormValue("puzzle")
-	g, err := sudoku.Parse(input)
+	p, err := puzzletext.Read(input) // every form: cells, written form, f-puzzles JSON or link
 	var (
 		stored record.Puzzle
 		dup    bool
 	)
 	if err == nil {
-		stored, dup, err = s.arch.Submit(ctx, archive.Submission{
-			Road: archive.RoadForm, Grid: g, Submitter: submitterOf(c), // submitted_by (collections.go)
-		})
+		// submitted_by (collections.go)
+		stored, dup, err = s.arch.Submit(ctx, archive.FromText(archive.RoadForm, p, submitterOf(c)))
 	}
 	if err != nil {
 		form, ok := rejectedForm(input, err)
@@ -117,7 +118,10 @@ func rejectedForm(input string, err error) (form templates.SubmitForm, ok bool) 
 		return templates.SubmitForm{}, false
 	}
 	input = printable(input)
-	form = templates.SubmitForm{Input: input, Cells: previewCells(input), Error: sentence(err.Error())}
+	form = templates.SubmitForm{Input: input, Error: sentence(err.Error())}
+	if t := strings.TrimSpace(input); !strings.HasPrefix(t, "{") && !fpuzzles.IsLink(t) {
+		form.Cells = previewCells(input) // a variant's JSON or link draws no grid of cells
+	}
 	var perr *sudoku.ParseError
 	var cerr *sudoku.ConflictError
 	switch {

@@ -40,6 +40,33 @@ var sudokuPadHosts = []string{
 	"app.crackingthecryptic.com", "crackingthecryptic.com", "www.crackingthecryptic.com",
 }
 
+// IsLink reports whether text (white space around it aside) is a link to
+// f-puzzles or SudokuPad, with or without its scheme: what ReadLink
+// reads, or fails on with its reason, rather than a grid's text.
+func IsLink(text string) bool {
+	u, err := url.Parse(withScheme(strings.TrimSpace(text)))
+	if err != nil {
+		return false
+	}
+	host := strings.ToLower(u.Hostname())
+	return host == "f-puzzles.com" || host == "www.f-puzzles.com" || slices.Contains(sudokuPadHosts, host)
+}
+
+// withScheme puts https:// before a link written without its scheme
+// ("www.f-puzzles.com/?load=…", as people copy it from an address bar).
+func withScheme(link string) string {
+	lower := strings.ToLower(link[:min(len(link), 40)])
+	if strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://") {
+		return link
+	}
+	for _, h := range append([]string{"f-puzzles.com", "www.f-puzzles.com"}, sudokuPadHosts...) {
+		if strings.HasPrefix(lower, h+"/") || strings.HasPrefix(lower, h+"?") {
+			return "https://" + link
+		}
+	}
+	return link
+}
+
 // ReadLink reads a puzzle from a link: f-puzzles' (?load=…) or
 // SudokuPad's carrying an f-puzzles puzzle (/fpuzzles…, /sudoku/fpuzzles…
 // or ?puzzleid=fpuzzles…). SudokuPad's own format and short ids are not
@@ -48,7 +75,7 @@ func ReadLink(link string) (Puzzle, error) {
 	if len(link) > MaxLink {
 		return Puzzle{}, errAt("", 0, "", "link of %d bytes, over the limit of %d", len(link), MaxLink)
 	}
-	data, err := linkData(strings.TrimSpace(link))
+	data, err := linkData(withScheme(strings.TrimSpace(link)))
 	if err != nil {
 		return Puzzle{}, err
 	}

@@ -34,7 +34,13 @@ func TestReadLinkForms(t *testing.T) {
 		"https://app.crackingthecryptic.com/sudoku/?puzzleid=fpuzzles" + kropkiLZ,
 		"https://crackingthecryptic.com/sudoku/fpuzzles" + kropkiLZ,
 		"  https://sudokupad.app/fpuzzles" + kropkiLZ + "?setting-nogrid=1  ",
+		"www.f-puzzles.com/?load=" + kropkiLZ,
+		"sudokupad.app/fpuzzles" + kropkiLZ,
+		"HTTPS://SudokuPad.app/fpuzzles" + kropkiLZ,
 	} {
+		if !IsLink(link) {
+			t.Errorf("%.80s: IsLink false", link)
+		}
 		got, err := ReadLink(link)
 		if err != nil || !same(got.Puzzle, want.Puzzle) {
 			t.Errorf("%.80s: %v", link, err)
@@ -88,6 +94,19 @@ func TestReadLinkErrors(t *testing.T) {
 		var e *Error
 		if !errors.As(err, &e) || e.Unsupported != tc.unsupported {
 			t.Errorf("%.60s: %v (unsupported %v)", tc.link, err, tc.unsupported)
+		}
+	}
+}
+
+// TestIsLink: only f-puzzles' and SudokuPad's hosts are links to read;
+// a grid, JSON or another site's link is not.
+func TestIsLink(t *testing.T) {
+	for _, s := range []string{
+		"", "1234", strings.Repeat(".", 81), `{"size":9}`, "https://example.com/?load=x",
+		"https://www.sudokuwiki.org/sudoku.htm?bd=1", "f-puzzles.com", "sudokupad.app.evil.com/fpuzzlesx",
+	} {
+		if IsLink(s) {
+			t.Errorf("%q: IsLink true", s)
 		}
 	}
 }
