@@ -13,12 +13,16 @@ import (
 type board struct {
 	cand [81]uint16
 	val  [81]uint8
+	// dirty holds the cells whose candidates changed since
+	// propIntersections last ran: a house without one is at its fixpoint.
+	dirty cellSet
 }
 
 // newBoard starts from the model's candidates and the givens, which stay
 // candidates until propagate places them like any single.
 func (m *model) newBoard(g sudoku.Grid) board {
 	var bd board
+	bd.dirty = cellSet{^uint64(0), ^uint64(0)}
 	for c := range 81 {
 		bd.cand[c] = m.start[c]
 		if g[c] != 0 {
@@ -35,6 +39,7 @@ func (m *model) place(bd *board, c int) bool {
 	for _, p := range m.peers[c] {
 		if bd.cand[p]&bit != 0 {
 			bd.cand[p] &^= bit
+			bd.dirty.add(p)
 			if bd.cand[p] == 0 {
 				return false
 			}
@@ -44,8 +49,8 @@ func (m *model) place(bd *board, c int) bool {
 }
 
 // propagate places naked singles, finds hidden singles in every house,
-// runs every rule's propagator and then the pointing of pair rules
-// (propPointing), until nothing changes. False at a
+// runs every rule's propagator and then the intersections of houses with
+// peers and pair rules (propIntersections), until nothing changes. False at a
 // contradiction: a cell without a candidate, a digit without a place in a
 // house, a rule that no digits left can satisfy.
 func (m *model) propagate(bd *board) bool {
@@ -67,21 +72,25 @@ func (m *model) propagate(bd *board) bool {
 			}
 		}
 		for _, h := range m.houses {
-			var once, twice uint16
+			var once, twice, placed uint16
 			for _, c := range h {
 				x := bd.cand[c]
 				twice |= once & x
 				once |= x
+				if bd.val[c] != 0 {
+					placed |= x
+				}
 			}
 			if once != all {
 				return false
 			}
-			for s := once &^ twice; s != 0; s &= s - 1 {
+			for s := once &^ twice &^ placed; s != 0; s &= s - 1 {
 				bit := s & -s
 				for _, c := range h {
 					if bd.cand[c]&bit != 0 {
 						if bd.cand[c] != bit {
 							bd.cand[c], changed = bit, true
+							bd.dirty.add(c)
 						}
 						break
 					}
@@ -99,7 +108,7 @@ func (m *model) propagate(bd *board) bool {
 			continue
 		}
 		// The dearest, last: only once every rule is at its fixpoint.
-		if !m.propPointing(bd, &changed) {
+		if m.rules && !m.propIntersections(bd, &changed) {
 			return false
 		}
 		if !changed {
@@ -220,6 +229,7 @@ func (s *solver) search(st *stack) {
 		next := &st[depth+1]
 		next.bd = f.bd
 		next.bd.cand[f.cell] = bit
+		next.bd.dirty.add(uint8(f.cell))
 		if s.m.propagate(&next.bd) {
 			if !next.bd.solved() {
 				next.cell, next.cands = next.bd.choose()
