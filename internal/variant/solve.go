@@ -56,46 +56,8 @@ func (m *model) place(bd *board, c int) bool {
 func (m *model) propagate(bd *board) bool {
 	for {
 		changed := false
-		for again := true; again; {
-			again = false
-			for c := range 81 {
-				x := bd.cand[c]
-				if x == 0 {
-					return false
-				}
-				if bd.val[c] == 0 && x&(x-1) == 0 {
-					if !m.place(bd, c) {
-						return false
-					}
-					again, changed = true, true
-				}
-			}
-		}
-		for _, h := range m.houses {
-			var once, twice, placed uint16
-			for _, c := range h {
-				x := bd.cand[c]
-				twice |= once & x
-				once |= x
-				if bd.val[c] != 0 {
-					placed |= x
-				}
-			}
-			if once != all {
-				return false
-			}
-			for s := once &^ twice &^ placed; s != 0; s &= s - 1 {
-				bit := s & -s
-				for _, c := range h {
-					if bd.cand[c]&bit != 0 {
-						if bd.cand[c] != bit {
-							bd.cand[c], changed = bit, true
-							bd.dirty.add(c)
-						}
-						break
-					}
-				}
-			}
+		if !m.singles(bd, &changed) {
+			return false
 		}
 		if changed {
 			continue // singles first, to their fixpoint
@@ -115,6 +77,54 @@ func (m *model) propagate(bd *board) bool {
 			return true
 		}
 	}
+}
+
+// singles places every naked single (taking its digit from its peers,
+// again while that makes new ones), then sets each hidden single of a
+// house: a digit with one place left, not yet placed there.
+func (m *model) singles(bd *board, changed *bool) bool {
+	for again := true; again; {
+		again = false
+		for c := range 81 {
+			x := bd.cand[c]
+			if x == 0 {
+				return false
+			}
+			if bd.val[c] == 0 && x&(x-1) == 0 {
+				if !m.place(bd, c) {
+					return false
+				}
+				again, *changed = true, true
+			}
+		}
+	}
+	for _, h := range m.houses {
+		var once, twice, placed uint16
+		for _, c := range h {
+			x := bd.cand[c]
+			twice |= once & x
+			once |= x
+			if bd.val[c] != 0 {
+				placed |= x
+			}
+		}
+		if once != all {
+			return false
+		}
+		for s := once &^ twice &^ placed; s != 0; s &= s - 1 {
+			bit := s & -s
+			for _, c := range h {
+				if bd.cand[c]&bit != 0 {
+					if bd.cand[c] != bit {
+						bd.cand[c], *changed = bit, true
+						bd.dirty.add(c)
+					}
+					break
+				}
+			}
+		}
+	}
+	return true
 }
 
 func (bd *board) solved() bool {
