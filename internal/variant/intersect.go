@@ -8,6 +8,7 @@ type cellSet [2]uint64
 func (s *cellSet) add(c uint8)          { s[c>>6] |= 1 << (c & 63) }
 func (s cellSet) has(c uint8) bool      { return s[c>>6]>>(c&63)&1 == 1 }
 func (s cellSet) and(t cellSet) cellSet { return cellSet{s[0] & t[0], s[1] & t[1]} }
+func (s cellSet) or(t cellSet) cellSet  { return cellSet{s[0] | t[0], s[1] | t[1]} }
 func (s cellSet) andNot(t cellSet) cellSet {
 	return cellSet{s[0] &^ t[0], s[1] &^ t[1]}
 }
@@ -67,6 +68,9 @@ func (m *model) propIntersections(bd *board, changed *bool) bool {
 	for hi, h := range m.houses {
 		if m.houseSets[hi].and(dirty) == (cellSet{}) {
 			continue // its places as they were when it was last done
+		}
+		if !m.nakedPairs(bd, h, changed) {
+			return false
 		}
 		var places [9][9]uint8
 		var count [9]uint8
@@ -153,4 +157,27 @@ func (m *model) pointAt(bd *board, x uint8, bit uint16, places []uint8, changed 
 		}
 	}
 	return bd.narrow(x, keep, changed)
+}
+
+// nakedPairs: two cells of a house holding the same two candidates hold
+// those two digits, which the house's other cells lose.
+func (m *model) nakedPairs(bd *board, h [9]uint8, changed *bool) bool {
+	for i, a := range h {
+		x := bd.cand[a]
+		if bd.val[a] != 0 || bits.OnesCount16(x) != 2 {
+			continue
+		}
+		for _, b := range h[i+1:] {
+			if bd.cand[b] != x {
+				continue
+			}
+			for _, c := range h {
+				if c != a && c != b && bd.cand[c]&x != 0 && !bd.narrow(c, ^x, changed) {
+					return false
+				}
+			}
+			break
+		}
+	}
+	return true
 }

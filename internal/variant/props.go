@@ -12,7 +12,7 @@ func (bd *board) narrow(c uint8, m uint16, changed *bool) bool {
 	old := bd.cand[c]
 	if n := old & m; n != old {
 		bd.cand[c] = n
-		bd.dirty.add(c)
+		bd.mark(c)
 		*changed = true
 		return n != 0
 	}

@@ -14,15 +14,23 @@ type board struct {
 	cand [81]uint16
 	val  [81]uint8
 	// dirty holds the cells whose candidates changed since
-	// propIntersections last ran: a house without one is at its fixpoint.
-	dirty cellSet
+	// propIntersections last ran, fresh those changed since singles last
+	// ran: a house without one is at that step's fixpoint.
+	dirty, fresh cellSet
+}
+
+// mark notes that c's candidates changed.
+func (bd *board) mark(c uint8) {
+	bd.dirty.add(c)
+	bd.fresh.add(c)
 }
 
 // newBoard starts from the model's candidates and the givens, which stay
 // candidates until propagate places them like any single.
 func (m *model) newBoard(g sudoku.Grid) board {
 	var bd board
-	bd.dirty = cellSet{^uint64(0), ^uint64(0)}
+	bd.dirty = cellSet{^uint64(0), 1<<17 - 1}
+	bd.fresh = bd.dirty
 	for c := range 81 {
 		bd.cand[c] = m.start[c]
 		if g[c] != 0 {
@@ -32,16 +40,21 @@ func (m *model) newBoard(g sudoku.Grid) board {
 	return bd
 }
 
-// place puts the single candidate of c in it and takes it from c's peers.
-func (m *model) place(bd *board, c int) bool {
+// place puts the single candidate of c in it and takes it from c's
+// peers, pushing onto singles each peer left with one candidate.
+func (m *model) place(bd *board, c uint8, singles *[]uint8) bool {
 	bit := bd.cand[c]
 	bd.val[c] = uint8(bits.TrailingZeros16(bit) + 1)
 	for _, p := range m.peers[c] {
-		if bd.cand[p]&bit != 0 {
-			bd.cand[p] &^= bit
-			bd.dirty.add(p)
-			if bd.cand[p] == 0 {
+		if x := bd.cand[p]; x&bit != 0 {
+			x &^= bit
+			bd.cand[p] = x
+			bd.mark(p)
+			if x == 0 {
 				return false
+			}
+			if x&(x-1) == 0 {
+				*singles = append(*singles, p)
 			}
 		}
 	}
@@ -80,47 +93,75 @@ func (m *model) propagate(bd *board) bool {
 }
 
 // singles places every naked single (taking its digit from its peers,
-// again while that makes new ones), then sets each hidden single of a
-// house: a digit with one place left, not yet placed there.
+// and so on while that makes new ones), then sets each hidden single of a
+// house: a digit with one place left, not yet placed there. Only cells
+// changed since it last ran (fresh), and houses holding one, can hold a
+// new single.
 func (m *model) singles(bd *board, changed *bool) bool {
-	for again := true; again; {
-		again = false
-		for c := range 81 {
-			x := bd.cand[c]
-			if x == 0 {
-				return false
-			}
-			if bd.val[c] == 0 && x&(x-1) == 0 {
-				if !m.place(bd, c) {
-					return false
-				}
-				again, *changed = true, true
-			}
+	var buf [81]uint8
+	stack := buf[:0]
+	fresh := bd.fresh
+	bd.fresh = cellSet{}
+	for set := fresh; ; {
+		c, ok := set.pop()
+		if !ok {
+			break
 		}
-	}
-	for _, h := range m.houses {
-		var once, twice, placed uint16
-		for _, c := range h {
-			x := bd.cand[c]
-			twice |= once & x
-			once |= x
-			if bd.val[c] != 0 {
-				placed |= x
-			}
-		}
-		if once != all {
+		x := bd.cand[c]
+		if x == 0 {
 			return false
 		}
-		for s := once &^ twice &^ placed; s != 0; s &= s - 1 {
-			bit := s & -s
-			for _, c := range h {
-				if bd.cand[c]&bit != 0 {
-					if bd.cand[c] != bit {
-						bd.cand[c], *changed = bit, true
-						bd.dirty.add(c)
-					}
-					break
+		if bd.val[c] == 0 && x&(x-1) == 0 {
+			stack = append(stack, c)
+		}
+	}
+	for len(stack) > 0 {
+		c := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if bd.val[c] != 0 {
+			continue
+		}
+		if !m.place(bd, c, &stack) {
+			return false
+		}
+		*changed = true
+	}
+	fresh = fresh.or(bd.fresh)
+	for hi, h := range m.houses {
+		if m.houseSets[hi].and(fresh) == (cellSet{}) {
+			continue
+		}
+		if !hiddenSingles(bd, h, changed) {
+			return false
+		}
+	}
+	return true
+}
+
+// hiddenSingles sets each digit of house h with one place left, and fails
+// when a digit has none.
+func hiddenSingles(bd *board, h [9]uint8, changed *bool) bool {
+	var once, twice, placed uint16
+	for _, c := range h {
+		x := bd.cand[c]
+		twice |= once & x
+		once |= x
+		if bd.val[c] != 0 {
+			placed |= x
+		}
+	}
+	if once != all {
+		return false
+	}
+	for s := once &^ twice &^ placed; s != 0; s &= s - 1 {
+		bit := s & -s
+		for _, c := range h {
+			if bd.cand[c]&bit != 0 {
+				if bd.cand[c] != bit {
+					bd.cand[c], *changed = bit, true
+					bd.mark(c)
 				}
+				break
 			}
 		}
 	}
@@ -239,7 +280,7 @@ func (s *solver) search(st *stack) {
 		next := &st[depth+1]
 		next.bd = f.bd
 		next.bd.cand[f.cell] = bit
-		next.bd.dirty.add(uint8(f.cell))
+		next.bd.mark(uint8(f.cell))
 		if s.m.propagate(&next.bd) {
 			if !next.bd.solved() {
 				next.cell, next.cands = next.bd.choose()
