@@ -1,6 +1,8 @@
 package variant
 
 import (
+	"fmt"
+
 	"github.com/sudoku-archive/sudoku/internal/racefree"
 	"math/rand/v2"
 	"slices"
@@ -153,29 +155,60 @@ func TestRateClassic(t *testing.T) {
 	}
 }
 
-// TestXMoves: every move of an X-Sudoku's group keeps both diagonals.
-func TestXMoves(t *testing.T) {
-	if len(xMoves) != 24 || xMoves[0] != sudoku.Identity {
-		t.Fatalf("%d moves, first %v", len(xMoves), xMoves[0])
-	}
-	diag := func(tr sudoku.Transform, cells []Cell) []Cell {
-		var out []Cell
-		for _, c := range cells {
-			out = append(out, Cell(tr.Cell(int(c))))
+// TestLineMoves: every move of a fixed shape's group maps the shape's
+// groups onto the moved rule's (a diagonal onto a diagonal, the windows and
+// the groups they imply onto themselves), and the groups have the sizes
+// docs/variants.md gives.
+func TestLineMoves(t *testing.T) {
+	sizes := map[string]int{}
+	for _, ts := range [][]Type{{DiagonalMinus}, {DiagonalPlus}, {DiagonalPlus, DiagonalMinus}, {Windoku},
+		{Disjoint}, {CentreDot}, {Disjoint, CentreDot}, {Windoku, DiagonalMinus}, {Asterisk}, {AntiKnight}} {
+		var p Puzzle
+		for _, ty := range ts {
+			p.Rules = append(p.Rules, Rule{Type: ty})
 		}
-		slices.Sort(out)
-		return out
-	}
-	minus, plus := shapeGroups(DiagonalMinus)[0], shapeGroups(DiagonalPlus)[0]
-	for _, tr := range xGroup {
-		if !tr.Valid() {
-			t.Fatalf("%v is not a transform", tr)
+		group, _ := Group(p)
+		if group[0] != sudoku.Identity {
+			t.Errorf("%v: first move %v", ts, group[0])
 		}
-		m, p := diag(tr, minus), diag(tr, plus)
-		if !(slices.Equal(m, minus) && slices.Equal(p, sortedCells(plus)) || slices.Equal(m, sortedCells(plus)) && slices.Equal(p, minus)) {
-			t.Errorf("%v moves the diagonals off themselves", tr)
+		sizes[fmt.Sprint(ts)] = len(group)
+		want := houseKeys(p, sudoku.Identity)
+		for _, tr := range group {
+			if !tr.Valid() {
+				t.Fatalf("%v: %v is not a transform", ts, tr)
+			}
+			q := Apply(tr, p)
+			if err := q.Validate(); err != nil {
+				t.Fatalf("%v moved by %v: %v", ts, tr, err)
+			}
+			if got := houseKeys(q, sudoku.Identity); !slices.Equal(got, houseKeys(p, tr)) || len(got) != len(want) {
+				t.Fatalf("%v: %v moves the shapes off themselves", ts, tr)
+			}
 		}
 	}
+	for k, n := range map[string]int{"[diagonal+ diagonal-]": 96, "[windoku]": 128, "[antiknight]": 8, "[asterisk]": 8,
+		"[disjoint]": 2592, "[centredot]": 4608, "[diagonal-]": 5184} {
+		if sizes[k] != n {
+			t.Errorf("%s: a group of %d moves, want %d", k, sizes[k], n)
+		}
+	}
+}
+
+// houseKeys lists the fixed shapes' groups of p's rules, each moved by tr,
+// as sorted keys.
+func houseKeys(p Puzzle, tr sudoku.Transform) []string {
+	var out []string
+	for _, r := range p.Rules {
+		for _, g := range shapeGroups(r.Type) {
+			var cells []Cell
+			for _, c := range g {
+				cells = append(cells, Cell(tr.Cell(int(c))))
+			}
+			out = append(out, fmt.Sprint(sortedCells(cells)))
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 func sortedCells(c []Cell) []Cell {
