@@ -38,14 +38,15 @@ var Geometry = func() []sudoku.Transform {
 
 // relabels reports whether the rules of p hold whatever the digits are
 // called, so that relabelling the digits writes the same puzzle: regions,
-// anti-knight, anti-king, jigsaw, palindromes and cages without a total.
+// anti-knight, anti-king, jigsaw, extra regions, palindromes and cages
+// without a total.
 // Sums, thermometers, dots, XV, odd/even, non-consecutive, whispers and
 // renban name the digits themselves.
 func relabels(p Puzzle) bool {
 	for _, r := range p.Rules {
 		switch r.Type {
 		case DiagonalPlus, DiagonalMinus, Windoku, Disjoint, Asterisk, CentreDot, Girandola,
-			AntiKnight, AntiKing, Jigsaw, Palindrome:
+			AntiKnight, AntiKing, Jigsaw, Palindrome, ExtraRegion:
 		case Killer:
 			if r.Total != nil {
 				return false

@@ -88,7 +88,7 @@ type lineRule struct {
 // its cells' order, so the columns stay (a column sandwich the reverse).
 func lineRuleOf(r Rule) lineRule {
 	switch r.Type {
-	case Killer, Odd, Even:
+	case Killer, Odd, Even, ExtraRegion:
 		return lineRule{formAny, formAny, 0}
 	case Disjoint:
 		return lineRule{formDisjoint, formDisjoint, 0}

@@ -194,6 +194,9 @@ func compile(p Puzzle) (*model, error) {
 		for _, g := range shapeGroups(r.Type) {
 			house(g)
 		}
+		if r.Type == ExtraRegion {
+			house(r.Cells)
+		}
 		m.addRule(r, group)
 	}
 	for c := range Cell(81) {
