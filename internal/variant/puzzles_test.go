@@ -47,14 +47,20 @@ func TestPuzzles(t *testing.T) {
 	}
 }
 
+// hardFile holds minimal puzzles made without the test sets' node budget.
+const hardFile = "testdata/hard.txt"
+
+// allTestPuzzles reads both test sets: testdata/puzzles.txt and hard.txt.
+func allTestPuzzles(t testing.TB) []testPuzzle {
+	return append(readTestPuzzles(t, puzzlesFile), readTestPuzzles(t, hardFile)...)
+}
+
 // TestHard solves the puzzles of testdata/hard.txt: each unique, its
-// solution keeping every rule. Seconds of search: not under -short.
+// solution keeping every rule (a tenth of a second each at most, since
+// the intersections and segment sums of engine v2).
 func TestHard(t *testing.T) {
 	racefree.Only(t)
-	if testing.Short() {
-		t.Skip("seconds of search")
-	}
-	for _, tp := range readTestPuzzles(t, "testdata/hard.txt") {
+	for _, tp := range readTestPuzzles(t, hardFile) {
 		res, err := Solve(tp.p, sudoku.Options{})
 		if err != nil || res.Solutions != 1 || Check(tp.p, res.Solution) != nil {
 			t.Errorf("%s: %d solutions, %v", tp.name, res.Solutions, err)
@@ -104,8 +110,8 @@ func randomMember(r *rand.Rand, p Puzzle) sudoku.Transform {
 	return t
 }
 
-// TestSymmetryGroup puts every test puzzle through random members of its
-// group, each written another way, and expects one canonical form, the
+// TestSymmetryGroup puts every test puzzle (both sets) through random
+// members of its group, each written another way, and expects one canonical form, the
 // same measures and a solution of the moved puzzle.
 func TestSymmetryGroup(t *testing.T) {
 	racefree.Only(t)
@@ -114,7 +120,7 @@ func TestSymmetryGroup(t *testing.T) {
 	if testing.Short() {
 		members = 2
 	}
-	for _, tp := range readTestPuzzles(t, puzzlesFile) {
+	for _, tp := range allTestPuzzles(t) {
 		want, err := Rate(tp.p, sudoku.Options{Runs: 1})
 		if err != nil {
 			t.Fatalf("%s: %v", tp.name, err)
