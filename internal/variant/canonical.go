@@ -174,6 +174,9 @@ func canonicalVariant(p Puzzle) (Puzzle, sudoku.Transform) {
 			ties = append(ties, t)
 		}
 	}
+	if len(ties) > maxWritten {
+		ties = leastSignatures(p, ties)
+	}
 	var best Puzzle
 	var bestText string
 	var bestT sudoku.Transform
@@ -184,6 +187,76 @@ func canonicalVariant(p Puzzle) (Puzzle, sudoku.Transform) {
 		}
 	}
 	return best, bestT
+}
+
+// maxWritten bounds the moves written out whole: past it (a large group
+// and few givens, a killer without givens beside a diagonal) the moves
+// with the least givens are narrowed first to those with the least
+// signatures (leastSignatures). The number of such moves is the same for
+// every writing of a puzzle, so the choice is too.
+const maxWritten = 16
+
+// leastSignatures keeps the moves that give the least grid of cell
+// signatures: each cell's rules summed into one number (cellSignatures),
+// moved with the cell.
+func leastSignatures(p Puzzle, moves []sudoku.Transform) []sudoku.Transform {
+	sig := cellSignatures(Normal(p))
+	var least, cur [81]uint64
+	var out []sudoku.Transform
+	for i, t := range moves {
+		for c := range 81 {
+			cur[t.Cell(c)] = sig[c]
+		}
+		switch c := slices.Compare(cur[:], least[:]); {
+		case i == 0 || c < 0:
+			least, out = cur, append(out[:0], t)
+		case c == 0:
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// cellSignatures sums into each cell a hash of every rule on it (its type,
+// total, size, and place along a line whose direction counts), in any
+// order of the rules: what a move carries along with the cell.
+func cellSignatures(p Puzzle) [81]uint64 {
+	var sig [81]uint64
+	for _, r := range p.Rules {
+		cells := r.Cells
+		switch r.Type {
+		case LittleKiller:
+			cells = diagonalCells(r.Cells, r.Dir)
+		case Sandwich:
+			lc, _ := sandwichCells(r.Line)
+			cells = lc[:]
+		}
+		total := -1
+		if r.Total != nil {
+			total = *r.Total
+		}
+		for k, c := range cells {
+			pos := 0
+			switch r.Type {
+			case Thermo, Arrow:
+				pos = k + 1
+			case Whispers, Renban, Palindrome:
+				pos = min(k, len(cells)-1-k) + 1
+			}
+			h := fnv(fnv(fnv(fnv(14695981039346656037, string(r.Type)), fmt.Sprint(total)), fmt.Sprint(len(cells))), fmt.Sprint(pos, r.Circle))
+			sig[c] += h
+		}
+	}
+	return sig
+}
+
+// fnv folds s into the FNV-1a hash h.
+func fnv(h uint64, s string) uint64 {
+	for i := range len(s) {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
 }
 
 // lessGrid compares two grids as their written forms do ('.' before the
