@@ -89,6 +89,9 @@ func (m *model) propIntersections(bd *board, changed *bool) bool {
 				return false
 			}
 		}
+		if !hiddenPairs(bd, &places, &count, changed) {
+			return false
+		}
 	}
 	return true
 }
@@ -177,6 +180,25 @@ func (m *model) nakedPairs(bd *board, h [9]uint8, changed *bool) bool {
 				}
 			}
 			break
+		}
+	}
+	return true
+}
+
+// hiddenPairs: two digits with the same two places in a house fill them,
+// which keep no other digit.
+func hiddenPairs(bd *board, places *[9][9]uint8, count *[9]uint8, changed *bool) bool {
+	for d := range 9 {
+		if count[d] != 2 {
+			continue
+		}
+		for e := d + 1; e < 9; e++ {
+			if count[e] == 2 && places[e][0] == places[d][0] && places[e][1] == places[d][1] {
+				pair := uint16(1)<<d | uint16(1)<<e
+				if !bd.narrow(places[d][0], pair, changed) || !bd.narrow(places[d][1], pair, changed) {
+					return false
+				}
+			}
 		}
 	}
 	return true
