@@ -63,10 +63,14 @@ func (m *model) propIntersections(bd *board, changed *bool) bool {
 			}
 		}
 	}
-	dirty := bd.dirty
-	bd.dirty = cellSet{}
+	gone := bd.gone
+	bd.gone = [81]uint16{}
 	for hi, h := range m.houses {
-		if m.houseSets[hi].and(dirty) == (cellSet{}) {
+		var lost uint16 // the digits whose places changed
+		for _, c := range h {
+			lost |= gone[c]
+		}
+		if lost == 0 {
 			continue // its places as they were when it was last done
 		}
 		if !m.nakedPairs(bd, h, changed) {
@@ -85,11 +89,11 @@ func (m *model) propIntersections(bd *board, changed *bool) bool {
 			}
 		}
 		for d := range 9 {
-			if count[d] >= 2 && !m.intersect(bd, hi, uint16(1)<<d, places[d][:count[d]], has[d], changed) {
+			if lost>>d&1 != 0 && count[d] >= 2 && !m.intersect(bd, hi, uint16(1)<<d, places[d][:count[d]], has[d], changed) {
 				return false
 			}
 		}
-		if !hiddenPairs(bd, &places, &count, changed) {
+		if !hiddenPairs(bd, lost, &places, &count, changed) {
 			return false
 		}
 	}
@@ -187,13 +191,13 @@ func (m *model) nakedPairs(bd *board, h [9]uint8, changed *bool) bool {
 
 // hiddenPairs: two digits with the same two places in a house fill them,
 // which keep no other digit.
-func hiddenPairs(bd *board, places *[9][9]uint8, count *[9]uint8, changed *bool) bool {
+func hiddenPairs(bd *board, lost uint16, places *[9][9]uint8, count *[9]uint8, changed *bool) bool {
 	for d := range 9 {
 		if count[d] != 2 {
 			continue
 		}
 		for e := d + 1; e < 9; e++ {
-			if count[e] == 2 && places[e][0] == places[d][0] && places[e][1] == places[d][1] {
+			if (lost>>d|lost>>e)&1 != 0 && count[e] == 2 && places[e][0] == places[d][0] && places[e][1] == places[d][1] {
 				pair := uint16(1)<<d | uint16(1)<<e
 				if !bd.narrow(places[d][0], pair, changed) || !bd.narrow(places[d][1], pair, changed) {
 					return false

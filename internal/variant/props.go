@@ -12,7 +12,7 @@ func (bd *board) narrow(c uint8, m uint16, changed *bool) bool {
 	old := bd.cand[c]
 	if n := old & m; n != old {
 		bd.cand[c] = n
-		bd.mark(c)
+		bd.mark(c, old&^n)
 		*changed = true
 		return n != 0
 	}

@@ -13,15 +13,17 @@ import (
 type board struct {
 	cand [81]uint16
 	val  [81]uint8
-	// dirty holds the cells whose candidates changed since
-	// propIntersections last ran, fresh those changed since singles last
-	// ran: a house without one is at that step's fixpoint.
-	dirty, fresh cellSet
+	// gone[c] holds the digits c lost since propIntersections last ran,
+	// fresh the cells changed since singles last ran: a house without
+	// one is at that step's fixpoint, and so is a digit of a house none
+	// of whose cells lost it.
+	gone  [81]uint16
+	fresh cellSet
 }
 
-// mark notes that c's candidates changed.
-func (bd *board) mark(c uint8) {
-	bd.dirty.add(c)
+// mark notes that c lost the digits removed.
+func (bd *board) mark(c uint8, removed uint16) {
+	bd.gone[c] |= removed
 	bd.fresh.add(c)
 }
 
@@ -29,9 +31,9 @@ func (bd *board) mark(c uint8) {
 // candidates until propagate places them like any single.
 func (m *model) newBoard(g sudoku.Grid) board {
 	var bd board
-	bd.dirty = cellSet{^uint64(0), 1<<17 - 1}
-	bd.fresh = bd.dirty
+	bd.fresh = cellSet{^uint64(0), 1<<17 - 1}
 	for c := range 81 {
+		bd.gone[c] = all
 		bd.cand[c] = m.start[c]
 		if g[c] != 0 {
 			bd.cand[c] &= 1 << (g[c] - 1)
@@ -49,7 +51,7 @@ func (m *model) place(bd *board, c uint8, singles *[]uint8) bool {
 		if x := bd.cand[p]; x&bit != 0 {
 			x &^= bit
 			bd.cand[p] = x
-			bd.mark(p)
+			bd.mark(p, bit)
 			if x == 0 {
 				return false
 			}
@@ -158,8 +160,8 @@ func hiddenSingles(bd *board, h [9]uint8, changed *bool) bool {
 		for _, c := range h {
 			if bd.cand[c]&bit != 0 {
 				if bd.cand[c] != bit {
+					bd.mark(c, bd.cand[c]&^bit)
 					bd.cand[c], *changed = bit, true
-					bd.mark(c)
 				}
 				break
 			}
@@ -279,8 +281,8 @@ func (s *solver) search(st *stack) {
 		}
 		next := &st[depth+1]
 		next.bd = f.bd
+		next.bd.mark(uint8(f.cell), next.bd.cand[f.cell]&^bit)
 		next.bd.cand[f.cell] = bit
-		next.bd.mark(uint8(f.cell))
 		if s.m.propagate(&next.bd) {
 			if !next.bd.solved() {
 				next.cell, next.cands = next.bd.choose()
