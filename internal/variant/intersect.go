@@ -54,15 +54,6 @@ func (m *model) tieSets() {
 // non-consecutive and the dots (a cell next to every place of a 5 in its
 // box holds neither 4 nor 6).
 func (m *model) propIntersections(bd *board, changed *bool) bool {
-	// has[d]: the open cells that may hold d (a superset as candidates go).
-	var has [9]cellSet
-	for c := range uint8(81) {
-		if bd.val[c] == 0 {
-			for x := bd.cand[c]; x != 0; x &= x - 1 {
-				has[bits.TrailingZeros16(x)].add(c)
-			}
-		}
-	}
 	gone := bd.gone
 	bd.gone = [81]uint16{}
 	for hi, h := range m.houses {
@@ -89,7 +80,7 @@ func (m *model) propIntersections(bd *board, changed *bool) bool {
 			}
 		}
 		for d := range 9 {
-			if lost>>d&1 != 0 && count[d] >= 2 && !m.intersect(bd, hi, uint16(1)<<d, places[d][:count[d]], has[d], changed) {
+			if lost>>d&1 != 0 && count[d] >= 2 && !m.intersect(bd, hi, uint16(1)<<d, places[d][:count[d]], changed) {
 				return false
 			}
 		}
@@ -101,10 +92,10 @@ func (m *model) propIntersections(bd *board, changed *bool) bool {
 }
 
 // intersect is propIntersections for the places ps of one digit (bit) in
-// house hi; has is the open cells that may hold it. The sets narrow place
-// by place and most are empty after one or two.
-func (m *model) intersect(bd *board, hi int, bit uint16, ps []uint8, has cellSet, changed *bool) bool {
-	sees := has.andNot(m.houseSets[hi])
+// house hi. The sets narrow place by place and most are empty after one
+// or two.
+func (m *model) intersect(bd *board, hi int, bit uint16, ps []uint8, changed *bool) bool {
+	sees := m.seen[ps[0]].andNot(m.houseSets[hi])
 	for _, p := range ps {
 		if sees = sees.and(m.seen[p]); sees == (cellSet{}) {
 			break
@@ -115,7 +106,7 @@ func (m *model) intersect(bd *board, hi int, bit uint16, ps []uint8, has cellSet
 		if !ok {
 			break
 		}
-		if !bd.narrow(w, ^bit, changed) {
+		if bd.cand[w]&bit != 0 && !bd.narrow(w, ^bit, changed) {
 			return false
 		}
 	}
