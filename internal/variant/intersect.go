@@ -183,6 +183,15 @@ func (m *model) nakedPairs(bd *board, h [9]uint8, changed *bool) bool {
 // hiddenPairs: two digits with the same two places in a house fill them,
 // which keep no other digit.
 func hiddenPairs(bd *board, lost uint16, places *[9][9]uint8, count *[9]uint8, changed *bool) bool {
+	var twice uint16 // the digits with two places
+	for d := range 9 {
+		if count[d] == 2 {
+			twice |= 1 << d
+		}
+	}
+	if bits.OnesCount16(twice) < 2 || twice&lost == 0 {
+		return true
+	}
 	for d := range 9 {
 		if count[d] != 2 {
 			continue
