@@ -101,6 +101,12 @@ type pair struct {
 	r    rel
 }
 
+// partner is the other cell of a pair rule and the relation.
+type partner struct {
+	cell uint8
+	r    rel
+}
+
 type term struct {
 	cell uint8
 	coef int
@@ -134,10 +140,12 @@ type sandwich struct {
 // model is a puzzle compiled for the solver. A search writes its sums'
 // caches (sum.seen): one model serves one search at a time.
 type model struct {
-	start      [81]uint16  // candidates before the givens: odd and even cells
-	peers      [81][]uint8 // cells that must differ from each
-	houses     [][9]uint8  // groups holding 1-9 once each
-	pairs      []pair
+	start  [81]uint16  // candidates before the givens: odd and even cells
+	peers  [81][]uint8 // cells that must differ from each
+	houses [][9]uint8  // groups holding 1-9 once each
+	pairs  []pair
+	// partners[c] lists c's partners under pair rules, for propPairs.
+	partners   [81][]partner
 	sums       []sum
 	cages      []cage
 	thermos    [][]uint8
@@ -216,6 +224,10 @@ func compile(p Puzzle) (*model, error) {
 	}
 	m.addNeighbours(p, has)
 	m.relate()
+	for _, pr := range m.pairs {
+		m.partners[pr.a] = append(m.partners[pr.a], partner{pr.b, pr.r})
+		m.partners[pr.b] = append(m.partners[pr.b], partner{pr.a, pr.r})
+	}
 	m.tieSets()
 	m.segmentSums()
 	m.rules = len(p.Rules) > 0

@@ -31,14 +31,30 @@ func rangeMask(lo, hi int) uint16 {
 func lowest(m uint16) int  { return bits.TrailingZeros16(m) + 1 }
 func highest(m uint16) int { return 16 - bits.LeadingZeros16(m) }
 
+// propPairs keeps each pair rule's cells to the digits the partner
+// supports, from the cells changed since it last ran (every relation is
+// symmetric): a cell it narrows is done again, to the same fixpoint as
+// going over every pair until nothing changes.
 func (m *model) propPairs(bd *board, changed *bool) bool {
-	for _, p := range m.pairs {
-		if !bd.narrow(p.b, support[p.r][bd.cand[p.a]], changed) ||
-			!bd.narrow(p.a, support[p.r][bd.cand[p.b]], changed) {
-			return false
+	if len(m.pairs) == 0 {
+		return true
+	}
+	work := bd.paired
+	bd.paired = cellSet{}
+	for {
+		c, ok := work.pop()
+		if !ok {
+			if work, bd.paired = bd.paired, (cellSet{}); work == (cellSet{}) {
+				return true
+			}
+			continue
+		}
+		for _, o := range m.partners[c] {
+			if !bd.narrow(o.cell, support[o.r][bd.cand[c]], changed) {
+				return false
+			}
 		}
 	}
-	return true
 }
 
 // sumSet is a set of partial sums, offset so that they stay at or above 0:

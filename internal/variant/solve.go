@@ -19,12 +19,15 @@ type board struct {
 	// of whose cells lost it.
 	gone  [81]uint16
 	fresh cellSet
+	// paired holds the cells changed since propPairs last ran.
+	paired cellSet
 }
 
 // mark notes that c lost the digits removed.
 func (bd *board) mark(c uint8, removed uint16) {
 	bd.gone[c] |= removed
 	bd.fresh.add(c)
+	bd.paired.add(c)
 }
 
 // newBoard starts from the model's candidates and the givens, which stay
@@ -32,6 +35,7 @@ func (bd *board) mark(c uint8, removed uint16) {
 func (m *model) newBoard(g sudoku.Grid) board {
 	var bd board
 	bd.fresh = cellSet{^uint64(0), 1<<17 - 1}
+	bd.paired = bd.fresh
 	for c := range 81 {
 		bd.gone[c] = all
 		bd.cand[c] = m.start[c]
