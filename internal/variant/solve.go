@@ -307,7 +307,7 @@ func (s *solver) search(st *stack) {
 // node costs 10-20 microseconds (every rule's propagator runs at each),
 // some 30 times a classic one, so package sudoku's 2,000,000 would hold a
 // core for most of a minute; 200,000 keeps the worst input to a few
-// seconds, and the hardest puzzle made here needs 10,612 (testdata/hard.txt).
+// seconds, and the hardest puzzle made here needs 6,220 (testdata/hard.txt, engine v2).
 // A classic puzzle keeps sudoku.DefaultMaxNodes.
 const DefaultMaxNodes = 200_000
 
