@@ -30,14 +30,35 @@ var builders = map[Type]func(r *rand.Rand, s sudoku.Grid) []Rule{
 			return int(hi-lo) <= len(l) // a run the line's length may still be
 		})
 	},
-	Palindrome: palindromes,
-	Arrow:      arrows,
-	White:      dots(White, false),
-	Black:      dots(Black, false),
-	X:          dots(X, false),
-	V:          dots(V, false),
-	Odd:        parity(Odd),
-	Even:       parity(Even),
+	Palindrome:  palindromes,
+	Arrow:       arrows,
+	White:       dots(White, false),
+	Black:       dots(Black, false),
+	X:           dots(X, false),
+	V:           dots(V, false),
+	Odd:         parity(Odd),
+	Even:        parity(Even),
+	ExtraRegion: extraRegions,
+}
+
+// extraRegions draws two extra regions: for each digit, a random cell of
+// s holding it (the two may share cells).
+func extraRegions(r *rand.Rand, s sudoku.Grid) []Rule {
+	var out []Rule
+	for range 2 {
+		var cells []Cell
+		for d := uint8(1); d <= 9; d++ {
+			var at []Cell
+			for c := range Cell(81) {
+				if s[c] == d {
+					at = append(at, c)
+				}
+			}
+			cells = append(cells, at[r.IntN(len(at))])
+		}
+		out = append(out, Rule{Type: ExtraRegion, Cells: cells})
+	}
+	return out
 }
 
 // killers covers the grid with cages of one to five cells, each with its

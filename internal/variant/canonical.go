@@ -36,61 +36,17 @@ var Geometry = func() []sudoku.Transform {
 	return out
 }()
 
-// xMoves are the line moves that keep both diagonals where they are: the
-// same permutation P of rows and columns (bands kept together) with P
-// commuting with turning the grid over (P(8-i) = 8-P(i)): the outer bands
-// kept or swapped, the rows of the first outer band in any order (the
-// other's follow as in a mirror), the middle band's outer rows kept or
-// swapped. 24 moves, the identity first; with Geometry they make the group
-// of an X-Sudoku (96 moves).
-var xMoves = func() []sudoku.Transform {
-	var out []sudoku.Transform
-	perms := [6][3]uint8{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}}
-	for _, b0 := range []uint8{0, 2} {
-		for _, sg := range perms {
-			for _, mid := range [][2]uint8{{3, 5}, {5, 3}} {
-				var p [9]uint8
-				for i := range 3 {
-					p[i] = b0*3 + sg[i]
-					p[8-i] = 8 - p[i]
-				}
-				p[3], p[4], p[5] = mid[0], 4, mid[1]
-				t := sudoku.Identity
-				t.Rows, t.Cols = p, p
-				out = append(out, t)
-			}
-		}
-	}
-	return out
-}()
-
-// isX reports whether p's rules are exactly both diagonals (X-Sudoku),
-// whose group has line moves too (xMoves).
-func isX(p Puzzle) bool {
-	var plus, minus bool
-	for _, r := range p.Rules {
-		switch r.Type {
-		case DiagonalPlus:
-			plus = true
-		case DiagonalMinus:
-			minus = true
-		default:
-			return false
-		}
-	}
-	return plus && minus
-}
-
 // relabels reports whether the rules of p hold whatever the digits are
 // called, so that relabelling the digits writes the same puzzle: regions,
-// anti-knight, anti-king, jigsaw, palindromes and cages without a total.
+// anti-knight, anti-king, jigsaw, extra regions, palindromes and cages
+// without a total.
 // Sums, thermometers, dots, XV, odd/even, non-consecutive, whispers and
 // renban name the digits themselves.
 func relabels(p Puzzle) bool {
 	for _, r := range p.Rules {
 		switch r.Type {
 		case DiagonalPlus, DiagonalMinus, Windoku, Disjoint, Asterisk, CentreDot, Girandola,
-			AntiKnight, AntiKing, Jigsaw, Palindrome:
+			AntiKnight, AntiKing, Jigsaw, Palindrome, ExtraRegion:
 		case Killer:
 			if r.Total != nil {
 				return false
@@ -121,13 +77,17 @@ func applyRule(t sudoku.Transform, orig Rule) Rule {
 		r.Cells[k] = mv(c)
 	}
 	switch r.Type {
-	case DiagonalMinus:
-		if c := mv(0); c != 0 && c != 80 {
-			r.Type = DiagonalPlus
-		}
-	case DiagonalPlus:
-		if c := mv(8); c != 8 && c != 72 {
-			r.Type = DiagonalMinus
+	case DiagonalMinus, DiagonalPlus:
+		// Where the diagonal's cells go says which it is now: the first
+		// one off the centre, which both diagonals share.
+		for _, c := range shapeGroups(r.Type)[0] {
+			if m := mv(c); m != 40 {
+				r.Type = DiagonalPlus
+				if m.row() == m.col() {
+					r.Type = DiagonalMinus
+				}
+				break
+			}
 		}
 	case Jigsaw:
 		if len(r.Regions) == 81 {
@@ -181,8 +141,8 @@ func relabel(g sudoku.Grid) [10]uint8 {
 // of writing it under its symmetry group (Group), with t such that
 // Normal(Apply(t, p)) is it; its Text is the puzzle's identity. A classic
 // puzzle is sudoku.Canonical's (which solves it, so opt bounds it, and its
-// errors are sudoku's); a variant is the least written form over Geometry,
-// its digits relabelled when the rules allow (relabels).
+// errors are sudoku's); a variant is the least written form over its
+// group, its digits relabelled when the rules allow (relabels).
 func Canonical(p Puzzle, opt sudoku.Options) (Puzzle, sudoku.Transform, error) {
 	if p.Classic() {
 		g, t, err := sudoku.Canonical(p.Givens, opt)
@@ -195,16 +155,32 @@ func Canonical(p Puzzle, opt sudoku.Options) (Puzzle, sudoku.Transform, error) {
 	return c, t, nil
 }
 
-// canonicalVariant is Canonical for a valid puzzle with rules.
+// canonicalVariant is Canonical for a valid puzzle with rules: the least
+// written form over its group. The written form begins with the givens,
+// so only the moves that give the least givens are written out whole.
 func canonicalVariant(p Puzzle) (Puzzle, sudoku.Transform) {
-	geometry, digits := Group(p)
-	var best Puzzle
-	var bestText string
-	var bestT sudoku.Transform
-	for i, t := range geometry {
+	group, digits := Group(p)
+	var least sudoku.Grid
+	var ties []sudoku.Transform
+	for i, t := range group {
 		if digits {
 			t.Digits = relabel(t.Apply(p.Givens))
 		}
+		g := t.Apply(p.Givens)
+		switch c := lessGrid(g, least); {
+		case i == 0 || c < 0:
+			least, ties = g, append(ties[:0], t)
+		case c == 0:
+			ties = append(ties, t)
+		}
+	}
+	if len(ties) > maxWritten {
+		ties = leastSignatures(p, ties)
+	}
+	var best Puzzle
+	var bestText string
+	var bestT sudoku.Transform
+	for i, t := range ties {
 		q := Normal(Apply(t, p))
 		if s := q.Text(); i == 0 || s < bestText {
 			best, bestText, bestT = q, s, t
@@ -213,26 +189,95 @@ func canonicalVariant(p Puzzle) (Puzzle, sudoku.Transform) {
 	return best, bestT
 }
 
-// xGroup is Geometry followed by xMoves: every move of an X-Sudoku's
-// group (each of the 96 twice, as Geometry and xMoves share the half
-// turn).
-var xGroup = func() []sudoku.Transform {
+// maxWritten bounds the moves written out whole: past it (a large group
+// and few givens, a killer without givens beside a diagonal) the moves
+// with the least givens are narrowed first to those with the least
+// signatures (leastSignatures). The number of such moves is the same for
+// every writing of a puzzle, so the choice is too.
+const maxWritten = 16
+
+// leastSignatures keeps the moves that give the least grid of cell
+// signatures: each cell's rules summed into one number (cellSignatures),
+// moved with the cell.
+func leastSignatures(p Puzzle, moves []sudoku.Transform) []sudoku.Transform {
+	sig := cellSignatures(Normal(p))
+	var least, cur [81]uint64
 	var out []sudoku.Transform
-	for _, g := range Geometry {
-		for _, m := range xMoves {
-			out = append(out, g.Then(m))
+	for i, t := range moves {
+		for c := range 81 {
+			cur[t.Cell(c)] = sig[c]
+		}
+		switch c := slices.Compare(cur[:], least[:]); {
+		case i == 0 || c < 0:
+			least, out = cur, append(out[:0], t)
+		case c == 0:
+			out = append(out, t)
 		}
 	}
 	return out
-}()
+}
+
+// cellSignatures sums into each cell a hash of every rule on it (its type,
+// total, size, and place along a line whose direction counts), in any
+// order of the rules: what a move carries along with the cell.
+func cellSignatures(p Puzzle) [81]uint64 {
+	var sig [81]uint64
+	for _, r := range p.Rules {
+		cells := r.Cells
+		switch r.Type {
+		case LittleKiller:
+			cells = diagonalCells(r.Cells, r.Dir)
+		case Sandwich:
+			lc, _ := sandwichCells(r.Line)
+			cells = lc[:]
+		}
+		total := -1
+		if r.Total != nil {
+			total = *r.Total
+		}
+		for k, c := range cells {
+			pos := 0
+			switch r.Type {
+			case Thermo, Arrow:
+				pos = k + 1
+			case Whispers, Renban, Palindrome:
+				pos = min(k, len(cells)-1-k) + 1
+			}
+			h := fnv(fnv(fnv(fnv(14695981039346656037, string(r.Type)), fmt.Sprint(total)), fmt.Sprint(len(cells))), fmt.Sprint(pos, r.Circle))
+			sig[c] += h
+		}
+	}
+	return sig
+}
+
+// fnv folds s into the FNV-1a hash h.
+func fnv(h uint64, s string) uint64 {
+	for i := range len(s) {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
+}
+
+// lessGrid compares two grids as their written forms do ('.' before the
+// digits): -1, 0 or 1.
+func lessGrid(a, b sudoku.Grid) int {
+	for i := range a {
+		if a[i] != b[i] {
+			if a[i] < b[i] {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}
 
 // Group describes the symmetry group of p's rules (docs/variants.md): the
-// moves of the grid, Geometry for a variant but an X-Sudoku's (xGroup),
-// and whether the digits may be relabelled. A classic puzzle's group is
-// package sudoku's and is not listed here.
-func Group(p Puzzle) (geometry []sudoku.Transform, digits bool) {
-	if isX(p) {
-		return xGroup, relabels(p)
-	}
-	return Geometry, relabels(p)
+// moves of the grid, each line move every rule keeps (lineRuleOf)
+// followed by each of Geometry, Identity first, and whether the digits may
+// be relabelled.
+// A classic puzzle's group is package sudoku's and is not listed here.
+func Group(p Puzzle) (moves []sudoku.Transform, digits bool) {
+	return keyOf(p).moves(), relabels(p)
 }

@@ -94,6 +94,8 @@ func checkRule(r Rule, g sudoku.Grid) bool {
 		return checkLine(r, g)
 	case Killer:
 		return distinct(g, r.Cells) && (r.Total == nil || digitSum(g, r.Cells) == *r.Total)
+	case ExtraRegion:
+		return distinct(g, r.Cells)
 	case LittleKiller:
 		return digitSum(g, diagonalCells(r.Cells, r.Dir)) == *r.Total
 	case Sandwich:

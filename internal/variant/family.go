@@ -15,6 +15,7 @@ var families = map[Type]string{
 	Arrow: "arrow", White: "kropki", Black: "kropki", KropkiNegative: "kropki",
 	X: "xv", V: "xv", XVNegative: "xv", Odd: "odd-even", Even: "odd-even",
 	Whispers: "whispers", Renban: "renban", Palindrome: "palindrome",
+	ExtraRegion: "extra-region",
 }
 
 // Family returns the short name of the variant a rule type belongs to

@@ -6,7 +6,8 @@ import (
 )
 
 // TestFamilies holds every rule type to a short name of docs/api.md and
-// the list of names to the contract's 21.
+// the list of names to the contract's 21 and extra-region (f-puzzles'
+// extraregion of any shape, issue 47's list of f-puzzles names).
 func TestFamilies(t *testing.T) {
 	for _, ty := range Types {
 		if ty.Family() == "" {
@@ -14,7 +15,7 @@ func TestFamilies(t *testing.T) {
 		}
 	}
 	want := []string{"anti-king", "anti-knight", "arrow", "asterisk", "centre-dot",
-		"disjoint-groups", "girandola", "jigsaw", "killer", "kropki", "little-killer",
+		"disjoint-groups", "extra-region", "girandola", "jigsaw", "killer", "kropki", "little-killer",
 		"non-consecutive", "odd-even", "palindrome", "renban", "sandwich", "thermo",
 		"whispers", "windoku", "x", "xv"}
 	if got := FamilyNames(); !slices.Equal(got, want) {

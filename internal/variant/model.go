@@ -101,6 +101,12 @@ type pair struct {
 	r    rel
 }
 
+// partner is the other cell of a pair rule and the relation.
+type partner struct {
+	cell uint8
+	r    rel
+}
+
 type term struct {
 	cell uint8
 	coef int
@@ -115,6 +121,10 @@ type sum struct {
 	// them: a fixpoint of this sum (keeping supported digits takes away no
 	// other digit's support), so the same candidates need no second pass.
 	seen []uint16
+	// segs splits the terms into runs of at most maxSeg cells with one
+	// coefficient that see each other (segments), which hold different
+	// digits (segmentSums).
+	segs []segment
 }
 
 type cage struct {
@@ -130,19 +140,31 @@ type sandwich struct {
 // model is a puzzle compiled for the solver. A search writes its sums'
 // caches (sum.seen): one model serves one search at a time.
 type model struct {
-	start      [81]uint16  // candidates before the givens: odd and even cells
-	peers      [81][]uint8 // cells that must differ from each
-	houses     [][9]uint8  // groups holding 1-9 once each
-	pairs      []pair
+	start  [81]uint16  // candidates before the givens: odd and even cells
+	peers  [81][]uint8 // cells that must differ from each
+	houses [][9]uint8  // groups holding 1-9 once each
+	pairs  []pair
+	// partners[c] lists c's partners under pair rules, for propPairs.
+	partners   [81][]partner
 	sums       []sum
 	cages      []cage
 	thermos    [][]uint8
 	renbans    [][]uint8
 	sandwiches []sandwich
 	// related[c] lists the cells a pair rule ties to c, rels[c][o] the
-	// relations (bit r for rel r) between c and o: for propPointing.
+	// relations (bit r for rel r) between c and o: for propIntersections.
 	related [81][]uint8
 	rels    *[81][81]uint16
+	// For propIntersections: each cell's peers, the cell with its peers,
+	// the cell with the cells pair rules tie to it; rules says the puzzle has
+	// rules (a model without, which only TestModelAgreesWithClassic
+	// builds, keeps package sudoku's singles alone).
+	peerSets [81]cellSet
+	seen     [81]cellSet
+	tie      [81]cellSet
+	// houseSets[i] is the cells of houses[i].
+	houseSets []cellSet
+	rules     bool
 }
 
 // compile builds the solver's model of a valid puzzle's rules.
@@ -180,6 +202,9 @@ func compile(p Puzzle) (*model, error) {
 		for _, g := range shapeGroups(r.Type) {
 			house(g)
 		}
+		if r.Type == ExtraRegion {
+			house(r.Cells)
+		}
 		m.addRule(r, group)
 	}
 	for c := range Cell(81) {
@@ -193,16 +218,25 @@ func compile(p Puzzle) (*model, error) {
 		for o := range 81 {
 			if peer[c][o] {
 				m.peers[c] = append(m.peers[c], uint8(o))
+				m.peerSets[c].add(uint8(o))
 			}
 		}
 	}
 	m.addNeighbours(p, has)
 	m.relate()
+	for _, pr := range m.pairs {
+		m.partners[pr.a] = append(m.partners[pr.a], partner{pr.b, pr.r})
+		m.partners[pr.b] = append(m.partners[pr.b], partner{pr.a, pr.r})
+	}
+	m.tieSets()
+	m.segmentSums()
+	m.rules = len(p.Rules) > 0
 	return m, nil
 }
 
 // relate fills related and rels from the pairs (relEqual left out: a
-// palindrome's ends hold the same digit, which pointing does not use).
+// palindrome's ends hold the same digit, which propIntersections does not
+// use).
 func (m *model) relate() {
 	for _, pr := range m.pairs {
 		if pr.r == relEqual {

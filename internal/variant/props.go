@@ -12,6 +12,7 @@ func (bd *board) narrow(c uint8, m uint16, changed *bool) bool {
 	old := bd.cand[c]
 	if n := old & m; n != old {
 		bd.cand[c] = n
+		bd.mark(c, old&^n)
 		*changed = true
 		return n != 0
 	}
@@ -30,14 +31,30 @@ func rangeMask(lo, hi int) uint16 {
 func lowest(m uint16) int  { return bits.TrailingZeros16(m) + 1 }
 func highest(m uint16) int { return 16 - bits.LeadingZeros16(m) }
 
+// propPairs keeps each pair rule's cells to the digits the partner
+// supports, from the cells changed since it last ran (every relation is
+// symmetric): a cell it narrows is done again, to the same fixpoint as
+// going over every pair until nothing changes.
 func (m *model) propPairs(bd *board, changed *bool) bool {
-	for _, p := range m.pairs {
-		if !bd.narrow(p.b, support[p.r][bd.cand[p.a]], changed) ||
-			!bd.narrow(p.a, support[p.r][bd.cand[p.b]], changed) {
-			return false
+	if len(m.pairs) == 0 {
+		return true
+	}
+	work := bd.paired
+	bd.paired = cellSet{}
+	for {
+		c, ok := work.pop()
+		if !ok {
+			if work, bd.paired = bd.paired, (cellSet{}); work == (cellSet{}) {
+				return true
+			}
+			continue
+		}
+		for _, o := range m.partners[c] {
+			if !bd.narrow(o.cell, support[o.r][bd.cand[c]], changed) {
+				return false
+			}
 		}
 	}
-	return true
 }
 
 // sumSet is a set of partial sums, offset so that they stay at or above 0:
@@ -86,66 +103,6 @@ func (s *sumSet) or(t sumSet, w int) {
 
 // maxTerms bounds the terms of a sum (an arrow's pill and line).
 const maxTerms = 2 + maxArrowLine
-
-// propSums keeps each term's digits that some digits of the other terms
-// complete to the total (repeats allowed: the houses see to those): the
-// partial sums reachable from the front meet those the back still needs.
-func (m *model) propSums(bd *board, changed *bool) bool {
-	var fwd, bwd [maxTerms + 1]sumSet
-	for si := range m.sums {
-		s := &m.sums[si]
-		if s.unchanged(bd) {
-			continue
-		}
-		n, offset, top := len(s.terms), 0, 0
-		for _, t := range s.terms {
-			if t.coef < 0 {
-				offset -= t.coef * 9
-			} else {
-				top += t.coef * 9
-			}
-		}
-		w := (offset+top)/64 + 1
-		fwd[0] = sumSet{}
-		fwd[0][offset/64] = 1 << (offset % 64)
-		for i, t := range s.terms {
-			fwd[i+1] = sumSet{}
-			for x := bd.cand[t.cell]; x != 0; x &= x - 1 {
-				fwd[i+1].or(fwd[i].shift(t.coef*lowest(x), w), w)
-			}
-		}
-		goal := s.total + offset
-		if goal < 0 || goal >= 64*w {
-			return false
-		}
-		bwd[n] = sumSet{}
-		bwd[n][goal/64] = 1 << (goal % 64)
-		for i := n - 1; i >= 0; i-- {
-			t := s.terms[i]
-			bwd[i] = sumSet{}
-			for x := bd.cand[t.cell]; x != 0; x &= x - 1 {
-				bwd[i].or(bwd[i+1].shift(-t.coef*lowest(x), w), w)
-			}
-		}
-		if !fwd[n].meets(&bwd[n], w) {
-			return false
-		}
-		for i, t := range s.terms {
-			keep := uint16(0)
-			for x := bd.cand[t.cell]; x != 0; x &= x - 1 {
-				need := bwd[i+1].shift(-t.coef*lowest(x), w)
-				if fwd[i].meets(&need, w) {
-					keep |= x & -x
-				}
-			}
-			if !bd.narrow(t.cell, keep, changed) {
-				return false
-			}
-		}
-		s.remember(bd)
-	}
-	return true
-}
 
 // unchanged reports whether the sum's cells hold the candidates it last
 // left them with.
@@ -336,55 +293,4 @@ func (sw *sandwich) tryEnds(bd *board, i, j int, allowed *[9]uint16) {
 			allowed[k] |= bd.cand[sw.cells[k]] & want
 		}
 	}
-}
-
-// propPointing: when a digit's places in a house are all tied by pair rules
-// to one cell outside them, that cell keeps only what the digit in any of
-// those places allows (non-consecutive: a cell next to every place of a 5
-// in its box holds neither 4 nor 6).
-func (m *model) propPointing(bd *board, changed *bool) bool {
-	if m.rels == nil {
-		return true
-	}
-	for _, h := range m.houses {
-		for d := range 9 {
-			bit := uint16(1) << d
-			var places [9]uint8
-			n := 0
-			for _, c := range h {
-				if bd.cand[c]&bit != 0 {
-					places[n] = c
-					n++
-				}
-			}
-			if n < 2 {
-				continue
-			}
-			for _, x := range m.related[places[0]] {
-				// The digit is in one of the places: x keeps what some
-				// place holding it allows, or the digit, when x is a place.
-				keep, tied := uint16(0), true
-				for _, p := range places[:n] {
-					if p == x {
-						keep |= bit
-						continue
-					}
-					rs := m.rels[x][p]
-					if rs == 0 {
-						tied = false
-						break
-					}
-					allow := uint16(all)
-					for r := rs; r != 0; r &= r - 1 {
-						allow &= support[bits.TrailingZeros16(r)][bit]
-					}
-					keep |= allow
-				}
-				if tied && !bd.narrow(x, keep, changed) {
-					return false
-				}
-			}
-		}
-	}
-	return true
 }

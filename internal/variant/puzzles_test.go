@@ -1,6 +1,8 @@
 package variant
 
 import (
+	"fmt"
+
 	"github.com/sudoku-archive/sudoku/internal/racefree"
 	"math/rand/v2"
 	"slices"
@@ -45,14 +47,20 @@ func TestPuzzles(t *testing.T) {
 	}
 }
 
+// hardFile holds minimal puzzles made without the test sets' node budget.
+const hardFile = "testdata/hard.txt"
+
+// allTestPuzzles reads both test sets: testdata/puzzles.txt and hard.txt.
+func allTestPuzzles(t testing.TB) []testPuzzle {
+	return append(readTestPuzzles(t, puzzlesFile), readTestPuzzles(t, hardFile)...)
+}
+
 // TestHard solves the puzzles of testdata/hard.txt: each unique, its
-// solution keeping every rule. Seconds of search: not under -short.
+// solution keeping every rule (a tenth of a second each at most, since
+// the intersections and segment sums of engine v2).
 func TestHard(t *testing.T) {
 	racefree.Only(t)
-	if testing.Short() {
-		t.Skip("seconds of search")
-	}
-	for _, tp := range readTestPuzzles(t, "testdata/hard.txt") {
+	for _, tp := range readTestPuzzles(t, hardFile) {
 		res, err := Solve(tp.p, sudoku.Options{})
 		if err != nil || res.Solutions != 1 || Check(tp.p, res.Solution) != nil {
 			t.Errorf("%s: %d solutions, %v", tp.name, res.Solutions, err)
@@ -102,8 +110,8 @@ func randomMember(r *rand.Rand, p Puzzle) sudoku.Transform {
 	return t
 }
 
-// TestSymmetryGroup puts every test puzzle through random members of its
-// group, each written another way, and expects one canonical form, the
+// TestSymmetryGroup puts every test puzzle (both sets) through random
+// members of its group, each written another way, and expects one canonical form, the
 // same measures and a solution of the moved puzzle.
 func TestSymmetryGroup(t *testing.T) {
 	racefree.Only(t)
@@ -112,7 +120,7 @@ func TestSymmetryGroup(t *testing.T) {
 	if testing.Short() {
 		members = 2
 	}
-	for _, tp := range readTestPuzzles(t, puzzlesFile) {
+	for _, tp := range allTestPuzzles(t) {
 		want, err := Rate(tp.p, sudoku.Options{Runs: 1})
 		if err != nil {
 			t.Fatalf("%s: %v", tp.name, err)
@@ -153,29 +161,60 @@ func TestRateClassic(t *testing.T) {
 	}
 }
 
-// TestXMoves: every move of an X-Sudoku's group keeps both diagonals.
-func TestXMoves(t *testing.T) {
-	if len(xMoves) != 24 || xMoves[0] != sudoku.Identity {
-		t.Fatalf("%d moves, first %v", len(xMoves), xMoves[0])
-	}
-	diag := func(tr sudoku.Transform, cells []Cell) []Cell {
-		var out []Cell
-		for _, c := range cells {
-			out = append(out, Cell(tr.Cell(int(c))))
+// TestLineMoves: every move of a fixed shape's group maps the shape's
+// groups onto the moved rule's (a diagonal onto a diagonal, the windows and
+// the groups they imply onto themselves), and the groups have the sizes
+// docs/variants.md gives.
+func TestLineMoves(t *testing.T) {
+	sizes := map[string]int{}
+	for _, ts := range [][]Type{{DiagonalMinus}, {DiagonalPlus}, {DiagonalPlus, DiagonalMinus}, {Windoku},
+		{Disjoint}, {CentreDot}, {Disjoint, CentreDot}, {Windoku, DiagonalMinus}, {Asterisk}, {AntiKnight}} {
+		var p Puzzle
+		for _, ty := range ts {
+			p.Rules = append(p.Rules, Rule{Type: ty})
 		}
-		slices.Sort(out)
-		return out
-	}
-	minus, plus := shapeGroups(DiagonalMinus)[0], shapeGroups(DiagonalPlus)[0]
-	for _, tr := range xGroup {
-		if !tr.Valid() {
-			t.Fatalf("%v is not a transform", tr)
+		group, _ := Group(p)
+		if group[0] != sudoku.Identity {
+			t.Errorf("%v: first move %v", ts, group[0])
 		}
-		m, p := diag(tr, minus), diag(tr, plus)
-		if !(slices.Equal(m, minus) && slices.Equal(p, sortedCells(plus)) || slices.Equal(m, sortedCells(plus)) && slices.Equal(p, minus)) {
-			t.Errorf("%v moves the diagonals off themselves", tr)
+		sizes[fmt.Sprint(ts)] = len(group)
+		want := houseKeys(p, sudoku.Identity)
+		for _, tr := range group {
+			if !tr.Valid() {
+				t.Fatalf("%v: %v is not a transform", ts, tr)
+			}
+			q := Apply(tr, p)
+			if err := q.Validate(); err != nil {
+				t.Fatalf("%v moved by %v: %v", ts, tr, err)
+			}
+			if got := houseKeys(q, sudoku.Identity); !slices.Equal(got, houseKeys(p, tr)) || len(got) != len(want) {
+				t.Fatalf("%v: %v moves the shapes off themselves", ts, tr)
+			}
 		}
 	}
+	for k, n := range map[string]int{"[diagonal+ diagonal-]": 96, "[windoku]": 128, "[antiknight]": 8, "[asterisk]": 8,
+		"[disjoint]": 2592, "[centredot]": 4608, "[diagonal-]": 5184} {
+		if sizes[k] != n {
+			t.Errorf("%s: a group of %d moves, want %d", k, sizes[k], n)
+		}
+	}
+}
+
+// houseKeys lists the fixed shapes' groups of p's rules, each moved by tr,
+// as sorted keys.
+func houseKeys(p Puzzle, tr sudoku.Transform) []string {
+	var out []string
+	for _, r := range p.Rules {
+		for _, g := range shapeGroups(r.Type) {
+			var cells []Cell
+			for _, c := range g {
+				cells = append(cells, Cell(tr.Cell(int(c))))
+			}
+			out = append(out, fmt.Sprint(sortedCells(cells)))
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 func sortedCells(c []Cell) []Cell {
@@ -207,4 +246,29 @@ func TestSolveConcurrently(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// TestCanonicalWithoutGivens: a killer without givens beside a diagonal
+// ties every one of its group's 5,184 moves on the givens, and the cell
+// signatures (leastSignatures) still give one canonical form.
+func TestCanonicalWithoutGivens(t *testing.T) {
+	var p Puzzle
+	for _, tp := range readTestPuzzles(t, puzzlesFile) {
+		if tp.name == "killer-nogivens-1" {
+			p = tp.p
+		}
+	}
+	p.Rules = append(slices.Clone(p.Rules), Rule{Type: DiagonalMinus})
+	want, _, err := Canonical(p, sudoku.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(2, 47))
+	for range 3 {
+		tr := randomMember(r, p)
+		got, _, err := Canonical(rewrite(r, Apply(tr, p)), sudoku.Options{})
+		if err != nil || got.Text() != want.Text() {
+			t.Errorf("moved by %v: %v\ncanonical %s\nwant      %s", tr, err, got.Text(), want.Text())
+		}
+	}
 }

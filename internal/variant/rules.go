@@ -43,6 +43,7 @@ const (
 	Whispers     Type = "whispers"     // neighbours on the line differ by at least 5
 	Renban       Type = "renban"       // a set of consecutive digits in any order
 	Palindrome   Type = "palindrome"   // the line reads the same both ways
+	ExtraRegion  Type = "extraregion"  // nine Cells of any shape hold 1-9 once each
 )
 
 // global reports whether t is a rule without cells, at most once a puzzle.
@@ -60,7 +61,7 @@ var Types = []Type{
 	DiagonalPlus, DiagonalMinus, Windoku, Disjoint, Asterisk, CentreDot, Girandola,
 	AntiKnight, AntiKing, NonConsecutive, KropkiNegative, XVNegative, Jigsaw,
 	Killer, LittleKiller, Sandwich, Thermo, Arrow, White, Black, X, V, Odd, Even,
-	Whispers, Renban, Palindrome,
+	Whispers, Renban, Palindrome, ExtraRegion,
 }
 
 // Rule is one rule of a puzzle: its Type says which fields it uses (see
@@ -201,7 +202,7 @@ func Normal(p Puzzle) Puzzle {
 func normalRule(r Rule) Rule {
 	r.Cells = slices.Clone(r.Cells)
 	switch r.Type {
-	case Killer, White, Black, X, V:
+	case Killer, White, Black, X, V, ExtraRegion:
 		slices.Sort(r.Cells)
 	case Whispers, Renban, Palindrome:
 		if len(r.Cells) > 1 && r.Cells[len(r.Cells)-1] < r.Cells[0] {

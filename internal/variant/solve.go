@@ -13,13 +13,31 @@ import (
 type board struct {
 	cand [81]uint16
 	val  [81]uint8
+	// gone[c] holds the digits c lost since propIntersections last ran,
+	// fresh the cells changed since singles last ran: a house without
+	// one is at that step's fixpoint, and so is a digit of a house none
+	// of whose cells lost it.
+	gone  [81]uint16
+	fresh cellSet
+	// paired holds the cells changed since propPairs last ran.
+	paired cellSet
+}
+
+// mark notes that c lost the digits removed.
+func (bd *board) mark(c uint8, removed uint16) {
+	bd.gone[c] |= removed
+	bd.fresh.add(c)
+	bd.paired.add(c)
 }
 
 // newBoard starts from the model's candidates and the givens, which stay
 // candidates until propagate places them like any single.
 func (m *model) newBoard(g sudoku.Grid) board {
 	var bd board
+	bd.fresh = cellSet{^uint64(0), 1<<17 - 1}
+	bd.paired = bd.fresh
 	for c := range 81 {
+		bd.gone[c] = all
 		bd.cand[c] = m.start[c]
 		if g[c] != 0 {
 			bd.cand[c] &= 1 << (g[c] - 1)
@@ -28,15 +46,21 @@ func (m *model) newBoard(g sudoku.Grid) board {
 	return bd
 }
 
-// place puts the single candidate of c in it and takes it from c's peers.
-func (m *model) place(bd *board, c int) bool {
+// place puts the single candidate of c in it and takes it from c's
+// peers, pushing onto singles each peer left with one candidate.
+func (m *model) place(bd *board, c uint8, singles *[]uint8) bool {
 	bit := bd.cand[c]
 	bd.val[c] = uint8(bits.TrailingZeros16(bit) + 1)
 	for _, p := range m.peers[c] {
-		if bd.cand[p]&bit != 0 {
-			bd.cand[p] &^= bit
-			if bd.cand[p] == 0 {
+		if x := bd.cand[p]; x&bit != 0 {
+			x &^= bit
+			bd.cand[p] = x
+			bd.mark(p, bit)
+			if x == 0 {
 				return false
+			}
+			if x&(x-1) == 0 {
+				*singles = append(*singles, p)
 			}
 		}
 	}
@@ -44,49 +68,15 @@ func (m *model) place(bd *board, c int) bool {
 }
 
 // propagate places naked singles, finds hidden singles in every house,
-// runs every rule's propagator and then the pointing of pair rules
-// (propPointing), until nothing changes. False at a
+// runs every rule's propagator and then the intersections of houses with
+// peers and pair rules (propIntersections), until nothing changes. False at a
 // contradiction: a cell without a candidate, a digit without a place in a
 // house, a rule that no digits left can satisfy.
 func (m *model) propagate(bd *board) bool {
 	for {
 		changed := false
-		for again := true; again; {
-			again = false
-			for c := range 81 {
-				x := bd.cand[c]
-				if x == 0 {
-					return false
-				}
-				if bd.val[c] == 0 && x&(x-1) == 0 {
-					if !m.place(bd, c) {
-						return false
-					}
-					again, changed = true, true
-				}
-			}
-		}
-		for _, h := range m.houses {
-			var once, twice uint16
-			for _, c := range h {
-				x := bd.cand[c]
-				twice |= once & x
-				once |= x
-			}
-			if once != all {
-				return false
-			}
-			for s := once &^ twice; s != 0; s &= s - 1 {
-				bit := s & -s
-				for _, c := range h {
-					if bd.cand[c]&bit != 0 {
-						if bd.cand[c] != bit {
-							bd.cand[c], changed = bit, true
-						}
-						break
-					}
-				}
-			}
+		if !m.singles(bd, &changed) {
+			return false
 		}
 		if changed {
 			continue // singles first, to their fixpoint
@@ -99,13 +89,89 @@ func (m *model) propagate(bd *board) bool {
 			continue
 		}
 		// The dearest, last: only once every rule is at its fixpoint.
-		if !m.propPointing(bd, &changed) {
+		if m.rules && !m.propIntersections(bd, &changed) {
 			return false
 		}
 		if !changed {
 			return true
 		}
 	}
+}
+
+// singles places every naked single (taking its digit from its peers,
+// and so on while that makes new ones), then sets each hidden single of a
+// house: a digit with one place left, not yet placed there. Only cells
+// changed since it last ran (fresh), and houses holding one, can hold a
+// new single.
+func (m *model) singles(bd *board, changed *bool) bool {
+	var buf [81]uint8
+	stack := buf[:0]
+	fresh := bd.fresh
+	bd.fresh = cellSet{}
+	for set := fresh; ; {
+		c, ok := set.pop()
+		if !ok {
+			break
+		}
+		x := bd.cand[c]
+		if x == 0 {
+			return false
+		}
+		if bd.val[c] == 0 && x&(x-1) == 0 {
+			stack = append(stack, c)
+		}
+	}
+	for len(stack) > 0 {
+		c := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if bd.val[c] != 0 {
+			continue
+		}
+		if !m.place(bd, c, &stack) {
+			return false
+		}
+		*changed = true
+	}
+	fresh = fresh.or(bd.fresh)
+	for hi, h := range m.houses {
+		if m.houseSets[hi].and(fresh) == (cellSet{}) {
+			continue
+		}
+		if !hiddenSingles(bd, h, changed) {
+			return false
+		}
+	}
+	return true
+}
+
+// hiddenSingles sets each digit of house h with one place left, and fails
+// when a digit has none.
+func hiddenSingles(bd *board, h [9]uint8, changed *bool) bool {
+	var once, twice, placed uint16
+	for _, c := range h {
+		x := bd.cand[c]
+		twice |= once & x
+		once |= x
+		if bd.val[c] != 0 {
+			placed |= x
+		}
+	}
+	if once != all {
+		return false
+	}
+	for s := once &^ twice &^ placed; s != 0; s &= s - 1 {
+		bit := s & -s
+		for _, c := range h {
+			if bd.cand[c]&bit != 0 {
+				if bd.cand[c] != bit {
+					bd.mark(c, bd.cand[c]&^bit)
+					bd.cand[c], *changed = bit, true
+				}
+				break
+			}
+		}
+	}
+	return true
 }
 
 func (bd *board) solved() bool {
@@ -219,6 +285,7 @@ func (s *solver) search(st *stack) {
 		}
 		next := &st[depth+1]
 		next.bd = f.bd
+		next.bd.mark(uint8(f.cell), next.bd.cand[f.cell]&^bit)
 		next.bd.cand[f.cell] = bit
 		if s.m.propagate(&next.bd) {
 			if !next.bd.solved() {
@@ -240,7 +307,7 @@ func (s *solver) search(st *stack) {
 // node costs 10-20 microseconds (every rule's propagator runs at each),
 // some 30 times a classic one, so package sudoku's 2,000,000 would hold a
 // core for most of a minute; 200,000 keeps the worst input to a few
-// seconds, and the hardest puzzle made here needs 10,612 (testdata/hard.txt).
+// seconds, and the hardest puzzle made here needs 6,220 (testdata/hard.txt, engine v2).
 // A classic puzzle keeps sudoku.DefaultMaxNodes.
 const DefaultMaxNodes = 200_000
 

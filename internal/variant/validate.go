@@ -122,6 +122,13 @@ func validRule(i int, r Rule) error {
 		if len(r.Cells) != 2 || !adjacent(r.Cells[0], r.Cells[1]) {
 			return ruleErr(i, r, cellAt(r.Cells, 0), "needs two cells that share a side")
 		}
+	case ExtraRegion:
+		if c, ok := repeated(r.Cells); ok {
+			return ruleErr(i, r, int(c), "the cell is listed twice")
+		}
+		if len(r.Cells) != 9 {
+			return ruleErr(i, r, cellAt(r.Cells, 9), "an extra region holds 9 cells, not %d", len(r.Cells))
+		}
 	case Odd, Even:
 		if len(r.Cells) == 0 || len(r.Cells) > 81 {
 			return ruleErr(i, r, -1, "needs 1 to 81 cells")

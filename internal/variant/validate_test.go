@@ -26,6 +26,9 @@ func TestValidateErrors(t *testing.T) {
 		{"little killer inside", `{"givens":"` + dots81 + `","rules":[{"type":"littlekiller","cells":["r5c5"],"dir":"dr","total":10}]}`, "at r5c5: the first cell must be at the edge"},
 		{"sandwich", `{"givens":"` + dots81 + `","rules":[{"type":"sandwich","line":"r1","total":1}]}`, "total 1 is impossible"},
 		{"arrow far", `{"givens":"` + dots81 + `","rules":[{"type":"arrow","circle":1,"cells":["r1c1","r3c3"]}]}`, "at r3c3: the line does not start next to the circle"},
+		{"extra region short", `{"givens":"` + dots81 + `","rules":[{"type":"extraregion","cells":["r1c1","r2c2","r3c3"]}]}`, "rule 1 (extraregion): an extra region holds 9 cells, not 3"},
+		{"extra region repeats", `{"givens":"` + dots81 + `","rules":[{"type":"extraregion","cells":["r1c1","r2c2","r3c3","r4c4","r5c5","r6c6","r7c7","r8c8","r1c1"]}]}`, "rule 1 (extraregion) at r1c1: the cell is listed twice"},
+		{"extra region givens", `{"givens":"1...........1` + dots81[13:] + `","rules":[{"type":"extraregion","cells":["r1c1","r2c4","r3c3","r4c4","r5c5","r6c6","r7c7","r8c8","r9c9"]}]}`, "givens at r2c4: 1 repeats the 1 at r1c1"},
 		{"unknown field", `{"givens":"` + dots81 + `","rules":[{"type":"odd","cells":["r1c1"],"colour":"red"}]}`, "unknown field"},
 	} {
 		_, err := Parse([]byte(tc.text))

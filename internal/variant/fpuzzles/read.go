@@ -198,17 +198,19 @@ func regionKey(cs []variant.Cell) string {
 	return b.String()
 }
 
-// extraRegions reads extra regions: each must be part of a fixed shape
-// the archive knows; any other is unsupported.
+// extraRegions reads extra regions: those that draw a fixed shape the
+// archive knows (every group of it) are that rule; any other is an
+// extraregion rule of its own (nine cells, which Validate checks).
 func (b *builder) extraRegions(d *document) error {
 	keys := make([]string, len(d.ExtraRegion))
 	used := make([]bool, len(d.ExtraRegion))
+	regions := make([][]variant.Cell, len(d.ExtraRegion))
 	for i, e := range d.ExtraRegion {
 		cs, err := cells("extraregion", i+1, e.Cells)
 		if err != nil {
 			return err
 		}
-		keys[i] = regionKey(cs)
+		keys[i], regions[i] = regionKey(cs), cs
 	}
 	for _, t := range shapes {
 		// The groups of one shape are different cell sets, so each takes
@@ -232,11 +234,7 @@ func (b *builder) extraRegions(d *document) error {
 	}
 	for i, u := range used {
 		if !u {
-			first := ""
-			if len(d.ExtraRegion[i].Cells) > 0 {
-				first = d.ExtraRegion[i].Cells[0]
-			}
-			return unsupported("extraregion", i+1, first, "the archive knows extra regions of fixed shape only: both diagonals, windoku's four windows together, asterisk, centre dot, girandola")
+			b.add("extraregion", i+1, variant.Rule{Type: variant.ExtraRegion, Cells: regions[i]})
 		}
 	}
 	return nil

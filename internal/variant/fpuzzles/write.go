@@ -69,6 +69,8 @@ func (d *document) addRule(r variant.Rule, grid *[9][9]gridCellOut) {
 		for _, g := range variant.DrawnRegions(r.Type) {
 			d.ExtraRegion = append(d.ExtraRegion, cellsEntry{Cells: names(g)})
 		}
+	case variant.ExtraRegion:
+		d.ExtraRegion = append(d.ExtraRegion, cellsEntry{Cells: names(r.Cells)})
 	case variant.Jigsaw:
 		for i := range 81 {
 			region := int(r.Regions[i] - '1')
