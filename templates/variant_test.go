@@ -1,0 +1,238 @@
+package templates
+
+import (
+	"bufio"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"github.com/sudoku-archive/sudoku/internal/record"
+	"github.com/sudoku-archive/sudoku/internal/sudoku"
+	"github.com/sudoku-archive/sudoku/internal/variant"
+)
+
+// variantPuzzles reads the variant engine's test puzzles by name.
+func variantPuzzles(t *testing.T) map[string]variant.Puzzle {
+	t.Helper()
+	f, err := os.Open("../internal/variant/testdata/puzzles.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := map[string]variant.Puzzle{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		parts := strings.SplitN(sc.Text(), "\t", 3)
+		if len(parts) != 3 || strings.HasPrefix(parts[0], "#") {
+			continue
+		}
+		p, err := variant.Parse([]byte(parts[2]))
+		if err != nil {
+			t.Fatalf("%s: %v", parts[0], err)
+		}
+		out[parts[0]] = p
+	}
+	return out
+}
+
+// variantRecord rates a test puzzle as the archive would keep it.
+func variantRecord(t *testing.T, p variant.Puzzle) record.Puzzle {
+	t.Helper()
+	r, err := record.RateVariant(p, sudoku.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.ID = 7
+	return r
+}
+
+// shapes lists the elements of the board's drawing of rule i.
+func shapes(doc *goquery.Document, i int, sel string) *goquery.Selection {
+	return doc.Find(`.play .variant-overlay [data-rule="` + itoa(i) + `"]`).Filter(sel)
+}
+
+// attr is an element's attribute, "" when it has none.
+func attr(s *goquery.Selection, name string) string {
+	v, _ := s.Attr(name)
+	return v
+}
+
+// TestVariantPage renders a variant of every kind of rule on the puzzle
+// page: the rules in words above the board, the links, the variants'
+// names, and each rule drawn on the play board where it lies.
+func TestVariantPage(t *testing.T) {
+	all := variantPuzzles(t)
+	for _, name := range []string{"diagonal+-1", "windoku-1", "disjoint-1", "asterisk-1", "jigsaw-1", "killer-1",
+		"littlekiller-1", "sandwich-1", "thermo-1", "arrow-1", "white-1", "black-1", "x-1", "v-1", "odd-1", "even-1",
+		"whispers-1", "renban-1", "palindrome-1", "antiknight-1"} {
+		t.Run(name, func(t *testing.T) {
+			rec := variantRecord(t, all[name])
+			p, err := rec.VariantPuzzle()
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc, _ := render(t, PuzzlePage(PuzzleView{Puzzle: rec, Runs: 3}))
+			words := byID(doc, "variant-words").Text()
+			if !strings.HasPrefix(words, "Normal Sudoku rules apply") || words != strings.Join(variant.Words(p), " ") {
+				t.Errorf("words %q", words)
+			}
+			if attr(byID(doc, "sudokupad-link"), "href") != rec.SudokuPad || rec.SudokuPad == "" ||
+				attr(byID(doc, "fpuzzles-link"), "href") != rec.FPuzzles || rec.FPuzzles == "" {
+				t.Errorf("links %q %q", attr(byID(doc, "sudokupad-link"), "href"), attr(byID(doc, "fpuzzles-link"), "href"))
+			}
+			if got := byID(doc, "variant-tag").First().Text(); got != rec.Variant.List()[0] {
+				t.Errorf("variant tag %q, want %q", got, rec.Variant)
+			}
+			if got := byID(doc, "measure-variant").Find(".measure-value").Text(); got != strings.Join(rec.Variant.List(), ", ") {
+				t.Errorf("variant measure %q", got)
+			}
+			play := byID(doc, "play")
+			if attr(play, "data-rules") != string(rec.Rules) {
+				t.Errorf("data-rules %q", attr(play, "data-rules"))
+			}
+			for i, r := range p.Rules {
+				checkRuleDrawn(t, doc, i, r)
+			}
+		})
+	}
+}
+
+// checkRuleDrawn checks the board draws rule i where it lies.
+func checkRuleDrawn(t *testing.T, doc *goquery.Document, i int, r variant.Rule) {
+	t.Helper()
+	centreOf := func(c variant.Cell) (string, string) {
+		return unit(float64(int(c)%9*100 + 50)), unit(float64(int(c)/9*100 + 50))
+	}
+	switch r.Type {
+	case variant.DiagonalPlus:
+		if attr(shapes(doc, i, "path.v-diagonal"), "d") != "M0 900L900 0" {
+			t.Errorf("rule %d: no rising diagonal", i)
+		}
+	case variant.Windoku, variant.Asterisk, variant.Disjoint:
+		n := 0
+		for _, g := range variant.DrawnRegions(r.Type) {
+			n += len(g)
+		}
+		if got := shapes(doc, i, "rect").Length(); got != n {
+			t.Errorf("rule %d (%s): %d shaded cells, want %d", i, r.Type, got, n)
+		}
+	case variant.Jigsaw:
+		checkJigsaw(t, doc, r)
+	case variant.Killer:
+		if shapes(doc, i, "path.v-cage").Length() != 1 {
+			t.Errorf("rule %d: no cage outline", i)
+		}
+		if r.Total != nil {
+			g := shapes(doc, i, "g.v-cage-total")
+			x, y := centreOf(r.Cells[0])
+			want := unit(float64(int(r.Cells[0])%9*100 + 3))
+			if g.Find("text").Text() != itoa(*r.Total) || attr(g.Find("rect"), "x") != want || x == "" || y == "" {
+				t.Errorf("rule %d: total %q at x=%s, want %d at %s", i, g.Find("text").Text(), attr(g.Find("rect"), "x"), *r.Total, want)
+			}
+		}
+	case variant.Thermo:
+		x, y := centreOf(r.Cells[0])
+		b := shapes(doc, i, "circle.v-thermo-bulb")
+		if attr(b, "cx") != x || attr(b, "cy") != y || shapes(doc, i, "path.v-thermo-line").Length() != 1 {
+			t.Errorf("rule %d: bulb at %s,%s, want %s,%s", i, attr(b, "cx"), attr(b, "cy"), x, y)
+		}
+	case variant.Arrow:
+		if shapes(doc, i, "rect.v-arrow-circle").Length() != 1 || shapes(doc, i, "path.v-arrow-line").Length() != 1 {
+			t.Errorf("rule %d: arrow not drawn", i)
+		}
+	case variant.White, variant.Black, variant.X, variant.V:
+		ax, ay := centreOf(r.Cells[0])
+		bx, by := centreOf(r.Cells[1])
+		mid := func(a, b string) string { return unit((parse(a) + parse(b)) / 2) }
+		m := shapes(doc, i, ".v-dot, .v-xv")
+		if attr(m, "x")+attr(m, "cx") != mid(ax, bx) || attr(m, "y")+attr(m, "cy") != mid(ay, by) {
+			t.Errorf("rule %d: %s not between its cells", i, r.Type)
+		}
+		if (r.Type == variant.X || r.Type == variant.V) && m.Text() != strings.ToUpper(string(r.Type)) {
+			t.Errorf("rule %d: %q", i, m.Text())
+		}
+	case variant.Odd, variant.Even:
+		if got := shapes(doc, i, ".v-odd, .v-even").Length(); got != len(r.Cells) {
+			t.Errorf("rule %d: %d parity marks, want %d", i, got, len(r.Cells))
+		}
+	case variant.Whispers, variant.Renban, variant.Palindrome:
+		if attr(shapes(doc, i, "path.v-"+string(r.Type)), "d") != polyline(r.Cells) {
+			t.Errorf("rule %d: %s line not through its cells", i, r.Type)
+		}
+	case variant.Sandwich, variant.LittleKiller:
+		c := shapes(doc, i, "text.v-clue")
+		x, y := parse(attr(c, "x")), parse(attr(c, "y"))
+		if c.Text() != itoa(*r.Total) || (x >= 0 && y >= 0 && x <= 900 && y <= 900) {
+			t.Errorf("rule %d: clue %q at %v,%v, not outside the grid", i, c.Text(), x, y)
+		}
+		if !doc.Find(".play .board-wrap").HasClass("variant-margin") {
+			t.Errorf("rule %d: board without a margin for outside clues", i)
+		}
+	}
+}
+
+// checkJigsaw checks the play board's thick lines are the regions'.
+func checkJigsaw(t *testing.T, doc *goquery.Document, r variant.Rule) {
+	t.Helper()
+	for i := range 81 {
+		td := doc.Find(`.play-board td[data-cell="` + itoa(i) + `"]`)
+		right := i%9 < 8 && r.Regions[i] != r.Regions[i+1]
+		if strings.Contains(attr(td, "data-edge"), "r") != right {
+			t.Errorf("jigsaw cell %d: data-edge %q, right edge %v", i, attr(td, "data-edge"), right)
+		}
+	}
+}
+
+// parse reads a drawing's number (0 for none).
+func parse(s string) float64 {
+	f, _ := strconv.ParseFloat(s, 64)
+	return f
+}
+
+// TestClassicPageHasNoVariant: a classic puzzle's page draws nothing of
+// variants and says nothing of them.
+func TestClassicPageHasNoVariant(t *testing.T) {
+	doc, html := render(t, PuzzlePage(PuzzleView{Puzzle: samplePuzzle(t), Runs: 3, ShowSolution: true}))
+	for _, id := range []string{"variant-rules", "variant-under", "variant-over", "variant-tag", "measure-variant", "sudokupad-link"} {
+		if byID(doc, id).Length() != 0 {
+			t.Errorf("classic page has %s", id)
+		}
+	}
+	if strings.Contains(html, "data-rules") || strings.Contains(html, "variant-margin") {
+		t.Error("classic page carries variant attributes")
+	}
+}
+
+// TestVariantLists: the home page's and /puzzles' rows name a variant's
+// variants, and a classic row none.
+func TestVariantLists(t *testing.T) {
+	v := variantRecord(t, variantPuzzles(t)["mix-1"])
+	c := samplePuzzle(t)
+	home, _ := render(t, HomePage(HomeView{Recent: []record.Puzzle{v, c}}))
+	if got := byID(home, "mini-variant"); got.Length() != 1 || got.Text() != variantNames(v) {
+		t.Errorf("home rows: %d variant names %q, want %q", got.Length(), got.Text(), variantNames(v))
+	}
+	hist, _ := render(t, HistoryPage(HistoryView{Sort: record.SortDifficulty, Page: record.Page{Puzzles: []record.Puzzle{v, c}, Total: 2}}))
+	if got := byID(hist, "variant-tag").Length(); got != len(v.Variant.List()) {
+		t.Errorf("history: %d variant tags, want %d", got, len(v.Variant.List()))
+	}
+}
+
+// TestVariantSolvedAndPrinted: the solved board under "Show solution", the
+// explanation's board and the print card draw the rules too.
+func TestVariantSolvedAndPrinted(t *testing.T) {
+	rec := variantRecord(t, variantPuzzles(t)["killer-1"])
+	doc, _ := render(t, PuzzlePage(PuzzleView{Puzzle: rec, Runs: 3, ShowSolution: true}))
+	for _, sel := range []string{".analysis .board-wrap:has(#board) .v-cage", "#explain .v-cage", ".print-card .v-cage"} {
+		if doc.Find(sel).Length() == 0 {
+			t.Errorf("no cages at %s", sel)
+		}
+	}
+	if !strings.HasPrefix(byID(doc, "print-rules").Text(), "Normal Sudoku rules apply") {
+		t.Errorf("print card without the rules in words")
+	}
+}
