@@ -236,3 +236,22 @@ func TestVariantSolvedAndPrinted(t *testing.T) {
 		t.Errorf("print card without the rules in words")
 	}
 }
+
+// TestVariantJSShapes: play.js's variant rules (static/js/variant.js)
+// hold the fixed extra regions' cells as the engine does.
+func TestVariantJSShapes(t *testing.T) {
+	js, err := os.ReadFile("../static/js/variant.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ty := range []variant.Type{variant.Asterisk, variant.CentreDot, variant.Girandola} {
+		var cells []string
+		for _, c := range variant.DrawnRegions(ty)[0] {
+			cells = append(cells, itoa(int(c)))
+		}
+		want := "  " + string(ty) + ": [" + strings.Join(cells, ", ") + "],"
+		if !strings.Contains(string(js), want) {
+			t.Errorf("variant.js lacks %q", want)
+		}
+	}
+}
