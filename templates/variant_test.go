@@ -104,9 +104,6 @@ func TestVariantPage(t *testing.T) {
 // checkRuleDrawn checks the board draws rule i where it lies.
 func checkRuleDrawn(t *testing.T, doc *goquery.Document, i int, r variant.Rule) {
 	t.Helper()
-	centreOf := func(c variant.Cell) (string, string) {
-		return unit(float64(int(c)%9*100 + 50)), unit(float64(int(c)/9*100 + 50))
-	}
 	switch r.Type {
 	case variant.DiagonalPlus:
 		if attr(shapes(doc, i, "path.v-diagonal"), "d") != "M0 900L900 0" {
@@ -123,17 +120,7 @@ func checkRuleDrawn(t *testing.T, doc *goquery.Document, i int, r variant.Rule) 
 	case variant.Jigsaw:
 		checkJigsaw(t, doc, r)
 	case variant.Killer:
-		if shapes(doc, i, "path.v-cage").Length() != 1 {
-			t.Errorf("rule %d: no cage outline", i)
-		}
-		if r.Total != nil {
-			g := shapes(doc, i, "g.v-cage-total")
-			x, y := centreOf(r.Cells[0])
-			want := unit(float64(int(r.Cells[0])%9*100 + 3))
-			if g.Find("text").Text() != itoa(*r.Total) || attr(g.Find("rect"), "x") != want || x == "" || y == "" {
-				t.Errorf("rule %d: total %q at x=%s, want %d at %s", i, g.Find("text").Text(), attr(g.Find("rect"), "x"), *r.Total, want)
-			}
-		}
+		checkCage(t, doc, i, r)
 	case variant.Thermo:
 		x, y := centreOf(r.Cells[0])
 		b := shapes(doc, i, "circle.v-thermo-bulb")
@@ -145,16 +132,7 @@ func checkRuleDrawn(t *testing.T, doc *goquery.Document, i int, r variant.Rule) 
 			t.Errorf("rule %d: arrow not drawn", i)
 		}
 	case variant.White, variant.Black, variant.X, variant.V:
-		ax, ay := centreOf(r.Cells[0])
-		bx, by := centreOf(r.Cells[1])
-		mid := func(a, b string) string { return unit((parse(a) + parse(b)) / 2) }
-		m := shapes(doc, i, ".v-dot, .v-xv")
-		if attr(m, "x")+attr(m, "cx") != mid(ax, bx) || attr(m, "y")+attr(m, "cy") != mid(ay, by) {
-			t.Errorf("rule %d: %s not between its cells", i, r.Type)
-		}
-		if (r.Type == variant.X || r.Type == variant.V) && m.Text() != strings.ToUpper(string(r.Type)) {
-			t.Errorf("rule %d: %q", i, m.Text())
-		}
+		checkEdgeMark(t, doc, i, r)
 	case variant.Odd, variant.Even:
 		if got := shapes(doc, i, ".v-odd, .v-even").Length(); got != len(r.Cells) {
 			t.Errorf("rule %d: %d parity marks, want %d", i, got, len(r.Cells))
@@ -164,14 +142,58 @@ func checkRuleDrawn(t *testing.T, doc *goquery.Document, i int, r variant.Rule) 
 			t.Errorf("rule %d: %s line not through its cells", i, r.Type)
 		}
 	case variant.Sandwich, variant.LittleKiller:
-		c := shapes(doc, i, "text.v-clue")
-		x, y := parse(attr(c, "x")), parse(attr(c, "y"))
-		if c.Text() != itoa(*r.Total) || (x >= 0 && y >= 0 && x <= 900 && y <= 900) {
-			t.Errorf("rule %d: clue %q at %v,%v, not outside the grid", i, c.Text(), x, y)
-		}
-		if !doc.Find(".play .board-wrap").HasClass("variant-margin") {
-			t.Errorf("rule %d: board without a margin for outside clues", i)
-		}
+		checkOutside(t, doc, i, r)
+	}
+}
+
+// centreOf is cell c's centre as the drawing writes it.
+func centreOf(c variant.Cell) (string, string) {
+	return unit(float64(int(c)%9*100 + 50)), unit(float64(int(c)/9*100 + 50))
+}
+
+// checkCage: a cage's outline, and its total in its top left cell's corner.
+func checkCage(t *testing.T, doc *goquery.Document, i int, r variant.Rule) {
+	t.Helper()
+	if shapes(doc, i, "path.v-cage").Length() != 1 {
+		t.Errorf("rule %d: no cage outline", i)
+	}
+	if r.Total == nil {
+		return
+	}
+	g := shapes(doc, i, "g.v-cage-total")
+	wantX, wantY := unit(float64(int(r.Cells[0])%9*100+3)), unit(float64(int(r.Cells[0])/9*100+3))
+	if g.Find("text").Text() != itoa(*r.Total) || attr(g.Find("rect"), "x") != wantX || attr(g.Find("rect"), "y") != wantY {
+		t.Errorf("rule %d: total %q at %s,%s, want %d at %s,%s", i, g.Find("text").Text(),
+			attr(g.Find("rect"), "x"), attr(g.Find("rect"), "y"), *r.Total, wantX, wantY)
+	}
+}
+
+// checkEdgeMark: a dot, X or V halfway between its two cells' centres.
+func checkEdgeMark(t *testing.T, doc *goquery.Document, i int, r variant.Rule) {
+	t.Helper()
+	ax, ay := centreOf(r.Cells[0])
+	bx, by := centreOf(r.Cells[1])
+	mid := func(a, b string) string { return unit((parse(a) + parse(b)) / 2) }
+	m := shapes(doc, i, ".v-dot, .v-xv")
+	if attr(m, "x")+attr(m, "cx") != mid(ax, bx) || attr(m, "y")+attr(m, "cy") != mid(ay, by) {
+		t.Errorf("rule %d: %s not between its cells", i, r.Type)
+	}
+	if (r.Type == variant.X || r.Type == variant.V) && m.Text() != strings.ToUpper(string(r.Type)) {
+		t.Errorf("rule %d: %q", i, m.Text())
+	}
+}
+
+// checkOutside: a sandwich's or little killer's total outside the grid,
+// on a board with a margin for it.
+func checkOutside(t *testing.T, doc *goquery.Document, i int, r variant.Rule) {
+	t.Helper()
+	c := shapes(doc, i, "text.v-clue")
+	x, y := parse(attr(c, "x")), parse(attr(c, "y"))
+	if c.Text() != itoa(*r.Total) || (x >= 0 && y >= 0 && x <= 900 && y <= 900) {
+		t.Errorf("rule %d: clue %q at %v,%v, not outside the grid", i, c.Text(), x, y)
+	}
+	if !doc.Find(".play .board-wrap").HasClass("variant-margin") {
+		t.Errorf("rule %d: board without a margin for outside clues", i)
 	}
 }
 

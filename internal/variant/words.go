@@ -51,26 +51,6 @@ func Words(p Puzzle) []string {
 // for the types Words writes itself.
 func sentence(t Type, n, pills, bare int) string {
 	switch t {
-	case Windoku:
-		return "Each of the four shaded windows holds the digits 1 to 9 once each."
-	case Disjoint:
-		return "Cells in the same position of their boxes (the disjoint groups) hold the digits 1 to 9 once each."
-	case Asterisk:
-		return "The nine shaded cells of the asterisk hold the digits 1 to 9 once each."
-	case CentreDot:
-		return "The nine shaded centre cells of the boxes hold the digits 1 to 9 once each."
-	case Girandola:
-		return "The nine shaded cells of the girandola hold the digits 1 to 9 once each."
-	case AntiKnight:
-		return "Cells a chess knight's move apart may not hold the same digit."
-	case AntiKing:
-		return "Cells a chess king's move apart (touching diagonally too) may not hold the same digit."
-	case NonConsecutive:
-		return "Cells that share a side may not hold consecutive digits."
-	case KropkiNegative:
-		return "All possible dots are given: cells that share a side without a dot are neither consecutive nor one double the other."
-	case XVNegative:
-		return "All possible X and V are given: cells that share a side without an X or a V sum to neither 10 nor 5."
 	case Killer:
 		s := "Digits in a cage do not repeat and sum to the total in its top left corner (" + plural(n, "cage", "cages") + ")."
 		if bare > 0 {
@@ -89,26 +69,31 @@ func sentence(t Type, n, pills, bare int) string {
 			s += " A two-cell pill reads as a two-digit number, left to right or top to bottom."
 		}
 		return s
-	case White:
-		return "Cells joined by a white dot hold consecutive digits."
-	case Black:
-		return "Cells joined by a black dot hold digits one of which is double the other."
-	case X:
-		return "Cells joined by an X sum to 10."
-	case V:
-		return "Cells joined by a V sum to 5."
-	case Odd:
-		return "A cell with a grey circle holds an odd digit."
-	case Even:
-		return "A cell with a grey square holds an even digit."
-	case Whispers:
-		return "Neighbouring digits on a green line differ by at least 5."
-	case Renban:
-		return "A purple line holds a set of consecutive digits, in any order and without repeats."
-	case Palindrome:
-		return "A grey line reads the same from either end."
 	}
-	return ""
+	return sentences[t]
+}
+
+// sentences are the rules whose sentence has no figures.
+var sentences = map[Type]string{
+	Windoku:        "Each of the four shaded windows holds the digits 1 to 9 once each.",
+	Disjoint:       "Cells in the same position of their boxes (the disjoint groups) hold the digits 1 to 9 once each.",
+	Asterisk:       "The nine shaded cells of the asterisk hold the digits 1 to 9 once each.",
+	CentreDot:      "The nine shaded centre cells of the boxes hold the digits 1 to 9 once each.",
+	Girandola:      "The nine shaded cells of the girandola hold the digits 1 to 9 once each.",
+	AntiKnight:     "Cells a chess knight's move apart may not hold the same digit.",
+	AntiKing:       "Cells a chess king's move apart (touching diagonally too) may not hold the same digit.",
+	NonConsecutive: "Cells that share a side may not hold consecutive digits.",
+	KropkiNegative: "All possible dots are given: cells that share a side without a dot are neither consecutive nor one double the other.",
+	XVNegative:     "All possible X and V are given: cells that share a side without an X or a V sum to neither 10 nor 5.",
+	White:          "Cells joined by a white dot hold consecutive digits.",
+	Black:          "Cells joined by a black dot hold digits one of which is double the other.",
+	X:              "Cells joined by an X sum to 10.",
+	V:              "Cells joined by a V sum to 5.",
+	Odd:            "A cell with a grey circle holds an odd digit.",
+	Even:           "A cell with a grey square holds an even digit.",
+	Whispers:       "Neighbouring digits on a green line differ by at least 5.",
+	Renban:         "A purple line holds a set of consecutive digits, in any order and without repeats.",
+	Palindrome:     "A grey line reads the same from either end.",
 }
 
 // plural writes n and the word in its number.
