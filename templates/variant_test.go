@@ -277,3 +277,23 @@ func TestVariantJSShapes(t *testing.T) {
 		}
 	}
 }
+
+// TestVariantShare: a variant's page shares its page and its f-puzzles
+// link, not its givens (which alone are another, classic puzzle), and
+// sends nobody to SudokuWiki's classic solver.
+func TestVariantShare(t *testing.T) {
+	rec := variantRecord(t, variantPuzzles(t)["thermo-1"])
+	doc, _ := render(t, PuzzlePage(PuzzleView{Puzzle: rec, Runs: 3, Origin: "https://x.test"}))
+	if got := attr(byID(doc, "share-link"), "value"); got != "https://x.test/puzzles/7" {
+		t.Errorf("share link %q", got)
+	}
+	if got := attr(byID(doc, "puzzle-string"), "value"); got != rec.FPuzzles {
+		t.Errorf("puzzle text %q, want the f-puzzles link", got)
+	}
+	if byID(doc, "sudokuwiki-link").Length() != 0 {
+		t.Error("a variant links to SudokuWiki's classic solver")
+	}
+	if got := doc.Find(".print-card .print-link").Text(); got != "https://x.test/puzzles/7" {
+		t.Errorf("print card link %q", got)
+	}
+}

@@ -344,7 +344,12 @@ type PrintCard struct {
 
 // CardOf is the print card of an archived puzzle.
 func CardOf(p record.Puzzle, base string) PrintCard {
-	return PrintCard{ID: p.ID, Givens: p.Givens, Clues: p.Clues, Band: p.Band, ShareURL: ShareURL(base, p.Givens), Drawing: VariantOf(p)}
+	c := PrintCard{ID: p.ID, Givens: p.Givens, Clues: p.Clues, Band: p.Band, ShareURL: ShareURL(base, p.Givens), Drawing: VariantOf(p)}
+	if c.Drawing != nil {
+		// A variant's givens alone are another puzzle: its page is its link.
+		c.ShareURL = base + PuzzleURL(p.ID)
+	}
+	return c
 }
 
 // PrintView is the "4 per page" sheet of one page of the history.
