@@ -383,3 +383,14 @@ func (d *VariantDrawing) littleKiller(i int, r variant.Rule) {
 // variantNames writes a puzzle's variants' short names for a list or a
 // measure: "killer, thermo" ("" for a classic puzzle).
 func variantNames(p record.Puzzle) string { return strings.Join(p.Variant.List(), ", ") }
+
+// shareFields are the puzzle page's share link and puzzle text, with the
+// text's label: the givens for a classic puzzle; for a variant, whose
+// givens alone are another puzzle, its page and its f-puzzles link (which
+// every puzzle box reads).
+func shareFields(v PuzzleView, vd *VariantDrawing) (link, label, text string) {
+	if vd == nil {
+		return ShareURL(v.Origin, v.Puzzle.Givens), "Puzzle", v.Puzzle.Givens.String()
+	}
+	return v.Origin + PuzzleURL(v.Puzzle.ID), "f-puzzles link", v.Puzzle.FPuzzles
+}
