@@ -17,7 +17,7 @@ import { format } from "./puzzletext.js";
 import { recorder } from "./attempt.js";
 import { goNext } from "./next.js";
 import { overlayOf, drawStep } from "./draw.js";
-import { variantOf, brokenText } from "./variant.js";
+import { variantOf, brokenText, placeOverlays } from "./variant.js";
 
 const HINT_URL = "/api/hint";
 // MODES are the four kinds of entry, in the order Space cycles them.
@@ -807,3 +807,4 @@ function init(section) {
 }
 
 document.querySelectorAll("[data-play-section]").forEach(init);
+placeOverlays();

@@ -188,3 +188,30 @@ export function brokenText(variant, values, i) {
   const why = variant.broken(values, i);
   return why ? `${named(i)} breaks ${why}` : named(i);
 }
+
+// placeOverlays lays each board's drawing of its rules (the SVGs the page
+// draws in the board's .board-wrap) exactly over its cells, from the
+// first cell's top left corner to the last cell's bottom right one, as
+// draw.js lays a step, and again whenever the board changes size (a
+// folded board shown, a window turned).
+export function placeOverlays(root = document) {
+  root.querySelectorAll(".board-wrap").forEach((wrap) => {
+    const svgs = wrap.querySelectorAll(":scope > svg.variant-overlay");
+    const table = wrap.querySelector(":scope > table");
+    if (!svgs.length || !table) return;
+    const place = () => {
+      const first = table.querySelector('td[data-cell="0"]'), last = table.querySelector('td[data-cell="80"]');
+      if (!first || !last) return;
+      const w = wrap.getBoundingClientRect(), a = first.getBoundingClientRect(), z = last.getBoundingClientRect();
+      if (!z.right) return; // not shown yet
+      for (const svg of svgs) {
+        svg.style.left = `${a.left - w.left}px`;
+        svg.style.top = `${a.top - w.top}px`;
+        svg.style.width = `${z.right - a.left}px`;
+        svg.style.height = `${z.bottom - a.top}px`;
+      }
+    };
+    place();
+    if (typeof ResizeObserver === "function") new ResizeObserver(place).observe(table);
+  });
+}
