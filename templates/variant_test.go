@@ -2,6 +2,8 @@ package templates
 
 import (
 	"bufio"
+	"bytes"
+	"context"
 	"os"
 	"strconv"
 	"strings"
@@ -296,4 +298,21 @@ func TestVariantShare(t *testing.T) {
 	if got := doc.Find(".print-card .print-link").Text(); got != "https://x.test/puzzles/7" {
 		t.Errorf("print card link %q", got)
 	}
+}
+
+// BenchmarkVariantPage renders a killer's page (27 cages drawn on the
+// play board, the solved board, the explanation's and the print card),
+// to set beside BenchmarkPuzzlePage's classic one.
+func BenchmarkVariantPage(b *testing.B) {
+	t := &testing.T{}
+	c := PuzzlePage(PuzzleView{Puzzle: variantRecord(t, variantPuzzles(t)["killer-1"]), Runs: 3, HistoryURL: "/puzzles?around=42"})
+	var buf bytes.Buffer
+	b.ReportAllocs()
+	for b.Loop() {
+		buf.Reset()
+		if err := c.Render(context.Background(), &buf); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(buf.Len())/1024, "KiB/page")
 }
