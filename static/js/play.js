@@ -121,6 +121,7 @@ function init(section) {
       if (marks[i]) label += `, corner marks ${maskAttr(marks[i])}`;
       if (centre[i]) label += `, centre marks ${maskAttr(centre[i])}`;
     }
+    if (variant && variant.notes[i]) label += `, part of ${variant.notes[i]}`;
     if (colours[i]) label += `, colour ${colours[i]}`;
     if (conflicts[i]) label += ", clashes with another cell";
     if (wrong[i]) label += ", wrong";

@@ -93,7 +93,15 @@ export function variantOf(section) {
     if (has("antiking")) moves(i, KING).forEach((j) => peerSets[i].add(j));
   }
   const peers = peerSets.map((s) => [...s]);
-  return { rules, names, units, peers, region, broken: (values, i) => broken(rules, names, units, values, i) };
+  // notes[i] says which drawn rules cell i lies in, for its label: the
+  // drawing is hidden from screen readers, the words say only what the
+  // rules are.
+  const notes = [...Array(81)].map(() => []);
+  rules.forEach((r, k) => {
+    if (r.type === "littlekiller") return; // Cells[0] only starts its diagonal
+    for (const c of new Set(r.at)) notes[c].push(names[k] || r.type);
+  });
+  return { rules, names, units, peers, region, notes: notes.map((n) => n.join("; ")), broken: (values, i) => broken(rules, names, units, values, i) };
 }
 
 // broken names the first rule the digit in cell i breaks on the board as
