@@ -316,3 +316,19 @@ func BenchmarkVariantPage(b *testing.B) {
 	}
 	b.ReportMetric(float64(buf.Len())/1024, "KiB/page")
 }
+
+// TestCageCombinationsButton: a board with killer cages offers their
+// combinations; one without (a thermo, a classic puzzle) does not.
+func TestCageCombinationsButton(t *testing.T) {
+	all := variantPuzzles(t)
+	for name, want := range map[string]int{"killer-1": 1, "thermo-1": 0} {
+		doc, _ := render(t, PuzzlePage(PuzzleView{Puzzle: variantRecord(t, all[name]), Runs: 3}))
+		if got := byID(doc, "play-combos").Length(); got != want {
+			t.Errorf("%s: %d combinations buttons, want %d", name, got, want)
+		}
+	}
+	doc, _ := render(t, PuzzlePage(PuzzleView{Puzzle: samplePuzzle(t), Runs: 3}))
+	if byID(doc, "play-combos").Length() != 0 {
+		t.Error("a classic board offers cage combinations")
+	}
+}

@@ -62,6 +62,9 @@ type VariantDrawing struct {
 	// cell's data-edge ("r", "b", "r b" or ""), the regions' thick lines.
 	Jigsaw bool
 	Edges  [81]string
+	// Cages is set when a killer cage has a total: the board then offers
+	// its combinations.
+	Cages bool
 	// Words is the rules in words (variant.Words); Rules the rules'
 	// written form, for play.js to name the rule a wrong digit breaks,
 	// and Names each rule's name (variant.Name), in the same order.
@@ -125,6 +128,7 @@ func (d *VariantDrawing) drawRule(i int, r variant.Rule) {
 		d.Jigsaw = true
 		d.Edges = regionEdges(r.Regions)
 	case variant.Killer:
+		d.Cages = d.Cages || r.Total != nil
 		d.cage(i, r)
 	case variant.LittleKiller:
 		d.littleKiller(i, r)

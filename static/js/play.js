@@ -17,7 +17,7 @@ import { format } from "./puzzletext.js";
 import { recorder } from "./attempt.js";
 import { goNext } from "./next.js";
 import { overlayOf, drawStep } from "./draw.js";
-import { variantOf, brokenText, placeOverlays } from "./variant.js";
+import { variantOf, brokenText, placeOverlays, cageCombos } from "./variant.js";
 
 const HINT_URL = "/api/hint";
 // MODES are the four kinds of entry, in the order Space cycles them.
@@ -774,7 +774,8 @@ function init(section) {
       if (b === touched && performance.now() - touchedAt < 1000) return; // the touch acted already
       return press(b);
     }
-    const acts = { undo, redo, auto: autoCandidates, check, hint: askHint, restart, giveup: giveUp, "hint-apply": applyHint, "hint-close": () => { hint = null; ctl.hint.hidden = true; paint(); },
+    const combos = () => say(cageCombos(variant, values, sel) || "Select a cell of a cage with a total to see its combinations.");
+    const acts = { undo, redo, auto: autoCandidates, check, hint: askHint, restart, giveup: giveUp, combos, "hint-apply": applyHint, "hint-close": () => { hint = null; ctl.hint.hidden = true; paint(); },
       next: () => goNext("", puzzleId, recording, say), "next-easier": () => goNext("easier", puzzleId, recording, say), "next-harder": () => goNext("harder", puzzleId, recording, say) };
     const f = acts[b.dataset.act];
     if (f) f();

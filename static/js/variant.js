@@ -223,3 +223,24 @@ export function placeOverlays(root = document) {
     if (typeof ResizeObserver === "function") new ResizeObserver(place).observe(table);
   });
 }
+
+// cageCombos is the sentence a "Cage combinations" press says for the
+// killer cage of cell i: the sets of different digits that make its total
+// and hold the digits placed in it already ("the killer cage of 17 in box
+// 1 (2 cells): 8+9."), or "" when the cell is in no cage with a total.
+export function cageCombos(variant, values, i) {
+  const k = variant.rules.findIndex((r) => r.type === "killer" && r.total != null && r.at.includes(i));
+  if (k < 0) return "";
+  const r = variant.rules[k], n = r.at.length;
+  const placed = r.at.map((c) => values[c]).filter(Boolean);
+  const sets = [];
+  for (let m = 0; m < 512; m++) {
+    const ds = [];
+    for (let d = 1; d <= 9; d++) if (m & (1 << (d - 1))) ds.push(d);
+    if (ds.length === n && ds.reduce((s, d) => s + d, 0) === r.total && placed.every((d) => ds.includes(d))) sets.push(ds.join("+"));
+  }
+  sets.sort();
+  const what = `${variant.names[k] || "the cage"} (${n === 1 ? "1 cell" : `${n} cells`})`;
+  if (!sets.length) return `No set of different digits fits ${what} with the digits placed in it.`;
+  return `${what[0].toUpperCase()}${what.slice(1)}: ${sets.join(", ")}.`;
+}
