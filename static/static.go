@@ -33,6 +33,7 @@ var Stylesheets = []string{
 	"replay.css",        // the replay player
 	"bulk.css",          // import and export
 	"play.css",          // the solving board and the explanation's board
+	"variant.css",       // a variant's rules drawn on a board, and in words
 	"analysis.css",      // the analysis behind "Show solution"
 	"print.css",         // print cards and sheets
 	"history-phone.css", // the history as cards on a phone

@@ -570,7 +570,7 @@ func flaggedBoard(p record.Puzzle) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = solvedRows(p).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = solvedRows(p, nil).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -337,11 +337,19 @@ type PrintCard struct {
 	Band     sudoku.Band
 	ShareURL string
 	SheetEnd bool // the last card of a printed sheet of four
+	// Drawing is a variant's rules, drawn on the card's board and written
+	// under its head; nil for a classic puzzle.
+	Drawing *VariantDrawing
 }
 
 // CardOf is the print card of an archived puzzle.
 func CardOf(p record.Puzzle, base string) PrintCard {
-	return PrintCard{ID: p.ID, Givens: p.Givens, Clues: p.Clues, Band: p.Band, ShareURL: ShareURL(base, p.Givens)}
+	c := PrintCard{ID: p.ID, Givens: p.Givens, Clues: p.Clues, Band: p.Band, ShareURL: ShareURL(base, p.Givens), Drawing: VariantOf(p)}
+	if c.Drawing != nil {
+		// A variant's givens alone are another puzzle: its page is its link.
+		c.ShareURL = base + PuzzleURL(p.ID)
+	}
+	return c
 }
 
 // PrintView is the "4 per page" sheet of one page of the history.

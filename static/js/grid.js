@@ -43,22 +43,24 @@ export function digitsOf(mask) {
 }
 
 // candidatesOf returns, for each empty cell of values, the digits no peer
-// holds (0 for filled cells).
-export function candidatesOf(values) {
+// holds (0 for filled cells). A variant's board passes its own peers
+// (variant.js).
+export function candidatesOf(values, peers = PEERS) {
   const cands = new Uint16Array(81);
   for (let i = 0; i < 81; i++) {
     if (values[i]) continue;
     let m = ALL;
-    for (const p of PEERS[i]) if (values[p]) m &= ~(1 << values[p]);
+    for (const p of peers[i]) if (values[p]) m &= ~(1 << values[p]);
     cands[i] = m;
   }
   return cands;
 }
 
-// conflictsOf marks every filled cell whose digit a peer also holds.
-export function conflictsOf(values) {
+// conflictsOf marks every filled cell whose digit a peer also holds. A
+// variant's board passes its own units (variant.js).
+export function conflictsOf(values, units = UNITS) {
   const bad = new Uint8Array(81);
-  for (const u of UNITS) {
+  for (const u of units) {
     const seen = new Array(10).fill(-1);
     for (const i of u.cells) {
       const v = values[i];

@@ -17,6 +17,7 @@ import { format } from "./puzzletext.js";
 import { recorder } from "./attempt.js";
 import { goNext } from "./next.js";
 import { overlayOf, drawStep } from "./draw.js";
+import { variantOf, brokenText, placeOverlays, cageCombos } from "./variant.js";
 
 const HINT_URL = "/api/hint";
 // MODES are the four kinds of entry, in the order Space cycles them.
@@ -37,6 +38,13 @@ function init(section) {
   const digitsFrom = (s) => Uint8Array.from(s, (ch) => (ch >= "1" && ch <= "9" ? ch.charCodeAt(0) - 48 : 0));
   const givens = digitsFrom(givensText);
   const solution = solutionText.length === 81 ? digitsFrom(solutionText) : null;
+  // A variant's rules (variant.js) bring their own houses and peers, and a
+  // full grid without a clash is solved only when it is the solution.
+  const variant = variantOf(section);
+  const peersOf = variant ? variant.peers : PEERS;
+  const conflictsHere = (vals) => (variant ? conflictsOf(vals, variant.units) : conflictsOf(vals));
+  const solvedNow = () => values.every(Boolean) && !conflictsHere(values).some(Boolean) &&
+    (!variant || !solution || values.every((v, i) => v === solution[i]));
   const ctl = {};
   section.querySelectorAll("[data-play]").forEach((el) => { ctl[el.dataset.play] = el; });
   const modeButtons = section.querySelectorAll("[data-mode]");
@@ -93,7 +101,7 @@ function init(section) {
     let cls = givens[i] ? "given" : v ? "entered" : "empty";
     if (chosen.has(i)) cls += " selected";
     if (i === sel) cls += " cursor";
-    else if (chosen.size === 1 && (rowOf(i) === rowOf(sel) || colOf(i) === colOf(sel) || boxOf(i) === boxOf(sel))) cls += " peer";
+    else if (chosen.size === 1 && (rowOf(i) === rowOf(sel) || colOf(i) === colOf(sel) || (variant ? variant.region(i) === variant.region(sel) : boxOf(i) === boxOf(sel)))) cls += " peer";
     if (sv && v === sv) cls += " same-digit";
     if (conflicts[i] && !givens[i]) cls += " conflict";
     else if (conflicts[i]) cls += " conflict-given";
@@ -113,6 +121,7 @@ function init(section) {
       if (marks[i]) label += `, corner marks ${maskAttr(marks[i])}`;
       if (centre[i]) label += `, centre marks ${maskAttr(centre[i])}`;
     }
+    if (variant && variant.notes[i]) label += `, part of ${variant.notes[i]}`;
     if (colours[i]) label += `, colour ${colours[i]}`;
     if (conflicts[i]) label += ", clashes with another cell";
     if (wrong[i]) label += ", wrong";
@@ -122,7 +131,7 @@ function init(section) {
   // paint brings every cell's look in line with the model, writing only what
   // changed.
   function paint() {
-    const conflicts = conflictsOf(values);
+    const conflicts = conflictsHere(values);
     for (let i = 0; i < 81; i++) {
       const v = values[i], p = painted[i], part = parts[i], td = tds[i];
       const cls = cellClass(i, conflicts);
@@ -215,7 +224,7 @@ function init(section) {
     hint = null;
     if (ctl.hint) ctl.hint.hidden = true;
     updateButtons();
-    const finished = values.every(Boolean) && !conflictsOf(values).some(Boolean);
+    const finished = solvedNow();
     if (finished) finish();
     paint();
     save();
@@ -268,7 +277,7 @@ function init(section) {
     const bit = 1 << d, edits = new Map();
     for (const i of open) edits.set(i, [i, d, 0, 0, colours[i]]);
     for (const i of open) {
-      for (const p of PEERS[i]) {
+      for (const p of peersOf[i]) {
         if (edits.has(p) || values[p] || !((marks[p] | centre[p]) & bit)) continue;
         edits.set(p, [p, 0, marks[p] & ~bit, centre[p] & ~bit, colours[p]]);
       }
@@ -336,7 +345,7 @@ function init(section) {
   }
 
   function autoCandidates() {
-    const cands = candidatesOf(values);
+    const cands = candidatesOf(values, peersOf);
     const edits = [];
     for (let i = 0; i < 81; i++) if (!values[i]) edits.push([i, 0, cands[i], centre[i], colours[i]]);
     change(edits, "Every empty cell now shows its candidates.");
@@ -362,7 +371,8 @@ function init(section) {
     bad.forEach((i) => { wrong[i] = 1; });
     paint();
     const left = values.filter((v) => !v).length;
-    if (bad.length) say(`${bad.length === 1 ? "1 cell is" : `${bad.length} cells are`} wrong, marked on the board: ${bad.map(cellName).join("; ")}.`);
+    const named = variant ? (i) => brokenText(variant, values, i) : cellName;
+    if (bad.length) say(`${bad.length === 1 ? "1 cell is" : `${bad.length} cells are`} wrong, marked on the board: ${bad.map(named).join("; ")}.`);
     else say(`No mistakes so far. ${left === 1 ? "1 cell" : `${left} cells`} to go.`);
   }
 
@@ -444,7 +454,7 @@ function init(section) {
   // drawHint draws the hint's pattern over the board (draw.js), or clears it.
   function drawHint() {
     const shown = Uint16Array.from(marks, (m, i) => (values[i] ? 0 : m || centre[i]));
-    const computed = candidatesOf(values);
+    const computed = candidatesOf(values, peersOf);
     for (let i = 0; i < 81; i++) if (!shown[i]) shown[i] = computed[i];
     drawStep(overlayOf(table), hint ? hint.step : null, shown);
   }
@@ -459,7 +469,7 @@ function init(section) {
       m[i] = 0;
       c[i] = 0;
       edits.set(i, true);
-      for (const p of PEERS[i]) if (!v[p] && (m[p] | c[p]) & (1 << d)) { m[p] &= ~(1 << d); c[p] &= ~(1 << d); edits.set(p, true); }
+      for (const p of peersOf[i]) if (!v[p] && (m[p] | c[p]) & (1 << d)) { m[p] &= ~(1 << d); c[p] &= ~(1 << d); edits.set(p, true); }
     }
     for (const [i, mask] of hint.struck) if (!v[i]) { m[i] &= ~mask; c[i] &= ~mask; edits.set(i, true); }
     change([...edits.keys()].map((i) => [i, v[i], m[i], c[i], colours[i]]), "Hint applied.");
@@ -483,7 +493,7 @@ function init(section) {
     let best = -1;
     if (!values[sel]) best = sel;
     else {
-      const cands = candidatesOf(values);
+      const cands = candidatesOf(values, peersOf);
       let fewest = 10;
       for (let i = 0; i < 81; i++) {
         if (values[i]) continue;
@@ -764,7 +774,8 @@ function init(section) {
       if (b === touched && performance.now() - touchedAt < 1000) return; // the touch acted already
       return press(b);
     }
-    const acts = { undo, redo, auto: autoCandidates, check, hint: askHint, restart, giveup: giveUp, "hint-apply": applyHint, "hint-close": () => { hint = null; ctl.hint.hidden = true; paint(); },
+    const combos = () => say(cageCombos(variant, values, sel) || "Select a cell of a cage with a total to see its combinations.");
+    const acts = { undo, redo, auto: autoCandidates, check, hint: askHint, restart, giveup: giveUp, combos, "hint-apply": applyHint, "hint-close": () => { hint = null; ctl.hint.hidden = true; paint(); },
       next: () => goNext("", puzzleId, recording, say), "next-easier": () => goNext("easier", puzzleId, recording, say), "next-harder": () => goNext("harder", puzzleId, recording, say) };
     const f = acts[b.dataset.act];
     if (f) f();
@@ -779,7 +790,7 @@ function init(section) {
   window.addEventListener("pagehide", save);
 
   const restored = restore();
-  const finishedBefore = values.every(Boolean) && !conflictsOf(values).some(Boolean);
+  const finishedBefore = solvedNow();
   updateButtons();
   select(sel, false, false);
   showTime();
@@ -798,3 +809,4 @@ function init(section) {
 }
 
 document.querySelectorAll("[data-play-section]").forEach(init);
+placeOverlays();
