@@ -124,6 +124,10 @@ func (d *VariantDrawing) drawRule(i int, r variant.Rule) {
 				d.shade(i, c, "v-disjoint v-disjoint-"+strconv.Itoa(k+1))
 			}
 		}
+	case variant.ExtraRegion:
+		for _, c := range r.Cells {
+			d.shade(i, c, "v-shade")
+		}
 	case variant.Jigsaw:
 		d.Jigsaw = true
 		d.Edges = regionEdges(r.Regions)

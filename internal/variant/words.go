@@ -61,6 +61,8 @@ func sentence(t Type, n, pills, bare int) string {
 		return "A number outside the grid is the sum of the digits on the diagonal its arrow points along; digits may repeat there (" + plural(n, "clue", "clues") + ")."
 	case Sandwich:
 		return "A number outside the grid is the sum of the digits between the 1 and the 9 in its row or column (" + plural(n, "clue", "clues") + ")."
+	case ExtraRegion:
+		return "Each shaded extra region of nine cells holds the digits 1 to 9 once each (" + plural(n, "region", "regions") + ")."
 	case Thermo:
 		return "Digits along a thermometer increase from the bulb (" + plural(n, "thermometer", "thermometers") + ")."
 	case Arrow:
@@ -133,6 +135,8 @@ func Name(r Rule) string {
 			return mark + " between " + first + " and " + r.Cells[1].String()
 		}
 		return mark
+	case ExtraRegion:
+		return "the extra region" + where(r.Cells)
 	case Odd:
 		return "the odd circle"
 	case Even:

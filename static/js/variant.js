@@ -58,7 +58,7 @@ function groupsOf(r, name) {
       return out;
     }
     case "asterisk": case "centredot": case "girandola": return [g(SHAPES[r.type])];
-    case "killer": case "renban": return [g(r.cells.map(cellOf))];
+    case "killer": case "renban": case "extraregion": return [g(r.cells.map(cellOf))];
   }
   return [];
 }
