@@ -246,15 +246,25 @@ func TestVariantLists(t *testing.T) {
 	}
 }
 
-// TestVariantSolvedAndPrinted: the solved board under "Show solution", the
-// explanation's board and the print card draw the rules too.
+// TestVariantSolvedAndPrinted: the solved board under "Show solution" and
+// the print card draw the rules too; the page offers no explanation,
+// replay or hint, which would be the classic solver's on the givens alone
+// (the variant logic is issue 48's), and says so.
 func TestVariantSolvedAndPrinted(t *testing.T) {
 	rec := variantRecord(t, variantPuzzles(t)["killer-1"])
 	doc, _ := render(t, PuzzlePage(PuzzleView{Puzzle: rec, Runs: 3, ShowSolution: true}))
-	for _, sel := range []string{".analysis .board-wrap:has(#board) .v-cage", "#explain .v-cage", ".print-card .v-cage"} {
+	for _, sel := range []string{".analysis .board-wrap:has(#board) .v-cage", ".print-card .v-cage"} {
 		if doc.Find(sel).Length() == 0 {
 			t.Errorf("no cages at %s", sel)
 		}
+	}
+	for _, sel := range []string{"#explain", "#replay", "[data-testid=play-hint]"} {
+		if doc.Find(sel).Length() != 0 {
+			t.Errorf("a variant page has %s", sel)
+		}
+	}
+	if byID(doc, "variant-no-explain").Length() != 1 {
+		t.Errorf("a variant page does not say why it has no explanation")
 	}
 	if !strings.HasPrefix(byID(doc, "print-rules").Text(), "Normal Sudoku rules apply") {
 		t.Errorf("print card without the rules in words")

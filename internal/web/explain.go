@@ -33,6 +33,9 @@ func (s *Server) apiExplain(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if p.Rules != "" {
+		return errVariantLogic(p.ID)
+	}
 	if !p.Unique {
 		// No logical path leads to one of several solutions: the request
 		// is understood but cannot be answered, which is no server fault.
@@ -213,4 +216,12 @@ func gridField(raw json.RawMessage, name string) (sudoku.Grid, error) {
 		return sudoku.Grid{}, badRequest("%s: %v", name, err)
 	}
 	return g, nil
+}
+
+// errVariantLogic answers an explanation or a replay asked of a variant:
+// the logical solver and the search's trace are the classic grid's, and
+// on a variant's givens alone they would explain another puzzle.
+func errVariantLogic(id int64) error {
+	return echo.NewHTTPError(http.StatusUnprocessableEntity,
+		fmt.Sprintf("puzzle %d is a variant: explained solutions and replays of the search are for classic puzzles only, for now", id))
 }

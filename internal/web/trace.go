@@ -23,6 +23,9 @@ func (s *Server) apiTrace(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if p.Rules != "" {
+		return errVariantLogic(p.ID)
+	}
 	ctx := c.Request().Context()
 	gz, err := s.arch.Trace(ctx, p.Givens)
 	if err != nil {
