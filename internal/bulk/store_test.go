@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"iter"
 	"os"
 	"os/exec"
@@ -24,12 +25,26 @@ import (
 
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
 	"github.com/sudoku-archive/sudoku/internal/record"
+	"github.com/sudoku-archive/sudoku/internal/sqlitetest"
 	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
 
+// mustOpenDB opens the archive at path (a SQLite file, or a PostgreSQL
+// URL), and closes it when tb ends. A SQLite path with no file yet gets a copy of an archive migrated once per test
+// process (sqlitetest): migrating costs a test 1-3 s under -race, and the
+// store's tests cover the migrations.
 func mustOpenDB(tb testing.TB, path string) *store.DB {
 	tb.Helper()
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) && !strings.Contains(path, "://") {
+		sqlitetest.WriteFrom(tb, "archive", path, func(path string) error {
+			db, err := store.Open(context.Background(), path)
+			if err != nil {
+				return err
+			}
+			return db.Close()
+		})
+	}
 	db, err := store.Open(context.Background(), path)
 	if err != nil {
 		tb.Fatal(err)

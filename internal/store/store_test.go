@@ -20,11 +20,11 @@ import (
 	"github.com/sudoku-archive/sudoku/migrations"
 )
 
-// MustOpenDB opens a new archive in a temporary directory and closes it when
-// the test ends.
+// MustOpenDB opens a new archive in a temporary directory (a copy of one
+// migrated once: sqliteArchive) and closes it when the test ends.
 func MustOpenDB(tb testing.TB) *DB {
 	tb.Helper()
-	return MustOpenDBAt(tb, filepath.Join(tb.TempDir(), "sudoku.db"))
+	return MustOpenDBAt(tb, sqliteArchive(tb))
 }
 
 // MustOpenDBAt opens the archive at path and closes it when the test ends.

@@ -17,6 +17,7 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/pgtest"
 	"github.com/sudoku-archive/sudoku/internal/racefree"
 	"github.com/sudoku-archive/sudoku/internal/record"
+	"github.com/sudoku-archive/sudoku/internal/sqlitetest"
 	"github.com/sudoku-archive/sudoku/internal/store/storetest"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -40,7 +41,25 @@ func (b backend) open(tb testing.TB) *DB {
 	return MustOpenDBAt(tb, b.dsn(tb))
 }
 
-var sqliteBackend = backend{name: "sqlite", dsn: func(tb testing.TB) string { return filepath.Join(tb.TempDir(), "sudoku.db") }}
+// sqliteBackend makes each archive a new file: an empty one (dsn), or a
+// copy of one migrated once (sqliteArchive).
+var sqliteBackend = backend{name: "sqlite", dsn: func(tb testing.TB) string { return filepath.Join(tb.TempDir(), "sudoku.db") }, archive: sqliteArchive}
+
+// sqliteArchive returns the path of a new archive: a copy of a file Open
+// migrated, once per test process (sqlitetest.NewFileFrom). Migrating an
+// empty file costs a case 1-3 s under -race; the migrations themselves are
+// tested by the cases that open an empty one (backend.dsn) and by the
+// migration tests.
+func sqliteArchive(tb testing.TB) string {
+	tb.Helper()
+	return sqlitetest.NewFileFrom(tb, "archive", func(path string) error {
+		db, err := Open(context.Background(), path)
+		if err != nil {
+			return err
+		}
+		return db.Close()
+	})
+}
 
 // A suiteCase is one case of the store's suite, run on each backend.
 type suiteCase struct {

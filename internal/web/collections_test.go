@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -24,7 +23,7 @@ import (
 func collectionsServer(t *testing.T) (*Server, *store.DB, map[string]string) {
 	t.Helper()
 	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "sudoku.db"))
+	db, err := store.Open(ctx, sqliteArchive(t))
 	if err != nil {
 		t.Fatal(err)
 	}

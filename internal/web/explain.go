@@ -1,7 +1,6 @@
 package web
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/sudoku-archive/sudoku/internal/archive"
 	"github.com/sudoku-archive/sudoku/internal/logic"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/templates"
@@ -122,87 +122,37 @@ func (s *Server) apiHint(c echo.Context) error {
 			return err
 		}
 	}
-	ctx := c.Request().Context()
-	var res sudoku.Result
-	if err := s.searching(ctx, func() error {
-		var err error
-		res, err = sudoku.Solve(givens, s.arch.SolveOptions(ctx))
-		return err
-	}); err != nil {
-		return err
-	}
-	switch res.Solutions {
-	case 0:
-		return sudoku.ErrNoSolution
-	case 2:
-		return echo.NewHTTPError(http.StatusUnprocessableEntity, "this puzzle has more than one solution: no logical step leads to one of them")
-	}
-	// Pencil marks that leave out a cell's solution digit hold no step:
-	// the hint counts every candidate there, and says so.
-	ignored := marksMissing(progress, res.Solution, marks)
-	for _, c := range ignored {
-		marks[c] = 0
-	}
-	if bad := boardRefused(givens, progress, res.Solution); bad != nil {
-		if bad.Cells == nil {
-			return echo.NewHTTPError(http.StatusUnprocessableEntity, bad.Error)
-		}
-		return c.JSON(http.StatusUnprocessableEntity, bad)
-	}
-	st, err := s.nextStep(ctx, givens, res.Solution, progress, marks)
+	h, err := s.arch.Hint(c.Request().Context(), givens, progress, marks)
 	if err != nil {
-		return err
+		return hintRefused(c, err)
 	}
+	st := h.Step
 	out := practiseHint(practised, st)
 	if req.Candidates != nil {
-		out.Unmarked, out.Note = unmarkedNote(st, progress, marks, ignored)
-		out.Ignored = ignored
+		out.Unmarked, out.Note = unmarkedNote(st, progress, h.Marks, h.Ignored)
+		out.Ignored = h.Ignored
 	}
 	return c.JSON(http.StatusOK, out)
 }
 
-// nextStep finds the hint's step on the player's board, as the
-// explanation finds its steps (logic.NextFor: the puzzle's canonical form,
-// the explanation's budget), so that on an untouched board the hint is the
-// explanation's first step. Beyond the budget it reveals one cell, and says
-// so; on a full board it is a 422.
-func (s *Server) nextStep(ctx context.Context, givens, solution, progress sudoku.Grid, marks [81]uint16) (logic.Step, error) {
-	var st logic.Step
-	err := s.searching(ctx, func() error {
-		var err error
-		st, err = logic.NextFor(givens, solution, progress, marks, logic.Options{Budget: logic.DeepBudget, Stop: ctx.Done()})
-		return err
-	})
+// hintRefused answers a hint the archive found no step for: a puzzle
+// with several solutions, a board that changes a given or holds digits that
+// are not the solution's (their cells), a solved board; anything else
+// (no solution, the gate's 503) by the one classification.
+func hintRefused(c echo.Context, err error) error {
+	var wrong *archive.WrongBoard
 	switch {
+	case errors.Is(err, logic.ErrMultipleSolutions):
+		return echo.NewHTTPError(http.StatusUnprocessableEntity, "this puzzle has more than one solution: no logical step leads to one of them")
+	case errors.As(err, &wrong) && wrong.Cells == nil:
+		return echo.NewHTTPError(http.StatusUnprocessableEntity, wrong.Error())
+	case errors.As(err, &wrong):
+		return c.JSON(http.StatusUnprocessableEntity, wrongCells{
+			Error: templates.Plural(len(wrong.Cells), "of your digits is", "of your digits are") + " not the solution's", Cells: wrong.Cells})
 	case errors.Is(err, logic.ErrSolved):
-		return st, echo.NewHTTPError(http.StatusUnprocessableEntity, "the puzzle is solved: no step is left")
-	case errors.Is(err, logic.ErrStuck):
-		for i, v := range progress {
-			if v == 0 {
-				return logic.Reveal(i, int(solution[i])), nil
-			}
-		}
+		return echo.NewHTTPError(http.StatusUnprocessableEntity, "the puzzle is solved: no step is left")
 	}
-	return st, err
-}
-
-// boardRefused says why no step holds on the player's board, or nil: a
-// changed given (no cells) or digits that are not the solution's (their
-// cells).
-func boardRefused(givens, progress, solution sudoku.Grid) *wrongCells {
-	var wrong []int
-	for i, v := range progress {
-		if givens[i] != 0 && v != givens[i] {
-			return &wrongCells{Error: fmt.Sprintf("progress changes the given at r%dc%d", i/9+1, i%9+1)}
-		}
-		if v != 0 && v != solution[i] {
-			wrong = append(wrong, i)
-		}
-	}
-	if len(wrong) > 0 {
-		return &wrongCells{Error: templates.Plural(len(wrong), "of your digits is", "of your digits are") + " not the solution's", Cells: wrong}
-	}
-	return nil
+	return err
 }
 
 // gridField reads one puzzle field of a JSON body: text, like "puzzle".

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"sync"
@@ -97,7 +96,7 @@ func BenchmarkSolveUnderHeavyReads(b *testing.B) {
 // and the puzzles as stored, in id order.
 func gradedArchive(t testing.TB, lines []string) (*store.DB, []record.Puzzle) {
 	t.Helper()
-	return gradedArchiveAt(t, filepath.Join(t.TempDir(), "sudoku.db"), lines)
+	return gradedArchiveAt(t, sqliteArchive(t), lines)
 }
 
 // gradedArchiveAt is gradedArchive at the database dsn (a PostgreSQL
@@ -112,16 +111,7 @@ func gradedArchiveAt(t testing.TB, dsn string, lines []string) (*store.DB, []rec
 	t.Cleanup(func() { db.Close() })
 	var ps []record.Puzzle
 	for _, l := range lines {
-		g, err := sudoku.Parse(l)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := record.Rate(g, sudoku.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		logic.GradePuzzle(&p)
-		ps = append(ps, p)
+		ps = append(ps, gradedPuzzle(t, l))
 	}
 	if _, err := db.SubmitMany(ctx, ps); err != nil {
 		t.Fatal(err)
@@ -135,6 +125,38 @@ func gradedArchiveAt(t testing.TB, dsn string, lines []string) (*store.DB, []rec
 	}
 	slices.SortFunc(all, func(a, b record.Puzzle) int { return int(a.ID - b.ID) })
 	return db, all
+}
+
+// graded holds each line's rated and graded puzzle (a *gradedOnce) for
+// every test of the binary: the tests archive the same collections' first
+// puzzles again and again, and a line rates and grades to the same row.
+var graded sync.Map
+
+type gradedOnce struct {
+	once sync.Once
+	p    record.Puzzle
+	err  error
+}
+
+// gradedPuzzle is line rated (record.Rate) and graded (logic.GradePuzzle),
+// computed once per test binary.
+func gradedPuzzle(t testing.TB, line string) record.Puzzle {
+	t.Helper()
+	v, _ := graded.LoadOrStore(line, new(gradedOnce))
+	o := v.(*gradedOnce)
+	o.once.Do(func() {
+		var g sudoku.Grid
+		if g, o.err = sudoku.Parse(line); o.err != nil {
+			return
+		}
+		if o.p, o.err = record.Rate(g, sudoku.Options{}); o.err == nil {
+			logic.GradePuzzle(&o.p)
+		}
+	})
+	if o.err != nil {
+		t.Fatal(o.err)
+	}
+	return o.p
 }
 
 // hardLines is n of the hardest puzzles of the test collections: paths of

@@ -1,17 +1,11 @@
 package web
 
 import (
-	"context"
 	"net/http"
 	"time"
 
 	"github.com/labstack/echo/v4"
 )
-
-// searching runs fn, a search, in a turn of the archive's search gate.
-func (s *Server) searching(ctx context.Context, fn func() error) error {
-	return s.arch.Searching(ctx, fn)
-}
 
 // crossOrigin refuses unsafe requests (POST and the like) that a browser
 // sends on behalf of a page of another origin, on every route, API and

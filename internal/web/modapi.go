@@ -275,8 +275,9 @@ func (s *Server) modView(c echo.Context) error {
 }
 
 // refuseHiddenShare answers 404 for a share link of a hidden puzzle,
-// written any way: it is gone from shares as from every other page.
-func (s *Server) refuseHiddenShare(ctx context.Context, g sudoku.Grid) error {
+// written any way (canon is g's canonical form, the zero grid when the
+// search found none): it is gone from shares as from every other page.
+func (s *Server) refuseHiddenShare(ctx context.Context, g, canon sudoku.Grid) error {
 	if s.mod == nil || g.Clues() == 0 {
 		return nil
 	}
@@ -284,13 +285,7 @@ func (s *Server) refuseHiddenShare(ctx context.Context, g sudoku.Grid) error {
 	if err != nil || len(set) == 0 {
 		return err
 	}
-	p := record.Puzzle{Givens: g}
-	if err := s.searching(ctx, func() error {
-		p.Canonical, _, _ = sudoku.Canonical(g, s.arch.SolveOptions(ctx))
-		return nil
-	}); err != nil {
-		return err
-	}
+	p := record.Puzzle{Givens: g, Canonical: canon}
 	if set.Of(&p) != nil {
 		return record.ErrNotFound
 	}

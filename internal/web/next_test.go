@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -19,6 +18,7 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
 	"github.com/sudoku-archive/sudoku/internal/racefree"
 	"github.com/sudoku-archive/sudoku/internal/ratings"
+	"github.com/sudoku-archive/sudoku/internal/sqlitetest"
 	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/userinput"
 	"github.com/sudoku-archive/sudoku/internal/web"
@@ -38,7 +38,16 @@ func newArchive(t *testing.T) *archive {
 // newArchiveWith is newArchive with the server configured by cfg.
 func newArchiveWith(t *testing.T, cfg web.Config) *archive {
 	t.Helper()
-	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "sudoku.db"))
+	// A copy of an archive migrated once per test process: migrating
+	// costs a test 1-3 s under -race (sqlitetest).
+	path := sqlitetest.NewFileFrom(t, "archive", func(path string) error {
+		db, err := store.Open(context.Background(), path)
+		if err != nil {
+			return err
+		}
+		return db.Close()
+	})
+	db, err := store.Open(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}

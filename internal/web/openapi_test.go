@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/sha256"
+	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -82,16 +86,52 @@ func checkAPIResponse(t testing.TB, req *http.Request, status int, header http.H
 			return
 		}
 	}
-	in := &openapi3filter.ResponseValidationInput{
-		RequestValidationInput: &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route},
-		Status:                 status,
-		Header:                 header,
-		Options:                &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true},
-	}
-	in.SetBodyBytes(body)
-	if err := openapi3filter.ValidateResponse(context.Background(), in); err != nil {
+	// The same answer to the same operation is validated once per test
+	// binary: the walks and the concurrent tests get many identical
+	// answers (32 clients of one 900 KB trace), and the validation depends
+	// on nothing else.
+	v, _ := validated.LoadOrStore(validationKey(req, route, status, header, body), new(validation))
+	err = v.(*validation).run(func() error {
+		in := &openapi3filter.ResponseValidationInput{
+			RequestValidationInput: &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route},
+			Status:                 status,
+			Header:                 header,
+			Options:                &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true},
+		}
+		in.SetBodyBytes(body)
+		return openapi3filter.ValidateResponse(context.Background(), in)
+	})
+	if err != nil {
 		t.Errorf("%s %s: the %d answer does not match internal/web/openapi.json: %v\nbody: %.500s", req.Method, req.URL.Path, status, err, body)
 	}
+}
+
+// validated holds the result of each answer validated (validationKey to
+// *validation), failures too: a repeated failure is reported again.
+var validated sync.Map
+
+// validation is one answer's validation, run once however many callers
+// wait for it.
+type validation struct {
+	once sync.Once
+	err  error
+}
+
+func (v *validation) run(f func() error) error {
+	v.once.Do(func() { v.err = f() })
+	return v.err
+}
+
+// validationKey names everything ValidateResponse reads: the operation,
+// the status, every header and the body (decompressed).
+func validationKey(req *http.Request, route *routers.Route, status int, header http.Header, body []byte) [sha256.Size]byte {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s %s %s %d\n", req.Method, route.Path, req.URL.Path, status)
+	for _, k := range slices.Sorted(maps.Keys(header)) {
+		fmt.Fprintf(h, "%q: %q\n", k, header[k])
+	}
+	h.Write(body)
+	return [sha256.Size]byte(h.Sum(nil))
 }
 
 // TestOpenAPIRoutes: every API route of the route table (routes.go) is in

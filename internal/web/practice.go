@@ -167,19 +167,6 @@ func pencilMarks(v []string) ([81]uint16, error) {
 	return marks, nil
 }
 
-// marksMissing lists the empty cells whose pencil marks leave out their
-// solution digit: no step holds on such a board, so the hint sets them
-// aside.
-func marksMissing(progress, solution sudoku.Grid, marks [81]uint16) []int {
-	var bad []int
-	for c := range 81 {
-		if progress[c] == 0 && marks[c] != 0 && marks[c]&(1<<solution[c]) == 0 {
-			bad = append(bad, c)
-		}
-	}
-	return bad
-}
-
 // unmarkedCells lists the cells the step removes candidates from that
 // show no pencil marks on the player's board (the step counts every
 // candidate the placed digits leave there): the board says so.

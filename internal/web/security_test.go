@@ -42,7 +42,9 @@ type secEnv struct {
 func newSecEnv(t *testing.T, cfg Config) *secEnv {
 	t.Helper()
 	dir := t.TempDir()
-	return newSecEnvAt(t, filepath.Join(dir, "sudoku.db"), dir, cfg)
+	path := filepath.Join(dir, "sudoku.db")
+	sqliteArchiveAt(t, path)
+	return newSecEnvAt(t, path, dir, cfg)
 }
 
 // newSecEnvAt opens a fresh archive at dsn (a SQLite file in dir, or a

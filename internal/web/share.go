@@ -38,20 +38,18 @@ func (s *Server) sharedPuzzle(c echo.Context) error {
 		return badRequest("This share link holds no puzzle: %s.", err)
 	}
 	// These givens, or the same puzzle written another way. The searches
-	// (the canonical form, the solution) take turns at the search gate like
-	// every other search, and the route is rate limited like a POST
+	// (the canonical form, the solution) take turns at the archive's search
+	// gate like every other search, and the route is rate limited like a POST
 	// (rateLimiter): a GET anyone can send must not outrun the gate.
 	p, err := s.archive.PuzzleByGivens(ctx, g)
+	var canon sudoku.Grid
 	if errors.Is(err, record.ErrNotFound) && g.Clues() > 0 {
-		var canon sudoku.Grid
-		var cerr error
-		if err := s.searching(ctx, func() error {
-			canon, _, cerr = sudoku.Canonical(g, s.arch.SolveOptions(ctx))
-			return nil
-		}); err != nil {
+		var ok bool
+		if canon, ok, err = s.arch.Canonical(ctx, g); err != nil {
 			return err
 		}
-		if cerr == nil {
+		err = record.ErrNotFound
+		if ok {
 			p, err = s.archive.ByCanonical(ctx, canon)
 		}
 	}
@@ -61,40 +59,26 @@ func (s *Server) sharedPuzzle(c echo.Context) error {
 	case !errors.Is(err, record.ErrNotFound):
 		return fmt.Errorf("look up shared puzzle: %w", err)
 	}
-	if err := s.refuseHiddenShare(ctx, g); err != nil {
+	if err := s.refuseHiddenShare(ctx, g, canon); err != nil {
 		return err
 	}
-	err = nil
 	view := templates.ShareView{CSRF: csrfToken(c), Origin: origin(c)}
 	view.Puzzle = record.Puzzle{Givens: g, Clues: g.Clues()}
-	if g.Clues() == 0 {
-		err = record.ErrNoGivens
-	}
-	// One search, not Rate's timed runs: this is a GET anyone can repeat,
-	// and the measures are taken when the puzzle is archived.
-	var res sudoku.Result
-	if err == nil {
-		var serr error
-		if err = s.searching(ctx, func() error {
-			res, serr = sudoku.Solve(g, s.arch.SolveOptions(ctx))
-			return nil
-		}); err == nil {
-			err = serr
-		} else {
-			return err
-		}
-	}
-	if err == nil && res.Solutions == 0 {
-		err = sudoku.ErrNoSolution
-	}
+	// A busy gate is the archive's 503; what is wrong with the puzzle is
+	// the page's 422.
+	sh, err := s.arch.SolveShared(ctx, g)
 	if err != nil {
-		form, ok := rejectedForm(text, err)
+		return err
+	}
+	if sh.Refused != nil {
+		form, ok := rejectedForm(text, sh.Refused)
 		if !ok {
-			return fmt.Errorf("solve shared puzzle: %w", err)
+			return fmt.Errorf("solve shared puzzle: %w", sh.Refused)
 		}
 		view.Error = strings.TrimSuffix(form.Error, ".")
 		return s.render(c, http.StatusUnprocessableEntity, templates.SharePage(view))
 	}
+	res := sh.Result
 	view.Puzzle.Solution = res.Solution
 	view.Puzzle.Solutions = res.Solutions
 	view.Puzzle.Unique = res.Solutions == 1
