@@ -338,6 +338,7 @@ func (ch *chainer) patternParents(st Step) bool {
 	for _, d := range st.Digits {
 		dm |= 1 << d
 	}
+	unitSet, unitCells := &ch.s.b.g.set, &ch.s.b.g.cells // a variant's pointing may name an extra house
 	switch st.Technique {
 	case Pointing, Claiming, XWing:
 		n := max(len(st.Units)/2, 1) // base units, then as many covers
