@@ -179,6 +179,21 @@ func (ch *chainer) onToOff(p int32) bool {
 			}
 		}
 	}
+	if g := ch.s.b.g; !g.classic {
+		// The extra houses and peers (diagonals, anti-knight, ...): d goes
+		// from every other cell c sees, after the classic houses' cells.
+		for w := range 2 {
+			for m := g.sees[c][w]; m != 0; m &= m - 1 {
+				o := w*64 + bits.TrailingZeros64(m)
+				if ch.cur[o]&bit != 0 && !seen.has(o) {
+					seen.add(o)
+					if ch.emitOff(nodeOf(o, d, false), par[:]) {
+						return true
+					}
+				}
+			}
+		}
+	}
 	return false
 }
 

@@ -97,7 +97,7 @@ func (g *bitBFS) build(s *solver, y, x bool) {
 				g.onLink = append(g.onLink, g.id[c*9+bits.TrailingZeros16(m)-1])
 			}
 		}
-		see := sees[c].and(s.dcells[d])
+		see := s.b.g.sees[c].and(s.dcells[d])
 		for w := range 2 {
 			for m := see[w]; m != 0; m &= m - 1 {
 				g.onLink = append(g.onLink, g.id[(w*64+bits.TrailingZeros64(m))*9+d-1])
