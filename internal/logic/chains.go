@@ -71,15 +71,18 @@ type chainer struct {
 	// srcPos, pos: the places of each digit in each unit (board.pos) of
 	// src and cur
 	srcPos, pos [27][10]uint16
-	set         nodeSet
-	parStart    [nNodes + 1]int32
-	parN        [nNodes + 1]uint16
-	pool        []int32
-	qOn         []int32
-	qOff        []int32
-	y           bool // Y-links (cell links) too, not only X-links
-	dynamic     bool
-	plus        bool // also take eliminations of the simple rules (Dynamic+)
+	// xsees: the geometry's peers when it has more than the classic ones
+	// (extra houses, anti-knight...), nil on the classic geometry.
+	xsees    *[81]cellSet
+	set      nodeSet
+	parStart [nNodes + 1]int32
+	parN     [nNodes + 1]uint16
+	pool     []int32
+	qOn      []int32
+	qOff     []int32
+	y        bool // Y-links (cell links) too, not only X-links
+	dynamic  bool
+	plus     bool // also take eliminations of the simple rules (Dynamic+)
 	// level is Sudoku Explainer's chaining level: 1 Dynamic+, 2 and up the
 	// nested forcing chains (chains_nested.go) when the simple rules find
 	// nothing.
@@ -179,11 +182,11 @@ func (ch *chainer) onToOff(p int32) bool {
 			}
 		}
 	}
-	if g := ch.s.b.g; !g.classic {
+	if ch.xsees != nil {
 		// The extra houses and peers (diagonals, anti-knight, ...): d goes
 		// from every other cell c sees, after the classic houses' cells.
 		for w := range 2 {
-			for m := g.sees[c][w]; m != 0; m &= m - 1 {
+			for m := ch.xsees[c][w]; m != 0; m &= m - 1 {
 				o := w*64 + bits.TrailingZeros64(m)
 				if ch.cur[o]&bit != 0 && !seen.has(o) {
 					seen.add(o)

@@ -86,6 +86,10 @@ func (s *solver) newMultiSearch(mode chainMode) *multiSearch {
 	for _, ch := range append(append([]*chainer{p.offRun}, p.onRuns[:]...), p.regRuns[:]...) {
 		ch.src = s.b.cand
 		ch.srcPos = [27][10]uint16(s.b.pos[:27])
+		ch.xsees = nil
+		if !s.b.g.classic {
+			ch.xsees = &s.b.g.sees
+		}
 		ch.y, ch.dynamic, ch.plus, ch.level = y, dynamic, plus, level
 	}
 	m := &multiSearch{s: s, p: p, mode: mode, name: name, base: gradeOf(name),

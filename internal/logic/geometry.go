@@ -137,15 +137,6 @@ func (g *geometry) cellHouses(c int, f func(u, j int)) {
 	}
 }
 
-// houseMask is the bit of each of cell c's houses, for solver.chgUnit.
-func (g *geometry) houseMask(c int) uint64 {
-	m := uint64(1)<<g.unit[c][0] | 1<<g.unit[c][1] | 1<<g.unit[c][2]
-	for _, h := range g.extra[c] {
-		m |= 1 << h.u
-	}
-	return m
-}
-
 // extraName names an extra house as a step's sentence writes it.
 func extraName(u int) string {
 	switch {

@@ -121,11 +121,15 @@ func (s *solver) since(m *memo) {
 		return
 	}
 	s.chg, s.chgUnit, s.chgDigit = cellSet{}, 0, 0
+	g := s.b.g
 	for c := range 81 {
 		if l := m.cand[c] &^ s.b.cand[c]; l != 0 {
 			s.chg.add(c)
 			s.chgDigit |= l
-			s.chgUnit |= s.b.g.houseMask(c)
+			s.chgUnit |= 1<<g.unit[c][0] | 1<<g.unit[c][1] | 1<<g.unit[c][2]
+			for _, h := range g.extra[c] {
+				s.chgUnit |= 1 << h.u
+			}
 		}
 	}
 }
