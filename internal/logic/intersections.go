@@ -89,10 +89,16 @@ func (s *solver) locking(direct bool) (Step, bool) {
 			}
 		}
 	}
-	if !direct && len(g.extras) > 0 {
-		return s.lockingExtra()
-	}
 	return Step{}, false
+}
+
+// pointing is the rung of Pointing and Claiming: the classic pairs of
+// houses first (locking), then those with an extra house (lockingExtra).
+func (s *solver) pointing() (Step, bool) {
+	if st, ok := s.locking(false); ok || len(s.b.g.extras) == 0 {
+		return st, ok
+	}
+	return s.lockingExtra()
 }
 
 // lockingExtra is the intersection generalised to the extra houses, as

@@ -102,6 +102,8 @@ const (
 // runsOn reports whether a rung of need n reasons soundly on g.
 func (n geoNeed) runsOn(g *geometry) bool {
 	switch n {
+	case anyGeo:
+		return true
 	case boxGeo:
 		return g.boxes
 	case classicGeoOnly:
@@ -144,7 +146,7 @@ var ladder = []rung{
 	{find: func(s *solver) (Step, bool) { return s.hiddenSet(3, true) }, file: "subsets.go", techniques: []technique{
 		{name: DirectHiddenTriple, grade: 2.5, note: "leaves a hidden single: only the single is placed", render: renderDirectHiddenSet},
 	}},
-	{find: func(s *solver) (Step, bool) { return s.locking(false) }, file: "intersections.go", techniques: []technique{
+	{find: (*solver).pointing, file: "intersections.go", techniques: []technique{
 		{name: Pointing, grade: 2.6, render: renderLocking},
 		{name: Claiming, grade: 2.8, render: renderLocking},
 	}},
