@@ -86,9 +86,10 @@ func (s *solver) newMultiSearch(mode chainMode) *multiSearch {
 	for _, ch := range append(append([]*chainer{p.offRun}, p.onRuns[:]...), p.regRuns[:]...) {
 		ch.src = s.b.cand
 		ch.srcPos = [27][10]uint16(s.b.pos[:27])
-		ch.xsees = nil
-		if !s.b.g.classic {
-			ch.xsees = &s.b.g.sees
+		ch.xsees, ch.xg = nil, nil
+		if g := s.b.g; !g.classic {
+			ch.xsees, ch.xg = &g.sees, g
+			ch.xsrcPos = [maxHouses - 27][10]uint16(s.b.pos[27:])
 		}
 		ch.y, ch.dynamic, ch.plus, ch.level = y, dynamic, plus, level
 	}

@@ -82,6 +82,12 @@ func (s *solver) links(p int32, y, x bool, out []int32) []int32 {
 				out = append(out, nodeOf(unitCells[u][bits.TrailingZeros16(m)], d, true))
 			}
 		}
+		g := s.b.g
+		for _, h := range g.extra[c] { // the extra houses' strong links (none on the classic geometry)
+			if m := s.b.pos[h.u][d] &^ (1 << h.j); m != 0 && m&(m-1) == 0 {
+				out = append(out, nodeOf(g.cells[h.u][bits.TrailingZeros16(m)], d, true))
+			}
+		}
 	}
 	return out
 }
