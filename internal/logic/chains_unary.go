@@ -82,10 +82,11 @@ func (s *solver) links(p int32, y, x bool, out []int32) []int32 {
 				out = append(out, nodeOf(unitCells[u][bits.TrailingZeros16(m)], d, true))
 			}
 		}
-		g := s.b.g
-		for _, h := range g.extra[c] { // the extra houses' strong links (none on the classic geometry)
-			if m := s.b.pos[h.u][d] &^ (1 << h.j); m != 0 && m&(m-1) == 0 {
-				out = append(out, nodeOf(g.cells[h.u][bits.TrailingZeros16(m)], d, true))
+		if g := s.b.g; len(g.extras) > 0 {
+			for _, h := range g.extra[c] { // the extra houses' strong links
+				if m := s.b.pos[h.u][d] &^ (1 << h.j); m != 0 && m&(m-1) == 0 {
+					out = append(out, nodeOf(g.cells[h.u][bits.TrailingZeros16(m)], d, true))
+				}
 			}
 		}
 	}

@@ -29,7 +29,7 @@ type geometry struct {
 	classic bool
 	// boxes: houses 18-26 are the boxes, so the classic houses and peers
 	// are all true of the puzzle: the rungs still written over the classic
-	// tables (boxRung) reason soundly on it, with fewer houses and peers
+	// tables (boxGeo rungs) reason soundly on it, with fewer houses and peers
 	// than its rules give (they find less, never a wrong step).
 	boxes bool
 }

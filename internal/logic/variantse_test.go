@@ -132,7 +132,7 @@ func TestVariantSEAgreement(t *testing.T) {
 		for i := range 3 {
 			want[i], _ = strconv.ParseFloat(fs[2+i], 64)
 		}
-		r, err := GradeVariant(variant.Puzzle{Givens: g, Rules: rules[fs[0]]}, Options{Budget: DeepBudget})
+		r, err := GradeVariant(variant.Puzzle{Givens: g, Rules: rules[fs[0]]}, Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", l, err)
 		}
