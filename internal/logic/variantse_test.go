@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sudoku-archive/sudoku/internal/puzzletest"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/internal/variant"
 )
@@ -114,7 +115,10 @@ func TestVariantSEAgreement(t *testing.T) {
 			rules[sh.flag] = append(rules[sh.flag], variant.Rule{Type: ty})
 		}
 	}
-	type tally struct{ n, er, ep, ed, floors int }
+	type tally struct {
+		n, er, ep, ed, floors int
+		se, here              []float64 // the ERs, for Spearman's rho
+	}
 	by := map[string]*tally{}
 	var all tally
 	sc := bufio.NewScanner(f)
@@ -145,6 +149,7 @@ func TestVariantSEAgreement(t *testing.T) {
 		}
 		for _, x := range []*tally{tl, &all} {
 			x.n++
+			x.se, x.here = append(x.se, want[0]), append(x.here, got[0])
 			if r.Floor {
 				x.floors++
 			}
@@ -159,8 +164,8 @@ func TestVariantSEAgreement(t *testing.T) {
 	pct := func(k, n int) string { return fmt.Sprintf("%d/%d (%.0f%%)", k, n, 100*float64(k)/float64(max(n, 1))) }
 	for _, sh := range seFlags {
 		if x := by[sh.flag]; x != nil {
-			t.Logf("%-18s ER %s  EP %s  ED %s  floors %d", sh.flag, pct(x.er, x.n), pct(x.ep, x.n), pct(x.ed, x.n), x.floors)
+			t.Logf("%-18s ER %s  EP %s  ED %s  floors %d  ER rho %.3f", sh.flag, pct(x.er, x.n), pct(x.ep, x.n), pct(x.ed, x.n), x.floors, puzzletest.Spearman(x.se, x.here))
 		}
 	}
-	t.Logf("%-18s ER %s  EP %s  ED %s  floors %d", "all", pct(all.er, all.n), pct(all.ep, all.n), pct(all.ed, all.n), all.floors)
+	t.Logf("%-18s ER %s  EP %s  ED %s  floors %d  ER rho %.3f", "all", pct(all.er, all.n), pct(all.ep, all.n), pct(all.ed, all.n), all.floors, puzzletest.Spearman(all.se, all.here))
 }
