@@ -80,36 +80,46 @@ func init() {
 			}
 		}
 	}
+	classicGeo = newGeometry(unitCells, nil, [81][]int{})
 }
 
 func rowOf(c int) int { return c / 9 }
 func colOf(c int) int { return c % 9 }
 func boxOf(c int) int { return c/27*3 + c%9/3 }
 
-// board is the solving state: placed digits and the candidates of the empty cells.
+// board is the solving state: placed digits and the candidates of the
+// empty cells, on a geometry (the houses and peers of the puzzle's rules).
 type board struct {
 	val   [81]uint8
 	cand  [81]uint16
 	empty int
-	pos   [27][10]uint16 // positions of each digit in each unit (refresh)
+	g     *geometry
+	pos   [maxHouses][10]uint16 // positions of each digit in each house (refresh)
 }
 
 // refresh recomputes b.pos from the candidates; the solver calls it before
 // each step.
 func (b *board) refresh() {
-	b.pos = [27][10]uint16{}
+	b.pos = [maxHouses][10]uint16{}
+	g := b.g
 	for c := range 81 {
 		for m := b.cand[c]; m != 0; m &= m - 1 {
 			d := bits.TrailingZeros16(m)
 			for k := 0; k < 3; k++ {
-				b.pos[cellUnit[c][k]][d] |= 1 << cellIndex[c][k]
+				b.pos[g.unit[c][k]][d] |= 1 << g.index[c][k]
+			}
+			for _, h := range g.extra[c] {
+				b.pos[h.u][d] |= 1 << h.j
 			}
 		}
 	}
 }
 
-func newBoard(g sudoku.Grid) board {
-	var b board
+func newBoard(g sudoku.Grid) board { return newBoardOn(classicGeo, g) }
+
+// newBoardOn is the board of givens g on geometry geo.
+func newBoardOn(geo *geometry, g sudoku.Grid) board {
+	b := board{g: geo}
 	for c := range 81 {
 		b.cand[c] = allDigits
 	}
@@ -131,14 +141,14 @@ func (b *board) place(c, d int) {
 	b.cand[c] = 0
 	b.empty--
 	m := ^uint16(1 << d)
-	for _, p := range peers[c] {
+	for _, p := range b.g.peers[c] {
 		b.cand[p] &= m
 	}
 }
 
 func (b *board) has(c, d int) bool { return b.cand[c]&(1<<d) != 0 }
 
-// positions returns the mask (bit j = j-th cell of the unit) of d's places in unit u.
+// positions returns the mask (bit j = j-th cell of the house) of d's places in house u.
 // It reads the table refresh made.
 func (b *board) positions(u, d int) uint16 { return b.pos[u][d] }
 

@@ -71,15 +71,23 @@ type chainer struct {
 	// srcPos, pos: the places of each digit in each unit (board.pos) of
 	// src and cur
 	srcPos, pos [27][10]uint16
-	set         nodeSet
-	parStart    [nNodes + 1]int32
-	parN        [nNodes + 1]uint16
-	pool        []int32
-	qOn         []int32
-	qOff        []int32
-	y           bool // Y-links (cell links) too, not only X-links
-	dynamic     bool
-	plus        bool // also take eliminations of the simple rules (Dynamic+)
+	// xsees: the geometry's peers when it has more than the classic ones
+	// (extra houses, anti-knight...), nil on the classic geometry; xg the
+	// geometry then, and xsrcPos, xpos the places of each digit in its
+	// extra houses (house u at u-27), like srcPos and pos.
+	xsees         *[81]cellSet
+	xg            *geometry
+	xsrcPos, xpos [maxHouses - 27][10]uint16
+	xouts         []xout
+	set           nodeSet
+	parStart      [nNodes + 1]int32
+	parN          [nNodes + 1]uint16
+	pool          []int32
+	qOn           []int32
+	qOff          []int32
+	y             bool // Y-links (cell links) too, not only X-links
+	dynamic       bool
+	plus          bool // also take eliminations of the simple rules (Dynamic+)
 	// level is Sudoku Explainer's chaining level: 1 Dynamic+, 2 and up the
 	// nested forcing chains (chains_nested.go) when the simple rules find
 	// nothing.
@@ -117,6 +125,9 @@ func (ch *chainer) setExtra(id int32, parents []int32) {
 func (ch *chainer) run(start int32) bool {
 	ch.cur = ch.src
 	ch.pos = ch.srcPos
+	if ch.xg != nil {
+		ch.xpos = ch.xsrcPos
+	}
 	ch.set = nodeSet{}
 	ch.pool = ch.pool[:0]
 	ch.nest = ch.nest[:0]
@@ -175,6 +186,21 @@ func (ch *chainer) onToOff(p int32) bool {
 				seen.add(o)
 				if ch.emitOff(nodeOf(o, d, false), par[:]) {
 					return true
+				}
+			}
+		}
+	}
+	if ch.xsees != nil {
+		// The extra houses and peers (diagonals, anti-knight, ...): d goes
+		// from every other cell c sees, after the classic houses' cells.
+		for w := range 2 {
+			for m := ch.xsees[c][w]; m != 0; m &= m - 1 {
+				o := w*64 + bits.TrailingZeros64(m)
+				if ch.cur[o]&bit != 0 && !seen.has(o) {
+					seen.add(o)
+					if ch.emitOff(nodeOf(o, d, false), par[:]) {
+						return true
+					}
 				}
 			}
 		}
@@ -251,10 +277,18 @@ func (ch *chainer) offToOn(p int32) bool {
 		outs[n] = found{nodeOf(other, d, true), ch.par[start:]}
 		n++
 	}
+	if ch.xg != nil {
+		ch.extraSingles(p, c, d)
+	}
 	if ch.dynamic {
 		ch.cur[c] &^= bit
 		for k := 0; k < 3; k++ {
 			ch.pos[cellUnit[c][k]][d] &^= 1 << cellIndex[c][k]
+		}
+		if ch.xg != nil {
+			for _, h := range ch.xg.extra[c] {
+				ch.xpos[h.u-27][d] &^= 1 << h.j
+			}
 		}
 	}
 	for i := range n {
@@ -262,7 +296,49 @@ func (ch *chainer) offToOn(p int32) bool {
 			return true
 		}
 	}
+	if ch.xg != nil {
+		for _, o := range ch.xouts {
+			if ch.emitOn(o.q, ch.par[o.from:o.to]) {
+				return true
+			}
+		}
+	}
 	return false
+}
+
+// xout is an on node the extra houses give (extraSingles): its parents are
+// ch.par[from:to].
+type xout struct {
+	q        int32
+	from, to int
+}
+
+// extraSingles is offToOn's hidden single in the extra houses (a
+// diagonal, a window, ...) of off node p (cell c, digit d): the last other
+// place of d in such a house is on. It fills ch.xouts, which offToOn emits
+// after the classic houses' nodes.
+func (ch *chainer) extraSingles(p int32, c, d int) {
+	g := ch.xg
+	bit := uint16(1) << d
+	ch.xouts = ch.xouts[:0]
+	for _, h := range g.extra[c] {
+		m := ch.xpos[h.u-27][d] &^ (1 << h.j)
+		if m == 0 || m&(m-1) != 0 {
+			continue
+		}
+		q := nodeOf(g.cells[h.u][bits.TrailingZeros16(m)], d, true)
+		if ch.set.has(q) && !ch.set.has(conjugate(q)) {
+			continue // known already
+		}
+		start := len(ch.par)
+		ch.par = append(ch.par, p)
+		for _, o := range g.cells[h.u] {
+			if ch.src[o]&bit != 0 && ch.cur[o]&bit == 0 {
+				ch.par = append(ch.par, nodeOf(o, d, false))
+			}
+		}
+		ch.xouts = append(ch.xouts, xout{q, start, len(ch.par)})
+	}
 }
 
 // advanced (Dynamic+) applies the first simple rule (pointing/claiming,
@@ -338,6 +414,7 @@ func (ch *chainer) patternParents(st Step) bool {
 	for _, d := range st.Digits {
 		dm |= 1 << d
 	}
+	unitSet, unitCells := &ch.s.b.g.set, &ch.s.b.g.cells // a variant's pointing may name an extra house
 	switch st.Technique {
 	case Pointing, Claiming, XWing:
 		n := max(len(st.Units)/2, 1) // base units, then as many covers

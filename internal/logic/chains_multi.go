@@ -85,7 +85,12 @@ func (s *solver) newMultiSearch(mode chainMode) *multiSearch {
 	}
 	for _, ch := range append(append([]*chainer{p.offRun}, p.onRuns[:]...), p.regRuns[:]...) {
 		ch.src = s.b.cand
-		ch.srcPos = s.b.pos
+		ch.srcPos = [27][10]uint16(s.b.pos[:27])
+		ch.xsees, ch.xg = nil, nil
+		if g := s.b.g; !g.classic {
+			ch.xsees, ch.xg = &g.sees, g
+			ch.xsrcPos = [maxHouses - 27][10]uint16(s.b.pos[27:])
+		}
 		ch.y, ch.dynamic, ch.plus, ch.level = y, dynamic, plus, level
 	}
 	m := &multiSearch{s: s, p: p, mode: mode, name: name, base: gradeOf(name),

@@ -30,7 +30,7 @@ func (s *solver) nameChain(st *Step, path []int32) {
 		return
 	}
 	var elim []Candidate
-	sees[a].and(sees[b]).and(s.dcells[x]).each(func(c int) { elim = append(elim, Candidate{c, x}) })
+	s.b.g.sees[a].and(s.b.g.sees[b]).and(s.dcells[x]).each(func(c int) { elim = append(elim, Candidate{c, x}) })
 	st.Technique = name
 	st.Placements = nil
 	st.Eliminations = elim

@@ -77,7 +77,7 @@ func (ch *chainer) nestedSub() *solver {
 		sub = &solver{}
 		s.sub = sub
 	}
-	sub.b = board{cand: ch.cur}
+	sub.b = board{cand: ch.cur, g: s.b.g}
 	sub.fresh, sub.work, sub.strongOK = false, 0, 0
 	for c := range 81 {
 		if ch.cur[c] == 0 {

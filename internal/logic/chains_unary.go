@@ -63,7 +63,7 @@ func (s *solver) links(p int32, y, x bool, out []int32) []int32 {
 				out = append(out, nodeOf(c, bits.TrailingZeros16(m), false))
 			}
 		}
-		m := sees[c].and(s.dcells[d])
+		m := s.b.g.sees[c].and(s.dcells[d])
 		for w := 0; w < 2; w++ {
 			for x := m[w]; x != 0; x &= x - 1 {
 				out = append(out, nodeOf(w*64+bits.TrailingZeros64(x), d, false))
@@ -80,6 +80,13 @@ func (s *solver) links(p int32, y, x bool, out []int32) []int32 {
 			m := s.b.pos[u][d] &^ (1 << cellIndex[c][k])
 			if m != 0 && m&(m-1) == 0 {
 				out = append(out, nodeOf(unitCells[u][bits.TrailingZeros16(m)], d, true))
+			}
+		}
+		if g := s.b.g; len(g.extras) > 0 {
+			for _, h := range g.extra[c] { // the extra houses' strong links
+				if m := s.b.pos[h.u][d] &^ (1 << h.j); m != 0 && m&(m-1) == 0 {
+					out = append(out, nodeOf(g.cells[h.u][bits.TrailingZeros16(m)], d, true))
+				}
 			}
 		}
 	}
@@ -552,7 +559,7 @@ func (s *solver) cycleStep(path []int32) (Step, bool) {
 	var forw, back [10]cellSet
 	for _, id := range path[1:] {
 		c, d := nodeCell(id), nodeDigit(id)
-		vis := sees[c].and(s.dcells[d])
+		vis := s.b.g.sees[c].and(s.dcells[d])
 		if nodeOn(id) {
 			forw[d][0] |= vis[0]
 			forw[d][1] |= vis[1]

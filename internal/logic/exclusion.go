@@ -12,6 +12,7 @@ import "slices"
 // pair is removed.
 func (s *solver) ape() (Step, bool) {
 	b := &s.b
+	sees := &b.g.sees
 	var base []int
 	for c := range 81 {
 		if popcount(b.cand[c]) >= 2 && sees[c].and(s.bivalue).count() >= 2 {

@@ -13,6 +13,14 @@ import (
 // run for the few starts whose chain can beat the best one, so the chosen
 // step is the same.
 
+// allUnits is the classic houses in number order.
+var allUnits = func() (o [27]int) {
+	for u := range o {
+		o[u] = u
+	}
+	return o
+}()
+
 // cacheStrong fills s.strong: for each digit and cell, the cells that are
 // the only other place of the digit in one of the cell's units.
 func (s *solver) cacheStrong() {
@@ -23,8 +31,8 @@ func (s *solver) cacheStrong() {
 		s.strongOK |= 1 << d
 		s.strongAt[d] = s.dcells[d]
 		s.strong[d] = [81]cellSet{}
-		for u := 0; u < 27; u++ {
-			m := unitSet[u].and(s.dcells[d])
+		for _, u := range s.b.g.order(&allUnits) {
+			m := s.b.g.set[u].and(s.dcells[d])
 			if m.count() != 2 {
 				continue
 			}
@@ -97,7 +105,7 @@ func (g *bitBFS) build(s *solver, y, x bool) {
 				g.onLink = append(g.onLink, g.id[c*9+bits.TrailingZeros16(m)-1])
 			}
 		}
-		see := sees[c].and(s.dcells[d])
+		see := s.b.g.sees[c].and(s.dcells[d])
 		for w := range 2 {
 			for m := see[w]; m != 0; m &= m - 1 {
 				g.onLink = append(g.onLink, g.id[(w*64+bits.TrailingZeros64(m))*9+d-1])

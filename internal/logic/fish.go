@@ -37,7 +37,7 @@ func (s *solver) fish(n int) (Step, bool) {
 				for m := cover; m != 0; m &= m - 1 {
 					cu := (1-kind)*9 + bits.TrailingZeros16(m)
 					covers = append(covers, cu)
-					for j, c := range unitCells[cu] {
+					for j, c := range b.g.cells[cu] {
 						if !b.has(c, d) {
 							continue
 						}

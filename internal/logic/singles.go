@@ -15,12 +15,13 @@ var unitOrder = func() [27]int {
 // hidden single (graded lower in a box than in a row or column).
 func (s *solver) singles() (Step, bool) {
 	b := &s.b
-	for _, u := range unitOrder {
+	g := b.g
+	for _, u := range g.order(&unitOrder) {
 		if s.fhAt[u] == s.uver[u]+1 {
 			continue // no full house there last time, and nothing changed
 		}
 		last, n := -1, 0
-		for _, c := range unitCells[u] {
+		for _, c := range g.cells[u] {
 			if b.val[c] == 0 {
 				last, n = c, n+1
 			}
@@ -32,19 +33,19 @@ func (s *solver) singles() (Step, bool) {
 		}
 		s.fhAt[u] = s.uver[u] + 1
 	}
-	for _, u := range unitOrder {
+	for _, u := range g.order(&unitOrder) {
 		if s.hsAt[u] == s.uver[u]+1 {
 			continue
 		}
 		for d := 1; d <= 9; d++ {
 			m := b.positions(u, d)
 			if popcount(m) == 1 {
-				c := unitCells[u][bits.TrailingZeros16(m)]
-				g := topOf(HiddenSingle) // in a row or column
+				c := g.cells[u][bits.TrailingZeros16(m)]
+				gr := topOf(HiddenSingle) // in a row or column
 				if u >= 18 {
-					g = gradeOf(HiddenSingle) // in a box
+					gr = gradeOf(HiddenSingle) // in a box, a region or an extra house
 				}
-				return Step{Technique: HiddenSingle, Grade: g, Cells: []int{c}, Units: []int{u},
+				return Step{Technique: HiddenSingle, Grade: gr, Cells: []int{c}, Units: []int{u},
 					Placements: []Candidate{{c, d}}, Digits: []int{d}}, true
 			}
 		}

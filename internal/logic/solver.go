@@ -82,7 +82,7 @@ type solver struct {
 	nestKeys []nestKey
 	// uver counts each unit's changes (refresh); fhAt and hsAt are 1 + the
 	// count at which the unit last had no full house, no hidden single.
-	uver, fhAt, hsAt [27]uint32
+	uver, fhAt, hsAt [maxHouses]uint32
 	last             [81]uint16      // the candidates the tables were last refreshed for
 	strong           [10][81]cellSet // strong-link partners of each digit and cell (cacheStrong)
 	// strongAt: the cells of each digit s.strong was made for (strongOK).
@@ -97,7 +97,7 @@ type solver struct {
 	// What changed since the memo of the rung being run: the cells whose
 	// candidates changed, the units holding one and the digits lost.
 	chg      cellSet
-	chgUnit  uint32
+	chgUnit  uint64
 	chgDigit uint16
 }
 
@@ -116,16 +116,20 @@ type memo struct {
 func (s *solver) since(m *memo) {
 	if !m.ok {
 		s.chg = cellSet{^uint64(0), ^uint64(0)}
-		s.chgUnit = 1<<27 - 1
+		s.chgUnit = allHouses
 		s.chgDigit = allDigits
 		return
 	}
 	s.chg, s.chgUnit, s.chgDigit = cellSet{}, 0, 0
+	g := s.b.g
 	for c := range 81 {
 		if l := m.cand[c] &^ s.b.cand[c]; l != 0 {
 			s.chg.add(c)
 			s.chgDigit |= l
-			s.chgUnit |= 1<<cellUnit[c][0] | 1<<cellUnit[c][1] | 1<<cellUnit[c][2]
+			s.chgUnit |= 1<<g.unit[c][0] | 1<<g.unit[c][1] | 1<<g.unit[c][2]
+			for _, h := range g.extra[c] {
+				s.chgUnit |= 1 << h.u
+			}
 		}
 	}
 }
@@ -160,13 +164,17 @@ func (s *solver) refresh() {
 		return
 	}
 	// Candidates only go: update the tables for the cells that lost some.
+	g := s.b.g
 	for c := range 81 {
 		lost := s.last[c] &^ s.b.cand[c]
 		if lost == 0 {
 			continue
 		}
 		for k := 0; k < 3; k++ {
-			s.uver[cellUnit[c][k]]++
+			s.uver[g.unit[c][k]]++
+		}
+		for _, h := range g.extra[c] {
+			s.uver[h.u]++
 		}
 		if popcount(s.b.cand[c]) == 2 {
 			s.bivalue.add(c)
@@ -177,7 +185,10 @@ func (s *solver) refresh() {
 			d := bits.TrailingZeros16(m)
 			s.dcells[d][c>>6] &^= 1 << (c & 63)
 			for k := 0; k < 3; k++ {
-				s.b.pos[cellUnit[c][k]][d] &^= 1 << cellIndex[c][k]
+				s.b.pos[g.unit[c][k]][d] &^= 1 << g.index[c][k]
+			}
+			for _, h := range g.extra[c] {
+				s.b.pos[h.u][d] &^= 1 << h.j
 			}
 		}
 	}
@@ -209,6 +220,9 @@ func (s *solver) over() bool {
 }
 
 func newSolver(b board, opt Options) *solver {
+	if b.g == nil {
+		b.g = classicGeo // a board made field by field (pencil marks) is classic
+	}
 	s := &solver{b: b, limit: opt.Budget, stop: opt.Stop}
 	s.since(&memo{}) // rungs called outside next search everything
 	if s.limit <= 0 {
@@ -225,9 +239,14 @@ func newSolver(b board, opt Options) *solver {
 // floor is the grade the next rung would have given at least.
 func (s *solver) next() (st Step, ok bool, floor float64) {
 	s.refresh()
+	skipped := beyondGrade // the lowest rung left out for the geometry
 	for i, r := range ladder {
 		if s.broke() {
-			return Step{}, false, r.base
+			return Step{}, false, min(r.base, skipped)
+		}
+		if !r.on.runsOn(s.b.g) {
+			skipped = min(skipped, r.base)
+			continue
 		}
 		if i < nMemo {
 			s.since(&s.memos[i])
@@ -245,9 +264,9 @@ func (s *solver) next() (st Step, ok bool, floor float64) {
 		}
 	}
 	if s.broke() {
-		return Step{}, false, ladder[len(ladder)-1].base
+		return Step{}, false, min(ladder[len(ladder)-1].base, skipped)
 	}
-	return Step{}, false, beyondGrade
+	return Step{}, false, skipped
 }
 
 // apply plays a step on the board.

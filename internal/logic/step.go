@@ -67,7 +67,12 @@ type Step struct {
 func cellName(c int) string { return cellNames[c] }
 
 // unitName writes a unit as "row 3", "column 5" or "box 9".
-func unitName(u int) string { return unitNames[u] }
+func unitName(u int) string {
+	if u >= 27 {
+		return extraName(u)
+	}
+	return unitNames[u]
+}
 
 // The names of the cells and units, written once.
 var cellNames, unitNames = func() (cs [81]string, us [27]string) {

@@ -61,7 +61,7 @@ func combos(m uint16, n int, f func(uint16) bool) bool {
 
 func (b *board) emptyIn(u int) int {
 	n := 0
-	for _, c := range unitCells[u] {
+	for _, c := range b.g.cells[u] {
 		if b.val[c] == 0 {
 			n++
 		}
@@ -77,7 +77,7 @@ func (s *solver) hiddenSet(n int, direct bool) (Step, bool) {
 	b := &s.b
 	var st Step
 	found := false
-	for _, u := range hiddenOrder {
+	for _, u := range b.g.order(&hiddenOrder) {
 		if !s.changedUnit(u) {
 			continue // only the unit's candidates matter
 		}
@@ -104,7 +104,7 @@ func (s *solver) hiddenSet(n int, direct bool) (Step, bool) {
 			var cells []int
 			var elim []Candidate
 			for m := union; m != 0; m &= m - 1 {
-				c := unitCells[u][bits.TrailingZeros16(m)]
+				c := b.g.cells[u][bits.TrailingZeros16(m)]
 				cells = append(cells, c)
 				for _, d := range digitsOf(b.cand[c] &^ ds) {
 					elim = append(elim, Candidate{c, d})
@@ -124,7 +124,7 @@ func (s *solver) hiddenSet(n int, direct bool) (Step, bool) {
 				if rest := pos[d] &^ union; popcount(rest) == 1 {
 					st.Technique = directHiddenNames[n]
 					st.Grade = gradeOf(st.Technique)
-					st.Placements = []Candidate{{unitCells[u][bits.TrailingZeros16(rest)], d}}
+					st.Placements = []Candidate{{b.g.cells[u][bits.TrailingZeros16(rest)], d}}
 					st.Eliminations = nil // only the single is placed, as in Sudoku Explainer
 					return true
 				}
@@ -142,12 +142,13 @@ func (s *solver) hiddenSet(n int, direct bool) (Step, bool) {
 func (s *solver) nakedSet(n int) (Step, bool) {
 	b := &s.b
 	var st Step
-	for _, u := range unitOrder {
+	for _, u := range b.g.order(&unitOrder) {
 		if !s.changedUnit(u) {
 			continue // only the unit's candidates matter
 		}
+		cs := &b.g.cells[u]
 		var open uint16 // unit positions with 2..n candidates
-		for j, c := range unitCells[u] {
+		for j, c := range cs {
 			if k := popcount(b.cand[c]); k >= 2 && k <= n {
 				open |= 1 << j
 			}
@@ -155,14 +156,14 @@ func (s *solver) nakedSet(n int) (Step, bool) {
 		if combos(open, n, func(js uint16) bool {
 			var digits uint16
 			for m := js; m != 0; m &= m - 1 {
-				digits |= b.cand[unitCells[u][bits.TrailingZeros16(m)]]
+				digits |= b.cand[cs[bits.TrailingZeros16(m)]]
 			}
 			if popcount(digits) != n {
 				return false
 			}
 			var cells []int
 			var elim []Candidate
-			for j, c := range unitCells[u] {
+			for j, c := range cs {
 				if js&(1<<j) != 0 {
 					cells = append(cells, c)
 					continue

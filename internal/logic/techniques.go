@@ -76,6 +76,40 @@ type rung struct {
 	file       string // the file holding the finder
 	techniques []technique
 	base       float64 // the lowest grade of its techniques: Floor's bound when it is the next rung (init)
+	// on says which geometries the rung reasons soundly on (runsOn).
+	on geoNeed
+}
+
+// geoNeed is the geometries a rung runs on.
+type geoNeed uint8
+
+const (
+	// anyGeo: the finder reads the board's geometry (its houses and
+	// peers), or only rows and columns, which every geometry has.
+	anyGeo geoNeed = iota
+	// boxGeo: the finder still reads the classic tables (rows, columns,
+	// boxes and their peers); that is sound whenever the boxes are houses
+	// (no jigsaw), and finds less than the rules allow when there are
+	// extra houses or peers.
+	boxGeo
+	// classicGeoOnly: uniqueness. Its patterns assume a deadly pattern's
+	// digits can swap, which a diagonal, a window, an anti-knight or a
+	// jigsaw region can forbid (so the pattern is no longer deadly and the
+	// step would be wrong): only for rows, columns and boxes.
+	classicGeoOnly
+)
+
+// runsOn reports whether a rung of need n reasons soundly on g.
+func (n geoNeed) runsOn(g *geometry) bool {
+	switch n {
+	case anyGeo:
+		return true
+	case boxGeo:
+		return g.boxes
+	case classicGeoOnly:
+		return g.classic
+	}
+	return true
 }
 
 // technique is one row of the table.
@@ -112,7 +146,7 @@ var ladder = []rung{
 	{find: func(s *solver) (Step, bool) { return s.hiddenSet(3, true) }, file: "subsets.go", techniques: []technique{
 		{name: DirectHiddenTriple, grade: 2.5, note: "leaves a hidden single: only the single is placed", render: renderDirectHiddenSet},
 	}},
-	{find: func(s *solver) (Step, bool) { return s.locking(false) }, file: "intersections.go", techniques: []technique{
+	{find: (*solver).pointing, file: "intersections.go", techniques: []technique{
 		{name: Pointing, grade: 2.6, render: renderLocking},
 		{name: Claiming, grade: 2.8, render: renderLocking},
 	}},
@@ -134,7 +168,7 @@ var ladder = []rung{
 	{find: func(s *solver) (Step, bool) { return s.hiddenSet(3, false) }, file: "subsets.go", techniques: []technique{
 		{name: HiddenTriple, grade: 4.0, render: renderHiddenSet},
 	}},
-	{find: func(s *solver) (Step, bool) { return s.strongLinks(2) }, file: "strong.go", techniques: []technique{
+	{find: func(s *solver) (Step, bool) { return s.strongLinks(2) }, file: "strong.go", on: boxGeo, techniques: []technique{
 		{name: Skyscraper, grade: 4.0, note: "two strong links, both rows or both columns", render: renderLinks},
 		{name: TwoStringKite, grade: 4.1, note: "two strong links, a row and a column", render: renderLinks},
 		{name: TurbotFish, grade: 4.1, note: "two strong links, one in a box", render: renderLinks},
@@ -146,12 +180,12 @@ var ladder = []rung{
 	{find: func(s *solver) (Step, bool) { return s.xyWing(true) }, file: "wings.go", techniques: []technique{
 		{name: XYZWing, grade: 4.4, render: renderWing},
 	}},
-	{find: (*solver).uniqueRectangles, file: "uniqueness.go", techniques: []technique{
+	{find: (*solver).uniqueRectangles, file: "uniqueness.go", on: classicGeoOnly, techniques: []technique{
 		{name: UniqueRectangle1, grade: 4.5, render: renderRectangle},
 		{name: UniqueRectangle2, grade: 4.5, render: renderRectangle2},
 		{name: UniqueRectangle4, grade: 4.5, render: renderRectangle4},
 	}},
-	{find: (*solver).urType3, file: "uniqueness.go", techniques: []technique{
+	{find: (*solver).urType3, file: "uniqueness.go", on: classicGeoOnly, techniques: []technique{
 		{name: UniqueRectangle3, grade: 4.6, top: 4.8, note: "0.1 more for each cell of the naked set past the first", render: renderRectangle3},
 	}},
 	{find: func(s *solver) (Step, bool) { return s.nakedSet(4) }, file: "subsets.go", techniques: []technique{
@@ -163,19 +197,19 @@ var ladder = []rung{
 	{find: func(s *solver) (Step, bool) { return s.hiddenSet(4, false) }, file: "subsets.go", techniques: []technique{
 		{name: HiddenQuad, grade: 5.4, render: renderHiddenSet},
 	}},
-	{find: func(s *solver) (Step, bool) { return s.strongLinks(3) }, file: "strong.go", techniques: []technique{
+	{find: func(s *solver) (Step, bool) { return s.strongLinks(3) }, file: "strong.go", on: boxGeo, techniques: []technique{
 		{name: ThreeStrongLinks, grade: 5.4, top: 5.7, note: "Sukaku Explainer's rating, by the links' kinds (strong.go)", render: renderLinks},
 	}},
 	{find: func(s *solver) (Step, bool) { return s.alsWing(3) }, file: "wings.go", techniques: []technique{
 		{name: WXYZWing, grade: 5.5, top: 5.6, note: "Sukaku Explainer's rating, by the largest set cell", render: renderWing},
 	}},
-	{find: (*solver).bug, file: "uniqueness.go", techniques: []technique{
+	{find: (*solver).bug, file: "uniqueness.go", on: classicGeoOnly, techniques: []technique{
 		{name: BUG1, grade: 5.6, render: renderBUG1},
 		{name: BUG2, grade: 5.7, render: renderBUG2},
 		{name: BUG3, grade: 5.8, top: 6.2, note: "5.7 and 0.1 for each digit of the naked set past the first, as Sukaku Explainer's Bug3Hint", render: renderBUG3},
 		{name: BUG4, grade: 5.7, render: renderBUG4},
 	}},
-	{find: func(s *solver) (Step, bool) { return s.strongLinks(4) }, file: "strong.go", techniques: []technique{
+	{find: func(s *solver) (Step, bool) { return s.strongLinks(4) }, file: "strong.go", on: boxGeo, techniques: []technique{
 		{name: FourStrongLinks, grade: 5.8, top: 6.1, note: "Sukaku Explainer's rating, by the links' kinds (strong.go)", render: renderLinks},
 	}},
 	{find: func(s *solver) (Step, bool) { return s.alsWing(4) }, file: "wings.go", techniques: []technique{
@@ -187,7 +221,7 @@ var ladder = []rung{
 	{find: func(s *solver) (Step, bool) { return s.alsWing(5) }, file: "wings.go", techniques: []technique{
 		{name: UVWXYZWing, grade: 6.6, note: "Sukaku Explainer's rating", render: renderWing},
 	}},
-	{find: (*solver).unaryChains, file: "chains_unary.go", techniques: []technique{
+	{find: (*solver).unaryChains, file: "chains_unary.go", on: boxGeo, techniques: []technique{
 		{name: XCycle, grade: 6.5, chain: true, render: renderChain},
 		{name: YCycle, grade: 6.5, chain: true, render: renderChain},
 		{name: ForcingXChain, grade: 6.6, chain: true, render: renderChain},
@@ -198,26 +232,26 @@ var ladder = []rung{
 		{name: XYChain, grade: 7.0, chain: true, note: "a Forcing Chain named by its links (chains_named.go)", render: renderAIC},
 		{name: WWing, grade: 7.0, chain: true, note: "a Forcing Chain named by its links (chains_named.go)", render: renderAIC},
 	}},
-	{find: func(s *solver) (Step, bool) { return s.multiChains(modeNishio) }, file: "chains_multi.go", techniques: []technique{
+	{find: func(s *solver) (Step, bool) { return s.multiChains(modeNishio) }, file: "chains_multi.go", on: boxGeo, techniques: []technique{
 		{name: Nishio, grade: 7.5, chain: true, note: "X-links, dynamic, contradictions", render: renderMulti},
 	}},
-	{find: func(s *solver) (Step, bool) { return s.multiChains(modeMultiple) }, file: "chains_multi.go", techniques: []technique{
+	{find: func(s *solver) (Step, bool) { return s.multiChains(modeMultiple) }, file: "chains_multi.go", on: boxGeo, techniques: []technique{
 		{name: CellForcingChain, grade: 8.0, chain: true, note: "static; every branch agrees", render: renderMulti},
 		{name: RegionForcingChain, grade: 8.0, chain: true, note: "static; every branch agrees", render: renderMulti},
 	}},
-	{find: func(s *solver) (Step, bool) { return s.multiChains(modeDynamic) }, file: "chains_multi.go", techniques: []technique{
+	{find: func(s *solver) (Step, bool) { return s.multiChains(modeDynamic) }, file: "chains_multi.go", on: boxGeo, techniques: []technique{
 		{name: DynamicForcingChain, grade: 8.5, chain: true, render: renderMulti},
 	}},
-	{find: func(s *solver) (Step, bool) { return s.multiChains(modeDynamicPlus) }, file: "chains_multi.go", techniques: []technique{
+	{find: func(s *solver) (Step, bool) { return s.multiChains(modeDynamicPlus) }, file: "chains_multi.go", on: boxGeo, techniques: []technique{
 		{name: DynamicForcingChainPlus, grade: 9.0, chain: true, note: "pointing, claiming, pairs and X-Wing inside the chains", render: renderMulti},
 	}},
-	{find: func(s *solver) (Step, bool) { return s.multiChains(modeNested2) }, file: "chains_nested.go", techniques: []technique{
+	{find: func(s *solver) (Step, bool) { return s.multiChains(modeNested2) }, file: "chains_nested.go", on: boxGeo, techniques: []technique{
 		{name: NestedForcingChain, grade: 9.5, chain: true, note: "nested: forcing chains inside, their length added", render: renderMulti},
 	}},
-	{find: func(s *solver) (Step, bool) { return s.multiChains(modeNested3) }, file: "chains_nested.go", techniques: []technique{
+	{find: func(s *solver) (Step, bool) { return s.multiChains(modeNested3) }, file: "chains_nested.go", on: boxGeo, techniques: []technique{
 		{name: NestedMultipleChain, grade: 10.0, chain: true, note: "nested: cell and region forcing chains inside too", render: renderMulti},
 	}},
-	{find: func(s *solver) (Step, bool) { return s.multiChains(modeNested4) }, file: "chains_nested.go", techniques: []technique{
+	{find: func(s *solver) (Step, bool) { return s.multiChains(modeNested4) }, file: "chains_nested.go", on: boxGeo, techniques: []technique{
 		{name: NestedDynamicChain, grade: 10.5, chain: true, note: "nested: dynamic forcing chains inside", render: renderMulti},
 	}},
 }

@@ -16,17 +16,19 @@ func (s *solver) xyWing(xyz bool) (Step, bool) {
 		want, name = 3, XYZWing
 	}
 	grade := gradeOf(name)
+	g := b.g
+	sees := &g.sees
 	for p := range 81 {
 		pm := b.cand[p]
 		if popcount(pm) != want || (!s.chg.has(p) && sees[p].and(s.chg).empty()) {
 			continue // a new wing needs a changed pivot or wing
 		}
-		for i, w1 := range peers[p] {
+		for i, w1 := range g.peers[p] {
 			m1 := b.cand[w1]
 			if popcount(m1) != 2 || (xyz && m1&pm != m1) || (!xyz && popcount(m1&pm) != 1) {
 				continue
 			}
-			for _, w2 := range peers[p][i+1:] {
+			for _, w2 := range g.peers[p][i+1:] {
 				m2 := b.cand[w2]
 				if popcount(m2) != 2 || m2 == m1 {
 					continue
@@ -76,6 +78,7 @@ func wingDigit(pm, m1, m2 uint16, xyz bool) (z uint16, ok bool) {
 // technique table).
 func (s *solver) alsWing(n int) (Step, bool) {
 	b := &s.b
+	sees := &b.g.sees
 	var best wingBest
 	// open: the cells that can be in the set (2 to n+1 candidates).
 	var open cellSet
@@ -132,6 +135,7 @@ type wingBest struct {
 }
 
 func (s *solver) alsWingAt(set []int, digits uint16, best *wingBest, n int) {
+	sees := &s.b.g.sees
 	b := &s.b
 	var inSet cellSet
 	maxCard := 0
@@ -183,6 +187,7 @@ func (s *solver) alsWingAt(set []int, digits uint16, best *wingBest, n int) {
 
 // restricted reports whether every set cell holding x sees yz.
 func (s *solver) restricted(set []int, yz, x int) bool {
+	sees := &s.b.g.sees
 	for _, c := range set {
 		if s.b.has(c, x) && !sees[yz].has(c) {
 			return false
@@ -197,6 +202,7 @@ func (s *solver) restricted(set []int, yz, x int) bool {
 // digits goes from the cells seeing yz and every set cell holding it, each
 // other digit of the set from the cells seeing every set cell holding it.
 func (s *solver) alsWingDouble(set []int, inSet cellSet, yz int, digits uint16, name string, grade float64, best *wingBest) {
+	sees := &s.b.g.sees
 	b := &s.b
 	var elim []Candidate
 	for _, d := range digitsOf(digits) {
@@ -241,6 +247,7 @@ func (s *solver) alsWingDouble(set []int, inSet cellSet, yz int, digits uint16, 
 // cells outside the set seeing yz and every set cell holding z; the wing
 // replaces *best when it grades lower or, as good, removes more.
 func (s *solver) alsWingWith(set []int, inSet cellSet, yz, x, z int, name string, grade float64, best *wingBest) {
+	sees := &s.b.g.sees
 	b := &s.b
 	for _, c := range set {
 		if b.has(c, x) && !sees[yz].has(c) {
