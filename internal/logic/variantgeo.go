@@ -131,30 +131,13 @@ func nineOf(cells []variant.Cell) [9]int {
 	return out
 }
 
-// windowsPicture is Sukaku Explainer's regionsWindows (package variant's
-// windowsPicture): 1-4 the four windows, 0 and 5-8 the five groups they
-// imply, which the solver uses as houses as Sukaku Explainer does (every
-// windoku solution keeps them). TestWindowGroups checks the windows
-// against variant.DrawnRegions.
-const windowsPicture = "" +
-	"055506660" +
-	"711172227" +
-	"711172227" +
-	"711172227" +
-	"055506660" +
-	"833384448" +
-	"833384448" +
-	"833384448" +
-	"055506660"
-
-// windowGroups lists windoku's nine groups, group k of digit k.
+// windowGroups lists windoku's nine groups (variant.Groups: the four
+// windows and the five groups they imply), group k of digit k of Sukaku
+// Explainer's regionsWindows.
 func windowGroups() [9][9]int {
 	var out [9][9]int
-	var n [9]int
-	for c := range 81 {
-		k := int(windowsPicture[c] - '0')
-		out[k][n[k]] = c
-		n[k]++
+	for k, g := range variant.Groups(variant.Windoku) {
+		out[k] = nineOf(g)
 	}
 	return out
 }

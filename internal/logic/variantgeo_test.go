@@ -64,7 +64,7 @@ func TestGeometryClassic(t *testing.T) {
 	}
 }
 
-// TestWindowGroups: the four windows of windowsPicture are the ones
+// TestWindowGroups: groups 1-4 of windowGroups are the windows
 // package variant draws.
 func TestWindowGroups(t *testing.T) {
 	ws := windowGroups()

@@ -136,6 +136,13 @@ var orthogonalPairs = func() [][2]Cell {
 	return out
 }()
 
+// Groups returns the nine-cell groups a fixed extra region rule makes
+// houses of, as the solvers use them: windoku's nine (the four windows,
+// 1-4 of windowsPicture, and the five groups they imply, 0 and 5-8, group
+// k the cells marked k), each cell list in ascending order; nil for any
+// other type.
+func Groups(t Type) [][]Cell { return shapeGroups(t) }
+
 // DrawnRegions returns the nine-cell regions a setter draws for a fixed
 // extra region rule: one for each diagonal, the asterisk, the centre dot
 // and the girandola, windoku's four windows (not the five groups they
