@@ -1,7 +1,6 @@
 package templates
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"os"
@@ -14,31 +13,13 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/internal/variant"
+	"github.com/sudoku-archive/sudoku/internal/variant/varianttest"
 )
 
 // variantPuzzles reads the variant engine's test puzzles by name.
 func variantPuzzles(t *testing.T) map[string]variant.Puzzle {
 	t.Helper()
-	f, err := os.Open("../internal/variant/testdata/puzzles.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	out := map[string]variant.Puzzle{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		parts := strings.SplitN(sc.Text(), "\t", 3)
-		if len(parts) != 3 || strings.HasPrefix(parts[0], "#") {
-			continue
-		}
-		p, err := variant.Parse([]byte(parts[2]))
-		if err != nil {
-			t.Fatalf("%s: %v", parts[0], err)
-		}
-		out[parts[0]] = p
-	}
-	return out
+	return varianttest.Puzzles(t)
 }
 
 // variantRecord rates a test puzzle as the archive would keep it.

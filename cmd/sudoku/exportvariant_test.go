@@ -2,14 +2,13 @@ package main
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
-	"github.com/sudoku-archive/sudoku/internal/variant"
+	"github.com/sudoku-archive/sudoku/internal/variant/varianttest"
 )
 
 // TestExportTXTSaysVariantsLeftOut: `sudoku export` as TXT writes the
@@ -19,20 +18,7 @@ func TestExportTXTSaysVariantsLeftOut(t *testing.T) {
 		if _, _, err := runCmd(t, easy+"\n", "import", "--db", db, "-"); err != nil {
 			t.Fatal(err)
 		}
-		b, err := os.ReadFile("../../internal/variant/testdata/puzzles.txt")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var text string
-		for line := range strings.Lines(string(b)) {
-			if f := strings.SplitN(strings.TrimSpace(line), "\t", 3); len(f) == 3 && f[0] == "killer-nogivens-1" {
-				text = f[2]
-			}
-		}
-		vp, err := variant.Parse([]byte(text))
-		if err != nil {
-			t.Fatal(err)
-		}
+		vp := varianttest.Puzzle(t, "killer-nogivens-1")
 		p, err := record.RateVariant(vp, sudoku.Options{})
 		if err != nil {
 			t.Fatal(err)

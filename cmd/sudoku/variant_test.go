@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sudoku-archive/sudoku/internal/puzzletest"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/internal/variant"
 	"github.com/sudoku-archive/sudoku/internal/variant/fpuzzles"
@@ -16,17 +17,7 @@ import (
 // (internal/variant/testdata/puzzles.txt, CC0) by name.
 func variantLine(t *testing.T, name string) string {
 	t.Helper()
-	b, err := os.ReadFile("../../internal/variant/testdata/puzzles.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for l := range strings.SplitSeq(string(b), "\n") {
-		if f := strings.Split(l, "\t"); len(f) == 3 && f[0] == name {
-			return f[2]
-		}
-	}
-	t.Fatalf("no %s in the variant test set", name)
-	return ""
+	return puzzletest.VariantText(t, name)
 }
 
 // xLink is the X-Sudoku of the test set as an f-puzzles link.

@@ -2,10 +2,10 @@ package archive
 
 import (
 	"errors"
-	"os"
 	"strings"
 	"testing"
 
+	"github.com/sudoku-archive/sudoku/internal/puzzletest"
 	"github.com/sudoku-archive/sudoku/internal/puzzletext"
 	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/textrule"
@@ -22,22 +22,11 @@ func killerNoGivens(t *testing.T) puzzletext.Puzzle {
 
 func variantFromSet(t *testing.T, name string) puzzletext.Puzzle {
 	t.Helper()
-	b, err := os.ReadFile("../variant/testdata/puzzles.txt")
+	p, err := puzzletext.Read(puzzletest.VariantText(t, name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for l := range strings.SplitSeq(string(b), "\n") {
-		f := strings.Split(l, "\t")
-		if len(f) == 3 && f[0] == name {
-			p, err := puzzletext.Read(f[2])
-			if err != nil {
-				t.Fatal(err)
-			}
-			return p
-		}
-	}
-	t.Fatalf("no %s in the variant test set", name)
-	return puzzletext.Puzzle{}
+	return p
 }
 
 // TestSubmitVariant: a variant without givens is rated by the variant

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,22 +11,14 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/pgtest"
 	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
-	"github.com/sudoku-archive/sudoku/internal/variant"
+	"github.com/sudoku-archive/sudoku/internal/variant/varianttest"
 )
 
 // variantRow returns a variant puzzle's row: the test set's first killer,
 // read from the variant package's test data.
 func variantRow(t *testing.T) record.Puzzle {
 	t.Helper()
-	b, err := readVariantTestdata("killer-nogivens-1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	vp, err := variant.Parse(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := record.RateVariant(vp, sudoku.Options{})
+	p, err := record.RateVariant(varianttest.Puzzle(t, "killer-nogivens-1"), sudoku.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,19 +96,4 @@ func TestGradersNeverGradeVariants(t *testing.T) {
 	if p.GradeVersion != record.VariantUngraded || p.Grade != nil || p.GradeStatus != record.GradeNone {
 		t.Errorf("variant after the graders: version %q grade %v status %s", p.GradeVersion, p.Grade, p.GradeStatus)
 	}
-}
-
-// readVariantTestdata returns the written form of the variant package's
-// test puzzle name.
-func readVariantTestdata(name string) ([]byte, error) {
-	b, err := os.ReadFile("../variant/testdata/puzzles.txt")
-	if err != nil {
-		return nil, err
-	}
-	for line := range strings.Lines(string(b)) {
-		if f := strings.SplitN(strings.TrimRight(line, "\n"), "\t", 3); len(f) == 3 && f[0] == name {
-			return []byte(f[2]), nil
-		}
-	}
-	return nil, fmt.Errorf("no test puzzle %s", name)
 }

@@ -3,10 +3,10 @@ package bulk
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
+	"github.com/sudoku-archive/sudoku/internal/puzzletest"
 	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 	"github.com/sudoku-archive/sudoku/internal/variant"
@@ -17,15 +17,9 @@ import (
 // (internal/variant/testdata/puzzles.txt, CC0) by name.
 func variantSet(t *testing.T) map[string]string {
 	t.Helper()
-	b, err := os.ReadFile("../variant/testdata/puzzles.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
 	out := map[string]string{}
-	for l := range strings.SplitSeq(string(b), "\n") {
-		if f := strings.Split(l, "\t"); len(f) == 3 {
-			out[f[0]] = f[2]
-		}
+	for _, p := range puzzletest.Variants(t) {
+		out[p.Name] = p.Text
 	}
 	return out
 }

@@ -1,6 +1,9 @@
 package puzzletest
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestCollections reads every collection whole: each line is 81 cells.
 func TestCollections(t *testing.T) {
@@ -43,5 +46,22 @@ func TestSpearman(t *testing.T) {
 		if got := Spearman(tc.x, tc.y); got < tc.want-1e-12 || got > tc.want+1e-12 {
 			t.Errorf("Spearman(%v, %v) = %v, want %v", tc.x, tc.y, got, tc.want)
 		}
+	}
+}
+
+// TestVariants: the variant test set reads whole, each line a name, a
+// count of 1 or 2 and a written form.
+func TestVariants(t *testing.T) {
+	ps := Variants(t)
+	if len(ps) < 100 {
+		t.Fatalf("%d variant test puzzles, want at least 100", len(ps))
+	}
+	for _, p := range ps {
+		if p.Name == "" || (p.Solutions != 1 && p.Solutions != 2) || !strings.HasPrefix(p.Text, "{") {
+			t.Errorf("bad entry %+v", p)
+		}
+	}
+	if got := VariantText(t, ps[0].Name); got != ps[0].Text {
+		t.Errorf("VariantText(%s) = %q", ps[0].Name, got)
 	}
 }

@@ -7,18 +7,12 @@ package store
 // PostgreSQL (TestVariants).
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"errors"
-	"os"
-	"strings"
-	"sync"
 	"testing"
 
 	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
-	"github.com/sudoku-archive/sudoku/internal/variant"
+	"github.com/sudoku-archive/sudoku/internal/variant/varianttest"
 )
 
 // variantSuite is the variant cases, run on each store.
@@ -44,46 +38,10 @@ func TestVariants(t *testing.T) {
 	}
 }
 
-// variantTestPuzzles is internal/variant/testdata/puzzles.txt by name,
-// read once.
-var variantTestPuzzles = sync.OnceValues(func() (map[string]variant.Puzzle, error) {
-	b, err := os.ReadFile("../variant/testdata/puzzles.txt")
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]variant.Puzzle{}
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(nil, variant.MaxBytes+1024)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		f := strings.SplitN(line, "\t", 3)
-		if len(f) != 3 {
-			return nil, errors.New("bad line: " + line)
-		}
-		p, err := variant.Parse([]byte(f[2]))
-		if err != nil {
-			return nil, err
-		}
-		out[f[0]] = p
-	}
-	return out, sc.Err()
-})
-
 // variantRow returns the archive's row of the test puzzle name, rated.
 func variantRow(t *testing.T, name string) record.Puzzle {
 	t.Helper()
-	ps, err := variantTestPuzzles()
-	if err != nil {
-		t.Fatal(err)
-	}
-	vp, ok := ps[name]
-	if !ok {
-		t.Fatalf("no test puzzle %q", name)
-	}
-	p, err := record.RateVariant(vp, sudoku.Options{})
+	p, err := record.RateVariant(varianttest.Puzzle(t, name), sudoku.Options{})
 	if err != nil {
 		t.Fatalf("rate %s: %v", name, err)
 	}

@@ -3,13 +3,12 @@ package web
 import (
 	"context"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
-	"github.com/sudoku-archive/sudoku/internal/variant"
+	"github.com/sudoku-archive/sudoku/internal/variant/varianttest"
 )
 
 // TestVariantPuzzlePage serves a variant puzzle the archive holds (put
@@ -18,20 +17,7 @@ import (
 // name its variants.
 func TestVariantPuzzlePage(t *testing.T) {
 	s, f := newTestServer(t, Config{})
-	data, err := os.ReadFile("../variant/testdata/puzzles.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var p variant.Puzzle
-	for _, line := range strings.Split(string(data), "\n") {
-		if name, rest, _ := strings.Cut(line, "\t"); name == "killer-1" {
-			_, text, _ := strings.Cut(rest, "\t")
-			if p, err = variant.Parse([]byte(text)); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	rec, err := record.RateVariant(p, sudoku.Options{})
+	rec, err := record.RateVariant(varianttest.Puzzle(t, "killer-1"), sudoku.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

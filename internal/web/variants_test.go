@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,27 +11,14 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/record"
 	"github.com/sudoku-archive/sudoku/internal/variant"
 	"github.com/sudoku-archive/sudoku/internal/variant/fpuzzles"
+	"github.com/sudoku-archive/sudoku/internal/variant/varianttest"
 )
 
 // variantSet returns a puzzle of the variant engine's test set
 // (internal/variant/testdata/puzzles.txt, CC0) by name.
 func variantSet(t *testing.T, name string) variant.Puzzle {
 	t.Helper()
-	b, err := os.ReadFile("../variant/testdata/puzzles.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for l := range strings.SplitSeq(string(b), "\n") {
-		if f := strings.Split(l, "\t"); len(f) == 3 && f[0] == name {
-			p, err := variant.Parse([]byte(f[2]))
-			if err != nil {
-				t.Fatal(err)
-			}
-			return p
-		}
-	}
-	t.Fatalf("no %s in the variant test set", name)
-	return variant.Puzzle{}
+	return varianttest.Puzzle(t, name)
 }
 
 // fpLink is p's f-puzzles link with a title and author.

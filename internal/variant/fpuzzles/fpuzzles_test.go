@@ -1,40 +1,16 @@
 package fpuzzles
 
 import (
-	"bufio"
-	"os"
-	"strings"
 	"testing"
 
 	"github.com/sudoku-archive/sudoku/internal/variant"
+	"github.com/sudoku-archive/sudoku/internal/variant/varianttest"
 )
 
-// testPuzzles reads package variant's test puzzles (name, solution count,
-// written form; tab separated).
+// testPuzzles reads package variant's test puzzles by name.
 func testPuzzles(t testing.TB) map[string]variant.Puzzle {
-	f, err := os.Open("../testdata/puzzles.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	out := map[string]variant.Puzzle{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		fs := strings.SplitN(sc.Text(), "\t", 3)
-		if len(fs) != 3 || strings.HasPrefix(fs[0], "#") {
-			continue
-		}
-		p, err := variant.Parse([]byte(fs[2]))
-		if err != nil {
-			t.Fatalf("%s: %v", fs[0], err)
-		}
-		out[fs[0]] = p
-	}
-	if len(out) < 50 {
-		t.Fatalf("%d test puzzles", len(out))
-	}
-	return out
+	t.Helper()
+	return varianttest.Puzzles(t)
 }
 
 // same reports whether two puzzles are one puzzle written alike.
