@@ -1,7 +1,6 @@
 package templates
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/xml"
@@ -14,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/sudoku-archive/sudoku/internal/variant"
+	"github.com/sudoku-archive/sudoku/internal/variant/varianttest"
 )
 
 // docPictures is where docs/variants.md's pictures of the rules are: one
@@ -32,10 +32,7 @@ func TestDocPictures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	examples, err := firstExamples("../internal/variant/testdata/puzzles.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
+	examples := firstExamples(t)
 	want := map[string]bool{}
 	for _, ty := range variant.Types {
 		p, ok := examples[ty]
@@ -114,30 +111,17 @@ func wellFormed(data []byte) error {
 	}
 }
 
-// firstExamples reads the first puzzle of each rule type from a test file
-// (name TAB solutions TAB written form): the one named "<type>-1".
-func firstExamples(path string) (map[variant.Type]variant.Puzzle, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
+// firstExamples returns each rule type's first test puzzle (named
+// "<type>-1" in the variant test set).
+func firstExamples(t *testing.T) map[variant.Type]variant.Puzzle {
+	t.Helper()
 	out := map[variant.Type]variant.Puzzle{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		fields := strings.Split(sc.Text(), "\t")
-		if len(fields) != 3 || !strings.HasSuffix(fields[0], "-1") {
-			continue
+	for name, p := range varianttest.Puzzles(t) {
+		if ty, ok := strings.CutSuffix(name, "-1"); ok {
+			out[variant.Type(ty)] = p
 		}
-		ty := variant.Type(strings.TrimSuffix(fields[0], "-1"))
-		p, err := variant.Parse([]byte(fields[2]))
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", fields[0], err)
-		}
-		out[ty] = p
 	}
-	return out, sc.Err()
+	return out
 }
 
 // docSVG writes puzzle p with its drawing d as one SVG: white paper, the
