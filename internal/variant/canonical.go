@@ -160,6 +160,9 @@ func Canonical(p Puzzle, opt sudoku.Options) (Puzzle, sudoku.Transform, error) {
 // so only the moves that give the least givens are written out whole.
 func canonicalVariant(p Puzzle) (Puzzle, sudoku.Transform) {
 	group, digits := Group(p)
+	if FullGroup(p) {
+		return canonicalFull(p, digits)
+	}
 	var least sudoku.Grid
 	var ties []sudoku.Transform
 	for i, t := range group {

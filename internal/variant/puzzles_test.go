@@ -102,6 +102,11 @@ func rewrite(r *rand.Rand, p Puzzle) Puzzle {
 func randomMember(r *rand.Rand, p Puzzle) sudoku.Transform {
 	geometry, digits := Group(p)
 	t := geometry[r.IntN(len(geometry))]
+	if FullGroup(p) {
+		t.Transposed = r.IntN(2) == 0
+		t.Rows = bandPerms[r.IntN(len(bandPerms))]
+		t.Cols = bandPerms[r.IntN(len(bandPerms))]
+	}
 	if digits {
 		for i, d := range r.Perm(9) {
 			t.Digits[i+1] = uint8(d + 1)
