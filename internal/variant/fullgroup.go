@@ -46,7 +46,7 @@ func FullGroup(p Puzzle) bool {
 // cellLabels gives each cell a rank of what any move of the full group
 // carries with it; ranks follow the labels' order, so they are the same
 // for every writing of the puzzle.
-func cellLabels(p Puzzle, digits bool) [81]uint8 {
+func cellLabels(p Puzzle, digits bool) (ranks [81]uint8, empty [81]bool) {
 	var lab [81]uint64
 	for c, d := range p.Givens {
 		if digits && d != 0 {
@@ -72,24 +72,37 @@ func cellLabels(p Puzzle, digits bool) [81]uint8 {
 			}
 		}
 	}
-	ranks := slices.Clone(lab[:])
-	slices.Sort(ranks)
-	ranks = slices.Compact(ranks)
-	var out [81]uint8
+	values := slices.Clone(lab[:])
+	slices.Sort(values)
+	values = slices.Compact(values)
 	for c := range 81 {
-		i, _ := slices.BinarySearch(ranks, lab[c])
-		out[c] = uint8(i)
+		i, _ := slices.BinarySearch(values, lab[c])
+		ranks[c], empty[c] = uint8(i), lab[c] == 0
 	}
-	return out
+	return ranks, empty
 }
 
 // leastLabelMoves returns every move of the full group (digits left as
 // Identity's) that gives the least grid of labels, rows read as uint64s.
-func leastLabelMoves(lab [81]uint8) []sudoku.Transform {
-	var s [2][81]uint8 // the labels and their transpose
+//
+// Lines of empty cells (no given, no rule) trade places without changing
+// the puzzle, so only the moves that keep them in their order are
+// listed (inOrder): every other move writes the puzzle as one of those
+// does, and a few cages on an empty grid tie 2 moves instead of 10,368.
+func leastLabelMoves(lab [81]uint8, emptyCell [81]bool) []sudoku.Transform {
+	var s [2][81]uint8   // the labels and their transpose
+	var empty [2][9]bool // the empty rows of each; its columns are the other's rows
+	for t := range 2 {
+		for i := range 9 {
+			empty[t][i] = true
+		}
+	}
 	for i := range 81 {
 		s[0][i] = lab[i]
 		s[1][i%9*9+i/9] = lab[i]
+		if !emptyCell[i] {
+			empty[0][i/9], empty[1][i%9] = false, false
+		}
 	}
 	type tie struct {
 		t    bool
@@ -99,26 +112,56 @@ func leastLabelMoves(lab [81]uint8) []sudoku.Transform {
 	var best [9]uint64
 	var ties []tie
 	for t := range 2 {
-		for _, cols := range bandPerms {
-			var keys [9]uint64
-			for r := range 9 {
-				for _, c := range cols {
-					keys[r] = keys[r]<<7 | uint64(s[t][r*9+int(c)])
+		// sub[r][k][w]: row r's three labels in stack k, in the order w
+		// of perms3, as 21 bits; a column order is a stack order and an
+		// order inside each stack, in bandPerms' order.
+		var sub [9][3][6]uint64
+		for r := range 9 {
+			for k := range 3 {
+				for w, o := range perms3 {
+					for _, j := range o {
+						sub[r][k][w] = sub[r][k][w]<<7 | uint64(s[t][r*9+k*3+int(j)])
+					}
 				}
 			}
-			grid := leastRows(keys)
-			switch c := slices.Compare(grid[:], best[:]); {
-			case len(ties) == 0 || c < 0:
-				best, ties = grid, append(ties[:0], tie{t == 1, cols, keys})
-			case c == 0:
-				ties = append(ties, tie{t == 1, cols, keys})
+		}
+		i := 0
+		for _, b := range perms3 {
+			for w0 := range 6 {
+				for w1 := range 6 {
+					for w2 := range 6 {
+						if !inOrder(bandPerms[i], empty[1-t]) {
+							i++
+							continue
+						}
+						var keys [9]uint64
+						for r := range 9 {
+							keys[r] = sub[r][b[0]][w0]<<42 | sub[r][b[1]][w1]<<21 | sub[r][b[2]][w2]
+						}
+						grid := leastRows(keys)
+						switch c := slices.Compare(grid[:], best[:]); {
+						case len(ties) == 0 || c < 0:
+							best, ties = grid, append(ties[:0], tie{t == 1, bandPerms[i], keys})
+						case c == 0:
+							ties = append(ties, tie{t == 1, bandPerms[i], keys})
+						}
+						i++
+					}
+				}
 			}
 		}
 	}
 	var out []sudoku.Transform
 	for _, ti := range ties {
+		t := 0
+		if ti.t {
+			t = 1
+		}
 	rows:
 		for _, rows := range bandPerms {
+			if !inOrder(rows, empty[t]) {
+				continue
+			}
 			for i, r := range rows {
 				if ti.keys[r] != best[i] {
 					continue rows
@@ -130,85 +173,175 @@ func leastLabelMoves(lab [81]uint8) []sudoku.Transform {
 	return out
 }
 
+// inOrder reports whether the band-keeping permutation p keeps the empty
+// lines in their order: inside each band, and the bands all of whose
+// lines are empty among themselves.
+func inOrder(p [9]uint8, empty [9]bool) bool {
+	var last [3]int
+	lastBand := -1
+	for i, v := range p {
+		if i%3 == 0 {
+			last[i/3] = -1
+			if b := int(v) / 3; empty[b*3] && empty[b*3+1] && empty[b*3+2] {
+				if b < lastBand {
+					return false
+				}
+				lastBand = b
+			}
+		}
+		if empty[v] {
+			if int(v) < last[i/3] {
+				return false
+			}
+			last[i/3] = int(v)
+		}
+	}
+	return true
+}
+
 // leastRows is the least grid of row keys a band-keeping row order gives:
 // each band's rows sorted, then the bands sorted by their rows.
 func leastRows(keys [9]uint64) [9]uint64 {
 	var bands [3][3]uint64
 	for b := range 3 {
-		bands[b] = [3]uint64{keys[b*3], keys[b*3+1], keys[b*3+2]}
-		slices.Sort(bands[b][:])
+		bands[b] = sort3(keys[b*3], keys[b*3+1], keys[b*3+2])
 	}
-	slices.SortFunc(bands[:], func(x, y [3]uint64) int { return slices.Compare(x[:], y[:]) })
-	var out [9]uint64
-	for b := range 3 {
-		copy(out[b*3:], bands[b][:])
+	// Three bands sorted by hand: slices.SortFunc costs more than the
+	// rest of the search.
+	if lessBand(bands[1], bands[0]) {
+		bands[0], bands[1] = bands[1], bands[0]
 	}
-	return out
+	if lessBand(bands[2], bands[1]) {
+		bands[1], bands[2] = bands[2], bands[1]
+		if lessBand(bands[1], bands[0]) {
+			bands[0], bands[1] = bands[1], bands[0]
+		}
+	}
+	return [9]uint64{bands[0][0], bands[0][1], bands[0][2], bands[1][0], bands[1][1], bands[1][2], bands[2][0], bands[2][1], bands[2][2]}
+}
+
+func sort3(a, b, c uint64) [3]uint64 {
+	if b < a {
+		a, b = b, a
+	}
+	if c < b {
+		b, c = c, b
+		if b < a {
+			a, b = b, a
+		}
+	}
+	return [3]uint64{a, b, c}
+}
+
+func lessBand(x, y [3]uint64) bool {
+	if x[0] != y[0] {
+		return x[0] < y[0]
+	}
+	if x[1] != y[1] {
+		return x[1] < y[1]
+	}
+	return x[2] < y[2]
 }
 
 // structure writes the moved grid's structure, cell by cell: the cages
 // and extra regions holding the cell, each numbered by its first
 // appearance (the least numbers first), then the cell's given relabelled
-// in the order the givens first appear when digits is true.
-func structure(p Puzzle, t sudoku.Transform, digits bool, buf []uint8) []uint8 {
-	var at [81][]int // rules holding each moved cell
-	for k, r := range p.Rules {
-		if r.Type == Killer || r.Type == ExtraRegion {
-			for _, c := range r.Cells {
-				m := t.Cell(int(c))
-				at[m] = append(at[m], k)
+// in the order the givens first appear when digits is true. It gives up,
+// returning false, as soon as the structure is greater than best (unless
+// best is nil): most moves that tie on the labels are left in a few cells.
+func (fs *fullSearch) structure(t sudoku.Transform, best []uint16) ([]uint16, bool) {
+	var from [81]int // the cell each moved cell comes from
+	for i := range 9 {
+		for j := range 9 {
+			a, b := int(t.Rows[i]), int(t.Cols[j])
+			if t.Transposed {
+				a, b = b, a
 			}
+			from[i*9+j] = a*9 + b
 		}
 	}
-	g := t.Apply(p.Givens)
-	names := make([]uint8, len(p.Rules))
-	var digit [10]uint8
-	next, nextDigit := uint8(1), uint8(1)
-	out := buf[:0]
-	var fresh []int
+	clear(fs.names)
+	var digit [10]uint16
+	next, nextDigit := uint16(1), uint16(1)
+	out := fs.buf[:0]
+	less := best == nil
 	for m := range 81 {
 		start := len(out)
-		fresh = fresh[:0]
-		for _, k := range at[m] {
-			if names[k] == 0 {
-				fresh = append(fresh, k)
+		fs.fresh = fs.fresh[:0]
+		hs := fs.holds[from[m]]
+		for _, k := range hs {
+			if fs.names[k] == 0 {
+				fs.fresh = append(fs.fresh, k)
 			}
 		}
-		if len(fresh) > 1 {
+		if len(fs.fresh) > 1 {
 			// Rules first met together are named in an order of their
 			// own (a cage before a region, then their moved cells), not
 			// in the order p lists them.
-			slices.SortFunc(fresh, func(a, b int) int { return compareMoved(p.Rules[a], p.Rules[b], t) })
+			slices.SortFunc(fs.fresh, func(a, b int) int { return compareMoved(fs.p.Rules[a], fs.p.Rules[b], t) })
 		}
-		for _, k := range fresh {
-			names[k] = next
+		for _, k := range fs.fresh {
+			fs.names[k] = next
 			next++
 		}
-		for _, k := range at[m] {
-			out = append(out, names[k])
+		for _, k := range hs {
+			out = append(out, fs.names[k])
 		}
-		slices.Sort(out[start:])
-		if d := g[m]; digits && d != 0 {
+		if len(hs) > 1 {
+			slices.Sort(out[start:])
+		}
+		if d := fs.p.Givens[from[m]]; fs.digits && d != 0 {
 			if digit[d] == 0 {
 				digit[d] = nextDigit
 				nextDigit++
 			}
-			out = append(out, 255-digit[d])
+			out = append(out, 0xffff-digit[d])
 		}
 		out = append(out, 0) // the end of the cell
+		if !less {
+			// Cells end in 0 and hold no 0 before it, so equal
+			// prefixes end their cells together.
+			switch c := slices.Compare(out[start:], best[start:min(len(out), len(best))]); {
+			case c < 0:
+				less = true
+			case c > 0:
+				fs.buf = out
+				return nil, false
+			}
+		}
 	}
-	return out
+	fs.buf = out
+	return out, true
+}
+
+// fullSearch holds a puzzle of the full group and the buffers of its
+// structure search.
+type fullSearch struct {
+	p      Puzzle
+	digits bool
+	holds  [81][]int // the cages and regions holding each cell
+	names  []uint16
+	fresh  []int
+	buf    []uint16
 }
 
 // canonicalFull is canonicalVariant for a rule set of the full group.
 func canonicalFull(p Puzzle, digits bool) (Puzzle, sudoku.Transform) {
 	moves := leastLabelMoves(cellLabels(p, digits))
-	var best, cur []uint8
-	var bt sudoku.Transform
-	for i, t := range moves {
-		cur = structure(p, t, digits, cur)
-		if i == 0 || slices.Compare(cur, best) < 0 {
-			best, cur, bt = cur, best, t
+	fs := &fullSearch{p: p, digits: digits, names: make([]uint16, len(p.Rules))}
+	for k, r := range p.Rules {
+		if r.Type == Killer || r.Type == ExtraRegion {
+			for _, c := range r.Cells {
+				fs.holds[c] = append(fs.holds[c], k)
+			}
+		}
+	}
+	var best []uint16
+	bt := moves[0]
+	for _, t := range moves {
+		// A structure equal to best is no use: best's move stays.
+		if cur, ok := fs.structure(t, best); ok && (best == nil || slices.Compare(cur, best) < 0) {
+			best, bt = slices.Clone(cur), t
 		}
 	}
 	if digits {

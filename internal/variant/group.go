@@ -114,15 +114,17 @@ func lineRuleOf(r Rule) lineRule {
 // package sudoku's 1296 x 1296) is searched under Geometry alone, for now.
 const maxLineMoves = 2592
 
+// perms3 is every order of three lines (or bands), the identity first.
+var perms3 = [6][3]uint8{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}}
+
 // bandPerms is every band-keeping permutation of nine lines (1296), the
 // identity first.
 var bandPerms = func() [][9]uint8 {
-	perms := [6][3]uint8{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}}
 	var out [][9]uint8
-	for _, b := range perms {
-		for _, w0 := range perms {
-			for _, w1 := range perms {
-				for _, w2 := range perms {
+	for _, b := range perms3 {
+		for _, w0 := range perms3 {
+			for _, w1 := range perms3 {
+				for _, w2 := range perms3 {
 					var p [9]uint8
 					for k, w := range [3][3]uint8{w0, w1, w2} {
 						for j := range 3 {
