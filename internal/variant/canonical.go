@@ -280,7 +280,9 @@ func lessGrid(a, b sudoku.Grid) int {
 // moves of the grid, each line move every rule keeps (lineRuleOf)
 // followed by each of Geometry, Identity first, and whether the digits may
 // be relabelled.
-// A classic puzzle's group is package sudoku's and is not listed here.
+// A classic puzzle's group is package sudoku's and is not listed here;
+// nor is the full group of a rule set of cages, odd/even cells and extra
+// regions (FullGroup), for which Group lists Geometry, a subgroup.
 func Group(p Puzzle) (moves []sudoku.Transform, digits bool) {
 	return keyOf(p).moves(), relabels(p)
 }

@@ -24,6 +24,9 @@ import (
 //     relabelled digits are), and its given relabelled when the rules
 //     allow it. Labels and structure together determine the puzzle, so
 //     every move left gives one written form: the canonical one.
+//
+// Lines of empty cells trade places without changing the puzzle, so only
+// the moves that keep them in order are compared (inOrder).
 
 // FullGroup reports whether p's rules keep every geometric move of the
 // classic grid (every rule a cage, odd/even cells or an extra region):
@@ -45,7 +48,8 @@ func FullGroup(p Puzzle) bool {
 
 // cellLabels gives each cell a rank of what any move of the full group
 // carries with it; ranks follow the labels' order, so they are the same
-// for every writing of the puzzle.
+// for every writing of the puzzle. empty marks the cells with no given
+// and no rule.
 func cellLabels(p Puzzle, digits bool) (ranks [81]uint8, empty [81]bool) {
 	var lab [81]uint64
 	for c, d := range p.Givens {
@@ -115,16 +119,7 @@ func leastLabelMoves(lab [81]uint8, emptyCell [81]bool) []sudoku.Transform {
 		// sub[r][k][w]: row r's three labels in stack k, in the order w
 		// of perms3, as 21 bits; a column order is a stack order and an
 		// order inside each stack, in bandPerms' order.
-		var sub [9][3][6]uint64
-		for r := range 9 {
-			for k := range 3 {
-				for w, o := range perms3 {
-					for _, j := range o {
-						sub[r][k][w] = sub[r][k][w]<<7 | uint64(s[t][r*9+k*3+int(j)])
-					}
-				}
-			}
-		}
+		sub := subKeys(&s[t])
 		i := 0
 		for _, b := range perms3 {
 			for w0 := range 6 {
@@ -171,6 +166,22 @@ func leastLabelMoves(lab [81]uint8, emptyCell [81]bool) []sudoku.Transform {
 		}
 	}
 	return out
+}
+
+// subKeys gives each row's three labels in each stack in each order of
+// perms3, as 21 bits.
+func subKeys(s *[81]uint8) *[9][3][6]uint64 {
+	var sub [9][3][6]uint64
+	for r := range 9 {
+		for k := range 3 {
+			for w, o := range perms3 {
+				for _, j := range o {
+					sub[r][k][w] = sub[r][k][w]<<7 | uint64(s[r*9+k*3+int(j)])
+				}
+			}
+		}
+	}
+	return &sub
 }
 
 // inOrder reports whether the band-keeping permutation p keeps the empty

@@ -109,9 +109,10 @@ func lineRuleOf(r Rule) lineRule {
 	return lineRule{formFixed, formFixed, 0}
 }
 
-// maxLineMoves bounds the line moves a canonical form searches: a rule set
-// that keeps more (cages or odd/even cells alone keep every one of
-// package sudoku's 1296 x 1296) is searched under Geometry alone, for now.
+// maxLineMoves bounds the line moves Group lists: a rule set that keeps
+// more (cages, odd/even cells and extra regions keep every one of package
+// sudoku's 1296 x 1296) is listed with Geometry alone, and its canonical
+// form is searched over the full group instead (FullGroup, fullgroup.go).
 const maxLineMoves = 2592
 
 // perms3 is every order of three lines (or bands), the identity first.

@@ -10,7 +10,7 @@ import (
 // EngineVersion names the variant search whose measures are recorded; bump
 // it whenever a change alters solutions, backtracks, guesses or nodes of a
 // variant puzzle. Classic puzzles keep sudoku.EngineVersion.
-const EngineVersion = "v2"
+const EngineVersion = "v3"
 
 // Measures is what Rate measured of a puzzle: package sudoku's figures
 // (the same names and meaning), the canonical puzzle and its written form.
