@@ -296,7 +296,13 @@ func (fs *fullSearch) structure(t sudoku.Transform, best []uint16) ([]uint16, bo
 			next++
 		}
 		for _, k := range hs {
-			out = append(out, fs.names[k])
+			// A region's name apart from a cage's: the structure says
+			// which is which even where both cover one cell.
+			name := fs.names[k]
+			if fs.p.Rules[k].Type == ExtraRegion {
+				name |= 0x4000
+			}
+			out = append(out, name)
 		}
 		if len(hs) > 1 {
 			slices.Sort(out[start:])
