@@ -136,16 +136,6 @@ func (g *geometry) houses() []int {
 	return append(hs, g.extras...)
 }
 
-// cellHouses calls f with each house of cell c and c's position in it.
-func (g *geometry) cellHouses(c int, f func(u, j int)) {
-	for k := range 3 {
-		f(g.unit[c][k], g.index[c][k])
-	}
-	for _, h := range g.extra[c] {
-		f(h.u, h.j)
-	}
-}
-
 // extraName names an extra house as a step's sentence writes it.
 func extraName(u int) string {
 	switch {
