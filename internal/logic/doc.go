@@ -25,10 +25,13 @@
 //	Direct Hidden Triple          2.5        subsets.go
 //	Pointing                      2.6        intersections.go
 //	Claiming                      2.8        intersections.go
+//	Generalized Intersections     2.9        intersections.go
 //	Naked Pair                    3.0        subsets.go
+//	Generalized Naked Pair        3.0        subsets.go
 //	X-Wing                        3.2        fish.go
 //	Hidden Pair                   3.4        subsets.go
 //	Naked Triple                  3.6        subsets.go
+//	Generalized Naked Triplet     3.6        subsets.go
 //	Swordfish                     3.8        fish.go
 //	Hidden Triple                 4.0        subsets.go
 //	Skyscraper                    4.0        strong.go
@@ -42,6 +45,7 @@
 //	Unique Rectangle Type 4       4.5        uniqueness.go
 //	Unique Rectangle Type 3       4.6–4.8    uniqueness.go
 //	Naked Quad                    5.0        subsets.go
+//	Generalized Naked Quad        5.0        subsets.go
 //	Jellyfish                     5.2        fish.go
 //	Hidden Quad                   5.4        subsets.go
 //	3 Strong Links                5.4–5.7    strong.go

@@ -32,6 +32,11 @@ type geometry struct {
 	// tables (boxGeo rungs) reason soundly on it, with fewer houses and peers
 	// than its rules give (they find less, never a wrong step).
 	boxes bool
+	// variant: extra houses or extra peers (anti-knight, anti-king):
+	// Sukaku Explainer's variant mode, whose generalised rungs
+	// (generalized.go) take the place of some classic ones. Never true of
+	// the classic geometry or of a jigsaw.
+	variant bool
 }
 
 // houseAt is a cell's place in an extra house: the house and the cell's
@@ -112,6 +117,10 @@ func newGeometry(primary [27][9]int, extras map[int][9]int, near [81][]int) *geo
 			add(p)
 		}
 	}
+	for c := range 81 {
+		g.variant = g.variant || len(near[c]) > 0
+	}
+	g.variant = g.variant || len(g.extras) > 0
 	g.boxes = [9][9]int(g.cells[18:27]) == [9][9]int(unitCells[18:27])
 	g.classic = g.boxes && len(g.extras) == 0 && g.sees == sees
 	return g
@@ -125,16 +134,6 @@ func (g *geometry) houses() []int {
 		hs[u] = u
 	}
 	return append(hs, g.extras...)
-}
-
-// cellHouses calls f with each house of cell c and c's position in it.
-func (g *geometry) cellHouses(c int, f func(u, j int)) {
-	for k := range 3 {
-		f(g.unit[c][k], g.index[c][k])
-	}
-	for _, h := range g.extra[c] {
-		f(h.u, h.j)
-	}
 }
 
 // extraName names an extra house as a step's sentence writes it.

@@ -1,6 +1,9 @@
 package logic
 
-import "math/bits"
+import (
+	"fmt"
+	"math/bits"
+)
 
 // lockingOrder is Sudoku Explainer's order of (first, second) unit kinds:
 // box/column, box/row, column/box, row/box (kinds 0 row, 1 column, 2 box).
@@ -92,61 +95,41 @@ func (s *solver) locking(direct bool) (Step, bool) {
 	return Step{}, false
 }
 
-// pointing is the rung of Pointing and Claiming: the classic pairs of
-// houses first (locking), then those with an extra house (lockingExtra).
-func (s *solver) pointing() (Step, bool) {
-	if st, ok := s.locking(false); ok || len(s.b.g.extras) == 0 {
-		return st, ok
-	}
-	return s.lockingExtra()
-}
-
-// lockingExtra is the intersection generalised to the extra houses, as
-// Sukaku Explainer's variant mode has it: a digit's places in one house
-// all lie in another house, one of the two an extra house (a diagonal, a
-// window, ...), so the digit goes from the rest of the other. It is named
-// Pointing when the first house is not a row or column, Claiming when it
-// is, and graded as they are; the classic pairs come first (locking).
-func (s *solver) lockingExtra() (Step, bool) {
+// generalIntersection finds Generalized Intersections (Sukaku Explainer's
+// VLocking): in variant mode only.
+func (s *solver) generalIntersection() (Step, bool) {
 	b := &s.b
 	g := b.g
-	houses := g.houses()
-	for d := 1; d <= 9; d++ {
-		if !s.changedDigit(d) {
-			continue
-		}
-		for _, u1 := range houses {
-			pos := b.positions(u1, d)
-			if popcount(pos) < 2 {
-				continue
+	for _, kind := range g.seRegionOrder(false) {
+		for d := 1; d <= 9; d++ {
+			if !s.changedDigit(d) {
+				continue // only d's candidates matter
 			}
-			in := g.set[u1].and(s.dcells[d])
-			first := g.cells[u1][bits.TrailingZeros16(pos)]
-			var st Step
-			found := false
-			g.cellHouses(first, func(u2, _ int) {
-				if found || u2 == u1 || (u1 < 27 && u2 < 27) || in.and(g.set[u2]) != in || g.set[u2].and(s.dcells[d]) == in {
-					return
+			for _, u := range kind {
+				pos := b.positions(u, d)
+				if n := popcount(pos); n < 2 || n > 6 {
+					continue
 				}
-				var elim []Candidate
-				g.set[u2].and(s.dcells[d]).each(func(c int) {
-					if !in.has(c) {
-						elim = append(elim, Candidate{c, d})
-					}
-				})
+				in := g.set[u].and(s.dcells[d])
+				victims := s.dcells[d]
+				in.each(func(c int) { victims = victims.and(g.sees[c]) })
+				if victims.empty() {
+					continue
+				}
 				var cells []int
 				in.each(func(c int) { cells = append(cells, c) })
-				st = Step{Technique: Pointing, Cells: cells, Eliminations: elim, Digits: []int{d}, Units: []int{u1, u2}}
-				if u1 < 18 {
-					st.Technique = Claiming
-				}
-				st.Grade = gradeOf(st.Technique)
-				found = true
-			})
-			if found {
-				return st, true
+				var elim []Candidate
+				victims.each(func(c int) { elim = append(elim, Candidate{c, d}) })
+				return Step{Technique: GeneralizedIntersections, Grade: gradeOf(GeneralizedIntersections), Cells: cells, Eliminations: elim, Digits: []int{d}, Units: []int{u}}, true
 			}
 		}
 	}
 	return Step{}, false
+}
+
+// renderGeneralIntersection writes a Generalized Intersection: the
+// digit's places in the house, and the cells that see them all.
+func renderGeneralIntersection(s Step) string {
+	d := s.Digits[0]
+	return fmt.Sprintf("%s: in %s the %ds lie in %s, so %d is removed from the cells that see them all: %s.", s.Technique, unitName(s.Units[0]), d, cellList(s.Cells), d, cellList(elimCells(s)))
 }

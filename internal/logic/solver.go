@@ -104,7 +104,7 @@ type solver struct {
 // nMemo is the number of rungs that keep memos: those before the chains,
 // which only read the candidates and find nothing new unless a cell their
 // pattern rests on lost a candidate.
-const nMemo = 27
+const nMemo = 31
 
 type memo struct {
 	ok   bool
@@ -245,7 +245,9 @@ func (s *solver) next() (st Step, ok bool, floor float64) {
 			return Step{}, false, min(r.base, skipped)
 		}
 		if !r.on.runsOn(s.b.g) {
-			skipped = min(skipped, r.base)
+			if !r.on.replaced() {
+				skipped = min(skipped, r.base)
+			}
 			continue
 		}
 		if i < nMemo {

@@ -1,6 +1,9 @@
 package logic
 
-import "math/bits"
+import (
+	"fmt"
+	"math/bits"
+)
 
 // hiddenOrder is the unit order of hidden sets: boxes, columns, rows.
 var hiddenOrder = func() [27]int {
@@ -182,4 +185,88 @@ func (s *solver) nakedSet(n int) (Step, bool) {
 		}
 	}
 	return Step{}, false
+}
+
+// generalNakedNames names the generalised naked sets by size, as Sukaku
+// Explainer does.
+var generalNakedNames = [5]string{2: GeneralizedNakedPair, 3: GeneralizedNakedTriplet, 4: GeneralizedNakedQuad}
+
+// generalNakedSet finds a Generalized Naked set of n cells (Sukaku
+// Explainer's NakedSetGen): in variant mode only.
+func (s *solver) generalNakedSet(n int) (Step, bool) {
+	b := &s.b
+	g := b.g
+	var st Step
+	for _, kind := range g.seRegionOrder(true) {
+		for _, u := range kind {
+			if !s.changedUnit(u) {
+				continue // the same sets, and their victims only lost candidates
+			}
+			cs := &g.cells[u]
+			var open uint16 // positions with 2..n candidates
+			empty := 0
+			for j, c := range cs {
+				k := popcount(b.cand[c])
+				if k > 0 {
+					empty++
+				}
+				if k >= 2 && k <= n {
+					open |= 1 << j
+				}
+			}
+			if empty < 2*n { // Sukaku Explainer's bound: else its hidden complement is as small
+				continue
+			}
+			if combos(open, n, func(js uint16) bool {
+				st, _ = s.generalNakedStep(u, js, n)
+				return st.Technique != ""
+			}) {
+				return st, true
+			}
+		}
+	}
+	return Step{}, false
+}
+
+// generalNakedStep is the step of the cells at positions js of house u
+// when they hold n digits between them and some cell outside loses one.
+func (s *solver) generalNakedStep(u int, js uint16, n int) (Step, bool) {
+	b := &s.b
+	g := b.g
+	var digits uint16
+	var set cellSet
+	var cells []int
+	for m := js; m != 0; m &= m - 1 {
+		c := g.cells[u][bits.TrailingZeros16(m)]
+		digits |= b.cand[c]
+		set.add(c)
+		cells = append(cells, c)
+	}
+	if popcount(digits) != n {
+		return Step{}, false
+	}
+	var elim []Candidate
+	var sees [10]cellSet
+	for _, d := range digitsOf(digits) {
+		victims := s.dcells[d]
+		set.and(s.dcells[d]).each(func(c int) { victims = victims.and(g.sees[c]) })
+		sees[d] = victims
+	}
+	for c := range 81 { // by cell, then digit, as the classic sets list them
+		for _, d := range digitsOf(digits) {
+			if sees[d].has(c) {
+				elim = append(elim, Candidate{c, d})
+			}
+		}
+	}
+	if len(elim) == 0 {
+		return Step{}, false
+	}
+	name := generalNakedNames[n]
+	return Step{Technique: name, Grade: gradeOf(name), Cells: cells, Eliminations: elim, Units: []int{u}, Digits: digitsOf(digits)}, true
+}
+
+// renderGeneralNakedSet writes a Generalized Naked set.
+func renderGeneralNakedSet(s Step) string {
+	return fmt.Sprintf("%s: %s hold only %s in %s, so each digit goes from the cells that see all of them holding it: %s.", s.Technique, cellList(s.Cells), digitList(s.Digits), unitName(s.Units[0]), s.outcome())
 }

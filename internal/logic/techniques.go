@@ -13,61 +13,65 @@ import (
 
 // Technique names, as Step.Technique and Result.Technique carry them.
 const (
-	FullHouse               = "Full House"
-	HiddenSingle            = "Hidden Single"
-	DirectPointing          = "Direct Pointing"
-	DirectClaiming          = "Direct Claiming"
-	DirectHiddenPair        = "Direct Hidden Pair"
-	NakedSingle             = "Naked Single"
-	DirectHiddenTriple      = "Direct Hidden Triple"
-	Pointing                = "Pointing"
-	Claiming                = "Claiming"
-	NakedPair               = "Naked Pair"
-	XWing                   = "X-Wing"
-	HiddenPair              = "Hidden Pair"
-	NakedTriple             = "Naked Triple"
-	Swordfish               = "Swordfish"
-	HiddenTriple            = "Hidden Triple"
-	Skyscraper              = "Skyscraper"
-	TwoStringKite           = "2-String Kite"
-	TurbotFish              = "Turbot Fish"
-	GroupedTurbot           = "Grouped Turbot Fish"
-	ThreeStrongLinks        = "3 Strong Links"
-	FourStrongLinks         = "4 Strong Links"
-	XYWing                  = "XY-Wing"
-	XYZWing                 = "XYZ-Wing"
-	UniqueRectangle1        = "Unique Rectangle Type 1"
-	UniqueRectangle2        = "Unique Rectangle Type 2"
-	UniqueRectangle3        = "Unique Rectangle Type 3"
-	UniqueRectangle4        = "Unique Rectangle Type 4"
-	NakedQuad               = "Naked Quad"
-	Jellyfish               = "Jellyfish"
-	HiddenQuad              = "Hidden Quad"
-	WXYZWing                = "WXYZ-Wing"
-	BUG1                    = "BUG+1"
-	BUG2                    = "BUG Type 2"
-	BUG3                    = "BUG Type 3"
-	BUG4                    = "BUG Type 4"
-	VWXYZWing               = "VWXYZ-Wing"
-	UVWXYZWing              = "UVWXYZ-Wing"
-	AlignedPairExclusion    = "Aligned Pair Exclusion"
-	XCycle                  = "Bidirectional X-Cycle"
-	YCycle                  = "Bidirectional Y-Cycle"
-	XYCycle                 = "Bidirectional Cycle"
-	ForcingXChain           = "Forcing X-Chain"
-	SimpleColouring         = "Simple Colouring"
-	XChain                  = "X-Chain"
-	XYChain                 = "XY-Chain"
-	WWing                   = "W-Wing"
-	ForcingChain            = "Forcing Chain"
-	Nishio                  = "Nishio Forcing Chain"
-	CellForcingChain        = "Cell Forcing Chains"
-	RegionForcingChain      = "Region Forcing Chains"
-	DynamicForcingChain     = "Dynamic Forcing Chains"
-	DynamicForcingChainPlus = "Dynamic Forcing Chains (+)"
-	NestedForcingChain      = "Dynamic Forcing Chains (+ Forcing Chains)"
-	NestedMultipleChain     = "Dynamic Forcing Chains (+ Multiple Forcing Chains)"
-	NestedDynamicChain      = "Dynamic Forcing Chains (+ Dynamic Forcing Chains)"
+	FullHouse                = "Full House"
+	HiddenSingle             = "Hidden Single"
+	DirectPointing           = "Direct Pointing"
+	DirectClaiming           = "Direct Claiming"
+	DirectHiddenPair         = "Direct Hidden Pair"
+	NakedSingle              = "Naked Single"
+	DirectHiddenTriple       = "Direct Hidden Triple"
+	Pointing                 = "Pointing"
+	Claiming                 = "Claiming"
+	GeneralizedIntersections = "Generalized Intersections"
+	NakedPair                = "Naked Pair"
+	GeneralizedNakedPair     = "Generalized Naked Pair"
+	GeneralizedNakedTriplet  = "Generalized Naked Triplet"
+	GeneralizedNakedQuad     = "Generalized Naked Quad"
+	XWing                    = "X-Wing"
+	HiddenPair               = "Hidden Pair"
+	NakedTriple              = "Naked Triple"
+	Swordfish                = "Swordfish"
+	HiddenTriple             = "Hidden Triple"
+	Skyscraper               = "Skyscraper"
+	TwoStringKite            = "2-String Kite"
+	TurbotFish               = "Turbot Fish"
+	GroupedTurbot            = "Grouped Turbot Fish"
+	ThreeStrongLinks         = "3 Strong Links"
+	FourStrongLinks          = "4 Strong Links"
+	XYWing                   = "XY-Wing"
+	XYZWing                  = "XYZ-Wing"
+	UniqueRectangle1         = "Unique Rectangle Type 1"
+	UniqueRectangle2         = "Unique Rectangle Type 2"
+	UniqueRectangle3         = "Unique Rectangle Type 3"
+	UniqueRectangle4         = "Unique Rectangle Type 4"
+	NakedQuad                = "Naked Quad"
+	Jellyfish                = "Jellyfish"
+	HiddenQuad               = "Hidden Quad"
+	WXYZWing                 = "WXYZ-Wing"
+	BUG1                     = "BUG+1"
+	BUG2                     = "BUG Type 2"
+	BUG3                     = "BUG Type 3"
+	BUG4                     = "BUG Type 4"
+	VWXYZWing                = "VWXYZ-Wing"
+	UVWXYZWing               = "UVWXYZ-Wing"
+	AlignedPairExclusion     = "Aligned Pair Exclusion"
+	XCycle                   = "Bidirectional X-Cycle"
+	YCycle                   = "Bidirectional Y-Cycle"
+	XYCycle                  = "Bidirectional Cycle"
+	ForcingXChain            = "Forcing X-Chain"
+	SimpleColouring          = "Simple Colouring"
+	XChain                   = "X-Chain"
+	XYChain                  = "XY-Chain"
+	WWing                    = "W-Wing"
+	ForcingChain             = "Forcing Chain"
+	Nishio                   = "Nishio Forcing Chain"
+	CellForcingChain         = "Cell Forcing Chains"
+	RegionForcingChain       = "Region Forcing Chains"
+	DynamicForcingChain      = "Dynamic Forcing Chains"
+	DynamicForcingChainPlus  = "Dynamic Forcing Chains (+)"
+	NestedForcingChain       = "Dynamic Forcing Chains (+ Forcing Chains)"
+	NestedMultipleChain      = "Dynamic Forcing Chains (+ Multiple Forcing Chains)"
+	NestedDynamicChain       = "Dynamic Forcing Chains (+ Dynamic Forcing Chains)"
 )
 
 // rung is one rung of the ladder: a finder and the techniques it gives.
@@ -97,6 +101,12 @@ const (
 	// jigsaw region can forbid (so the pattern is no longer deadly and the
 	// step would be wrong): only for rows, columns and boxes.
 	classicGeoOnly
+	// classicMode: the classic rungs Sukaku Explainer's variant mode swaps
+	// for generalised ones (generalized.go, intersections.go, subsets.go): off on a geometry with extra
+	// houses or peers (geometry.variant).
+	classicMode
+	// variantMode: the generalised rungs, only on such a geometry.
+	variantMode
 )
 
 // runsOn reports whether a rung of need n reasons soundly on g.
@@ -108,9 +118,18 @@ func (n geoNeed) runsOn(g *geometry) bool {
 		return g.boxes
 	case classicGeoOnly:
 		return g.classic
+	case classicMode:
+		return !g.variant
+	case variantMode:
+		return g.variant
 	}
 	return true
 }
+
+// replaced reports whether a rung of need n left out is replaced by
+// another (Sukaku Explainer's variant mode) rather than unsound: such a
+// rung does not bound the grade (Floor).
+func (n geoNeed) replaced() bool { return n == classicMode || n == variantMode }
 
 // technique is one row of the table.
 type technique struct {
@@ -146,12 +165,18 @@ var ladder = []rung{
 	{find: func(s *solver) (Step, bool) { return s.hiddenSet(3, true) }, file: "subsets.go", techniques: []technique{
 		{name: DirectHiddenTriple, grade: 2.5, note: "leaves a hidden single: only the single is placed", render: renderDirectHiddenSet},
 	}},
-	{find: (*solver).pointing, file: "intersections.go", techniques: []technique{
+	{find: func(s *solver) (Step, bool) { return s.locking(false) }, file: "intersections.go", on: classicMode, techniques: []technique{
 		{name: Pointing, grade: 2.6, render: renderLocking},
 		{name: Claiming, grade: 2.8, render: renderLocking},
 	}},
-	{find: func(s *solver) (Step, bool) { return s.nakedSet(2) }, file: "subsets.go", techniques: []technique{
+	{find: (*solver).generalIntersection, file: "intersections.go", on: variantMode, techniques: []technique{
+		{name: GeneralizedIntersections, grade: 2.9, note: "variant mode only (extra houses or peers), in place of Pointing and Claiming", render: renderGeneralIntersection},
+	}},
+	{find: func(s *solver) (Step, bool) { return s.nakedSet(2) }, file: "subsets.go", on: classicMode, techniques: []technique{
 		{name: NakedPair, grade: 3.0, render: renderNakedSet},
+	}},
+	{find: func(s *solver) (Step, bool) { return s.generalNakedSet(2) }, file: "subsets.go", on: variantMode, techniques: []technique{
+		{name: GeneralizedNakedPair, grade: 3.0, note: "variant mode only, in place of Naked Pair", render: renderGeneralNakedSet},
 	}},
 	{find: func(s *solver) (Step, bool) { return s.fish(2) }, file: "fish.go", techniques: []technique{
 		{name: XWing, grade: 3.2, render: renderFish},
@@ -159,8 +184,11 @@ var ladder = []rung{
 	{find: func(s *solver) (Step, bool) { return s.hiddenSet(2, false) }, file: "subsets.go", techniques: []technique{
 		{name: HiddenPair, grade: 3.4, render: renderHiddenSet},
 	}},
-	{find: func(s *solver) (Step, bool) { return s.nakedSet(3) }, file: "subsets.go", techniques: []technique{
+	{find: func(s *solver) (Step, bool) { return s.nakedSet(3) }, file: "subsets.go", on: classicMode, techniques: []technique{
 		{name: NakedTriple, grade: 3.6, render: renderNakedSet},
+	}},
+	{find: func(s *solver) (Step, bool) { return s.generalNakedSet(3) }, file: "subsets.go", on: variantMode, techniques: []technique{
+		{name: GeneralizedNakedTriplet, grade: 3.6, note: "variant mode only, in place of Naked Triple", render: renderGeneralNakedSet},
 	}},
 	{find: func(s *solver) (Step, bool) { return s.fish(3) }, file: "fish.go", techniques: []technique{
 		{name: Swordfish, grade: 3.8, render: renderFish},
@@ -188,8 +216,11 @@ var ladder = []rung{
 	{find: (*solver).urType3, file: "uniqueness.go", on: classicGeoOnly, techniques: []technique{
 		{name: UniqueRectangle3, grade: 4.6, top: 4.8, note: "0.1 more for each cell of the naked set past the first", render: renderRectangle3},
 	}},
-	{find: func(s *solver) (Step, bool) { return s.nakedSet(4) }, file: "subsets.go", techniques: []technique{
+	{find: func(s *solver) (Step, bool) { return s.nakedSet(4) }, file: "subsets.go", on: classicMode, techniques: []technique{
 		{name: NakedQuad, grade: 5.0, render: renderNakedSet},
+	}},
+	{find: func(s *solver) (Step, bool) { return s.generalNakedSet(4) }, file: "subsets.go", on: variantMode, techniques: []technique{
+		{name: GeneralizedNakedQuad, grade: 5.0, note: "variant mode only, in place of Naked Quad", render: renderGeneralNakedSet},
 	}},
 	{find: func(s *solver) (Step, bool) { return s.fish(4) }, file: "fish.go", techniques: []technique{
 		{name: Jellyfish, grade: 5.2, render: renderFish},

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sudoku-archive/sudoku/internal/racefree"
+	"github.com/sudoku-archive/sudoku/internal/variant"
 )
 
 // example is a published position where a technique applies, and what the
@@ -27,6 +28,9 @@ type example struct {
 	open      string // cells of pm holding one candidate that are not solved yet ("r5c8")
 	want      string // "r3c7<>5 r1c1=4": eliminations and placements
 	first     bool   // givens: the deduction is the path's first step (DeepBudget)
+	// rules: givens is a variant puzzle with these rules, its path
+	// GradeVariant's (the generalised techniques, generalized.go).
+	rules []variant.Type
 }
 
 // examples: first the published examples of HoDoKu's technique index
@@ -505,7 +509,7 @@ func findOn(t *testing.T, ex example) Step {
 // findOnPath solves ex's givens and returns the first step of its
 // technique with the wanted outcome, else the first of its technique.
 func findOnPath(t *testing.T, ex example, place, elim []Candidate) Step {
-	r, err := Solve(parse(t, ex.givens), Options{})
+	r, err := solveExample(t, ex)
 	if err != nil {
 		t.Fatal(err)
 	}
