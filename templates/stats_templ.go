@@ -502,7 +502,7 @@ func variantTable(v StatsView) templ.Component {
 			templ_7745c5c3_Var23 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 45, "<div class=\"table-wrap\"><table class=\"variants\" data-testid=\"variant-table\"><caption class=\"visually-hidden\">Puzzles per variant; a puzzle of several variants counts in each</caption> <thead><tr><th scope=\"col\">Variant</th><th scope=\"col\" class=\"num\">Puzzles</th><th scope=\"col\" class=\"num\">Share</th></tr></thead> <tbody>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 45, "<div class=\"table-wrap\"><table class=\"bands variants\" data-testid=\"variant-table\"><caption class=\"visually-hidden\">Puzzles per variant; a puzzle of several variants counts in each</caption> <thead><tr><th scope=\"col\">Variant</th><th scope=\"col\" class=\"num\">Puzzles</th><th scope=\"col\" class=\"num\">Share</th></tr></thead> <tbody>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -37,8 +37,17 @@ func TestVariantBrowser(t *testing.T) {
 	base := startBrowserServer(t, filepath.Join(t.TempDir(), "sudoku.db"))
 	killer := submitVariant(t, base, "killer-1")
 	thermo := submitVariant(t, base, "thermo-1")
-	t.Run("killer", func(t *testing.T) { solveVariant(t, ctx, base, killer, ".v-cage", ".v-cage-total") })
-	t.Run("thermometer", func(t *testing.T) { solveVariant(t, ctx, base, thermo, ".v-thermo-line", ".v-thermo-bulb") })
+	shots := screenshotDir(t)
+	t.Run("killer", func(t *testing.T) { solveVariant(t, ctx, base, killer, shots, "killer", ".v-cage", ".v-cage-total") })
+	t.Run("thermometer", func(t *testing.T) {
+		solveVariant(t, ctx, base, thermo, shots, "thermo", ".v-thermo-line", ".v-thermo-bulb")
+	})
+	t.Run("the browse pages", func(t *testing.T) {
+		for path, shot := range map[string]string{"/": "home", "/stats": "stats", "/puzzles?variant=killer": "history-killer"} {
+			chromeStep(t, ctx, "open "+path, chromedp.Navigate(base+path), chromedp.WaitVisible(chromedp.CSS("main")))
+			screenshot(t, ctx, shots, "49-browse-"+shot)
+		}
+	})
 	t.Run("390 px and axe", func(t *testing.T) {
 		pages := []string{fmt.Sprintf("/puzzles/%d", killer.ID), fmt.Sprintf("/puzzles/%d", thermo.ID), "/puzzles?variant=killer", "/", "/stats"}
 		variantWalk(t, ctx, base, axe, pages)
@@ -68,7 +77,7 @@ func submitVariant(t *testing.T, base, name string) apiPuzzle {
 // solveVariant opens p's page, finds the rule's shapes in the board's
 // SVG, types the solution into every empty cell but the last few from the
 // keyboard, clicks and types those, and waits for the solved board.
-func solveVariant(t *testing.T, ctx context.Context, base string, p apiPuzzle, shapes ...string) {
+func solveVariant(t *testing.T, ctx context.Context, base string, p apiPuzzle, shots, name string, shapes ...string) {
 	chromeStep(t, ctx, "open the variant", chromedp.EmulateReset(), chromedp.EmulateViewport(1280, 900),
 		chromedp.Navigate(fmt.Sprintf("%s/puzzles/%d", base, p.ID)), chromedp.WaitVisible(chromedp.CSS("#play-board")))
 	for _, s := range shapes {
@@ -101,6 +110,7 @@ func solveVariant(t *testing.T, ctx context.Context, base string, p apiPuzzle, s
 	if st := playStatus(t, ctx); !strings.Contains(st, "Solved") {
 		t.Errorf("status at the end: %q", st)
 	}
+	screenshot(t, ctx, shots, "49-variant-"+name+"-solved")
 }
 
 // variantRowKeys are the keys that fill row r from its first cell with
