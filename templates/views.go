@@ -84,6 +84,10 @@ type HomeView struct {
 	Hardest  []record.Puzzle // hardest first
 	Now      time.Time       // for "5 minutes ago"
 	Daily    DailyLinks      // the puzzle of the day
+
+	// Variants are the newest variant puzzles, newest first; none: the
+	// home page has no "Recent variants" list.
+	Variants []record.Puzzle
 }
 
 // PuzzleView is one puzzle's page.
@@ -170,6 +174,10 @@ type HistoryView struct {
 	// AddPuzzle is a collection's "Add a puzzle" form, for those who may
 	// add to it; nil for everyone else and on the history.
 	AddPuzzle *AddPuzzleForm
+
+	// Variant keeps the puzzles with every one of these variants, or the
+	// classic ones ("classic"); "" for no such filter.
+	Variant record.Variants
 }
 
 // path is where the view lives: the history, or a collection's page.
@@ -221,6 +229,9 @@ func (v HistoryView) filters() url.Values {
 	}
 	for _, t := range v.Techniques.Names() {
 		q.Add("technique", logic.Slug(t))
+	}
+	for _, n := range v.Variant.List() {
+		q.Add("variant", n)
 	}
 	return q
 }
@@ -300,6 +311,16 @@ type StatsView struct {
 	Total  int64 // archived puzzles
 	Unique int64 // of which have exactly one solution
 	Stats  record.Stats
+	// Variants counts the puzzles by variant, classic first; nil: the
+	// archive does not count them, and the page has no such table.
+	Variants []VariantCount
+}
+
+// VariantCount is one row of /stats' variant table: a variant's short
+// name ("classic" for the puzzles without rules) and its puzzles.
+type VariantCount struct {
+	Name string
+	N    int64
 }
 
 // ErrorView is a failed request's page.

@@ -23,6 +23,7 @@ var variantSuite = []suiteCase{
 	{"VariantClassicKeysUnchanged", testVariantClassicKeysUnchanged},
 	{"VariantRefused", testVariantRefused},
 	{"VariantFilter", testVariantFilter},
+	{"VariantBrowse", testVariantBrowse},
 	{"VariantNotGraded", testVariantNotGraded},
 	{"VariantMigration", testVariantMigration},
 	{"VariantCopyAndHide", testVariantCopyAndHide},

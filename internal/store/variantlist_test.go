@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"maps"
 	"slices"
 	"testing"
 
@@ -139,5 +140,50 @@ func checkVariantCursor(t *testing.T, db *DB) {
 	q.Variant = "thermo"
 	if _, err := db.List(ctx, q); !errors.Is(err, record.ErrInvalidCursor) {
 		t.Errorf("a killers' cursor under variant=thermo: %v, want ErrInvalidCursor", err)
+	}
+}
+
+// testVariantBrowse: VariantCounts counts each variant's puzzles (a
+// puzzle of two variants in each) and the variant rows, classic ones
+// aside; RecentVariants gives the newest variants, newest first.
+func testVariantBrowse(t *testing.T, bk backend) {
+	ctx := context.Background()
+	db := bk.open(t)
+	if byName, n, err := db.VariantCounts(ctx); err != nil || n != 0 || len(byName) != 0 {
+		t.Fatalf("empty archive: %v, %d, %v; want none", byName, n, err)
+	}
+	if recent, err := db.RecentVariants(ctx, 5); err != nil || len(recent) != 0 {
+		t.Fatalf("empty archive: recent %d, %v; want none", len(recent), err)
+	}
+	grid, err := sudoku.Parse("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......")
+	if err != nil {
+		t.Fatal(err)
+	}
+	classic, err := record.Rate(grid, sudoku.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := db.Submit(ctx, classic); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int64{}
+	var ids []int64
+	for _, name := range []string{"killer-nogivens-1", "mix-5", "thermo-1"} {
+		s, _, err := db.Submit(ctx, variantRow(t, name))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, v := range s.Variant.List() {
+			want[v]++
+		}
+		ids = append([]int64{s.ID}, ids...)
+	}
+	byName, n, err := db.VariantCounts(ctx)
+	if err != nil || n != 3 || !maps.Equal(byName, want) || byName["killer"] != 2 {
+		t.Errorf("VariantCounts: %v, %d, %v; want %v, 3", byName, n, err, want)
+	}
+	recent, err := db.RecentVariants(ctx, 2)
+	if err != nil || len(recent) != 2 || recent[0].ID != ids[0] || recent[1].ID != ids[1] || recent[0].Rules == "" {
+		t.Errorf("RecentVariants(2): %d rows, %v; want ids %v", len(recent), err, ids[:2])
 	}
 }

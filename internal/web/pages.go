@@ -70,7 +70,12 @@ func (s *Server) renderHome(c echo.Context, status int, form templates.SubmitFor
 	if err != nil {
 		return fmt.Errorf("list hardest puzzles: %w", err)
 	}
+	variants, err := s.recentVariants(c)
+	if err != nil {
+		return err
+	}
 	return s.render(c, status, templates.HomePage(templates.HomeView{
+		Variants: variants,
 		Form:     form,
 		Examples: examples,
 		Recent:   recent.Puzzles,
@@ -221,7 +226,7 @@ func (s *Server) history(c echo.Context) error {
 	if v.Get("sort") == "" { // the pages' default: as a person meets it (the API's stays difficulty)
 		q.Sort = record.SortHuman
 	}
-	view := templates.HistoryView{Sort: q.Sort, Desc: q.Desc, UniqueOnly: q.UniqueOnly, Distinct: q.Distinct, GradeMin: q.GradeMin, GradeMax: q.GradeMax, Band: q.Band, Limit: q.Limit, Cursor: q.Cursor, Played: q.Played, Techniques: q.Techniques}
+	view := templates.HistoryView{Sort: q.Sort, Desc: q.Desc, UniqueOnly: q.UniqueOnly, Distinct: q.Distinct, GradeMin: q.GradeMin, GradeMax: q.GradeMax, Band: q.Band, Limit: q.Limit, Cursor: q.Cursor, Played: q.Played, Techniques: q.Techniques, Variant: q.Variant}
 	_, view.HasPlayer = playerOf(c)
 	if a := v.Get("around"); a != "" && q.Cursor == "" {
 		id, err := userinput.ParseID(`"around"`, a)
@@ -309,5 +314,9 @@ func (s *Server) stats(c echo.Context) error {
 	if err != nil {
 		return fmt.Errorf("read stats: %w", err)
 	}
-	return s.render(c, http.StatusOK, templates.StatsPage(templates.StatsView{Total: st.Total, Unique: st.Unique, Stats: st}))
+	variants, err := s.variantCounts(c, st.Total)
+	if err != nil {
+		return err
+	}
+	return s.render(c, http.StatusOK, templates.StatsPage(templates.StatsView{Total: st.Total, Unique: st.Unique, Stats: st, Variants: variants}))
 }

@@ -13,6 +13,7 @@ type Whole interface {
 	TechniqueArchive
 	ErrorExplainer
 	SchemaReader
+	VariantBrowser
 }
 
 // AllParts gives w as every part of the server, each by name, so that
