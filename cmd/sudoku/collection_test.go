@@ -25,7 +25,7 @@ func swapDigits(p string, a, b rune) string {
 	}, p)
 }
 
-func TestImportCollection(t *testing.T) { eachDatabase(t, testImportCollection) }
+func TestImportCollection(t *testing.T) { eachArchive(t, testImportCollection) }
 
 // testImportCollection: import --collection files every puzzle of the
 // import under the collection (made with its credits when new), archived

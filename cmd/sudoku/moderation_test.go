@@ -83,7 +83,7 @@ func (a caller) want(method, path, body string, status int, has ...string) strin
 // call what, a flag, a hide that takes the puzzle out of every read and
 // refuses its givens, a restore, a dismissal, a delete, the queue and the
 // audit trail (also through `sudoku audit`).
-func TestModerationAPI(t *testing.T) { eachDatabase(t, testModerationAPI) }
+func TestModerationAPI(t *testing.T) { eachArchive(t, testModerationAPI) }
 
 func testModerationAPI(t *testing.T, db string) {
 	adminTok, modTok := staff(t, db)

@@ -126,7 +126,7 @@ func solvedBody(grid string, secs int) string {
 // TestPlayersFlow plays as an anonymous player, then signs up, logs out and
 // in, over the real server on both databases: the attempts stay the
 // player's throughout, and every refusal records nothing.
-func TestPlayersFlow(t *testing.T) { eachDatabase(t, testPlayersFlow) }
+func TestPlayersFlow(t *testing.T) { eachArchive(t, testPlayersFlow) }
 
 func testPlayersFlow(t *testing.T, db string) {
 	srv := startServe(t, db, "--rate-limit", "0")

@@ -200,7 +200,7 @@ type puzzleJSON struct {
 // TestServeEndToEnd runs `sudoku serve` on a real database: submit,
 // duplicate, list, get; then a restart over the same file serves the same
 // data.
-func TestServeEndToEnd(t *testing.T) { eachDatabase(t, testServeEndToEnd) }
+func TestServeEndToEnd(t *testing.T) { eachArchive(t, testServeEndToEnd) }
 
 func testServeEndToEnd(t *testing.T, dbPath string) {
 	s := startServe(t, dbPath, "--rate-limit", "0")
