@@ -47,3 +47,10 @@ func openClose(dsn string) error {
 	}
 	return db.Close()
 }
+
+// sqliteArchiveAt writes at path (no file yet) the copy sqliteArchive
+// makes.
+func sqliteArchiveAt(t testing.TB, path string) {
+	t.Helper()
+	sqlitetest.WriteFrom(t, "archive", path, openClose)
+}

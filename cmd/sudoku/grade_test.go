@@ -21,7 +21,7 @@ import (
 // stores them ungraded, and watches `sudoku serve` grade every one of them
 // on its own while it keeps answering.
 func TestServeGradesInBackground(t *testing.T) {
-	s := startServe(t, filepath.Join(t.TempDir(), "sudoku.db"), "--rate-limit", "0")
+	s := startServe(t, sqliteArchive(t), "--rate-limit", "0")
 	lines := puzzletest.Lines(t, puzzletest.Diabolical, 30)
 	req, _ := http.NewRequest(http.MethodPost, s.url+"/api/puzzles/batch", strings.NewReader(strings.Join(lines, "\n")))
 	req.Header.Set("Content-Type", "text/plain")

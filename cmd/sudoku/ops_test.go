@@ -126,7 +126,7 @@ func TestEffectiveSettingsMasked(t *testing.T) {
 // TestServeStartupLog: serve's first line gives the build and every
 // setting.
 func TestServeStartupLog(t *testing.T) {
-	s := startServe(t, filepath.Join(t.TempDir(), "sudoku.db"), "--rate-limit", "7")
+	s := startServe(t, sqliteArchive(t), "--rate-limit", "7")
 	s.stop()
 	first, _, _ := strings.Cut(s.logs.String(), "\n")
 	for _, want := range []string{"msg=starting", "version=" + version.Get().Version, "settings.rate-limit=7", "settings.signups=true", "settings.db="} {

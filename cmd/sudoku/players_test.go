@@ -471,7 +471,7 @@ func TestUserCommands(t *testing.T) {
 // TestPlayersDeleteForm deletes a player with the form on /me: its
 // attempts and session go, the puzzle stays.
 func TestPlayersDeleteForm(t *testing.T) {
-	srv := startServe(t, filepath.Join(t.TempDir(), "sudoku.db"), "--rate-limit", "0")
+	srv := startServe(t, sqliteArchive(t), "--rate-limit", "0")
 	c := newClient(t, srv.url)
 	var pz puzzleJSON
 	c.json(http.MethodPost, "/api/puzzles", fmt.Sprintf(`{"puzzle": %q}`, playEasy), http.StatusCreated, &pz)
