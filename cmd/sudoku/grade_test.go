@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -57,7 +56,7 @@ func TestServeGradesInBackground(t *testing.T) {
 // class, and the grades follow.
 func TestServeUpgradesOldArchive(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "old.db")
+	path := sqliteArchive(t) // migrated: the upgrade here is of the engine's rows
 	db, err := store.Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)

@@ -141,7 +141,7 @@ func TestServeStartupLog(t *testing.T) {
 // serve's logger, as JSON under --log-format json; nothing else is
 // written.
 func TestUpgradeLogsFollowFormat(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "sudoku.db")
+	path := sqliteArchive(t) // migrated, then taken down to 17 below
 	if _, _, err := runCmd(t, easy+"\n", "import", "--db", path, "-"); err != nil {
 		t.Fatal(err)
 	}
@@ -193,6 +193,7 @@ func TestPlayersPruneCommand(t *testing.T) {
 	if _, err := os.Stat(path); err == nil {
 		t.Error("prune made an archive")
 	}
+	sqliteArchiveAt(t, path)
 	if _, _, err := runCmd(t, easy+"\n", "import", "--db", path, "-"); err != nil {
 		t.Fatal(err)
 	}
