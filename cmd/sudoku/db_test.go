@@ -16,9 +16,13 @@ import (
 // both. Neither is an archive yet: the first command that opens one
 // creates and migrates it, as for a user's first run. A test that is not
 // about that first run takes eachArchive.
+//
+// The two run at once: they share nothing but the package's PostgreSQL
+// cluster and the binaries built once, and a command's test on one
+// database waits on its own server or store most of the time.
 func eachDatabase(t *testing.T, fn func(t *testing.T, db string)) {
-	t.Run("sqlite", func(t *testing.T) { fn(t, filepath.Join(t.TempDir(), "sudoku.db")) })
-	t.Run("postgres", func(t *testing.T) { fn(t, pgtest.NewDB(t)) })
+	t.Run("sqlite", func(t *testing.T) { t.Parallel(); fn(t, filepath.Join(t.TempDir(), "sudoku.db")) })
+	t.Run("postgres", func(t *testing.T) { t.Parallel(); fn(t, pgtest.NewDB(t)) })
 }
 
 // eachArchive is eachDatabase over archives already there, migrated and
@@ -28,8 +32,8 @@ func eachDatabase(t *testing.T, fn func(t *testing.T, db string)) {
 // archive (creates it and says so, or refuses it) is tested with
 // eachDatabase and in probe_test.go, and the migrations in internal/store.
 func eachArchive(t *testing.T, fn func(t *testing.T, db string)) {
-	t.Run("sqlite", func(t *testing.T) { fn(t, sqliteArchive(t)) })
-	t.Run("postgres", func(t *testing.T) { fn(t, pgtest.NewDBFrom(t, "archive", openClose)) })
+	t.Run("sqlite", func(t *testing.T) { t.Parallel(); fn(t, sqliteArchive(t)) })
+	t.Run("postgres", func(t *testing.T) { t.Parallel(); fn(t, pgtest.NewDBFrom(t, "archive", openClose)) })
 }
 
 // sqliteArchive returns the path of a new SQLite archive, sudoku.db in a
