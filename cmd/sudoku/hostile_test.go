@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -21,7 +20,7 @@ import (
 // query parameters, path). Each is refused with a 4xx, nothing is stored,
 // and the database is intact afterwards.
 func TestHostileRequests(t *testing.T) {
-	dbPath := filepath.Join(t.TempDir(), "sudoku.db")
+	dbPath := sqliteArchive(t)
 	s := startServe(t, dbPath, "--rate-limit", "0")
 	var first puzzleJSON
 	if res := call(t, "POST", s.url+"/api/puzzles", `{"puzzle": "`+easy+`"}`, &first); res.StatusCode != http.StatusCreated {

@@ -217,7 +217,7 @@ func checkHidden(t *testing.T, anon, player, mod caller, pz puzzleJSON) {
 // or a token, 401 with the reason otherwise (the form pages say so
 // before); playing stays open.
 func TestClosedWrites(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "sudoku.db")
+	db := sqliteArchive(t)
 	adminTok, _ := staff(t, db)
 	srv := startServe(t, db, "--rate-limit", "0", "--daily=false", "--anonymous-writes=false")
 	anon := caller{c: newClient(t, srv.url)}
@@ -273,7 +273,7 @@ func TestClosedWrites(t *testing.T) {
 // (instead of failing the whole import).
 func TestAttemptsImportHidden(t *testing.T) {
 	dir := t.TempDir()
-	db := filepath.Join(dir, "sudoku.db")
+	db := sqliteArchive(t)
 	puzzles := filepath.Join(dir, "puzzles.txt")
 	if err := os.WriteFile(puzzles, []byte(playEasy+"\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"net/netip"
-	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
@@ -265,7 +264,7 @@ func TestServeBadDatabase(t *testing.T) {
 // submitting: every submission answered 201 must be in the database that
 // the next server opens.
 func TestServeShutdownKeepsAcknowledged(t *testing.T) {
-	dbPath := filepath.Join(t.TempDir(), "sudoku.db")
+	dbPath := sqliteArchive(t)
 	s := startServe(t, dbPath, "--rate-limit", "0")
 	const clients, each = 8, 25
 	var (
