@@ -23,7 +23,10 @@ build: ## a static binary ./sudoku
 # With the race detector, a second pass runs without it the tests that begin
 # with racefree.Only (long single-goroutine walks, the browser tests, the
 # measurements it would distort), which the first pass skips; the list comes
-# from internal/racefree/list.
+# from internal/racefree/list. The second pass goes over only the packages
+# whose tests import internal/racefree (no test can call racefree.Only
+# without): the other two dozen need no test binary built and linked
+# without -race just to run no test.
 test: ## every test, with -race and the browser tests where the machine allows
 	@vars=$$(GO=$(GO) ./.ci/prereqs) || exit 1; eval "$$vars"; \
 	export SUDOKU_BROWSER SUDOKU_PG_BIN SUDOKU_AXE; \
@@ -31,8 +34,10 @@ test: ## every test, with -race and the browser tests where the machine allows
 	$(GO) test $$RACE $(GOTESTFLAGS) -timeout 20m ./... || exit 1; \
 	if [ -n "$$RACE" ]; then \
 		run=$$($(GO) run ./internal/racefree/list .) || exit 1; \
-		echo "make test, second pass, without -race: $(GO) test $(GOTESTFLAGS) -timeout 20m -run '$$run' ./..."; \
-		$(GO) test $(GOTESTFLAGS) -timeout 20m -run "$$run" ./...; \
+		pkgs=$$($(GO) list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}' ./... | \
+			awk '{ for (i = 2; i <= NF; i++) if ($$i == "github.com/sudoku-archive/sudoku/internal/racefree") { print $$1; break } }') || exit 1; \
+		echo "make test, second pass, without -race: $(GO) test $(GOTESTFLAGS) -timeout 20m -run '$$run'" $$pkgs; \
+		$(GO) test $(GOTESTFLAGS) -timeout 20m -run "$$run" $$pkgs; \
 	fi
 
 test-short: ## every test but the browser, crash, load and timing tests, without -race (minutes: README says what it took)

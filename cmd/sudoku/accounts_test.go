@@ -17,7 +17,7 @@ import (
 // émile), refuses a mixed-script name with the reason, lists a user's
 // tokens (ids and dates, never a token), revokes one (audited), and
 // passwd says what it did with sessions and tokens.
-func TestUserNamesAndTokens(t *testing.T) { eachDatabase(t, testUserNamesAndTokens) }
+func TestUserNamesAndTokens(t *testing.T) { eachArchive(t, testUserNamesAndTokens) }
 
 func testUserNamesAndTokens(t *testing.T, db string) {
 	user := func(stdin string, args ...string) (string, string, error) {
@@ -85,7 +85,7 @@ func checkUserTokens(t *testing.T, db string, user func(string, ...string) (stri
 // API rounds them, a line repeating a key is refused (not recorded for
 // the last value), and the bad lines are reported in line order whatever
 // pass found them.
-func TestAttemptsImportStrict(t *testing.T) { eachDatabase(t, testAttemptsImportStrict) }
+func TestAttemptsImportStrict(t *testing.T) { eachArchive(t, testAttemptsImportStrict) }
 
 func testAttemptsImportStrict(t *testing.T, db string) {
 	file := filepath.Join(t.TempDir(), "plays.jsonl")

@@ -199,8 +199,7 @@ func TestBackupErrors(t *testing.T) {
 	if _, err := os.Stat(dbPath); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("backup created %s", dbPath)
 	}
-	s := startServe(t, dbPath)
-	s.stop()
+	sqliteArchiveAt(t, dbPath)
 	var u errUsage
 	if err := backup("--db", dbPath); !errors.As(err, &u) {
 		t.Errorf("no OUT: %v, want a usage error", err)
@@ -226,6 +225,7 @@ func TestBackupErrors(t *testing.T) {
 func TestBackupReadOnlyArchive(t *testing.T) {
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "sudoku.db")
+	sqliteArchiveAt(t, dbPath)
 	if _, _, err := runCmd(t, easy+"\n", "import", "--db", dbPath, "-"); err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/pgtest"
 	"github.com/sudoku-archive/sudoku/internal/puzzletest"
 	"github.com/sudoku-archive/sudoku/internal/record"
+	"github.com/sudoku-archive/sudoku/internal/sqlitetest"
 	"github.com/sudoku-archive/sudoku/internal/store"
 	"github.com/sudoku-archive/sudoku/internal/sudoku"
 )
@@ -80,6 +81,27 @@ func fillArchive(t *testing.T, dsn string) ([]record.Puzzle, copyPeople) {
 		t.Fatalf("sample archive lacks a kind of row: %d rows, %d same_as, %d graded, %d repeated", len(rows), same, graded, repeated)
 	}
 	return rows, people
+}
+
+// copySource is what fillArchive returned when it made the copy tests'
+// source archive, once per test process (copySourceAt).
+var copySource struct {
+	rows   []record.Puzzle
+	people copyPeople
+}
+
+// copySourceAt writes at path (an SQLite file not there yet) the archive
+// fillArchive fills, and returns its rows and people: a copy of one filled
+// once per test process (sqlitetest), since rating its puzzles and making
+// its players takes seconds under -race and TestCopy and TestCopyPostgres
+// start from the same archive.
+func copySourceAt(t *testing.T, path string) ([]record.Puzzle, copyPeople) {
+	t.Helper()
+	sqlitetest.WriteFrom(t, "copy-source", path, func(p string) error {
+		copySource.rows, copySource.people = fillArchive(t, p)
+		return nil
+	})
+	return copySource.rows, copySource.people
 }
 
 // copySamplePuzzles rates 40 17-clue puzzles, every fifth followed by
@@ -223,7 +245,7 @@ func openStore(t *testing.T, dsn string) *store.DB {
 func TestCopy(t *testing.T) {
 	dir := t.TempDir()
 	src, dst := dir+"/src.db", dir+"/dst.db"
-	rows, people := fillArchive(t, src)
+	rows, people := copySourceAt(t, src)
 	copyArchive(t, src, dst)
 	checkSameArchive(t, rows, src, dst)
 
@@ -313,7 +335,7 @@ func TestCopyPostgres(t *testing.T) {
 	dir := t.TempDir()
 	src, back := dir+"/src.db", dir+"/back.db"
 	pg := pgtest.NewDB(t)
-	rows, people := fillArchive(t, src)
+	rows, people := copySourceAt(t, src)
 	copyArchive(t, src, pg)
 	checkSameArchive(t, rows, src, pg)
 	copyArchive(t, pg, back)

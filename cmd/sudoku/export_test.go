@@ -10,7 +10,7 @@ import (
 	"github.com/sudoku-archive/sudoku/internal/record"
 )
 
-func TestExportCommand(t *testing.T) { eachDatabase(t, testExportCommand) }
+func TestExportCommand(t *testing.T) { eachArchive(t, testExportCommand) }
 
 func testExportCommand(t *testing.T, db string) {
 	hard := "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"

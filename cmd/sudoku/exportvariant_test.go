@@ -14,7 +14,7 @@ import (
 // TestExportTXTSaysVariantsLeftOut: `sudoku export` as TXT writes the
 // classic puzzles only and says on stderr how many variants it left out.
 func TestExportTXTSaysVariantsLeftOut(t *testing.T) {
-	eachDatabase(t, func(t *testing.T, db string) {
+	eachArchive(t, func(t *testing.T, db string) {
 		if _, _, err := runCmd(t, easy+"\n", "import", "--db", db, "-"); err != nil {
 			t.Fatal(err)
 		}

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -29,7 +28,7 @@ func startServeOpened(t *testing.T, dbPath string, extra ...string) (*server, *s
 // message, reads go on, nothing half-written stays, and once the limit is
 // raised the refused puzzles are accepted, without a restart.
 func TestFullDisk(t *testing.T) {
-	dbPath := filepath.Join(t.TempDir(), "sudoku.db")
+	dbPath := sqliteArchive(t)
 	s, db := startServeOpened(t, dbPath, "--rate-limit", "0")
 	ctx := context.Background()
 	client := &http.Client{Timeout: 20 * time.Second}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -63,7 +62,7 @@ func TestGenerateSeed(t *testing.T) {
 }
 
 func TestGenerateArchive(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "g.db")
+	db := sqliteArchive(t)
 	out, stderr, err := runCmd(t, "", "generate", "--grade", "2-4", "--symmetric", "--count", "3", "--seed", "5", "--archive", "--db", db)
 	if err != nil {
 		t.Fatalf("%v: %s", err, stderr)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -21,7 +20,7 @@ import (
 // stores them ungraded, and watches `sudoku serve` grade every one of them
 // on its own while it keeps answering.
 func TestServeGradesInBackground(t *testing.T) {
-	s := startServe(t, filepath.Join(t.TempDir(), "sudoku.db"), "--rate-limit", "0")
+	s := startServe(t, sqliteArchive(t), "--rate-limit", "0")
 	lines := puzzletest.Lines(t, puzzletest.Diabolical, 30)
 	req, _ := http.NewRequest(http.MethodPost, s.url+"/api/puzzles/batch", strings.NewReader(strings.Join(lines, "\n")))
 	req.Header.Set("Content-Type", "text/plain")
@@ -57,7 +56,7 @@ func TestServeGradesInBackground(t *testing.T) {
 // class, and the grades follow.
 func TestServeUpgradesOldArchive(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "old.db")
+	path := sqliteArchive(t) // migrated: the upgrade here is of the engine's rows
 	db, err := store.Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)

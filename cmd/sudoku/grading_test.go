@@ -256,7 +256,7 @@ func itoa(n int64) string {
 // grader runs (--graders 0), and a server with graders grades it: the API
 // then gives the grade, its two other figures and the techniques.
 func TestSubmitThenGrade(t *testing.T) {
-	dbPath := filepath.Join(t.TempDir(), "sudoku.db")
+	dbPath := sqliteArchive(t)
 	line := puzzletest.Lines(t, puzzletest.Diabolical, 1)[0]
 	s := startServe(t, dbPath, "--graders", "0")
 	var got gradeState

@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -21,7 +20,7 @@ import (
 // query parameters, path). Each is refused with a 4xx, nothing is stored,
 // and the database is intact afterwards.
 func TestHostileRequests(t *testing.T) {
-	dbPath := filepath.Join(t.TempDir(), "sudoku.db")
+	dbPath := sqliteArchive(t)
 	s := startServe(t, dbPath, "--rate-limit", "0")
 	var first puzzleJSON
 	if res := call(t, "POST", s.url+"/api/puzzles", `{"puzzle": "`+easy+`"}`, &first); res.StatusCode != http.StatusCreated {
@@ -80,7 +79,7 @@ func TestHostileRequests(t *testing.T) {
 // each client to 10 writes per second with a burst of 30, answering 429 with
 // Retry-After, and a forged X-Forwarded-For does not make a new client.
 func TestServeRateLimitByDefault(t *testing.T) {
-	s := startServe(t, filepath.Join(t.TempDir(), "sudoku.db"))
+	s := startServe(t, sqliteArchive(t))
 	statuses := map[int]int{}
 	retryAfter := ""
 	for i := range 60 {
@@ -120,7 +119,7 @@ func TestServeHostilePuzzle(t *testing.T) {
 		t.Skip("a measurement")
 	}
 	const hostile = ".5...6.98.....2.17................3...........24..............6........531...9..."
-	s := startServe(t, filepath.Join(t.TempDir(), "sudoku.db"), "--rate-limit", "0")
+	s := startServe(t, sqliteArchive(t), "--rate-limit", "0")
 	var (
 		wg    sync.WaitGroup
 		mu    sync.Mutex

@@ -128,7 +128,7 @@ func TestImportCommandInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var out, errOut bytes.Buffer
-	db := filepath.Join(t.TempDir(), "a.db")
+	db := sqliteArchive(t)
 	err := run(ctx, []string{"import", "--db", db, "-"}, func(string) string { return "" },
 		interrupter{cancel, strings.NewReader(easy + "\n")}, &out, &errOut)
 	if err == nil || !strings.Contains(err.Error(), "interrupted") || exitCode(err) != 1 {

@@ -53,7 +53,7 @@ func scrapeMetrics(t *testing.T, url string) map[string]float64 {
 // of its own (the public one has none): the database's pools, the grade
 // queue's length and its oldest row's age (graders off, so the queue
 // stays), and the submissions, moving as a puzzle is submitted.
-func TestServeMetrics(t *testing.T) { eachDatabase(t, testServeMetrics) }
+func TestServeMetrics(t *testing.T) { eachArchive(t, testServeMetrics) }
 
 func testServeMetrics(t *testing.T, dbPath string) {
 	s := startServe(t, dbPath, "--rate-limit", "0", "--graders", "0", "--metrics-addr", "127.0.0.1:0")

@@ -83,7 +83,7 @@ func (a caller) want(method, path, body string, status int, has ...string) strin
 // call what, a flag, a hide that takes the puzzle out of every read and
 // refuses its givens, a restore, a dismissal, a delete, the queue and the
 // audit trail (also through `sudoku audit`).
-func TestModerationAPI(t *testing.T) { eachDatabase(t, testModerationAPI) }
+func TestModerationAPI(t *testing.T) { eachArchive(t, testModerationAPI) }
 
 func testModerationAPI(t *testing.T, db string) {
 	adminTok, modTok := staff(t, db)
@@ -217,7 +217,7 @@ func checkHidden(t *testing.T, anon, player, mod caller, pz puzzleJSON) {
 // or a token, 401 with the reason otherwise (the form pages say so
 // before); playing stays open.
 func TestClosedWrites(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "sudoku.db")
+	db := sqliteArchive(t)
 	adminTok, _ := staff(t, db)
 	srv := startServe(t, db, "--rate-limit", "0", "--daily=false", "--anonymous-writes=false")
 	anon := caller{c: newClient(t, srv.url)}
@@ -273,7 +273,7 @@ func TestClosedWrites(t *testing.T) {
 // (instead of failing the whole import).
 func TestAttemptsImportHidden(t *testing.T) {
 	dir := t.TempDir()
-	db := filepath.Join(dir, "sudoku.db")
+	db := sqliteArchive(t)
 	puzzles := filepath.Join(dir, "puzzles.txt")
 	if err := os.WriteFile(puzzles, []byte(playEasy+"\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -126,7 +126,7 @@ func TestEffectiveSettingsMasked(t *testing.T) {
 // TestServeStartupLog: serve's first line gives the build and every
 // setting.
 func TestServeStartupLog(t *testing.T) {
-	s := startServe(t, filepath.Join(t.TempDir(), "sudoku.db"), "--rate-limit", "7")
+	s := startServe(t, sqliteArchive(t), "--rate-limit", "7")
 	s.stop()
 	first, _, _ := strings.Cut(s.logs.String(), "\n")
 	for _, want := range []string{"msg=starting", "version=" + version.Get().Version, "settings.rate-limit=7", "settings.signups=true", "settings.db="} {
@@ -141,7 +141,7 @@ func TestServeStartupLog(t *testing.T) {
 // serve's logger, as JSON under --log-format json; nothing else is
 // written.
 func TestUpgradeLogsFollowFormat(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "sudoku.db")
+	path := sqliteArchive(t) // migrated, then taken down to 17 below
 	if _, _, err := runCmd(t, easy+"\n", "import", "--db", path, "-"); err != nil {
 		t.Fatal(err)
 	}
@@ -193,6 +193,7 @@ func TestPlayersPruneCommand(t *testing.T) {
 	if _, err := os.Stat(path); err == nil {
 		t.Error("prune made an archive")
 	}
+	sqliteArchiveAt(t, path)
 	if _, _, err := runCmd(t, easy+"\n", "import", "--db", path, "-"); err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"net/http"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -16,7 +15,7 @@ import (
 // history page, with exact totals and cursors; without a player the
 // parameter is a 400 that says why, and the page offers no such filter.
 func TestListPlayed(t *testing.T) {
-	srv := startServe(t, filepath.Join(t.TempDir(), "sudoku.db"), "--rate-limit", "0")
+	srv := startServe(t, sqliteArchive(t), "--rate-limit", "0")
 	ann := newClient(t, srv.url)
 	var pzs []puzzleJSON
 	for _, line := range puzzletest.Lines(t, puzzletest.Diabolical, 5) {

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -126,7 +125,7 @@ func solvedBody(grid string, secs int) string {
 // TestPlayersFlow plays as an anonymous player, then signs up, logs out and
 // in, over the real server on both databases: the attempts stay the
 // player's throughout, and every refusal records nothing.
-func TestPlayersFlow(t *testing.T) { eachDatabase(t, testPlayersFlow) }
+func TestPlayersFlow(t *testing.T) { eachArchive(t, testPlayersFlow) }
 
 func testPlayersFlow(t *testing.T, db string) {
 	srv := startServe(t, db, "--rate-limit", "0")
@@ -329,7 +328,7 @@ func checkPrivacy(t *testing.T, ann *client, pz puzzleJSON, a attemptJSON) {
 // TestPlayersLoginThrottle: five failures for a name within 15 minutes
 // answer 429 for that name, existing or not, even with the right password.
 func TestPlayersLoginThrottle(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "sudoku.db")
+	db := sqliteArchive(t)
 	srv := startServe(t, db, "--rate-limit", "0")
 	c := newClient(t, srv.url)
 	if status, _, _ := c.form("/signup", "/signup", url.Values{"name": {"zoe"}, "password": {"right password"}}); status != http.StatusSeeOther {
@@ -359,7 +358,7 @@ func TestPlayersLoginThrottle(t *testing.T) {
 // TestPlayersConcurrentFinishes: many players finish at once through the
 // server; every finish is recorded once.
 func TestPlayersConcurrentFinishes(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "sudoku.db")
+	db := sqliteArchive(t)
 	srv := startServe(t, db, "--rate-limit", "0")
 	var pz puzzleJSON
 	newClient(t, srv.url).json(http.MethodPost, "/api/puzzles", fmt.Sprintf(`{"puzzle": %q}`, playEasy), http.StatusCreated, &pz)
@@ -388,7 +387,7 @@ func TestPlayersConcurrentFinishes(t *testing.T) {
 // TestUserCommands: sudoku user add, passwd, role, list, token; the token
 // acts as its user on the JSON API, with a rate limit of its own.
 func TestUserCommands(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "sudoku.db")
+	db := sqliteArchive(t)
 	user := func(stdin string, args ...string) (string, string, error) {
 		return runCmd(t, stdin, append([]string{"user", "--db", db}, args...)...)
 	}
@@ -471,7 +470,7 @@ func TestUserCommands(t *testing.T) {
 // TestPlayersDeleteForm deletes a player with the form on /me: its
 // attempts and session go, the puzzle stays.
 func TestPlayersDeleteForm(t *testing.T) {
-	srv := startServe(t, filepath.Join(t.TempDir(), "sudoku.db"), "--rate-limit", "0")
+	srv := startServe(t, sqliteArchive(t), "--rate-limit", "0")
 	c := newClient(t, srv.url)
 	var pz puzzleJSON
 	c.json(http.MethodPost, "/api/puzzles", fmt.Sprintf(`{"puzzle": %q}`, playEasy), http.StatusCreated, &pz)

@@ -20,7 +20,7 @@ import (
 // API, the history page and the export, on both databases; before, NaN
 // answered 200 and dropped the filter. Ids not written the one way ("+1",
 // "01") name no puzzle.
-func TestServeRefusesNonNumbers(t *testing.T) { eachDatabase(t, testServeRefusesNonNumbers) }
+func TestServeRefusesNonNumbers(t *testing.T) { eachArchive(t, testServeRefusesNonNumbers) }
 
 func testServeRefusesNonNumbers(t *testing.T, db string) {
 	s := startServe(t, db, "--rate-limit", "0")
@@ -196,7 +196,7 @@ func TestEmptyFileIsNoArchive(t *testing.T) {
 // /daily?date= before its day (404 saying when it opens). A flood of GETs
 // for dates no keeper chose (404) leaves the archive's row count as it
 // was, on both databases.
-func TestServeDailyChosenAheadGetsOnlyRead(t *testing.T) { eachDatabase(t, testServeDailyChosenAhead) }
+func TestServeDailyChosenAheadGetsOnlyRead(t *testing.T) { eachArchive(t, testServeDailyChosenAhead) }
 
 func testServeDailyChosenAhead(t *testing.T, db string) {
 	s := startServe(t, db, "--rate-limit", "0", "--daily=true")

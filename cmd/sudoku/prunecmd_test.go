@@ -1,7 +1,6 @@
 package main
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -10,7 +9,7 @@ import (
 // players' moderation reports (deleted with them, the open ones counted),
 // as its audit entry does (store's testPruneAnonymous).
 func TestPruneSaysReports(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "sudoku.db")
+	path := sqliteArchive(t)
 	if _, _, err := runCmd(t, easy+"\n", "import", "--db", path, "-"); err != nil {
 		t.Fatal(err)
 	}

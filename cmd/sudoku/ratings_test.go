@@ -20,7 +20,7 @@ var attemptsSummaryRE = regexp.MustCompile(`^imported (\d+) attempts, players (\
 // later line's attempt is not the player's first), bad ones reported with
 // their number and reason, the summary line is docs/ratings.md's; the
 // puzzle's figures follow; a refit prints its summary and keeps them.
-func TestAttemptsImportCommand(t *testing.T) { eachDatabase(t, testAttemptsImportCommand) }
+func TestAttemptsImportCommand(t *testing.T) { eachArchive(t, testAttemptsImportCommand) }
 
 func testAttemptsImportCommand(t *testing.T, db string) {
 	file := filepath.Join(t.TempDir(), "plays.jsonl")
@@ -105,7 +105,7 @@ func exportedPuzzle(t *testing.T, db string, id int64) map[string]any {
 // solve_rate, median_seconds, player_seconds), a practice finish does not
 // count, and sort=player_time lists the played puzzle before the others
 // in both orders.
-func TestRatingsServe(t *testing.T) { eachDatabase(t, testRatingsServe) }
+func TestRatingsServe(t *testing.T) { eachArchive(t, testRatingsServe) }
 
 func testRatingsServe(t *testing.T, db string) {
 	srv := startServe(t, db, "--rate-limit", "0")

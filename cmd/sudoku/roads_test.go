@@ -17,7 +17,7 @@ import (
 // server's roads are TestEveryWebRoadCounts' (internal/web).
 func TestEveryCommandRoadCounts(t *testing.T) {
 	dir := t.TempDir()
-	db := filepath.Join(dir, "roads.db")
+	db := sqliteArchive(t)
 	puzzles := filepath.Join(dir, "puzzles.txt")
 	plays := filepath.Join(dir, "plays.jsonl")
 	if err := os.WriteFile(puzzles, []byte(easy+"\n"), 0o644); err != nil {

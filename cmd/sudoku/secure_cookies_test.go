@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"net/http"
-	"path/filepath"
 	"testing"
 )
 
@@ -11,7 +10,7 @@ import (
 // ends TLS) marks every cookie Secure on plain HTTP: the forms' CSRF
 // cookie and the player's session, each HttpOnly and SameSite=Lax too.
 func TestServeSecureCookies(t *testing.T) {
-	srv := startServe(t, filepath.Join(t.TempDir(), "sudoku.db"), "--secure-cookies")
+	srv := startServe(t, sqliteArchive(t), "--secure-cookies")
 	c := newClient(t, srv.url)
 	var pz puzzleJSON
 	c.json(http.MethodPost, "/api/puzzles", fmt.Sprintf(`{"puzzle": %q}`, playEasy), http.StatusCreated, &pz)

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"net/netip"
-	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
@@ -200,7 +199,7 @@ type puzzleJSON struct {
 // TestServeEndToEnd runs `sudoku serve` on a real database: submit,
 // duplicate, list, get; then a restart over the same file serves the same
 // data.
-func TestServeEndToEnd(t *testing.T) { eachDatabase(t, testServeEndToEnd) }
+func TestServeEndToEnd(t *testing.T) { eachArchive(t, testServeEndToEnd) }
 
 func testServeEndToEnd(t *testing.T, dbPath string) {
 	s := startServe(t, dbPath, "--rate-limit", "0")
@@ -265,7 +264,7 @@ func TestServeBadDatabase(t *testing.T) {
 // submitting: every submission answered 201 must be in the database that
 // the next server opens.
 func TestServeShutdownKeepsAcknowledged(t *testing.T) {
-	dbPath := filepath.Join(t.TempDir(), "sudoku.db")
+	dbPath := sqliteArchive(t)
 	s := startServe(t, dbPath, "--rate-limit", "0")
 	const clients, each = 8, 25
 	var (

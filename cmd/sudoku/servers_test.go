@@ -135,7 +135,7 @@ func submitRetry(ctx context.Context, client *http.Client, base, p string, retri
 // the other (the CSRF secret comes from the archive, so a load balancer
 // may send the page and its post to different servers).
 func TestServersShareArchive(t *testing.T) {
-	eachDatabase(t, func(t *testing.T, dsn string) {
+	eachArchive(t, func(t *testing.T, dsn string) {
 		sa := startServe(t, dsn, "--rate-limit", "0")
 		sb := startServe(t, dsn, "--rate-limit", "0")
 
@@ -214,7 +214,7 @@ func TestServersSameSubmissions(t *testing.T) {
 		t.Skip("two server processes under load: skipped with -short")
 	}
 	bin := buildBinary(t)
-	eachDatabase(t, func(t *testing.T, dsn string) {
+	eachArchive(t, func(t *testing.T, dsn string) {
 		servers := []*proc{startProc(t, bin, dsn, "--rate-limit", "0"), startProc(t, bin, dsn, "--rate-limit", "0")}
 		src := newPuzzleSource(t)
 		const puzzles, copies = 200, 4
@@ -297,7 +297,7 @@ func TestServersKillOne(t *testing.T) {
 	bin := buildBinary(t)
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
-	eachDatabase(t, func(t *testing.T, dsn string) {
+	eachArchive(t, func(t *testing.T, dsn string) {
 		servers := []*proc{startProc(t, bin, dsn, "--rate-limit", "0"), startProc(t, bin, dsn, "--rate-limit", "0")}
 		src := newPuzzleSource(t)
 		tl := newTally()
@@ -358,7 +358,7 @@ func TestServersWithImport(t *testing.T) {
 		t.Skip("two server processes and an import: skipped with -short")
 	}
 	bin := buildBinary(t)
-	eachDatabase(t, func(t *testing.T, dsn string) {
+	eachArchive(t, func(t *testing.T, dsn string) {
 		servers := []*proc{startProc(t, bin, dsn, "--rate-limit", "0"), startProc(t, bin, dsn, "--rate-limit", "0")}
 		src := newPuzzleSource(t)
 		lines := make([]string, 5000)

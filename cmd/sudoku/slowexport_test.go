@@ -37,7 +37,7 @@ func TestExportSlowSteadyReader(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a download of about 60 s at 10 KB/s: skipped with -short")
 	}
-	eachDatabase(t, func(t *testing.T, dbPath string) {
+	eachArchive(t, func(t *testing.T, dbPath string) {
 		t.Parallel() // a minute of paced reading each: the stores side by side
 		db, err := store.Open(context.Background(), dbPath)
 		if err != nil {

@@ -17,7 +17,7 @@ import (
 // leaves it) is indexed by the next command that opens it, which says so;
 // then technique= finds every puzzle that uses the technique.
 func TestUpgradeIndexesTechniques(t *testing.T) {
-	eachDatabase(t, func(t *testing.T, dsn string) {
+	eachArchive(t, func(t *testing.T, dsn string) {
 		ctx := context.Background()
 		lines := puzzletest.Lines(t, puzzletest.Diabolical, 15)
 		if _, stderr, err := runCmd(t, strings.Join(lines, "\n"), "import", "--db", dsn, "-"); err != nil {

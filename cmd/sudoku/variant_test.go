@@ -92,7 +92,7 @@ func TestImportVariants(t *testing.T) {
 	if err := os.WriteFile(file, []byte("# variants\n"+link+"\n"+overlap+"\n"+easy+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, errOut, err := runCmd(t, "", "import", "--db", filepath.Join(dir, "s.db"), file)
+	out, errOut, err := runCmd(t, "", "import", "--db", sqliteArchive(t), file)
 	if err != nil {
 		t.Fatalf("import: %v (stderr %q)", err, errOut)
 	}
