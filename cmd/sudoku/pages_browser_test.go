@@ -166,25 +166,34 @@ func TestPagesBrowser(t *testing.T) {
 			for _, path := range pages {
 				where := fmt.Sprintf("%s at %d px, %s", path, v.width, scheme)
 				chromeStep(t, ctx, "open "+where, chromedp.Navigate(base+data.pageURL(path)), chromedp.WaitVisible(chromedp.CSS("main")), chromedp.Sleep(250*time.Millisecond))
-				if w := chromeJS[int](t, ctx, `document.documentElement.scrollWidth`); w > int(v.width) {
-					t.Errorf("%s: the page is %d px wide and scrolls sideways: %s", where, w, strings.Join(chromeJS[[]string](t, ctx, widerJS), "; "))
-				}
-				if v.phone && scheme == "light" {
-					for _, f := range chromeJS[[]string](t, ctx, smallTargetsJS) {
-						t.Errorf("%s: a target under 24×24 px (WCAG 2.5.8): %s", where, f)
-					}
-				}
-				if axe == "" {
-					continue
-				}
-				if !chromeJS[bool](t, ctx, `typeof axe !== "undefined"`) {
-					chromeJS[any](t, ctx, axe+"\n;0")
-				}
-				for _, f := range chromeValue(t, ctx, "axe on "+where, chromedp.Evaluate[[]string](axeRunJS, chromedp.EvalAwaitPromise)) {
-					t.Errorf("%s: %s", where, f)
-				}
+				checkPage(t, ctx, where, int(v.width), v.phone && scheme == "light", axe)
 			}
 		}
+	}
+}
+
+// checkPage holds the open page to the walk's rules: no sideways scroll
+// at width px, with targets every control at least 24×24 px (WCAG 2.5.8),
+// and no serious or critical axe-core finding when axe is the axe-core
+// source ("" skips it).
+func checkPage(t *testing.T, ctx context.Context, where string, width int, targets bool, axe string) {
+	t.Helper()
+	if w := chromeJS[int](t, ctx, `document.documentElement.scrollWidth`); w > width {
+		t.Errorf("%s: the page is %d px wide and scrolls sideways: %s", where, w, strings.Join(chromeJS[[]string](t, ctx, widerJS), "; "))
+	}
+	if targets {
+		for _, f := range chromeJS[[]string](t, ctx, smallTargetsJS) {
+			t.Errorf("%s: a target under 24×24 px (WCAG 2.5.8): %s", where, f)
+		}
+	}
+	if axe == "" {
+		return
+	}
+	if !chromeJS[bool](t, ctx, `typeof axe !== "undefined"`) {
+		chromeJS[any](t, ctx, axe+"\n;0")
+	}
+	for _, f := range chromeValue(t, ctx, "axe on "+where, chromedp.Evaluate[[]string](axeRunJS, chromedp.EvalAwaitPromise)) {
+		t.Errorf("%s: %s", where, f)
 	}
 }
 

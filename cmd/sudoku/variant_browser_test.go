@@ -144,23 +144,7 @@ func variantWalk(t *testing.T, ctx context.Context, base, axe string, pages []st
 		for _, path := range pages {
 			where := fmt.Sprintf("%s at 390 px, %s", path, scheme)
 			chromeStep(t, ctx, "open "+where, chromedp.Navigate(base+path), chromedp.WaitVisible(chromedp.CSS("main")))
-			if w := chromeJS[int](t, ctx, `document.documentElement.scrollWidth`); w > 390 {
-				t.Errorf("%s: the page is %d px wide and scrolls sideways: %s", where, w, strings.Join(chromeJS[[]string](t, ctx, widerJS), "; "))
-			}
-			if scheme == "light" {
-				for _, f := range chromeJS[[]string](t, ctx, smallTargetsJS) {
-					t.Errorf("%s: a target under 24×24 px (WCAG 2.5.8): %s", where, f)
-				}
-			}
-			if axe == "" {
-				continue
-			}
-			if !chromeJS[bool](t, ctx, `typeof axe !== "undefined"`) {
-				chromeJS[any](t, ctx, axe+"\n;0")
-			}
-			for _, f := range chromeValue(t, ctx, "axe on "+where, chromedp.Evaluate[[]string](axeRunJS, chromedp.EvalAwaitPromise)) {
-				t.Errorf("%s: %s", where, f)
-			}
+			checkPage(t, ctx, where, 390, scheme == "light", axe)
 		}
 	}
 }

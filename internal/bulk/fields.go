@@ -67,16 +67,7 @@ var Fields = []Field{
 	gradeField("grade_ed", "the grade of the first step (ED)", func(p *record.Puzzle) *float64 { return p.GradeED }),
 	{Name: "techniques", Type: "list of text", Doc: "every technique of the logical path, easiest first (CSV: joined by " + record.TechniqueSeparator + ")",
 		text: func(b []byte, p *record.Puzzle) []byte { return append(b, p.Techniques...) },
-		json: func(b []byte, p *record.Puzzle) []byte {
-			b = append(b, '[')
-			for i, name := range p.Techniques.Names() {
-				if i > 0 {
-					b = append(b, ',')
-				}
-				b = appendJSONString(b, name)
-			}
-			return append(b, ']')
-		}},
+		json: func(b []byte, p *record.Puzzle) []byte { return appendJSONStrings(b, p.Techniques.Names()) }},
 	textField("grade_status", "done, pending (waiting for the graders) or none (several solutions)", func(p *record.Puzzle) string { return string(p.GradeStatus) }),
 	intField("plays", "players' first finished attempts at the puzzle, any way of writing it", func(p *record.Puzzle) int64 { return p.Plays }),
 	{Name: "solve_rate", Type: "number or null", Doc: "the share of those plays that were solved; empty (null) without plays", plain: true,
@@ -119,20 +110,23 @@ var Fields = []Field{
 		text: func(b []byte, p *record.Puzzle) []byte {
 			return append(b, strings.ReplaceAll(string(p.Variant), ",", "|")...)
 		},
-		json: func(b []byte, p *record.Puzzle) []byte {
-			b = append(b, '[')
-			for i, name := range p.Variant.List() {
-				if i > 0 {
-					b = append(b, ',')
-				}
-				b = appendJSONString(b, name)
-			}
-			return append(b, ']')
-		}},
+		json: func(b []byte, p *record.Puzzle) []byte { return appendJSONStrings(b, p.Variant.List()) }},
 	textField("title", "a variant's title as its setter gave it", func(p *record.Puzzle) string { return p.Title }),
 	textField("author", "a variant's setter as given", func(p *record.Puzzle) string { return p.Author }),
 	textField("fpuzzles", "a link that opens a variant in f-puzzles", func(p *record.Puzzle) string { return p.FPuzzles }),
 	textField("sudokupad", "a link that opens a variant in SudokuPad", func(p *record.Puzzle) string { return p.SudokuPad }),
+}
+
+// appendJSONStrings appends names as a JSON array of strings, [] for none.
+func appendJSONStrings(b []byte, names []string) []byte {
+	b = append(b, '[')
+	for i, name := range names {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, name)
+	}
+	return append(b, ']')
 }
 
 // intField is a field of an integer.
