@@ -37,8 +37,9 @@ func TestExportSlowSteadyReader(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a download of about 60 s at 10 KB/s: skipped with -short")
 	}
+	// A minute of paced reading each: eachArchive runs the stores side by
+	// side.
 	eachArchive(t, func(t *testing.T, dbPath string) {
-		t.Parallel() // a minute of paced reading each: the stores side by side
 		db, err := store.Open(context.Background(), dbPath)
 		if err != nil {
 			t.Fatal(err)
